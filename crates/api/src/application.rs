@@ -1,0 +1,380 @@
+//! Applications (spec 2.4) and the objects they carry: git repository (2.5), ports, storage,
+//! health probes (2.6), autoscaling (2.7), annotation and label groups (2.10).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::common::Reference;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    /// Kind of service a record is (spec 2.1).
+    ServiceType {
+        Application = "APPLICATION",
+        Container = "CONTAINER",
+        Database = "DATABASE",
+        Job = "JOB",
+        Helm = "HELM",
+        Terraform = "TERRAFORM",
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Application {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub environment: Reference,
+    pub name: String,
+    pub description: Option<String>,
+    pub icon_uri: Option<String>,
+    pub service_type: ServiceType,
+    pub build_mode: String,
+    pub dockerfile_path: Option<String>,
+    pub docker_target_build_stage: Option<String>,
+    pub git_repository: GitRepository,
+    /// milli-CPU
+    pub cpu: i64,
+    /// MiB
+    pub memory: i64,
+    pub gpu: i64,
+    pub maximum_cpu: i64,
+    pub maximum_memory: i64,
+    /// Spelled so by the spec.
+    pub maximun_gpu: i64,
+    pub min_running_instances: i64,
+    pub max_running_instances: i64,
+    pub auto_preview: bool,
+    pub auto_deploy: bool,
+    pub arguments: Vec<String>,
+    pub entrypoint: Option<String>,
+    pub storage: Vec<Storage>,
+    pub ports: Vec<Port>,
+    pub healthchecks: Healthchecks,
+    pub annotations_groups: Vec<AnnotationsGroup>,
+    pub labels_groups: Vec<LabelsGroup>,
+    pub autoscaling: Option<Autoscaling>,
+}
+
+/// Git repository of a service (spec 2.5).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GitRepository {
+    pub provider: Option<String>,
+    pub owner: Option<String>,
+    pub url: String,
+    pub name: Option<String>,
+    pub has_access: Option<bool>,
+    pub branch: Option<String>,
+    pub root_path: Option<String>,
+    pub deployed_commit_id: Option<String>,
+    pub deployed_commit_date: Option<DateTime<Utc>>,
+    pub deployed_commit_contributor: Option<String>,
+    pub deployed_commit_tag: Option<String>,
+    pub git_token_id: Option<String>,
+    pub git_token_name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Storage {
+    pub id: Uuid,
+    #[serde(rename = "type")]
+    pub storage_type: String,
+    /// GiB
+    pub size: i64,
+    pub mount_point: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Port {
+    pub id: Uuid,
+    pub internal_port: i64,
+    pub external_port: Option<i64>,
+    pub publicly_accessible: bool,
+    pub protocol: String,
+    pub name: Option<String>,
+    pub is_default: bool,
+    pub public_path: Option<String>,
+    pub public_path_rewrite: Option<String>,
+}
+
+/// Readiness and liveness probes (spec 2.6).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Healthchecks {
+    pub readiness_probe: Option<Probe>,
+    pub liveness_probe: Option<Probe>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Probe {
+    #[serde(rename = "type")]
+    pub probe_type: ProbeType,
+    pub initial_delay_seconds: i64,
+    pub period_seconds: i64,
+    pub timeout_seconds: i64,
+    pub success_threshold: i64,
+    pub failure_threshold: i64,
+}
+
+/// The four probe variants, as `{"tcp": {...}}`, `{"http": {...}}`, `{"exec": {...}}` or `{"grpc": {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeType {
+    Tcp {
+        port: i64,
+        host: Option<String>,
+    },
+    Http {
+        path: String,
+        scheme: String,
+        port: i64,
+    },
+    Exec {
+        command: Vec<String>,
+    },
+    Grpc {
+        service: Option<String>,
+        port: i64,
+    },
+}
+
+/// Autoscaling policy (spec 2.7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Autoscaling {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub service_id: Uuid,
+    pub mode: String,
+    pub polling_interval_seconds: i64,
+    pub cooldown_period_seconds: i64,
+    pub scalers: Vec<Scaler>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scaler {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub scaler_type: String,
+    pub enabled: bool,
+    pub role: String,
+    pub config_json: serde_json::Value,
+    pub config_yaml: Option<String>,
+    pub trigger_authentication: Option<TriggerAuthentication>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TriggerAuthentication {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub organization_id: String,
+    pub name: String,
+    pub config_yaml: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnnotationsGroup {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub annotations: Vec<KeyValue>,
+    pub scopes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyValue {
+    pub key: String,
+    pub value: String,
+}
+
+/// Labels group (spec 2.10).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabelsGroup {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub labels: Vec<Label>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    pub key: String,
+    pub value: String,
+    pub propagate_to_cloud_provider: bool,
+}
+
+/// Body of `POST /environment/{id}/application`. Omitted fields take the defaults below.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ApplicationRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub git_repository: GitRepositoryRequest,
+    #[serde(default = "defaults::build_mode")]
+    pub build_mode: String,
+    #[serde(default)]
+    pub dockerfile_path: Option<String>,
+    #[serde(default)]
+    pub docker_target_build_stage: Option<String>,
+    #[serde(default = "defaults::cpu")]
+    pub cpu: i64,
+    #[serde(default = "defaults::memory")]
+    pub memory: i64,
+    #[serde(default)]
+    pub gpu: i64,
+    #[serde(default = "defaults::instances")]
+    pub min_running_instances: i64,
+    #[serde(default = "defaults::instances")]
+    pub max_running_instances: i64,
+    #[serde(default)]
+    pub auto_preview: bool,
+    #[serde(default)]
+    pub auto_deploy: bool,
+    #[serde(default)]
+    pub arguments: Vec<String>,
+    #[serde(default)]
+    pub entrypoint: Option<String>,
+    #[serde(default)]
+    pub ports: Vec<PortRequest>,
+    #[serde(default)]
+    pub storage: Vec<StorageRequest>,
+    #[serde(default)]
+    pub healthchecks: Healthchecks,
+}
+
+/// Defaults of an application created without them, as the production platform uses.
+pub mod defaults {
+    pub const BUILD_MODE: &str = "DOCKER";
+
+    pub fn build_mode() -> String {
+        BUILD_MODE.to_string()
+    }
+    pub fn cpu() -> i64 {
+        500
+    }
+    pub fn memory() -> i64 {
+        512
+    }
+    pub fn instances() -> i64 {
+        1
+    }
+    pub fn protocol() -> String {
+        "HTTP".to_string()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GitRepositoryRequest {
+    pub url: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    #[serde(default)]
+    pub root_path: Option<String>,
+    #[serde(default)]
+    pub provider: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PortRequest {
+    pub internal_port: i64,
+    #[serde(default)]
+    pub external_port: Option<i64>,
+    #[serde(default = "defaults::protocol")]
+    pub protocol: String,
+    #[serde(default)]
+    pub publicly_accessible: bool,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub is_default: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StorageRequest {
+    #[serde(rename = "type")]
+    pub storage_type: String,
+    pub size: i64,
+    pub mount_point: String,
+}
+
+impl ApplicationRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description("description", self.description.as_deref()));
+        violations.check(rules::git_url("git_repository.url", &self.git_repository.url));
+        violations.check(rules::build_mode("build_mode", &self.build_mode));
+        violations.check(rules::positive("cpu", self.cpu));
+        violations.check(rules::positive("memory", self.memory));
+        violations.check(rules::not_negative("gpu", self.gpu));
+        violations.check(rules::not_negative(
+            "min_running_instances",
+            self.min_running_instances,
+        ));
+        violations.check(rules::positive(
+            "max_running_instances",
+            self.max_running_instances,
+        ));
+        violations.check(rules::at_most(
+            "min_running_instances",
+            self.min_running_instances,
+            "max_running_instances",
+            self.max_running_instances,
+        ));
+        for (index, port) in self.ports.iter().enumerate() {
+            violations.check(rules::port(
+                &format!("ports[{index}].internal_port"),
+                port.internal_port,
+            ));
+            if let Some(external_port) = port.external_port {
+                violations.check(rules::port(
+                    &format!("ports[{index}].external_port"),
+                    external_port,
+                ));
+            }
+            if port.publicly_accessible && port.external_port.is_none() {
+                violations.check(Some(FieldError::new(
+                    format!("ports[{index}].external_port"),
+                    "is required when the port is publicly accessible",
+                )));
+            }
+        }
+        violations.check(rules::unique_ports(
+            "ports",
+            self.ports.iter().map(|port| port.internal_port),
+        ));
+        for (index, storage) in self.storage.iter().enumerate() {
+            violations.check(rules::positive(
+                &format!("storage[{index}].size"),
+                storage.size,
+            ));
+            violations.check(rules::mount_point(
+                &format!("storage[{index}].mount_point"),
+                &storage.mount_point,
+            ));
+        }
+        violations.into_result()
+    }
+}
+
+/// Body of `POST /application/{id}/deploy`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeployRequest {
+    #[serde(default)]
+    pub git_commit_id: Option<String>,
+}
+
+impl DeployRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        if let Some(commit) = &self.git_commit_id {
+            violations.check(rules::git_commit_id("git_commit_id", commit));
+        }
+        violations.into_result()
+    }
+}

@@ -1,0 +1,20 @@
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// Every list of the API is an object with a `results` array.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct List<T> {
+    pub results: Vec<T>,
+}
+
+impl<T> List<T> {
+    pub fn new(results: Vec<T>) -> Self {
+        Self { results }
+    }
+}
+
+/// A reference to a parent record, as `{"id": "..."}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    pub id: Uuid,
+}

@@ -1,0 +1,24 @@
+//! Wire types and field rules of the Deployment Platform Management API.
+//!
+//! Shared by the console (compiled to wasm) and the reference server, so that a shape or a rule is
+//! written once. Field names follow the spec exactly, `maximun_gpu` included.
+
+#[macro_use]
+mod macros;
+
+pub mod application;
+pub mod common;
+pub mod environment;
+pub mod error;
+pub mod organization;
+pub mod project;
+pub mod rules;
+pub mod status;
+
+pub use application::*;
+pub use common::*;
+pub use environment::*;
+pub use error::*;
+pub use organization::*;
+pub use project::*;
+pub use status::*;

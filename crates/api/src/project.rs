@@ -1,0 +1,34 @@
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::common::Reference;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Project {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub description: Option<String>,
+    pub organization: Reference,
+}
+
+/// Body of `POST /organization/{id}/project`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProjectRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+impl ProjectRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description("description", self.description.as_deref()));
+        violations.into_result()
+    }
+}

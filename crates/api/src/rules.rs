@@ -1,0 +1,265 @@
+//! Field rules. Each returns `None` when the value keeps the rule, or the `FieldError` naming the
+//! field and the rule. The console calls them before sending a form; the server calls them on
+//! every request, so a rule is written once.
+
+use crate::error::FieldError;
+
+pub const NAME_MAX_CHARS: usize = 255;
+pub const DESCRIPTION_MAX_CHARS: usize = 255;
+pub const BUILD_MODES: &[&str] = &["DOCKER", "BUILDPACKS"];
+
+/// Collects the broken rules of one request.
+#[derive(Debug, Default)]
+pub struct Violations(Vec<FieldError>);
+
+impl Violations {
+    pub fn check(&mut self, outcome: Option<FieldError>) {
+        self.0.extend(outcome);
+    }
+
+    pub fn into_result(self) -> Result<(), Vec<FieldError>> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(self.0)
+        }
+    }
+}
+
+/// A name is required, not blank, and at most 255 characters.
+pub fn name(field: &str, value: &str) -> Option<FieldError> {
+    if value.trim().is_empty() {
+        Some(FieldError::new(field, "is required"))
+    } else if value.chars().count() > NAME_MAX_CHARS {
+        Some(FieldError::new(
+            field,
+            format!("must be at most {NAME_MAX_CHARS} characters"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// A description is optional and at most 255 characters.
+pub fn description(field: &str, value: Option<&str>) -> Option<FieldError> {
+    let length = value.map_or(0, |text| text.chars().count());
+    (length > DESCRIPTION_MAX_CHARS).then(|| {
+        FieldError::new(
+            field,
+            format!("must be at most {DESCRIPTION_MAX_CHARS} characters (it has {length})"),
+        )
+    })
+}
+
+/// Resources such as milli-CPU, MiB of memory or GiB of storage are whole numbers above zero.
+pub fn positive(field: &str, value: i64) -> Option<FieldError> {
+    (value <= 0).then(|| FieldError::new(field, "must be greater than 0"))
+}
+
+pub fn not_negative(field: &str, value: i64) -> Option<FieldError> {
+    (value < 0).then(|| FieldError::new(field, "must be 0 or more"))
+}
+
+/// `low` may not exceed `high`; the error names the low field.
+pub fn at_most(low_field: &str, low: i64, high_field: &str, high: i64) -> Option<FieldError> {
+    (low > high).then(|| {
+        FieldError::new(
+            low_field,
+            format!("must be at most {high_field} ({high})"),
+        )
+    })
+}
+
+/// A TCP port number: 1 to 65535.
+pub fn port(field: &str, value: i64) -> Option<FieldError> {
+    (!(1..=65535).contains(&value))
+        .then(|| FieldError::new(field, "must be a port number from 1 to 65535"))
+}
+
+/// A service exposes an internal port once.
+pub fn unique_ports(field: &str, ports: impl IntoIterator<Item = i64>) -> Option<FieldError> {
+    let mut seen = std::collections::BTreeSet::new();
+    ports.into_iter().find(|port| !seen.insert(*port)).map(|port| {
+        FieldError::new(field, format!("internal port {port} is listed more than once"))
+    })
+}
+
+/// A git repository is reached over https, http, ssh (`git@host:owner/name`), `file://`, or is an
+/// absolute local path (the reference server reads local repositories).
+pub fn git_url(field: &str, value: &str) -> Option<FieldError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Some(FieldError::new(field, "is required"));
+    }
+    let accepted = ["https://", "http://", "ssh://", "git@", "file://", "/"];
+    (!accepted.iter().any(|prefix| value.starts_with(prefix))).then(|| {
+        FieldError::new(
+            field,
+            "must be an https://, http://, ssh://, git@ or file:// address, or an absolute path",
+        )
+    })
+}
+
+pub fn build_mode(field: &str, value: &str) -> Option<FieldError> {
+    (!BUILD_MODES.contains(&value))
+        .then(|| FieldError::new(field, format!("must be one of {}", BUILD_MODES.join(", "))))
+}
+
+/// A storage mount point is an absolute path.
+pub fn mount_point(field: &str, value: &str) -> Option<FieldError> {
+    (!value.starts_with('/')).then(|| FieldError::new(field, "must be an absolute path"))
+}
+
+/// A commit id is 7 to 40 hexadecimal characters (an abbreviated or full SHA-1).
+pub fn git_commit_id(field: &str, value: &str) -> Option<FieldError> {
+    let valid = (7..=40).contains(&value.len()) && value.chars().all(|c| c.is_ascii_hexdigit());
+    (!valid).then(|| FieldError::new(field, "must be 7 to 40 hexadecimal characters"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::application::{ApplicationRequest, GitRepositoryRequest, PortRequest};
+    use crate::project::ProjectRequest;
+
+    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|error| error.field)
+            .collect()
+    }
+
+    #[test]
+    fn name_is_required_and_bounded() {
+        assert_eq!(name("name", "api"), None);
+        assert_eq!(name("name", "  ").unwrap().message, "is required");
+        assert!(name("name", &"x".repeat(255)).is_none());
+        assert!(name("name", &"x".repeat(256)).is_some());
+    }
+
+    #[test]
+    fn description_counts_characters_not_bytes() {
+        assert_eq!(description("description", None), None);
+        assert_eq!(description("description", Some(&"é".repeat(255))), None);
+        let error = description("description", Some(&"a".repeat(256))).unwrap();
+        assert_eq!(error.field, "description");
+        assert_eq!(error.message, "must be at most 255 characters (it has 256)");
+    }
+
+    #[test]
+    fn resources_are_positive() {
+        assert!(positive("cpu", 1).is_none());
+        assert!(positive("cpu", 0).is_some());
+        assert!(positive("cpu", -5).is_some());
+        assert!(not_negative("gpu", 0).is_none());
+        assert!(not_negative("gpu", -1).is_some());
+    }
+
+    #[test]
+    fn ports_are_in_range() {
+        assert!(port("p", 1).is_none());
+        assert!(port("p", 65535).is_none());
+        assert!(port("p", 0).is_some());
+        assert!(port("p", 65536).is_some());
+        assert!(unique_ports("ports", [80, 443]).is_none());
+        assert_eq!(
+            unique_ports("ports", [80, 443, 80]).unwrap().message,
+            "internal port 80 is listed more than once"
+        );
+    }
+
+    #[test]
+    fn git_urls_and_commits() {
+        for url in [
+            "https://example.com/a/b.git",
+            "git@example.com:a/b.git",
+            "file:///tmp/repo",
+            "/srv/repo",
+        ] {
+            assert!(git_url("url", url).is_none(), "{url}");
+        }
+        assert!(git_url("url", "").is_some());
+        assert!(git_url("url", "example.com/repo").is_some());
+        assert!(git_commit_id("c", "abc1234").is_none());
+        assert!(git_commit_id("c", "abc12").is_some());
+        assert!(git_commit_id("c", "zzzzzzz").is_some());
+    }
+
+    #[test]
+    fn min_instances_at_most_max() {
+        assert!(at_most("min", 1, "max", 2).is_none());
+        assert_eq!(
+            at_most("min_running_instances", 3, "max_running_instances", 2)
+                .unwrap()
+                .message,
+            "must be at most max_running_instances (2)"
+        );
+    }
+
+    #[test]
+    fn project_request_names_each_broken_field() {
+        let request = ProjectRequest {
+            name: String::new(),
+            description: Some("d".repeat(300)),
+        };
+        assert_eq!(fields(request.validate()), ["name", "description"]);
+    }
+
+    #[test]
+    fn application_request_names_nested_fields() {
+        let request = ApplicationRequest {
+            name: "api".into(),
+            description: None,
+            git_repository: GitRepositoryRequest {
+                url: "nowhere".into(),
+                ..Default::default()
+            },
+            build_mode: "DOCKER".into(),
+            dockerfile_path: None,
+            docker_target_build_stage: None,
+            cpu: 0,
+            memory: 256,
+            gpu: 0,
+            min_running_instances: 2,
+            max_running_instances: 1,
+            auto_preview: false,
+            auto_deploy: false,
+            arguments: vec![],
+            entrypoint: None,
+            ports: vec![PortRequest {
+                internal_port: 70000,
+                external_port: None,
+                protocol: "HTTP".into(),
+                publicly_accessible: true,
+                name: None,
+                is_default: None,
+            }],
+            storage: vec![],
+            healthchecks: Default::default(),
+        };
+        assert_eq!(
+            fields(request.validate()),
+            [
+                "git_repository.url",
+                "cpu",
+                "min_running_instances",
+                "ports[0].internal_port",
+                "ports[0].external_port"
+            ]
+        );
+    }
+
+    #[test]
+    fn application_request_defaults_from_minimal_json() {
+        let request: ApplicationRequest = serde_json::from_str(
+            r#"{"name": "api", "git_repository": {"url": "https://example.com/a.git"}}"#,
+        )
+        .unwrap();
+        assert_eq!(request.cpu, 500);
+        assert_eq!(request.memory, 512);
+        assert_eq!(request.build_mode, "DOCKER");
+        assert!(request.validate().is_ok());
+    }
+}
