@@ -306,8 +306,14 @@ impl ApplicationRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
-        violations.check(rules::description("description", self.description.as_deref()));
-        violations.check(rules::git_url("git_repository.url", &self.git_repository.url));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        violations.check(rules::git_url(
+            "git_repository.url",
+            &self.git_repository.url,
+        ));
         violations.check(rules::build_mode("build_mode", &self.build_mode));
         violations.check(rules::positive("cpu", self.cpu));
         violations.check(rules::positive("memory", self.memory));

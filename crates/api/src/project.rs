@@ -28,7 +28,10 @@ impl ProjectRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
-        violations.check(rules::description("description", self.description.as_deref()));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
         violations.into_result()
     }
 }

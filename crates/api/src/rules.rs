@@ -62,12 +62,8 @@ pub fn not_negative(field: &str, value: i64) -> Option<FieldError> {
 
 /// `low` may not exceed `high`; the error names the low field.
 pub fn at_most(low_field: &str, low: i64, high_field: &str, high: i64) -> Option<FieldError> {
-    (low > high).then(|| {
-        FieldError::new(
-            low_field,
-            format!("must be at most {high_field} ({high})"),
-        )
-    })
+    (low > high)
+        .then(|| FieldError::new(low_field, format!("must be at most {high_field} ({high})")))
 }
 
 /// A TCP port number: 1 to 65535.
@@ -79,9 +75,15 @@ pub fn port(field: &str, value: i64) -> Option<FieldError> {
 /// A service exposes an internal port once.
 pub fn unique_ports(field: &str, ports: impl IntoIterator<Item = i64>) -> Option<FieldError> {
     let mut seen = std::collections::BTreeSet::new();
-    ports.into_iter().find(|port| !seen.insert(*port)).map(|port| {
-        FieldError::new(field, format!("internal port {port} is listed more than once"))
-    })
+    ports
+        .into_iter()
+        .find(|port| !seen.insert(*port))
+        .map(|port| {
+            FieldError::new(
+                field,
+                format!("internal port {port} is listed more than once"),
+            )
+        })
 }
 
 /// A git repository is reached over https, http, ssh (`git@host:owner/name`), `file://`, or is an

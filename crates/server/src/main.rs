@@ -1,1 +1,84 @@
-fn main(){}
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+/// Reference server of the Deployment Platform Management API, serving the built console.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Flags {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Folder of the SQLite database; created when missing.
+    #[arg(long, default_value = "data")]
+    data_dir: PathBuf,
+    /// Folder of the built console (trunk's dist/); not served when omitted.
+    #[arg(long)]
+    console_dir: Option<PathBuf>,
+    /// Add demo projects, environments and applications when the organization is created.
+    #[arg(long)]
+    demo: bool,
+    /// How many times faster than real life the deployment engine runs (10 makes a 45 s
+    /// deployment take 4.5 s).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_speed)]
+    engine_speed: f64,
+    /// Create a new ADMIN sign-in token and print it; the previous sign-in token stops working.
+    #[arg(long)]
+    new_sign_in_token: bool,
+    /// An origin allowed to embed the console and hand it a token (repeatable).
+    #[arg(long = "embed-allowed-origin")]
+    embed_allowed_origins: Vec<String>,
+}
+
+fn parse_speed(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
+        _ => Err("must be a number greater than 0".to_string()),
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
+    let flags = Flags::parse();
+    let running = platform_server::start(platform_server::Config {
+        listen: flags.listen,
+        data_dir: flags.data_dir,
+        console_dir: flags.console_dir,
+        demo: flags.demo,
+        engine_speed: flags.engine_speed,
+        new_sign_in_token: flags.new_sign_in_token,
+        embed_allowed_origins: flags.embed_allowed_origins,
+    })
+    .await?;
+
+    let address = running.address;
+    // Printed, never logged: the token must not end up in log files.
+    println!();
+    println!("  Platform console  http://{address}/");
+    println!("  API base URL      http://{address}/api");
+    match &running.sign_in_token {
+        Some(token) => {
+            println!("  Sign in at        http://{address}/sign-in");
+            println!("  with this ADMIN API token (shown once; only its hash is stored):");
+            println!();
+            println!("      {token}");
+        }
+        None => println!(
+            "  Sign in with the token printed at first start, or restart with --new-sign-in-token."
+        ),
+    }
+    println!();
+
+    tokio::select! {
+        served = running.server => served??,
+        _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
+    }
+    Ok(())
+}

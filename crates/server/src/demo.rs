@@ -1,0 +1,143 @@
+//! Demo data for `--demo`: a few projects, environments and applications, some of them deploying
+//! right away so that a newcomer sees the engine at work.
+
+use chrono::Utc;
+use platform_api::{ApplicationRequest, EnvironmentMode, GitRepositoryRequest, PortRequest};
+use uuid::Uuid;
+
+use crate::routes::applications::insert_application;
+use crate::AppState;
+
+struct DemoEnvironment {
+    project: &'static str,
+    name: &'static str,
+    mode: EnvironmentMode,
+    applications: &'static [&'static str],
+    deploy_at_start: bool,
+}
+
+const ENVIRONMENTS: &[DemoEnvironment] = &[
+    DemoEnvironment {
+        project: "storefront",
+        name: "production",
+        mode: EnvironmentMode::Production,
+        applications: &["web", "api"],
+        deploy_at_start: true,
+    },
+    DemoEnvironment {
+        project: "storefront",
+        name: "staging",
+        mode: EnvironmentMode::Staging,
+        applications: &["web", "api", "worker"],
+        deploy_at_start: false,
+    },
+    DemoEnvironment {
+        project: "internal-tools",
+        name: "development",
+        mode: EnvironmentMode::Development,
+        applications: &["admin"],
+        deploy_at_start: false,
+    },
+];
+
+pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result<()> {
+    for environment in ENVIRONMENTS {
+        let project_id = project(state, organization_id, environment.project).await?;
+        let environment_id = Uuid::new_v4();
+        sqlx::query(
+            "INSERT INTO environments (id, organization_id, project_id, name, mode, created_at)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(environment_id.to_string())
+        .bind(organization_id.to_string())
+        .bind(project_id.to_string())
+        .bind(environment.name)
+        .bind(environment.mode.as_str())
+        .bind(Utc::now())
+        .execute(&state.db)
+        .await?;
+        for name in environment.applications {
+            let application = insert_application(
+                &state.db,
+                organization_id,
+                environment_id,
+                application_request(environment.project, name),
+            )
+            .await
+            .map_err(|error| anyhow::anyhow!("demo application {name}: {error:?}"))?;
+            if environment.deploy_at_start {
+                state
+                    .engine
+                    .deploy(application.id, None)
+                    .await
+                    .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The project's id, created on first use.
+async fn project(state: &AppState, organization_id: Uuid, name: &str) -> anyhow::Result<Uuid> {
+    let existing: Option<(String,)> =
+        sqlx::query_as("SELECT id FROM projects WHERE organization_id = ? AND name = ?")
+            .bind(organization_id.to_string())
+            .bind(name)
+            .fetch_optional(&state.db)
+            .await?;
+    if let Some((id,)) = existing {
+        return Ok(id.parse()?);
+    }
+    let id = Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO projects (id, organization_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .bind(name)
+    .bind(format!("Demo project {name}"))
+    .bind(Utc::now())
+    .execute(&state.db)
+    .await?;
+    Ok(id)
+}
+
+fn application_request(project: &str, name: &str) -> ApplicationRequest {
+    let public = name != "worker";
+    ApplicationRequest {
+        name: name.to_string(),
+        description: Some(format!("The {name} service of {project}")),
+        git_repository: GitRepositoryRequest {
+            url: format!("https://git.example.com/{project}/{name}.git"),
+            branch: Some("main".to_string()),
+            root_path: Some("/".to_string()),
+            provider: None,
+        },
+        build_mode: "DOCKER".to_string(),
+        dockerfile_path: Some("Dockerfile".to_string()),
+        docker_target_build_stage: None,
+        cpu: 500,
+        memory: 512,
+        gpu: 0,
+        min_running_instances: 1,
+        max_running_instances: if public { 3 } else { 1 },
+        auto_preview: false,
+        auto_deploy: true,
+        arguments: Vec::new(),
+        entrypoint: None,
+        ports: if public {
+            vec![PortRequest {
+                internal_port: 8080,
+                external_port: Some(443),
+                protocol: "HTTP".to_string(),
+                publicly_accessible: true,
+                name: None,
+                is_default: None,
+            }]
+        } else {
+            Vec::new()
+        },
+        storage: Vec::new(),
+        healthchecks: Default::default(),
+    }
+}

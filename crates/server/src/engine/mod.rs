@@ -1,0 +1,334 @@
+//! The deployment engine. It simulates the platform's cloud work: an action moves a service
+//! through the state machine of DESIGN §3, one persisted step at a time, with log lines. Every
+//! change is written to SQLite before it is visible, so that a restart resumes where it stopped.
+
+pub mod plan;
+pub mod status;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use platform_api::{
+    ActionStatus, DeploymentStatus, ServiceState, StatusAction, StepStatus, SubAction,
+};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult};
+use plan::{PlannedStep, DEPLOY_FROM_GIT, QUEUE_SECONDS};
+
+pub struct Engine {
+    db: SqlitePool,
+    /// How many times faster than real life steps run.
+    speed: f64,
+}
+
+/// The states in which a service is busy: a new action on it answers 409.
+fn busy_states() -> String {
+    ServiceState::ALL
+        .iter()
+        .filter(|state| state.is_in_progress())
+        .map(|state| format!("'{}'", state.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The status of a service that was never deployed.
+pub async fn insert_initial_status(
+    tx: &mut Transaction<'_, Sqlite>,
+    service_id: Uuid,
+) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO service_statuses (service_id, state, deployment_status, action, action_status, sub_action)
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(service_id.to_string())
+    .bind(ServiceState::Ready.as_str())
+    .bind(DeploymentStatus::NeverDeployed.as_str())
+    .bind(StatusAction::Deploy.as_str())
+    .bind(ActionStatus::Never.as_str())
+    .bind(SubAction::None.as_str())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl Engine {
+    pub fn new(db: SqlitePool, speed: f64) -> Self {
+        Self { db, speed }
+    }
+
+    /// Queues a deployment of the service and starts working on it. 409 while another action
+    /// runs on the service.
+    pub async fn deploy(
+        self: &Arc<Self>,
+        service_id: Uuid,
+        git_commit_id: Option<String>,
+    ) -> ApiResult<platform_api::Status> {
+        let deployment_id = Uuid::new_v4();
+        let now = Utc::now();
+        let mut tx = self.db.begin().await?;
+        // One conditional update claims the service, so two concurrent requests cannot both win.
+        let claimed = sqlx::query(&format!(
+            "UPDATE service_statuses
+             SET state = ?, action = ?, action_status = ?, sub_action = ?,
+                 deployment_request_id = ?, execution_id = ?
+             WHERE service_id = ? AND state NOT IN ({})",
+            busy_states()
+        ))
+        .bind(ServiceState::DeploymentQueued.as_str())
+        .bind(StatusAction::Deploy.as_str())
+        .bind(ActionStatus::Queued.as_str())
+        .bind(SubAction::None.as_str())
+        .bind(deployment_id.to_string())
+        .bind(deployment_id.simple().to_string())
+        .bind(service_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if claimed.rows_affected() == 0 {
+            return Err(ApiError::conflict(
+                "An action is already running on this service; wait for it to finish or cancel it.",
+            ));
+        }
+        sqlx::query(
+            "INSERT INTO deployments (id, service_id, execution_id, action, git_commit_id, state, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(deployment_id.to_string())
+        .bind(service_id.to_string())
+        .bind(deployment_id.simple().to_string())
+        .bind(StatusAction::Deploy.as_str())
+        .bind(git_commit_id.as_deref())
+        .bind(ServiceState::DeploymentQueued.as_str())
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let requested = match &git_commit_id {
+            Some(commit) => {
+                format!("Deployment requested at commit {commit}; waiting in the queue.")
+            }
+            None => "Deployment requested at the branch's latest commit; waiting in the queue."
+                .to_string(),
+        };
+        log(&mut tx, deployment_id, service_id, &requested).await?;
+        tx.commit().await?;
+
+        self.spawn(deployment_id);
+        status::of_service(&self.db, service_id).await
+    }
+
+    /// Picks up every deployment a previous run of the server left unfinished.
+    pub async fn resume_unfinished(self: &Arc<Self>) -> anyhow::Result<()> {
+        let unfinished: Vec<(String,)> = sqlx::query_as(
+            "SELECT id FROM deployments WHERE finished_at IS NULL ORDER BY created_at",
+        )
+        .fetch_all(&self.db)
+        .await?;
+        for (id,) in unfinished {
+            tracing::info!(deployment = %id, "resuming an unfinished deployment");
+            self.spawn(id.parse()?);
+        }
+        Ok(())
+    }
+
+    fn spawn(self: &Arc<Self>, deployment_id: Uuid) {
+        let engine = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = engine.run(deployment_id).await {
+                // The row stays unfinished and is resumed at the next start.
+                tracing::error!(deployment = %deployment_id, %error, "deployment run failed");
+            }
+        });
+    }
+
+    async fn run(&self, deployment_id: Uuid) -> anyhow::Result<()> {
+        let (service_id, git_commit_id): (String, Option<String>) =
+            sqlx::query_as("SELECT service_id, git_commit_id FROM deployments WHERE id = ?")
+                .bind(deployment_id.to_string())
+                .fetch_one(&self.db)
+                .await?;
+        let service_id: Uuid = service_id.parse()?;
+        let (done,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
+                .bind(deployment_id.to_string())
+                .fetch_one(&self.db)
+                .await?;
+        let done = usize::try_from(done)?;
+        if done > 0 {
+            let mut tx = self.db.begin().await?;
+            log(
+                &mut tx,
+                deployment_id,
+                service_id,
+                "The server restarted during this deployment; resuming at the step it was running.",
+            )
+            .await?;
+            tx.commit().await?;
+        } else {
+            self.wait(QUEUE_SECONDS).await;
+        }
+
+        for (position, step) in DEPLOY_FROM_GIT.iter().enumerate().skip(done) {
+            self.enter_state(deployment_id, service_id, step).await?;
+            let started = Instant::now();
+            self.wait(step.seconds).await;
+            self.record_step(deployment_id, service_id, position, step, started.elapsed())
+                .await?;
+        }
+        self.finish(deployment_id, service_id, git_commit_id).await
+    }
+
+    async fn wait(&self, seconds: f64) {
+        tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await;
+    }
+
+    async fn enter_state(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.db.begin().await?;
+        set_state(
+            &mut tx,
+            deployment_id,
+            service_id,
+            step.state,
+            ActionStatus::Ongoing,
+        )
+        .await?;
+        log(
+            &mut tx,
+            deployment_id,
+            service_id,
+            &format!("{}: started.", step.name.label()),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn record_step(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        position: usize,
+        step: &PlannedStep,
+        took: Duration,
+    ) -> anyhow::Result<()> {
+        let duration_sec = took.as_secs_f64().round() as i64;
+        let mut tx = self.db.begin().await?;
+        sqlx::query(
+            "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(deployment_id.to_string())
+        .bind(i64::try_from(position)?)
+        .bind(step.name.as_str())
+        .bind(StepStatus::Success.as_str())
+        .bind(duration_sec)
+        .bind(Utc::now())
+        .execute(&mut *tx)
+        .await?;
+        log(
+            &mut tx,
+            deployment_id,
+            service_id,
+            &format!("{}: done in {duration_sec} s.", step.name.label()),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn finish(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        git_commit_id: Option<String>,
+    ) -> anyhow::Result<()> {
+        let now = Utc::now();
+        let mut tx = self.db.begin().await?;
+        set_state(
+            &mut tx,
+            deployment_id,
+            service_id,
+            ServiceState::Deployed,
+            ActionStatus::Success,
+        )
+        .await?;
+        sqlx::query(
+            "UPDATE service_statuses
+             SET deployment_status = ?, last_deployment_date = ?, is_part_last_deployment = 1
+             WHERE service_id = ?",
+        )
+        .bind(DeploymentStatus::UpToDate.as_str())
+        .bind(now)
+        .bind(service_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
+            .bind(now)
+            .bind(deployment_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        if let Some(commit) = &git_commit_id {
+            sqlx::query(
+                "UPDATE services SET spec = json_set(spec,
+                    '$.git_repository.deployed_commit_id', ?,
+                    '$.git_repository.deployed_commit_date', ?)
+                 WHERE id = ?",
+            )
+            .bind(commit)
+            .bind(now.to_rfc3339())
+            .bind(service_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        log(&mut tx, deployment_id, service_id, "Deployed.").await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+async fn set_state(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    state: ServiceState,
+    action_status: ActionStatus,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE deployments SET state = ?, updated_at = ? WHERE id = ?")
+        .bind(state.as_str())
+        .bind(Utc::now())
+        .bind(deployment_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE service_statuses SET state = ?, action_status = ? WHERE service_id = ?")
+        .bind(state.as_str())
+        .bind(action_status.as_str())
+        .bind(service_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn log(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    message: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO deployment_logs (deployment_id, service_id, created_at, message) VALUES (?, ?, ?, ?)",
+    )
+    .bind(deployment_id.to_string())
+    .bind(service_id.to_string())
+    .bind(Utc::now())
+    .bind(message)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! What each action does, step by step, and how long each step takes in real life.
+
+use platform_api::{ServiceState, StepName};
+
+/// One step of an action: the service shows `state` while the step runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlannedStep {
+    pub name: StepName,
+    pub state: ServiceState,
+    /// Seconds the step takes at engine speed 1.
+    pub seconds: f64,
+}
+
+/// Seconds a request waits in the queue before its first step, at engine speed 1.
+pub const QUEUE_SECONDS: f64 = 1.0;
+
+const fn step(name: StepName, state: ServiceState, seconds: f64) -> PlannedStep {
+    PlannedStep {
+        name,
+        state,
+        seconds,
+    }
+}
+
+/// Deploying a service built from git: build, then deploy, then route.
+pub const DEPLOY_FROM_GIT: &[PlannedStep] = &[
+    step(
+        StepName::RegistryCreateRepository,
+        ServiceState::Building,
+        2.0,
+    ),
+    step(StepName::GitClone, ServiceState::Building, 3.0),
+    step(StepName::BuildQueueing, ServiceState::Building, 2.0),
+    step(StepName::Build, ServiceState::Building, 20.0),
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Deployment, ServiceState::Deploying, 10.0),
+    step(StepName::RouterDeployment, ServiceState::Deploying, 3.0),
+];
+
+/// Queueing steps wait for a worker; the others compute.
+pub fn is_computing(name: StepName) -> bool {
+    !matches!(name, StepName::BuildQueueing | StepName::DeploymentQueueing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deploy_builds_before_deploying() {
+        let states: Vec<_> = DEPLOY_FROM_GIT.iter().map(|s| s.state).collect();
+        let first_deploying = states
+            .iter()
+            .position(|s| *s == ServiceState::Deploying)
+            .unwrap();
+        assert!(states[..first_deploying]
+            .iter()
+            .all(|s| *s == ServiceState::Building));
+        assert!(states[first_deploying..]
+            .iter()
+            .all(|s| *s == ServiceState::Deploying));
+        assert!(DEPLOY_FROM_GIT.iter().all(|s| s.seconds > 0.0));
+    }
+}

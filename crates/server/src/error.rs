@@ -1,0 +1,221 @@
+//! One error type for every handler, answered in the error body of DESIGN §3, and the request
+//! extractors whose rejections answer in that body too (never a plain-text rejection).
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use platform_api::{ErrorBody, FieldError};
+use serde::de::DeserializeOwned;
+
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+    fields: Vec<FieldError>,
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "BAD_REQUEST", message)
+    }
+
+    /// A 400 listing each field that broke a rule.
+    pub fn invalid(fields: Vec<FieldError>) -> Self {
+        let summary = fields
+            .iter()
+            .map(|error| format!("{} {}", error.field, error.message))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Self {
+            fields,
+            ..Self::new(
+                StatusCode::BAD_REQUEST,
+                "VALIDATION_ERROR",
+                format!("The request is not valid: {summary}."),
+            )
+        }
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "UNAUTHORIZED", message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "FORBIDDEN", message)
+    }
+
+    pub fn not_found(what: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("No {what} has this id in your organization."),
+        )
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "CONFLICT", message)
+    }
+
+    /// A 409 naming the field whose value is taken.
+    pub fn taken(field: &str, what: &str) -> Self {
+        Self {
+            fields: vec![FieldError::new(field, "is already taken")],
+            ..Self::conflict(format!("A {what} with this {field} already exists here."))
+        }
+    }
+
+    pub fn internal(error: impl std::fmt::Display) -> Self {
+        tracing::error!(%error, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            "The server failed to handle the request; it has been logged.",
+        )
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> Self {
+        Self::internal(error)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            status: self.status.as_u16(),
+            error: self.code.to_string(),
+            message: self.message,
+            fields: self.fields,
+        };
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+/// Maps a UNIQUE violation to a 409 naming the field; other errors stay internal.
+pub trait UniqueViolation<T> {
+    fn on_unique_violation(self, field: &str, what: &str) -> ApiResult<T>;
+}
+
+impl<T> UniqueViolation<T> for Result<T, sqlx::Error> {
+    fn on_unique_violation(self, field: &str, what: &str) -> ApiResult<T> {
+        self.map_err(|error| match &error {
+            sqlx::Error::Database(db) if db.is_unique_violation() => ApiError::taken(field, what),
+            _ => ApiError::internal(error),
+        })
+    }
+}
+
+/// JSON body whose errors answer 400 in the error body, naming the field that is missing or of
+/// the wrong type.
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = match axum::body::Bytes::from_request(request, state).await {
+            Ok(bytes) => bytes,
+            Err(rejection) => return Err(ApiError::bad_request(rejection.body_text())),
+        };
+        let bytes = if bytes.is_empty() {
+            axum::body::Bytes::from_static(b"{}")
+        } else {
+            bytes
+        };
+        let deserializer = &mut serde_json::Deserializer::from_slice(&bytes);
+        serde_path_to_error::deserialize(deserializer)
+            .map(ApiJson)
+            .map_err(json_error)
+    }
+}
+
+fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let inner = error.inner();
+    if inner.is_syntax() || inner.is_eof() {
+        return ApiError::bad_request(format!("The body is not valid JSON: {inner}."));
+    }
+    let path = error.path().to_string();
+    let message = inner.to_string();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .to_string();
+    // serde reports a missing field at its parent's path: name the field itself.
+    if let Some(missing) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        let field = if path == "." {
+            missing.to_string()
+        } else {
+            format!("{path}.{missing}")
+        };
+        return ApiError::invalid(vec![FieldError::new(field, "is required")]);
+    }
+    ApiError::invalid(vec![FieldError::new(path, message)])
+}
+
+/// Path parameters whose errors (a malformed uuid) answer 400 in the error body.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(value)| ApiPath(value))
+            .map_err(|rejection: PathRejection| {
+                ApiError::bad_request(format!(
+                    "The path is not valid: {}. Ids are UUIDs.",
+                    rejection.body_text()
+                ))
+            })
+    }
+}
+
+impl ApiError {
+    pub fn no_route() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            "No API route has this path.",
+        )
+    }
+
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            "This path does not accept this method.",
+        )
+    }
+}

@@ -1,0 +1,93 @@
+//! The reference server of the Deployment Platform Management API: the API under `/api`, the
+//! deployment engine, and the built console with its generated `config.json`.
+
+pub mod auth;
+pub mod bootstrap;
+mod console;
+pub mod db;
+mod demo;
+pub mod engine;
+pub mod error;
+mod routes;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use sqlx::SqlitePool;
+use tower_http::trace::TraceLayer;
+
+use crate::engine::Engine;
+
+/// Everything the server is started with; the binary fills it from its flags.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    /// Folder of the built console (trunk's `dist/`); the console is not served when absent.
+    pub console_dir: Option<PathBuf>,
+    /// Add demo projects, environments and applications when the organization is created.
+    pub demo: bool,
+    /// How many times faster than real life the engine runs its steps.
+    pub engine_speed: f64,
+    /// Replace the sign-in token printed at start with a new one (the old one stops working).
+    pub new_sign_in_token: bool,
+    /// Origins allowed to hand a token to the console embedded in their page.
+    pub embed_allowed_origins: Vec<String>,
+}
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: SqlitePool,
+    pub engine: Arc<Engine>,
+    pub embed_allowed_origins: Arc<Vec<String>>,
+}
+
+/// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
+pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
+    Router::new()
+        .nest("/api", routes::api())
+        .merge(console::router(console_dir))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// A started server.
+pub struct Running {
+    pub address: SocketAddr,
+    /// The sign-in token created at this start, if one was (first start or `new_sign_in_token`).
+    pub sign_in_token: Option<String>,
+    pub state: AppState,
+    pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Opens (or creates) the database, makes sure the organization exists, resumes unfinished
+/// deployments and starts serving.
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    std::fs::create_dir_all(&config.data_dir)?;
+    let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
+    let engine = Arc::new(Engine::new(db.clone(), config.engine_speed));
+    let state = AppState {
+        db: db.clone(),
+        engine: engine.clone(),
+        embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
+    };
+    let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
+    engine.resume_unfinished().await?;
+    if config.demo && outcome.created {
+        demo::populate(&state, outcome.organization_id).await?;
+    }
+
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let address = listener.local_addr()?;
+    let router = app(state.clone(), config.console_dir.clone());
+    let server = tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(Running {
+        address,
+        sign_in_token: outcome.sign_in_token,
+        state,
+        server,
+    })
+}

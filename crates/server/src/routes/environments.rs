@@ -1,0 +1,145 @@
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::{DateTime, Utc};
+use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, List, Reference};
+use uuid::Uuid;
+
+use super::projects::find_project;
+use crate::auth::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/project/{project_id}/environment",
+            get(list_environments).post(create_environment),
+        )
+        .route("/environment/{environment_id}", get(get_environment))
+        .route(
+            "/environment/{environment_id}/statuses",
+            get(environment_statuses),
+        )
+}
+
+type EnvironmentRow = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    DateTime<Utc>,
+    Option<DateTime<Utc>>,
+);
+
+const COLUMNS: &str =
+    "id, organization_id, project_id, name, mode, cluster_id, created_at, updated_at";
+
+fn environment(row: EnvironmentRow) -> ApiResult<Environment> {
+    let (id, organization_id, project_id, name, mode, cluster_id, created_at, updated_at) = row;
+    Ok(Environment {
+        id: db::id(&id)?,
+        created_at,
+        updated_at,
+        name,
+        mode: db::wire(&mode)?,
+        project: Reference {
+            id: db::id(&project_id)?,
+        },
+        organization: Reference {
+            id: db::id(&organization_id)?,
+        },
+        cluster_id: cluster_id.as_deref().map(db::id).transpose()?,
+    })
+}
+
+async fn list_environments(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<Environment>>> {
+    caller.require(Permission::Read)?;
+    find_project(&state, &caller, project_id).await?;
+    let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM environments WHERE project_id = ? ORDER BY name"
+    ))
+    .bind(project_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let environments = rows
+        .into_iter()
+        .map(environment)
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(environments)))
+}
+
+async fn create_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<EnvironmentRequest>,
+) -> ApiResult<(StatusCode, Json<Environment>)> {
+    caller.require(Permission::Write)?;
+    let project = find_project(&state, &caller, project_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: EnvironmentRow = sqlx::query_as(&format!(
+        "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+    ))
+    .bind(Uuid::new_v4().to_string())
+    .bind(project.organization.id.to_string())
+    .bind(project.id.to_string())
+    .bind(request.name.trim())
+    .bind(request.mode.as_str())
+    .bind(request.cluster_id.map(|id| id.to_string()))
+    .bind(Utc::now())
+    .fetch_one(&state.db)
+    .await
+    .on_unique_violation("name", "environment")?;
+    Ok((StatusCode::CREATED, Json(environment(row)?)))
+}
+
+async fn get_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<Environment>> {
+    caller.require(Permission::Read)?;
+    Ok(Json(
+        find_environment(&state, &caller, environment_id).await?,
+    ))
+}
+
+/// Every service status of the environment in one answer, so that the console polls once.
+async fn environment_statuses(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<EnvironmentStatuses>> {
+    caller.require(Permission::Read)?;
+    find_environment(&state, &caller, environment_id).await?;
+    Ok(Json(
+        crate::engine::status::of_environment(&state.db, environment_id).await?,
+    ))
+}
+
+/// The caller's environment with this id, or 404.
+pub async fn find_environment(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+) -> ApiResult<Environment> {
+    let row: EnvironmentRow = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM environments WHERE id = ? AND organization_id = ?"
+    ))
+    .bind(id.to_string())
+    .bind(caller.organization_id.to_string())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::not_found("environment"))?;
+    environment(row)
+}
