@@ -64,8 +64,8 @@ pub struct Running {
 }
 
 /// Opens (or creates) the database, makes sure the organization exists, resumes unfinished
-/// deployments and starts serving.
-pub async fn start(config: Config) -> anyhow::Result<Running> {
+/// deployments and adds the demo data: everything but listening.
+pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
     let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
     let engine = Arc::new(Engine::new(db.clone(), config.engine_speed));
@@ -79,7 +79,12 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id).await?;
     }
+    Ok((state, outcome))
+}
 
+/// Prepares the server and starts serving.
+pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let (state, outcome) = prepare(&config).await?;
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let address = listener.local_addr()?;
     let router = app(state.clone(), config.console_dir.clone());

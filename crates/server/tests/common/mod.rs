@@ -1,0 +1,215 @@
+//! A server on a temporary database, called in-process through `tower::ServiceExt::oneshot`.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use platform_server::{app, prepare, AppState, Config};
+use serde_json::{json, Value};
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+/// Engine speed of the tests: a 43 s deployment takes about 43 ms.
+pub const FAST: f64 = 1000.0;
+
+pub struct TestServer {
+    pub router: Router,
+    pub state: AppState,
+    pub token: String,
+    pub organization_id: String,
+    pub dir: TempDir,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+}
+
+pub fn config(dir: &TempDir) -> Config {
+    Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.path().to_path_buf(),
+        console_dir: None,
+        demo: false,
+        engine_speed: FAST,
+        new_sign_in_token: false,
+        embed_allowed_origins: vec![],
+    }
+}
+
+impl TestServer {
+    pub async fn new() -> Self {
+        Self::in_dir(TempDir::new().unwrap()).await
+    }
+
+    /// A server on the database in `dir`, created or reopened.
+    pub async fn in_dir(dir: TempDir) -> Self {
+        let mut config = config(&dir);
+        config.new_sign_in_token = true;
+        let (state, outcome) = prepare(&config).await.unwrap();
+        let router = app(state.clone(), None);
+        let mut server = Self {
+            router,
+            state,
+            token: outcome.sign_in_token.unwrap(),
+            organization_id: String::new(),
+            dir,
+        };
+        server.organization_id = server.get("/api/organization").await.body["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        server
+    }
+
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        authorization: Option<&str>,
+        body: Option<&str>,
+    ) -> Reply {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(authorization) = authorization {
+            request = request.header("Authorization", authorization);
+        }
+        if body.is_some() {
+            request = request.header("Content-Type", "application/json");
+        }
+        let request = request
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| panic!("{status} answered a body that is not JSON: {bytes:?}"))
+        };
+        Reply { status, body }
+    }
+
+    fn auth(&self) -> String {
+        format!("Token {}", self.token)
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.call(Method::GET, path, Some(&self.auth()), None).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Reply {
+        self.call(
+            Method::POST,
+            path,
+            Some(&self.auth()),
+            Some(&body.to_string()),
+        )
+        .await
+    }
+
+    pub async fn project(&self, name: &str) -> String {
+        let reply = self
+            .post(
+                &format!("/api/organization/{}/project", self.organization_id),
+                json!({"name": name}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
+    pub async fn environment(&self, project_id: &str, name: &str) -> String {
+        let reply = self
+            .post(
+                &format!("/api/project/{project_id}/environment"),
+                json!({"name": name, "mode": "STAGING"}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
+    pub async fn application(&self, environment_id: &str, name: &str) -> String {
+        let reply = self
+            .post(
+                &format!("/api/environment/{environment_id}/application"),
+                json!({"name": name, "git_repository": {"url": "https://git.example.com/a/b.git"}}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
+    /// A project, an environment and an application; returns their ids.
+    pub async fn hierarchy(&self) -> (String, String, String) {
+        let project = self.project("shop").await;
+        let environment = self.environment(&project, "staging").await;
+        let application = self.application(&environment, "web").await;
+        (project, environment, application)
+    }
+
+    /// An API token of `role` (ADMIN, WRITE, DEPLOY, READ) in the organization.
+    pub async fn token_with_role(&self, role: &str) -> String {
+        let token = platform_server::auth::generate_token();
+        sqlx::query(
+            "INSERT INTO api_tokens (id, organization_id, role_id, name, token_hash, created_at)
+             SELECT ?, organization_id, id, ?, ?, datetime('now') FROM roles WHERE name = ?",
+        )
+        .bind(uuid::Uuid::new_v4().to_string())
+        .bind(format!("{role} test token"))
+        .bind(platform_server::auth::hash_token(&token))
+        .bind(role)
+        .execute(&self.state.db)
+        .await
+        .unwrap();
+        token
+    }
+
+    /// Polls the status until it leaves the in-progress states.
+    pub async fn settled_status(&self, application_id: &str) -> Value {
+        for _ in 0..500 {
+            let reply = self
+                .get(&format!("/api/application/{application_id}/status"))
+                .await;
+            let state: platform_api::ServiceState =
+                serde_json::from_value(reply.body["state"].clone()).unwrap();
+            if !state.is_in_progress() {
+                return reply.body;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the deployment of {application_id} never settled");
+    }
+}
+
+/// Asserts the error body shape of DESIGN §3 and returns it.
+pub fn assert_error(reply: &Reply, status: StatusCode, code: &str) {
+    assert_eq!(reply.status, status, "{}", reply.body);
+    assert_eq!(reply.body["status"], status.as_u16(), "{}", reply.body);
+    assert_eq!(reply.body["error"], code, "{}", reply.body);
+    assert!(
+        reply.body["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{}",
+        reply.body
+    );
+}
+
+/// Asserts a 400 naming exactly these fields.
+pub fn assert_invalid_fields(reply: &Reply, fields: &[&str]) {
+    assert_error(reply, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    let named: Vec<&str> = reply.body["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(named, fields, "{}", reply.body);
+}
