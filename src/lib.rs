@@ -1,1 +1,7 @@
+//! The web console of the Deployment Platform Management API.
 
+pub mod api;
+pub mod app;
+pub mod components;
+pub mod routes;
+pub mod state;

@@ -1,0 +1,110 @@
+//! The HTTP client: base URL and auth header from the session, JSON both ways, errors a person
+//! understands, sign-in on 401, and a wait-and-retry on 429. One module per resource family.
+
+pub mod application;
+pub mod environment;
+mod error;
+pub mod organization;
+pub mod project;
+
+pub use error::ApiError;
+
+use gloo_net::http::{Method, RequestBuilder};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::state::rate_limit::RateLimit;
+use crate::state::session::{Credentials, Session};
+
+/// How many times a call rate-limited with 429 is retried after waiting.
+const RATE_LIMIT_RETRIES: u32 = 3;
+
+/// The API as the signed-in person calls it. Copy it into closures and async blocks.
+#[derive(Clone, Copy)]
+pub struct Api {
+    session: Session,
+    rate_limit: RateLimit,
+}
+
+pub fn use_api() -> Api {
+    Api {
+        session: crate::state::session::use_session(),
+        rate_limit: crate::state::rate_limit::use_rate_limit(),
+    }
+}
+
+impl Api {
+    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
+        self.send(Method::GET, path, None).await
+    }
+
+    pub async fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.send(Method::POST, path, Some(body)).await
+    }
+
+    async fn send<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<T, ApiError> {
+        let credentials = self
+            .session
+            .credentials_untracked()
+            .ok_or(ApiError::NotSignedIn)?;
+        let mut attempt = 0;
+        loop {
+            match send_with(&credentials, method.clone(), path, body.as_deref()).await {
+                Err(ApiError::RateLimited { reset_seconds }) if attempt < RATE_LIMIT_RETRIES => {
+                    attempt += 1;
+                    self.rate_limit.wait(reset_seconds).await;
+                }
+                Err(ApiError::Unauthorized(message)) => {
+                    self.session.expire();
+                    return Err(ApiError::Unauthorized(message));
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+}
+
+/// One call with the given credentials; the sign-in page uses it to check a token.
+pub async fn send_with<T: DeserializeOwned>(
+    credentials: &Credentials,
+    method: Method,
+    path: &str,
+    body: Option<&str>,
+) -> Result<T, ApiError> {
+    let url = format!("{}{}", credentials.base_url.trim_end_matches('/'), path);
+    let builder = RequestBuilder::new(&url)
+        .method(method)
+        .header("Authorization", &credentials.authorization_header())
+        .header("Accept", "application/json");
+    let request = match body {
+        Some(body) => builder
+            .header("Content-Type", "application/json")
+            .body(body.to_string()),
+        None => builder.build(),
+    }
+    .map_err(|e| ApiError::Network(e.to_string()))?;
+    let response = request
+        .send()
+        .await
+        .map_err(|_| ApiError::Network(credentials.base_url.clone()))?;
+    if response.ok() {
+        let text = response
+            .text()
+            .await
+            .map_err(|e| ApiError::Network(e.to_string()))?;
+        let text = if text.is_empty() { "null" } else { &text };
+        serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
+    } else {
+        Err(ApiError::from_response(response).await)
+    }
+}

@@ -1,0 +1,45 @@
+//! Providers and the whole route table, in one place.
+
+use leptos::prelude::*;
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::path;
+
+use crate::components::shell::Shell;
+use crate::routes::home::Home;
+use crate::routes::not_found::NotFound;
+use crate::routes::organization::overview::OrganizationOverview;
+use crate::routes::organization::project::environment::overview::EnvironmentOverview;
+use crate::routes::organization::project::environment::service::overview::ServiceOverview;
+use crate::routes::organization::project::overview::ProjectOverview;
+use crate::routes::sign_in::SignIn;
+use crate::state;
+
+#[component]
+pub fn App() -> impl IntoView {
+    state::provide_all();
+    view! {
+        <Router>
+            <Routes fallback=NotFound>
+                <Route path=path!("/sign-in") view=SignIn/>
+                <ParentRoute path=path!("") view=Shell>
+                    <Route path=path!("/") view=Home/>
+                    <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
+                    <Route
+                        path=path!("/organization/:org/project/:project/overview")
+                        view=ProjectOverview
+                    />
+                    <Route
+                        path=path!("/organization/:org/project/:project/environment/:env/overview")
+                        view=EnvironmentOverview
+                    />
+                    <Route
+                        path=path!(
+                            "/organization/:org/project/:project/environment/:env/service/:service/overview"
+                        )
+                        view=ServiceOverview
+                    />
+                </ParentRoute>
+            </Routes>
+        </Router>
+    }
+}

@@ -1,0 +1,73 @@
+use leptos::prelude::*;
+use platform_api::FieldError;
+
+/// The message for `field` among the errors of a form (from `platform-api` rules before sending,
+/// or the server's `fields` after).
+pub fn error_for(errors: RwSignal<Vec<FieldError>>, field: &'static str) -> Signal<Option<String>> {
+    Signal::derive(move || {
+        errors.with(|errors| {
+            errors
+                .iter()
+                .find(|error| error.field == field)
+                .map(|error| error.message.clone())
+        })
+    })
+}
+
+/// A labelled input with its rule's message under it.
+#[component]
+pub fn TextField(
+    label: &'static str,
+    /// The request field it fills, e.g. `git_repository.url`: also the input's id.
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+    #[prop(default = "text")] input_type: &'static str,
+    #[prop(optional)] placeholder: &'static str,
+    #[prop(optional)] hint: &'static str,
+    #[prop(optional)] required: bool,
+) -> impl IntoView {
+    let error = error_for(errors, name);
+    let id = format!("field-{}", name.replace(['.', '[', ']'], "-"));
+    let error_id = format!("{id}-error");
+    view! {
+        <div class="field" class:field--invalid=move || error.get().is_some()>
+            <label for=id.clone()>{label}{required.then_some(" *")}</label>
+            <input
+                id=id
+                name=name
+                type=input_type
+                placeholder=placeholder
+                bind:value=value
+                aria-invalid=move || error.get().is_some().to_string()
+                aria-describedby=error_id.clone()
+            />
+            {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}
+            <p class="field__error" id=error_id>{move || error.get()}</p>
+        </div>
+    }
+}
+
+/// A labelled select of fixed options: `(value, label)`.
+#[component]
+pub fn SelectField(
+    label: &'static str,
+    name: &'static str,
+    value: RwSignal<String>,
+    options: Vec<(&'static str, String)>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let error = error_for(errors, name);
+    let id = format!("field-{name}");
+    view! {
+        <div class="field" class:field--invalid=move || error.get().is_some()>
+            <label for=id.clone()>{label}</label>
+            <select id=id name=name bind:value=value>
+                {options.into_iter().map(|(option, text)| view! {
+                    <option value=option>{text}</option>
+                }).collect_view()}
+            </select>
+            <p class="field__error">{move || error.get()}</p>
+        </div>
+    }
+}

@@ -1,0 +1,44 @@
+//! Numbers and times as a person reads them.
+
+use chrono::{DateTime, Utc};
+
+/// `75` as "1 min 15 s"; `8` as "8 s".
+pub fn duration(seconds: i64) -> String {
+    let seconds = seconds.max(0);
+    match (seconds / 3600, seconds % 3600 / 60, seconds % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s:02} s"),
+        (h, m, _) => format!("{h} h {m:02} min"),
+    }
+}
+
+/// How long ago `at` was, seen from `now`: "just now", "5 min ago", "3 h ago", "2 days ago".
+pub fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let seconds = (now - at).num_seconds();
+    match seconds {
+        s if s < 45 => "just now".to_string(),
+        s if s < 3600 => format!("{} min ago", (s + 30) / 60),
+        s if s < 86_400 => format!("{} h ago", s / 3600),
+        s if s < 172_800 => "yesterday".to_string(),
+        s => format!("{} days ago", s / 86_400),
+    }
+}
+
+/// The exact time, for a tooltip.
+pub fn exact(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+/// milli-CPU as "0.5 vCPU".
+pub fn cpu(milli: i64) -> String {
+    format!("{} vCPU", milli as f64 / 1000.0)
+}
+
+/// MiB as "512 MiB" or "2 GiB".
+pub fn memory(mib: i64) -> String {
+    if mib >= 1024 && mib % 1024 == 0 {
+        format!("{} GiB", mib / 1024)
+    } else {
+        format!("{mib} MiB")
+    }
+}

@@ -1,0 +1,33 @@
+use leptos::prelude::*;
+
+use super::error_notice::ErrorNotice;
+use super::skeleton::Skeleton;
+use crate::api::ApiError;
+
+/// Shows a resource: a skeleton on first load, the last content while it refreshes (no flicker
+/// when polling), and a notice with "Try again" when it fails.
+pub fn loaded<T, V>(
+    resource: LocalResource<Result<T, ApiError>>,
+    skeleton_lines: usize,
+    render: impl Fn(T) -> V + Clone + Send + Sync + 'static,
+) -> impl IntoView
+where
+    T: Clone + Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    view! {
+        <Transition fallback=move || view! { <Skeleton lines=skeleton_lines/> }>
+            <ErrorBoundary fallback=move |errors| view! {
+                <ErrorNotice errors on_retry=Callback::new(move |_| resource.refetch())/>
+            }>
+                {
+                    let render = render.clone();
+                    move || {
+                        let render = render.clone();
+                        Suspend::new(async move { resource.await.map(render) })
+                    }
+                }
+            </ErrorBoundary>
+        </Transition>
+    }
+}

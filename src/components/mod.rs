@@ -1,0 +1,14 @@
+//! Reusable presentational pieces.
+
+pub mod copy_button;
+pub mod empty_state;
+pub mod error_notice;
+pub mod form_field;
+pub mod format;
+pub mod loaded;
+pub mod relative_time;
+pub mod shell;
+pub mod skeleton;
+pub mod status_badge;
+pub mod steps_timeline;
+pub mod toasts;

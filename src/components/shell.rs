@@ -1,0 +1,196 @@
+//! The frame around every signed-in page: header with breadcrumbs and sign out, the rate-limit
+//! countdown, and the page. Signed out, it sends the person to sign in and back afterwards.
+
+use leptos::prelude::*;
+use leptos_router::components::{Outlet, Redirect, A};
+use leptos_router::hooks::use_location;
+use uuid::Uuid;
+
+use super::toasts::ToastHost;
+use crate::api::use_api;
+use crate::routes::paths;
+use crate::state::rate_limit::use_rate_limit;
+use crate::state::session::use_session;
+
+#[component]
+pub fn Shell() -> impl IntoView {
+    let session = use_session();
+    let location = use_location();
+    move || {
+        if session.is_signed_in() {
+            view! {
+                <Header/>
+                <RateLimitBanner/>
+                <main class="page" id="main"><Outlet/></main>
+                <ToastHost/>
+            }
+            .into_any()
+        } else {
+            let back_to = format!(
+                "{}{}",
+                location.pathname.get_untracked(),
+                location.search.get_untracked()
+            );
+            view! { <Redirect path=paths::sign_in(Some(&back_to))/> }.into_any()
+        }
+    }
+}
+
+#[component]
+fn Header() -> impl IntoView {
+    let session = use_session();
+    let base_url = move || {
+        session
+            .credentials()
+            .map(|c| c.base_url)
+            .unwrap_or_default()
+    };
+    view! {
+        <header class="header">
+            <a class="skip-link" href="#main">"Skip to content"</a>
+            <A href="/" attr:class="header__brand">"Platform console"</A>
+            <Breadcrumbs/>
+            <div class="header__end">
+                <span class="header__api" title="API base URL">{base_url}</span>
+                <button type="button" class="button button--secondary button--small"
+                    on:click=move |_| session.sign_out()>"Sign out"</button>
+            </div>
+        </header>
+    }
+}
+
+#[component]
+fn RateLimitBanner() -> impl IntoView {
+    let rate_limit = use_rate_limit();
+    move || {
+        rate_limit.seconds_left().map(|seconds| {
+            view! {
+                <div class="banner banner--warning" role="status">
+                    "The API is limiting requests; retrying in " {seconds} " s."
+                </div>
+            }
+        })
+    }
+}
+
+/// Ids of the hierarchy named by the current URL.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct PathIds {
+    organization: Option<Uuid>,
+    project: Option<Uuid>,
+    environment: Option<Uuid>,
+    service: Option<Uuid>,
+}
+
+fn path_ids(pathname: &str) -> PathIds {
+    let segments: Vec<&str> = pathname.split('/').filter(|s| !s.is_empty()).collect();
+    let after = |key: &str| {
+        segments
+            .windows(2)
+            .find(|pair| pair[0] == key)
+            .and_then(|pair| pair[1].parse().ok())
+    };
+    PathIds {
+        organization: after("organization"),
+        project: after("project"),
+        environment: after("environment"),
+        service: after("service"),
+    }
+}
+
+/// organization > project > environment > service, each a link, named from the API.
+#[component]
+fn Breadcrumbs() -> impl IntoView {
+    let api = use_api();
+    let location = use_location();
+    let ids = Memo::new(move |_| path_ids(&location.pathname.get()));
+
+    let organization =
+        LocalResource::new(move || async move { api.organization().await.ok().map(|o| o.name) });
+    let project = LocalResource::new(move || {
+        let id = ids.get().project;
+        async move {
+            match id {
+                Some(id) => api.project(id).await.ok().map(|p| p.name),
+                None => None,
+            }
+        }
+    });
+    let environment = LocalResource::new(move || {
+        let id = ids.get().environment;
+        async move {
+            match id {
+                Some(id) => api.environment(id).await.ok().map(|e| e.name),
+                None => None,
+            }
+        }
+    });
+    let service = LocalResource::new(move || {
+        let id = ids.get().service;
+        async move {
+            match id {
+                Some(id) => api.application(id).await.ok().map(|a| a.name),
+                None => None,
+            }
+        }
+    });
+
+    let crumbs = move || {
+        let ids = ids.get();
+        let name = |resource: LocalResource<Option<String>>| {
+            resource.get().flatten().unwrap_or_else(|| "…".to_string())
+        };
+        let mut crumbs = Vec::new();
+        let Some(org) = ids.organization else {
+            return crumbs;
+        };
+        crumbs.push((name(organization), paths::organization(org)));
+        if let Some(project_id) = ids.project {
+            crumbs.push((name(project), paths::project(org, project_id)));
+            if let Some(environment_id) = ids.environment {
+                crumbs.push((
+                    name(environment),
+                    paths::environment(org, project_id, environment_id),
+                ));
+                if let Some(service_id) = ids.service {
+                    crumbs.push((
+                        name(service),
+                        paths::service(org, project_id, environment_id, service_id),
+                    ));
+                }
+            }
+        }
+        crumbs
+    };
+
+    view! {
+        <nav class="breadcrumbs" aria-label="Breadcrumb">
+            <ol>
+                {move || {
+                    let crumbs = crumbs();
+                    let last = crumbs.len().saturating_sub(1);
+                    crumbs.into_iter().enumerate().map(|(index, (name, href))| {
+                        let current = (index == last).then_some("page");
+                        view! { <li><a href=href aria-current=current>{name}</a></li> }
+                    }).collect_view()
+                }}
+            </ol>
+        </nav>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_the_path() {
+        let org = Uuid::from_u128(1);
+        let project = Uuid::from_u128(2);
+        let ids = path_ids(&format!("/organization/{org}/project/{project}/overview"));
+        assert_eq!(ids.organization, Some(org));
+        assert_eq!(ids.project, Some(project));
+        assert_eq!(ids.environment, None);
+        assert_eq!(path_ids("/sign-in"), PathIds::default());
+    }
+}

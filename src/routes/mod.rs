@@ -1,0 +1,66 @@
+//! One module per page, folders mirroring the URL.
+
+pub mod home;
+pub mod not_found;
+pub mod organization;
+pub mod sign_in;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_params_map;
+use uuid::Uuid;
+
+/// The id in the route parameter `name`, reactively (route params change without remounting).
+/// `None` when the URL holds something that is not a UUID.
+pub fn param_id(name: &'static str) -> Memo<Option<Uuid>> {
+    let params = use_params_map();
+    Memo::new(move |_| params.with(|p| p.get(name)).and_then(|id| id.parse().ok()))
+}
+
+/// The addresses of the console's pages, in one place.
+pub mod paths {
+    use uuid::Uuid;
+
+    /// The sign-in page, with the page to come back to afterwards.
+    pub fn sign_in(back_to: Option<&str>) -> String {
+        match back_to.filter(|path| *path != "/" && is_local(path)) {
+            Some(path) => format!("/sign-in?next={}", js_sys::encode_uri_component(path)),
+            None => "/sign-in".to_string(),
+        }
+    }
+
+    /// A path of this console (never another site: no open redirect after sign-in).
+    pub fn is_local(path: &str) -> bool {
+        path.starts_with('/') && !path.starts_with("//") && !path.starts_with("/\\")
+    }
+
+    pub fn organization(org: Uuid) -> String {
+        format!("/organization/{org}/overview")
+    }
+
+    pub fn project(org: Uuid, project: Uuid) -> String {
+        format!("/organization/{org}/project/{project}/overview")
+    }
+
+    pub fn environment(org: Uuid, project: Uuid, environment: Uuid) -> String {
+        format!("/organization/{org}/project/{project}/environment/{environment}/overview")
+    }
+
+    pub fn service(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/overview"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paths::is_local;
+
+    #[test]
+    fn only_local_paths_are_returned_to() {
+        assert!(is_local("/organization/x/overview"));
+        assert!(!is_local("//evil.example"));
+        assert!(!is_local("https://evil.example"));
+        assert!(!is_local("/\\evil.example"));
+    }
+}

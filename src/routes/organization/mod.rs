@@ -1,0 +1,2 @@
+pub mod overview;
+pub mod project;

@@ -1,0 +1,124 @@
+//! `/organization/:org/overview`: the organization's projects, and a form to create one.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use platform_api::{FieldError, Project, ProjectRequest};
+use uuid::Uuid;
+
+use crate::api::{use_api, ApiError};
+use crate::components::empty_state::EmptyState;
+use crate::components::form_field::TextField;
+use crate::components::loaded::loaded;
+use crate::components::relative_time::RelativeTime;
+use crate::routes::{param_id, paths};
+use crate::state::toasts::use_toasts;
+
+#[component]
+pub fn OrganizationOverview() -> impl IntoView {
+    let api = use_api();
+    let org = param_id("org");
+    let projects = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            let org =
+                org.ok_or_else(|| ApiError::NotFound("The address names no organization.".into()))?;
+            api.projects(org).await.map(|projects| (org, projects))
+        }
+    });
+
+    view! {
+        <div class="page__header">
+            <h1>"Projects"</h1>
+            <p class="page__lead">"Each project groups the environments of one product."</p>
+        </div>
+        {move || org.get().map(|org| view! {
+            <CreateProject org on_created=Callback::new(move |_| projects.refetch())/>
+        })}
+        <section class="card" aria-labelledby="projects-title">
+            <h2 id="projects-title">"All projects"</h2>
+            {loaded(projects, 4, |(org, projects)| view! { <ProjectTable org projects/> })}
+        </section>
+    }
+}
+
+#[component]
+fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
+    if projects.is_empty() {
+        return view! {
+            <EmptyState title="No project yet" hint="Create your first project with the form above."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table">
+            <thead><tr><th scope="col">"Name"</th><th scope="col">"Description"</th><th scope="col">"Created"</th></tr></thead>
+            <tbody>
+                {projects.into_iter().map(|project| view! {
+                    <tr>
+                        <td><A href=paths::project(org, project.id)>{project.name}</A></td>
+                        <td class="muted">{project.description.unwrap_or_default()}</td>
+                        <td><RelativeTime at=project.created_at/></td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn CreateProject(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let name = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let errors = RwSignal::new(Vec::<FieldError>::new());
+
+    let create = Action::new_local(move |request: &ProjectRequest| {
+        let request = request.clone();
+        async move {
+            match api.create_project(org, &request).await {
+                Ok(project) => {
+                    toasts.success(format!("Project {} created.", project.name));
+                    name.set(String::new());
+                    description.set(String::new());
+                    on_created.run(());
+                }
+                Err(error) => {
+                    errors.set(error.fields().to_vec());
+                    toasts.error(error.to_string());
+                }
+            }
+        }
+    });
+
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let description = description.get_untracked();
+        let request = ProjectRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: (!description.trim().is_empty()).then_some(description),
+        };
+        match request.validate() {
+            Ok(()) => {
+                errors.set(Vec::new());
+                create.dispatch_local(request);
+            }
+            Err(problems) => errors.set(problems),
+        }
+    };
+
+    view! {
+        <form class="card form-inline" on:submit=submit novalidate aria-label="Create a project">
+            <h2>"New project"</h2>
+            <div class="form-inline__fields">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="storefront"/>
+                <TextField label="Description" name="description" value=description errors
+                    placeholder="What this project runs"/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || create.pending().get()>
+                "Create project"
+            </button>
+        </form>
+    }
+}

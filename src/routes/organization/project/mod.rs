@@ -1,0 +1,2 @@
+pub mod environment;
+pub mod overview;

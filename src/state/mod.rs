@@ -1,0 +1,16 @@
+//! Global services as `provide_*`/`use_*` context pairs.
+
+pub mod config;
+pub mod polling;
+pub mod rate_limit;
+pub mod session;
+pub mod toasts;
+
+/// Provides every global service; called once by the app.
+pub fn provide_all() {
+    config::provide_config();
+    session::provide_session();
+    toasts::provide_toasts();
+    rate_limit::provide_rate_limit();
+    polling::provide_page_visibility();
+}
