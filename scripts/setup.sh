@@ -1,37 +1,51 @@
 #!/usr/bin/env bash
-# Installs what building and testing the console needs, skipping what is already there.
-# Versions are the ones DESIGN.md §6 verified to work offline on these machines.
+# Installs what building and testing the console needs, skipping what is already there, and
+# prints the PATH to use. Nothing is downloaded from outside the package registries.
+# Versions: DESIGN.md §6, except wasm-opt (see Trunk.toml).
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132
+TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
 
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+say() { echo "setup: $*" >&2; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  echo "setup: adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown >&2
 fi
 
 missing_packages=()
 command -v chromium >/dev/null || missing_packages+=(chromium)
 command -v chromedriver >/dev/null || missing_packages+=(chromium-driver)
-command -v wasm-opt >/dev/null || missing_packages+=(binaryen)
 command -v git >/dev/null || missing_packages+=(git)
+command -v node >/dev/null || missing_packages+=(nodejs)
+command -v npm >/dev/null || missing_packages+=(npm)
 if [ ${#missing_packages[@]} -gt 0 ]; then
-  echo "setup: installing ${missing_packages[*]}"
+  say "installing ${missing_packages[*]} with apt-get"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
+  apt-get update -qq >&2
   apt-get install -y -qq "${missing_packages[@]}" >/dev/null
 fi
 
+if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+  say "installing binaryen $BINARYEN_VERSION (wasm-opt) from the npm registry"
+  mkdir -p "$TOOLS_DIR/binaryen-$BINARYEN_VERSION"
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/binaryen-$BINARYEN_VERSION" \
+    "binaryen@$BINARYEN_VERSION" >&2
+fi
+
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
-  echo "setup: installing trunk $TRUNK_VERSION (takes a few minutes once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  say "installing trunk $TRUNK_VERSION (a few minutes, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked >&2
 fi
 
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
-  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (takes a few minutes once)"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
   # Not --locked: one locked dependency version is missing from the registry mirror.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" >&2
 fi
+
+echo "$PATH"

@@ -1,1 +1,231 @@
+//! Drives headless Chromium against the real server and the built console, as a person would.
+//!
+//! `Browser::start` starts `platform-server` on a free loopback port with a temporary database and
+//! `dist/`, starts chromedriver, and opens a Chromium session. Build the console first
+//! (`scripts/build-console.sh`); the test command does.
 
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use platform_server::{Config, Running};
+use tempfile::TempDir;
+use tokio::process::{Child, Command};
+
+/// How long a step may wait for the page to show what it expects.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+pub struct Browser {
+    pub client: Client,
+    pub server: Running,
+    /// The sign-in token the server printed at its first start.
+    pub token: String,
+    _chromedriver: Child,
+    _data: TempDir,
+    _profile: TempDir,
+}
+
+fn repository_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+impl Browser {
+    /// A fresh server (deployments run `engine_speed` times faster than real life) and a browser.
+    pub async fn start(engine_speed: f64) -> Result<Self> {
+        let dist = repository_root().join("dist");
+        if !dist.join("index.html").exists() {
+            bail!("the console is not built: run scripts/build-console.sh first");
+        }
+        let data = TempDir::new()?;
+        let server = platform_server::start(Config {
+            listen: "127.0.0.1:0".parse()?,
+            data_dir: data.path().to_path_buf(),
+            console_dir: Some(dist),
+            demo: false,
+            engine_speed,
+            new_sign_in_token: false,
+            embed_allowed_origins: vec![],
+        })
+        .await?;
+        let token = server
+            .sign_in_token
+            .clone()
+            .context("a first start prints a sign-in token")?;
+
+        let port = free_port()?;
+        let chromedriver = Command::new(
+            std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_string()),
+        )
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .context("starting chromedriver (apt-get install chromium-driver)")?;
+
+        let profile = TempDir::new()?;
+        let capabilities = serde_json::json!({
+            "goog:chromeOptions": {
+                "binary": std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_string()),
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--disable-quic", "--no-first-run",
+                    "--window-size=1280,900",
+                    format!("--user-data-dir={}", profile.path().display()),
+                ]
+            }
+        });
+        let capabilities = match capabilities {
+            serde_json::Value::Object(map) => map,
+            _ => unreachable!("a JSON object literal"),
+        };
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let mut attempts = 0;
+        let client = loop {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(capabilities.clone())
+                .connect(&webdriver)
+                .await
+            {
+                Ok(client) => break client,
+                Err(_) if attempts < 50 => {
+                    attempts += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(error) => return Err(error).context("connecting to chromedriver"),
+            }
+        };
+        Ok(Self {
+            client,
+            server,
+            token,
+            _chromedriver: chromedriver,
+            _data: data,
+            _profile: profile,
+        })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.server.address, path)
+    }
+
+    pub async fn open(&self, path: &str) -> Result<()> {
+        self.client.goto(&self.url(path)).await?;
+        Ok(())
+    }
+
+    /// The first element matching `css`, once it exists.
+    pub async fn find(&self, css: &str) -> Result<Element> {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(css))
+            .await
+            .with_context(|| format!("no element matches {css}"))
+    }
+
+    pub async fn fill(&self, css: &str, value: &str) -> Result<()> {
+        let input = self.find(css).await?;
+        input.clear().await?;
+        input.send_keys(value).await?;
+        Ok(())
+    }
+
+    pub async fn click(&self, css: &str) -> Result<()> {
+        self.find(css).await?.click().await?;
+        Ok(())
+    }
+
+    /// Waits until the element matching `css` shows `text` (as part of its visible text).
+    pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        let mut last = String::new();
+        loop {
+            if let Ok(elements) = self.client.find_all(Locator::Css(css)).await {
+                for element in elements {
+                    if let Ok(shown) = element.text().await {
+                        if shown.contains(text) {
+                            return Ok(shown);
+                        }
+                        last = shown;
+                    }
+                }
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("{css} never showed {text:?}; last seen {last:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until the URL's path matches `predicate`.
+    pub async fn wait_for_path(&self, predicate: impl Fn(&str) -> bool) -> Result<String> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let url = self.client.current_url().await?;
+            if predicate(url.path()) {
+                return Ok(url.path().to_string());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the page stayed at {url}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Saves what the page shows to `target/e2e-screenshots/NAME.png`, to look at.
+    pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
+        let folder = repository_root().join("target/e2e-screenshots");
+        std::fs::create_dir_all(&folder)?;
+        let path = folder.join(format!("{name}.png"));
+        std::fs::write(&path, self.client.screenshot().await?)?;
+        Ok(path)
+    }
+
+    /// Signs in through the sign-in page with the printed token.
+    pub async fn sign_in(&self) -> Result<()> {
+        self.open("/sign-in").await?;
+        // The API address is filled from config.json.
+        self.wait_for_value("#field-base_url", "/api").await?;
+        self.fill("#field-token", &self.token).await?;
+        self.click("button[type=submit]").await?;
+        self.wait_for_path(|path| path.ends_with("/overview"))
+            .await?;
+        Ok(())
+    }
+
+    async fn wait_for_value(&self, css: &str, part: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let value = self
+                .find(css)
+                .await?
+                .prop("value")
+                .await?
+                .unwrap_or_default();
+            if value.contains(part) {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("{css} never held {part:?}; it holds {value:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    pub async fn close(self) -> Result<()> {
+        self.client.close().await?;
+        Ok(())
+    }
+}
