@@ -42,3 +42,37 @@ pub fn memory(mib: i64) -> String {
         format!("{mib} MiB")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn durations_read_as_minutes_and_seconds() {
+        assert_eq!(duration(8), "8 s");
+        assert_eq!(duration(75), "1 min 15 s");
+        assert_eq!(duration(3725), "1 h 02 min");
+        assert_eq!(duration(-3), "0 s");
+    }
+
+    #[wasm_bindgen_test]
+    fn times_read_relative_to_now() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap();
+        let ago = |seconds| relative(now - chrono::Duration::seconds(seconds), now);
+        assert_eq!(ago(10), "just now");
+        assert_eq!(ago(300), "5 min ago");
+        assert_eq!(ago(7200), "2 h ago");
+        assert_eq!(ago(100_000), "yesterday");
+        assert_eq!(ago(400_000), "4 days ago");
+        assert_eq!(exact(now), "2026-11-21 12:00:00 UTC");
+    }
+
+    #[wasm_bindgen_test]
+    fn resources_read_in_units() {
+        assert_eq!(cpu(500), "0.5 vCPU");
+        assert_eq!(memory(512), "512 MiB");
+        assert_eq!(memory(2048), "2 GiB");
+    }
+}

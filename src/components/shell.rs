@@ -74,7 +74,7 @@ fn RateLimitBanner() -> impl IntoView {
 }
 
 /// Ids of the hierarchy named by the current URL.
-#[derive(Clone, Copy, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct PathIds {
     organization: Option<Uuid>,
     project: Option<Uuid>,
@@ -182,8 +182,9 @@ fn Breadcrumbs() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn ids_come_from_the_path() {
         let org = Uuid::from_u128(1);
         let project = Uuid::from_u128(2);

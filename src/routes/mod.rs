@@ -55,8 +55,9 @@ pub mod paths {
 #[cfg(test)]
 mod tests {
     use super::paths::is_local;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn only_local_paths_are_returned_to() {
         assert!(is_local("/organization/x/overview"));
         assert!(!is_local("//evil.example"));

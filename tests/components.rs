@@ -1,0 +1,170 @@
+//! Component tests in headless Chromium: what the status badge and the steps timeline show.
+
+use console::components::status_badge::StatusBadge;
+use console::components::steps_timeline::StepsTimeline;
+use leptos::prelude::*;
+use platform_api::{
+    ActionStatus, DeploymentStatus, ServiceState, Status, StatusAction, StatusDetails, Step,
+    StepName, StepStatus, Steps, SubAction,
+};
+use uuid::Uuid;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts a view into a fresh element of the page and returns that element.
+fn mount<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> web_sys::HtmlElement {
+    let document = leptos::prelude::document();
+    let container: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&container).unwrap();
+    leptos::mount::mount_to(container.clone(), view).forget();
+    container
+}
+
+/// Lets the reactive system flush its updates to the DOM.
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
+fn status(state: ServiceState, steps: Option<Vec<Step>>) -> Status {
+    Status {
+        id: Uuid::nil(),
+        state,
+        service_deployment_status: DeploymentStatus::NeverDeployed,
+        is_part_last_deployment: false,
+        status_details: StatusDetails {
+            action: StatusAction::Deploy,
+            status: ActionStatus::Ongoing,
+            sub_action: SubAction::None,
+        },
+        deployment_request_id: None,
+        deployment_requests_count: 0,
+        last_deployment_date: None,
+        steps: steps.map(|details| Steps {
+            total_duration_sec: 95,
+            total_computing_duration_sec: 80,
+            details,
+        }),
+        execution_id: None,
+    }
+}
+
+fn step(step_name: StepName, status: StepStatus, duration_sec: i64) -> Step {
+    Step {
+        step_name,
+        status,
+        duration_sec,
+    }
+}
+
+#[wasm_bindgen_test]
+fn badge_shows_every_state_in_words_and_colour() {
+    for state in ServiceState::ALL.iter().copied() {
+        let container = mount(move || view! { <StatusBadge state/> });
+        let badge = container.query_selector(".badge").unwrap().unwrap();
+        assert_eq!(badge.text_content().unwrap(), state.label(), "{state}");
+        assert_eq!(badge.get_attribute("data-state").unwrap(), state.as_str());
+        assert_eq!(badge.get_attribute("role").unwrap(), "status");
+        let class = badge.class_name();
+        let expected = match state {
+            ServiceState::Deployed | ServiceState::Restarted => "badge--success",
+            ServiceState::BuildError
+            | ServiceState::DeploymentError
+            | ServiceState::DeleteError
+            | ServiceState::RestartError
+            | ServiceState::StopError => "badge--failure",
+            ServiceState::Canceled
+            | ServiceState::Deleted
+            | ServiceState::Ready
+            | ServiceState::Recap
+            | ServiceState::Stopped => "badge--neutral",
+            _ => "badge--progress",
+        };
+        assert!(class.contains(expected), "{state}: {class}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn badge_follows_its_signal() {
+    let state = RwSignal::new(ServiceState::DeploymentQueued);
+    let container = mount(move || view! { <StatusBadge state/> });
+    let badge = container.query_selector(".badge").unwrap().unwrap();
+    assert_eq!(badge.text_content().unwrap(), "Deployment queued");
+    state.set(ServiceState::BuildError);
+    settle().await;
+    assert_eq!(badge.text_content().unwrap(), "Build error");
+    assert!(badge.class_name().contains("badge--failure"));
+}
+
+#[wasm_bindgen_test]
+fn timeline_lists_each_step_with_outcome_and_duration() {
+    let finished = status(
+        ServiceState::BuildError,
+        Some(vec![
+            step(StepName::GitClone, StepStatus::Success, 3),
+            step(StepName::Build, StepStatus::Error, 75),
+            step(StepName::Deployment, StepStatus::Skip, 0),
+        ]),
+    );
+    let container = mount(move || view! { <StepsTimeline status=finished/> });
+    let rows = container.query_selector_all(".step").unwrap();
+    assert_eq!(rows.length(), 3);
+    let row = |index: u32| -> web_sys::Element { rows.item(index).unwrap().unchecked_into() };
+    assert_eq!(row(0).get_attribute("data-step").unwrap(), "GIT_CLONE");
+    assert!(row(0).class_name().contains("step--success"));
+    assert!(row(1).class_name().contains("step--failure"));
+    assert!(row(2).class_name().contains("step--skipped"));
+    let text = container.text_content().unwrap();
+    for shown in ["Git clone", "success", "3 s", "Build", "error", "1 min 15 s", "skip"] {
+        assert!(text.contains(shown), "{shown} missing from {text}");
+    }
+    assert!(text.contains("Total 1 min 35 s"), "{text}");
+    assert!(text.contains("computing 1 min 20 s"), "{text}");
+    assert!(!text.contains("in progress"), "{text}");
+}
+
+#[wasm_bindgen_test]
+fn timeline_shows_the_running_step_while_in_progress() {
+    let running = status(
+        ServiceState::Building,
+        Some(vec![step(StepName::GitClone, StepStatus::Success, 2)]),
+    );
+    let container = mount(move || view! { <StepsTimeline status=running/> });
+    let rows = container.query_selector_all(".step").unwrap();
+    assert_eq!(rows.length(), 2);
+    let last: web_sys::Element = rows.item(1).unwrap().unchecked_into();
+    assert!(last.class_name().contains("step--running"));
+    assert!(last.text_content().unwrap().contains("Building"));
+    assert!(last.text_content().unwrap().contains("in progress"));
+}
+
+#[wasm_bindgen_test]
+fn timeline_says_when_nothing_was_deployed() {
+    let never = status(ServiceState::Ready, None);
+    let container = mount(move || view! { <StepsTimeline status=never/> });
+    assert_eq!(container.query_selector_all(".step").unwrap().length(), 0);
+    assert!(container
+        .text_content()
+        .unwrap()
+        .contains("No deployment yet"));
+}
+
+#[wasm_bindgen_test]
+async fn timeline_follows_a_deployment_to_its_end() {
+    let current = RwSignal::new(status(ServiceState::DeploymentQueued, None));
+    let container = mount(move || view! { <StepsTimeline status=current/> });
+    assert!(container.text_content().unwrap().contains("Deployment queued"));
+    current.set(status(
+        ServiceState::Deployed,
+        Some(vec![
+            step(StepName::Build, StepStatus::Success, 20),
+            step(StepName::Deployment, StepStatus::Success, 10),
+        ]),
+    ));
+    settle().await;
+    let text = container.text_content().unwrap();
+    assert_eq!(container.query_selector_all(".step").unwrap().length(), 2);
+    assert!(!text.contains("in progress"), "{text}");
+    assert!(text.contains("20 s"), "{text}");
+}
