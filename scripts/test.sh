@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Runs every test: platform-api rules, server integration and engine tests, the browser
 # end-to-end tests (real server + built console + headless Chromium), and the console's component
-# tests (wasm-bindgen-test in headless Chromium). Installs what is missing first.
+# tests (wasm-bindgen-test in headless Chromium). Installs what is missing first, and ends with one
+# line counting every test that ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH="$(bash scripts/setup.sh)"
 export PATH
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+
 bash scripts/build-console.sh
-cargo test --workspace --exclude console
+cargo test --workspace --exclude console 2>&1 | tee -a "$log"
 CHROMEDRIVER="$(command -v chromedriver)" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test -p console --target wasm32-unknown-unknown
+  cargo test -p console --target wasm32-unknown-unknown 2>&1 | tee -a "$log"
+
+awk '/^test result:/ { passed += $4; failed += $6 }
+     END { printf "tests: %d passed, %d failed\n", passed, failed; exit (passed == 0 || failed > 0) }' "$log"

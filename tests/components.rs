@@ -116,7 +116,15 @@ fn timeline_lists_each_step_with_outcome_and_duration() {
     assert!(row(1).class_name().contains("step--failure"));
     assert!(row(2).class_name().contains("step--skipped"));
     let text = container.text_content().unwrap();
-    for shown in ["Git clone", "success", "3 s", "Build", "error", "1 min 15 s", "skip"] {
+    for shown in [
+        "Git clone",
+        "success",
+        "3 s",
+        "Build",
+        "error",
+        "1 min 15 s",
+        "skip",
+    ] {
         assert!(text.contains(shown), "{shown} missing from {text}");
     }
     assert!(text.contains("Total 1 min 35 s"), "{text}");
@@ -154,7 +162,10 @@ fn timeline_says_when_nothing_was_deployed() {
 async fn timeline_follows_a_deployment_to_its_end() {
     let current = RwSignal::new(status(ServiceState::DeploymentQueued, None));
     let container = mount(move || view! { <StepsTimeline status=current/> });
-    assert!(container.text_content().unwrap().contains("Deployment queued"));
+    assert!(container
+        .text_content()
+        .unwrap()
+        .contains("Deployment queued"));
     current.set(status(
         ServiceState::Deployed,
         Some(vec![

@@ -35,6 +35,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
         .click("form[aria-label='Create a project'] button")
         .await?;
     browser.wait_for_text(".table", "shop").await?;
+    browser.screenshot("organization-overview").await?;
     browser.click(".table a").await?;
 
     browser.wait_for_text("main h1", "Environments").await?;
@@ -63,6 +64,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
         .wait_for_text("tr[data-service=web]", "Ready")
         .await?;
     browser.wait_for_text(".breadcrumbs", "shop").await?;
+    browser.screenshot("environment-overview").await?;
     browser.click("tr[data-service=web] a").await?;
 
     browser.wait_for_text("main h1", "web").await?;

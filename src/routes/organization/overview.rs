@@ -31,13 +31,13 @@ pub fn OrganizationOverview() -> impl IntoView {
             <h1>"Projects"</h1>
             <p class="page__lead">"Each project groups the environments of one product."</p>
         </div>
-        {move || org.get().map(|org| view! {
-            <CreateProject org on_created=Callback::new(move |_| projects.refetch())/>
-        })}
         <section class="card" aria-labelledby="projects-title">
             <h2 id="projects-title">"All projects"</h2>
             {loaded(projects, 4, |(org, projects)| view! { <ProjectTable org projects/> })}
         </section>
+        {move || org.get().map(|org| view! {
+            <CreateProject org on_created=Callback::new(move |_| projects.refetch())/>
+        })}
     }
 }
 
@@ -45,7 +45,7 @@ pub fn OrganizationOverview() -> impl IntoView {
 fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
     if projects.is_empty() {
         return view! {
-            <EmptyState title="No project yet" hint="Create your first project with the form above."/>
+            <EmptyState title="No project yet" hint="Create your first project with the form below."/>
         }
         .into_any();
     }

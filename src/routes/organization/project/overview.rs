@@ -35,15 +35,15 @@ pub fn ProjectOverview() -> impl IntoView {
             <h1>"Environments"</h1>
             <p class="page__lead">"Each environment runs one copy of the project's services."</p>
         </div>
-        {move || project.get().map(|project| view! {
-            <CreateEnvironment project on_created=Callback::new(move |_| environments.refetch())/>
-        })}
         <section class="card" aria-labelledby="environments-title">
             <h2 id="environments-title">"All environments"</h2>
             {loaded(environments, 3, |(org, project, environments)| view! {
                 <EnvironmentTable org project environments/>
             })}
         </section>
+        {move || project.get().map(|project| view! {
+            <CreateEnvironment project on_created=Callback::new(move |_| environments.refetch())/>
+        })}
     }
 }
 
@@ -52,7 +52,7 @@ fn EnvironmentTable(org: Uuid, project: Uuid, environments: Vec<Environment>) ->
     if environments.is_empty() {
         return view! {
             <EmptyState title="No environment yet"
-                hint="Create one with the form above: production, staging, a preview…"/>
+                hint="Create one with the form below: production, staging, a preview…"/>
         }
         .into_any();
     }

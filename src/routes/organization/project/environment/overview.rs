@@ -80,18 +80,18 @@ pub fn EnvironmentOverview() -> impl IntoView {
             <h1>"Services"</h1>
             <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
         </div>
-        {move || ids.get().map(|ids| view! {
-            <CreateApplication environment=ids.environment on_created=Callback::new(move |_| {
-                applications.refetch();
-                statuses.refetch();
-            })/>
-        })}
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Applications"</h2>
             {loaded(applications, 4, move |(ids, applications)| view! {
                 <ApplicationTable ids applications statuses=by_service/>
             })}
         </section>
+        {move || ids.get().map(|ids| view! {
+            <CreateApplication environment=ids.environment on_created=Callback::new(move |_| {
+                applications.refetch();
+                statuses.refetch();
+            })/>
+        })}
     }
 }
 
@@ -111,7 +111,7 @@ fn ApplicationTable(
     if applications.is_empty() {
         return view! {
             <EmptyState title="No application yet"
-                hint="Create one with the form above from a git repository, then deploy it."/>
+                hint="Create one with the form below from a git repository, then deploy it."/>
         }
         .into_any();
     }
