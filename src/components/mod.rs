@@ -3,6 +3,7 @@
 pub mod copy_button;
 pub mod empty_state;
 pub mod error_notice;
+pub mod form;
 pub mod form_field;
 pub mod format;
 pub mod loaded;

@@ -2,16 +2,16 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{FieldError, Project, ProjectRequest};
+use platform_api::{Project, ProjectRequest};
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::{param_id, paths};
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn OrganizationOverview() -> impl IntoView {
@@ -69,28 +69,18 @@ fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
 #[component]
 fn CreateProject(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let name = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
-    let errors = RwSignal::new(Vec::<FieldError>::new());
-
-    let create = Action::new_local(move |request: &ProjectRequest| {
-        let request = request.clone();
-        async move {
-            match api.create_project(org, &request).await {
-                Ok(project) => {
-                    toasts.success(format!("Project {} created.", project.name));
-                    name.set(String::new());
-                    description.set(String::new());
-                    on_created.run(());
-                }
-                Err(error) => {
-                    errors.set(error.fields().to_vec());
-                    toasts.error(error.to_string());
-                }
-            }
-        }
-    });
+    let form = Form::new(
+        move |request: ProjectRequest| async move { api.create_project(org, &request).await },
+        move |project: Project| {
+            name.set(String::new());
+            description.set(String::new());
+            on_created.run(());
+            format!("Project {} created.", project.name)
+        },
+    );
+    let errors = form.errors;
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -99,13 +89,8 @@ fn CreateProject(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             name: name.get_untracked().trim().to_string(),
             description: (!description.trim().is_empty()).then_some(description),
         };
-        match request.validate() {
-            Ok(()) => {
-                errors.set(Vec::new());
-                create.dispatch_local(request);
-            }
-            Err(problems) => errors.set(problems),
-        }
+        let checked = request.validate();
+        form.submit(request, checked);
     };
 
     view! {
@@ -116,7 +101,7 @@ fn CreateProject(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <TextField label="Description" name="description" value=description errors
                     placeholder="What this project runs"/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || create.pending().get()>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create project"
             </button>
         </form>

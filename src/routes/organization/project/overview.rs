@@ -8,11 +8,11 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::{param_id, paths};
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn ProjectOverview() -> impl IntoView {
@@ -92,27 +92,19 @@ fn mode_label(mode: EnvironmentMode) -> String {
 #[component]
 fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let name = RwSignal::new(String::new());
     let mode = RwSignal::new(EnvironmentMode::Development.as_str().to_string());
-    let errors = RwSignal::new(Vec::<FieldError>::new());
-
-    let create = Action::new_local(move |request: &EnvironmentRequest| {
-        let request = request.clone();
-        async move {
-            match api.create_environment(project, &request).await {
-                Ok(environment) => {
-                    toasts.success(format!("Environment {} created.", environment.name));
-                    name.set(String::new());
-                    on_created.run(());
-                }
-                Err(error) => {
-                    errors.set(error.fields().to_vec());
-                    toasts.error(error.to_string());
-                }
-            }
-        }
-    });
+    let form = Form::new(
+        move |request: EnvironmentRequest| async move {
+            api.create_environment(project, &request).await
+        },
+        move |environment: Environment| {
+            name.set(String::new());
+            on_created.run(());
+            format!("Environment {} created.", environment.name)
+        },
+    );
+    let errors = form.errors;
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -128,13 +120,8 @@ fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
             mode,
             cluster_id: None,
         };
-        match request.validate() {
-            Ok(()) => {
-                errors.set(Vec::new());
-                create.dispatch_local(request);
-            }
-            Err(problems) => errors.set(problems),
-        }
+        let checked = request.validate();
+        form.submit(request, checked);
     };
 
     let modes = EnvironmentMode::ALL
@@ -148,7 +135,7 @@ fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <TextField label="Name" name="name" value=name errors required=true placeholder="staging"/>
                 <SelectField label="Mode" name="mode" value=mode options=modes errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || create.pending().get()>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create environment"
             </button>
         </form>

@@ -14,13 +14,13 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
-use crate::state::toasts::use_toasts;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -157,7 +157,6 @@ fn ApplicationTable(
 #[component]
 fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let name = RwSignal::new(String::new());
     let url = RwSignal::new(String::new());
     let branch = RwSignal::new("main".to_string());
@@ -166,26 +165,19 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
     let min_instances = RwSignal::new("1".to_string());
     let max_instances = RwSignal::new("1".to_string());
     let port = RwSignal::new(String::new());
-    let errors = RwSignal::new(Vec::<FieldError>::new());
-
-    let create = Action::new_local(move |request: &ApplicationRequest| {
-        let request = request.clone();
-        async move {
-            match api.create_application(environment, &request).await {
-                Ok(application) => {
-                    toasts.success(format!("Application {} created.", application.name));
-                    name.set(String::new());
-                    url.set(String::new());
-                    port.set(String::new());
-                    on_created.run(());
-                }
-                Err(error) => {
-                    errors.set(error.fields().to_vec());
-                    toasts.error(error.to_string());
-                }
-            }
-        }
-    });
+    let form = Form::new(
+        move |request: ApplicationRequest| async move {
+            api.create_application(environment, &request).await
+        },
+        move |application: Application| {
+            name.set(String::new());
+            url.set(String::new());
+            port.set(String::new());
+            on_created.run(());
+            format!("Application {} created.", application.name)
+        },
+    );
+    let errors = form.errors;
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -248,11 +240,12 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
                     .filter(|rule| !unparsable.contains(&rule.field)),
             );
         }
-        let valid = problems.is_empty();
-        errors.set(problems);
-        if valid {
-            create.dispatch_local(request);
-        }
+        let checked = if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        };
+        form.submit(request, checked);
     };
 
     view! {
@@ -274,7 +267,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
                     input_type="number" placeholder="8080"
                     hint="The port the application listens on; exposed on 443. Leave empty for none."/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || create.pending().get()>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create application"
             </button>
         </form>

@@ -1,0 +1,68 @@
+use std::future::Future;
+
+use leptos::prelude::*;
+use platform_api::FieldError;
+
+use crate::api::ApiError;
+use crate::state::toasts::use_toasts;
+
+/// A form that sends one request: the rule messages it shows under its fields, and its submission.
+pub struct Form<R: 'static> {
+    pub errors: RwSignal<Vec<FieldError>>,
+    action: Action<R, ()>,
+}
+
+impl<R: 'static> Clone for Form<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: 'static> Copy for Form<R> {}
+
+impl<R: Clone + 'static> Form<R> {
+    /// `send` calls the API. On success, `on_success` resets what it must and returns the message
+    /// to toast; on failure the server's per-field errors show under the fields and the error is
+    /// toasted.
+    pub fn new<T, Fut>(
+        send: impl Fn(R) -> Fut + 'static,
+        on_success: impl Fn(T) -> String + Clone + 'static,
+    ) -> Self
+    where
+        T: 'static,
+        Fut: Future<Output = Result<T, ApiError>> + 'static,
+    {
+        let toasts = use_toasts();
+        let errors = RwSignal::new(Vec::new());
+        let action = Action::new_local(move |request: &R| {
+            let sent = send(request.clone());
+            let on_success = on_success.clone();
+            async move {
+                match sent.await {
+                    Ok(created) => toasts.success(on_success(created)),
+                    Err(error) => {
+                        errors.set(error.fields().to_vec());
+                        toasts.error(error.to_string());
+                    }
+                }
+            }
+        });
+        Self { errors, action }
+    }
+
+    /// Sends `request` if `checked` (the outcome of its `platform-api` rules) passed; otherwise
+    /// shows the broken rules under their fields and sends nothing.
+    pub fn submit(&self, request: R, checked: Result<(), Vec<FieldError>>) {
+        match checked {
+            Ok(()) => {
+                self.errors.set(Vec::new());
+                self.action.dispatch_local(request);
+            }
+            Err(problems) => self.errors.set(problems),
+        }
+    }
+
+    pub fn pending(&self) -> bool {
+        self.action.pending().get()
+    }
+}
