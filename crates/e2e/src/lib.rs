@@ -205,7 +205,8 @@ impl Browser {
         Ok(())
     }
 
-    async fn wait_for_value(&self, css: &str, part: &str) -> Result<()> {
+    /// Waits until the input matching `css` holds a value containing `part`.
+    pub async fn wait_for_value(&self, css: &str, part: &str) -> Result<()> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             let value = self
