@@ -55,6 +55,8 @@ impl Browser {
             engine_speed,
             new_sign_in_token: false,
             embed_allowed_origins: vec![],
+            jwt_secret: None,
+            rate_limit_per_minute: 10_000,
         })
         .await?;
         let token = server

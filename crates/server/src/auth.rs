@@ -1,10 +1,14 @@
-//! Who is calling: API tokens (`Authorization: Token ...`), stored only as a SHA-256 hash, and
-//! the role they carry.
+//! Who is calling: API tokens (`Authorization: Token ...`, stored only as a SHA-256 hash) or access
+//! tokens (`Authorization: Bearer <JWT>`, HS256 with the server's key), and the role they carry.
 
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use axum::http::HeaderMap;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Validation};
 use rand::distr::{Alphanumeric, SampleString};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -56,12 +60,37 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// The authenticated caller of a request.
+/// The claims of an access token (JWT, HS256): who the user is, in which organization, with which
+/// role, until when.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AccessClaims {
+    /// The user.
+    pub sub: String,
+    pub organization_id: Uuid,
+    /// One of the built-in role names: ADMIN, WRITE, DEPLOY, READ.
+    pub role: String,
+    /// Expiry, in seconds since the Unix epoch.
+    pub exp: u64,
+}
+
+/// Signs an access token with the server's key, as an identity provider would.
+pub fn issue_access_token(secret: &[u8], claims: &AccessClaims) -> String {
+    jsonwebtoken::encode(
+        &jsonwebtoken::Header::new(Algorithm::HS256),
+        claims,
+        &EncodingKey::from_secret(secret),
+    )
+    .expect("HS256 signing of serializable claims cannot fail")
+}
+
+/// The authenticated caller of a request, put there by the route table's auth layer.
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub organization_id: Uuid,
     pub role_name: String,
     permission: Permission,
+    /// Whose quota the request counts against: the API token, or the access token's user.
+    rate_key: String,
 }
 
 impl Caller {
@@ -76,42 +105,55 @@ impl Caller {
             )))
         }
     }
+
+    pub fn rate_key(&self) -> &str {
+        &self.rate_key
+    }
 }
 
-impl FromRequestParts<AppState> for Caller {
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let header = parts
-            .headers
-            .get(AUTHORIZATION)
-            .ok_or_else(|| ApiError::unauthorized("The Authorization header is missing."))?
-            .to_str()
-            .map_err(|_| ApiError::unauthorized("The Authorization header is not readable."))?;
-        let (scheme, credential) = header.split_once(' ').ok_or_else(|| {
-            ApiError::unauthorized("The Authorization header must be `Token <api token>`.")
-        })?;
-        match scheme {
-            "Token" => token_caller(state, credential.trim()).await,
-            "Bearer" => Err(ApiError::unauthorized(
-                "Access tokens are not accepted by this server; use an API token.",
-            )),
-            _ => Err(ApiError::unauthorized(
-                "The Authorization scheme must be `Token`.",
-            )),
-        }
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .ok_or_else(|| ApiError::internal("a route was registered outside the route table"))
+    }
+}
+
+/// Who sent the request: 401 when the Authorization header is missing, malformed, unknown,
+/// expired or deleted.
+pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Caller, ApiError> {
+    let header = headers
+        .get(AUTHORIZATION)
+        .ok_or_else(|| ApiError::unauthorized("The Authorization header is missing."))?
+        .to_str()
+        .map_err(|_| ApiError::unauthorized("The Authorization header is not readable."))?;
+    let (scheme, credential) = header.split_once(' ').ok_or_else(|| {
+        ApiError::unauthorized(
+            "The Authorization header must be `Token <api token>` or `Bearer <access token>`.",
+        )
+    })?;
+    match scheme {
+        "Token" => token_caller(state, credential.trim()).await,
+        "Bearer" => bearer_caller(state, credential.trim()).await,
+        _ => Err(ApiError::unauthorized(
+            "The Authorization scheme must be `Token` or `Bearer`.",
+        )),
     }
 }
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    let row: Option<(String, String)> = sqlx::query_as(
-        "SELECT t.organization_id, r.name FROM api_tokens t JOIN roles r ON r.id = t.role_id
+    let row: Option<(String, String, String)> = sqlx::query_as(
+        "SELECT t.id, t.organization_id, r.name FROM api_tokens t JOIN roles r ON r.id = t.role_id
          WHERE t.token_hash = ?",
     )
     .bind(hash_token(token))
     .fetch_optional(&state.db)
     .await?;
-    let (organization_id, role_name) =
+    let (token_id, organization_id, role_name) =
         row.ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
     let permission = role_permission(&role_name)
         .ok_or_else(|| ApiError::internal(format!("token carries an unknown role {role_name}")))?;
@@ -119,6 +161,45 @@ async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError>
         organization_id: organization_id.parse().map_err(ApiError::internal)?,
         role_name,
         permission,
+        rate_key: format!("token:{token_id}"),
+    })
+}
+
+async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
+    let secret = state.jwt_secret.as_deref().ok_or_else(|| {
+        ApiError::unauthorized(
+            "This server accepts no access tokens (it was started without --jwt-secret); use an API token.",
+        )
+    })?;
+    let mut validation = Validation::new(Algorithm::HS256);
+    validation.leeway = 0;
+    let claims =
+        jsonwebtoken::decode::<AccessClaims>(token, &DecodingKey::from_secret(secret), &validation)
+            .map_err(|error| match error.kind() {
+                ErrorKind::ExpiredSignature => {
+                    ApiError::unauthorized("The access token has expired.")
+                }
+                _ => ApiError::unauthorized("The access token is not valid."),
+            })?
+            .claims;
+    let permission = role_permission(&claims.role).ok_or_else(|| {
+        ApiError::unauthorized("The access token names no role this server knows.")
+    })?;
+    let (known,): (bool,) =
+        sqlx::query_as("SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?)")
+            .bind(claims.organization_id.to_string())
+            .fetch_one(&state.db)
+            .await?;
+    if !known {
+        return Err(ApiError::unauthorized(
+            "The access token names an organization this server does not have.",
+        ));
+    }
+    Ok(Caller {
+        organization_id: claims.organization_id,
+        role_name: claims.role,
+        permission,
+        rate_key: format!("user:{}", claims.sub),
     })
 }
 

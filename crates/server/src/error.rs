@@ -219,3 +219,15 @@ impl ApiError {
         )
     }
 }
+
+impl ApiError {
+    pub fn rate_limited(limit: u32, reset_seconds: u64) -> Self {
+        Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "RATE_LIMITED",
+            format!(
+                "This token made more than {limit} requests this minute; retry in {reset_seconds} s."
+            ),
+        )
+    }
+}

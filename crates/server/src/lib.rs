@@ -8,7 +8,8 @@ pub mod db;
 mod demo;
 pub mod engine;
 pub mod error;
-mod routes;
+pub mod rate_limit;
+pub mod routes;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
+use crate::rate_limit::RateLimiter;
 
 /// Everything the server is started with; the binary fills it from its flags.
 #[derive(Clone, Debug)]
@@ -35,6 +37,11 @@ pub struct Config {
     pub new_sign_in_token: bool,
     /// Origins allowed to hand a token to the console embedded in their page.
     pub embed_allowed_origins: Vec<String>,
+    /// Key of the HS256 access tokens (JWT) accepted as `Authorization: Bearer`; none accepted
+    /// without it.
+    pub jwt_secret: Option<String>,
+    /// Requests one token may make per minute.
+    pub rate_limit_per_minute: u32,
 }
 
 /// Shared by every handler.
@@ -43,12 +50,14 @@ pub struct AppState {
     pub db: SqlitePool,
     pub engine: Arc<Engine>,
     pub embed_allowed_origins: Arc<Vec<String>>,
+    pub jwt_secret: Option<Arc<[u8]>>,
+    pub rate_limiter: Arc<RateLimiter>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
 pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
-        .nest("/api", routes::api())
+        .nest("/api", routes::api(&state))
         .merge(console::router(console_dir))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
@@ -73,6 +82,11 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         db: db.clone(),
         engine: engine.clone(),
         embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
+        jwt_secret: config
+            .jwt_secret
+            .as_deref()
+            .map(|secret| Arc::from(secret.as_bytes())),
+        rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;

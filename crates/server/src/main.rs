@@ -6,7 +6,7 @@ use tracing_subscriber::EnvFilter;
 
 /// Reference server of the Deployment Platform Management API, serving the built console.
 #[derive(Parser, Debug)]
-#[command(version)]
+#[command(version, args_override_self = true)]
 struct Flags {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -30,6 +30,12 @@ struct Flags {
     /// An origin allowed to embed the console and hand it a token (repeatable).
     #[arg(long = "embed-allowed-origin")]
     embed_allowed_origins: Vec<String>,
+    /// Key of the HS256 access tokens accepted as `Authorization: Bearer` (none without it).
+    #[arg(long, env = "PLATFORM_JWT_SECRET", hide_env_values = true)]
+    jwt_secret: Option<String>,
+    /// Requests one token may make per minute; more answer 429.
+    #[arg(long, default_value_t = 1200)]
+    rate_limit: u32,
 }
 
 fn parse_speed(text: &str) -> Result<f64, String> {
@@ -55,6 +61,8 @@ async fn main() -> anyhow::Result<()> {
         engine_speed: flags.engine_speed,
         new_sign_in_token: flags.new_sign_in_token,
         embed_allowed_origins: flags.embed_allowed_origins,
+        jwt_secret: flags.jwt_secret,
+        rate_limit_per_minute: flags.rate_limit,
     })
     .await?;
 

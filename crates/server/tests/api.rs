@@ -1,4 +1,5 @@
-//! Every endpoint of the first slice: success, 400, 401, 403, 404 and 409, through the router.
+//! Every endpoint: success, 400, 403, 404 and 409, through the router (401 and the permission of
+//! every route are in auth.rs).
 
 mod common;
 
@@ -7,100 +8,6 @@ use common::{assert_error, assert_invalid_fields, TestServer};
 use serde_json::json;
 
 const UNKNOWN: &str = "00000000-0000-4000-8000-000000000000";
-
-/// Every route of this slice with a body that would succeed: (method, path, body).
-async fn routes(server: &TestServer) -> Vec<(Method, String, Option<String>)> {
-    let (project, environment, application) = server.hierarchy().await;
-    let org = &server.organization_id;
-    vec![
-        (Method::GET, "/api/organization".into(), None),
-        (
-            Method::GET,
-            format!("/api/organization/{org}/project"),
-            None,
-        ),
-        (
-            Method::POST,
-            format!("/api/organization/{org}/project"),
-            Some(json!({"name": "another"}).to_string()),
-        ),
-        (Method::GET, format!("/api/project/{project}"), None),
-        (
-            Method::GET,
-            format!("/api/project/{project}/environment"),
-            None,
-        ),
-        (
-            Method::POST,
-            format!("/api/project/{project}/environment"),
-            Some(json!({"name": "prod", "mode": "PRODUCTION"}).to_string()),
-        ),
-        (Method::GET, format!("/api/environment/{environment}"), None),
-        (
-            Method::GET,
-            format!("/api/environment/{environment}/statuses"),
-            None,
-        ),
-        (
-            Method::GET,
-            format!("/api/environment/{environment}/application"),
-            None,
-        ),
-        (
-            Method::POST,
-            format!("/api/environment/{environment}/application"),
-            Some(
-                json!({"name": "api", "git_repository": {"url": "https://g.example/a.git"}})
-                    .to_string(),
-            ),
-        ),
-        (Method::GET, format!("/api/application/{application}"), None),
-        (
-            Method::GET,
-            format!("/api/application/{application}/status"),
-            None,
-        ),
-        (
-            Method::POST,
-            format!("/api/application/{application}/deploy"),
-            Some("{}".into()),
-        ),
-    ]
-}
-
-#[tokio::test]
-async fn every_route_answers_401_without_a_valid_token() {
-    let server = TestServer::new().await;
-    for (method, path, body) in routes(&server).await {
-        for authorization in [
-            None,
-            Some("Token pt_unknown"),
-            Some("Basic abc"),
-            Some("Token"),
-        ] {
-            let reply = server
-                .call(method.clone(), &path, authorization, body.as_deref())
-                .await;
-            assert_error(&reply, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
-        }
-    }
-}
-
-#[tokio::test]
-async fn read_role_reads_but_cannot_write_or_deploy() {
-    let server = TestServer::new().await;
-    let read = format!("Token {}", server.token_with_role("READ").await);
-    for (method, path, body) in routes(&server).await {
-        let reply = server
-            .call(method.clone(), &path, Some(&read), body.as_deref())
-            .await;
-        if method == Method::GET {
-            assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.body);
-        } else {
-            assert_error(&reply, StatusCode::FORBIDDEN, "FORBIDDEN");
-        }
-    }
-}
 
 #[tokio::test]
 async fn deploy_role_deploys_but_cannot_create() {
@@ -421,4 +328,153 @@ async fn unknown_paths_and_methods_answer_in_the_error_body() {
         )
         .await;
     assert_error(&reply, StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED");
+}
+
+#[tokio::test]
+async fn projects_are_renamed_and_deleted_with_what_they_hold() {
+    let server = TestServer::new().await;
+    let (project, environment, application) = server.hierarchy().await;
+    let other = server.project("other").await;
+    let path = format!("/api/project/{project}");
+    let auth = format!("Token {}", server.token);
+    let put = |body: serde_json::Value| {
+        let (server, path, auth) = (&server, path.clone(), auth.clone());
+        async move {
+            server
+                .call(Method::PUT, &path, Some(&auth), Some(&body.to_string()))
+                .await
+        }
+    };
+
+    let renamed = put(json!({"name": "boutique", "description": "Renamed"})).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["name"], "boutique");
+    assert!(renamed.body["updated_at"].is_string());
+    assert_eq!(server.get(&path).await.body["description"], "Renamed");
+    assert_error(
+        &put(json!({"name": "OTHER"})).await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+    assert_invalid_fields(&put(json!({"name": ""})).await, &["name"]);
+
+    let deleted = server.call(Method::DELETE, &path, Some(&auth), None).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    for gone in [
+        path.clone(),
+        format!("/api/environment/{environment}"),
+        format!("/api/application/{application}"),
+    ] {
+        assert_error(&server.get(&gone).await, StatusCode::NOT_FOUND, "NOT_FOUND");
+    }
+    assert_eq!(
+        server.get(&format!("/api/project/{other}")).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn environments_are_updated_and_deleted() {
+    let server = TestServer::new().await;
+    let (project, environment, application) = server.hierarchy().await;
+    let other = server.environment(&project, "production").await;
+    let path = format!("/api/environment/{environment}");
+    let auth = format!("Token {}", server.token);
+    let reply = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(&json!({"name": "preview", "mode": "PREVIEW"}).to_string()),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["mode"], "PREVIEW");
+    let taken = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(&json!({"name": "Production", "mode": "PREVIEW"}).to_string()),
+        )
+        .await;
+    assert_error(&taken, StatusCode::CONFLICT, "CONFLICT");
+
+    let deleted = server.call(Method::DELETE, &path, Some(&auth), None).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_error(&server.get(&path).await, StatusCode::NOT_FOUND, "NOT_FOUND");
+    assert_error(
+        &server.get(&format!("/api/application/{application}")).await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+    assert_eq!(
+        server
+            .get(&format!("/api/environment/{other}"))
+            .await
+            .status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn an_updated_application_is_out_of_date_until_deployed_again() {
+    let server = TestServer::new().await;
+    let (_, _, application) = server.hierarchy().await;
+    let path = format!("/api/application/{application}");
+    let auth = format!("Token {}", server.token);
+    server.post(&format!("{path}/deploy"), json!({})).await;
+    assert_eq!(
+        server.settled_status(&application).await["service_deployment_status"],
+        "UP_TO_DATE"
+    );
+
+    let before = server.get(&path).await.body;
+    let reply = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(&json!({"name": "web", "git_repository": {"url": "https://git.example.com/a/b.git"}, "cpu": 1000}).to_string()),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["cpu"], 1000);
+    assert_eq!(reply.body["created_at"], before["created_at"]);
+    assert_eq!(server.get(&path).await.body["cpu"], 1000);
+    let status = server.get(&format!("{path}/status")).await.body;
+    assert_eq!(status["service_deployment_status"], "OUT_OF_DATE");
+    assert_eq!(status["state"], "DEPLOYED");
+
+    let invalid = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(&json!({"name": "web", "git_repository": {"url": "x"}}).to_string()),
+        )
+        .await;
+    assert_invalid_fields(&invalid, &["git_repository.url"]);
+}
+
+#[tokio::test]
+async fn nothing_is_deleted_while_a_deployment_runs() {
+    let server = TestServer::new().await;
+    let (project, environment, application) = server.hierarchy().await;
+    let auth = format!("Token {}", server.token);
+    // Put the service in an in-progress state, as the engine does while it works.
+    sqlx::query("UPDATE service_statuses SET state = 'BUILDING' WHERE service_id = ?")
+        .bind(&application)
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    for path in [
+        format!("/api/application/{application}"),
+        format!("/api/environment/{environment}"),
+        format!("/api/project/{project}"),
+    ] {
+        let reply = server.call(Method::DELETE, &path, Some(&auth), None).await;
+        assert_error(&reply, StatusCode::CONFLICT, "CONFLICT");
+        assert_eq!(server.get(&path).await.status, StatusCode::OK);
+    }
 }

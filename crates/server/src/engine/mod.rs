@@ -34,6 +34,53 @@ fn busy_states() -> String {
         .join(", ")
 }
 
+/// What a delete or a configuration change applies to.
+#[derive(Clone, Copy, Debug)]
+pub enum Scope {
+    Project(Uuid),
+    Environment(Uuid),
+    Service(Uuid),
+}
+
+/// 409 while an action runs on a service in `scope`: deleting it now would pull the rug from
+/// under the engine.
+pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
+    let (column, id, what) = match scope {
+        Scope::Project(id) => ("e.project_id", id, "a service of this project"),
+        Scope::Environment(id) => ("sv.environment_id", id, "a service of this environment"),
+        Scope::Service(id) => ("sv.id", id, "this service"),
+    };
+    let (busy,): (i64,) = sqlx::query_as(&format!(
+        "SELECT COUNT(*) FROM service_statuses s
+         JOIN services sv ON sv.id = s.service_id
+         JOIN environments e ON e.id = sv.environment_id
+         WHERE {column} = ? AND s.state IN ({})",
+        busy_states()
+    ))
+    .bind(id.to_string())
+    .fetch_one(db)
+    .await?;
+    if busy > 0 {
+        return Err(ApiError::conflict(format!(
+            "An action is running on {what}; wait for it to finish or cancel it."
+        )));
+    }
+    Ok(())
+}
+
+/// After a change of configuration, a deployed service no longer runs what is configured.
+pub async fn mark_out_of_date(db: &SqlitePool, service_id: Uuid) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE service_statuses SET deployment_status = ? WHERE service_id = ? AND deployment_status = ?",
+    )
+    .bind(DeploymentStatus::OutOfDate.as_str())
+    .bind(service_id.to_string())
+    .bind(DeploymentStatus::UpToDate.as_str())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// The status of a service that was never deployed.
 pub async fn insert_initial_status(
     tx: &mut Transaction<'_, Sqlite>,

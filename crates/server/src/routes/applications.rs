@@ -1,7 +1,6 @@
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
     Application, ApplicationRequest, DeployRequest, GitRepository, List, Port, Reference,
@@ -12,19 +11,56 @@ use uuid::Uuid;
 
 use super::environments::find_environment;
 use crate::auth::{Caller, Permission};
-use crate::engine::{self, status};
+use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::RouteTable;
 use crate::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/environment/{environment_id}/application",
-            get(list_applications).post(create_application),
+pub fn register(routes: &mut RouteTable) {
+    let applications = "/environment/{environment_id}/application";
+    routes
+        .add(
+            Method::GET,
+            applications,
+            Permission::Read,
+            list_applications,
         )
-        .route("/application/{application_id}", get(get_application))
-        .route("/application/{application_id}/deploy", post(deploy))
-        .route("/application/{application_id}/status", get(get_status))
+        .add(
+            Method::POST,
+            applications,
+            Permission::Write,
+            create_application,
+        )
+        .add(
+            Method::GET,
+            "/application/{application_id}",
+            Permission::Read,
+            get_application,
+        )
+        .add(
+            Method::PUT,
+            "/application/{application_id}",
+            Permission::Write,
+            update_application,
+        )
+        .add(
+            Method::DELETE,
+            "/application/{application_id}",
+            Permission::Admin,
+            delete_application,
+        )
+        .add(
+            Method::POST,
+            "/application/{application_id}/deploy",
+            Permission::Deploy,
+            deploy,
+        )
+        .add(
+            Method::GET,
+            "/application/{application_id}/status",
+            Permission::Read,
+            get_status,
+        );
 }
 
 async fn list_applications(
@@ -32,7 +68,6 @@ async fn list_applications(
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<Application>>> {
-    caller.require(Permission::Read)?;
     find_environment(&state, &caller, environment_id).await?;
     let rows: Vec<(String, Option<DateTime<Utc>>)> = sqlx::query_as(
         "SELECT spec, updated_at FROM services WHERE environment_id = ? AND kind = ? ORDER BY name",
@@ -54,7 +89,6 @@ async fn create_application(
     ApiPath(environment_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<ApplicationRequest>,
 ) -> ApiResult<(StatusCode, Json<Application>)> {
-    caller.require(Permission::Write)?;
     let environment = find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let application = insert_application(
@@ -72,10 +106,51 @@ async fn get_application(
     caller: Caller,
     ApiPath(application_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Application>> {
-    caller.require(Permission::Read)?;
     Ok(Json(
         find_application(&state, &caller, application_id).await?,
     ))
+}
+
+/// Replaces the application's configuration; a deployed application becomes OUT_OF_DATE.
+async fn update_application(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(application_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<ApplicationRequest>,
+) -> ApiResult<Json<Application>> {
+    let current = find_application(&state, &caller, application_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let mut updated = from_request(application_id, current.environment.id, request);
+    updated.created_at = current.created_at;
+    updated.updated_at = Some(Utc::now());
+    let git = &current.git_repository;
+    updated.git_repository.deployed_commit_id = git.deployed_commit_id.clone();
+    updated.git_repository.deployed_commit_date = git.deployed_commit_date;
+    let spec = serde_json::to_string(&updated).map_err(ApiError::internal)?;
+    sqlx::query("UPDATE services SET name = ?, spec = ?, updated_at = ? WHERE id = ?")
+        .bind(&updated.name)
+        .bind(spec)
+        .bind(updated.updated_at)
+        .bind(application_id.to_string())
+        .execute(&state.db)
+        .await
+        .on_unique_violation("name", "service")?;
+    engine::mark_out_of_date(&state.db, application_id).await?;
+    Ok(Json(updated))
+}
+
+async fn delete_application(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(application_id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    find_application(&state, &caller, application_id).await?;
+    engine::ensure_idle(&state.db, Scope::Service(application_id)).await?;
+    sqlx::query("DELETE FROM services WHERE id = ?")
+        .bind(application_id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 async fn deploy(
@@ -84,7 +159,6 @@ async fn deploy(
     ApiPath(application_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<DeployRequest>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
-    caller.require(Permission::Deploy)?;
     find_application(&state, &caller, application_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let status = state
@@ -99,7 +173,6 @@ async fn get_status(
     caller: Caller,
     ApiPath(application_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Status>> {
-    caller.require(Permission::Read)?;
     find_application(&state, &caller, application_id).await?;
     Ok(Json(status::of_service(&state.db, application_id).await?))
 }

@@ -1,7 +1,6 @@
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, List, Reference};
 use uuid::Uuid;
@@ -9,20 +8,50 @@ use uuid::Uuid;
 use super::projects::find_project;
 use crate::auth::{Caller, Permission};
 use crate::db;
+use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::RouteTable;
 use crate::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/project/{project_id}/environment",
-            get(list_environments).post(create_environment),
+pub fn register(routes: &mut RouteTable) {
+    let environments = "/project/{project_id}/environment";
+    routes
+        .add(
+            Method::GET,
+            environments,
+            Permission::Read,
+            list_environments,
         )
-        .route("/environment/{environment_id}", get(get_environment))
-        .route(
+        .add(
+            Method::POST,
+            environments,
+            Permission::Write,
+            create_environment,
+        )
+        .add(
+            Method::GET,
+            "/environment/{environment_id}",
+            Permission::Read,
+            get_environment,
+        )
+        .add(
+            Method::PUT,
+            "/environment/{environment_id}",
+            Permission::Write,
+            update_environment,
+        )
+        .add(
+            Method::DELETE,
+            "/environment/{environment_id}",
+            Permission::Admin,
+            delete_environment,
+        )
+        .add(
+            Method::GET,
             "/environment/{environment_id}/statuses",
-            get(environment_statuses),
-        )
+            Permission::Read,
+            environment_statuses,
+        );
 }
 
 type EnvironmentRow = (
@@ -62,7 +91,6 @@ async fn list_environments(
     caller: Caller,
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<Environment>>> {
-    caller.require(Permission::Read)?;
     find_project(&state, &caller, project_id).await?;
     let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM environments WHERE project_id = ? ORDER BY name"
@@ -83,7 +111,6 @@ async fn create_environment(
     ApiPath(project_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<EnvironmentRequest>,
 ) -> ApiResult<(StatusCode, Json<Environment>)> {
-    caller.require(Permission::Write)?;
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let row: EnvironmentRow = sqlx::query_as(&format!(
@@ -108,10 +135,47 @@ async fn get_environment(
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Environment>> {
-    caller.require(Permission::Read)?;
     Ok(Json(
         find_environment(&state, &caller, environment_id).await?,
     ))
+}
+
+async fn update_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<EnvironmentRequest>,
+) -> ApiResult<Json<Environment>> {
+    find_environment(&state, &caller, environment_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: EnvironmentRow = sqlx::query_as(&format!(
+        "UPDATE environments SET name = ?, mode = ?, cluster_id = ?, updated_at = ?
+         WHERE id = ? RETURNING {COLUMNS}"
+    ))
+    .bind(request.name.trim())
+    .bind(request.mode.as_str())
+    .bind(request.cluster_id.map(|id| id.to_string()))
+    .bind(Utc::now())
+    .bind(environment_id.to_string())
+    .fetch_one(&state.db)
+    .await
+    .on_unique_violation("name", "environment")?;
+    Ok(Json(environment(row)?))
+}
+
+/// Deletes the environment with its services.
+async fn delete_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    find_environment(&state, &caller, environment_id).await?;
+    engine::ensure_idle(&state.db, Scope::Environment(environment_id)).await?;
+    sqlx::query("DELETE FROM environments WHERE id = ?")
+        .bind(environment_id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Every service status of the environment in one answer, so that the console polls once.
@@ -120,10 +184,9 @@ async fn environment_statuses(
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<EnvironmentStatuses>> {
-    caller.require(Permission::Read)?;
     find_environment(&state, &caller, environment_id).await?;
     Ok(Json(
-        crate::engine::status::of_environment(&state.db, environment_id).await?,
+        engine::status::of_environment(&state.db, environment_id).await?,
     ))
 }
 

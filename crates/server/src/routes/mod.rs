@@ -4,6 +4,9 @@ pub(crate) mod applications;
 mod environments;
 mod organizations;
 mod projects;
+mod table;
+
+pub use table::{RouteRule, RouteTable};
 
 use axum::http::{header, Method};
 use axum::Router;
@@ -12,12 +15,19 @@ use tower_http::cors::{Any, CorsLayer};
 use crate::error::ApiError;
 use crate::AppState;
 
-pub fn api() -> Router<AppState> {
-    Router::new()
-        .merge(organizations::router())
-        .merge(projects::router())
-        .merge(environments::router())
-        .merge(applications::router())
+/// Every API route, each with the permission it requires.
+pub fn table(state: &AppState) -> RouteTable {
+    let mut routes = RouteTable::new(state.clone());
+    organizations::register(&mut routes);
+    projects::register(&mut routes);
+    environments::register(&mut routes);
+    applications::register(&mut routes);
+    routes
+}
+
+pub fn api(state: &AppState) -> Router<AppState> {
+    table(state)
+        .into_router()
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(cors())

@@ -1,16 +1,22 @@
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::http::Method;
+use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::Organization;
 
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiResult};
+use crate::routes::RouteTable;
 use crate::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/organization", get(get_organization))
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::GET,
+        "/organization",
+        Permission::Read,
+        get_organization,
+    );
 }
 
 /// The caller's organization.
@@ -18,7 +24,6 @@ async fn get_organization(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Json<Organization>> {
-    caller.require(Permission::Read)?;
     let (id, name, created_at, updated_at): (String, String, DateTime<Utc>, Option<DateTime<Utc>>) =
         sqlx::query_as("SELECT id, name, created_at, updated_at FROM organizations WHERE id = ?")
             .bind(caller.organization_id.to_string())

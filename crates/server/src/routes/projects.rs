@@ -1,23 +1,40 @@
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{List, Project, ProjectRequest, Reference};
 use uuid::Uuid;
 
 use crate::auth::{Caller, Permission};
 use crate::db;
+use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::RouteTable;
 use crate::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/organization/{organization_id}/project",
-            get(list_projects).post(create_project),
+pub fn register(routes: &mut RouteTable) {
+    let projects = "/organization/{organization_id}/project";
+    routes
+        .add(Method::GET, projects, Permission::Read, list_projects)
+        .add(Method::POST, projects, Permission::Write, create_project)
+        .add(
+            Method::GET,
+            "/project/{project_id}",
+            Permission::Read,
+            get_project,
         )
-        .route("/project/{project_id}", get(get_project))
+        .add(
+            Method::PUT,
+            "/project/{project_id}",
+            Permission::Write,
+            update_project,
+        )
+        .add(
+            Method::DELETE,
+            "/project/{project_id}",
+            Permission::Admin,
+            delete_project,
+        );
 }
 
 type ProjectRow = (
@@ -59,7 +76,6 @@ async fn list_projects(
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<Project>>> {
-    caller.require(Permission::Read)?;
     own_organization(&caller, organization_id)?;
     let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name"
@@ -77,7 +93,6 @@ async fn create_project(
     ApiPath(organization_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<ProjectRequest>,
 ) -> ApiResult<(StatusCode, Json<Project>)> {
-    caller.require(Permission::Write)?;
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let row: ProjectRow = sqlx::query_as(&format!(
@@ -100,8 +115,43 @@ async fn get_project(
     caller: Caller,
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Project>> {
-    caller.require(Permission::Read)?;
     Ok(Json(find_project(&state, &caller, project_id).await?))
+}
+
+async fn update_project(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<ProjectRequest>,
+) -> ApiResult<Json<Project>> {
+    find_project(&state, &caller, project_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: ProjectRow = sqlx::query_as(&format!(
+        "UPDATE projects SET name = ?, description = ?, updated_at = ? WHERE id = ? RETURNING {COLUMNS}"
+    ))
+    .bind(request.name.trim())
+    .bind(request.description.as_deref())
+    .bind(Utc::now())
+    .bind(project_id.to_string())
+    .fetch_one(&state.db)
+    .await
+    .on_unique_violation("name", "project")?;
+    Ok(Json(project(row)?))
+}
+
+/// Deletes the project with its environments and services.
+async fn delete_project(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    find_project(&state, &caller, project_id).await?;
+    engine::ensure_idle(&state.db, Scope::Project(project_id)).await?;
+    sqlx::query("DELETE FROM projects WHERE id = ?")
+        .bind(project_id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// The caller's project with this id, or 404.

@@ -26,8 +26,12 @@ pub struct TestServer {
 
 pub struct Reply {
     pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
     pub body: Value,
 }
+
+/// The key the test servers sign access tokens with.
+pub const JWT_SECRET: &str = "test-signing-key-of-the-integration-tests";
 
 pub fn config(dir: &TempDir) -> Config {
     Config {
@@ -38,6 +42,8 @@ pub fn config(dir: &TempDir) -> Config {
         engine_speed: FAST,
         new_sign_in_token: false,
         embed_allowed_origins: vec![],
+        jwt_secret: Some(JWT_SECRET.to_string()),
+        rate_limit_per_minute: 100_000,
     }
 }
 
@@ -48,7 +54,12 @@ impl TestServer {
 
     /// A server on the database in `dir`, created or reopened.
     pub async fn in_dir(dir: TempDir) -> Self {
-        let mut config = config(&dir);
+        let config = config(&dir);
+        Self::with_config(dir, config).await
+    }
+
+    /// A server on the database in `dir` started with `config` (its sign-in token renewed).
+    pub async fn with_config(dir: TempDir, mut config: Config) -> Self {
         config.new_sign_in_token = true;
         let (state, outcome) = prepare(&config).await.unwrap();
         let router = app(state.clone(), None);
@@ -85,6 +96,7 @@ impl TestServer {
             .unwrap();
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
+        let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let body = if bytes.is_empty() {
             Value::Null
@@ -92,7 +104,11 @@ impl TestServer {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| panic!("{status} answered a body that is not JSON: {bytes:?}"))
         };
-        Reply { status, body }
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     fn auth(&self) -> String {

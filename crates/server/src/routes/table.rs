@@ -1,0 +1,96 @@
+//! The route table. Every API route is registered here together with the permission it requires,
+//! so the routes served and the table of permissions cannot disagree. Each route gets the auth
+//! layer: 401 without a valid token, 429 over the rate limit, 403 when the role falls short.
+
+use axum::extract::{Request, State};
+use axum::handler::Handler;
+use axum::http::Method;
+use axum::middleware::{from_fn_with_state, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter};
+use axum::Router;
+
+use crate::auth::{authenticate, Permission};
+use crate::AppState;
+
+/// One row of the table: a method and path template, and the permission it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteRule {
+    pub method: Method,
+    pub path: &'static str,
+    pub permission: Permission,
+}
+
+pub struct RouteTable {
+    state: AppState,
+    router: Router<AppState>,
+    rules: Vec<RouteRule>,
+}
+
+impl RouteTable {
+    pub fn new(state: AppState) -> Self {
+        Self {
+            state,
+            router: Router::new(),
+            rules: Vec::new(),
+        }
+    }
+
+    /// Serves `handler` at `method path` to callers whose role grants `permission`.
+    pub fn add<H, T>(
+        &mut self,
+        method: Method,
+        path: &'static str,
+        permission: Permission,
+        handler: H,
+    ) -> &mut Self
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        let filter = MethodFilter::try_from(method.clone())
+            .unwrap_or_else(|_| panic!("{method} is not a method the API serves"));
+        let guarded = on(filter, handler).route_layer(from_fn_with_state(
+            (self.state.clone(), permission),
+            authorize,
+        ));
+        self.router = std::mem::take(&mut self.router).route(path, guarded);
+        self.rules.push(RouteRule {
+            method,
+            path,
+            permission,
+        });
+        self
+    }
+
+    pub fn rules(&self) -> &[RouteRule] {
+        &self.rules
+    }
+
+    pub fn into_router(self) -> Router<AppState> {
+        self.router
+    }
+}
+
+async fn authorize(
+    State((state, needed)): State<(AppState, Permission)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let caller = match authenticate(&state, &parts.headers).await {
+        Ok(caller) => caller,
+        Err(error) => return error.into_response(),
+    };
+    let quota = state.rate_limiter.hit(caller.rate_key());
+    let mut response = if let Err(error) = quota.check() {
+        error.into_response()
+    } else if let Err(error) = caller.require(needed) {
+        error.into_response()
+    } else {
+        parts.extensions.insert(caller);
+        next.run(Request::from_parts(parts, body)).await
+    };
+    quota.write_headers(response.headers_mut());
+    response
+}

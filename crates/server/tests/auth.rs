@@ -1,0 +1,221 @@
+//! Authentication and authorization: the permission table walked for every route and role,
+//! access tokens (JWT), and rate limits.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_error, config, TestServer, JWT_SECRET};
+use platform_server::auth::{issue_access_token, AccessClaims, Permission};
+use tempfile::TempDir;
+
+const ROLES: [(&str, Permission); 4] = [
+    ("READ", Permission::Read),
+    ("DEPLOY", Permission::Deploy),
+    ("WRITE", Permission::Write),
+    ("ADMIN", Permission::Admin),
+];
+
+/// A route template with its parameters filled from a real hierarchy.
+fn concrete(path: &str, server: &TestServer, ids: &(String, String, String)) -> String {
+    let (project, environment, application) = ids;
+    format!("/api{path}")
+        .replace("{organization_id}", &server.organization_id)
+        .replace("{project_id}", project)
+        .replace("{environment_id}", environment)
+        .replace("{application_id}", application)
+}
+
+#[tokio::test]
+async fn every_route_answers_each_role_as_the_permission_table_says() {
+    let server = TestServer::new().await;
+    let ids = server.hierarchy().await;
+    let rules = platform_server::routes::table(&server.state)
+        .rules()
+        .to_vec();
+    assert!(rules.len() >= 13, "{rules:?}");
+    for (role, granted) in ROLES {
+        let token = format!("Token {}", server.token_with_role(role).await);
+        for rule in &rules {
+            let path = concrete(rule.path, &server, &ids);
+            assert!(!path.contains('{'), "unknown parameter in {}", rule.path);
+            let body = (rule.method != Method::GET).then_some("{}");
+            let reply = server
+                .call(rule.method.clone(), &path, Some(&token), body)
+                .await;
+            let label = format!("{role} {} {}", rule.method, rule.path);
+            if granted >= rule.permission {
+                assert_ne!(
+                    reply.status,
+                    StatusCode::FORBIDDEN,
+                    "{label}: {}",
+                    reply.body
+                );
+                assert_ne!(
+                    reply.status,
+                    StatusCode::UNAUTHORIZED,
+                    "{label}: {}",
+                    reply.body
+                );
+            } else {
+                assert_error(&reply, StatusCode::FORBIDDEN, "FORBIDDEN");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_route_refuses_a_missing_or_unknown_token() {
+    let server = TestServer::new().await;
+    let ids = server.hierarchy().await;
+    for rule in platform_server::routes::table(&server.state).rules() {
+        let path = concrete(rule.path, &server, &ids);
+        for authorization in [
+            None,
+            Some("Token pt_unknown"),
+            Some("Basic abc"),
+            Some("Token"),
+        ] {
+            let reply = server
+                .call(rule.method.clone(), &path, authorization, Some("{}"))
+                .await;
+            assert_error(&reply, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+        }
+    }
+}
+
+fn claims(server: &TestServer, role: &str, expires_in: i64) -> AccessClaims {
+    AccessClaims {
+        sub: "ada@example.com".to_string(),
+        organization_id: server.organization_id.parse().unwrap(),
+        role: role.to_string(),
+        exp: (chrono::Utc::now().timestamp() + expires_in) as u64,
+    }
+}
+
+fn bearer(secret: &str, claims: &AccessClaims) -> String {
+    format!("Bearer {}", issue_access_token(secret.as_bytes(), claims))
+}
+
+#[tokio::test]
+async fn access_tokens_carry_a_user_and_a_role() {
+    let server = TestServer::new().await;
+    let org_projects = format!("/api/organization/{}/project", server.organization_id);
+    let admin = bearer(JWT_SECRET, &claims(&server, "ADMIN", 600));
+    let reply = server
+        .call(Method::GET, "/api/organization", Some(&admin), None)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    assert_eq!(reply.body["id"], server.organization_id);
+    let created = server
+        .call(
+            Method::POST,
+            &org_projects,
+            Some(&admin),
+            Some(r#"{"name": "jwt"}"#),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+
+    let read = bearer(JWT_SECRET, &claims(&server, "READ", 600));
+    let refused = server
+        .call(
+            Method::POST,
+            &org_projects,
+            Some(&read),
+            Some(r#"{"name": "no"}"#),
+        )
+        .await;
+    assert_error(&refused, StatusCode::FORBIDDEN, "FORBIDDEN");
+}
+
+#[tokio::test]
+async fn expired_forged_and_foreign_access_tokens_are_refused() {
+    let server = TestServer::new().await;
+    let mut foreign = claims(&server, "ADMIN", 600);
+    foreign.organization_id = uuid::Uuid::new_v4();
+    let cases = [
+        ("expired", bearer(JWT_SECRET, &claims(&server, "ADMIN", -5))),
+        (
+            "forged",
+            bearer("another key", &claims(&server, "ADMIN", 600)),
+        ),
+        (
+            "unknown role",
+            bearer(JWT_SECRET, &claims(&server, "OWNER", 600)),
+        ),
+        ("unknown organization", bearer(JWT_SECRET, &foreign)),
+        ("malformed", "Bearer not.a.jwt".to_string()),
+    ];
+    for (case, authorization) in cases {
+        let reply = server
+            .call(Method::GET, "/api/organization", Some(&authorization), None)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::UNAUTHORIZED,
+            "{case}: {}",
+            reply.body
+        );
+        assert!(
+            !reply.body.to_string().contains(JWT_SECRET),
+            "{case} leaks the key"
+        );
+    }
+    let expired = server
+        .call(
+            Method::GET,
+            "/api/organization",
+            Some(&bearer(JWT_SECRET, &claims(&server, "ADMIN", -5))),
+            None,
+        )
+        .await;
+    assert_eq!(expired.body["message"], "The access token has expired.");
+}
+
+#[tokio::test]
+async fn without_a_key_the_server_accepts_no_access_token() {
+    let dir = TempDir::new().unwrap();
+    let mut without_key = config(&dir);
+    without_key.jwt_secret = None;
+    let server = TestServer::with_config(dir, without_key).await;
+    let reply = server
+        .call(
+            Method::GET,
+            "/api/organization",
+            Some(&bearer(JWT_SECRET, &claims(&server, "ADMIN", 600))),
+            None,
+        )
+        .await;
+    assert_error(&reply, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+}
+
+#[tokio::test]
+async fn each_token_has_its_own_rate_limit() {
+    let dir = TempDir::new().unwrap();
+    let mut limited = config(&dir);
+    limited.rate_limit_per_minute = 3;
+    let server = TestServer::with_config(dir, limited).await;
+    // TestServer::with_config already made one call (GET /organization) with the sign-in token.
+    for remaining in ["1", "0"] {
+        let reply = server.get("/api/organization").await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert_eq!(reply.headers["x-ratelimit-limit"], "3");
+        assert_eq!(reply.headers["x-ratelimit-remaining"], remaining);
+        let reset: u64 = reply.headers["x-ratelimit-reset"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=60).contains(&reset), "{reset}");
+    }
+    let over = server.get("/api/organization").await;
+    assert_error(&over, StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED");
+    assert!(over.headers.contains_key("retry-after"));
+    assert_eq!(over.headers["x-ratelimit-remaining"], "0");
+
+    let other = format!("Token {}", server.token_with_role("READ").await);
+    let reply = server
+        .call(Method::GET, "/api/organization", Some(&other), None)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+}
