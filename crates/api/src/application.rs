@@ -22,6 +22,7 @@ wire_enum!(
 );
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Application {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -60,6 +61,7 @@ pub struct Application {
 
 /// Git repository of a service (spec 2.5).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitRepository {
     pub provider: Option<String>,
     pub owner: Option<String>,
@@ -77,6 +79,7 @@ pub struct GitRepository {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Storage {
     pub id: Uuid,
     #[serde(rename = "type")]
@@ -87,6 +90,7 @@ pub struct Storage {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Port {
     pub id: Uuid,
     pub internal_port: i64,
@@ -101,12 +105,14 @@ pub struct Port {
 
 /// Readiness and liveness probes (spec 2.6).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Healthchecks {
     pub readiness_probe: Option<Probe>,
     pub liveness_probe: Option<Probe>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Probe {
     #[serde(rename = "type")]
     pub probe_type: ProbeType,
@@ -119,6 +125,7 @@ pub struct Probe {
 
 /// The four probe variants, as `{"tcp": {...}}`, `{"http": {...}}`, `{"exec": {...}}` or `{"grpc": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ProbeType {
     Tcp {
@@ -141,6 +148,7 @@ pub enum ProbeType {
 
 /// Autoscaling policy (spec 2.7).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Autoscaling {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -153,6 +161,7 @@ pub struct Autoscaling {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scaler {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -166,6 +175,7 @@ pub struct Scaler {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TriggerAuthentication {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -176,6 +186,7 @@ pub struct TriggerAuthentication {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AnnotationsGroup {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -186,6 +197,7 @@ pub struct AnnotationsGroup {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KeyValue {
     pub key: String,
     pub value: String,
@@ -193,6 +205,7 @@ pub struct KeyValue {
 
 /// Labels group (spec 2.10).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LabelsGroup {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -202,6 +215,7 @@ pub struct LabelsGroup {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Label {
     pub key: String,
     pub value: String,
@@ -210,6 +224,7 @@ pub struct Label {
 
 /// Body of `POST /environment/{id}/application`. Omitted fields take the defaults below.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApplicationRequest {
     pub name: String,
     #[serde(default)]
@@ -269,6 +284,7 @@ pub mod defaults {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitRepositoryRequest {
     pub url: String,
     #[serde(default)]
@@ -280,6 +296,7 @@ pub struct GitRepositoryRequest {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PortRequest {
     pub internal_port: i64,
     #[serde(default)]
@@ -295,6 +312,7 @@ pub struct PortRequest {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StorageRequest {
     #[serde(rename = "type")]
     pub storage_type: String,
@@ -370,6 +388,7 @@ impl ApplicationRequest {
 
 /// Body of `POST /application/{id}/deploy`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeployRequest {
     #[serde(default)]
     pub git_commit_id: Option<String>,

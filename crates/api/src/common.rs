@@ -15,6 +15,7 @@ impl<T> List<T> {
 
 /// A reference to a parent record, as `{"id": "..."}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Reference {
     pub id: Uuid,
 }

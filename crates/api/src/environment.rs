@@ -17,6 +17,7 @@ wire_enum!(
 );
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Environment {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -30,6 +31,7 @@ pub struct Environment {
 
 /// Body of `POST /project/{id}/environment`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentRequest {
     pub name: String,
     pub mode: EnvironmentMode,

@@ -2,6 +2,7 @@ use serde::{Deserialize, Serialize};
 
 /// The body of every error response (DESIGN §3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
     pub status: u16,
     pub error: String,
@@ -13,6 +14,7 @@ pub struct ErrorBody {
 
 /// One broken field rule: the field's path in the request body and a sentence naming the rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldError {
     pub field: String,
     pub message: String,

@@ -4,6 +4,7 @@ use uuid::Uuid;
 
 /// The caller's organization, as `GET /organization` returns it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Organization {
     pub id: Uuid,
     pub name: String,

@@ -7,6 +7,7 @@ use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Project {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
@@ -18,6 +19,7 @@ pub struct Project {
 
 /// Body of `POST /organization/{id}/project`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ProjectRequest {
     pub name: String,
     #[serde(default)]

@@ -194,6 +194,7 @@ wire_enum!(
 
 /// Status of a service (spec 2.16). Every field is always present; `null` where allowed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Status {
     pub id: Uuid,
     pub state: ServiceState,
@@ -208,6 +209,7 @@ pub struct Status {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StatusDetails {
     pub action: StatusAction,
     pub status: ActionStatus,
@@ -215,6 +217,7 @@ pub struct StatusDetails {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Steps {
     pub total_duration_sec: i64,
     pub total_computing_duration_sec: i64,
@@ -222,6 +225,7 @@ pub struct Steps {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Step {
     pub step_name: StepName,
     pub status: StepStatus,
@@ -230,6 +234,7 @@ pub struct Step {
 
 /// State of the environment as a whole, in the batched statuses answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentState {
     pub id: Uuid,
     pub state: ServiceState,
@@ -238,6 +243,7 @@ pub struct EnvironmentState {
 
 /// `GET /environment/{id}/statuses`: one call for every service of an environment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentStatuses {
     pub environment: EnvironmentState,
     pub applications: Vec<Status>,

@@ -13,7 +13,7 @@ use super::environments::find_environment;
 use crate::auth::{Caller, Permission};
 use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
-use crate::routes::RouteTable;
+use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
@@ -23,42 +23,56 @@ pub fn register(routes: &mut RouteTable) {
             Method::GET,
             applications,
             Permission::Read,
+            Doc::new("List the applications of an environment")
+                .answers_list_of::<Application>(StatusCode::OK),
             list_applications,
         )
         .add(
             Method::POST,
             applications,
             Permission::Write,
+            Doc::new("Create an application")
+                .body::<ApplicationRequest>()
+                .answers::<Application>(StatusCode::CREATED),
             create_application,
         )
         .add(
             Method::GET,
             "/application/{application_id}",
             Permission::Read,
+            Doc::new("Read an application").answers::<Application>(StatusCode::OK),
             get_application,
         )
         .add(
             Method::PUT,
             "/application/{application_id}",
             Permission::Write,
+            Doc::new("Update an application; a deployed one becomes OUT_OF_DATE")
+                .body::<ApplicationRequest>()
+                .answers::<Application>(StatusCode::OK),
             update_application,
         )
         .add(
             Method::DELETE,
             "/application/{application_id}",
             Permission::Admin,
+            Doc::new("Delete an application").answers_nothing(StatusCode::NO_CONTENT),
             delete_application,
         )
         .add(
             Method::POST,
             "/application/{application_id}/deploy",
             Permission::Deploy,
+            Doc::new("Deploy an application, at a commit if given")
+                .body::<DeployRequest>()
+                .answers::<Status>(StatusCode::ACCEPTED),
             deploy,
         )
         .add(
             Method::GET,
             "/application/{application_id}/status",
             Permission::Read,
+            Doc::new("The status of an application").answers::<Status>(StatusCode::OK),
             get_status,
         );
 }

@@ -10,7 +10,7 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
-use crate::routes::RouteTable;
+use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
@@ -20,36 +20,49 @@ pub fn register(routes: &mut RouteTable) {
             Method::GET,
             environments,
             Permission::Read,
+            Doc::new("List the environments of a project")
+                .answers_list_of::<Environment>(StatusCode::OK),
             list_environments,
         )
         .add(
             Method::POST,
             environments,
             Permission::Write,
+            Doc::new("Create an environment")
+                .body::<EnvironmentRequest>()
+                .answers::<Environment>(StatusCode::CREATED),
             create_environment,
         )
         .add(
             Method::GET,
             "/environment/{environment_id}",
             Permission::Read,
+            Doc::new("Read an environment").answers::<Environment>(StatusCode::OK),
             get_environment,
         )
         .add(
             Method::PUT,
             "/environment/{environment_id}",
             Permission::Write,
+            Doc::new("Update an environment")
+                .body::<EnvironmentRequest>()
+                .answers::<Environment>(StatusCode::OK),
             update_environment,
         )
         .add(
             Method::DELETE,
             "/environment/{environment_id}",
             Permission::Admin,
+            Doc::new("Delete an environment and its services")
+                .answers_nothing(StatusCode::NO_CONTENT),
             delete_environment,
         )
         .add(
             Method::GET,
             "/environment/{environment_id}/statuses",
             Permission::Read,
+            Doc::new("Every service status of an environment, in one call")
+                .answers::<EnvironmentStatuses>(StatusCode::OK),
             environment_statuses,
         );
 }

@@ -1,15 +1,20 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
 pub(crate) mod applications;
+mod doc;
 mod environments;
 mod organizations;
 mod projects;
 mod table;
 
+pub use doc::{openapi, Doc};
 pub use table::{RouteRule, RouteTable};
 
+use std::sync::Arc;
+
 use axum::http::{header, Method};
-use axum::Router;
+use axum::routing::get;
+use axum::{Json, Router};
 use tower_http::cors::{Any, CorsLayer};
 
 use crate::error::ApiError;
@@ -26,8 +31,17 @@ pub fn table(state: &AppState) -> RouteTable {
 }
 
 pub fn api(state: &AppState) -> Router<AppState> {
-    table(state)
+    let table = table(state);
+    let document = Arc::new(openapi(table.rules()));
+    table
         .into_router()
+        .route(
+            "/openapi.json",
+            get(move || {
+                let document = document.clone();
+                async move { Json(document) }
+            }),
+        )
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(cors())

@@ -1,5 +1,5 @@
 use axum::extract::State;
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::Organization;
@@ -7,7 +7,7 @@ use platform_api::Organization;
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiResult};
-use crate::routes::RouteTable;
+use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
@@ -15,6 +15,7 @@ pub fn register(routes: &mut RouteTable) {
         Method::GET,
         "/organization",
         Permission::Read,
+        Doc::new("The caller's organization").answers::<Organization>(StatusCode::OK),
         get_organization,
     );
 }

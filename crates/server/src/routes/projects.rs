@@ -9,30 +9,50 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
-use crate::routes::RouteTable;
+use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     let projects = "/organization/{organization_id}/project";
     routes
-        .add(Method::GET, projects, Permission::Read, list_projects)
-        .add(Method::POST, projects, Permission::Write, create_project)
+        .add(
+            Method::GET,
+            projects,
+            Permission::Read,
+            Doc::new("List the projects").answers_list_of::<Project>(StatusCode::OK),
+            list_projects,
+        )
+        .add(
+            Method::POST,
+            projects,
+            Permission::Write,
+            Doc::new("Create a project")
+                .body::<ProjectRequest>()
+                .answers::<Project>(StatusCode::CREATED),
+            create_project,
+        )
         .add(
             Method::GET,
             "/project/{project_id}",
             Permission::Read,
+            Doc::new("Read a project").answers::<Project>(StatusCode::OK),
             get_project,
         )
         .add(
             Method::PUT,
             "/project/{project_id}",
             Permission::Write,
+            Doc::new("Update a project")
+                .body::<ProjectRequest>()
+                .answers::<Project>(StatusCode::OK),
             update_project,
         )
         .add(
             Method::DELETE,
             "/project/{project_id}",
             Permission::Admin,
+            Doc::new("Delete a project, its environments and services")
+                .answers_nothing(StatusCode::NO_CONTENT),
             delete_project,
         );
 }

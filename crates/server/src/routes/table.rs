@@ -10,15 +10,18 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{on, MethodFilter};
 use axum::Router;
 
+use super::doc::Doc;
 use crate::auth::{authenticate, Permission};
 use crate::AppState;
 
-/// One row of the table: a method and path template, and the permission it needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One row of the table: a method and path template, the permission it needs, and its
+/// documentation.
+#[derive(Clone, Debug)]
 pub struct RouteRule {
     pub method: Method,
     pub path: &'static str,
     pub permission: Permission,
+    pub doc: Doc,
 }
 
 pub struct RouteTable {
@@ -36,12 +39,14 @@ impl RouteTable {
         }
     }
 
-    /// Serves `handler` at `method path` to callers whose role grants `permission`.
+    /// Serves `handler` at `method path` to callers whose role grants `permission`, documented by
+    /// `doc`.
     pub fn add<H, T>(
         &mut self,
         method: Method,
         path: &'static str,
         permission: Permission,
+        doc: Doc,
         handler: H,
     ) -> &mut Self
     where
@@ -59,6 +64,7 @@ impl RouteTable {
             method,
             path,
             permission,
+            doc,
         });
         self
     }

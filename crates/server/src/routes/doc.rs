@@ -1,0 +1,327 @@
+//! The OpenAPI 3 document, generated from the route table: each route is registered with its
+//! `Doc` (summary, request body, answer), so every route served is documented.
+
+use axum::http::{Method, StatusCode};
+use platform_api::ErrorBody;
+use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{
+    ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+};
+use utoipa::openapi::security::{
+    ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
+};
+use utoipa::openapi::{
+    ContentBuilder, InfoBuilder, OpenApi, OpenApiBuilder, PathItem, PathsBuilder, Ref, RefOr,
+    Required, ResponseBuilder,
+};
+use utoipa::ToSchema;
+
+use super::RouteRule;
+
+/// A JSON body's schema, with the named schemas it refers to.
+#[derive(Clone)]
+struct Payload {
+    schema: RefOr<Schema>,
+    components: Vec<(String, RefOr<Schema>)>,
+}
+
+impl Payload {
+    fn of<T: ToSchema>() -> Self {
+        let mut components = vec![(T::name().to_string(), T::schema())];
+        T::schemas(&mut components);
+        Self {
+            schema: RefOr::Ref(Ref::from_schema_name(T::name())),
+            components,
+        }
+    }
+
+    /// `{"results": [T]}`, the shape of every list (a generic schema would give every list one
+    /// name).
+    fn list_of<T: ToSchema>() -> Self {
+        let item = Self::of::<T>();
+        let schema = ObjectBuilder::new()
+            .property("results", ArrayBuilder::new().items(item.schema))
+            .required("results")
+            .into();
+        Self {
+            schema: RefOr::T(schema),
+            components: item.components,
+        }
+    }
+}
+
+/// What a route does, takes and answers, for the document.
+#[derive(Clone)]
+pub struct Doc {
+    summary: &'static str,
+    body: Option<Payload>,
+    status: StatusCode,
+    answer: Option<Payload>,
+}
+
+impl Doc {
+    /// A route answering 200 with nothing documented yet; refine with `body` and `answers`.
+    pub fn new(summary: &'static str) -> Self {
+        Self {
+            summary,
+            body: None,
+            status: StatusCode::OK,
+            answer: None,
+        }
+    }
+
+    /// The route takes a JSON body of type `T`.
+    pub fn body<T: ToSchema>(mut self) -> Self {
+        self.body = Some(Payload::of::<T>());
+        self
+    }
+
+    /// The route answers `status` with a JSON body of type `T`.
+    pub fn answers<T: ToSchema>(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self.answer = Some(Payload::of::<T>());
+        self
+    }
+
+    /// The route answers `status` with a list of `T`, as `{"results": [...]}`.
+    pub fn answers_list_of<T: ToSchema>(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self.answer = Some(Payload::list_of::<T>());
+        self
+    }
+
+    /// The route answers `status` with no body (204 after a delete).
+    pub fn answers_nothing(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self.answer = None;
+        self
+    }
+}
+
+impl std::fmt::Debug for Doc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Doc")
+            .field("summary", &self.summary)
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+const API_TOKEN: &str = "ApiToken";
+const ACCESS_TOKEN: &str = "AccessToken";
+
+/// The document of every route in `rules`, plus `GET /openapi.json` itself.
+pub fn openapi(rules: &[RouteRule]) -> OpenApi {
+    let mut components = ComponentsBuilder::new()
+        .security_scheme(
+            API_TOKEN,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Authorization",
+                "An organization API token, sent as `Authorization: Token <token>`.",
+            ))),
+        )
+        .security_scheme(
+            ACCESS_TOKEN,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "An access token (JWT, HS256) with claims sub, organization_id, role, exp.",
+                    ))
+                    .build(),
+            ),
+        );
+    let error = Payload::of::<ErrorBody>();
+    for (name, schema) in &error.components {
+        components = components.schema(name.clone(), schema.clone());
+    }
+
+    let mut paths = PathsBuilder::new();
+    for rule in rules {
+        let doc = &rule.doc;
+        let mut operation = OperationBuilder::new()
+            .summary(Some(doc.summary))
+            .operation_id(Some(operation_id(&rule.method, rule.path)))
+            .tag(tag(rule.path))
+            .description(Some(format!(
+                "Requires a token whose role grants {:?}.",
+                rule.permission
+            )))
+            .security(SecurityRequirement::new(API_TOKEN, Vec::<String>::new()))
+            .security(SecurityRequirement::new(ACCESS_TOKEN, Vec::<String>::new()));
+        for name in path_parameters(rule.path) {
+            operation = operation.parameter(
+                ParameterBuilder::new()
+                    .name(name)
+                    .parameter_in(ParameterIn::Path)
+                    .required(Required::True)
+                    .schema(Some(
+                        ObjectBuilder::new()
+                            .schema_type(Type::String)
+                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
+                    )),
+            );
+        }
+        if let Some(body) = &doc.body {
+            operation = operation.request_body(Some(
+                RequestBodyBuilder::new()
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(body.schema.clone()))
+                            .build(),
+                    )
+                    .required(Some(Required::True))
+                    .build(),
+            ));
+        }
+        let mut success = ResponseBuilder::new().description(success_description(doc.status));
+        if let Some(answer) = &doc.answer {
+            success = success.content(
+                "application/json",
+                ContentBuilder::new()
+                    .schema(Some(answer.schema.clone()))
+                    .build(),
+            );
+        }
+        operation = operation.response(doc.status.as_u16().to_string(), success.build());
+        for (status, description) in ERRORS {
+            operation = operation.response(
+                status.to_string(),
+                ResponseBuilder::new()
+                    .description(*description)
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(error.schema.clone()))
+                            .build(),
+                    )
+                    .build(),
+            );
+        }
+        for payload in doc.body.iter().chain(&doc.answer) {
+            for (name, schema) in &payload.components {
+                components = components.schema(name.clone(), schema.clone());
+            }
+        }
+        paths = paths.path(
+            rule.path,
+            PathItem::new(http_method(&rule.method), operation.build()),
+        );
+    }
+    paths = paths.path(
+        "/openapi.json",
+        PathItem::new(
+            HttpMethod::Get,
+            OperationBuilder::new()
+                .summary(Some("This document"))
+                .operation_id(Some("get_openapi"))
+                .tag("meta")
+                .response(
+                    "200",
+                    ResponseBuilder::new()
+                        .description("The OpenAPI 3 document")
+                        .build(),
+                )
+                .build(),
+        ),
+    );
+
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("Deployment Platform Management API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(
+                    "The reference server's API. Paths are relative to the base URL (`/api` on this server).",
+                ))
+                .build(),
+        )
+        .paths(paths.build())
+        .components(Some(components.build()))
+        .build()
+}
+
+const ERRORS: &[(u16, &str)] = &[
+    (400, "The request breaks a rule; `fields` names each field"),
+    (401, "The token is missing, unknown, expired or malformed"),
+    (403, "The token's role does not allow this call"),
+    (404, "No such record in the caller's organization"),
+    (409, "A name is taken, or an action is already running"),
+    (
+        429,
+        "Over the rate limit; retry after `X-RateLimit-Reset` seconds",
+    ),
+];
+
+fn success_description(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::CREATED => "Created",
+        StatusCode::ACCEPTED => "Accepted: the action runs",
+        StatusCode::NO_CONTENT => "Done",
+        _ => "OK",
+    }
+}
+
+fn http_method(method: &Method) -> HttpMethod {
+    match *method {
+        Method::POST => HttpMethod::Post,
+        Method::PUT => HttpMethod::Put,
+        Method::PATCH => HttpMethod::Patch,
+        Method::DELETE => HttpMethod::Delete,
+        _ => HttpMethod::Get,
+    }
+}
+
+/// `{project_id}` and the like.
+fn path_parameters(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/')
+        .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+}
+
+/// The first segment names the resource family: `/project/{id}/environment` is under "project".
+fn tag(path: &str) -> String {
+    path.split('/')
+        .find(|segment| !segment.is_empty())
+        .unwrap_or("api")
+        .to_string()
+}
+
+/// `GET /project/{project_id}/environment` becomes `get_project_environment`.
+fn operation_id(method: &Method, path: &str) -> String {
+    let words: Vec<&str> = path
+        .split('/')
+        .filter(|segment| !segment.is_empty() && !segment.starts_with('{'))
+        .collect();
+    let by_id = path.ends_with('}');
+    format!(
+        "{}_{}{}",
+        method.as_str().to_lowercase(),
+        words.join("_"),
+        if by_id { "_by_id" } else { "" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_the_path() {
+        assert_eq!(
+            path_parameters("/project/{project_id}/environment").collect::<Vec<_>>(),
+            ["project_id"]
+        );
+        assert_eq!(tag("/project/{project_id}/environment"), "project");
+        assert_eq!(
+            operation_id(&Method::GET, "/project/{project_id}"),
+            "get_project_by_id"
+        );
+        assert_eq!(
+            operation_id(&Method::POST, "/environment/{environment_id}/application"),
+            "post_environment_application"
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! `GET /api/openapi.json`: an OpenAPI 3 document of every route the router serves.
+
+mod common;
+
+use std::collections::HashSet;
+
+use axum::http::{Method, StatusCode};
+use common::TestServer;
+use serde_json::Value;
+
+#[tokio::test]
+async fn every_route_served_is_documented() {
+    let server = TestServer::new().await;
+    let reply = server
+        .call(Method::GET, "/api/openapi.json", None, None)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "the document needs no token");
+    let document = reply.body;
+    assert!(document["openapi"].as_str().unwrap().starts_with("3."));
+    assert_eq!(
+        document["info"]["title"],
+        "Deployment Platform Management API"
+    );
+
+    let rules = platform_server::routes::table(&server.state)
+        .rules()
+        .to_vec();
+    for rule in &rules {
+        let method = rule.method.as_str().to_lowercase();
+        let operation = &document["paths"][rule.path][&method];
+        assert!(
+            operation.is_object(),
+            "{} {} is not documented",
+            rule.method,
+            rule.path
+        );
+        assert!(operation["summary"].is_string(), "{}", rule.path);
+        assert_eq!(
+            operation["security"].as_array().map(Vec::len),
+            Some(2),
+            "{}",
+            rule.path
+        );
+        for status in ["400", "401", "403", "404", "409", "429"] {
+            assert!(
+                operation["responses"][status].is_object(),
+                "{} {status}",
+                rule.path
+            );
+        }
+        let parameters = rule.path.matches('{').count();
+        assert_eq!(
+            operation["parameters"].as_array().map_or(0, Vec::len),
+            parameters,
+            "{}",
+            rule.path
+        );
+    }
+    let documented: usize = document["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|item| item.as_object().unwrap().len())
+        .sum();
+    assert_eq!(documented, rules.len() + 1, "the table plus /openapi.json");
+    let schemes = &document["components"]["securitySchemes"];
+    assert_eq!(schemes["ApiToken"]["type"], "apiKey");
+    assert_eq!(schemes["AccessToken"]["scheme"], "bearer");
+}
+
+#[tokio::test]
+async fn operation_ids_are_unique_and_every_reference_resolves() {
+    let server = TestServer::new().await;
+    let document = server
+        .call(Method::GET, "/api/openapi.json", None, None)
+        .await
+        .body;
+    let mut ids = HashSet::new();
+    for item in document["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            let id = operation["operationId"].as_str().unwrap().to_string();
+            assert!(ids.insert(id.clone()), "operationId {id} is used twice");
+        }
+    }
+    let schemas = document["components"]["schemas"].as_object().unwrap();
+    for name in [
+        "Project",
+        "ProjectRequest",
+        "Application",
+        "Status",
+        "ErrorBody",
+        "ServiceState",
+    ] {
+        assert!(schemas.contains_key(name), "{name} missing");
+    }
+    let mut references = Vec::new();
+    collect_references(&document, &mut references);
+    assert!(!references.is_empty());
+    for reference in references {
+        let name = reference
+            .strip_prefix("#/components/schemas/")
+            .unwrap_or_else(|| panic!("unexpected reference {reference}"));
+        assert!(schemas.contains_key(name), "{reference} does not resolve");
+    }
+    // The request schema says what is required.
+    let required = &schemas["ProjectRequest"]["required"];
+    assert_eq!(required, &serde_json::json!(["name"]));
+}
+
+fn collect_references(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                found.push(reference.clone());
+            }
+            map.values().for_each(|v| collect_references(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_references(v, found)),
+        _ => {}
+    }
+}
