@@ -14,6 +14,7 @@ pub mod organization;
 pub mod project;
 pub mod rules;
 pub mod status;
+pub mod token;
 
 pub use application::*;
 pub use common::*;
@@ -22,3 +23,4 @@ pub use error::*;
 pub use organization::*;
 pub use project::*;
 pub use status::*;
+pub use token::*;

@@ -15,20 +15,42 @@ const ROLES: [(&str, Permission); 4] = [
     ("ADMIN", Permission::Admin),
 ];
 
-/// A route template with its parameters filled from a real hierarchy.
-fn concrete(path: &str, server: &TestServer, ids: &(String, String, String)) -> String {
-    let (project, environment, application) = ids;
+/// Real records for every path parameter of the routes.
+struct Records {
+    project: String,
+    environment: String,
+    application: String,
+    api_token: String,
+}
+
+async fn records(server: &TestServer) -> Records {
+    let (project, environment, application) = server.hierarchy().await;
+    let api_token = server.api_token("READ").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    Records {
+        project,
+        environment,
+        application,
+        api_token,
+    }
+}
+
+/// A route template with its parameters filled with real records.
+fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
     format!("/api{path}")
         .replace("{organization_id}", &server.organization_id)
-        .replace("{project_id}", project)
-        .replace("{environment_id}", environment)
-        .replace("{application_id}", application)
+        .replace("{project_id}", &records.project)
+        .replace("{environment_id}", &records.environment)
+        .replace("{application_id}", &records.application)
+        .replace("{api_token_id}", &records.api_token)
 }
 
 #[tokio::test]
 async fn every_route_answers_each_role_as_the_permission_table_says() {
     let server = TestServer::new().await;
-    let ids = server.hierarchy().await;
+    let ids = records(&server).await;
     let rules = platform_server::routes::table(&server.state)
         .rules()
         .to_vec();
@@ -66,7 +88,7 @@ async fn every_route_answers_each_role_as_the_permission_table_says() {
 #[tokio::test]
 async fn every_route_refuses_a_missing_or_unknown_token() {
     let server = TestServer::new().await;
-    let ids = server.hierarchy().await;
+    let ids = records(&server).await;
     for rule in platform_server::routes::table(&server.state).rules() {
         let path = concrete(rule.path, &server, &ids);
         for authorization in [
@@ -193,13 +215,14 @@ async fn without_a_key_the_server_accepts_no_access_token() {
 async fn each_token_has_its_own_rate_limit() {
     let dir = TempDir::new().unwrap();
     let mut limited = config(&dir);
-    limited.rate_limit_per_minute = 3;
+    limited.rate_limit_per_minute = 5;
     let server = TestServer::with_config(dir, limited).await;
-    // TestServer::with_config already made one call (GET /organization) with the sign-in token.
+    // Starting made one call with the sign-in token, creating a second token two more.
+    let other = format!("Token {}", server.token_with_role("READ").await);
     for remaining in ["1", "0"] {
         let reply = server.get("/api/organization").await;
         assert_eq!(reply.status, StatusCode::OK);
-        assert_eq!(reply.headers["x-ratelimit-limit"], "3");
+        assert_eq!(reply.headers["x-ratelimit-limit"], "5");
         assert_eq!(reply.headers["x-ratelimit-remaining"], remaining);
         let reset: u64 = reply.headers["x-ratelimit-reset"]
             .to_str()
@@ -213,9 +236,9 @@ async fn each_token_has_its_own_rate_limit() {
     assert!(over.headers.contains_key("retry-after"));
     assert_eq!(over.headers["x-ratelimit-remaining"], "0");
 
-    let other = format!("Token {}", server.token_with_role("READ").await);
     let reply = server
         .call(Method::GET, "/api/organization", Some(&other), None)
         .await;
     assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.headers["x-ratelimit-remaining"], "4");
 }

@@ -6,6 +6,7 @@ mod environments;
 mod organizations;
 mod projects;
 mod table;
+mod tokens;
 
 pub use doc::{openapi, Doc};
 pub use table::{RouteRule, RouteTable};
@@ -17,6 +18,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use tower_http::cors::{Any, CorsLayer};
 
+use uuid::Uuid;
+
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::AppState;
 
@@ -27,6 +31,7 @@ pub fn table(state: &AppState) -> RouteTable {
     projects::register(&mut routes);
     environments::register(&mut routes);
     applications::register(&mut routes);
+    tokens::register(&mut routes);
     routes
 }
 
@@ -45,6 +50,15 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(cors())
+}
+
+/// 404 unless `organization_id` is the caller's own.
+pub(crate) fn own_organization(caller: &Caller, organization_id: Uuid) -> Result<(), ApiError> {
+    if caller.organization_id == organization_id {
+        Ok(())
+    } else {
+        Err(ApiError::not_found("organization"))
+    }
 }
 
 /// The console may be hosted on another origin (a CDN) than the API.

@@ -12,6 +12,8 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
+use super::own_organization;
+
 pub fn register(routes: &mut RouteTable) {
     let projects = "/organization/{organization_id}/project";
     routes
@@ -80,15 +82,6 @@ fn project(row: ProjectRow) -> ApiResult<Project> {
             id: db::id(&organization_id)?,
         },
     })
-}
-
-/// 404 unless `organization_id` is the caller's own.
-fn own_organization(caller: &Caller, organization_id: Uuid) -> ApiResult<()> {
-    if caller.organization_id == organization_id {
-        Ok(())
-    } else {
-        Err(ApiError::not_found("organization"))
-    }
 }
 
 async fn list_projects(

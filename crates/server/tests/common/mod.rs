@@ -170,21 +170,44 @@ impl TestServer {
         (project, environment, application)
     }
 
-    /// An API token of `role` (ADMIN, WRITE, DEPLOY, READ) in the organization.
+    /// The secret of a new API token of `role` (ADMIN, WRITE, DEPLOY, READ).
     pub async fn token_with_role(&self, role: &str) -> String {
-        let token = platform_server::auth::generate_token();
-        sqlx::query(
-            "INSERT INTO api_tokens (id, organization_id, role_id, name, token_hash, created_at)
-             SELECT ?, organization_id, id, ?, ?, datetime('now') FROM roles WHERE name = ?",
-        )
-        .bind(uuid::Uuid::new_v4().to_string())
-        .bind(format!("{role} test token"))
-        .bind(platform_server::auth::hash_token(&token))
-        .bind(role)
-        .execute(&self.state.db)
-        .await
-        .unwrap();
-        token
+        self.api_token(role).await["token"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The id of the organization's role named `name`.
+    pub async fn role_id(&self, name: &str) -> String {
+        let roles = self
+            .get(&format!(
+                "/api/organization/{}/customRole",
+                self.organization_id
+            ))
+            .await;
+        roles.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|role| role["name"] == name)
+            .unwrap_or_else(|| panic!("no role {name}: {}", roles.body))["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Creates an API token of `role` through the API; the answer carries the secret.
+    pub async fn api_token(&self, role: &str) -> Value {
+        let role_id = self.role_id(role).await;
+        let reply = self
+            .post(
+                &format!("/api/organization/{}/apiToken", self.organization_id),
+                json!({"name": format!("{role} token"), "role_id": role_id}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+        reply.body
     }
 
     /// Polls the status until it leaves the in-progress states.

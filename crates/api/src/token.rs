@@ -1,0 +1,115 @@
+//! Organization API tokens (spec 2.14) and the roles they carry.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+/// An API token. `token` (the secret) is present only in the answer that created it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ApiToken {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub description: Option<String>,
+    pub role_name: String,
+    pub role_id: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+/// Body of `POST /organization/{id}/apiToken`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ApiTokenRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Required: one of the organization's roles (`GET /organization/{id}/customRole`).
+    #[serde(default)]
+    pub role_id: Option<Uuid>,
+    /// Deprecated; only ADMIN is accepted.
+    #[serde(default)]
+    pub scope: Option<String>,
+}
+
+impl ApiTokenRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        if self.role_id.is_none() {
+            violations.check(Some(FieldError::new("role_id", "is required")));
+        }
+        if self.scope.as_deref().is_some_and(|scope| scope != "ADMIN") {
+            violations.check(Some(FieldError::new(
+                "scope",
+                "is deprecated and only accepts ADMIN",
+            )));
+        }
+        violations.into_result()
+    }
+}
+
+/// A role of the organization, as `GET /organization/{id}/customRole` lists them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CustomRole {
+    pub id: Uuid,
+    pub name: String,
+    pub description: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_and_role_are_required_and_scope_is_admin_only() {
+        let fields = |request: ApiTokenRequest| -> Vec<String> {
+            request
+                .validate()
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|e| e.field)
+                .collect()
+        };
+        assert_eq!(fields(ApiTokenRequest::default()), ["name", "role_id"]);
+        let valid = ApiTokenRequest {
+            name: "ci".into(),
+            role_id: Some(Uuid::nil()),
+            scope: Some("ADMIN".into()),
+            ..Default::default()
+        };
+        assert!(valid.validate().is_ok());
+        let wrong_scope = ApiTokenRequest {
+            scope: Some("READ".into()),
+            ..valid
+        };
+        assert_eq!(fields(wrong_scope), ["scope"]);
+    }
+
+    #[test]
+    fn the_secret_is_absent_unless_just_created() {
+        let token = ApiToken {
+            id: Uuid::nil(),
+            created_at: Utc::now(),
+            updated_at: None,
+            name: "ci".into(),
+            description: None,
+            role_name: "READ".into(),
+            role_id: Uuid::nil(),
+            token: None,
+        };
+        let json = serde_json::to_value(&token).unwrap();
+        assert!(json.get("token").is_none());
+    }
+}

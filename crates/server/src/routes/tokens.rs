@@ -1,0 +1,206 @@
+//! Organization API tokens (spec 2.14) and roles: ADMIN only. A token is shown once, at creation,
+//! and stored as a hash; deleting it makes it fail at once.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use platform_api::{ApiToken, ApiTokenRequest, CustomRole, FieldError, List};
+use uuid::Uuid;
+
+use super::own_organization;
+use crate::auth::{generate_token, hash_token, Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    let tokens = "/organization/{organization_id}/apiToken";
+    let token = "/organization/{organization_id}/apiToken/{api_token_id}";
+    routes
+        .add(
+            Method::GET,
+            "/organization/{organization_id}/customRole",
+            Permission::Admin,
+            Doc::new("List the roles a token can carry")
+                .answers_list_of::<CustomRole>(StatusCode::OK),
+            list_roles,
+        )
+        .add(
+            Method::GET,
+            tokens,
+            Permission::Admin,
+            Doc::new("List the API tokens (never their secret)")
+                .answers_list_of::<ApiToken>(StatusCode::OK),
+            list_tokens,
+        )
+        .add(
+            Method::POST,
+            tokens,
+            Permission::Admin,
+            Doc::new("Create an API token; the answer carries the token, shown this once")
+                .body::<ApiTokenRequest>()
+                .answers::<ApiToken>(StatusCode::CREATED),
+            create_token,
+        )
+        .add(
+            Method::GET,
+            token,
+            Permission::Admin,
+            Doc::new("Read an API token (never its secret)").answers::<ApiToken>(StatusCode::OK),
+            get_token,
+        )
+        .add(
+            Method::DELETE,
+            token,
+            Permission::Admin,
+            Doc::new("Delete an API token; it stops working at once")
+                .answers_nothing(StatusCode::NO_CONTENT),
+            delete_token,
+        );
+}
+
+async fn list_roles(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<CustomRole>>> {
+    own_organization(&caller, organization_id)?;
+    let rows: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT id, name, description FROM roles WHERE organization_id = ? ORDER BY name",
+    )
+    .bind(organization_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let roles = rows
+        .into_iter()
+        .map(|(id, name, description)| {
+            Ok(CustomRole {
+                id: db::id(&id)?,
+                name,
+                description,
+            })
+        })
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(roles)))
+}
+
+type TokenRow = (
+    String,
+    DateTime<Utc>,
+    Option<DateTime<Utc>>,
+    String,
+    Option<String>,
+    String,
+    String,
+);
+
+const SELECT: &str = "SELECT t.id, t.created_at, t.updated_at, t.name, t.description, r.name, r.id
+    FROM api_tokens t JOIN roles r ON r.id = t.role_id";
+
+fn api_token(row: TokenRow) -> ApiResult<ApiToken> {
+    let (id, created_at, updated_at, name, description, role_name, role_id) = row;
+    Ok(ApiToken {
+        id: db::id(&id)?,
+        created_at,
+        updated_at,
+        name,
+        description,
+        role_name,
+        role_id: db::id(&role_id)?,
+        token: None,
+    })
+}
+
+async fn list_tokens(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<ApiToken>>> {
+    own_organization(&caller, organization_id)?;
+    let rows: Vec<TokenRow> = sqlx::query_as(&format!(
+        "{SELECT} WHERE t.organization_id = ? ORDER BY t.created_at"
+    ))
+    .bind(organization_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let tokens = rows.into_iter().map(api_token).collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(tokens)))
+}
+
+async fn create_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<ApiTokenRequest>,
+) -> ApiResult<(StatusCode, Json<ApiToken>)> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let role_id = request.role_id.unwrap_or_default();
+    let (known,): (bool,) =
+        sqlx::query_as("SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)")
+            .bind(role_id.to_string())
+            .bind(organization_id.to_string())
+            .fetch_one(&state.db)
+            .await?;
+    if !known {
+        return Err(ApiError::invalid(vec![FieldError::new(
+            "role_id",
+            "is not a role of this organization (see GET /organization/{id}/customRole)",
+        )]));
+    }
+    let id = Uuid::new_v4();
+    let secret = generate_token();
+    sqlx::query(
+        "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .bind(role_id.to_string())
+    .bind(request.name.trim())
+    .bind(request.description.as_deref())
+    .bind(hash_token(&secret))
+    .bind(Utc::now())
+    .execute(&state.db)
+    .await?;
+    let mut created = find_token(&state, organization_id, id).await?;
+    created.token = Some(secret);
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn get_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, token_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<ApiToken>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(find_token(&state, organization_id, token_id).await?))
+}
+
+async fn delete_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, token_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    find_token(&state, organization_id, token_id).await?;
+    sqlx::query("DELETE FROM api_tokens WHERE id = ?")
+        .bind(token_id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn find_token(state: &AppState, organization_id: Uuid, id: Uuid) -> ApiResult<ApiToken> {
+    let row: TokenRow = sqlx::query_as(&format!(
+        "{SELECT} WHERE t.id = ? AND t.organization_id = ?"
+    ))
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::not_found("API token"))?;
+    api_token(row)
+}

@@ -1,0 +1,154 @@
+//! API tokens and roles: the secret is shown once and stored as a hash, the role applies, and a
+//! deleted token fails at once.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_error, assert_invalid_fields, TestServer};
+use serde_json::json;
+
+#[tokio::test]
+async fn the_four_roles_are_listed() {
+    let server = TestServer::new().await;
+    let roles = server
+        .get(&format!(
+            "/api/organization/{}/customRole",
+            server.organization_id
+        ))
+        .await;
+    assert_eq!(roles.status, StatusCode::OK);
+    let names: Vec<&str> = roles.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|role| role["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ADMIN", "DEPLOY", "READ", "WRITE"]);
+    for role in roles.body["results"].as_array().unwrap() {
+        assert!(role["id"].is_string() && role["description"].is_string());
+    }
+}
+
+#[tokio::test]
+async fn a_token_is_shown_once_and_works_with_its_role() {
+    let server = TestServer::new().await;
+    let created = server.api_token("READ").await;
+    let secret = created["token"].as_str().unwrap().to_string();
+    assert!(secret.starts_with("pt_"));
+    assert_eq!(created["role_name"], "READ");
+    assert_eq!(created["name"], "READ token");
+
+    let read = format!("Token {secret}");
+    let reply = server
+        .call(Method::GET, "/api/organization", Some(&read), None)
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let refused = server
+        .call(
+            Method::POST,
+            &format!("/api/organization/{}/project", server.organization_id),
+            Some(&read),
+            Some(r#"{"name": "nope"}"#),
+        )
+        .await;
+    assert_error(&refused, StatusCode::FORBIDDEN, "FORBIDDEN");
+
+    let tokens = format!("/api/organization/{}/apiToken", server.organization_id);
+    let list = server.get(&tokens).await;
+    assert_eq!(list.status, StatusCode::OK);
+    let id = created["id"].as_str().unwrap();
+    let one = server.get(&format!("{tokens}/{id}")).await;
+    assert_eq!(one.body["id"], id);
+    for body in [&list.body, &one.body] {
+        let text = body.to_string();
+        assert!(!text.contains(&secret), "the secret came back: {text}");
+        assert!(
+            !text.contains("token_hash") && !text.contains("\"token\""),
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_deleted_token_fails_at_once() {
+    let server = TestServer::new().await;
+    let created = server.api_token("WRITE").await;
+    let auth = format!("Token {}", created["token"].as_str().unwrap());
+    let path = format!(
+        "/api/organization/{}/apiToken/{}",
+        server.organization_id,
+        created["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        server
+            .call(Method::GET, "/api/organization", Some(&auth), None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let deleted = server
+        .call(
+            Method::DELETE,
+            &path,
+            Some(&format!("Token {}", server.token)),
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    let refused = server
+        .call(Method::GET, "/api/organization", Some(&auth), None)
+        .await;
+    assert_error(&refused, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+    assert_error(&server.get(&path).await, StatusCode::NOT_FOUND, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn token_rules_name_the_field() {
+    let server = TestServer::new().await;
+    let tokens = format!("/api/organization/{}/apiToken", server.organization_id);
+    assert_invalid_fields(&server.post(&tokens, json!({})).await, &["name"]);
+    assert_invalid_fields(
+        &server.post(&tokens, json!({"name": "ci"})).await,
+        &["role_id"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &tokens,
+                json!({"name": "ci", "role_id": uuid::Uuid::new_v4()}),
+            )
+            .await,
+        &["role_id"],
+    );
+    let role_id = server.role_id("DEPLOY").await;
+    assert_invalid_fields(
+        &server
+            .post(
+                &tokens,
+                json!({"name": "ci", "role_id": role_id, "scope": "READ"}),
+            )
+            .await,
+        &["scope"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &tokens,
+                json!({"name": "ci", "role_id": role_id, "description": "d".repeat(256)}),
+            )
+            .await,
+        &["description"],
+    );
+    let unknown = format!("{tokens}/{}", uuid::Uuid::new_v4());
+    assert_error(
+        &server.get(&unknown).await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+    let foreign = format!("/api/organization/{}/apiToken", uuid::Uuid::new_v4());
+    assert_error(
+        &server.get(&foreign).await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+}
