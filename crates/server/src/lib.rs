@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod rate_limit;
 pub mod routes;
+mod store;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::{Method, StatusCode};
-use common::{assert_error, config, TestServer, JWT_SECRET};
+use common::{assert_error, concrete, config, records, TestServer, JWT_SECRET};
 use platform_server::auth::{issue_access_token, AccessClaims, Permission};
 use tempfile::TempDir;
 
@@ -14,38 +14,6 @@ const ROLES: [(&str, Permission); 4] = [
     ("WRITE", Permission::Write),
     ("ADMIN", Permission::Admin),
 ];
-
-/// Real records for every path parameter of the routes.
-struct Records {
-    project: String,
-    environment: String,
-    application: String,
-    api_token: String,
-}
-
-async fn records(server: &TestServer) -> Records {
-    let (project, environment, application) = server.hierarchy().await;
-    let api_token = server.api_token("READ").await["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    Records {
-        project,
-        environment,
-        application,
-        api_token,
-    }
-}
-
-/// A route template with its parameters filled with real records.
-fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
-    format!("/api{path}")
-        .replace("{organization_id}", &server.organization_id)
-        .replace("{project_id}", &records.project)
-        .replace("{environment_id}", &records.environment)
-        .replace("{application_id}", &records.application)
-        .replace("{api_token_id}", &records.api_token)
-}
 
 #[tokio::test]
 async fn every_route_answers_each_role_as_the_permission_table_says() {

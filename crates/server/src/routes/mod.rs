@@ -1,6 +1,7 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
 pub(crate) mod applications;
+mod container_registries;
 mod doc;
 mod environments;
 mod organizations;
@@ -32,6 +33,7 @@ pub fn table(state: &AppState) -> RouteTable {
     environments::register(&mut routes);
     applications::register(&mut routes);
     tokens::register(&mut routes);
+    container_registries::register(&mut routes);
     routes
 }
 

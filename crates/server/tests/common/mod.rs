@@ -252,3 +252,52 @@ pub fn assert_invalid_fields(reply: &Reply, fields: &[&str]) {
         .collect();
     assert_eq!(named, fields, "{}", reply.body);
 }
+
+/// Real records for every path parameter of the routes.
+pub struct Records {
+    pub project: String,
+    pub environment: String,
+    pub application: String,
+    pub api_token: String,
+    pub container_registry: String,
+}
+
+pub async fn records(server: &TestServer) -> Records {
+    let (project, environment, application) = server.hierarchy().await;
+    let api_token = server.api_token("READ").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let registry = server
+        .post(
+            &format!(
+                "/api/organization/{}/containerRegistry",
+                server.organization_id
+            ),
+            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example",
+                   "config": {"username": "robot", "password": REGISTRY_PASSWORD}}),
+        )
+        .await;
+    assert_eq!(registry.status, StatusCode::CREATED, "{}", registry.body);
+    Records {
+        project,
+        environment,
+        application,
+        api_token,
+        container_registry: registry.body["id"].as_str().unwrap().to_string(),
+    }
+}
+
+/// The password `records` gives its registry, to look for in answers.
+pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
+
+/// A route template with its parameters filled with real records.
+pub fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
+    format!("/api{path}")
+        .replace("{organization_id}", &server.organization_id)
+        .replace("{project_id}", &records.project)
+        .replace("{environment_id}", &records.environment)
+        .replace("{application_id}", &records.application)
+        .replace("{api_token_id}", &records.api_token)
+        .replace("{container_registry_id}", &records.container_registry)
+}

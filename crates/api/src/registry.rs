@@ -1,0 +1,381 @@
+//! Container registries (spec 2.9) and the rules of their kinds (2.9.1).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    /// Registry kinds (spec 2.9.1).
+    RegistryKind {
+        Ecr = "ECR",
+        ProviderACr = "PROVIDER_A_CR",
+        ProviderBHub = "PROVIDER_B_HUB",
+        ProviderCCr = "PROVIDER_C_CR",
+        ProviderCEnterpriseCr = "PROVIDER_C_ENTERPRISE_CR",
+        ProviderDCr = "PROVIDER_D_CR",
+        PublicEcr = "PUBLIC_ECR",
+        Docr = "DOCR",
+        GenericCr = "GENERIC_CR",
+        ProviderEArtifactRegistry = "PROVIDER_E_ARTIFACT_REGISTRY",
+        ProviderFCr = "PROVIDER_F_CR",
+    }
+);
+
+impl RegistryKind {
+    /// The fixed public address of the kinds that have one. The spec hides the vendors behind
+    /// letters, so these addresses are neutral stand-ins, one per vendor.
+    pub fn fixed_url(self) -> Option<&'static str> {
+        match self {
+            RegistryKind::ProviderBHub => Some("https://hub.provider-b.example"),
+            RegistryKind::ProviderCCr => Some("https://cr.provider-c.example"),
+            RegistryKind::ProviderDCr => Some("https://cr.provider-d.example"),
+            _ => None,
+        }
+    }
+
+    /// The config fields the kind requires.
+    pub fn required_config(self) -> &'static [&'static str] {
+        match self {
+            RegistryKind::Ecr => &["region", "access_key_id", "secret_access_key"],
+            RegistryKind::ProviderACr => {
+                &["region", "provider_a_access_key", "provider_a_secret_key"]
+            }
+            RegistryKind::ProviderEArtifactRegistry => &["region", "json_credentials"],
+            RegistryKind::ProviderBHub
+            | RegistryKind::ProviderCCr
+            | RegistryKind::ProviderDCr
+            | RegistryKind::GenericCr => &["username"],
+            _ => &[],
+        }
+    }
+}
+
+/// Registry credentials as sent. The secret ones are never returned.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RegistryConfigRequest {
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+    pub region: Option<String>,
+    pub provider_a_access_key: Option<String>,
+    pub provider_a_secret_key: Option<String>,
+    pub provider_a_project_id: Option<String>,
+    pub json_credentials: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub role_arn: Option<String>,
+    pub provider_f_tenant_id: Option<String>,
+    pub provider_f_subscription_id: Option<String>,
+}
+
+impl RegistryConfigRequest {
+    /// The value of a config field by its wire name.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        let value = match name {
+            "access_key_id" => &self.access_key_id,
+            "secret_access_key" => &self.secret_access_key,
+            "region" => &self.region,
+            "provider_a_access_key" => &self.provider_a_access_key,
+            "provider_a_secret_key" => &self.provider_a_secret_key,
+            "provider_a_project_id" => &self.provider_a_project_id,
+            "json_credentials" => &self.json_credentials,
+            "username" => &self.username,
+            "password" => &self.password,
+            "role_arn" => &self.role_arn,
+            "provider_f_tenant_id" => &self.provider_f_tenant_id,
+            "provider_f_subscription_id" => &self.provider_f_subscription_id,
+            _ => &None,
+        };
+        value.as_deref().filter(|v| !v.trim().is_empty())
+    }
+
+    /// The fields that are secrets, by wire name, with their values.
+    pub fn secrets(&self) -> Vec<(&'static str, &str)> {
+        REGISTRY_SECRET_FIELDS
+            .iter()
+            .filter_map(|name| self.field(name).map(|value| (*name, value)))
+            .collect()
+    }
+
+    /// What may be shown of this config.
+    pub fn public(&self) -> RegistryConfig {
+        RegistryConfig {
+            username: self.username.clone(),
+            region: self.region.clone(),
+            provider_a_access_key: self.provider_a_access_key.clone(),
+            provider_a_project_id: self.provider_a_project_id.clone(),
+            access_key_id: self.access_key_id.clone(),
+            role_arn: self.role_arn.clone(),
+            provider_f_tenant_id: self.provider_f_tenant_id.clone(),
+            provider_f_subscription_id: self.provider_f_subscription_id.clone(),
+            provider_f_application_id: None,
+            provider_f_application_object_id: None,
+        }
+    }
+}
+
+/// The config fields whose values are never returned.
+pub const REGISTRY_SECRET_FIELDS: &[&str] = &[
+    "secret_access_key",
+    "provider_a_secret_key",
+    "json_credentials",
+    "password",
+];
+
+/// Registry credentials as returned: no secret.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RegistryConfig {
+    pub username: Option<String>,
+    pub region: Option<String>,
+    pub provider_a_access_key: Option<String>,
+    pub provider_a_project_id: Option<String>,
+    pub access_key_id: Option<String>,
+    pub role_arn: Option<String>,
+    pub provider_f_tenant_id: Option<String>,
+    pub provider_f_subscription_id: Option<String>,
+    pub provider_f_application_id: Option<String>,
+    pub provider_f_application_object_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterReference {
+    pub id: Uuid,
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ContainerRegistry {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub kind: RegistryKind,
+    pub description: Option<String>,
+    pub url: String,
+    pub cluster: Option<ClusterReference>,
+    /// Number of services using the registry.
+    pub associated_services_count: i64,
+    pub config: RegistryConfig,
+}
+
+/// Body of `POST /organization/{id}/containerRegistry` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ContainerRegistryRequest {
+    pub name: String,
+    pub kind: RegistryKind,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Filled with the kind's fixed address when omitted, for the kinds that have one.
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub config: RegistryConfigRequest,
+}
+
+impl ContainerRegistryRequest {
+    /// Checks the rules of spec 2.9.1. `stored_secrets` names the secret fields kept from before
+    /// (an update may leave a secret out to keep it).
+    pub fn validate(&self, stored_secrets: &[&str]) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        if self.kind == RegistryKind::Docr {
+            violations.check(Some(FieldError::new(
+                "kind",
+                "DOCR is no longer supported; use another kind",
+            )));
+            return violations.into_result();
+        }
+        let url = self.url.as_deref().map(str::trim).filter(|u| !u.is_empty());
+        match (self.kind.fixed_url(), url) {
+            (Some(fixed), Some(url)) if url.trim_end_matches('/') != fixed => {
+                violations.check(Some(FieldError::new(
+                    "url",
+                    format!("must be {fixed} for {} (or be omitted)", self.kind),
+                )));
+            }
+            (Some(_), _) => {}
+            (None, None) => violations.check(Some(FieldError::new("url", "is required"))),
+            (None, Some(url)) => {
+                if !url.starts_with("https://") || url.len() <= "https://".len() {
+                    violations.check(Some(FieldError::new("url", "must start with https://")));
+                }
+            }
+        }
+        for field in self.kind.required_config() {
+            if self.config.field(field).is_none() && !stored_secrets.contains(field) {
+                violations.check(Some(FieldError::new(
+                    format!("config.{field}"),
+                    format!("is required for {}", self.kind),
+                )));
+            }
+        }
+        violations.into_result()
+    }
+
+    /// The address to store: the given one, or the kind's fixed address.
+    pub fn resolved_url(&self) -> String {
+        self.url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+            .or(self.kind.fixed_url())
+            .unwrap_or_default()
+            .trim_end_matches('/')
+            .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(
+        kind: RegistryKind,
+        url: Option<&str>,
+        config: RegistryConfigRequest,
+    ) -> ContainerRegistryRequest {
+        ContainerRegistryRequest {
+            name: "registry".into(),
+            kind,
+            description: None,
+            url: url.map(str::to_string),
+            config,
+        }
+    }
+
+    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
+    }
+
+    #[test]
+    fn docr_is_refused() {
+        let docr = request(
+            RegistryKind::Docr,
+            Some("https://r.example"),
+            Default::default(),
+        );
+        let errors = docr.validate(&[]).unwrap_err();
+        assert_eq!(errors[0].field, "kind");
+        assert!(errors[0].message.contains("no longer supported"));
+    }
+
+    #[test]
+    fn fixed_addresses_are_filled_in_and_enforced() {
+        let config = RegistryConfigRequest {
+            username: Some("me".into()),
+            ..Default::default()
+        };
+        let hub = request(RegistryKind::ProviderBHub, None, config.clone());
+        assert!(hub.validate(&[]).is_ok());
+        assert_eq!(hub.resolved_url(), "https://hub.provider-b.example");
+        let wrong = request(
+            RegistryKind::ProviderDCr,
+            Some("https://elsewhere.example"),
+            config,
+        );
+        assert_eq!(fields(wrong.validate(&[])), ["url"]);
+    }
+
+    #[test]
+    fn other_kinds_need_an_https_url() {
+        let config = RegistryConfigRequest {
+            username: Some("me".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            fields(request(RegistryKind::GenericCr, None, config.clone()).validate(&[])),
+            ["url"]
+        );
+        assert_eq!(
+            fields(
+                request(
+                    RegistryKind::GenericCr,
+                    Some("http://r.example"),
+                    config.clone()
+                )
+                .validate(&[])
+            ),
+            ["url"]
+        );
+        assert!(
+            request(RegistryKind::GenericCr, Some("https://r.example"), config)
+                .validate(&[])
+                .is_ok()
+        );
+        assert!(request(
+            RegistryKind::PublicEcr,
+            Some("https://public.example"),
+            Default::default()
+        )
+        .validate(&[])
+        .is_ok());
+    }
+
+    #[test]
+    fn each_kind_requires_its_config() {
+        let ecr = request(
+            RegistryKind::Ecr,
+            Some("https://ecr.example"),
+            Default::default(),
+        );
+        assert_eq!(
+            fields(ecr.validate(&[])),
+            [
+                "config.region",
+                "config.access_key_id",
+                "config.secret_access_key"
+            ]
+        );
+        // A secret stored before may be left out of an update.
+        let update = request(
+            RegistryKind::Ecr,
+            Some("https://ecr.example"),
+            RegistryConfigRequest {
+                region: Some("eu".into()),
+                access_key_id: Some("AKIA".into()),
+                ..Default::default()
+            },
+        );
+        assert!(update.validate(&["secret_access_key"]).is_ok());
+        let artifact = request(
+            RegistryKind::ProviderEArtifactRegistry,
+            Some("https://a.example"),
+            Default::default(),
+        );
+        assert_eq!(
+            fields(artifact.validate(&[])),
+            ["config.region", "config.json_credentials"]
+        );
+    }
+
+    #[test]
+    fn secrets_are_kept_apart_from_what_is_shown() {
+        let config = RegistryConfigRequest {
+            username: Some("me".into()),
+            password: Some("hunter2".into()),
+            secret_access_key: Some("s3cr3t".into()),
+            ..Default::default()
+        };
+        let secrets: Vec<&str> = config.secrets().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(secrets, ["secret_access_key", "password"]);
+        let shown = serde_json::to_string(&config.public()).unwrap();
+        assert!(!shown.contains("hunter2") && !shown.contains("s3cr3t"));
+        assert!(shown.contains("\"username\":\"me\""));
+    }
+}

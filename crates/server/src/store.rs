@@ -1,0 +1,125 @@
+//! Storage of organization-level records: each kind's record as callers see it (JSON), and its
+//! secrets in a column of their own that no answer is built from.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sqlx::SqlitePool;
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult, UniqueViolation};
+
+/// Secret values by field name.
+pub type Secrets = BTreeMap<String, String>;
+
+/// What an organization-level record is: its kind in storage and its name in messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Kind {
+    pub stored_as: &'static str,
+    pub what: &'static str,
+}
+
+pub struct Stored<T> {
+    pub record: T,
+    pub secrets: Secrets,
+}
+
+/// A record to write: its id and name, what callers see, its secrets, and when it was written.
+pub struct Entry<'a, T> {
+    pub id: Uuid,
+    pub name: &'a str,
+    pub record: &'a T,
+    pub secrets: &'a Secrets,
+    pub at: DateTime<Utc>,
+}
+
+pub async fn insert<T: Serialize>(
+    db: &SqlitePool,
+    kind: Kind,
+    organization_id: Uuid,
+    entry: Entry<'_, T>,
+) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO organization_resources (id, organization_id, kind, name, record, secrets, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(entry.id.to_string())
+    .bind(organization_id.to_string())
+    .bind(kind.stored_as)
+    .bind(entry.name)
+    .bind(serde_json::to_string(entry.record).map_err(ApiError::internal)?)
+    .bind(serde_json::to_string(entry.secrets).map_err(ApiError::internal)?)
+    .bind(entry.at)
+    .execute(db)
+    .await
+    .on_unique_violation("name", kind.what)?;
+    Ok(())
+}
+
+pub async fn update<T: Serialize>(
+    db: &SqlitePool,
+    kind: Kind,
+    entry: Entry<'_, T>,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE organization_resources SET name = ?, record = ?, secrets = ?, updated_at = ? WHERE id = ?",
+    )
+    .bind(entry.name)
+    .bind(serde_json::to_string(entry.record).map_err(ApiError::internal)?)
+    .bind(serde_json::to_string(entry.secrets).map_err(ApiError::internal)?)
+    .bind(entry.at)
+    .bind(entry.id.to_string())
+    .execute(db)
+    .await
+    .on_unique_violation("name", kind.what)?;
+    Ok(())
+}
+
+pub async fn list<T: DeserializeOwned>(
+    db: &SqlitePool,
+    kind: Kind,
+    organization_id: Uuid,
+) -> ApiResult<Vec<T>> {
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT record FROM organization_resources WHERE organization_id = ? AND kind = ? ORDER BY name",
+    )
+    .bind(organization_id.to_string())
+    .bind(kind.stored_as)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(record,)| serde_json::from_str(&record).map_err(ApiError::internal))
+        .collect()
+}
+
+/// The record with this id in the organization, or 404.
+pub async fn find<T: DeserializeOwned>(
+    db: &SqlitePool,
+    kind: Kind,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Stored<T>> {
+    let (record, secrets): (String, String) = sqlx::query_as(
+        "SELECT record, secrets FROM organization_resources WHERE id = ? AND organization_id = ? AND kind = ?",
+    )
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .bind(kind.stored_as)
+    .fetch_optional(db)
+    .await?
+    .ok_or_else(|| ApiError::not_found(kind.what))?;
+    Ok(Stored {
+        record: serde_json::from_str(&record).map_err(ApiError::internal)?,
+        secrets: serde_json::from_str(&secrets).map_err(ApiError::internal)?,
+    })
+}
+
+pub async fn delete(db: &SqlitePool, id: Uuid) -> ApiResult<()> {
+    sqlx::query("DELETE FROM organization_resources WHERE id = ?")
+        .bind(id.to_string())
+        .execute(db)
+        .await?;
+    Ok(())
+}

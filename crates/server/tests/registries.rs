@@ -1,0 +1,156 @@
+//! Container registries: the rules of spec 2.9.1, and secrets that never come back.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_error, assert_invalid_fields, TestServer};
+use serde_json::{json, Value};
+
+fn path(server: &TestServer) -> String {
+    format!(
+        "/api/organization/{}/containerRegistry",
+        server.organization_id
+    )
+}
+
+async fn put(server: &TestServer, path: &str, body: Value) -> common::Reply {
+    let auth = format!("Token {}", server.token);
+    server
+        .call(Method::PUT, path, Some(&auth), Some(&body.to_string()))
+        .await
+}
+
+#[tokio::test]
+async fn a_registry_is_created_read_listed_and_deleted() {
+    let server = TestServer::new().await;
+    let created = server
+        .post(
+            &path(&server),
+            json!({"name": "builds", "kind": "GENERIC_CR", "url": "https://registry.example/",
+                   "description": "CI images", "config": {"username": "robot", "password": "p4ss"}}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let registry = &created.body;
+    assert_eq!(registry["kind"], "GENERIC_CR");
+    assert_eq!(registry["url"], "https://registry.example");
+    assert_eq!(registry["config"]["username"], "robot");
+    assert_eq!(registry["associated_services_count"], 0);
+    assert!(registry["cluster"].is_null());
+    let one = format!("{}/{}", path(&server), registry["id"].as_str().unwrap());
+    assert_eq!(&server.get(&one).await.body, registry);
+    let list = server.get(&path(&server)).await;
+    assert_eq!(list.body["results"][0]["id"], registry["id"]);
+    for body in [&created.body, &list.body] {
+        assert!(!body.to_string().contains("p4ss"), "{body}");
+        assert!(body["config"].get("password").is_none());
+    }
+
+    assert_error(
+        &server
+            .post(
+                &path(&server),
+                json!({"name": "BUILDS", "kind": "PUBLIC_ECR", "url": "https://p.example"}),
+            )
+            .await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+    let auth = format!("Token {}", server.token);
+    let deleted = server.call(Method::DELETE, &one, Some(&auth), None).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_error(&server.get(&one).await, StatusCode::NOT_FOUND, "NOT_FOUND");
+}
+
+#[tokio::test]
+async fn the_kinds_rules_name_the_field() {
+    let server = TestServer::new().await;
+    let registries = path(&server);
+    let post = |body: Value| server.post(&registries, body);
+    let docr = post(json!({"name": "d", "kind": "DOCR", "url": "https://d.example"})).await;
+    assert_invalid_fields(&docr, &["kind"]);
+    assert!(docr.body["fields"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no longer supported"));
+    assert_invalid_fields(&post(json!({"name": "x", "kind": "NOPE"})).await, &["kind"]);
+    assert_invalid_fields(
+        &post(json!({"name": "e", "kind": "ECR", "url": "https://e.example"})).await,
+        &[
+            "config.region",
+            "config.access_key_id",
+            "config.secret_access_key",
+        ],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "a", "kind": "PROVIDER_A_CR", "url": "https://a.example", "config": {"region": "eu"}})).await,
+        &["config.provider_a_access_key", "config.provider_a_secret_key"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "g", "kind": "GENERIC_CR", "url": "http://g.example", "config": {"username": "u"}})).await,
+        &["url"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "g", "kind": "GENERIC_CR", "config": {"username": "u"}})).await,
+        &["url"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "h", "kind": "PROVIDER_C_CR", "url": "https://elsewhere.example", "config": {"username": "u"}})).await,
+        &["url"],
+    );
+    let defaulted =
+        post(json!({"name": "h", "kind": "PROVIDER_B_HUB", "config": {"username": "u"}})).await;
+    assert_eq!(defaulted.status, StatusCode::CREATED, "{}", defaulted.body);
+    assert_eq!(defaulted.body["url"], "https://hub.provider-b.example");
+    assert_invalid_fields(
+        &post(json!({"name": "", "kind": "PUBLIC_ECR", "url": "https://p.example", "description": "d".repeat(256)})).await,
+        &["name", "description"],
+    );
+}
+
+#[tokio::test]
+async fn an_update_keeps_the_secrets_it_leaves_out() {
+    let server = TestServer::new().await;
+    let created = server
+        .post(
+            &path(&server),
+            json!({"name": "ecr", "kind": "ECR", "url": "https://ecr.example",
+                   "config": {"region": "eu-west-3", "access_key_id": "AKIA1", "secret_access_key": "first-secret"}}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let one = format!("{}/{}", path(&server), created.body["id"].as_str().unwrap());
+
+    let updated = put(
+        &server,
+        &one,
+        json!({"name": "ecr-eu", "kind": "ECR", "url": "https://ecr.example",
+               "config": {"region": "eu-west-1", "access_key_id": "AKIA2"}}),
+    )
+    .await;
+    assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
+    assert_eq!(updated.body["name"], "ecr-eu");
+    assert_eq!(updated.body["config"]["region"], "eu-west-1");
+    assert_eq!(updated.body["created_at"], created.body["created_at"]);
+    assert!(updated.body["updated_at"].is_string());
+    let (secrets,): (String,) =
+        sqlx::query_as("SELECT secrets FROM organization_resources WHERE id = ?")
+            .bind(created.body["id"].as_str().unwrap())
+            .fetch_one(&server.state.db)
+            .await
+            .unwrap();
+    assert!(
+        secrets.contains("first-secret"),
+        "the kept secret: {secrets}"
+    );
+
+    // Another kind keeps no secret of the old one.
+    let switched = put(
+        &server,
+        &one,
+        json!({"name": "ecr-eu", "kind": "PROVIDER_E_ARTIFACT_REGISTRY", "url": "https://ar.example",
+               "config": {"region": "eu"}}),
+    )
+    .await;
+    assert_invalid_fields(&switched, &["config.json_credentials"]);
+}
