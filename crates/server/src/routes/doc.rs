@@ -54,7 +54,7 @@ impl Payload {
 /// What a route does, takes and answers, for the document.
 #[derive(Clone)]
 pub struct Doc {
-    summary: &'static str,
+    summary: String,
     body: Option<Payload>,
     status: StatusCode,
     answer: Option<Payload>,
@@ -62,9 +62,9 @@ pub struct Doc {
 
 impl Doc {
     /// A route answering 200 with nothing documented yet; refine with `body` and `answers`.
-    pub fn new(summary: &'static str) -> Self {
+    pub fn new(summary: impl Into<String>) -> Self {
         Self {
-            summary,
+            summary: summary.into(),
             body: None,
             status: StatusCode::OK,
             answer: None,
@@ -142,7 +142,7 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
     for rule in rules {
         let doc = &rule.doc;
         let mut operation = OperationBuilder::new()
-            .summary(Some(doc.summary))
+            .summary(Some(doc.summary.clone()))
             .operation_id(Some(operation_id(&rule.method, rule.path)))
             .tag(tag(rule.path))
             .description(Some(format!(

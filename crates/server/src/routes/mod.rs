@@ -4,6 +4,7 @@ pub(crate) mod applications;
 mod container_registries;
 mod doc;
 mod environments;
+mod organization_resources;
 mod organizations;
 mod projects;
 mod table;
@@ -33,7 +34,7 @@ pub fn table(state: &AppState) -> RouteTable {
     environments::register(&mut routes);
     applications::register(&mut routes);
     tokens::register(&mut routes);
-    container_registries::register(&mut routes);
+    organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     routes
 }
 

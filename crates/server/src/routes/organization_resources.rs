@@ -1,0 +1,184 @@
+//! Organization-level resources that share one shape: listed, created, read, updated and deleted
+//! under `/organization/{organization_id}/...`, stored as a record plus secrets kept apart. Each
+//! kind says its paths, types, rules and secrets by implementing `OrganizationResource`.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use platform_api::{FieldError, List};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::store::{self, Entry, Kind, Secrets};
+use crate::AppState;
+
+pub trait OrganizationResource: Send + Sync + 'static {
+    const KIND: Kind;
+    /// `/organization/{organization_id}/...`
+    const COLLECTION: &'static str;
+    /// `/organization/{organization_id}/.../{..._id}`
+    const ITEM: &'static str;
+    /// Permission to read; writing needs at least WRITE, deleting ADMIN.
+    const READ: Permission = Permission::Read;
+    const WRITE: Permission = Permission::Write;
+
+    type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
+    type Record: Serialize + DeserializeOwned + ToSchema + Send + Sync + 'static;
+
+    /// Checks the request's rules; `kept` names the secrets an update may leave out.
+    fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>>;
+
+    /// The record callers see, and the request's secrets.
+    fn build(
+        id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+    ) -> (Self::Record, Secrets);
+
+    fn name(record: &Self::Record) -> &str;
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc>;
+
+    /// Whether the secrets stored with `previous` still apply to `request`.
+    fn keeps_secrets(_previous: &Self::Record, _request: &Self::Request) -> bool {
+        true
+    }
+}
+
+/// Registers the five routes of `R`.
+pub fn register<R: OrganizationResource>(routes: &mut RouteTable) {
+    let what = R::KIND.what;
+    routes
+        .add(
+            Method::GET,
+            R::COLLECTION,
+            R::READ,
+            Doc::new(format!("List the {what}s")).answers_list_of::<R::Record>(StatusCode::OK),
+            list::<R>,
+        )
+        .add(
+            Method::POST,
+            R::COLLECTION,
+            R::WRITE,
+            Doc::new(format!("Create a {what}"))
+                .body::<R::Request>()
+                .answers::<R::Record>(StatusCode::CREATED),
+            create::<R>,
+        )
+        .add(
+            Method::GET,
+            R::ITEM,
+            R::READ,
+            Doc::new(format!("Read a {what}")).answers::<R::Record>(StatusCode::OK),
+            read::<R>,
+        )
+        .add(
+            Method::PUT,
+            R::ITEM,
+            R::WRITE,
+            Doc::new(format!("Update a {what}; a secret left out is kept"))
+                .body::<R::Request>()
+                .answers::<R::Record>(StatusCode::OK),
+            update::<R>,
+        )
+        .add(
+            Method::DELETE,
+            R::ITEM,
+            Permission::Admin,
+            Doc::new(format!("Delete a {what}")).answers_nothing(StatusCode::NO_CONTENT),
+            delete::<R>,
+        );
+}
+
+async fn list<R: OrganizationResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<R::Record>>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(List::new(
+        store::list(&state.db, R::KIND, organization_id).await?,
+    )))
+}
+
+async fn create<R: OrganizationResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<R::Request>,
+) -> ApiResult<(StatusCode, Json<R::Record>)> {
+    own_organization(&caller, organization_id)?;
+    R::validate(&request, &[]).map_err(ApiError::invalid)?;
+    let (id, now) = (Uuid::new_v4(), Utc::now());
+    let (record, secrets) = R::build(id, now, None, request);
+    let entry = Entry {
+        id,
+        name: R::name(&record),
+        record: &record,
+        secrets: &secrets,
+        at: now,
+    };
+    store::insert(&state.db, R::KIND, organization_id, entry).await?;
+    Ok((StatusCode::CREATED, Json(record)))
+}
+
+async fn read<R: OrganizationResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<R::Record>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(
+        store::find::<R::Record>(&state.db, R::KIND, organization_id, id)
+            .await?
+            .record,
+    ))
+}
+
+async fn update<R: OrganizationResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+    ApiJson(request): ApiJson<R::Request>,
+) -> ApiResult<Json<R::Record>> {
+    own_organization(&caller, organization_id)?;
+    let stored = store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    let mut kept = if R::keeps_secrets(&stored.record, &request) {
+        stored.secrets
+    } else {
+        Secrets::new()
+    };
+    let kept_names: Vec<&str> = kept.keys().map(String::as_str).collect();
+    R::validate(&request, &kept_names).map_err(ApiError::invalid)?;
+    let now = Utc::now();
+    let (record, secrets) = R::build(id, R::created_at(&stored.record), Some(now), request);
+    kept.extend(secrets);
+    let entry = Entry {
+        id,
+        name: R::name(&record),
+        record: &record,
+        secrets: &kept,
+        at: now,
+    };
+    store::update(&state.db, R::KIND, entry).await?;
+    Ok(Json(record))
+}
+
+async fn delete<R: OrganizationResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    store::delete(&state.db, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
