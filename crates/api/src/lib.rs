@@ -16,6 +16,7 @@ pub mod registry;
 pub mod rules;
 pub mod status;
 pub mod token;
+pub mod webhook;
 
 pub use application::*;
 pub use common::*;
@@ -26,3 +27,4 @@ pub use project::*;
 pub use registry::*;
 pub use status::*;
 pub use token::*;
+pub use webhook::*;

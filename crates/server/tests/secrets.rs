@@ -4,7 +4,7 @@
 mod common;
 
 use axum::http::{Method, StatusCode};
-use common::{concrete, records, TestServer, REGISTRY_PASSWORD};
+use common::{concrete, records, TestServer, REGISTRY_PASSWORD, WEBHOOK_SECRET};
 use serde_json::json;
 
 #[tokio::test]
@@ -25,6 +25,7 @@ async fn no_get_route_answers_a_secret() {
     assert_eq!(ecr.status, StatusCode::CREATED);
     let secrets = [
         REGISTRY_PASSWORD,
+        WEBHOOK_SECRET,
         "ecr-secret-key",
         token.as_str(),
         server.token.as_str(),

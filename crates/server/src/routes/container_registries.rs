@@ -53,8 +53,8 @@ impl OrganizationResource for ContainerRegistries {
         (registry, secrets)
     }
 
-    fn name(record: &Self::Record) -> &str {
-        &record.name
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
     }
 
     fn created_at(record: &Self::Record) -> DateTime<Utc> {

@@ -9,6 +9,7 @@ mod organizations;
 mod projects;
 mod table;
 mod tokens;
+mod webhooks;
 
 pub use doc::{openapi, Doc};
 pub use table::{RouteRule, RouteTable};
@@ -35,6 +36,7 @@ pub fn table(state: &AppState) -> RouteTable {
     applications::register(&mut routes);
     tokens::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
+    organization_resources::register::<webhooks::Webhooks>(&mut routes);
     routes
 }
 

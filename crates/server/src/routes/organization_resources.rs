@@ -43,7 +43,8 @@ pub trait OrganizationResource: Send + Sync + 'static {
         request: Self::Request,
     ) -> (Self::Record, Secrets);
 
-    fn name(record: &Self::Record) -> &str;
+    /// The name that is unique among the organization's records of this kind.
+    fn name(record: &Self::Record) -> String;
 
     fn created_at(record: &Self::Record) -> DateTime<Utc>;
 
@@ -51,6 +52,9 @@ pub trait OrganizationResource: Send + Sync + 'static {
     fn keeps_secrets(_previous: &Self::Record, _request: &Self::Request) -> bool {
         true
     }
+
+    /// Lets the record say which secrets are set (never what they are).
+    fn reflect_secrets(_record: &mut Self::Record, _secrets: &Secrets) {}
 }
 
 /// Registers the five routes of `R`.
@@ -118,10 +122,11 @@ async fn create<R: OrganizationResource>(
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
     let (id, now) = (Uuid::new_v4(), Utc::now());
-    let (record, secrets) = R::build(id, now, None, request);
+    let (mut record, secrets) = R::build(id, now, None, request);
+    R::reflect_secrets(&mut record, &secrets);
     let entry = Entry {
         id,
-        name: R::name(&record),
+        name: &R::name(&record),
         record: &record,
         secrets: &secrets,
         at: now,
@@ -159,11 +164,12 @@ async fn update<R: OrganizationResource>(
     let kept_names: Vec<&str> = kept.keys().map(String::as_str).collect();
     R::validate(&request, &kept_names).map_err(ApiError::invalid)?;
     let now = Utc::now();
-    let (record, secrets) = R::build(id, R::created_at(&stored.record), Some(now), request);
+    let (mut record, secrets) = R::build(id, R::created_at(&stored.record), Some(now), request);
     kept.extend(secrets);
+    R::reflect_secrets(&mut record, &kept);
     let entry = Entry {
         id,
-        name: R::name(&record),
+        name: &R::name(&record),
         record: &record,
         secrets: &kept,
         at: now,

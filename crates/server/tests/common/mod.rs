@@ -260,6 +260,7 @@ pub struct Records {
     pub application: String,
     pub api_token: String,
     pub container_registry: String,
+    pub webhook: String,
 }
 
 pub async fn records(server: &TestServer) -> Records {
@@ -279,17 +280,29 @@ pub async fn records(server: &TestServer) -> Records {
         )
         .await;
     assert_eq!(registry.status, StatusCode::CREATED, "{}", registry.body);
+    let webhook = server
+        .post(
+            &format!("/api/organization/{}/webhook", server.organization_id),
+            json!({"target_url": "https://hooks.example/deployments", "target_secret": WEBHOOK_SECRET,
+                   "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+        )
+        .await;
+    assert_eq!(webhook.status, StatusCode::CREATED, "{}", webhook.body);
     Records {
         project,
         environment,
         application,
         api_token,
         container_registry: registry.body["id"].as_str().unwrap().to_string(),
+        webhook: webhook.body["id"].as_str().unwrap().to_string(),
     }
 }
 
 /// The password `records` gives its registry, to look for in answers.
 pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
+
+/// The signing secret `records` gives its webhook, to look for in answers.
+pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
 
 /// A route template with its parameters filled with real records.
 pub fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
@@ -300,4 +313,5 @@ pub fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
         .replace("{application_id}", &records.application)
         .replace("{api_token_id}", &records.api_token)
         .replace("{container_registry_id}", &records.container_registry)
+        .replace("{webhook_id}", &records.webhook)
 }

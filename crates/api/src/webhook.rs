@@ -1,0 +1,268 @@
+//! Organization webhooks (spec 2.12) and the events they deliver (spec 6).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::environment::EnvironmentMode;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    WebhookKind {
+        Standard = "STANDARD",
+        Slack = "SLACK",
+    }
+);
+
+wire_enum!(
+    /// The four events of spec 6; no other value is accepted.
+    WebhookEvent {
+        DeploymentStarted = "DEPLOYMENT_STARTED",
+        DeploymentCancelled = "DEPLOYMENT_CANCELLED",
+        DeploymentFailure = "DEPLOYMENT_FAILURE",
+        DeploymentSuccessful = "DEPLOYMENT_SUCCESSFUL",
+    }
+);
+
+/// Where SLACK webhooks post: a chat endpoint of this form.
+pub const SLACK_URL_PREFIX: &str = "https://hooks.slack.com/";
+
+/// A webhook as returned: its secret is never, only whether one is set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Webhook {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub kind: WebhookKind,
+    pub target_url: String,
+    pub target_secret_set: bool,
+    pub description: Option<String>,
+    pub enabled: bool,
+    pub events: Vec<WebhookEvent>,
+    pub project_names_filter: Vec<String>,
+    pub environment_types_filter: Vec<EnvironmentMode>,
+}
+
+impl Webhook {
+    /// Whether an event of `event` from a project named `project_name` in an environment of
+    /// `mode` goes to this webhook (spec 6, rules 1 and 2).
+    pub fn wants(&self, event: WebhookEvent, project_name: &str, mode: EnvironmentMode) -> bool {
+        self.enabled
+            && self.events.contains(&event)
+            && (self.project_names_filter.is_empty()
+                || self
+                    .project_names_filter
+                    .iter()
+                    .any(|pattern| wildcard_match(pattern, project_name)))
+            && (self.environment_types_filter.is_empty()
+                || self.environment_types_filter.contains(&mode))
+    }
+}
+
+/// Body of `POST /organization/{id}/webhook` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WebhookRequest {
+    #[serde(default = "standard")]
+    pub kind: WebhookKind,
+    pub target_url: String,
+    /// Signs deliveries; never returned. An update that leaves it out keeps the one set.
+    #[serde(default)]
+    pub target_secret: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default = "enabled")]
+    pub enabled: bool,
+    pub events: Vec<WebhookEvent>,
+    #[serde(default)]
+    pub project_names_filter: Vec<String>,
+    #[serde(default)]
+    pub environment_types_filter: Vec<EnvironmentMode>,
+}
+
+fn standard() -> WebhookKind {
+    WebhookKind::Standard
+}
+
+fn enabled() -> bool {
+    true
+}
+
+impl WebhookRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        let url = self.target_url.trim();
+        if !(url.starts_with("https://") || url.starts_with("http://"))
+            || url
+                .trim_start_matches("https://")
+                .trim_start_matches("http://")
+                .is_empty()
+        {
+            violations.check(Some(FieldError::new(
+                "target_url",
+                "must start with http:// or https://",
+            )));
+        } else if self.kind == WebhookKind::Slack && !url.starts_with(SLACK_URL_PREFIX) {
+            violations.check(Some(FieldError::new(
+                "target_url",
+                format!(
+                    "must be a chat endpoint starting with {SLACK_URL_PREFIX} for a SLACK webhook"
+                ),
+            )));
+        }
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        if self.events.is_empty() {
+            violations.check(Some(FieldError::new(
+                "events",
+                "must name at least one event: DEPLOYMENT_STARTED, DEPLOYMENT_CANCELLED, DEPLOYMENT_FAILURE or DEPLOYMENT_SUCCESSFUL",
+            )));
+        }
+        for (index, pattern) in self.project_names_filter.iter().enumerate() {
+            if pattern.trim().is_empty() {
+                violations.check(Some(FieldError::new(
+                    format!("project_names_filter[{index}]"),
+                    "must not be empty",
+                )));
+            }
+        }
+        violations.into_result()
+    }
+}
+
+/// `*` matches any run of characters; letters compare case-insensitively.
+pub fn wildcard_match(pattern: &str, name: &str) -> bool {
+    let pattern: Vec<char> = pattern.to_lowercase().chars().collect();
+    let name: Vec<char> = name.to_lowercase().chars().collect();
+    // Classic two-pointer match with backtracking to the last star.
+    let (mut p, mut n, mut star, mut resume) = (0, 0, None, 0);
+    while n < name.len() {
+        if p < pattern.len() && pattern[p] == '*' {
+            star = Some(p);
+            resume = n;
+            p += 1;
+        } else if p < pattern.len() && pattern[p] == name[n] {
+            p += 1;
+            n += 1;
+        } else if let Some(star) = star {
+            p = star + 1;
+            resume += 1;
+            n = resume;
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(kind: WebhookKind, url: &str) -> WebhookRequest {
+        WebhookRequest {
+            kind,
+            target_url: url.into(),
+            target_secret: None,
+            description: None,
+            enabled: true,
+            events: vec![WebhookEvent::DeploymentSuccessful],
+            project_names_filter: vec![],
+            environment_types_filter: vec![],
+        }
+    }
+
+    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
+    }
+
+    #[test]
+    fn target_urls_are_http_and_slack_ones_chat_endpoints() {
+        assert!(request(WebhookKind::Standard, "https://example.com/hook")
+            .validate()
+            .is_ok());
+        assert!(request(WebhookKind::Standard, "http://127.0.0.1:9000/")
+            .validate()
+            .is_ok());
+        assert_eq!(
+            fields(request(WebhookKind::Standard, "ftp://x").validate()),
+            ["target_url"]
+        );
+        assert_eq!(
+            fields(request(WebhookKind::Standard, "https://").validate()),
+            ["target_url"]
+        );
+        assert_eq!(
+            fields(request(WebhookKind::Slack, "https://example.com/hook").validate()),
+            ["target_url"]
+        );
+        assert!(
+            request(WebhookKind::Slack, "https://hooks.slack.com/services/T/B/X")
+                .validate()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn events_are_required_and_filters_not_blank() {
+        let mut none = request(WebhookKind::Standard, "https://e.example");
+        none.events.clear();
+        none.project_names_filter = vec!["shop".into(), " ".into()];
+        assert_eq!(
+            fields(none.validate()),
+            ["events", "project_names_filter[1]"]
+        );
+        let unknown: Result<WebhookRequest, _> = serde_json::from_str(
+            r#"{"target_url": "https://e.example", "events": ["DEPLOYMENT_SUCCESS"]}"#,
+        );
+        assert!(unknown.is_err());
+    }
+
+    #[test]
+    fn wildcards_match_case_insensitively() {
+        assert!(wildcard_match("shop*", "Shop-Front"));
+        assert!(wildcard_match("*front", "shop-front"));
+        assert!(wildcard_match("s*p*t", "shop-front"));
+        assert!(wildcard_match("SHOP", "shop"));
+        assert!(!wildcard_match("shop", "shop-front"));
+        assert!(!wildcard_match("api*", "shop"));
+        assert!(wildcard_match("*", "anything"));
+    }
+
+    #[test]
+    fn a_webhook_wants_enabled_matching_events_only() {
+        let mut hook = Webhook {
+            id: Uuid::nil(),
+            created_at: Utc::now(),
+            updated_at: None,
+            kind: WebhookKind::Standard,
+            target_url: "https://e.example".into(),
+            target_secret_set: false,
+            description: None,
+            enabled: true,
+            events: vec![WebhookEvent::DeploymentFailure],
+            project_names_filter: vec!["shop*".into()],
+            environment_types_filter: vec![EnvironmentMode::Production],
+        };
+        let prod = EnvironmentMode::Production;
+        assert!(hook.wants(WebhookEvent::DeploymentFailure, "Shop-Front", prod));
+        assert!(!hook.wants(WebhookEvent::DeploymentStarted, "shop", prod));
+        assert!(!hook.wants(WebhookEvent::DeploymentFailure, "api", prod));
+        assert!(!hook.wants(
+            WebhookEvent::DeploymentFailure,
+            "shop",
+            EnvironmentMode::Staging
+        ));
+        hook.enabled = false;
+        assert!(!hook.wants(WebhookEvent::DeploymentFailure, "shop", prod));
+    }
+}
