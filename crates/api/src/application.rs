@@ -193,7 +193,7 @@ pub struct AnnotationsGroup {
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub annotations: Vec<KeyValue>,
-    pub scopes: Vec<String>,
+    pub scopes: Vec<crate::groups::AnnotationScope>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

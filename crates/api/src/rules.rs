@@ -17,6 +17,10 @@ impl Violations {
         self.0.extend(outcome);
     }
 
+    pub fn extend(&mut self, outcomes: impl IntoIterator<Item = FieldError>) {
+        self.0.extend(outcomes);
+    }
+
     pub fn into_result(self) -> Result<(), Vec<FieldError>> {
         if self.0.is_empty() {
             Ok(())
@@ -84,6 +88,28 @@ pub fn unique_ports(field: &str, ports: impl IntoIterator<Item = i64>) -> Option
                 format!("internal port {port} is listed more than once"),
             )
         })
+}
+
+/// The keys of a list of key/value pairs (`labels`, `annotations`): each required, none twice.
+/// Errors name `list[index].key`.
+pub fn keys<'a>(list: &str, keys: impl IntoIterator<Item = &'a str>) -> Vec<FieldError> {
+    let mut seen = std::collections::BTreeSet::new();
+    keys.into_iter()
+        .enumerate()
+        .filter_map(|(index, key)| {
+            let field = format!("{list}[{index}].key");
+            if key.trim().is_empty() {
+                Some(FieldError::new(field, "is required"))
+            } else if !seen.insert(key) {
+                Some(FieldError::new(
+                    field,
+                    format!("{key} is listed more than once"),
+                ))
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// A git repository is reached over https, http, ssh (`git@host:owner/name`), `file://`, or is an

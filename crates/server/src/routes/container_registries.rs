@@ -31,6 +31,7 @@ impl OrganizationResource for ContainerRegistries {
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
+        _previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
         let secrets = request
             .config

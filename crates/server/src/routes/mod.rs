@@ -4,6 +4,9 @@ pub(crate) mod applications;
 mod container_registries;
 mod doc;
 mod environments;
+mod groups;
+mod helm_repositories;
+mod on_premise_credentials;
 mod organization_resources;
 mod organizations;
 mod projects;
@@ -37,6 +40,12 @@ pub fn table(state: &AppState) -> RouteTable {
     tokens::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     organization_resources::register::<webhooks::Webhooks>(&mut routes);
+    organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);
+    organization_resources::register::<groups::LabelsGroups>(&mut routes);
+    organization_resources::register::<groups::AnnotationsGroups>(&mut routes);
+    organization_resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(
+        &mut routes,
+    );
     routes
 }
 

@@ -35,12 +35,14 @@ pub trait OrganizationResource: Send + Sync + 'static {
     /// Checks the request's rules; `kept` names the secrets an update may leave out.
     fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>>;
 
-    /// The record callers see, and the request's secrets.
+    /// The record callers see, and the request's secrets. `previous` is the record an update
+    /// replaces.
     fn build(
         id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
+        previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets);
 
     /// The name that is unique among the organization's records of this kind.
@@ -122,7 +124,7 @@ async fn create<R: OrganizationResource>(
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
     let (id, now) = (Uuid::new_v4(), Utc::now());
-    let (mut record, secrets) = R::build(id, now, None, request);
+    let (mut record, secrets) = R::build(id, now, None, request, None);
     R::reflect_secrets(&mut record, &secrets);
     let entry = Entry {
         id,
@@ -164,7 +166,13 @@ async fn update<R: OrganizationResource>(
     let kept_names: Vec<&str> = kept.keys().map(String::as_str).collect();
     R::validate(&request, &kept_names).map_err(ApiError::invalid)?;
     let now = Utc::now();
-    let (mut record, secrets) = R::build(id, R::created_at(&stored.record), Some(now), request);
+    let (mut record, secrets) = R::build(
+        id,
+        R::created_at(&stored.record),
+        Some(now),
+        request,
+        Some(&stored.record),
+    );
     kept.extend(secrets);
     R::reflect_secrets(&mut record, &kept);
     let entry = Entry {

@@ -35,6 +35,7 @@ impl OrganizationResource for Webhooks {
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
+        _previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
         let secrets = request
             .target_secret

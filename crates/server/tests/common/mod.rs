@@ -253,65 +253,97 @@ pub fn assert_invalid_fields(reply: &Reply, fields: &[&str]) {
     assert_eq!(named, fields, "{}", reply.body);
 }
 
-/// Real records for every path parameter of the routes.
-pub struct Records {
-    pub project: String,
-    pub environment: String,
-    pub application: String,
-    pub api_token: String,
-    pub container_registry: String,
-    pub webhook: String,
+/// A real record for every path parameter of the routes: parameter name to id.
+pub struct Records(pub std::collections::HashMap<&'static str, String>);
+
+impl Records {
+    pub fn id(&self, parameter: &str) -> &str {
+        &self.0[parameter]
+    }
 }
 
 pub async fn records(server: &TestServer) -> Records {
     let (project, environment, application) = server.hierarchy().await;
+    let org = &server.organization_id;
     let api_token = server.api_token("READ").await["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let registry = server
-        .post(
-            &format!(
-                "/api/organization/{}/containerRegistry",
-                server.organization_id
-            ),
+    let mut ids = std::collections::HashMap::from([
+        ("organization_id", org.clone()),
+        ("project_id", project),
+        ("environment_id", environment),
+        ("application_id", application),
+        ("api_token_id", api_token),
+    ]);
+    let created = [
+        (
+            "container_registry_id",
+            "containerRegistry",
             json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example",
                    "config": {"username": "robot", "password": REGISTRY_PASSWORD}}),
-        )
-        .await;
-    assert_eq!(registry.status, StatusCode::CREATED, "{}", registry.body);
-    let webhook = server
-        .post(
-            &format!("/api/organization/{}/webhook", server.organization_id),
+        ),
+        (
+            "webhook_id",
+            "webhook",
             json!({"target_url": "https://hooks.example/deployments", "target_secret": WEBHOOK_SECRET,
                    "events": ["DEPLOYMENT_SUCCESSFUL"]}),
-        )
-        .await;
-    assert_eq!(webhook.status, StatusCode::CREATED, "{}", webhook.body);
-    Records {
-        project,
-        environment,
-        application,
-        api_token,
-        container_registry: registry.body["id"].as_str().unwrap().to_string(),
-        webhook: webhook.body["id"].as_str().unwrap().to_string(),
+        ),
+        (
+            "helm_repository_id",
+            "helmRepository",
+            json!({"name": "charts", "kind": "HTTPS", "url": "https://charts.example",
+                   "config": {"username": "robot", "password": HELM_PASSWORD}}),
+        ),
+        (
+            "labels_group_id",
+            "labelsGroups",
+            json!({"name": "team", "labels": [{"key": "team", "value": "web", "propagate_to_cloud_provider": true}]}),
+        ),
+        (
+            "annotations_group_id",
+            "annotationsGroup",
+            json!({"name": "scrape", "annotations": [{"key": "prometheus.io/scrape", "value": "true"}],
+                   "scopes": ["DEPLOYMENTS"]}),
+        ),
+        (
+            "credentials_id",
+            "onPremise/credentials",
+            json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),
+        ),
+    ];
+    for (parameter, collection, body) in created {
+        let reply = server
+            .post(&format!("/api/organization/{org}/{collection}"), body)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::CREATED,
+            "{collection}: {}",
+            reply.body
+        );
+        ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    Records(ids)
 }
 
-/// The password `records` gives its registry, to look for in answers.
+/// Secrets `records` stores, to look for in answers.
 pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
-
-/// The signing secret `records` gives its webhook, to look for in answers.
 pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
+pub const HELM_PASSWORD: &str = "helm-password-never-returned";
+pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
 
 /// A route template with its parameters filled with real records.
-pub fn concrete(path: &str, server: &TestServer, records: &Records) -> String {
-    format!("/api{path}")
-        .replace("{organization_id}", &server.organization_id)
-        .replace("{project_id}", &records.project)
-        .replace("{environment_id}", &records.environment)
-        .replace("{application_id}", &records.application)
-        .replace("{api_token_id}", &records.api_token)
-        .replace("{container_registry_id}", &records.container_registry)
-        .replace("{webhook_id}", &records.webhook)
+pub fn concrete(path: &str, records: &Records) -> String {
+    let filled = path
+        .split('/')
+        .map(
+            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(parameter) => records.id(parameter).to_string(),
+                None => segment.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("/");
+    format!("/api{filled}")
 }

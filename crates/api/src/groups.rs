@@ -1,0 +1,108 @@
+//! Labels groups (spec 2.10) and annotation groups, set on services.
+
+use serde::{Deserialize, Serialize};
+
+use crate::application::{KeyValue, Label};
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    /// The Kubernetes objects an annotation group applies to.
+    AnnotationScope {
+        Deployments = "DEPLOYMENTS",
+        StatefulSets = "STATEFUL_SETS",
+        Services = "SERVICES",
+        Ingress = "INGRESS",
+        Hpa = "HPA",
+        Pods = "PODS",
+        Secrets = "SECRETS",
+        Jobs = "JOBS",
+        CronJobs = "CRON_JOBS",
+    }
+);
+
+/// Body of `POST /organization/{id}/labelsGroups` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LabelsGroupRequest {
+    pub name: String,
+    #[serde(default)]
+    pub labels: Vec<Label>,
+}
+
+impl LabelsGroupRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        let keys = self.labels.iter().map(|label| label.key.as_str());
+        violations.extend(rules::keys("labels", keys));
+        violations.into_result()
+    }
+}
+
+/// Body of `POST /organization/{id}/annotationsGroup` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnnotationsGroupRequest {
+    pub name: String,
+    #[serde(default)]
+    pub annotations: Vec<KeyValue>,
+    pub scopes: Vec<AnnotationScope>,
+}
+
+impl AnnotationsGroupRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        let keys = self
+            .annotations
+            .iter()
+            .map(|annotation| annotation.key.as_str());
+        violations.extend(rules::keys("annotations", keys));
+        if self.scopes.is_empty() {
+            violations.check(Some(FieldError::new(
+                "scopes",
+                "must name at least one kind of object, e.g. DEPLOYMENTS",
+            )));
+        }
+        violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_required_and_unique() {
+        let label = |key: &str| Label {
+            key: key.into(),
+            value: "v".into(),
+            propagate_to_cloud_provider: false,
+        };
+        let request = LabelsGroupRequest {
+            name: "team".into(),
+            labels: vec![label("team"), label(""), label("team")],
+        };
+        let fields: Vec<String> = request
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["labels[1].key", "labels[2].key"]);
+    }
+
+    #[test]
+    fn annotation_groups_need_a_scope() {
+        let request = AnnotationsGroupRequest {
+            name: "monitoring".into(),
+            annotations: vec![KeyValue {
+                key: "prometheus.io/scrape".into(),
+                value: "true".into(),
+            }],
+            scopes: vec![],
+        };
+        assert_eq!(request.validate().unwrap_err()[0].field, "scopes");
+    }
+}

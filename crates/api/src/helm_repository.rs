@@ -1,0 +1,190 @@
+//! Helm repositories (spec 2.11).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::registry::RegistryConfigRequest;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    HelmRepositoryKind {
+        Https = "HTTPS",
+        OciEcr = "OCI_ECR",
+        OciProviderACr = "OCI_PROVIDER_A_CR",
+        OciProviderBHub = "OCI_PROVIDER_B_HUB",
+        OciPublicEcr = "OCI_PUBLIC_ECR",
+        OciGenericCr = "OCI_GENERIC_CR",
+        OciProviderCCr = "OCI_PROVIDER_C_CR",
+        OciProviderDCr = "OCI_PROVIDER_D_CR",
+    }
+);
+
+impl HelmRepositoryKind {
+    /// The schemes a repository of this kind is reached with.
+    pub fn schemes(self) -> &'static [&'static str] {
+        match self {
+            HelmRepositoryKind::Https => &["https://", "http://"],
+            _ => &["oci://", "https://"],
+        }
+    }
+
+    pub fn required_config(self) -> &'static [&'static str] {
+        match self {
+            HelmRepositoryKind::OciEcr => &["region", "access_key_id", "secret_access_key"],
+            HelmRepositoryKind::OciProviderACr => {
+                &["region", "provider_a_access_key", "provider_a_secret_key"]
+            }
+            _ => &[],
+        }
+    }
+}
+
+/// Helm repository credentials as returned: no secret.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HelmRepositoryConfig {
+    pub username: Option<String>,
+    pub region: Option<String>,
+    pub access_key_id: Option<String>,
+    pub role_arn: Option<String>,
+    pub provider_a_access_key: Option<String>,
+    pub provider_a_project_id: Option<String>,
+    pub provider_f_tenant_id: Option<String>,
+    pub provider_f_subscription_id: Option<String>,
+}
+
+impl From<&RegistryConfigRequest> for HelmRepositoryConfig {
+    fn from(config: &RegistryConfigRequest) -> Self {
+        Self {
+            username: config.username.clone(),
+            region: config.region.clone(),
+            access_key_id: config.access_key_id.clone(),
+            role_arn: config.role_arn.clone(),
+            provider_a_access_key: config.provider_a_access_key.clone(),
+            provider_a_project_id: config.provider_a_project_id.clone(),
+            provider_f_tenant_id: config.provider_f_tenant_id.clone(),
+            provider_f_subscription_id: config.provider_f_subscription_id.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HelmRepository {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub kind: HelmRepositoryKind,
+    pub description: Option<String>,
+    pub url: String,
+    /// Bypasses certificate verification.
+    pub skip_tls_verification: bool,
+    pub associated_services_count: i64,
+    pub config: HelmRepositoryConfig,
+}
+
+/// Body of `POST /organization/{id}/helmRepository` and of its update. The config takes the same
+/// credential fields as a container registry's; the secret ones are never returned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HelmRepositoryRequest {
+    pub name: String,
+    pub kind: HelmRepositoryKind,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub url: String,
+    #[serde(default)]
+    pub skip_tls_verification: bool,
+    #[serde(default)]
+    pub config: RegistryConfigRequest,
+}
+
+impl HelmRepositoryRequest {
+    /// `stored_secrets` names the secrets kept from before, which an update may leave out.
+    pub fn validate(&self, stored_secrets: &[&str]) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        let url = self.url.trim();
+        let schemes = self.kind.schemes();
+        let scheme = schemes.iter().find(|scheme| url.starts_with(**scheme));
+        if scheme.is_none_or(|scheme| url.len() <= scheme.len()) {
+            violations.check(Some(FieldError::new(
+                "url",
+                format!("must start with {} for {}", schemes.join(" or "), self.kind),
+            )));
+        }
+        for field in self.kind.required_config() {
+            if self.config.field(field).is_none() && !stored_secrets.contains(field) {
+                violations.check(Some(FieldError::new(
+                    format!("config.{field}"),
+                    format!("is required for {}", self.kind),
+                )));
+            }
+        }
+        violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(kind: HelmRepositoryKind, url: &str) -> HelmRepositoryRequest {
+        HelmRepositoryRequest {
+            name: "charts".into(),
+            kind,
+            description: None,
+            url: url.into(),
+            skip_tls_verification: false,
+            config: Default::default(),
+        }
+    }
+
+    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
+    }
+
+    #[test]
+    fn urls_follow_the_kind() {
+        assert!(request(HelmRepositoryKind::Https, "https://charts.example")
+            .validate(&[])
+            .is_ok());
+        assert_eq!(
+            fields(request(HelmRepositoryKind::Https, "oci://r.example").validate(&[])),
+            ["url"]
+        );
+        assert!(
+            request(HelmRepositoryKind::OciGenericCr, "oci://r.example/charts")
+                .validate(&[])
+                .is_ok()
+        );
+        assert_eq!(
+            fields(request(HelmRepositoryKind::OciGenericCr, "oci://").validate(&[])),
+            ["url"]
+        );
+    }
+
+    #[test]
+    fn ecr_needs_its_credentials() {
+        assert_eq!(
+            fields(request(HelmRepositoryKind::OciEcr, "oci://ecr.example").validate(&[])),
+            [
+                "config.region",
+                "config.access_key_id",
+                "config.secret_access_key"
+            ]
+        );
+    }
+}

@@ -1,0 +1,59 @@
+//! On-premise credentials (spec 2.15): an access key id shown, its secret never.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    OnPremiseObjectType {
+        Aws = "AWS",
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OnPremiseCredentials {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub access_key_id: String,
+    pub object_type: OnPremiseObjectType,
+}
+
+/// Body of `POST /organization/{id}/onPremise/credentials`; an update (`PUT`) needs only `name`
+/// and keeps what it leaves out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OnPremiseCredentialsRequest {
+    pub name: String,
+    #[serde(default)]
+    pub access_key_id: Option<String>,
+    /// Never returned.
+    #[serde(default)]
+    pub secret_access_key: Option<String>,
+    #[serde(default)]
+    pub object_type: Option<OnPremiseObjectType>,
+}
+
+impl OnPremiseCredentialsRequest {
+    /// `creating` is true for a `POST`, which needs the key pair.
+    pub fn validate(&self, creating: bool) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        if creating {
+            for (field, value) in [
+                ("access_key_id", &self.access_key_id),
+                ("secret_access_key", &self.secret_access_key),
+            ] {
+                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                    violations.check(Some(FieldError::new(field, "is required")));
+                }
+            }
+        }
+        violations.into_result()
+    }
+}

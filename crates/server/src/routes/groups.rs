@@ -1,0 +1,98 @@
+//! Labels groups (spec 2.10) and annotation groups.
+
+use chrono::{DateTime, Utc};
+use platform_api::{
+    AnnotationsGroup, AnnotationsGroupRequest, FieldError, LabelsGroup, LabelsGroupRequest,
+};
+use uuid::Uuid;
+
+use super::organization_resources::OrganizationResource;
+use crate::store::{Kind, Secrets};
+
+pub struct LabelsGroups;
+
+impl OrganizationResource for LabelsGroups {
+    const KIND: Kind = Kind {
+        stored_as: "labels_group",
+        what: "labels group",
+    };
+    const COLLECTION: &'static str = "/organization/{organization_id}/labelsGroups";
+    const ITEM: &'static str = "/organization/{organization_id}/labelsGroups/{labels_group_id}";
+
+    type Request = LabelsGroupRequest;
+    type Record = LabelsGroup;
+
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate()
+    }
+
+    fn build(
+        id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+        _previous: Option<&Self::Record>,
+    ) -> (Self::Record, Secrets) {
+        let group = LabelsGroup {
+            id,
+            created_at,
+            updated_at,
+            name: request.name.trim().to_string(),
+            labels: request.labels,
+        };
+        (group, Secrets::new())
+    }
+
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
+    }
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc> {
+        record.created_at
+    }
+}
+
+pub struct AnnotationsGroups;
+
+impl OrganizationResource for AnnotationsGroups {
+    const KIND: Kind = Kind {
+        stored_as: "annotations_group",
+        what: "annotations group",
+    };
+    const COLLECTION: &'static str = "/organization/{organization_id}/annotationsGroup";
+    const ITEM: &'static str =
+        "/organization/{organization_id}/annotationsGroup/{annotations_group_id}";
+
+    type Request = AnnotationsGroupRequest;
+    type Record = AnnotationsGroup;
+
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate()
+    }
+
+    fn build(
+        id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+        _previous: Option<&Self::Record>,
+    ) -> (Self::Record, Secrets) {
+        let group = AnnotationsGroup {
+            id,
+            created_at,
+            updated_at,
+            name: request.name.trim().to_string(),
+            annotations: request.annotations,
+            scopes: request.scopes,
+        };
+        (group, Secrets::new())
+    }
+
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
+    }
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc> {
+        record.created_at
+    }
+}

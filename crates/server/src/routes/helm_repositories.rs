@@ -1,0 +1,67 @@
+//! Helm repositories (spec 2.11): credentials as a container registry's, secrets never returned.
+
+use chrono::{DateTime, Utc};
+use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
+use uuid::Uuid;
+
+use super::organization_resources::OrganizationResource;
+use crate::store::{Kind, Secrets};
+
+pub struct HelmRepositories;
+
+impl OrganizationResource for HelmRepositories {
+    const KIND: Kind = Kind {
+        stored_as: "helm_repository",
+        what: "helm repository",
+    };
+    const COLLECTION: &'static str = "/organization/{organization_id}/helmRepository";
+    const ITEM: &'static str =
+        "/organization/{organization_id}/helmRepository/{helm_repository_id}";
+
+    type Request = HelmRepositoryRequest;
+    type Record = HelmRepository;
+
+    fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate(kept)
+    }
+
+    fn build(
+        id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+        _previous: Option<&Self::Record>,
+    ) -> (Self::Record, Secrets) {
+        let secrets = request
+            .config
+            .secrets()
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect();
+        let repository = HelmRepository {
+            id,
+            created_at,
+            updated_at,
+            name: request.name.trim().to_string(),
+            kind: request.kind,
+            description: request.description,
+            url: request.url.trim().trim_end_matches('/').to_string(),
+            skip_tls_verification: request.skip_tls_verification,
+            associated_services_count: 0,
+            config: (&request.config).into(),
+        };
+        (repository, secrets)
+    }
+
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
+    }
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc> {
+        record.created_at
+    }
+
+    fn keeps_secrets(previous: &Self::Record, request: &Self::Request) -> bool {
+        previous.kind == request.kind
+    }
+}
