@@ -6,6 +6,7 @@
 #[macro_use]
 mod macros;
 
+pub mod alert_receiver;
 pub mod application;
 pub mod common;
 pub mod environment;
@@ -21,6 +22,7 @@ pub mod status;
 pub mod token;
 pub mod webhook;
 
+pub use alert_receiver::*;
 pub use application::*;
 pub use common::*;
 pub use environment::*;

@@ -112,6 +112,22 @@ pub fn keys<'a>(list: &str, keys: impl IntoIterator<Item = &'a str>) -> Vec<Fiel
         .collect()
 }
 
+/// An absolute http(s) address with a host, such as a webhook URL.
+pub fn uri(field: &str, value: &str) -> Option<FieldError> {
+    let rest = value
+        .trim()
+        .strip_prefix("https://")
+        .or_else(|| value.trim().strip_prefix("http://"));
+    let host = rest.map(|rest| rest.split(['/', '?', '#']).next().unwrap_or_default());
+    match host {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => None,
+        _ => Some(FieldError::new(
+            field,
+            "must be an absolute http:// or https:// address",
+        )),
+    }
+}
+
 /// A git repository is reached over https, http, ssh (`git@host:owner/name`), `file://`, or is an
 /// absolute local path (the reference server reads local repositories).
 pub fn git_url(field: &str, value: &str) -> Option<FieldError> {
@@ -196,6 +212,22 @@ mod tests {
             unique_ports("ports", [80, 443, 80]).unwrap().message,
             "internal port 80 is listed more than once"
         );
+    }
+
+    #[test]
+    fn uris_are_absolute_http_addresses() {
+        assert!(uri("u", "https://hooks.example/x?y=1").is_none());
+        assert!(uri("u", "http://127.0.0.1:9000").is_none());
+        for wrong in [
+            "",
+            "hooks.example/x",
+            "https://",
+            "https:///x",
+            "mailto:a@b",
+            "https://a b",
+        ] {
+            assert!(uri("u", wrong).is_some(), "{wrong}");
+        }
     }
 
     #[test]

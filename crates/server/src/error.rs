@@ -231,3 +231,26 @@ impl ApiError {
         )
     }
 }
+
+/// Query parameters whose errors (a malformed id) answer 400 in the error body.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| ApiQuery(value))
+            .map_err(|rejection| {
+                ApiError::bad_request(format!(
+                    "The query is not valid: {}.",
+                    rejection.body_text()
+                ))
+            })
+    }
+}

@@ -5,8 +5,8 @@ mod common;
 
 use axum::http::{Method, StatusCode};
 use common::{
-    concrete, records, TestServer, HELM_PASSWORD, ON_PREMISE_SECRET, REGISTRY_PASSWORD,
-    WEBHOOK_SECRET,
+    concrete, records, TestServer, ALERT_WEBHOOK_URL, HELM_PASSWORD, ON_PREMISE_SECRET,
+    REGISTRY_PASSWORD, WEBHOOK_SECRET,
 };
 use serde_json::json;
 
@@ -31,6 +31,7 @@ async fn no_get_route_answers_a_secret() {
         WEBHOOK_SECRET,
         HELM_PASSWORD,
         ON_PREMISE_SECRET,
+        ALERT_WEBHOOK_URL,
         "ecr-secret-key",
         token.as_str(),
         server.token.as_str(),
@@ -54,5 +55,5 @@ async fn no_get_route_answers_a_secret() {
         assert!(!body.contains("token_hash"), "{path}");
         walked += 1;
     }
-    assert!(walked >= 24, "walked only {walked} routes");
+    assert!(walked >= 26, "walked only {walked} routes");
 }

@@ -1,5 +1,6 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
+mod alert_receivers;
 pub(crate) mod applications;
 mod container_registries;
 mod doc;
@@ -38,6 +39,7 @@ pub fn table(state: &AppState) -> RouteTable {
     environments::register(&mut routes);
     applications::register(&mut routes);
     tokens::register(&mut routes);
+    alert_receivers::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     organization_resources::register::<webhooks::Webhooks>(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);

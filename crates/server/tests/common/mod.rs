@@ -312,6 +312,18 @@ pub async fn records(server: &TestServer) -> Records {
             json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),
         ),
     ];
+    let receiver = server
+        .post(
+            "/api/alert-receivers",
+            json!({"organization_id": org, "name": "on-call", "description": "Pages the on-call",
+                   "type": "SLACK", "send_resolved": true, "webhook_url": ALERT_WEBHOOK_URL}),
+        )
+        .await;
+    assert_eq!(receiver.status, StatusCode::CREATED, "{}", receiver.body);
+    ids.insert(
+        "alert_receiver_id",
+        receiver.body["id"].as_str().unwrap().to_string(),
+    );
     for (parameter, collection, body) in created {
         let reply = server
             .post(&format!("/api/organization/{org}/{collection}"), body)
@@ -332,6 +344,7 @@ pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
 pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
 pub const HELM_PASSWORD: &str = "helm-password-never-returned";
 pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
+pub const ALERT_WEBHOOK_URL: &str = "https://hooks.slack.com/services/never/returned";
 
 /// A route template with its parameters filled with real records.
 pub fn concrete(path: &str, records: &Records) -> String {

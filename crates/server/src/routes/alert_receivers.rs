@@ -1,0 +1,182 @@
+//! Alert receivers (spec 2.13) at `/alert-receivers`: the organization comes in the body on
+//! creation and in `?organization_id=` when listing; `webhook_url` is kept as a secret.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::Utc;
+use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverUpdate, FieldError, List};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::store::{self, Entry, Kind, Secrets};
+use crate::AppState;
+
+const KIND: Kind = Kind {
+    stored_as: "alert_receiver",
+    what: "alert receiver",
+};
+const WEBHOOK_URL: &str = "webhook_url";
+
+pub fn register(routes: &mut RouteTable) {
+    let receivers = "/alert-receivers";
+    let receiver = "/alert-receivers/{alert_receiver_id}";
+    routes
+        .add(
+            Method::GET,
+            receivers,
+            Permission::Read,
+            Doc::new("List the alert receivers of an organization (`?organization_id=`, the caller's by default)")
+                .answers_list_of::<AlertReceiver>(StatusCode::OK),
+            list_receivers,
+        )
+        .add(
+            Method::POST,
+            receivers,
+            Permission::Write,
+            Doc::new("Create an alert receiver")
+                .body::<AlertReceiverCreation>()
+                .answers::<AlertReceiver>(StatusCode::CREATED),
+            create_receiver,
+        )
+        .add(
+            Method::GET,
+            receiver,
+            Permission::Read,
+            Doc::new("Read an alert receiver").answers::<AlertReceiver>(StatusCode::OK),
+            get_receiver,
+        )
+        .add(
+            Method::PUT,
+            receiver,
+            Permission::Write,
+            Doc::new("Update an alert receiver; a webhook_url left out is kept")
+                .body::<AlertReceiverUpdate>()
+                .answers::<AlertReceiver>(StatusCode::OK),
+            update_receiver,
+        )
+        .add(
+            Method::DELETE,
+            receiver,
+            Permission::Admin,
+            Doc::new("Delete an alert receiver").answers_nothing(StatusCode::NO_CONTENT),
+            delete_receiver,
+        );
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    organization_id: Option<Uuid>,
+}
+
+async fn list_receivers(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> ApiResult<Json<List<AlertReceiver>>> {
+    let organization_id = query.organization_id.unwrap_or(caller.organization_id);
+    own_organization(&caller, organization_id)?;
+    Ok(Json(List::new(
+        store::list(&state.db, KIND, organization_id).await?,
+    )))
+}
+
+async fn create_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(request): ApiJson<AlertReceiverCreation>,
+) -> ApiResult<(StatusCode, Json<AlertReceiver>)> {
+    let mut problems = request.validate().err().unwrap_or_default();
+    if request.organization_id != caller.organization_id {
+        problems.insert(
+            0,
+            FieldError::new("organization_id", "must be the organization of your token"),
+        );
+    }
+    if !problems.is_empty() {
+        return Err(ApiError::invalid(problems));
+    }
+    let (id, now) = (Uuid::new_v4(), Utc::now());
+    let organization_id = request.organization_id;
+    let (receiver, secrets) = build(id, now, None, request.into_update());
+    let entry = Entry {
+        id,
+        name: &receiver.name,
+        record: &receiver,
+        secrets: &secrets,
+        at: now,
+    };
+    store::insert(&state.db, KIND, organization_id, entry).await?;
+    Ok((StatusCode::CREATED, Json(receiver)))
+}
+
+async fn get_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<AlertReceiver>> {
+    let stored = store::find(&state.db, KIND, caller.organization_id, id).await?;
+    Ok(Json(stored.record))
+}
+
+async fn update_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<AlertReceiverUpdate>,
+) -> ApiResult<Json<AlertReceiver>> {
+    let stored = store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let now = Utc::now();
+    let (receiver, secrets) = build(id, stored.record.created_at, Some(now), request);
+    let mut kept = stored.secrets;
+    kept.extend(secrets);
+    let entry = Entry {
+        id,
+        name: &receiver.name,
+        record: &receiver,
+        secrets: &kept,
+        at: now,
+    };
+    store::update(&state.db, KIND, entry).await?;
+    Ok(Json(receiver))
+}
+
+async fn delete_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
+    store::delete(&state.db, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn build(
+    id: Uuid,
+    created_at: chrono::DateTime<Utc>,
+    updated_at: Option<chrono::DateTime<Utc>>,
+    request: AlertReceiverUpdate,
+) -> (AlertReceiver, Secrets) {
+    let secrets = request
+        .webhook_url
+        .map(|url| (WEBHOOK_URL.to_string(), url.trim().to_string()))
+        .into_iter()
+        .collect();
+    let receiver = AlertReceiver {
+        id,
+        created_at,
+        updated_at,
+        name: request.name.trim().to_string(),
+        description: request.description,
+        receiver_type: request.receiver_type,
+        send_resolved: request.send_resolved,
+        owner: request.owner,
+        severity: request.severity,
+    };
+    (receiver, secrets)
+}
