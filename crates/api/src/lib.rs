@@ -8,6 +8,7 @@ mod macros;
 
 pub mod alert_receiver;
 pub mod application;
+pub mod cluster;
 pub mod common;
 pub mod environment;
 pub mod error;
@@ -24,6 +25,7 @@ pub mod webhook;
 
 pub use alert_receiver::*;
 pub use application::*;
+pub use cluster::*;
 pub use common::*;
 pub use environment::*;
 pub use error::*;

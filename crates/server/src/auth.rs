@@ -87,6 +87,9 @@ pub fn issue_access_token(secret: &[u8], claims: &AccessClaims) -> String {
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub organization_id: Uuid,
+    /// Who is calling, for records that name an owner: the API token's name, or the access
+    /// token's user.
+    pub name: String,
     pub role_name: String,
     permission: Permission,
     /// Whose quota the request counts against: the API token, or the access token's user.
@@ -146,19 +149,20 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
 }
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    let row: Option<(String, String, String)> = sqlx::query_as(
-        "SELECT t.id, t.organization_id, r.name FROM api_tokens t JOIN roles r ON r.id = t.role_id
+    let row: Option<(String, String, String, String)> = sqlx::query_as(
+        "SELECT t.id, t.organization_id, t.name, r.name FROM api_tokens t JOIN roles r ON r.id = t.role_id
          WHERE t.token_hash = ?",
     )
     .bind(hash_token(token))
     .fetch_optional(&state.db)
     .await?;
-    let (token_id, organization_id, role_name) =
+    let (token_id, organization_id, token_name, role_name) =
         row.ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
     let permission = role_permission(&role_name)
         .ok_or_else(|| ApiError::internal(format!("token carries an unknown role {role_name}")))?;
     Ok(Caller {
         organization_id: organization_id.parse().map_err(ApiError::internal)?,
+        name: format!("API token {token_name}"),
         role_name,
         permission,
         rate_key: format!("token:{token_id}"),
@@ -197,6 +201,7 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
     }
     Ok(Caller {
         organization_id: claims.organization_id,
+        name: claims.sub.clone(),
         role_name: claims.role,
         permission,
         rate_key: format!("user:{}", claims.sub),

@@ -2,6 +2,7 @@
 
 mod alert_receivers;
 pub(crate) mod applications;
+mod clusters;
 mod container_registries;
 mod doc;
 mod environments;
@@ -40,6 +41,7 @@ pub fn table(state: &AppState) -> RouteTable {
     applications::register(&mut routes);
     tokens::register(&mut routes);
     alert_receivers::register(&mut routes);
+    clusters::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     organization_resources::register::<webhooks::Webhooks>(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);

@@ -307,6 +307,11 @@ pub async fn records(server: &TestServer) -> Records {
                    "scopes": ["DEPLOYMENTS"]}),
         ),
         (
+            "cluster_id",
+            "cluster",
+            json!({"name": "main", "cloud_provider": "PROVIDER_A", "region": "eu-west-3"}),
+        ),
+        (
             "credentials_id",
             "onPremise/credentials",
             json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),

@@ -1,0 +1,195 @@
+//! Clusters: the record, its status (spec 2.19), its lock, and its token (spec 2.20).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+use crate::status::ClusterState;
+
+/// The Kubernetes versions a cluster may run, oldest first; upgrades go one step at a time.
+pub const KUBERNETES_VERSIONS: &[&str] = &["1.28", "1.29", "1.30", "1.31", "1.32"];
+
+/// The version an upgrade of `version` leads to, if there is a newer one.
+pub fn next_kubernetes_version(version: &str) -> Option<&'static str> {
+    let index = KUBERNETES_VERSIONS.iter().position(|v| *v == version)?;
+    KUBERNETES_VERSIONS.get(index + 1).copied()
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Cluster {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub description: Option<String>,
+    pub cloud_provider: String,
+    pub region: String,
+    /// Kubernetes version, one of `KUBERNETES_VERSIONS`.
+    pub version: String,
+    pub production: bool,
+}
+
+/// Body of `POST /organization/{id}/cluster` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub cloud_provider: String,
+    pub region: String,
+    /// Defaults to the oldest supported version, so that upgrades can be tried.
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub production: bool,
+}
+
+impl ClusterRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        for (field, value) in [
+            ("cloud_provider", &self.cloud_provider),
+            ("region", &self.region),
+        ] {
+            if value.trim().is_empty() {
+                violations.check(Some(FieldError::new(field, "is required")));
+            }
+        }
+        if let Some(version) = &self.version {
+            if !KUBERNETES_VERSIONS.contains(&version.as_str()) {
+                violations.check(Some(FieldError::new(
+                    "version",
+                    format!("must be one of {}", KUBERNETES_VERSIONS.join(", ")),
+                )));
+            }
+        }
+        violations.into_result()
+    }
+
+    pub fn version_or_default(&self) -> String {
+        self.version
+            .clone()
+            .unwrap_or_else(|| KUBERNETES_VERSIONS[0].to_string())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterLock {
+    pub reason: String,
+    pub cluster_id: Uuid,
+    pub locked_at: DateTime<Utc>,
+    pub owner_name: String,
+    pub ttl_in_days: i64,
+}
+
+/// Body of `POST /organization/{id}/cluster/{id}/lock`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterLockRequest {
+    pub reason: String,
+    pub ttl_in_days: i64,
+}
+
+/// A lock lasts at most this many days.
+pub const CLUSTER_LOCK_MAX_DAYS: i64 = 30;
+
+impl ClusterLockRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        if self.reason.trim().is_empty() {
+            violations.check(Some(FieldError::new("reason", "is required")));
+        }
+        violations.check(rules::description("reason", Some(&self.reason)));
+        if !(1..=CLUSTER_LOCK_MAX_DAYS).contains(&self.ttl_in_days) {
+            violations.check(Some(FieldError::new(
+                "ttl_in_days",
+                format!("must be from 1 to {CLUSTER_LOCK_MAX_DAYS}"),
+            )));
+        }
+        violations.into_result()
+    }
+}
+
+/// Cluster status (spec 2.19).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterStatus {
+    pub cluster_id: Uuid,
+    pub status: ClusterState,
+    pub is_deployed: bool,
+    pub next_k8s_available_version: Option<String>,
+    pub last_execution_id: Option<String>,
+    pub cluster_lock: Option<ClusterLock>,
+    pub last_deployment_date: Option<DateTime<Utc>>,
+}
+
+/// Cluster token (spec 2.20), in the shape of a Kubernetes exec credential.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterToken {
+    #[serde(rename = "apiVersion")]
+    pub api_version: String,
+    pub kind: String,
+    pub spec: serde_json::Value,
+    pub status: ClusterTokenStatus,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterTokenStatus {
+    pub token: String,
+    #[serde(rename = "expirationTimestamp")]
+    pub expiration_timestamp: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upgrades_go_one_version_at_a_time() {
+        assert_eq!(next_kubernetes_version("1.28"), Some("1.29"));
+        assert_eq!(next_kubernetes_version("1.32"), None);
+        assert_eq!(next_kubernetes_version("2.0"), None);
+    }
+
+    #[test]
+    fn cluster_and_lock_rules() {
+        let request = ClusterRequest {
+            name: "prod".into(),
+            description: None,
+            cloud_provider: " ".into(),
+            region: "eu-west-3".into(),
+            version: Some("1.99".into()),
+            production: true,
+        };
+        let fields: Vec<String> = request
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["cloud_provider", "version"]);
+        let lock = ClusterLockRequest {
+            reason: "".into(),
+            ttl_in_days: 0,
+        };
+        let fields: Vec<String> = lock
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["reason", "ttl_in_days"]);
+    }
+}

@@ -1,0 +1,257 @@
+//! Clusters: the record on the shared layer, plus status (spec 2.19) with its lock, and a fresh
+//! short-lived token at each call (spec 2.20).
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Duration, Utc};
+use platform_api::{
+    next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
+    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError,
+};
+use sqlx::SqlitePool;
+use uuid::Uuid;
+
+use super::organization_resources::{self, OrganizationResource};
+use super::own_organization;
+use crate::auth::{generate_token, Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::store::{self, Kind, Secrets};
+use crate::AppState;
+
+/// How long a cluster token lives.
+const TOKEN_LIFETIME_MINUTES: i64 = 15;
+
+pub struct Clusters;
+
+impl OrganizationResource for Clusters {
+    const KIND: Kind = Kind {
+        stored_as: "cluster",
+        what: "cluster",
+    };
+    const COLLECTION: &'static str = "/organization/{organization_id}/cluster";
+    const ITEM: &'static str = "/organization/{organization_id}/cluster/{cluster_id}";
+
+    type Request = ClusterRequest;
+    type Record = Cluster;
+
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate()
+    }
+
+    fn build(
+        id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+        _previous: Option<&Self::Record>,
+    ) -> (Self::Record, Secrets) {
+        let cluster = Cluster {
+            id,
+            created_at,
+            updated_at,
+            version: request.version_or_default(),
+            name: request.name.trim().to_string(),
+            description: request.description,
+            cloud_provider: request.cloud_provider.trim().to_string(),
+            region: request.region.trim().to_string(),
+            production: request.production,
+        };
+        (cluster, Secrets::new())
+    }
+
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
+    }
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc> {
+        record.created_at
+    }
+}
+
+pub fn register(routes: &mut RouteTable) {
+    organization_resources::register::<Clusters>(routes);
+    let lock = "/organization/{organization_id}/cluster/{cluster_id}/lock";
+    routes
+        .add(
+            Method::GET,
+            "/organization/{organization_id}/cluster/{cluster_id}/status",
+            Permission::Read,
+            Doc::new("The status of a cluster").answers::<ClusterStatus>(StatusCode::OK),
+            get_status,
+        )
+        .add(
+            Method::POST,
+            lock,
+            Permission::Admin,
+            Doc::new("Lock a cluster against changes for some days")
+                .body::<ClusterLockRequest>()
+                .answers::<ClusterStatus>(StatusCode::OK),
+            lock_cluster,
+        )
+        .add(
+            Method::DELETE,
+            lock,
+            Permission::Admin,
+            Doc::new("Unlock a cluster").answers::<ClusterStatus>(StatusCode::OK),
+            unlock_cluster,
+        )
+        .add(
+            Method::GET,
+            "/cluster/{cluster_id}/token",
+            Permission::Admin,
+            Doc::new("A fresh, short-lived token to reach the cluster")
+                .answers::<ClusterToken>(StatusCode::OK),
+            get_token,
+        );
+}
+
+/// 400 naming `field` unless `cluster_id` is a cluster of the organization.
+pub async fn ensure_cluster(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    cluster_id: Uuid,
+    field: &str,
+) -> ApiResult<()> {
+    match store::find::<Cluster>(db, Clusters::KIND, organization_id, cluster_id).await {
+        Ok(_) => Ok(()),
+        Err(error) if error.status() == StatusCode::NOT_FOUND => {
+            Err(ApiError::invalid(vec![FieldError::new(
+                field,
+                "is not a cluster of this organization",
+            )]))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+async fn get_status(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<ClusterStatus>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+}
+
+async fn lock_cluster(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
+    ApiJson(request): ApiJson<ClusterLockRequest>,
+) -> ApiResult<Json<ClusterStatus>> {
+    own_organization(&caller, organization_id)?;
+    status(&state.db, organization_id, cluster_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let lock = ClusterLock {
+        reason: request.reason.trim().to_string(),
+        cluster_id,
+        locked_at: Utc::now(),
+        owner_name: caller.name.clone(),
+        ttl_in_days: request.ttl_in_days,
+    };
+    set_lock(&state.db, cluster_id, Some(&lock)).await?;
+    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+}
+
+async fn unlock_cluster(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<ClusterStatus>> {
+    own_organization(&caller, organization_id)?;
+    status(&state.db, organization_id, cluster_id).await?;
+    set_lock(&state.db, cluster_id, None).await?;
+    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+}
+
+async fn get_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(cluster_id): ApiPath<Uuid>,
+) -> ApiResult<Json<ClusterToken>> {
+    store::find::<Cluster>(
+        &state.db,
+        Clusters::KIND,
+        caller.organization_id,
+        cluster_id,
+    )
+    .await?;
+    Ok(Json(ClusterToken {
+        api_version: "client.authentication.k8s.io/v1".to_string(),
+        kind: "ExecCredential".to_string(),
+        spec: serde_json::json!({}),
+        status: ClusterTokenStatus {
+            token: generate_token(),
+            expiration_timestamp: Utc::now() + Duration::minutes(TOKEN_LIFETIME_MINUTES),
+        },
+    }))
+}
+
+type StatusRow = (
+    String,
+    bool,
+    Option<String>,
+    Option<String>,
+    Option<DateTime<Utc>>,
+);
+
+/// The cluster's status; READY and not deployed until the engine works on it. A lock whose days
+/// are over is no longer shown.
+async fn status(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    cluster_id: Uuid,
+) -> ApiResult<ClusterStatus> {
+    let cluster = store::find::<Cluster>(db, Clusters::KIND, organization_id, cluster_id)
+        .await?
+        .record;
+    let row: Option<StatusRow> = sqlx::query_as(
+        "SELECT status, is_deployed, last_execution_id, lock, last_deployment_date
+         FROM cluster_statuses WHERE cluster_id = ?",
+    )
+    .bind(cluster_id.to_string())
+    .fetch_optional(db)
+    .await?;
+    let (state, is_deployed, last_execution_id, lock, last_deployment_date) =
+        row.unwrap_or_else(|| {
+            (
+                ClusterState::Ready.as_str().to_string(),
+                false,
+                None,
+                None,
+                None,
+            )
+        });
+    let lock: Option<ClusterLock> = lock
+        .map(|json| serde_json::from_str(&json).map_err(ApiError::internal))
+        .transpose()?;
+    Ok(ClusterStatus {
+        cluster_id,
+        status: db::wire(&state)?,
+        is_deployed,
+        next_k8s_available_version: next_kubernetes_version(&cluster.version).map(str::to_string),
+        last_execution_id,
+        cluster_lock: lock
+            .filter(|lock| lock.locked_at + Duration::days(lock.ttl_in_days) > Utc::now()),
+        last_deployment_date,
+    })
+}
+
+async fn set_lock(db: &SqlitePool, cluster_id: Uuid, lock: Option<&ClusterLock>) -> ApiResult<()> {
+    let json = lock
+        .map(|lock| serde_json::to_string(lock).map_err(ApiError::internal))
+        .transpose()?;
+    sqlx::query(
+        "INSERT INTO cluster_statuses (cluster_id, status, lock) VALUES (?, ?, ?)
+         ON CONFLICT (cluster_id) DO UPDATE SET lock = excluded.lock",
+    )
+    .bind(cluster_id.to_string())
+    .bind(ClusterState::Ready.as_str())
+    .bind(json)
+    .execute(db)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! Clusters: the record, its status with the next version and the lock, a fresh token each call,
+//! and environments that name one.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_error, assert_invalid_fields, TestServer};
+use serde_json::{json, Value};
+
+async fn cluster(server: &TestServer, body: Value) -> Value {
+    let reply = server
+        .post(
+            &format!("/api/organization/{}/cluster", server.organization_id),
+            body,
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body
+}
+
+#[tokio::test]
+async fn a_new_cluster_is_ready_with_an_upgrade_available() {
+    let server = TestServer::new().await;
+    let created = cluster(&server, json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu-west-3", "version": "1.30"})).await;
+    assert_eq!(created["version"], "1.30");
+    let id = created["id"].as_str().unwrap();
+    let status = server
+        .get(&format!(
+            "/api/organization/{}/cluster/{id}/status",
+            server.organization_id
+        ))
+        .await;
+    assert_eq!(status.status, StatusCode::OK);
+    assert_eq!(status.body["cluster_id"], id);
+    assert_eq!(status.body["status"], "READY");
+    assert_eq!(status.body["is_deployed"], false);
+    assert_eq!(status.body["next_k8s_available_version"], "1.31");
+    assert!(status.body["cluster_lock"].is_null());
+
+    let latest = cluster(
+        &server,
+        json!({"name": "edge", "cloud_provider": "PROVIDER_B", "region": "us", "version": "1.32"}),
+    )
+    .await;
+    let status = server
+        .get(&format!(
+            "/api/organization/{}/cluster/{}/status",
+            server.organization_id,
+            latest["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(status.body["next_k8s_available_version"].is_null());
+}
+
+#[tokio::test]
+async fn a_cluster_is_locked_and_unlocked_by_name() {
+    let server = TestServer::new().await;
+    let created = cluster(
+        &server,
+        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+    )
+    .await;
+    let lock = format!(
+        "/api/organization/{}/cluster/{}/lock",
+        server.organization_id,
+        created["id"].as_str().unwrap()
+    );
+    let locked = server
+        .post(
+            &lock,
+            json!({"reason": "Black Friday freeze", "ttl_in_days": 3}),
+        )
+        .await;
+    assert_eq!(locked.status, StatusCode::OK, "{}", locked.body);
+    let lock_body = &locked.body["cluster_lock"];
+    assert_eq!(lock_body["reason"], "Black Friday freeze");
+    assert_eq!(lock_body["ttl_in_days"], 3);
+    assert_eq!(lock_body["owner_name"], "API token console sign-in");
+    assert!(lock_body["locked_at"].is_string());
+    assert_invalid_fields(
+        &server
+            .post(&lock, json!({"reason": "", "ttl_in_days": 90}))
+            .await,
+        &["reason", "ttl_in_days"],
+    );
+    let auth = format!("Token {}", server.token);
+    let unlocked = server.call(Method::DELETE, &lock, Some(&auth), None).await;
+    assert_eq!(unlocked.status, StatusCode::OK);
+    assert!(unlocked.body["cluster_lock"].is_null());
+}
+
+#[tokio::test]
+async fn each_token_call_gives_a_fresh_short_lived_token() {
+    let server = TestServer::new().await;
+    let created = cluster(
+        &server,
+        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+    )
+    .await;
+    let path = format!("/api/cluster/{}/token", created["id"].as_str().unwrap());
+    let first = server.get(&path).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    assert_eq!(first.body["kind"], "ExecCredential");
+    assert!(first.body["apiVersion"]
+        .as_str()
+        .unwrap()
+        .starts_with("client.authentication.k8s.io"));
+    let expires: chrono::DateTime<chrono::Utc> = first.body["status"]["expirationTimestamp"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let lifetime = expires - chrono::Utc::now();
+    assert!(lifetime > chrono::Duration::minutes(10) && lifetime <= chrono::Duration::minutes(15));
+    let second = server.get(&path).await;
+    assert_ne!(
+        first.body["status"]["token"],
+        second.body["status"]["token"]
+    );
+    assert_error(
+        &server
+            .get(&format!("/api/cluster/{}/token", uuid::Uuid::new_v4()))
+            .await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+}
+
+#[tokio::test]
+async fn cluster_rules_and_environments_that_name_one() {
+    let server = TestServer::new().await;
+    let clusters = format!("/api/organization/{}/cluster", server.organization_id);
+    assert_invalid_fields(
+        &server
+            .post(
+                &clusters,
+                json!({"name": "x", "cloud_provider": "", "region": "eu", "version": "0.1"}),
+            )
+            .await,
+        &["cloud_provider", "version"],
+    );
+    assert_invalid_fields(
+        &server.post(&clusters, json!({"name": "x"})).await,
+        &["cloud_provider"],
+    );
+    let created = cluster(
+        &server,
+        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+    )
+    .await;
+    let project = server.project("shop").await;
+    let environments = format!("/api/project/{project}/environment");
+    let on_cluster = server
+        .post(
+            &environments,
+            json!({"name": "production", "mode": "PRODUCTION", "cluster_id": created["id"]}),
+        )
+        .await;
+    assert_eq!(
+        on_cluster.status,
+        StatusCode::CREATED,
+        "{}",
+        on_cluster.body
+    );
+    assert_eq!(on_cluster.body["cluster_id"], created["id"]);
+    assert_invalid_fields(
+        &server
+            .post(
+                &environments,
+                json!({"name": "staging", "mode": "STAGING", "cluster_id": uuid::Uuid::new_v4()}),
+            )
+            .await,
+        &["cluster_id"],
+    );
+}
