@@ -333,6 +333,39 @@ impl ApplicationRequest {
             &self.git_repository.url,
         ));
         violations.check(rules::build_mode("build_mode", &self.build_mode));
+        self.runtime().check(&mut violations);
+        violations.into_result()
+    }
+}
+
+impl ApplicationRequest {
+    fn runtime(&self) -> Runtime<'_> {
+        Runtime {
+            cpu: self.cpu,
+            memory: self.memory,
+            gpu: self.gpu,
+            min_running_instances: self.min_running_instances,
+            max_running_instances: self.max_running_instances,
+            ports: &self.ports,
+            storage: &self.storage,
+        }
+    }
+}
+
+/// What a service that runs instances asks for: resources, instances, ports and storage. One set
+/// of rules for applications and containers.
+pub struct Runtime<'a> {
+    pub cpu: i64,
+    pub memory: i64,
+    pub gpu: i64,
+    pub min_running_instances: i64,
+    pub max_running_instances: i64,
+    pub ports: &'a [PortRequest],
+    pub storage: &'a [StorageRequest],
+}
+
+impl Runtime<'_> {
+    pub fn check(&self, violations: &mut Violations) {
         violations.check(rules::positive("cpu", self.cpu));
         violations.check(rules::positive("memory", self.memory));
         violations.check(rules::not_negative("gpu", self.gpu));
@@ -382,7 +415,6 @@ impl ApplicationRequest {
                 &storage.mount_point,
             ));
         }
-        violations.into_result()
     }
 }
 

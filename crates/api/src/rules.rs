@@ -149,6 +149,36 @@ pub fn build_mode(field: &str, value: &str) -> Option<FieldError> {
         .then(|| FieldError::new(field, format!("must be one of {}", BUILD_MODES.join(", "))))
 }
 
+/// An image name as registries know it: lowercase letters, digits and `._-/`.
+pub fn image_name(field: &str, value: &str) -> Option<FieldError> {
+    let valid = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-/".contains(c))
+        && !value.starts_with(['/', '.', '-']);
+    (!valid).then(|| {
+        FieldError::new(
+            field,
+            "must be lowercase letters, digits and . _ - /, e.g. library/nginx",
+        )
+    })
+}
+
+/// An image tag: 1 to 128 letters, digits and `._-`, not starting with `.` or `-`.
+pub fn image_tag(field: &str, value: &str) -> Option<FieldError> {
+    let valid = (1..=128).contains(&value.len())
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        && !value.starts_with(['.', '-']);
+    (!valid).then(|| {
+        FieldError::new(
+            field,
+            "must be 1 to 128 letters, digits and . _ -, e.g. 1.27",
+        )
+    })
+}
+
 /// A storage mount point is an absolute path.
 pub fn mount_point(field: &str, value: &str) -> Option<FieldError> {
     (!value.starts_with('/')).then(|| FieldError::new(field, "must be an absolute path"))
@@ -212,6 +242,17 @@ mod tests {
             unique_ports("ports", [80, 443, 80]).unwrap().message,
             "internal port 80 is listed more than once"
         );
+    }
+
+    #[test]
+    fn images_are_named_and_tagged() {
+        assert!(image_name("i", "library/nginx").is_none());
+        assert!(image_name("i", "Nginx").is_some());
+        assert!(image_name("i", "").is_some());
+        assert!(image_tag("t", "1.27-alpine").is_none());
+        assert!(image_tag("t", "").is_some());
+        assert!(image_tag("t", "-x").is_some());
+        assert!(image_tag("t", "a b").is_some());
     }
 
     #[test]

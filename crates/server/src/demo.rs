@@ -5,7 +5,8 @@ use chrono::Utc;
 use platform_api::{ApplicationRequest, EnvironmentMode, GitRepositoryRequest, PortRequest};
 use uuid::Uuid;
 
-use crate::routes::applications::insert_application;
+use crate::routes::applications::Applications;
+use crate::routes::service_resources::insert;
 use crate::AppState;
 
 struct DemoEnvironment {
@@ -57,7 +58,7 @@ pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result
         .execute(&state.db)
         .await?;
         for name in environment.applications {
-            let application = insert_application(
+            let application = insert::<Applications>(
                 &state.db,
                 organization_id,
                 environment_id,

@@ -16,7 +16,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult};
-use plan::{PlannedStep, DEPLOY_FROM_GIT, QUEUE_SECONDS};
+use plan::{PlannedStep, QUEUE_SECONDS};
 
 pub struct Engine {
     db: SqlitePool,
@@ -191,11 +191,14 @@ impl Engine {
     }
 
     async fn run(&self, deployment_id: Uuid) -> anyhow::Result<()> {
-        let (service_id, git_commit_id): (String, Option<String>) =
-            sqlx::query_as("SELECT service_id, git_commit_id FROM deployments WHERE id = ?")
-                .bind(deployment_id.to_string())
-                .fetch_one(&self.db)
-                .await?;
+        let (service_id, kind, git_commit_id): (String, String, Option<String>) = sqlx::query_as(
+            "SELECT d.service_id, s.kind, d.git_commit_id FROM deployments d
+             JOIN services s ON s.id = d.service_id WHERE d.id = ?",
+        )
+        .bind(deployment_id.to_string())
+        .fetch_one(&self.db)
+        .await?;
+        let plan = plan::deploy(kind.parse()?);
         let service_id: Uuid = service_id.parse()?;
         let (done,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
@@ -217,7 +220,7 @@ impl Engine {
             self.wait(QUEUE_SECONDS).await;
         }
 
-        for (position, step) in DEPLOY_FROM_GIT.iter().enumerate().skip(done) {
+        for (position, step) in plan.iter().enumerate().skip(done) {
             self.enter_state(deployment_id, service_id, step).await?;
             let started = Instant::now();
             self.wait(step.seconds).await;

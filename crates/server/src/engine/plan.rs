@@ -1,6 +1,6 @@
 //! What each action does, step by step, and how long each step takes in real life.
 
-use platform_api::{ServiceState, StepName};
+use platform_api::{ServiceState, ServiceType, StepName};
 
 /// One step of an action: the service shows `state` while the step runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +36,29 @@ pub const DEPLOY_FROM_GIT: &[PlannedStep] = &[
     step(StepName::Deployment, ServiceState::Deploying, 10.0),
     step(StepName::RouterDeployment, ServiceState::Deploying, 3.0),
 ];
+
+/// Deploying a service run from a registry's image: mirror it, then deploy and route.
+pub const DEPLOY_FROM_IMAGE: &[PlannedStep] = &[
+    step(StepName::MirrorImage, ServiceState::Building, 4.0),
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Deployment, ServiceState::Deploying, 10.0),
+    step(StepName::RouterDeployment, ServiceState::Deploying, 3.0),
+];
+
+/// Deploying a database: no image of ours to build or route.
+pub const DEPLOY_DATABASE: &[PlannedStep] = &[
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Deployment, ServiceState::Deploying, 25.0),
+];
+
+/// The steps of a deployment of a service of `kind`.
+pub fn deploy(kind: ServiceType) -> &'static [PlannedStep] {
+    match kind {
+        ServiceType::Container => DEPLOY_FROM_IMAGE,
+        ServiceType::Database => DEPLOY_DATABASE,
+        _ => DEPLOY_FROM_GIT,
+    }
+}
 
 /// Queueing steps wait for a worker; the others compute.
 pub fn is_computing(name: StepName) -> bool {

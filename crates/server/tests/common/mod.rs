@@ -210,12 +210,16 @@ impl TestServer {
         reply.body
     }
 
-    /// Polls the status until it leaves the in-progress states.
+    /// Polls the application's status until it leaves the in-progress states.
     pub async fn settled_status(&self, application_id: &str) -> Value {
+        self.settled(&format!("/api/application/{application_id}/status"))
+            .await
+    }
+
+    /// Polls a status path until it leaves the in-progress states.
+    pub async fn settled(&self, status_path: &str) -> Value {
         for _ in 0..500 {
-            let reply = self
-                .get(&format!("/api/application/{application_id}/status"))
-                .await;
+            let reply = self.get(status_path).await;
             let state: platform_api::ServiceState =
                 serde_json::from_value(reply.body["state"].clone()).unwrap();
             if !state.is_in_progress() {
@@ -223,7 +227,7 @@ impl TestServer {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        panic!("the deployment of {application_id} never settled");
+        panic!("{status_path} never settled");
     }
 }
 
@@ -339,6 +343,26 @@ pub async fn records(server: &TestServer) -> Records {
             "{collection}: {}",
             reply.body
         );
+        ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
+    }
+    let environment = ids["environment_id"].clone();
+    let registry = ids["container_registry_id"].clone();
+    for (parameter, kind, body) in [
+        (
+            "container_id",
+            "container",
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
+        ),
+        (
+            "database_id",
+            "database",
+            json!({"name": "db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        ),
+    ] {
+        let reply = server
+            .post(&format!("/api/environment/{environment}/{kind}"), body)
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
     Records(ids)

@@ -1,0 +1,97 @@
+//! Containers: services run from an image of a container registry.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::application::{
+    defaults, Healthchecks, Port, PortRequest, Runtime, ServiceType, Storage, StorageRequest,
+};
+use crate::common::Reference;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Container {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub environment: Reference,
+    pub name: String,
+    pub description: Option<String>,
+    pub service_type: ServiceType,
+    /// The container registry the image comes from.
+    pub registry: Reference,
+    pub image_name: String,
+    pub tag: String,
+    pub cpu: i64,
+    pub memory: i64,
+    pub gpu: i64,
+    pub min_running_instances: i64,
+    pub max_running_instances: i64,
+    pub auto_deploy: bool,
+    pub arguments: Vec<String>,
+    pub entrypoint: Option<String>,
+    pub ports: Vec<Port>,
+    pub storage: Vec<Storage>,
+    pub healthchecks: Healthchecks,
+}
+
+/// Body of `POST /environment/{id}/container` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ContainerRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub registry_id: Uuid,
+    pub image_name: String,
+    pub tag: String,
+    #[serde(default = "defaults::cpu")]
+    pub cpu: i64,
+    #[serde(default = "defaults::memory")]
+    pub memory: i64,
+    #[serde(default)]
+    pub gpu: i64,
+    #[serde(default = "defaults::instances")]
+    pub min_running_instances: i64,
+    #[serde(default = "defaults::instances")]
+    pub max_running_instances: i64,
+    #[serde(default)]
+    pub auto_deploy: bool,
+    #[serde(default)]
+    pub arguments: Vec<String>,
+    #[serde(default)]
+    pub entrypoint: Option<String>,
+    #[serde(default)]
+    pub ports: Vec<PortRequest>,
+    #[serde(default)]
+    pub storage: Vec<StorageRequest>,
+    #[serde(default)]
+    pub healthchecks: Healthchecks,
+}
+
+impl ContainerRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        violations.check(rules::image_name("image_name", &self.image_name));
+        violations.check(rules::image_tag("tag", &self.tag));
+        Runtime {
+            cpu: self.cpu,
+            memory: self.memory,
+            gpu: self.gpu,
+            min_running_instances: self.min_running_instances,
+            max_running_instances: self.max_running_instances,
+            ports: &self.ports,
+            storage: &self.storage,
+        }
+        .check(&mut violations);
+        violations.into_result()
+    }
+}

@@ -1,0 +1,138 @@
+//! Databases: managed by the cloud provider, or run as a container in the cluster.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::application::ServiceType;
+use crate::common::Reference;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    DatabaseType {
+        Postgresql = "POSTGRESQL",
+        Mysql = "MYSQL",
+        Mongodb = "MONGODB",
+        Redis = "REDIS",
+    }
+);
+
+wire_enum!(
+    DatabaseMode {
+        Managed = "MANAGED",
+        Container = "CONTAINER",
+    }
+);
+
+wire_enum!(
+    DatabaseAccessibility {
+        Private = "PRIVATE",
+        Public = "PUBLIC",
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Database {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub environment: Reference,
+    pub name: String,
+    pub description: Option<String>,
+    pub service_type: ServiceType,
+    #[serde(rename = "type")]
+    pub database_type: DatabaseType,
+    pub version: String,
+    pub mode: DatabaseMode,
+    pub accessibility: DatabaseAccessibility,
+    /// milli-CPU
+    pub cpu: i64,
+    /// MiB
+    pub memory: i64,
+    /// GiB
+    pub storage: i64,
+}
+
+/// Body of `POST /environment/{id}/database` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DatabaseRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(rename = "type")]
+    pub database_type: DatabaseType,
+    pub version: String,
+    pub mode: DatabaseMode,
+    #[serde(default = "private")]
+    pub accessibility: DatabaseAccessibility,
+    #[serde(default = "default_cpu")]
+    pub cpu: i64,
+    #[serde(default = "default_memory")]
+    pub memory: i64,
+    #[serde(default = "default_storage")]
+    pub storage: i64,
+}
+
+fn private() -> DatabaseAccessibility {
+    DatabaseAccessibility::Private
+}
+fn default_cpu() -> i64 {
+    250
+}
+fn default_memory() -> i64 {
+    256
+}
+fn default_storage() -> i64 {
+    10
+}
+
+impl DatabaseRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        let version_ok = !self.version.is_empty()
+            && self
+                .version
+                .split('.')
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()));
+        if !version_ok {
+            violations.check(Some(FieldError::new(
+                "version",
+                "must be a version number such as 16 or 8.0",
+            )));
+        }
+        violations.check(rules::positive("cpu", self.cpu));
+        violations.check(rules::positive("memory", self.memory));
+        violations.check(rules::positive("storage", self.storage));
+        violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_numbers_and_resources_positive() {
+        let request: DatabaseRequest = serde_json::from_str(
+            r#"{"name": "db", "type": "POSTGRESQL", "version": "16.x", "mode": "MANAGED", "storage": 0}"#,
+        )
+        .unwrap();
+        let fields: Vec<String> = request
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["version", "storage"]);
+        assert_eq!(request.accessibility, DatabaseAccessibility::Private);
+        assert_eq!(request.cpu, 250);
+    }
+}

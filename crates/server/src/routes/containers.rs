@@ -1,0 +1,67 @@
+//! Containers: services run from an image of one of the organization's container registries.
+
+use platform_api::{Container, ContainerRequest, FieldError, Reference, ServiceType};
+use uuid::Uuid;
+
+use super::applications::{ports, storage};
+use super::service_resources::{timestamps, ServiceResource};
+
+pub struct Containers;
+
+impl ServiceResource for Containers {
+    const TYPE: ServiceType = ServiceType::Container;
+    const WHAT: &'static str = "container";
+    const COLLECTION: &'static str = "/environment/{environment_id}/container";
+    const ITEM: &'static str = "/container/{container_id}";
+    const STATUS: &'static str = "/container/{container_id}/status";
+    const DEPLOY: &'static str = "/container/{container_id}/deploy";
+
+    type Request = ContainerRequest;
+    type Record = Container;
+
+    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>> {
+        request.validate()
+    }
+
+    fn registry_id(request: &Self::Request) -> Option<Uuid> {
+        Some(request.registry_id)
+    }
+
+    fn build(
+        id: Uuid,
+        environment_id: Uuid,
+        request: Self::Request,
+        previous: Option<&Self::Record>,
+    ) -> Self::Record {
+        let (created_at, updated_at) = timestamps(previous.map(|p| p.created_at));
+        Container {
+            id,
+            created_at,
+            updated_at,
+            environment: Reference { id: environment_id },
+            name: request.name.trim().to_string(),
+            description: request.description,
+            service_type: ServiceType::Container,
+            registry: Reference {
+                id: request.registry_id,
+            },
+            image_name: request.image_name,
+            tag: request.tag,
+            cpu: request.cpu,
+            memory: request.memory,
+            gpu: request.gpu,
+            min_running_instances: request.min_running_instances,
+            max_running_instances: request.max_running_instances,
+            auto_deploy: request.auto_deploy,
+            arguments: request.arguments,
+            entrypoint: request.entrypoint,
+            ports: ports(request.ports),
+            storage: storage(request.storage),
+            healthchecks: request.healthchecks,
+        }
+    }
+
+    fn name(record: &Self::Record) -> &str {
+        &record.name
+    }
+}

@@ -1,0 +1,299 @@
+//! Services of every kind share one shape: listed and created in an environment, read, updated
+//! and deleted by id, with a status. They are stored in `services` (the record as JSON) with a
+//! row in `service_statuses`. Each kind says its paths, types and rules by implementing
+//! `ServiceResource`.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use platform_api::{DeployRequest, FieldError, List, ServiceType, Status};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sqlx::SqlitePool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::container_registries::ensure_registry;
+use super::environments::find_environment;
+use crate::auth::{Caller, Permission};
+use crate::engine::{self, status, Scope};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+pub trait ServiceResource: Send + Sync + 'static {
+    const TYPE: ServiceType;
+    /// The kind in messages: "application".
+    const WHAT: &'static str;
+    /// `/environment/{environment_id}/...`
+    const COLLECTION: &'static str;
+    /// `/.../{..._id}`
+    const ITEM: &'static str;
+    /// `/.../{..._id}/status`
+    const STATUS: &'static str;
+    /// `/.../{..._id}/deploy`
+    const DEPLOY: &'static str;
+
+    type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
+    type Record: Serialize + DeserializeOwned + ToSchema + Send + Sync + 'static;
+
+    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>>;
+
+    /// The container registry the request names, checked to be the organization's.
+    fn registry_id(_request: &Self::Request) -> Option<Uuid> {
+        None
+    }
+
+    /// The record of a new service (`previous` is `None`) or of an updated one.
+    fn build(
+        id: Uuid,
+        environment_id: Uuid,
+        request: Self::Request,
+        previous: Option<&Self::Record>,
+    ) -> Self::Record;
+
+    fn name(record: &Self::Record) -> &str;
+}
+
+pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
+    let what = R::WHAT;
+    routes
+        .add(
+            Method::GET,
+            R::COLLECTION,
+            Permission::Read,
+            Doc::new(format!("List the {what}s of an environment"))
+                .answers_list_of::<R::Record>(StatusCode::OK),
+            list::<R>,
+        )
+        .add(
+            Method::POST,
+            R::COLLECTION,
+            Permission::Write,
+            Doc::new(format!("Create a {what}"))
+                .body::<R::Request>()
+                .answers::<R::Record>(StatusCode::CREATED),
+            create::<R>,
+        )
+        .add(
+            Method::GET,
+            R::ITEM,
+            Permission::Read,
+            Doc::new(format!("Read a {what}")).answers::<R::Record>(StatusCode::OK),
+            read::<R>,
+        )
+        .add(
+            Method::PUT,
+            R::ITEM,
+            Permission::Write,
+            Doc::new(format!(
+                "Update a {what}; a deployed one becomes OUT_OF_DATE"
+            ))
+            .body::<R::Request>()
+            .answers::<R::Record>(StatusCode::OK),
+            update::<R>,
+        )
+        .add(
+            Method::DELETE,
+            R::ITEM,
+            Permission::Admin,
+            Doc::new(format!("Delete a {what}")).answers_nothing(StatusCode::NO_CONTENT),
+            delete::<R>,
+        )
+        .add(
+            Method::GET,
+            R::STATUS,
+            Permission::Read,
+            Doc::new(format!("The status of a {what}")).answers::<Status>(StatusCode::OK),
+            get_status::<R>,
+        )
+        .add(
+            Method::POST,
+            R::DEPLOY,
+            Permission::Deploy,
+            Doc::new(format!("Deploy a {what}, at a git commit if given"))
+                .body::<DeployRequest>()
+                .answers::<Status>(StatusCode::ACCEPTED),
+            deploy::<R>,
+        );
+}
+
+async fn deploy<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<DeployRequest>,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    find::<R>(&state, &caller, id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let status = state.engine.deploy(id, request.git_commit_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(status)))
+}
+
+async fn list<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<R::Record>>> {
+    find_environment(&state, &caller, environment_id).await?;
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT spec FROM services WHERE environment_id = ? AND kind = ? ORDER BY name",
+    )
+    .bind(environment_id.to_string())
+    .bind(R::TYPE.as_str())
+    .fetch_all(&state.db)
+    .await?;
+    let records = rows
+        .into_iter()
+        .map(|(spec,)| serde_json::from_str(&spec).map_err(ApiError::internal))
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(records)))
+}
+
+async fn create<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<R::Request>,
+) -> ApiResult<(StatusCode, Json<R::Record>)> {
+    let environment = find_environment(&state, &caller, environment_id).await?;
+    check::<R>(&state.db, environment.organization.id, &request).await?;
+    let record = insert::<R>(
+        &state.db,
+        environment.organization.id,
+        environment_id,
+        request,
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(record)))
+}
+
+async fn read<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<R::Record>> {
+    Ok(Json(find::<R>(&state, &caller, id).await?.0))
+}
+
+async fn update<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<R::Request>,
+) -> ApiResult<Json<R::Record>> {
+    let (previous, environment_id) = find::<R>(&state, &caller, id).await?;
+    check::<R>(&state.db, caller.organization_id, &request).await?;
+    let record = R::build(id, environment_id, request, Some(&previous));
+    let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
+    sqlx::query("UPDATE services SET name = ?, spec = ?, updated_at = ? WHERE id = ?")
+        .bind(R::name(&record))
+        .bind(spec)
+        .bind(Utc::now())
+        .bind(id.to_string())
+        .execute(&state.db)
+        .await
+        .on_unique_violation("name", "service")?;
+    engine::mark_out_of_date(&state.db, id).await?;
+    Ok(Json(record))
+}
+
+async fn delete<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    find::<R>(&state, &caller, id).await?;
+    engine::ensure_idle(&state.db, Scope::Service(id)).await?;
+    sqlx::query("DELETE FROM services WHERE id = ?")
+        .bind(id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn get_status<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<Status>> {
+    find::<R>(&state, &caller, id).await?;
+    Ok(Json(status::of_service(&state.db, id).await?))
+}
+
+/// The rules of the request, then the records it names.
+async fn check<R: ServiceResource>(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    request: &R::Request,
+) -> ApiResult<()> {
+    R::validate(request).map_err(ApiError::invalid)?;
+    if let Some(registry_id) = R::registry_id(request) {
+        ensure_registry(db, organization_id, registry_id, "registry_id").await?;
+    }
+    Ok(())
+}
+
+/// The caller's service of kind `R` with this id, and its environment; 404 otherwise.
+pub async fn find<R: ServiceResource>(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+) -> ApiResult<(R::Record, Uuid)> {
+    let (spec, environment_id): (String, String) = sqlx::query_as(
+        "SELECT spec, environment_id FROM services WHERE id = ? AND organization_id = ? AND kind = ?",
+    )
+    .bind(id.to_string())
+    .bind(caller.organization_id.to_string())
+    .bind(R::TYPE.as_str())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::not_found(R::WHAT))?;
+    Ok((
+        serde_json::from_str(&spec).map_err(ApiError::internal)?,
+        crate::db::id(&environment_id)?,
+    ))
+}
+
+/// Stores a new service of kind `R`, READY and NEVER_DEPLOYED. The request must have been
+/// checked.
+pub async fn insert<R: ServiceResource>(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    environment_id: Uuid,
+    request: R::Request,
+) -> ApiResult<R::Record> {
+    let id = Uuid::new_v4();
+    let record = R::build(id, environment_id, request, None);
+    let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
+    let mut tx = db.begin().await?;
+    sqlx::query(
+        "INSERT INTO services (id, organization_id, environment_id, kind, name, spec, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .bind(environment_id.to_string())
+    .bind(R::TYPE.as_str())
+    .bind(R::name(&record))
+    .bind(spec)
+    .bind(Utc::now())
+    .execute(&mut *tx)
+    .await
+    .on_unique_violation("name", "service")?;
+    engine::insert_initial_status(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(record)
+}
+
+/// When a service was created and last updated, for `build`.
+pub fn timestamps(
+    previous_created_at: Option<DateTime<Utc>>,
+) -> (DateTime<Utc>, Option<DateTime<Utc>>) {
+    let now = Utc::now();
+    match previous_created_at {
+        Some(created_at) => (created_at, Some(now)),
+        None => (now, None),
+    }
+}

@@ -1,0 +1,209 @@
+//! Containers and databases on the shared service layer: created, read, listed, updated,
+//! deployed with their own steps, and deleted; their rules name the field.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_error, assert_invalid_fields, TestServer};
+use serde_json::{json, Value};
+
+async fn registry(server: &TestServer) -> String {
+    let reply = server
+        .post(
+            &format!(
+                "/api/organization/{}/containerRegistry",
+                server.organization_id
+            ),
+            json!({"name": "hub", "kind": "PUBLIC_ECR", "url": "https://public.example"}),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body["id"].as_str().unwrap().to_string()
+}
+
+fn step_names(status: &Value) -> Vec<&str> {
+    status["steps"]["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|step| step["step_name"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_container_runs_an_image_of_a_registry() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let registry = registry(&server).await;
+    let containers = format!("/api/environment/{environment}/container");
+    let created = server
+        .post(
+            &containers,
+            json!({"name": "proxy", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27",
+                   "ports": [{"internal_port": 80, "external_port": 443, "publicly_accessible": true}]}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(created.body["service_type"], "CONTAINER");
+    assert_eq!(created.body["registry"]["id"], registry);
+    assert_eq!(created.body["ports"][0]["is_default"], true);
+    let id = created.body["id"].as_str().unwrap();
+    assert_eq!(
+        server.get(&format!("/api/container/{id}")).await.body,
+        created.body
+    );
+    assert_eq!(server.get(&containers).await.body["results"][0]["id"], id);
+
+    let deployed = server
+        .post(&format!("/api/container/{id}/deploy"), json!({}))
+        .await;
+    assert_eq!(deployed.status, StatusCode::ACCEPTED, "{}", deployed.body);
+    let status = server.settled(&format!("/api/container/{id}/status")).await;
+    assert_eq!(status["state"], "DEPLOYED");
+    assert_eq!(
+        step_names(&status),
+        [
+            "MIRROR_IMAGE",
+            "DEPLOYMENT_QUEUEING",
+            "DEPLOYMENT",
+            "ROUTER_DEPLOYMENT"
+        ]
+    );
+    let statuses = server
+        .get(&format!("/api/environment/{environment}/statuses"))
+        .await
+        .body;
+    assert_eq!(statuses["containers"][0]["id"], id);
+
+    let auth = format!("Token {}", server.token);
+    let updated = server
+        .call(
+            Method::PUT,
+            &format!("/api/container/{id}"),
+            Some(&auth),
+            Some(&json!({"name": "proxy", "registry_id": registry, "image_name": "library/nginx", "tag": "1.28"}).to_string()),
+        )
+        .await;
+    assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
+    assert_eq!(updated.body["tag"], "1.28");
+    assert_eq!(updated.body["created_at"], created.body["created_at"]);
+    let status = server
+        .get(&format!("/api/container/{id}/status"))
+        .await
+        .body;
+    assert_eq!(status["service_deployment_status"], "OUT_OF_DATE");
+
+    let deleted = server
+        .call(
+            Method::DELETE,
+            &format!("/api/container/{id}"),
+            Some(&auth),
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_error(
+        &server.get(&format!("/api/container/{id}")).await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+}
+
+#[tokio::test]
+async fn container_rules_name_the_field() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let registry = registry(&server).await;
+    let containers = format!("/api/environment/{environment}/container");
+    assert_invalid_fields(
+        &server
+            .post(&containers, json!({"name": "x", "registry_id": uuid::Uuid::new_v4(), "image_name": "nginx", "tag": "1"}))
+            .await,
+        &["registry_id"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(&containers, json!({"name": "x", "registry_id": registry, "image_name": "NGINX", "tag": "", "cpu": 0}))
+            .await,
+        &["image_name", "tag", "cpu"],
+    );
+    assert_invalid_fields(
+        &server.post(&containers, json!({"name": "x"})).await,
+        &["registry_id"],
+    );
+    // Names are unique across the kinds of one environment.
+    server.application(&environment, "web").await;
+    assert_error(
+        &server
+            .post(
+                &containers,
+                json!({"name": "web", "registry_id": registry, "image_name": "nginx", "tag": "1"}),
+            )
+            .await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+}
+
+#[tokio::test]
+async fn a_database_deploys_without_a_build() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let databases = format!("/api/environment/{environment}/database");
+    let created = server
+        .post(
+            &databases,
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "MANAGED", "cpu": 500, "memory": 1024, "storage": 20}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(created.body["type"], "POSTGRESQL");
+    assert_eq!(created.body["accessibility"], "PRIVATE");
+    assert_eq!(created.body["storage"], 20);
+    let id = created.body["id"].as_str().unwrap();
+    let deployed = server
+        .post(&format!("/api/database/{id}/deploy"), json!({}))
+        .await;
+    assert_eq!(deployed.status, StatusCode::ACCEPTED);
+    let status = server.settled(&format!("/api/database/{id}/status")).await;
+    assert_eq!(status["state"], "DEPLOYED");
+    assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
+    let statuses = server
+        .get(&format!("/api/environment/{environment}/statuses"))
+        .await
+        .body;
+    assert_eq!(statuses["databases"][0]["state"], "DEPLOYED");
+
+    assert_invalid_fields(
+        &server
+            .post(
+                &databases,
+                json!({"name": "x", "type": "ORACLE", "version": "19", "mode": "MANAGED"}),
+            )
+            .await,
+        &["type"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(&databases, json!({"name": "x", "type": "REDIS", "version": "latest", "mode": "CONTAINER", "memory": -1}))
+            .await,
+        &["version", "memory"],
+    );
+    assert_error(
+        &server
+            .get(&format!("/api/database/{}", uuid::Uuid::new_v4()))
+            .await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+    // An application's id is not a database's.
+    let application = server.application(&environment, "web").await;
+    assert_error(
+        &server.get(&format!("/api/database/{application}")).await,
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+    );
+}
