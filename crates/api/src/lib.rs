@@ -22,6 +22,7 @@ pub mod project;
 pub mod registry;
 pub mod rules;
 pub mod status;
+pub mod terraform;
 pub mod token;
 pub mod webhook;
 
@@ -40,5 +41,6 @@ pub use organization::*;
 pub use project::*;
 pub use registry::*;
 pub use status::*;
+pub use terraform::*;
 pub use token::*;
 pub use webhook::*;

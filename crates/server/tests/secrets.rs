@@ -6,7 +6,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use common::{
     concrete, records, TestServer, ALERT_WEBHOOK_URL, HELM_PASSWORD, ON_PREMISE_SECRET,
-    REGISTRY_PASSWORD, WEBHOOK_SECRET,
+    REGISTRY_PASSWORD, TERRAFORM_SECRET, WEBHOOK_SECRET,
 };
 use serde_json::json;
 
@@ -32,6 +32,7 @@ async fn no_get_route_answers_a_secret() {
         HELM_PASSWORD,
         ON_PREMISE_SECRET,
         ALERT_WEBHOOK_URL,
+        TERRAFORM_SECRET,
         "ecr-secret-key",
         token.as_str(),
         server.token.as_str(),
@@ -55,5 +56,5 @@ async fn no_get_route_answers_a_secret() {
         assert!(!body.contains("token_hash"), "{path}");
         walked += 1;
     }
-    assert!(walked >= 36, "walked only {walked} routes");
+    assert!(walked >= 39, "walked only {walked} routes");
 }

@@ -21,7 +21,7 @@ impl ServiceResource for Applications {
     type Request = ApplicationRequest;
     type Record = Application;
 
-    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>> {
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
     }
 

@@ -19,7 +19,7 @@ impl ServiceResource for Containers {
     type Request = ContainerRequest;
     type Record = Container;
 
-    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>> {
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
     }
 

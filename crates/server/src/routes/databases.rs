@@ -18,7 +18,7 @@ impl ServiceResource for Databases {
     type Request = DatabaseRequest;
     type Record = Database;
 
-    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>> {
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
     }
 

@@ -16,6 +16,7 @@ mod organizations;
 mod projects;
 pub(crate) mod service_resources;
 mod table;
+mod terraform_services;
 mod tokens;
 mod webhooks;
 
@@ -44,6 +45,7 @@ pub fn table(state: &AppState) -> RouteTable {
     service_resources::register::<applications::Applications>(&mut routes);
     service_resources::register::<containers::Containers>(&mut routes);
     service_resources::register::<databases::Databases>(&mut routes);
+    service_resources::register::<terraform_services::TerraformServices>(&mut routes);
     tokens::register(&mut routes);
     alert_receivers::register(&mut routes);
     clusters::register(&mut routes);

@@ -20,6 +20,7 @@ use crate::auth::{Caller, Permission};
 use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
+use crate::store::Secrets;
 use crate::AppState;
 
 pub trait ServiceResource: Send + Sync + 'static {
@@ -38,7 +39,18 @@ pub trait ServiceResource: Send + Sync + 'static {
     type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
     type Record: Serialize + DeserializeOwned + ToSchema + Send + Sync + 'static;
 
-    fn validate(request: &Self::Request) -> Result<(), Vec<FieldError>>;
+    /// Checks the request's rules; `kept` names the secrets an update may leave out.
+    fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>>;
+
+    /// The request's secret values, stored apart from the record.
+    fn secrets(_request: &Self::Request) -> Secrets {
+        Secrets::new()
+    }
+
+    /// The secrets the record still declares; others are dropped on update.
+    fn secret_names(_record: &Self::Record) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The container registry the request names, checked to be the organization's.
     fn registry_id(_request: &Self::Request) -> Option<Uuid> {
@@ -158,7 +170,7 @@ async fn create<R: ServiceResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     let environment = find_environment(&state, &caller, environment_id).await?;
-    check::<R>(&state.db, environment.organization.id, &request).await?;
+    check::<R>(&state.db, environment.organization.id, &request, &[]).await?;
     let record = insert::<R>(
         &state.db,
         environment.organization.id,
@@ -184,12 +196,22 @@ async fn update<R: ServiceResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<Json<R::Record>> {
     let (previous, environment_id) = find::<R>(&state, &caller, id).await?;
-    check::<R>(&state.db, caller.organization_id, &request).await?;
+    let (stored,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
+        .bind(id.to_string())
+        .fetch_one(&state.db)
+        .await?;
+    let mut secrets: Secrets = serde_json::from_str(&stored).map_err(ApiError::internal)?;
+    let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
+    check::<R>(&state.db, caller.organization_id, &request, &kept).await?;
+    secrets.extend(R::secrets(&request));
     let record = R::build(id, environment_id, request, Some(&previous));
+    let declared = R::secret_names(&record);
+    secrets.retain(|name, _| declared.contains(name));
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
-    sqlx::query("UPDATE services SET name = ?, spec = ?, updated_at = ? WHERE id = ?")
+    sqlx::query("UPDATE services SET name = ?, spec = ?, secrets = ?, updated_at = ? WHERE id = ?")
         .bind(R::name(&record))
         .bind(spec)
+        .bind(serde_json::to_string(&secrets).map_err(ApiError::internal)?)
         .bind(Utc::now())
         .bind(id.to_string())
         .execute(&state.db)
@@ -227,8 +249,9 @@ async fn check<R: ServiceResource>(
     db: &SqlitePool,
     organization_id: Uuid,
     request: &R::Request,
+    kept: &[&str],
 ) -> ApiResult<()> {
-    R::validate(request).map_err(ApiError::invalid)?;
+    R::validate(request, kept).map_err(ApiError::invalid)?;
     if let Some(registry_id) = R::registry_id(request) {
         ensure_registry(db, organization_id, registry_id, "registry_id").await?;
     }
@@ -265,12 +288,13 @@ pub async fn insert<R: ServiceResource>(
     request: R::Request,
 ) -> ApiResult<R::Record> {
     let id = Uuid::new_v4();
+    let secrets = R::secrets(&request);
     let record = R::build(id, environment_id, request, None);
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
     let mut tx = db.begin().await?;
     sqlx::query(
-        "INSERT INTO services (id, organization_id, environment_id, kind, name, spec, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO services (id, organization_id, environment_id, kind, name, spec, secrets, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id.to_string())
     .bind(organization_id.to_string())
@@ -278,6 +302,7 @@ pub async fn insert<R: ServiceResource>(
     .bind(R::TYPE.as_str())
     .bind(R::name(&record))
     .bind(spec)
+    .bind(serde_json::to_string(&secrets).map_err(ApiError::internal)?)
     .bind(Utc::now())
     .execute(&mut *tx)
     .await

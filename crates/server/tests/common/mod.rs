@@ -358,6 +358,13 @@ pub async fn records(server: &TestServer) -> Records {
             "database",
             json!({"name": "db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
         ),
+        (
+            "terraform_id",
+            "terraform",
+            json!({"name": "infra", "engine": "TERRAFORM", "backend": {"kubernetes": {}},
+                   "terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git"}}},
+                   "terraform_variables_source": {"tf_vars": [{"key": "api_token", "value": TERRAFORM_SECRET, "secret": true}]}}),
+        ),
     ] {
         let reply = server
             .post(&format!("/api/environment/{environment}/{kind}"), body)
@@ -373,6 +380,7 @@ pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
 pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
 pub const HELM_PASSWORD: &str = "helm-password-never-returned";
 pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
+pub const TERRAFORM_SECRET: &str = "terraform-secret-variable-never-returned";
 pub const ALERT_WEBHOOK_URL: &str = "https://hooks.slack.com/services/never/returned";
 
 /// A route template with its parameters filled with real records.

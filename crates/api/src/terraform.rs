@@ -1,0 +1,291 @@
+//! Terraform services (spec 2.8). Secret `tf_vars` keep their value to themselves.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::application::{GitRepository, GitRepositoryRequest, ServiceType};
+use crate::common::Reference;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    TerraformEngine {
+        Terraform = "TERRAFORM",
+        OpenTofu = "OPEN_TOFU",
+    }
+);
+
+/// Where the terraform files come from, in the git form of the spec.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformFilesSource {
+    pub git: TerraformGitSource,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformGitSource {
+    pub git_repository: GitRepository,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformFilesSourceRequest {
+    pub git: TerraformGitSourceRequest,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformGitSourceRequest {
+    pub git_repository: GitRepositoryRequest,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformVariablesSource {
+    #[serde(default)]
+    pub tf_var_file_paths: Vec<String>,
+    #[serde(default)]
+    pub tf_vars: Vec<TfVar>,
+}
+
+/// A variable. A secret one is returned without its value (`null`); an update that leaves a
+/// secret's value out keeps the one stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TfVar {
+    pub key: String,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub secret: bool,
+}
+
+/// Exactly one backend type must be given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformBackend {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_provided: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformProviderVersion {
+    #[serde(default)]
+    pub explicit_version: Option<String>,
+    #[serde(default)]
+    pub read_from_terraform_block: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformJobResources {
+    pub cpu_milli: i64,
+    pub ram_mib: i64,
+    pub gpu: i64,
+    pub storage_gib: i64,
+}
+
+impl Default for TerraformJobResources {
+    fn default() -> Self {
+        Self {
+            cpu_milli: 500,
+            ram_mib: 512,
+            gpu: 0,
+            storage_gib: 1,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DockerfileFragment {
+    #[serde(rename = "type")]
+    pub fragment_type: String,
+    pub path: String,
+}
+
+/// A terraform service as returned (spec 2.8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformService {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub service_type: ServiceType,
+    pub environment: Reference,
+    pub name: String,
+    pub description: Option<String>,
+    pub auto_deploy: bool,
+    pub terraform_files_source: TerraformFilesSource,
+    pub terraform_variables_source: TerraformVariablesSource,
+    pub backend: TerraformBackend,
+    pub engine: TerraformEngine,
+    pub provider_version: TerraformProviderVersion,
+    pub job_resources: TerraformJobResources,
+    pub timeout_sec: i64,
+    pub icon_uri: Option<String>,
+    pub use_cluster_credentials: bool,
+    pub action_extra_arguments: BTreeMap<String, Vec<String>>,
+    pub dockerfile_fragment: Option<DockerfileFragment>,
+}
+
+/// Body of `POST /environment/{id}/terraform` and of `PUT /terraform/{id}` (spec 2.8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub auto_deploy: bool,
+    pub terraform_files_source: TerraformFilesSourceRequest,
+    #[serde(default)]
+    pub terraform_variables_source: TerraformVariablesSource,
+    pub backend: TerraformBackend,
+    pub engine: TerraformEngine,
+    #[serde(default)]
+    pub provider_version: TerraformProviderVersion,
+    #[serde(default)]
+    pub job_resources: TerraformJobResources,
+    #[serde(default = "default_timeout")]
+    pub timeout_sec: i64,
+    #[serde(default)]
+    pub icon_uri: Option<String>,
+    #[serde(default)]
+    pub use_cluster_credentials: bool,
+    #[serde(default)]
+    pub action_extra_arguments: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub dockerfile_fragment: Option<DockerfileFragment>,
+}
+
+fn default_timeout() -> i64 {
+    1800
+}
+
+impl TerraformRequest {
+    /// `stored_secrets` names the secret variables whose value an update may leave out.
+    pub fn validate(&self, stored_secrets: &[&str]) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        violations.check(rules::git_url(
+            "terraform_files_source.git.git_repository.url",
+            &self.terraform_files_source.git.git_repository.url,
+        ));
+        let backends = [&self.backend.kubernetes, &self.backend.user_provided]
+            .iter()
+            .filter(|backend| backend.is_some())
+            .count();
+        if backends != 1 {
+            violations.check(Some(FieldError::new(
+                "backend",
+                format!("must give exactly one backend type (kubernetes or user_provided), not {backends}"),
+            )));
+        }
+        if self.timeout_sec < 0 {
+            violations.check(Some(FieldError::new("timeout_sec", "must be 0 or more")));
+        }
+        let resources = &self.job_resources;
+        violations.check(rules::positive(
+            "job_resources.cpu_milli",
+            resources.cpu_milli,
+        ));
+        violations.check(rules::positive("job_resources.ram_mib", resources.ram_mib));
+        violations.check(rules::not_negative("job_resources.gpu", resources.gpu));
+        violations.check(rules::positive(
+            "job_resources.storage_gib",
+            resources.storage_gib,
+        ));
+        let variables = &self.terraform_variables_source.tf_vars;
+        violations.extend(rules::keys(
+            "terraform_variables_source.tf_vars",
+            variables.iter().map(|var| var.key.as_str()),
+        ));
+        for (index, var) in variables.iter().enumerate() {
+            let kept = var.secret && stored_secrets.contains(&var.key.as_str());
+            if var.value.is_none() && !kept {
+                violations.check(Some(FieldError::new(
+                    format!("terraform_variables_source.tf_vars[{index}].value"),
+                    "is required",
+                )));
+            }
+        }
+        if let Some(version) = &self.provider_version.explicit_version {
+            if version.trim().is_empty() {
+                violations.check(Some(FieldError::new(
+                    "provider_version.explicit_version",
+                    "must not be empty when given",
+                )));
+            }
+        }
+        violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(json: &str) -> TerraformRequest {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.field)
+            .collect()
+    }
+
+    const SOURCE: &str = r#""terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git"}}}"#;
+
+    #[test]
+    fn exactly_one_backend_and_a_timeout_of_zero_or_more() {
+        let none = request(&format!(
+            r#"{{"name": "infra", {SOURCE}, "backend": {{}}, "engine": "TERRAFORM", "timeout_sec": -1}}"#
+        ));
+        assert_eq!(fields(none.validate(&[])), ["backend", "timeout_sec"]);
+        let two = request(&format!(
+            r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}, "user_provided": {{}}}}, "engine": "OPEN_TOFU"}}"#
+        ));
+        assert_eq!(fields(two.validate(&[])), ["backend"]);
+        let one = request(&format!(
+            r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "TERRAFORM", "timeout_sec": 0}}"#
+        ));
+        assert!(one.validate(&[]).is_ok());
+    }
+
+    #[test]
+    fn secret_values_may_be_kept_on_update() {
+        let update = request(&format!(
+            r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "TERRAFORM",
+                "terraform_variables_source": {{"tf_vars": [{{"key": "token", "secret": true}}, {{"key": "region"}}]}}}}"#
+        ));
+        assert_eq!(
+            fields(update.validate(&["token"])),
+            ["terraform_variables_source.tf_vars[1].value"]
+        );
+        assert_eq!(fields(update.validate(&[])).len(), 2);
+    }
+
+    #[test]
+    fn only_the_two_engines() {
+        let wrong: Result<TerraformRequest, _> = serde_json::from_str(&format!(
+            r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "PULUMI"}}"#
+        ));
+        assert!(wrong.is_err());
+    }
+}

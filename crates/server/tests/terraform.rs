@@ -1,0 +1,131 @@
+//! Terraform services (spec 2.8): the git form of the files source, PUT /terraform/{id}, secret
+//! variables, and the rules of the backend, timeout and engine.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{assert_invalid_fields, TestServer};
+use serde_json::{json, Value};
+
+fn body(backend: Value, timeout_sec: i64, tf_vars: Value) -> Value {
+    json!({"name": "infra", "engine": "OPEN_TOFU", "backend": backend, "timeout_sec": timeout_sec,
+           "terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git", "root_path": "/envs/prod"}}},
+           "terraform_variables_source": {"tf_var_file_paths": ["prod.tfvars"], "tf_vars": tf_vars},
+           "job_resources": {"cpu_milli": 1000, "ram_mib": 1024, "gpu": 0, "storage_gib": 2},
+           "action_extra_arguments": {"plan": ["-lock=false"]},
+           "dockerfile_fragment": null})
+}
+
+async fn stored_secrets(server: &TestServer, id: &str) -> String {
+    let (secrets,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
+        .bind(id)
+        .fetch_one(&server.state.db)
+        .await
+        .unwrap();
+    secrets
+}
+
+#[tokio::test]
+async fn a_terraform_service_answers_in_the_spec_form_without_secret_values() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/terraform"),
+            body(
+                json!({"kubernetes": {}}),
+                600,
+                json!([{"key": "region", "value": "eu-west-3", "secret": false},
+                       {"key": "api_token", "value": "tf-s3cret", "secret": true}]),
+            ),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let service = &created.body;
+    assert_eq!(service["service_type"], "TERRAFORM");
+    assert_eq!(service["environment"]["id"], environment);
+    assert_eq!(
+        service["terraform_files_source"]["git"]["git_repository"]["url"],
+        "https://git.example.com/infra.git"
+    );
+    assert_eq!(
+        service["terraform_files_source"]["git"]["git_repository"]["root_path"],
+        "/envs/prod"
+    );
+    assert_eq!(service["engine"], "OPEN_TOFU");
+    assert_eq!(
+        service["action_extra_arguments"]["plan"],
+        json!(["-lock=false"])
+    );
+    let vars = &service["terraform_variables_source"]["tf_vars"];
+    assert_eq!(vars[0]["value"], "eu-west-3");
+    assert!(vars[1]["value"].is_null());
+    assert!(!service.to_string().contains("tf-s3cret"));
+    let id = service["id"].as_str().unwrap();
+    assert!(stored_secrets(&server, id).await.contains("tf-s3cret"));
+
+    // PUT /terraform/{id}: a secret's value left out is kept; a variable dropped loses its secret.
+    let auth = format!("Token {}", server.token);
+    let path = format!("/api/terraform/{id}");
+    let kept = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(
+                &body(
+                    json!({"user_provided": {}}),
+                    0,
+                    json!([{"key": "api_token", "secret": true}]),
+                )
+                .to_string(),
+            ),
+        )
+        .await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.body);
+    assert_eq!(kept.body["timeout_sec"], 0);
+    assert!(kept.body["backend"]["user_provided"].is_object());
+    assert!(stored_secrets(&server, id).await.contains("tf-s3cret"));
+    let dropped = server
+        .call(
+            Method::PUT,
+            &path,
+            Some(&auth),
+            Some(&body(json!({"kubernetes": {}}), 0, json!([])).to_string()),
+        )
+        .await;
+    assert_eq!(dropped.status, StatusCode::OK);
+    assert!(!stored_secrets(&server, id).await.contains("tf-s3cret"));
+}
+
+#[tokio::test]
+async fn terraform_rules_name_the_field() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let path = format!("/api/environment/{environment}/terraform");
+    assert_invalid_fields(
+        &server.post(&path, body(json!({}), -1, json!([]))).await,
+        &["backend", "timeout_sec"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &path,
+                body(
+                    json!({"kubernetes": {}, "user_provided": {}}),
+                    0,
+                    json!([{"key": "x", "secret": false}]),
+                ),
+            )
+            .await,
+        &["backend", "terraform_variables_source.tf_vars[0].value"],
+    );
+    let mut wrong_engine = body(json!({"kubernetes": {}}), 0, json!([]));
+    wrong_engine["engine"] = json!("PULUMI");
+    assert_invalid_fields(&server.post(&path, wrong_engine).await, &["engine"]);
+    let mut description = body(json!({"kubernetes": {}}), 0, json!([]));
+    description["description"] = json!("d".repeat(256));
+    assert_invalid_fields(&server.post(&path, description).await, &["description"]);
+}
