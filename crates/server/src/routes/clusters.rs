@@ -108,25 +108,6 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-/// 400 naming `field` unless `cluster_id` is a cluster of the organization.
-pub async fn ensure_cluster(
-    db: &SqlitePool,
-    organization_id: Uuid,
-    cluster_id: Uuid,
-    field: &str,
-) -> ApiResult<()> {
-    match store::find::<Cluster>(db, Clusters::KIND, organization_id, cluster_id).await {
-        Ok(_) => Ok(()),
-        Err(error) if error.status() == StatusCode::NOT_FOUND => {
-            Err(ApiError::invalid(vec![FieldError::new(
-                field,
-                "is not a cluster of this organization",
-            )]))
-        }
-        Err(error) => Err(error),
-    }
-}
-
 async fn get_status(
     State(state): State<AppState>,
     caller: Caller,

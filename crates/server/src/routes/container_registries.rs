@@ -66,23 +66,3 @@ impl OrganizationResource for ContainerRegistries {
         previous.kind == request.kind
     }
 }
-
-/// 400 naming `field` unless `registry_id` is a container registry of the organization.
-pub async fn ensure_registry(
-    db: &sqlx::SqlitePool,
-    organization_id: Uuid,
-    registry_id: Uuid,
-    field: &str,
-) -> crate::error::ApiResult<()> {
-    let kind = ContainerRegistries::KIND;
-    match crate::store::find::<ContainerRegistry>(db, kind, organization_id, registry_id).await {
-        Ok(_) => Ok(()),
-        Err(error) if error.status() == axum::http::StatusCode::NOT_FOUND => {
-            Err(crate::error::ApiError::invalid(vec![FieldError::new(
-                field,
-                "is not a container registry of this organization",
-            )]))
-        }
-        Err(error) => Err(error),
-    }
-}

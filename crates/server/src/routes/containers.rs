@@ -4,7 +4,10 @@ use platform_api::{Container, ContainerRequest, FieldError, Reference, ServiceTy
 use uuid::Uuid;
 
 use super::applications::{ports, storage};
+use super::container_registries::ContainerRegistries;
+use super::organization_resources::OrganizationResource;
 use super::service_resources::{timestamps, ServiceResource};
+use crate::store::Kind;
 
 pub struct Containers;
 
@@ -23,8 +26,12 @@ impl ServiceResource for Containers {
         request.validate()
     }
 
-    fn registry_id(request: &Self::Request) -> Option<Uuid> {
-        Some(request.registry_id)
+    fn references(request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+        vec![(
+            "registry_id",
+            ContainerRegistries::KIND,
+            request.registry_id,
+        )]
     }
 
     fn build(

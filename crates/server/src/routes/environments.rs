@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, List, Reference};
 use uuid::Uuid;
 
-use super::clusters::ensure_cluster;
+use super::clusters::Clusters;
+use super::organization_resources::{ensure_exists, OrganizationResource};
 use super::projects::find_project;
 use crate::auth::{Caller, Permission};
 use crate::db;
@@ -128,7 +129,14 @@ async fn create_environment(
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     if let Some(cluster_id) = request.cluster_id {
-        ensure_cluster(&state.db, project.organization.id, cluster_id, "cluster_id").await?;
+        ensure_exists(
+            &state.db,
+            Clusters::KIND,
+            project.organization.id,
+            cluster_id,
+            "cluster_id",
+        )
+        .await?;
     }
     let row: EnvironmentRow = sqlx::query_as(&format!(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
@@ -166,7 +174,14 @@ async fn update_environment(
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     if let Some(cluster_id) = request.cluster_id {
-        ensure_cluster(&state.db, caller.organization_id, cluster_id, "cluster_id").await?;
+        ensure_exists(
+            &state.db,
+            Clusters::KIND,
+            caller.organization_id,
+            cluster_id,
+            "cluster_id",
+        )
+        .await?;
     }
     let row: EnvironmentRow = sqlx::query_as(&format!(
         "UPDATE environments SET name = ?, mode = ?, cluster_id = ?, updated_at = ?

@@ -196,3 +196,23 @@ async fn delete<R: OrganizationResource>(
     store::delete(&state.db, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
+
+/// 400 naming `field` unless `id` is a record of `kind` in the organization.
+pub async fn ensure_exists(
+    db: &sqlx::SqlitePool,
+    kind: Kind,
+    organization_id: Uuid,
+    id: Uuid,
+    field: &str,
+) -> ApiResult<()> {
+    match store::find::<serde_json::Value>(db, kind, organization_id, id).await {
+        Ok(_) => Ok(()),
+        Err(error) if error.status() == StatusCode::NOT_FOUND => {
+            Err(ApiError::invalid(vec![FieldError::new(
+                field,
+                format!("is not a {} of this organization", kind.what),
+            )]))
+        }
+        Err(error) => Err(error),
+    }
+}

@@ -14,13 +14,13 @@ use sqlx::SqlitePool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::container_registries::ensure_registry;
 use super::environments::find_environment;
+use super::organization_resources::ensure_exists;
 use crate::auth::{Caller, Permission};
 use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
-use crate::store::Secrets;
+use crate::store::{Kind, Secrets};
 use crate::AppState;
 
 pub trait ServiceResource: Send + Sync + 'static {
@@ -52,9 +52,10 @@ pub trait ServiceResource: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// The container registry the request names, checked to be the organization's.
-    fn registry_id(_request: &Self::Request) -> Option<Uuid> {
-        None
+    /// The organization's records the request names (a registry, a helm repository), checked
+    /// to exist: `(field, kind, id)`.
+    fn references(_request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+        Vec::new()
     }
 
     /// The record of a new service (`previous` is `None`) or of an updated one.
@@ -252,8 +253,8 @@ async fn check<R: ServiceResource>(
     kept: &[&str],
 ) -> ApiResult<()> {
     R::validate(request, kept).map_err(ApiError::invalid)?;
-    if let Some(registry_id) = R::registry_id(request) {
-        ensure_registry(db, organization_id, registry_id, "registry_id").await?;
+    for (field, kind, id) in R::references(request) {
+        ensure_exists(db, kind, organization_id, id, field).await?;
     }
     Ok(())
 }
