@@ -179,6 +179,41 @@ pub fn image_tag(field: &str, value: &str) -> Option<FieldError> {
     })
 }
 
+/// A cron expression of five fields (minute hour day-of-month month day-of-week), each `*`, a
+/// number, a range `a-b`, a step `*/n` or `a-b/n`, or a comma list of those.
+pub fn cron(field: &str, value: &str) -> Option<FieldError> {
+    const RANGES: [(u32, u32); 5] = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 7)];
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    let valid = parts.len() == 5
+        && parts
+            .iter()
+            .zip(RANGES)
+            .all(|(part, range)| part.split(',').all(|item| cron_item(item, range)));
+    (!valid).then(|| {
+        FieldError::new(
+            field,
+            "must be a cron expression of five fields, e.g. 0 3 * * 1 (03:00 UTC on Mondays)",
+        )
+    })
+}
+
+fn cron_item(item: &str, (low, high): (u32, u32)) -> bool {
+    let (base, step) = match item.split_once('/') {
+        Some((base, step)) => (base, Some(step)),
+        None => (item, None),
+    };
+    let step_ok = step.is_none_or(|step| step.parse::<u32>().is_ok_and(|n| n >= 1));
+    let in_range = |text: &str| text.parse::<u32>().is_ok_and(|n| (low..=high).contains(&n));
+    let base_ok = base == "*"
+        || match base.split_once('-') {
+            Some((from, to)) => {
+                in_range(from) && in_range(to) && from.parse::<u32>().ok() <= to.parse::<u32>().ok()
+            }
+            None => in_range(base),
+        };
+    step_ok && base_ok
+}
+
 /// A storage mount point is an absolute path.
 pub fn mount_point(field: &str, value: &str) -> Option<FieldError> {
     (!value.starts_with('/')).then(|| FieldError::new(field, "must be an absolute path"))
@@ -242,6 +277,30 @@ mod tests {
             unique_ports("ports", [80, 443, 80]).unwrap().message,
             "internal port 80 is listed more than once"
         );
+    }
+
+    #[test]
+    fn cron_expressions_have_five_valid_fields() {
+        for good in [
+            "0 3 * * 1",
+            "*/15 * * * *",
+            "0 0 1,15 * *",
+            "30 8-18/2 * 1-6 0-5",
+        ] {
+            assert!(cron("s", good).is_none(), "{good}");
+        }
+        for bad in [
+            "",
+            "* * * *",
+            "60 * * * *",
+            "0 24 * * *",
+            "0 0 0 * *",
+            "*/0 * * * *",
+            "5-1 * * * *",
+            "a * * * *",
+        ] {
+            assert!(cron("s", bad).is_some(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Containers and databases on the shared service layer: created, read, listed, updated,
+//! Containers, databases, jobs and helm services on the shared service layer: created, read, listed, updated,
 //! deployed with their own steps, and deleted; their rules name the field.
 
 mod common;
@@ -205,5 +205,147 @@ async fn a_database_deploys_without_a_build() {
         &server.get(&format!("/api/database/{application}")).await,
         StatusCode::NOT_FOUND,
         "NOT_FOUND",
+    );
+}
+
+#[tokio::test]
+async fn jobs_run_on_a_schedule_or_at_lifecycle_events() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let registry = registry(&server).await;
+    let jobs = format!("/api/environment/{environment}/job");
+    let cron = server
+        .post(
+            &jobs,
+            json!({"name": "backup", "job_type": "CRON", "schedule": "0  3 * * 1",
+                   "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "2"}}}),
+        )
+        .await;
+    assert_eq!(cron.status, StatusCode::CREATED, "{}", cron.body);
+    assert_eq!(cron.body["schedule"], "0 3 * * 1");
+    assert_eq!(cron.body["max_duration_seconds"], 300);
+    let seed = server
+        .post(
+            &jobs,
+            json!({"name": "seed", "job_type": "LIFECYCLE", "lifecycle_events": ["START"],
+                   "source": {"docker": {"git_repository": {"url": "https://git.example.com/acme/seed.git"}}}}),
+        )
+        .await;
+    assert_eq!(seed.status, StatusCode::CREATED, "{}", seed.body);
+    assert_eq!(
+        seed.body["source"]["docker"]["git_repository"]["owner"],
+        "acme"
+    );
+    assert_eq!(
+        seed.body["source"]["docker"]["dockerfile_path"],
+        "Dockerfile"
+    );
+
+    let id = seed.body["id"].as_str().unwrap();
+    server
+        .post(&format!("/api/job/{id}/deploy"), json!({}))
+        .await;
+    let status = server.settled(&format!("/api/job/{id}/status")).await;
+    assert_eq!(status["state"], "DEPLOYED");
+    assert_eq!(
+        step_names(&status),
+        ["BUILD", "DEPLOYMENT_QUEUEING", "EXECUTING"]
+    );
+
+    let post = |body: Value| server.post(&jobs, body);
+    assert_invalid_fields(
+        &post(json!({"name": "x", "job_type": "CRON", "schedule": "every day", "source": {}}))
+            .await,
+        &["schedule", "source"],
+    );
+    assert_invalid_fields(
+        &post(
+            json!({"name": "x", "job_type": "LIFECYCLE", "schedule": "0 3 * * *",
+                     "source": {"image": {"registry_id": registry, "image_name": "x", "tag": "1"},
+                                "docker": {"git_repository": {"url": "https://g.example/x"}}}}),
+        )
+        .await,
+        &["lifecycle_events", "schedule", "source"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "job_type": "CRON", "schedule": "0 3 * * *",
+                     "source": {"image": {"registry_id": uuid::Uuid::new_v4(), "image_name": "x", "tag": "1"}}}))
+            .await,
+        &["source.image.registry_id"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "job_type": "ONCE", "source": {}})).await,
+        &["job_type"],
+    );
+}
+
+#[tokio::test]
+async fn helm_services_come_from_git_or_a_helm_repository() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let repository = server
+        .post(
+            &format!(
+                "/api/organization/{}/helmRepository",
+                server.organization_id
+            ),
+            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example"}),
+        )
+        .await;
+    assert_eq!(
+        repository.status,
+        StatusCode::CREATED,
+        "{}",
+        repository.body
+    );
+    let repository_id = repository.body["id"].as_str().unwrap();
+    let helms = format!("/api/environment/{environment}/helm");
+    let created = server
+        .post(
+            &helms,
+            json!({"name": "cache", "source": {"repository": {"repository_id": repository_id, "chart_name": "redis", "chart_version": "19.0.0"}},
+                   "values_override": {"set": [{"key": "auth.enabled", "value": "false"}]}}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(
+        created.body["source"]["repository"]["repository"]["id"],
+        repository_id
+    );
+    assert_eq!(created.body["timeout_sec"], 600);
+    let id = created.body["id"].as_str().unwrap();
+    server
+        .post(&format!("/api/helm/{id}/deploy"), json!({}))
+        .await;
+    let status = server.settled(&format!("/api/helm/{id}/status")).await;
+    assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
+    let statuses = server
+        .get(&format!("/api/environment/{environment}/statuses"))
+        .await
+        .body;
+    assert_eq!(statuses["helms"][0]["id"], id);
+
+    let post = |body: Value| server.post(&helms, body);
+    assert_invalid_fields(
+        &post(json!({"name": "x", "source": {}, "timeout_sec": -5})).await,
+        &["source", "timeout_sec"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "source": {"repository": {"repository_id": uuid::Uuid::new_v4(), "chart_name": "redis", "chart_version": "1"}}}))
+            .await,
+        &["source.repository.repository_id"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "source": {"repository": {"repository_id": repository_id, "chart_name": "", "chart_version": " "}}}))
+            .await,
+        &["source.repository.chart_name", "source.repository.chart_version"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "source": {"git": {"git_repository": {"url": "nope"}}},
+                     "values_override": {"set": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}}))
+            .await,
+        &["source.git.git_repository.url", "values_override.set[1].key"],
     );
 }

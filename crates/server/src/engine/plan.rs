@@ -51,12 +51,27 @@ pub const DEPLOY_DATABASE: &[PlannedStep] = &[
     step(StepName::Deployment, ServiceState::Deploying, 25.0),
 ];
 
+/// Deploying a job: build it, then run it to its end.
+pub const DEPLOY_JOB: &[PlannedStep] = &[
+    step(StepName::Build, ServiceState::Building, 10.0),
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Executing, ServiceState::Executing, 8.0),
+];
+
+/// Deploying a helm chart: install or upgrade the release.
+pub const DEPLOY_HELM: &[PlannedStep] = &[
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Deployment, ServiceState::Deploying, 12.0),
+];
+
 /// The steps of a deployment of a service of `kind`.
 pub fn deploy(kind: ServiceType) -> &'static [PlannedStep] {
     match kind {
         ServiceType::Container => DEPLOY_FROM_IMAGE,
         ServiceType::Database => DEPLOY_DATABASE,
-        _ => DEPLOY_FROM_GIT,
+        ServiceType::Job => DEPLOY_JOB,
+        ServiceType::Helm => DEPLOY_HELM,
+        ServiceType::Application | ServiceType::Terraform => DEPLOY_FROM_GIT,
     }
 }
 

@@ -1,8 +1,8 @@
 //! Applications (spec 2.4): services built from git, on the shared service layer.
 
 use platform_api::{
-    Application, ApplicationRequest, FieldError, GitRepository, Port, PortRequest, Reference,
-    ServiceType, Storage, StorageRequest,
+    Application, ApplicationRequest, FieldError, GitRepository, GitRepositoryRequest, Port,
+    PortRequest, Reference, ServiceType, Storage, StorageRequest,
 };
 use uuid::Uuid;
 
@@ -83,9 +83,6 @@ pub fn storage(requests: Vec<StorageRequest>) -> Vec<Storage> {
 }
 
 fn from_request(id: Uuid, environment_id: Uuid, request: ApplicationRequest) -> Application {
-    let git = request.git_repository;
-    let url = git.url.trim().to_string();
-    let (owner, name) = repository_owner_and_name(&url);
     Application {
         id,
         created_at: chrono::Utc::now(),
@@ -100,16 +97,7 @@ fn from_request(id: Uuid, environment_id: Uuid, request: ApplicationRequest) -> 
             .dockerfile_path
             .or_else(|| Some("Dockerfile".to_string())),
         docker_target_build_stage: request.docker_target_build_stage,
-        git_repository: GitRepository {
-            provider: git.provider.or_else(|| Some(provider_of(&url).to_string())),
-            owner,
-            name,
-            has_access: Some(true),
-            branch: git.branch.or_else(|| Some("main".to_string())),
-            root_path: git.root_path.or_else(|| Some("/".to_string())),
-            url,
-            ..GitRepository::default()
-        },
+        git_repository: git_repository(request.git_repository),
         cpu: request.cpu,
         memory: request.memory,
         gpu: request.gpu,
@@ -128,6 +116,25 @@ fn from_request(id: Uuid, environment_id: Uuid, request: ApplicationRequest) -> 
         annotations_groups: Vec::new(),
         labels_groups: Vec::new(),
         autoscaling: None,
+    }
+}
+
+/// A git repository as stored: owner and name read from the URL, branch `main` and root path `/`
+/// unless given.
+pub fn git_repository(request: GitRepositoryRequest) -> GitRepository {
+    let url = request.url.trim().to_string();
+    let (owner, name) = repository_owner_and_name(&url);
+    GitRepository {
+        provider: request
+            .provider
+            .or_else(|| Some(provider_of(&url).to_string())),
+        owner,
+        name,
+        has_access: Some(true),
+        branch: request.branch.or_else(|| Some("main".to_string())),
+        root_path: request.root_path.or_else(|| Some("/".to_string())),
+        url,
+        ..GitRepository::default()
     }
 }
 

@@ -10,6 +10,8 @@ mod doc;
 mod environments;
 mod groups;
 mod helm_repositories;
+mod helm_services;
+mod jobs;
 mod on_premise_credentials;
 mod organization_resources;
 mod organizations;
@@ -46,6 +48,8 @@ pub fn table(state: &AppState) -> RouteTable {
     service_resources::register::<containers::Containers>(&mut routes);
     service_resources::register::<databases::Databases>(&mut routes);
     service_resources::register::<terraform_services::TerraformServices>(&mut routes);
+    service_resources::register::<jobs::Jobs>(&mut routes);
+    service_resources::register::<helm_services::HelmServices>(&mut routes);
     tokens::register(&mut routes);
     alert_receivers::register(&mut routes);
     clusters::register(&mut routes);

@@ -2,11 +2,12 @@
 //! its git form, and secret variables whose values stay on the server.
 
 use platform_api::{
-    FieldError, GitRepository, Reference, ServiceType, TerraformFilesSource, TerraformGitSource,
-    TerraformRequest, TerraformService,
+    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformRequest,
+    TerraformService,
 };
 use uuid::Uuid;
 
+use super::applications::git_repository;
 use super::service_resources::{timestamps, ServiceResource};
 use crate::store::Secrets;
 
@@ -70,14 +71,7 @@ impl ServiceResource for TerraformServices {
             auto_deploy: request.auto_deploy,
             terraform_files_source: TerraformFilesSource {
                 git: TerraformGitSource {
-                    git_repository: GitRepository {
-                        url: git.url.trim().to_string(),
-                        branch: git.branch.or_else(|| Some("main".to_string())),
-                        root_path: git.root_path.or_else(|| Some("/".to_string())),
-                        provider: git.provider,
-                        has_access: Some(true),
-                        ..GitRepository::default()
-                    },
+                    git_repository: git_repository(git),
                 },
             },
             terraform_variables_source: variables,

@@ -359,6 +359,17 @@ pub async fn records(server: &TestServer) -> Records {
             json!({"name": "db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
         ),
         (
+            "job_id",
+            "job",
+            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+                   "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "1"}}}),
+        ),
+        (
+            "helm_id",
+            "helm",
+            json!({"name": "redis", "source": {"git": {"git_repository": {"url": "https://git.example.com/charts.git"}, "chart_path": "/redis"}}}),
+        ),
+        (
             "terraform_id",
             "terraform",
             json!({"name": "infra", "engine": "TERRAFORM", "backend": {"kubernetes": {}},

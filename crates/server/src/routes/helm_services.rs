@@ -1,0 +1,89 @@
+//! Helm services: a chart from git or from one of the organization's helm repositories.
+
+use platform_api::{
+    FieldError, HelmGitSource, HelmRepositorySource, HelmRequest, HelmService, HelmSource,
+    Reference, ServiceType,
+};
+use uuid::Uuid;
+
+use super::applications::git_repository;
+use super::helm_repositories::HelmRepositories;
+use super::organization_resources::OrganizationResource;
+use super::service_resources::{timestamps, ServiceResource};
+use crate::store::Kind;
+
+pub struct HelmServices;
+
+impl ServiceResource for HelmServices {
+    const TYPE: ServiceType = ServiceType::Helm;
+    const WHAT: &'static str = "helm service";
+    const COLLECTION: &'static str = "/environment/{environment_id}/helm";
+    const ITEM: &'static str = "/helm/{helm_id}";
+    const STATUS: &'static str = "/helm/{helm_id}/status";
+    const DEPLOY: &'static str = "/helm/{helm_id}/deploy";
+
+    type Request = HelmRequest;
+    type Record = HelmService;
+
+    fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate()
+    }
+
+    fn references(request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+        request
+            .source
+            .repository
+            .iter()
+            .map(|source| {
+                (
+                    "source.repository.repository_id",
+                    HelmRepositories::KIND,
+                    source.repository_id,
+                )
+            })
+            .collect()
+    }
+
+    fn build(
+        id: Uuid,
+        environment_id: Uuid,
+        request: Self::Request,
+        previous: Option<&Self::Record>,
+    ) -> Self::Record {
+        let (created_at, updated_at) = timestamps(previous.map(|p| p.created_at));
+        HelmService {
+            id,
+            created_at,
+            updated_at,
+            environment: Reference { id: environment_id },
+            name: request.name.trim().to_string(),
+            description: request.description,
+            service_type: ServiceType::Helm,
+            source: HelmSource {
+                git: request.source.git.map(|git| HelmGitSource {
+                    git_repository: git_repository(git.git_repository),
+                    chart_path: git.chart_path.unwrap_or_else(|| "/".to_string()),
+                }),
+                repository: request
+                    .source
+                    .repository
+                    .map(|source| HelmRepositorySource {
+                        repository: Reference {
+                            id: source.repository_id,
+                        },
+                        chart_name: source.chart_name,
+                        chart_version: source.chart_version,
+                    }),
+            },
+            arguments: request.arguments,
+            allow_cluster_wide_resources: request.allow_cluster_wide_resources,
+            values_override: request.values_override,
+            timeout_sec: request.timeout_sec,
+            auto_deploy: request.auto_deploy,
+        }
+    }
+
+    fn name(record: &Self::Record) -> &str {
+        &record.name
+    }
+}
