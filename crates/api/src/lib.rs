@@ -26,6 +26,7 @@ pub mod rules;
 pub mod status;
 pub mod terraform;
 pub mod token;
+pub mod variable;
 pub mod webhook;
 
 pub use alert_receiver::*;
@@ -47,4 +48,5 @@ pub use registry::*;
 pub use status::*;
 pub use terraform::*;
 pub use token::*;
+pub use variable::*;
 pub use webhook::*;

@@ -214,6 +214,23 @@ fn cron_item(item: &str, (low, high): (u32, u32)) -> bool {
     step_ok && base_ok
 }
 
+/// A variable key is a shell variable name: letters, digits and `_`, not starting with a digit.
+/// Keys are case sensitive.
+pub fn variable_key(field: &str, value: &str) -> Option<FieldError> {
+    let valid = value
+        .chars()
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && value.len() <= NAME_MAX_CHARS;
+    (!valid).then(|| {
+        FieldError::new(
+            field,
+            "must be letters, digits and _, not starting with a digit, e.g. DATABASE_URL",
+        )
+    })
+}
+
 /// A storage mount point is an absolute path.
 pub fn mount_point(field: &str, value: &str) -> Option<FieldError> {
     (!value.starts_with('/')).then(|| FieldError::new(field, "must be an absolute path"))

@@ -26,7 +26,7 @@ async fn every_route_answers_each_role_as_the_permission_table_says() {
     for (role, granted) in ROLES {
         let token = format!("Token {}", server.token_with_role(role).await);
         for rule in &rules {
-            let path = concrete(rule.path, &ids);
+            let path = concrete(&rule.path, &ids);
             assert!(!path.contains('{'), "unknown parameter in {}", rule.path);
             let body = (rule.method != Method::GET).then_some("{}");
             let reply = server
@@ -58,7 +58,7 @@ async fn every_route_refuses_a_missing_or_unknown_token() {
     let server = TestServer::new().await;
     let ids = records(&server).await;
     for rule in platform_server::routes::table(&server.state).rules() {
-        let path = concrete(rule.path, &ids);
+        let path = concrete(&rule.path, &ids);
         for authorization in [
             None,
             Some("Token pt_unknown"),

@@ -27,7 +27,7 @@ async fn every_route_served_is_documented() {
         .to_vec();
     for rule in &rules {
         let method = rule.method.as_str().to_lowercase();
-        let operation = &document["paths"][rule.path][&method];
+        let operation = &document["paths"][rule.path.as_str()][&method];
         assert!(
             operation.is_object(),
             "{} {} is not documented",

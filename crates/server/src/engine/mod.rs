@@ -68,6 +68,28 @@ pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
     Ok(())
 }
 
+/// After a change of variables in `scope`, its deployed services no longer run what is
+/// configured.
+pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
+    let (column, id) = match scope {
+        Scope::Project(id) => ("e.project_id", id),
+        Scope::Environment(id) => ("sv.environment_id", id),
+        Scope::Service(id) => ("sv.id", id),
+    };
+    sqlx::query(&format!(
+        "UPDATE service_statuses SET deployment_status = ?
+         WHERE deployment_status = ? AND service_id IN (
+             SELECT sv.id FROM services sv JOIN environments e ON e.id = sv.environment_id
+             WHERE {column} = ?)"
+    ))
+    .bind(DeploymentStatus::OutOfDate.as_str())
+    .bind(DeploymentStatus::UpToDate.as_str())
+    .bind(id.to_string())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// After a change of configuration, a deployed service no longer runs what is configured.
 pub async fn mark_out_of_date(db: &SqlitePool, service_id: Uuid) -> ApiResult<()> {
     sqlx::query(

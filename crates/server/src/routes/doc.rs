@@ -143,15 +143,15 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
         let doc = &rule.doc;
         let mut operation = OperationBuilder::new()
             .summary(Some(doc.summary.clone()))
-            .operation_id(Some(operation_id(&rule.method, rule.path)))
-            .tag(tag(rule.path))
+            .operation_id(Some(operation_id(&rule.method, &rule.path)))
+            .tag(tag(&rule.path))
             .description(Some(format!(
                 "Requires a token whose role grants {:?}.",
                 rule.permission
             )))
             .security(SecurityRequirement::new(API_TOKEN, Vec::<String>::new()))
             .security(SecurityRequirement::new(ACCESS_TOKEN, Vec::<String>::new()));
-        for name in path_parameters(rule.path) {
+        for name in path_parameters(&rule.path) {
             operation = operation.parameter(
                 ParameterBuilder::new()
                     .name(name)
@@ -207,7 +207,7 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
             }
         }
         paths = paths.path(
-            rule.path,
+            rule.path.clone(),
             PathItem::new(http_method(&rule.method), operation.build()),
         );
     }

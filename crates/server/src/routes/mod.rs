@@ -20,6 +20,7 @@ pub(crate) mod service_resources;
 mod table;
 mod terraform_services;
 mod tokens;
+mod variables;
 mod webhooks;
 
 pub use doc::{openapi, Doc};
@@ -53,6 +54,7 @@ pub fn table(state: &AppState) -> RouteTable {
     tokens::register(&mut routes);
     alert_receivers::register(&mut routes);
     clusters::register(&mut routes);
+    variables::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     organization_resources::register::<webhooks::Webhooks>(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);

@@ -19,7 +19,7 @@ use crate::AppState;
 #[derive(Clone, Debug)]
 pub struct RouteRule {
     pub method: Method,
-    pub path: &'static str,
+    pub path: String,
     pub permission: Permission,
     pub doc: Doc,
 }
@@ -44,7 +44,7 @@ impl RouteTable {
     pub fn add<H, T>(
         &mut self,
         method: Method,
-        path: &'static str,
+        path: impl Into<String>,
         permission: Permission,
         doc: Doc,
         handler: H,
@@ -53,13 +53,14 @@ impl RouteTable {
         H: Handler<T, AppState>,
         T: 'static,
     {
+        let path = path.into();
         let filter = MethodFilter::try_from(method.clone())
             .unwrap_or_else(|_| panic!("{method} is not a method the API serves"));
         let guarded = on(filter, handler).route_layer(from_fn_with_state(
             (self.state.clone(), permission),
             authorize,
         ));
-        self.router = std::mem::take(&mut self.router).route(path, guarded);
+        self.router = std::mem::take(&mut self.router).route(&path, guarded);
         self.rules.push(RouteRule {
             method,
             path,

@@ -383,6 +383,33 @@ pub async fn records(server: &TestServer) -> Records {
         assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    let application = ids["application_id"].clone();
+    for (parameter, collection, body) in [
+        (
+            "variable_id",
+            "environmentVariable",
+            json!({"key": "LOG_LEVEL", "value": "debug"}),
+        ),
+        (
+            "secret_id",
+            "secret",
+            json!({"key": "API_KEY", "value": VARIABLE_SECRET}),
+        ),
+    ] {
+        let reply = server
+            .post(
+                &format!("/api/application/{application}/{collection}"),
+                body,
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::CREATED,
+            "{collection}: {}",
+            reply.body
+        );
+        ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
+    }
     Records(ids)
 }
 
@@ -392,6 +419,7 @@ pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
 pub const HELM_PASSWORD: &str = "helm-password-never-returned";
 pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
 pub const TERRAFORM_SECRET: &str = "terraform-secret-variable-never-returned";
+pub const VARIABLE_SECRET: &str = "variable-secret-value-never-returned";
 pub const ALERT_WEBHOOK_URL: &str = "https://hooks.slack.com/services/never/returned";
 
 /// A route template with its parameters filled with real records.
@@ -406,5 +434,10 @@ pub fn concrete(path: &str, records: &Records) -> String {
         )
         .collect::<Vec<_>>()
         .join("/");
+    // The one list that takes its parent in the query.
+    if filled == "/variable" {
+        let application = records.id("application_id");
+        return format!("/api/variable?parent_id={application}&scope=APPLICATION");
+    }
     format!("/api{filled}")
 }

@@ -1,0 +1,866 @@
+//! Environment variables and secrets at every scope (spec 2.2, 2.3): the per-scope routes of spec
+//! 4.2 (`/{scope}/{id}/environmentVariable`, `/{scope}/{id}/secret`, and the override of 4.1) and
+//! the `/variable` family (list by parent and scope, create, update, delete, alias, override).
+//! A service sees its own variables, its environment's and its project's, an override hiding the
+//! variable it overrides, plus the built-in variables of its environment's services.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use chrono::{DateTime, Utc};
+use platform_api::{
+    AliasRequest, DatabaseType, EnvironmentVariable, FieldError, List, OverrideRequest,
+    ScopedOverrideRequest, Secret, ServiceType, VariableCreation, VariableReference,
+    VariableRequest, VariableScope, VariableType,
+};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use sqlx::SqlitePool;
+use uuid::Uuid;
+
+use super::environments::find_environment;
+use super::projects::find_project;
+use crate::auth::{Caller, Permission};
+use crate::db;
+use crate::engine::{self, Scope};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+/// The scopes variables are defined at, with their path segment and id parameter.
+const SCOPES: [(VariableScope, &str, &str); 7] = [
+    (VariableScope::Project, "project", "project_id"),
+    (VariableScope::Environment, "environment", "environment_id"),
+    (VariableScope::Application, "application", "application_id"),
+    (VariableScope::Container, "container", "container_id"),
+    (VariableScope::Job, "job", "job_id"),
+    (VariableScope::Helm, "helm", "helm_id"),
+    (VariableScope::Terraform, "terraform", "terraform_id"),
+];
+
+/// Who says what the platform generated, in `owned_by`.
+const OWNED_BY: &str = "PLATFORM";
+
+pub fn register(routes: &mut RouteTable) {
+    for (scope, segment, parameter) in SCOPES {
+        for secret in [false, true] {
+            register_scope(routes, scope, segment, parameter, secret);
+        }
+        routes.add(
+            Method::POST,
+            format!("/{segment}/{{{parameter}}}/environmentVariable/{{variable_id}}/override"),
+            Permission::Write,
+            Doc::new(format!(
+                "Override a variable of a higher scope at this {segment}"
+            ))
+            .body::<ScopedOverrideRequest>()
+            .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath((parent_id, target_id)): ApiPath<(Uuid, Uuid)>,
+                  ApiJson(request): ApiJson<ScopedOverrideRequest>| async move {
+                request.validate().map_err(ApiError::invalid)?;
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let created = create_override(
+                    &state,
+                    &caller,
+                    &parent,
+                    target_id,
+                    request.value,
+                    request.description,
+                    request.enable_interpolation_in_file,
+                )
+                .await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(created)))
+            },
+        );
+    }
+    register_variable_family(routes);
+}
+
+/// The list, create, update and delete routes of variables (or secrets) at one scope.
+fn register_scope(
+    routes: &mut RouteTable,
+    scope: VariableScope,
+    segment: &str,
+    parameter: &str,
+    secret: bool,
+) {
+    let (noun, collection) = if secret {
+        ("secret", format!("/{segment}/{{{parameter}}}/secret"))
+    } else {
+        (
+            "environment variable",
+            format!("/{segment}/{{{parameter}}}/environmentVariable"),
+        )
+    };
+    let item = if secret {
+        format!("{collection}/{{secret_id}}")
+    } else {
+        format!("{collection}/{{variable_id}}")
+    };
+    let list_doc = Doc::new(format!("List the {noun}s a {segment} sees"));
+    let answer_doc = |doc: Doc, status| {
+        if secret {
+            doc.answers::<Secret>(status)
+        } else {
+            doc.answers::<EnvironmentVariable>(status)
+        }
+    };
+    routes
+        .add(
+            Method::GET,
+            collection.clone(),
+            Permission::Read,
+            if secret {
+                list_doc.answers_list_of::<Secret>(StatusCode::OK)
+            } else {
+                list_doc.answers_list_of::<EnvironmentVariable>(StatusCode::OK)
+            },
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath(parent_id): ApiPath<Uuid>| async move {
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let variables = visible(&state.db, &parent).await?;
+                Ok::<_, ApiError>(Json(shown(variables, secret)))
+            },
+        )
+        .add(
+            Method::POST,
+            collection,
+            Permission::Write,
+            answer_doc(
+                Doc::new(format!("Create a {noun} on a {segment}")).body::<VariableRequest>(),
+                StatusCode::CREATED,
+            ),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath(parent_id): ApiPath<Uuid>,
+                  ApiJson(request): ApiJson<VariableRequest>| async move {
+                request.validate(false).map_err(ApiError::invalid)?;
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let created = create(&state, &caller, &parent, request, secret).await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(one_shown(created, secret))))
+            },
+        )
+        .add(
+            Method::PUT,
+            item.clone(),
+            Permission::Write,
+            answer_doc(
+                Doc::new(format!(
+                    "Update a {noun}; a secret's value left out is kept"
+                ))
+                .body::<VariableRequest>(),
+                StatusCode::OK,
+            ),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>,
+                  ApiJson(request): ApiJson<VariableRequest>| async move {
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let stored = own(&state, &caller, id).await?;
+                if stored.parent_id != parent.id || stored.is_secret != secret {
+                    return Err(ApiError::not_found("variable"));
+                }
+                let updated = update(&state, &caller, stored, request).await?;
+                Ok(Json(one_shown(updated, secret)))
+            },
+        )
+        .add(
+            Method::DELETE,
+            item,
+            Permission::Admin,
+            Doc::new(format!("Delete a {noun}")).answers_nothing(StatusCode::NO_CONTENT),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>| async move {
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let stored = own(&state, &caller, id).await?;
+                if stored.parent_id != parent.id || stored.is_secret != secret {
+                    return Err(ApiError::not_found("variable"));
+                }
+                delete(&state, &caller, stored).await?;
+                Ok(StatusCode::NO_CONTENT)
+            },
+        );
+}
+
+#[derive(Deserialize)]
+struct ParentQuery {
+    parent_id: Uuid,
+    scope: VariableScope,
+}
+
+fn register_variable_family(routes: &mut RouteTable) {
+    routes
+        .add(
+            Method::GET,
+            "/variable",
+            Permission::Read,
+            Doc::new("List the variables and secrets seen at a parent (`?parent_id=&scope=`)")
+                .answers_list_of::<EnvironmentVariable>(StatusCode::OK),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiQuery(query): ApiQuery<ParentQuery>| async move {
+                let parent = parent(&state, &caller, query.scope, query.parent_id).await?;
+                let variables = visible(&state.db, &parent).await?;
+                Ok::<_, ApiError>(Json(List::new(variables)))
+            },
+        )
+        .add(
+            Method::POST,
+            "/variable",
+            Permission::Write,
+            Doc::new("Create a variable or a secret at a scope")
+                .body::<VariableCreation>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiJson(request): ApiJson<VariableCreation>| async move {
+                request
+                    .variable
+                    .validate(false)
+                    .map_err(ApiError::invalid)?;
+                let parent = parent(
+                    &state,
+                    &caller,
+                    request.variable_scope,
+                    request.variable_parent_id,
+                )
+                .await
+                .map_err(|error| named(error, "variable_parent_id"))?;
+                let created = create(
+                    &state,
+                    &caller,
+                    &parent,
+                    request.variable,
+                    request.is_secret,
+                )
+                .await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(created)))
+            },
+        )
+        .add(
+            Method::PUT,
+            "/variable/{variable_id}",
+            Permission::Write,
+            Doc::new("Update a variable or a secret; a secret's value left out is kept")
+                .body::<VariableRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::OK),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiPath(id): ApiPath<Uuid>,
+             ApiJson(request): ApiJson<VariableRequest>| async move {
+                let stored = own(&state, &caller, id).await?;
+                Ok::<_, ApiError>(Json(update(&state, &caller, stored, request).await?))
+            },
+        )
+        .add(
+            Method::DELETE,
+            "/variable/{variable_id}",
+            Permission::Admin,
+            Doc::new("Delete a variable or a secret").answers_nothing(StatusCode::NO_CONTENT),
+            |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
+                let stored = own(&state, &caller, id).await?;
+                delete(&state, &caller, stored).await?;
+                Ok::<_, ApiError>(StatusCode::NO_CONTENT)
+            },
+        )
+        .add(
+            Method::POST,
+            "/variable/{variable_id}/alias",
+            Permission::Write,
+            Doc::new("Give a variable another key at the same or a deeper scope")
+                .body::<AliasRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiPath(target_id): ApiPath<Uuid>,
+             ApiJson(request): ApiJson<AliasRequest>| async move {
+                request.validate().map_err(ApiError::invalid)?;
+                let parent = parent(
+                    &state,
+                    &caller,
+                    request.alias_scope,
+                    request.alias_parent_id,
+                )
+                .await
+                .map_err(|error| named(error, "alias_parent_id"))?;
+                let target = reachable(&state, &caller, &parent, target_id, false).await?;
+                let alias = NewVariable {
+                    key: request.key,
+                    value: None,
+                    secret_value: None,
+                    is_secret: target.is_secret,
+                    variable_type: VariableType::Alias,
+                    mount_path: None,
+                    description: request.description,
+                    enable_interpolation_in_file: false,
+                    target_id: Some(target.id),
+                };
+                let created = insert(&state, &caller, &parent, alias).await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(created)))
+            },
+        )
+        .add(
+            Method::POST,
+            "/variable/{variable_id}/override",
+            Permission::Write,
+            Doc::new("Override a variable at a deeper scope")
+                .body::<OverrideRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiPath(target_id): ApiPath<Uuid>,
+             ApiJson(request): ApiJson<OverrideRequest>| async move {
+                request.validate().map_err(ApiError::invalid)?;
+                let (Some(value), Some(scope), Some(parent_id)) = (
+                    request.value,
+                    request.override_scope,
+                    request.override_parent_id,
+                ) else {
+                    unreachable!("validate requires value, override_scope and override_parent_id")
+                };
+                let parent = parent(&state, &caller, scope, parent_id)
+                    .await
+                    .map_err(|error| named(error, "override_parent_id"))?;
+                let created = create_override(
+                    &state,
+                    &caller,
+                    &parent,
+                    target_id,
+                    value,
+                    request.description,
+                    request.enable_interpolation_in_file.unwrap_or(false),
+                )
+                .await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(created)))
+            },
+        );
+}
+
+/// A 404 of a parent named in the body reads as a 400 naming the field.
+fn named(error: ApiError, field: &str) -> ApiError {
+    if error.status() == StatusCode::NOT_FOUND {
+        ApiError::invalid(vec![FieldError::new(
+            field,
+            "is not a record of this scope in your organization",
+        )])
+    } else {
+        error
+    }
+}
+
+/// What a variable is defined on, and the chain of parents it inherits from.
+struct Parent {
+    scope: VariableScope,
+    id: Uuid,
+    project_id: Uuid,
+    environment_id: Option<Uuid>,
+    service: Option<(Uuid, String, ServiceType)>,
+}
+
+impl Parent {
+    /// The ids whose variables this parent sees.
+    fn chain(&self) -> Vec<Uuid> {
+        let mut chain = vec![self.project_id];
+        chain.extend(self.environment_id);
+        chain.extend(self.service.as_ref().map(|(id, _, _)| *id));
+        chain
+    }
+
+    fn scope_of_changes(&self) -> Scope {
+        match (&self.service, self.environment_id) {
+            (Some((id, _, _)), _) => Scope::Service(*id),
+            (None, Some(environment)) => Scope::Environment(environment),
+            (None, None) => Scope::Project(self.project_id),
+        }
+    }
+}
+
+/// The caller's project, environment or service of `scope` with this id, or 404.
+async fn parent(
+    state: &AppState,
+    caller: &Caller,
+    scope: VariableScope,
+    id: Uuid,
+) -> ApiResult<Parent> {
+    match scope {
+        VariableScope::Project => {
+            find_project(state, caller, id).await?;
+            Ok(Parent {
+                scope,
+                id,
+                project_id: id,
+                environment_id: None,
+                service: None,
+            })
+        }
+        VariableScope::Environment => {
+            let environment = find_environment(state, caller, id).await?;
+            Ok(Parent {
+                scope,
+                id,
+                project_id: environment.project.id,
+                environment_id: Some(id),
+                service: None,
+            })
+        }
+        VariableScope::BuiltIn => Err(ApiError::invalid(vec![FieldError::new(
+            "scope",
+            "BUILT_IN variables are generated by the platform and defined on nothing",
+        )])),
+        _ => {
+            let service_type = scope
+                .service_type()
+                .expect("every other scope is a service's");
+            let row: Option<(String, String, String)> = sqlx::query_as(
+                "SELECT s.environment_id, e.project_id, s.name FROM services s
+                 JOIN environments e ON e.id = s.environment_id
+                 WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
+            )
+            .bind(id.to_string())
+            .bind(caller.organization_id.to_string())
+            .bind(service_type.as_str())
+            .fetch_optional(&state.db)
+            .await?;
+            let (environment_id, project_id, name) =
+                row.ok_or_else(|| ApiError::not_found(&scope.as_str().to_lowercase()))?;
+            Ok(Parent {
+                scope,
+                id,
+                project_id: db::id(&project_id)?,
+                environment_id: Some(db::id(&environment_id)?),
+                service: Some((id, name, service_type)),
+            })
+        }
+    }
+}
+
+/// A stored variable.
+#[derive(Clone, Debug)]
+struct Stored {
+    id: Uuid,
+    scope: VariableScope,
+    parent_id: Uuid,
+    key: String,
+    value: Option<String>,
+    has_secret_value: bool,
+    is_secret: bool,
+    variable_type: VariableType,
+    mount_path: Option<String>,
+    description: Option<String>,
+    enable_interpolation_in_file: bool,
+    target_id: Option<Uuid>,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+}
+
+type Row = (
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    bool,
+    bool,
+    String,
+    Option<String>,
+    Option<String>,
+    bool,
+    Option<String>,
+    DateTime<Utc>,
+    Option<DateTime<Utc>>,
+);
+
+const COLUMNS: &str = "id, scope, parent_id, key, value, secret_value IS NOT NULL, is_secret,
+    variable_type, mount_path, description, enable_interpolation_in_file, target_id, created_at,
+    updated_at";
+
+fn stored(row: Row) -> ApiResult<Stored> {
+    let (id, scope, parent_id, key, value, has_secret_value, is_secret, variable_type) =
+        (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7);
+    Ok(Stored {
+        id: db::id(&id)?,
+        scope: db::wire(&scope)?,
+        parent_id: db::id(&parent_id)?,
+        key,
+        value,
+        has_secret_value,
+        is_secret,
+        variable_type: db::wire(&variable_type)?,
+        mount_path: row.8,
+        description: row.9,
+        enable_interpolation_in_file: row.10,
+        target_id: row.11.as_deref().map(db::id).transpose()?,
+        created_at: row.12,
+        updated_at: row.13,
+    })
+}
+
+/// The caller's stored variable with this id, or 404.
+async fn own(state: &AppState, caller: &Caller, id: Uuid) -> ApiResult<Stored> {
+    let row: Row = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM variables WHERE id = ? AND organization_id = ?"
+    ))
+    .bind(id.to_string())
+    .bind(caller.organization_id.to_string())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::not_found("variable"))?;
+    stored(row)
+}
+
+/// The variable `target_id` as seen from `parent`: 400 unless it is defined on the parent's chain
+/// at a shallower scope (with `deeper_only`) or at most as deep.
+async fn reachable(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    target_id: Uuid,
+    deeper_only: bool,
+) -> ApiResult<Stored> {
+    let target = own(state, caller, target_id).await?;
+    let visible = parent.chain().contains(&target.parent_id);
+    let deep_enough = if deeper_only {
+        parent.scope.depth() > target.scope.depth()
+    } else {
+        parent.scope.depth() >= target.scope.depth()
+    };
+    if !visible || !deep_enough {
+        return Err(ApiError::invalid(vec![FieldError::new(
+            "variable_id",
+            "is not a variable of a higher scope of this parent",
+        )]));
+    }
+    Ok(target)
+}
+
+struct NewVariable {
+    key: String,
+    value: Option<String>,
+    secret_value: Option<String>,
+    is_secret: bool,
+    variable_type: VariableType,
+    mount_path: Option<String>,
+    description: Option<String>,
+    enable_interpolation_in_file: bool,
+    target_id: Option<Uuid>,
+}
+
+async fn create(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    request: VariableRequest,
+    secret: bool,
+) -> ApiResult<EnvironmentVariable> {
+    let variable_type = if request.mount_path.is_some() {
+        VariableType::File
+    } else {
+        VariableType::Value
+    };
+    let (value, secret_value) = if secret {
+        (None, request.value)
+    } else {
+        (request.value, None)
+    };
+    let new = NewVariable {
+        key: request.key,
+        value,
+        secret_value,
+        is_secret: secret,
+        variable_type,
+        mount_path: request.mount_path,
+        description: request.description,
+        enable_interpolation_in_file: request.enable_interpolation_in_file,
+        target_id: None,
+    };
+    insert(state, caller, parent, new).await
+}
+
+async fn create_override(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    target_id: Uuid,
+    value: String,
+    description: Option<String>,
+    enable_interpolation_in_file: bool,
+) -> ApiResult<EnvironmentVariable> {
+    let target = reachable(state, caller, parent, target_id, true).await?;
+    let (value, secret_value) = if target.is_secret {
+        (None, Some(value))
+    } else {
+        (Some(value), None)
+    };
+    let new = NewVariable {
+        key: target.key.clone(),
+        value,
+        secret_value,
+        is_secret: target.is_secret,
+        variable_type: VariableType::Override,
+        mount_path: target.mount_path.clone(),
+        description,
+        enable_interpolation_in_file,
+        target_id: Some(target.id),
+    };
+    insert(state, caller, parent, new).await
+}
+
+async fn insert(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    new: NewVariable,
+) -> ApiResult<EnvironmentVariable> {
+    let id = Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO variables (id, organization_id, scope, parent_id, key, value, secret_value,
+             is_secret, variable_type, mount_path, description, enable_interpolation_in_file,
+             target_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(caller.organization_id.to_string())
+    .bind(parent.scope.as_str())
+    .bind(parent.id.to_string())
+    .bind(&new.key)
+    .bind(&new.value)
+    .bind(&new.secret_value)
+    .bind(new.is_secret)
+    .bind(new.variable_type.as_str())
+    .bind(&new.mount_path)
+    .bind(&new.description)
+    .bind(new.enable_interpolation_in_file)
+    .bind(new.target_id.map(|id| id.to_string()))
+    .bind(Utc::now())
+    .execute(&state.db)
+    .await
+    .on_unique_violation("key", "variable")?;
+    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
+    let stored = own(state, caller, id).await?;
+    shape(&state.db, parent, stored).await
+}
+
+async fn update(
+    state: &AppState,
+    caller: &Caller,
+    stored: Stored,
+    request: VariableRequest,
+) -> ApiResult<EnvironmentVariable> {
+    request
+        .validate(stored.is_secret && stored.has_secret_value)
+        .map_err(ApiError::invalid)?;
+    let parent = parent(state, caller, stored.scope, stored.parent_id).await?;
+    let (value, secret_value) = if stored.is_secret {
+        (None, request.value)
+    } else {
+        (request.value, None)
+    };
+    sqlx::query(
+        "UPDATE variables SET key = ?, value = ?, secret_value = COALESCE(?, secret_value),
+             mount_path = ?, description = ?, enable_interpolation_in_file = ?, updated_at = ?
+         WHERE id = ?",
+    )
+    .bind(&request.key)
+    .bind(value)
+    .bind(secret_value)
+    .bind(&request.mount_path)
+    .bind(&request.description)
+    .bind(request.enable_interpolation_in_file)
+    .bind(Utc::now())
+    .bind(stored.id.to_string())
+    .execute(&state.db)
+    .await
+    .on_unique_violation("key", "variable")?;
+    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
+    let updated = own(state, caller, stored.id).await?;
+    shape(&state.db, &parent, updated).await
+}
+
+async fn delete(state: &AppState, caller: &Caller, stored: Stored) -> ApiResult<()> {
+    let parent = parent(state, caller, stored.scope, stored.parent_id).await?;
+    sqlx::query("DELETE FROM variables WHERE id = ?")
+        .bind(stored.id.to_string())
+        .execute(&state.db)
+        .await?;
+    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await
+}
+
+/// Everything `parent` sees: the variables of its chain, an override hiding what it overrides,
+/// and the built-in variables of its environment's services.
+async fn visible(db: &SqlitePool, parent: &Parent) -> ApiResult<Vec<EnvironmentVariable>> {
+    let chain = parent.chain();
+    let placeholders = vec!["?"; chain.len()].join(", ");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM variables WHERE parent_id IN ({placeholders}) ORDER BY key, scope"
+    );
+    let mut query = sqlx::query_as::<_, Row>(&sql);
+    for id in &chain {
+        query = query.bind(id.to_string());
+    }
+    let rows = query
+        .fetch_all(db)
+        .await?
+        .into_iter()
+        .map(stored)
+        .collect::<ApiResult<Vec<_>>>()?;
+    let overridden: Vec<Uuid> = rows
+        .iter()
+        .filter(|row| row.variable_type == VariableType::Override)
+        .filter_map(|row| row.target_id)
+        .collect();
+    let mut variables = Vec::new();
+    for row in rows.into_iter().filter(|row| !overridden.contains(&row.id)) {
+        variables.push(shape(db, parent, row).await?);
+    }
+    if let Some(environment_id) = parent.environment_id {
+        variables.extend(built_ins(db, environment_id).await?);
+    }
+    Ok(variables)
+}
+
+/// The answer for a stored variable seen from `parent`.
+async fn shape(db: &SqlitePool, parent: &Parent, row: Stored) -> ApiResult<EnvironmentVariable> {
+    let target = match row.target_id {
+        Some(target_id) => {
+            let target: Row =
+                sqlx::query_as(&format!("SELECT {COLUMNS} FROM variables WHERE id = ?"))
+                    .bind(target_id.to_string())
+                    .fetch_one(db)
+                    .await?;
+            Some(stored(target)?)
+        }
+        None => None,
+    };
+    let reference = target.map(|target| VariableReference {
+        id: target.id,
+        key: target.key,
+        value: target.value,
+        mount_path: target.mount_path,
+        scope: target.scope,
+        variable_type: target.variable_type,
+    });
+    let (overridden_variable, aliased_variable) = match row.variable_type {
+        VariableType::Override => (reference, None),
+        VariableType::Alias => (None, reference),
+        _ => (None, None),
+    };
+    let service = (row.parent_id == parent.id)
+        .then_some(parent.service.as_ref())
+        .flatten();
+    Ok(EnvironmentVariable {
+        id: row.id,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        key: row.key,
+        value: if row.is_secret { None } else { row.value },
+        scope: row.scope,
+        variable_type: row.variable_type,
+        is_secret: row.is_secret,
+        mount_path: row.mount_path,
+        description: row.description,
+        enable_interpolation_in_file: row.enable_interpolation_in_file,
+        overridden_variable,
+        aliased_variable,
+        service_id: service.map(|(id, _, _)| *id),
+        service_name: service.map(|(_, name, _)| name.clone()),
+        service_type: service.map(|(_, _, kind)| *kind),
+        owned_by: OWNED_BY.to_string(),
+    })
+}
+
+/// The built-in variables of an environment's services: where to reach each, and for databases
+/// how to sign in (the password a secret). Generated, never stored; their ids are stable.
+async fn built_ins(db: &SqlitePool, environment_id: Uuid) -> ApiResult<Vec<EnvironmentVariable>> {
+    let rows: Vec<(String, String, String, String, DateTime<Utc>)> = sqlx::query_as(
+        "SELECT id, kind, name, spec, created_at FROM services WHERE environment_id = ? ORDER BY name",
+    )
+    .bind(environment_id.to_string())
+    .fetch_all(db)
+    .await?;
+    let short = &environment_id.simple().to_string()[..8];
+    let mut variables = Vec::new();
+    for (id, kind, name, spec, created_at) in rows {
+        let service_id = db::id(&id)?;
+        let kind: ServiceType = db::wire(&kind)?;
+        let prefix = format!(
+            "{}_{}",
+            kind.as_str(),
+            name.to_uppercase()
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        );
+        let host = format!("{name}.{short}.svc.cluster.local");
+        let mut pairs = vec![(format!("{prefix}_HOST_INTERNAL"), Some(host.clone()), false)];
+        if kind == ServiceType::Database {
+            let spec: serde_json::Value =
+                serde_json::from_str(&spec).map_err(ApiError::internal)?;
+            let database: DatabaseType =
+                serde_json::from_value(spec["type"].clone()).map_err(ApiError::internal)?;
+            let port = match database {
+                DatabaseType::Postgresql => 5432,
+                DatabaseType::Mysql => 3306,
+                DatabaseType::Mongodb => 27017,
+                DatabaseType::Redis => 6379,
+            };
+            pairs.extend([
+                (format!("{prefix}_PORT"), Some(port.to_string()), false),
+                (
+                    format!("{prefix}_LOGIN"),
+                    Some("superuser".to_string()),
+                    false,
+                ),
+                (format!("{prefix}_PASSWORD"), None, true),
+            ]);
+        }
+        for (key, value, is_secret) in pairs {
+            variables.push(EnvironmentVariable {
+                id: built_in_id(service_id, &key),
+                created_at,
+                updated_at: None,
+                key,
+                value,
+                scope: VariableScope::BuiltIn,
+                variable_type: VariableType::BuiltIn,
+                is_secret,
+                mount_path: None,
+                description: None,
+                enable_interpolation_in_file: false,
+                overridden_variable: None,
+                aliased_variable: None,
+                service_id: Some(service_id),
+                service_name: Some(name.clone()),
+                service_type: Some(kind),
+                owned_by: OWNED_BY.to_string(),
+            });
+        }
+    }
+    Ok(variables)
+}
+
+fn built_in_id(service_id: Uuid, key: &str) -> Uuid {
+    let digest = Sha256::digest(format!("{service_id}/{key}").as_bytes());
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_random_bytes(bytes).into_uuid()
+}
+
+/// The variables of a list, or its secrets in the secret shape.
+fn shown(variables: Vec<EnvironmentVariable>, secret: bool) -> serde_json::Value {
+    let chosen = variables.into_iter().filter(|v| v.is_secret == secret);
+    if secret {
+        serde_json::json!(List::new(chosen.map(Secret::from).collect::<Vec<_>>()))
+    } else {
+        serde_json::json!(List::new(chosen.collect::<Vec<_>>()))
+    }
+}
+
+fn one_shown(variable: EnvironmentVariable, secret: bool) -> serde_json::Value {
+    if secret {
+        serde_json::json!(Secret::from(variable))
+    } else {
+        serde_json::json!(variable)
+    }
+}
