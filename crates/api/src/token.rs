@@ -58,6 +58,17 @@ impl ApiTokenRequest {
     }
 }
 
+wire_enum!(
+    /// What a role allows; each level includes the ones before it: READ reads, DEPLOY also runs
+    /// actions, WRITE also creates and updates, ADMIN everything.
+    RolePermission {
+        Read = "READ",
+        Deploy = "DEPLOY",
+        Write = "WRITE",
+        Admin = "ADMIN",
+    }
+);
+
 /// A role of the organization, as `GET /organization/{id}/customRole` lists them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -65,6 +76,31 @@ pub struct CustomRole {
     pub id: Uuid,
     pub name: String,
     pub description: String,
+    pub permission: RolePermission,
+    /// The four roles every organization starts with cannot be changed or deleted.
+    pub built_in: bool,
+}
+
+/// Body of `POST /organization/{id}/customRole` and of its update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CustomRoleRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub permission: RolePermission,
+}
+
+impl CustomRoleRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        violations.into_result()
+    }
 }
 
 #[cfg(test)]

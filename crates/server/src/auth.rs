@@ -44,10 +44,11 @@ pub const BUILT_IN_ROLES: [(&str, &str, Permission); 4] = [
     ("READ", "Read resources only", Permission::Read),
 ];
 
-pub fn role_permission(role_name: &str) -> Option<Permission> {
+/// The permission of a level as roles store it (ADMIN, WRITE, DEPLOY, READ).
+pub fn role_permission(level: &str) -> Option<Permission> {
     BUILT_IN_ROLES
         .iter()
-        .find(|(name, _, _)| *name == role_name)
+        .find(|(name, _, _)| *name == level)
         .map(|(_, _, permission)| *permission)
 }
 
@@ -149,17 +150,18 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
 }
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    let row: Option<(String, String, String, String)> = sqlx::query_as(
-        "SELECT t.id, t.organization_id, t.name, r.name FROM api_tokens t JOIN roles r ON r.id = t.role_id
-         WHERE t.token_hash = ?",
+    let row: Option<(String, String, String, String, String)> = sqlx::query_as(
+        "SELECT t.id, t.organization_id, t.name, r.name, r.permission
+         FROM api_tokens t JOIN roles r ON r.id = t.role_id WHERE t.token_hash = ?",
     )
     .bind(hash_token(token))
     .fetch_optional(&state.db)
     .await?;
-    let (token_id, organization_id, token_name, role_name) =
+    let (token_id, organization_id, token_name, role_name, permission) =
         row.ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
-    let permission = role_permission(&role_name)
-        .ok_or_else(|| ApiError::internal(format!("token carries an unknown role {role_name}")))?;
+    let permission = role_permission(&permission).ok_or_else(|| {
+        ApiError::internal(format!("role {role_name} grants an unknown permission"))
+    })?;
     Ok(Caller {
         organization_id: organization_id.parse().map_err(ApiError::internal)?,
         name: format!("API token {token_name}"),

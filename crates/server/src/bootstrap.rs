@@ -37,12 +37,14 @@ pub async fn ensure_organization(
                 .await?;
             for (name, description, _) in BUILT_IN_ROLES {
                 sqlx::query(
-                    "INSERT INTO roles (id, organization_id, name, description) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
+                     VALUES (?, ?, ?, ?, ?, 1)",
                 )
                 .bind(Uuid::new_v4().to_string())
                 .bind(id.to_string())
                 .bind(name)
                 .bind(description)
+                .bind(name)
                 .execute(&mut *tx)
                 .await?;
             }

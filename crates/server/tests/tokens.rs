@@ -26,7 +26,87 @@ async fn the_four_roles_are_listed() {
     assert_eq!(names, ["ADMIN", "DEPLOY", "READ", "WRITE"]);
     for role in roles.body["results"].as_array().unwrap() {
         assert!(role["id"].is_string() && role["description"].is_string());
+        assert_eq!(role["built_in"], true);
+        assert_eq!(role["permission"], role["name"]);
     }
+}
+
+#[tokio::test]
+async fn a_custom_role_grants_its_permission_and_can_change_it() {
+    let server = TestServer::new().await;
+    let roles = format!("/api/organization/{}/customRole", server.organization_id);
+    let created = server
+        .post(
+            &roles,
+            json!({"name": "release-manager", "description": "Ships", "permission": "DEPLOY"}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(created.body["built_in"], false);
+    let role_id = created.body["id"].as_str().unwrap().to_string();
+    let token = server
+        .post(
+            &format!("/api/organization/{}/apiToken", server.organization_id),
+            json!({"name": "ci", "role_id": role_id}),
+        )
+        .await;
+    assert_eq!(token.body["role_name"], "release-manager");
+    let auth = format!("Token {}", token.body["token"].as_str().unwrap());
+    let projects = format!("/api/organization/{}/project", server.organization_id);
+    let create_project = || {
+        server.call(
+            Method::POST,
+            &projects,
+            Some(&auth),
+            Some(r#"{"name": "by-ci"}"#),
+        )
+    };
+    assert_error(&create_project().await, StatusCode::FORBIDDEN, "FORBIDDEN");
+
+    let admin = format!("Token {}", server.token);
+    let role_path = format!("{roles}/{role_id}");
+    let raised = server
+        .call(
+            Method::PUT,
+            &role_path,
+            Some(&admin),
+            Some(&json!({"name": "release-manager", "permission": "WRITE"}).to_string()),
+        )
+        .await;
+    assert_eq!(raised.status, StatusCode::OK, "{}", raised.body);
+    assert_eq!(
+        create_project().await.status,
+        StatusCode::CREATED,
+        "the new permission applies at once"
+    );
+
+    let in_use = server
+        .call(Method::DELETE, &role_path, Some(&admin), None)
+        .await;
+    assert_error(&in_use, StatusCode::CONFLICT, "CONFLICT");
+    let read_role = server.role_id("READ").await;
+    let built_in = server
+        .call(
+            Method::DELETE,
+            &format!("{roles}/{read_role}"),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_error(&built_in, StatusCode::CONFLICT, "CONFLICT");
+    assert_invalid_fields(
+        &server
+            .post(&roles, json!({"name": "x", "permission": "OWNER"}))
+            .await,
+        &["permission"],
+    );
+    assert_error(
+        &server
+            .post(&roles, json!({"name": "READ", "permission": "READ"}))
+            .await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
 }
 
 #[tokio::test]

@@ -16,6 +16,7 @@ mod on_premise_credentials;
 mod organization_resources;
 mod organizations;
 mod projects;
+mod roles;
 pub(crate) mod service_resources;
 mod table;
 mod terraform_services;
@@ -52,6 +53,7 @@ pub fn table(state: &AppState) -> RouteTable {
     service_resources::register::<jobs::Jobs>(&mut routes);
     service_resources::register::<helm_services::HelmServices>(&mut routes);
     tokens::register(&mut routes);
+    roles::register(&mut routes);
     alert_receivers::register(&mut routes);
     clusters::register(&mut routes);
     variables::register(&mut routes);

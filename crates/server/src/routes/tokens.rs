@@ -1,11 +1,11 @@
-//! Organization API tokens (spec 2.14) and roles: ADMIN only. A token is shown once, at creation,
+//! Organization API tokens (spec 2.14): ADMIN only. A token is shown once, at creation,
 //! and stored as a hash; deleting it makes it fail at once.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
-use platform_api::{ApiToken, ApiTokenRequest, CustomRole, FieldError, List};
+use platform_api::{ApiToken, ApiTokenRequest, FieldError, List};
 use uuid::Uuid;
 
 use super::own_organization;
@@ -19,14 +19,6 @@ pub fn register(routes: &mut RouteTable) {
     let tokens = "/organization/{organization_id}/apiToken";
     let token = "/organization/{organization_id}/apiToken/{api_token_id}";
     routes
-        .add(
-            Method::GET,
-            "/organization/{organization_id}/customRole",
-            Permission::Admin,
-            Doc::new("List the roles a token can carry")
-                .answers_list_of::<CustomRole>(StatusCode::OK),
-            list_roles,
-        )
         .add(
             Method::GET,
             tokens,
@@ -59,31 +51,6 @@ pub fn register(routes: &mut RouteTable) {
                 .answers_nothing(StatusCode::NO_CONTENT),
             delete_token,
         );
-}
-
-async fn list_roles(
-    State(state): State<AppState>,
-    caller: Caller,
-    ApiPath(organization_id): ApiPath<Uuid>,
-) -> ApiResult<Json<List<CustomRole>>> {
-    own_organization(&caller, organization_id)?;
-    let rows: Vec<(String, String, String)> = sqlx::query_as(
-        "SELECT id, name, description FROM roles WHERE organization_id = ? ORDER BY name",
-    )
-    .bind(organization_id.to_string())
-    .fetch_all(&state.db)
-    .await?;
-    let roles = rows
-        .into_iter()
-        .map(|(id, name, description)| {
-            Ok(CustomRole {
-                id: db::id(&id)?,
-                name,
-                description,
-            })
-        })
-        .collect::<ApiResult<_>>()?;
-    Ok(Json(List::new(roles)))
 }
 
 type TokenRow = (

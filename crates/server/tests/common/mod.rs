@@ -311,6 +311,11 @@ pub async fn records(server: &TestServer) -> Records {
                    "scopes": ["DEPLOYMENTS"]}),
         ),
         (
+            "role_id",
+            "customRole",
+            json!({"name": "auditor", "description": "Reads everything", "permission": "READ"}),
+        ),
+        (
             "cluster_id",
             "cluster",
             json!({"name": "main", "cloud_provider": "PROVIDER_A", "region": "eu-west-3"}),

@@ -1,0 +1,194 @@
+//! Roles (ADMIN only): the four built-in ones, fixed, and custom roles, each granting one
+//! permission level. A role still carried by a token cannot be deleted.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{CustomRole, CustomRoleRequest, List};
+use uuid::Uuid;
+
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    let roles = "/organization/{organization_id}/customRole";
+    let role = "/organization/{organization_id}/customRole/{role_id}";
+    routes
+        .add(
+            Method::GET,
+            roles,
+            Permission::Admin,
+            Doc::new("List the roles a token can carry")
+                .answers_list_of::<CustomRole>(StatusCode::OK),
+            list_roles,
+        )
+        .add(
+            Method::POST,
+            roles,
+            Permission::Admin,
+            Doc::new("Create a custom role")
+                .body::<CustomRoleRequest>()
+                .answers::<CustomRole>(StatusCode::CREATED),
+            create_role,
+        )
+        .add(
+            Method::GET,
+            role,
+            Permission::Admin,
+            Doc::new("Read a role").answers::<CustomRole>(StatusCode::OK),
+            get_role,
+        )
+        .add(
+            Method::PUT,
+            role,
+            Permission::Admin,
+            Doc::new("Update a custom role; its tokens get its new permission at once")
+                .body::<CustomRoleRequest>()
+                .answers::<CustomRole>(StatusCode::OK),
+            update_role,
+        )
+        .add(
+            Method::DELETE,
+            role,
+            Permission::Admin,
+            Doc::new("Delete a custom role no token carries")
+                .answers_nothing(StatusCode::NO_CONTENT),
+            delete_role,
+        );
+}
+
+type RoleRow = (String, String, String, String, bool);
+
+const COLUMNS: &str = "id, name, description, permission, built_in";
+
+fn role(row: RoleRow) -> ApiResult<CustomRole> {
+    let (id, name, description, permission, built_in) = row;
+    Ok(CustomRole {
+        id: db::id(&id)?,
+        name,
+        description,
+        permission: db::wire(&permission)?,
+        built_in,
+    })
+}
+
+async fn list_roles(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<CustomRole>>> {
+    own_organization(&caller, organization_id)?;
+    let rows: Vec<RoleRow> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM roles WHERE organization_id = ? ORDER BY built_in DESC, name"
+    ))
+    .bind(organization_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let roles = rows.into_iter().map(role).collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(roles)))
+}
+
+async fn create_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<CustomRoleRequest>,
+) -> ApiResult<(StatusCode, Json<CustomRole>)> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: RoleRow = sqlx::query_as(&format!(
+        "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
+         VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
+    ))
+    .bind(Uuid::new_v4().to_string())
+    .bind(organization_id.to_string())
+    .bind(request.name.trim())
+    .bind(request.description.unwrap_or_default())
+    .bind(request.permission.as_str())
+    .fetch_one(&state.db)
+    .await
+    .on_unique_violation("name", "role")?;
+    Ok((StatusCode::CREATED, Json(role(row)?)))
+}
+
+async fn get_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<CustomRole>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(find_role(&state, organization_id, role_id).await?))
+}
+
+async fn update_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+    ApiJson(request): ApiJson<CustomRoleRequest>,
+) -> ApiResult<Json<CustomRole>> {
+    own_organization(&caller, organization_id)?;
+    custom(find_role(&state, organization_id, role_id).await?)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: RoleRow = sqlx::query_as(&format!(
+        "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
+    ))
+    .bind(request.name.trim())
+    .bind(request.description.unwrap_or_default())
+    .bind(request.permission.as_str())
+    .bind(role_id.to_string())
+    .fetch_one(&state.db)
+    .await
+    .on_unique_violation("name", "role")?;
+    Ok(Json(role(row)?))
+}
+
+async fn delete_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    custom(find_role(&state, organization_id, role_id).await?)?;
+    let (tokens,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
+        .bind(role_id.to_string())
+        .fetch_one(&state.db)
+        .await?;
+    if tokens > 0 {
+        return Err(ApiError::conflict(format!(
+            "{tokens} API token(s) carry this role; delete them or give them another role first."
+        )));
+    }
+    sqlx::query("DELETE FROM roles WHERE id = ?")
+        .bind(role_id.to_string())
+        .execute(&state.db)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// 409 for the built-in roles, which stay as they are.
+fn custom(role: CustomRole) -> ApiResult<CustomRole> {
+    if role.built_in {
+        Err(ApiError::conflict(format!(
+            "{} is a built-in role; it cannot be changed or deleted.",
+            role.name
+        )))
+    } else {
+        Ok(role)
+    }
+}
+
+async fn find_role(state: &AppState, organization_id: Uuid, id: Uuid) -> ApiResult<CustomRole> {
+    let row: RoleRow = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM roles WHERE id = ? AND organization_id = ?"
+    ))
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::not_found("role"))?;
+    role(row)
+}
