@@ -210,3 +210,56 @@ async fn each_token_has_its_own_rate_limit() {
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.headers["x-ratelimit-remaining"], "4");
 }
+
+/// The route with every id parameter but the organization's replaced by `id`.
+fn with_ids(path: &str, records: &common::Records, id: &str) -> String {
+    let filled = concrete(path, records);
+    let mut path = filled.clone();
+    for (parameter, value) in &records.0 {
+        if *parameter != "organization_id" && path.contains(value.as_str()) {
+            path = path.replace(value.as_str(), id);
+        }
+    }
+    assert!(path != filled || !filled.contains("_id"), "{filled}");
+    path
+}
+
+#[tokio::test]
+async fn every_route_answers_404_for_an_unknown_id_and_400_for_a_malformed_one() {
+    let server = TestServer::new().await;
+    let ids = records(&server).await;
+    let admin = format!("Token {}", server.token);
+    let unknown = uuid::Uuid::new_v4().to_string();
+    let mut checked = 0;
+    for rule in platform_server::routes::table(&server.state).rules() {
+        let parameters: Vec<&str> = rule
+            .path
+            .split('/')
+            .filter(|segment| segment.starts_with('{') && *segment != "{organization_id}")
+            .collect();
+        if parameters.is_empty() {
+            continue;
+        }
+        let label = format!("{} {}", rule.method, rule.path);
+        let malformed = with_ids(&rule.path, &ids, "not-a-uuid");
+        let reply = server
+            .call(rule.method.clone(), &malformed, Some(&admin), Some("{}"))
+            .await;
+        assert_error(&reply, StatusCode::BAD_REQUEST, "BAD_REQUEST");
+        if rule.method == Method::GET || rule.method == Method::DELETE {
+            let path = with_ids(&rule.path, &ids, &unknown);
+            let reply = server
+                .call(rule.method.clone(), &path, Some(&admin), None)
+                .await;
+            assert_eq!(
+                reply.status,
+                StatusCode::NOT_FOUND,
+                "{label}: {}",
+                reply.body
+            );
+            assert_error(&reply, StatusCode::NOT_FOUND, "NOT_FOUND");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "checked only {checked} routes");
+}
