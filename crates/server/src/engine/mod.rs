@@ -68,6 +68,22 @@ pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
     Ok(())
 }
 
+/// Deletes the project, environment or service of `scope` with all it holds, unless an action
+/// runs in it (409).
+pub async fn delete_when_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
+    ensure_idle(db, scope).await?;
+    let (table, id) = match scope {
+        Scope::Project(id) => ("projects", id),
+        Scope::Environment(id) => ("environments", id),
+        Scope::Service(id) => ("services", id),
+    };
+    sqlx::query(&format!("DELETE FROM {table} WHERE id = ?"))
+        .bind(id.to_string())
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 /// After a change of variables in `scope`, its deployed services no longer run what is
 /// configured.
 pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<()> {

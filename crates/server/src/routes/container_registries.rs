@@ -2,7 +2,9 @@
 //! never returned; an update may leave a secret out to keep it, unless it changes the kind.
 
 use chrono::{DateTime, Utc};
-use platform_api::{ContainerRegistry, ContainerRegistryRequest, FieldError};
+use platform_api::{
+    ContainerRegistry, ContainerRegistryRequest, FieldError, RegistryConfigRequest,
+};
 use uuid::Uuid;
 
 use super::organization_resources::OrganizationResource;
@@ -33,12 +35,7 @@ impl OrganizationResource for ContainerRegistries {
         request: Self::Request,
         _previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
-        let secrets = request
-            .config
-            .secrets()
-            .into_iter()
-            .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect();
+        let secrets = config_secrets(&request.config);
         let registry = ContainerRegistry {
             id,
             created_at,
@@ -65,4 +62,13 @@ impl OrganizationResource for ContainerRegistries {
     fn keeps_secrets(previous: &Self::Record, request: &Self::Request) -> bool {
         previous.kind == request.kind
     }
+}
+
+/// The secret credentials of a registry's (or helm repository's) config, stored apart.
+pub fn config_secrets(config: &RegistryConfigRequest) -> Secrets {
+    config
+        .secrets()
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
 }

@@ -205,11 +205,7 @@ async fn delete_environment(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     find_environment(&state, &caller, environment_id).await?;
-    engine::ensure_idle(&state.db, Scope::Environment(environment_id)).await?;
-    sqlx::query("DELETE FROM environments WHERE id = ?")
-        .bind(environment_id.to_string())
-        .execute(&state.db)
-        .await?;
+    engine::delete_when_idle(&state.db, Scope::Environment(environment_id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

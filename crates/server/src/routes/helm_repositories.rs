@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
 use uuid::Uuid;
 
+use super::container_registries::config_secrets;
 use super::organization_resources::OrganizationResource;
 use crate::store::{Kind, Secrets};
 
@@ -32,12 +33,7 @@ impl OrganizationResource for HelmRepositories {
         request: Self::Request,
         _previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
-        let secrets = request
-            .config
-            .secrets()
-            .into_iter()
-            .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect();
+        let secrets = config_secrets(&request.config);
         let repository = HelmRepository {
             id,
             created_at,

@@ -159,11 +159,7 @@ async fn delete_project(
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     find_project(&state, &caller, project_id).await?;
-    engine::ensure_idle(&state.db, Scope::Project(project_id)).await?;
-    sqlx::query("DELETE FROM projects WHERE id = ?")
-        .bind(project_id.to_string())
-        .execute(&state.db)
-        .await?;
+    engine::delete_when_idle(&state.db, Scope::Project(project_id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -228,11 +228,7 @@ async fn delete<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     find::<R>(&state, &caller, id).await?;
-    engine::ensure_idle(&state.db, Scope::Service(id)).await?;
-    sqlx::query("DELETE FROM services WHERE id = ?")
-        .bind(id.to_string())
-        .execute(&state.db)
-        .await?;
+    engine::delete_when_idle(&state.db, Scope::Service(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

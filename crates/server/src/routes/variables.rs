@@ -158,13 +158,9 @@ fn register_scope(
                   caller: Caller,
                   ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>,
                   ApiJson(request): ApiJson<VariableRequest>| async move {
-                let parent = parent(&state, &caller, scope, parent_id).await?;
-                let stored = own(&state, &caller, id).await?;
-                if stored.parent_id != parent.id || stored.is_secret != secret {
-                    return Err(ApiError::not_found("variable"));
-                }
+                let stored = own_at(&state, &caller, scope, parent_id, id, secret).await?;
                 let updated = update(&state, &caller, stored, request).await?;
-                Ok(Json(one_shown(updated, secret)))
+                Ok::<_, ApiError>(Json(one_shown(updated, secret)))
             },
         )
         .add(
@@ -175,13 +171,9 @@ fn register_scope(
             move |State(state): State<AppState>,
                   caller: Caller,
                   ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>| async move {
-                let parent = parent(&state, &caller, scope, parent_id).await?;
-                let stored = own(&state, &caller, id).await?;
-                if stored.parent_id != parent.id || stored.is_secret != secret {
-                    return Err(ApiError::not_found("variable"));
-                }
+                let stored = own_at(&state, &caller, scope, parent_id, id, secret).await?;
                 delete(&state, &caller, stored).await?;
-                Ok(StatusCode::NO_CONTENT)
+                Ok::<_, ApiError>(StatusCode::NO_CONTENT)
             },
         );
 }
@@ -510,6 +502,24 @@ async fn own(state: &AppState, caller: &Caller, id: Uuid) -> ApiResult<Stored> {
     .await?
     .ok_or_else(|| ApiError::not_found("variable"))?;
     stored(row)
+}
+
+/// The caller's variable (or, with `secret`, secret) `id` defined on the parent `parent_id` of
+/// `scope`, or 404.
+async fn own_at(
+    state: &AppState,
+    caller: &Caller,
+    scope: VariableScope,
+    parent_id: Uuid,
+    id: Uuid,
+    secret: bool,
+) -> ApiResult<Stored> {
+    let parent = parent(state, caller, scope, parent_id).await?;
+    let stored = own(state, caller, id).await?;
+    if stored.parent_id != parent.id || stored.is_secret != secret {
+        return Err(ApiError::not_found("variable"));
+    }
+    Ok(stored)
 }
 
 /// The variable `target_id` as seen from `parent`: 400 unless it is defined on the parent's chain
