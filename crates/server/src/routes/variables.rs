@@ -306,13 +306,14 @@ fn register_variable_family(routes: &mut RouteTable) {
              caller: Caller,
              ApiPath(target_id): ApiPath<Uuid>,
              ApiJson(request): ApiJson<OverrideRequest>| async move {
-                request.validate().map_err(ApiError::invalid)?;
-                let (Some(value), Some(scope), Some(parent_id)) = (
+                let checked = request.validate();
+                let (Ok(()), Some(value), Some(scope), Some(parent_id)) = (
+                    &checked,
                     request.value,
                     request.override_scope,
                     request.override_parent_id,
                 ) else {
-                    unreachable!("validate requires value, override_scope and override_parent_id")
+                    return Err(ApiError::invalid(checked.err().unwrap_or_default()));
                 };
                 let parent = parent(&state, &caller, scope, parent_id)
                     .await
