@@ -144,6 +144,20 @@ fn register_scope(
             },
         )
         .add(
+            Method::GET,
+            item.clone(),
+            Permission::Read,
+            answer_doc(Doc::new(format!("Read a {noun}")), StatusCode::OK),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>| async move {
+                let stored = own_at(&state, &caller, scope, parent_id, id, secret).await?;
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let variable = shape(&state.db, &parent, stored).await?;
+                Ok::<_, ApiError>(Json(one_shown(variable, secret)))
+            },
+        )
+        .add(
             Method::PUT,
             item.clone(),
             Permission::Write,
@@ -231,6 +245,17 @@ fn register_variable_family(routes: &mut RouteTable) {
                 )
                 .await?;
                 Ok::<_, ApiError>((StatusCode::CREATED, Json(created)))
+            },
+        )
+        .add(
+            Method::GET,
+            "/variable/{variable_id}",
+            Permission::Read,
+            Doc::new("Read a variable or a secret").answers::<EnvironmentVariable>(StatusCode::OK),
+            |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
+                let stored = own(&state, &caller, id).await?;
+                let parent = parent(&state, &caller, stored.scope, stored.parent_id).await?;
+                Ok::<_, ApiError>(Json(shape(&state.db, &parent, stored).await?))
             },
         )
         .add(

@@ -446,3 +446,43 @@ pub fn concrete(path: &str, records: &Records) -> String {
     }
     format!("/api{filled}")
 }
+
+/// Whether the route addresses one variable or secret.
+pub fn is_variable(path: &str) -> bool {
+    path.ends_with("{variable_id}") || path.ends_with("{secret_id}")
+}
+
+/// A new variable (or secret) of the scope of the route `template`, and the route's path to it.
+pub async fn fresh_variable(server: &TestServer, ids: &Records, template: &str) -> String {
+    let collection = template.rsplit_once('/').unwrap().0;
+    let key = format!("FRESH_{}", uuid::Uuid::new_v4().simple());
+    let created = if collection == "/variable" {
+        server
+            .post(
+                "/api/variable",
+                json!({"key": key, "value": "x", "variable_scope": "APPLICATION",
+                       "variable_parent_id": ids.id("application_id")}),
+            )
+            .await
+    } else {
+        server
+            .post(
+                &concrete(collection, ids),
+                json!({"key": key, "value": "x"}),
+            )
+            .await
+    };
+    assert_eq!(
+        created.status,
+        StatusCode::CREATED,
+        "{collection}: {}",
+        created.body
+    );
+    let id = created.body["id"].as_str().unwrap();
+    // `concrete` gives the list its query; the item is under the bare path.
+    if collection == "/variable" {
+        format!("/api/variable/{id}")
+    } else {
+        format!("{}/{id}", concrete(collection, ids))
+    }
+}
