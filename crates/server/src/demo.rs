@@ -69,7 +69,7 @@ pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result
             if environment.deploy_at_start {
                 state
                     .engine
-                    .deploy(application.id, None)
+                    .deploy(application.id, None, "demo data")
                     .await
                     .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
             }

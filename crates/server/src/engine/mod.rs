@@ -2,6 +2,7 @@
 //! through the state machine of DESIGN §3, one persisted step at a time, with log lines. Every
 //! change is written to SQLite before it is visible, so that a restart resumes where it stopped.
 
+pub mod history;
 pub mod plan;
 pub mod status;
 
@@ -150,6 +151,7 @@ impl Engine {
         self: &Arc<Self>,
         service_id: Uuid,
         git_commit_id: Option<String>,
+        triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
@@ -177,8 +179,8 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, git_commit_id, state, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO deployments (id, service_id, execution_id, action, git_commit_id, state, created_at, updated_at, triggered_by)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
@@ -188,6 +190,7 @@ impl Engine {
         .bind(ServiceState::DeploymentQueued.as_str())
         .bind(now)
         .bind(now)
+        .bind(triggered_by)
         .execute(&mut *tx)
         .await?;
         let requested = match &git_commit_id {

@@ -7,7 +7,10 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
-use platform_api::{DeployRequest, FieldError, List, ServiceType, Status};
+use platform_api::{
+    DeployRequest, DeploymentHistoryPage, FieldError, HistoryQuery, List, LogLine, LogQuery,
+    ServiceType, Status,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::SqlitePool;
@@ -18,7 +21,7 @@ use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
 use crate::auth::{Caller, Permission};
 use crate::engine::{self, status, Scope};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -129,7 +132,56 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
                 .body::<DeployRequest>()
                 .answers::<Status>(StatusCode::ACCEPTED),
             deploy::<R>,
+        )
+        .add(
+            Method::GET,
+            format!("{}/deploymentHistoryV2", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1)"
+            ))
+            .answers::<DeploymentHistoryPage>(StatusCode::OK),
+            history::<R>,
+        )
+        .add(
+            Method::GET,
+            format!("{}/log", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "What the engine did to a {what}: the last `tail` lines (100 by default), of one `execution_id` if given"
+            ))
+            .answers_list_of::<LogLine>(StatusCode::OK),
+            log::<R>,
         );
+}
+
+async fn history<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<HistoryQuery>,
+) -> ApiResult<Json<DeploymentHistoryPage>> {
+    let (record, _) = find::<R>(&state, &caller, id).await?;
+    query.validate().map_err(ApiError::invalid)?;
+    let results = engine::history::page(&state.db, id, R::name(&record), R::TYPE, query).await?;
+    Ok(Json(DeploymentHistoryPage {
+        page: query.page,
+        page_size: query.page_size,
+        results,
+    }))
+}
+
+async fn log<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<LogQuery>,
+) -> ApiResult<Json<List<LogLine>>> {
+    find::<R>(&state, &caller, id).await?;
+    query.validate().map_err(ApiError::invalid)?;
+    Ok(Json(List::new(
+        engine::history::log(&state.db, id, &query).await?,
+    )))
 }
 
 async fn deploy<R: ServiceResource>(
@@ -140,7 +192,10 @@ async fn deploy<R: ServiceResource>(
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let status = state.engine.deploy(id, request.git_commit_id).await?;
+    let status = state
+        .engine
+        .deploy(id, request.git_commit_id, &caller.name)
+        .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
 

@@ -1,0 +1,182 @@
+//! What happened to a service: its deployment history (spec 2.17) and its log lines.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::application::ServiceType;
+use crate::error::FieldError;
+use crate::status::{ServiceState, StatusDetails};
+
+/// A git commit (spec 2.18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Commit {
+    pub created_at: Option<DateTime<Utc>>,
+    pub git_commit_id: String,
+    pub tag: Option<String>,
+    pub message: Option<String>,
+    pub author_name: Option<String>,
+    pub author_avatar_url: Option<String>,
+    pub commit_page_url: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeploymentIdentifier {
+    pub name: String,
+    pub service_id: Uuid,
+    pub service_type: ServiceType,
+    pub execution_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AuditingData {
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    /// Who asked: an API token's name or an access token's user.
+    pub triggered_by: String,
+    /// Where the request came from: API.
+    pub origin: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeploymentDetails {
+    /// The commit asked for, when the request named one.
+    pub commit: Option<Commit>,
+}
+
+/// One deployment of a service (spec 2.17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeploymentHistoryEntry {
+    pub identifier: DeploymentIdentifier,
+    pub status: ServiceState,
+    pub auditing_data: AuditingData,
+    pub details: DeploymentDetails,
+    pub status_details: StatusDetails,
+    pub icon_uri: Option<String>,
+    /// ISO 8601 duration from the request to the end (or to now), e.g. `PT45S`.
+    pub total_duration: String,
+}
+
+/// A page of the history, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeploymentHistoryPage {
+    pub page: i64,
+    pub page_size: i64,
+    pub results: Vec<DeploymentHistoryEntry>,
+}
+
+/// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HistoryQuery {
+    #[serde(rename = "pageSize", default = "default_page_size")]
+    pub page_size: i64,
+    #[serde(default = "first_page")]
+    pub page: i64,
+}
+
+fn default_page_size() -> i64 {
+    20
+}
+
+fn first_page() -> i64 {
+    1
+}
+
+impl HistoryQuery {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut problems = Vec::new();
+        if !(1..=100).contains(&self.page_size) {
+            problems.push(FieldError::new("pageSize", "must be from 1 to 100"));
+        }
+        if self.page < 1 {
+            problems.push(FieldError::new("page", "must be 1 or more"));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// A line of what the engine did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LogLine {
+    pub created_at: DateTime<Utc>,
+    pub execution_id: String,
+    pub message: String,
+}
+
+/// Query of a log: the last `tail` lines (100 by default, at most 10 000), of one execution when
+/// `execution_id` is given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LogQuery {
+    #[serde(default = "default_tail")]
+    pub tail: i64,
+    #[serde(default)]
+    pub execution_id: Option<String>,
+}
+
+fn default_tail() -> i64 {
+    100
+}
+
+pub const LOG_TAIL_MAX: i64 = 10_000;
+
+impl LogQuery {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        if (1..=LOG_TAIL_MAX).contains(&self.tail) {
+            Ok(())
+        } else {
+            Err(vec![FieldError::new(
+                "tail",
+                format!("must be from 1 to {LOG_TAIL_MAX}"),
+            )])
+        }
+    }
+}
+
+/// Seconds as an ISO 8601 duration: `PT45S`.
+pub fn iso_duration(seconds: i64) -> String {
+    format!("PT{}S", seconds.max(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paging_and_tail_have_bounds() {
+        let query: HistoryQuery = serde_json::from_str("{}").unwrap();
+        assert_eq!((query.page_size, query.page), (20, 1));
+        let wrong = HistoryQuery {
+            page_size: 101,
+            page: 0,
+        };
+        let fields: Vec<String> = wrong
+            .validate()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["pageSize", "page"]);
+        let log: LogQuery = serde_json::from_str("{}").unwrap();
+        assert_eq!(log.tail, 100);
+        assert!(LogQuery {
+            tail: 0,
+            execution_id: None
+        }
+        .validate()
+        .is_err());
+        assert_eq!(iso_duration(45), "PT45S");
+    }
+}
