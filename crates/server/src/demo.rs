@@ -5,6 +5,7 @@ use chrono::Utc;
 use platform_api::{ApplicationRequest, EnvironmentMode, GitRepositoryRequest, PortRequest};
 use uuid::Uuid;
 
+use crate::engine::action::Action;
 use crate::routes::applications::Applications;
 use crate::routes::service_resources::insert;
 use crate::AppState;
@@ -69,7 +70,7 @@ pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result
             if environment.deploy_at_start {
                 state
                     .engine
-                    .deploy(application.id, None, "demo data")
+                    .request(Action::Deploy, application.id, None, "demo data")
                     .await
                     .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
             }

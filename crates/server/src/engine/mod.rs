@@ -2,6 +2,7 @@
 //! through the state machine of DESIGN §3, one persisted step at a time, with log lines. Every
 //! change is written to SQLite before it is visible, so that a restart resumes where it stopped.
 
+pub mod action;
 pub mod history;
 pub mod plan;
 pub mod status;
@@ -16,7 +17,9 @@ use platform_api::{
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
+use crate::db;
 use crate::error::{ApiError, ApiResult};
+use action::Action;
 use plan::{PlannedStep, QUEUE_SECONDS};
 
 pub struct Engine {
@@ -140,19 +143,54 @@ pub async fn insert_initial_status(
     Ok(())
 }
 
+/// The variable that makes an action fail on purpose, so that failure views can be tested: its
+/// value is a step name (BUILD, DEPLOYMENT, ...) or an action (DEPLOY, RESTART, STOP, DELETE).
+pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
+
+/// 409 when `action` makes no sense in the service's present state.
+fn precondition(
+    action: Action,
+    deployment_status: DeploymentStatus,
+    state: ServiceState,
+) -> ApiResult<()> {
+    let runs = deployment_status != DeploymentStatus::NeverDeployed
+        && !matches!(state, ServiceState::Stopped | ServiceState::Deleted);
+    let refusal = match action {
+        Action::Deploy => None,
+        Action::Restart if !runs => Some("This service runs nothing to restart; deploy it first."),
+        Action::Stop if !runs => Some("This service runs nothing to stop."),
+        Action::Uninstall if deployment_status == DeploymentStatus::NeverDeployed => {
+            Some("Nothing of this service is installed.")
+        }
+        _ => None,
+    };
+    refusal.map_or(Ok(()), |message| Err(ApiError::conflict(message)))
+}
+
+/// How a step ends.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Done,
+    Failed,
+    Canceled,
+}
+
 impl Engine {
     pub fn new(db: SqlitePool, speed: f64) -> Self {
         Self { db, speed }
     }
 
-    /// Queues a deployment of the service and starts working on it. 409 while another action
-    /// runs on the service.
-    pub async fn deploy(
+    /// Queues `action` on the service and starts working on it. 409 while another action runs on
+    /// the service, or when the action makes no sense in its state.
+    pub async fn request(
         self: &Arc<Self>,
+        action: Action,
         service_id: Uuid,
         git_commit_id: Option<String>,
         triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
+        let current = status::of_service(&self.db, service_id).await?;
+        precondition(action, current.service_deployment_status, current.state)?;
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
         let mut tx = self.db.begin().await?;
@@ -164,8 +202,8 @@ impl Engine {
              WHERE service_id = ? AND state NOT IN ({})",
             busy_states()
         ))
-        .bind(ServiceState::DeploymentQueued.as_str())
-        .bind(StatusAction::Deploy.as_str())
+        .bind(action.queued().as_str())
+        .bind(action.status_action().as_str())
         .bind(ActionStatus::Queued.as_str())
         .bind(SubAction::None.as_str())
         .bind(deployment_id.to_string())
@@ -185,20 +223,26 @@ impl Engine {
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
         .bind(deployment_id.simple().to_string())
-        .bind(StatusAction::Deploy.as_str())
+        .bind(action.status_action().as_str())
         .bind(git_commit_id.as_deref())
-        .bind(ServiceState::DeploymentQueued.as_str())
+        .bind(action.queued().as_str())
         .bind(now)
         .bind(now)
         .bind(triggered_by)
         .execute(&mut *tx)
         .await?;
-        let requested = match &git_commit_id {
-            Some(commit) => {
+        let requested = match (action, &git_commit_id) {
+            (Action::Deploy, Some(commit)) => {
                 format!("Deployment requested at commit {commit}; waiting in the queue.")
             }
-            None => "Deployment requested at the branch's latest commit; waiting in the queue."
-                .to_string(),
+            (Action::Deploy, None) => {
+                "Deployment requested at the branch's latest commit; waiting in the queue."
+                    .to_string()
+            }
+            _ => format!(
+                "{} requested by {triggered_by}; waiting in the queue.",
+                action.noun()
+            ),
         };
         log(&mut tx, deployment_id, service_id, &requested).await?;
         tx.commit().await?;
@@ -207,7 +251,48 @@ impl Engine {
         status::of_service(&self.db, service_id).await
     }
 
-    /// Picks up every deployment a previous run of the server left unfinished.
+    /// Asks the action running on the service to stop at the end of its step. 409 when nothing
+    /// runs.
+    pub async fn cancel(&self, service_id: Uuid) -> ApiResult<platform_api::Status> {
+        let mut tx = self.db.begin().await?;
+        let running: Option<(String,)> = sqlx::query_as(
+            "SELECT d.id FROM deployments d
+             JOIN service_statuses s ON s.deployment_request_id = d.id
+             WHERE s.service_id = ? AND d.finished_at IS NULL AND d.cancel_requested = 0",
+        )
+        .bind(service_id.to_string())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((deployment_id,)) = running else {
+            return Err(ApiError::conflict(
+                "Nothing runs on this service to cancel.",
+            ));
+        };
+        sqlx::query("UPDATE deployments SET cancel_requested = 1 WHERE id = ?")
+            .bind(&deployment_id)
+            .execute(&mut *tx)
+            .await?;
+        let deployment_id: Uuid = db::id(&deployment_id)?;
+        set_state(
+            &mut tx,
+            deployment_id,
+            service_id,
+            ServiceState::Canceling,
+            ActionStatus::Canceling,
+        )
+        .await?;
+        log(
+            &mut tx,
+            deployment_id,
+            service_id,
+            "Cancel requested; stopping at the end of the step.",
+        )
+        .await?;
+        tx.commit().await?;
+        status::of_service(&self.db, service_id).await
+    }
+
+    /// Picks up every action a previous run of the server left unfinished.
     pub async fn resume_unfinished(self: &Arc<Self>) -> anyhow::Result<()> {
         let unfinished: Vec<(String,)> = sqlx::query_as(
             "SELECT id FROM deployments WHERE finished_at IS NULL ORDER BY created_at",
@@ -215,7 +300,7 @@ impl Engine {
         .fetch_all(&self.db)
         .await?;
         for (id,) in unfinished {
-            tracing::info!(deployment = %id, "resuming an unfinished deployment");
+            tracing::info!(deployment = %id, "resuming an unfinished action");
             self.spawn(id.parse()?);
         }
         Ok(())
@@ -226,20 +311,23 @@ impl Engine {
         tokio::spawn(async move {
             if let Err(error) = engine.run(deployment_id).await {
                 // The row stays unfinished and is resumed at the next start.
-                tracing::error!(deployment = %deployment_id, %error, "deployment run failed");
+                tracing::error!(deployment = %deployment_id, %error, "action run failed");
             }
         });
     }
 
     async fn run(&self, deployment_id: Uuid) -> anyhow::Result<()> {
-        let (service_id, kind, git_commit_id): (String, String, Option<String>) = sqlx::query_as(
-            "SELECT d.service_id, s.kind, d.git_commit_id FROM deployments d
-             JOIN services s ON s.id = d.service_id WHERE d.id = ?",
-        )
-        .bind(deployment_id.to_string())
-        .fetch_one(&self.db)
-        .await?;
-        let plan = plan::deploy(kind.parse()?);
+        let (service_id, kind, action, git_commit_id): (String, String, String, Option<String>) =
+            sqlx::query_as(
+                "SELECT d.service_id, s.kind, d.action, d.git_commit_id FROM deployments d
+                 JOIN services s ON s.id = d.service_id WHERE d.id = ?",
+            )
+            .bind(deployment_id.to_string())
+            .fetch_one(&self.db)
+            .await?;
+        let action = Action::from_status_action(action.parse()?)
+            .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
+        let plan = plan::steps(action, kind.parse()?);
         let service_id: Uuid = service_id.parse()?;
         let (done,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
@@ -253,22 +341,98 @@ impl Engine {
                 &mut tx,
                 deployment_id,
                 service_id,
-                "The server restarted during this deployment; resuming at the step it was running.",
+                "The server restarted during this action; resuming at the step it was running.",
             )
             .await?;
             tx.commit().await?;
         } else {
             self.wait(QUEUE_SECONDS).await;
         }
+        let fail_at = self.fail_at(service_id).await?;
 
         for (position, step) in plan.iter().enumerate().skip(done) {
+            if self.cancel_requested(deployment_id).await? {
+                return self.finish_canceled(deployment_id, service_id).await;
+            }
             self.enter_state(deployment_id, service_id, step).await?;
             let started = Instant::now();
             self.wait(step.seconds).await;
-            self.record_step(deployment_id, service_id, position, step, started.elapsed())
-                .await?;
+            let fails = fail_at.as_deref().is_some_and(|target| {
+                target == step.name.as_str()
+                    || (position == 0 && target == action.status_action().as_str())
+            });
+            let outcome = if self.cancel_requested(deployment_id).await? {
+                Outcome::Canceled
+            } else if fails {
+                Outcome::Failed
+            } else {
+                Outcome::Done
+            };
+            self.record_step(
+                deployment_id,
+                service_id,
+                position,
+                step,
+                started.elapsed(),
+                outcome,
+            )
+            .await?;
+            match outcome {
+                Outcome::Done => {}
+                Outcome::Canceled => return self.finish_canceled(deployment_id, service_id).await,
+                Outcome::Failed => {
+                    let message = format!(
+                        "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
+                        step.name.label(),
+                        fail_at.unwrap_or_default()
+                    );
+                    return self
+                        .finish_failed(
+                            deployment_id,
+                            service_id,
+                            action.failed(step.name),
+                            &message,
+                        )
+                        .await;
+                }
+            }
         }
-        self.finish(deployment_id, service_id, git_commit_id).await
+        self.finish(action, deployment_id, service_id, git_commit_id)
+            .await
+    }
+
+    /// The value of `PLATFORM_FAIL_AT` the service sees: its own, else its environment's, else its
+    /// project's.
+    async fn fail_at(&self, service_id: Uuid) -> anyhow::Result<Option<String>> {
+        let rows: Vec<(String, String)> = sqlx::query_as(
+            "SELECT v.scope, v.value FROM variables v
+             JOIN services s ON s.id = ?
+             JOIN environments e ON e.id = s.environment_id
+             WHERE v.key = ? AND v.is_secret = 0 AND v.value IS NOT NULL
+               AND v.parent_id IN (s.id, s.environment_id, e.project_id)",
+        )
+        .bind(service_id.to_string())
+        .bind(FAIL_AT_VARIABLE)
+        .fetch_all(&self.db)
+        .await?;
+        let depth = |scope: &str| match scope {
+            "PROJECT" => 0,
+            "ENVIRONMENT" => 1,
+            _ => 2,
+        };
+        Ok(rows
+            .into_iter()
+            .max_by_key(|(scope, _)| depth(scope))
+            .map(|(_, value)| value.trim().to_uppercase()))
+    }
+
+    async fn cancel_requested(&self, deployment_id: Uuid) -> anyhow::Result<bool> {
+        let (requested,): (bool,) =
+            sqlx::query_as("SELECT cancel_requested FROM deployments WHERE id = ?")
+                .bind(deployment_id.to_string())
+                .fetch_one(&self.db)
+                .await?;
+        Ok(requested)
     }
 
     async fn wait(&self, seconds: f64) {
@@ -308,8 +472,14 @@ impl Engine {
         position: usize,
         step: &PlannedStep,
         took: Duration,
+        outcome: Outcome,
     ) -> anyhow::Result<()> {
         let duration_sec = took.as_secs_f64().round() as i64;
+        let (status, ended) = match outcome {
+            Outcome::Done => (StepStatus::Success, "done"),
+            Outcome::Failed => (StepStatus::Error, "failed"),
+            Outcome::Canceled => (StepStatus::Cancel, "canceled"),
+        };
         let mut tx = self.db.begin().await?;
         sqlx::query(
             "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
@@ -318,7 +488,7 @@ impl Engine {
         .bind(deployment_id.to_string())
         .bind(i64::try_from(position)?)
         .bind(step.name.as_str())
-        .bind(StepStatus::Success.as_str())
+        .bind(status.as_str())
         .bind(duration_sec)
         .bind(Utc::now())
         .execute(&mut *tx)
@@ -327,61 +497,134 @@ impl Engine {
             &mut tx,
             deployment_id,
             service_id,
-            &format!("{}: done in {duration_sec} s.", step.name.label()),
+            &format!("{}: {ended} in {duration_sec} s.", step.name.label()),
         )
         .await?;
         tx.commit().await?;
         Ok(())
     }
 
+    /// The action went through: the service reaches the action's done state.
     async fn finish(
         &self,
+        action: Action,
         deployment_id: Uuid,
         service_id: Uuid,
         git_commit_id: Option<String>,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
         let mut tx = self.db.begin().await?;
-        set_state(
+        match action {
+            Action::Deploy => {
+                sqlx::query(
+                    "UPDATE service_statuses
+                     SET deployment_status = ?, last_deployment_date = ?, is_part_last_deployment = 1
+                     WHERE service_id = ?",
+                )
+                .bind(DeploymentStatus::UpToDate.as_str())
+                .bind(now)
+                .bind(service_id.to_string())
+                .execute(&mut *tx)
+                .await?;
+                if let Some(commit) = &git_commit_id {
+                    sqlx::query(
+                        "UPDATE services SET spec = json_set(spec,
+                            '$.git_repository.deployed_commit_id', ?,
+                            '$.git_repository.deployed_commit_date', ?)
+                         WHERE id = ?",
+                    )
+                    .bind(commit)
+                    .bind(now.to_rfc3339())
+                    .bind(service_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            // Compute and data are gone; the configuration stays, never deployed again.
+            Action::Uninstall => {
+                sqlx::query(
+                    "UPDATE service_statuses SET deployment_status = ?, is_part_last_deployment = 0
+                     WHERE service_id = ?",
+                )
+                .bind(DeploymentStatus::NeverDeployed.as_str())
+                .bind(service_id.to_string())
+                .execute(&mut *tx)
+                .await?;
+            }
+            Action::Restart | Action::Stop => {}
+        }
+        let message = match action {
+            Action::Deploy => "Deployed.",
+            Action::Restart => "Restarted.",
+            Action::Stop => "Stopped.",
+            Action::Uninstall => "Uninstalled: compute and data deleted, configuration kept.",
+        };
+        end(
             &mut tx,
             deployment_id,
             service_id,
-            ServiceState::Deployed,
+            action.done(),
             ActionStatus::Success,
+            message,
         )
         .await?;
-        sqlx::query(
-            "UPDATE service_statuses
-             SET deployment_status = ?, last_deployment_date = ?, is_part_last_deployment = 1
-             WHERE service_id = ?",
-        )
-        .bind(DeploymentStatus::UpToDate.as_str())
-        .bind(now)
-        .bind(service_id.to_string())
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
-            .bind(now)
-            .bind(deployment_id.to_string())
-            .execute(&mut *tx)
-            .await?;
-        if let Some(commit) = &git_commit_id {
-            sqlx::query(
-                "UPDATE services SET spec = json_set(spec,
-                    '$.git_repository.deployed_commit_id', ?,
-                    '$.git_repository.deployed_commit_date', ?)
-                 WHERE id = ?",
-            )
-            .bind(commit)
-            .bind(now.to_rfc3339())
-            .bind(service_id.to_string())
-            .execute(&mut *tx)
-            .await?;
-        }
-        log(&mut tx, deployment_id, service_id, "Deployed.").await?;
         tx.commit().await?;
         Ok(())
     }
+
+    async fn finish_failed(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        state: ServiceState,
+        message: &str,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.db.begin().await?;
+        end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            state,
+            ActionStatus::Error,
+            message,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn finish_canceled(&self, deployment_id: Uuid, service_id: Uuid) -> anyhow::Result<()> {
+        let mut tx = self.db.begin().await?;
+        end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            ServiceState::Canceled,
+            ActionStatus::Canceled,
+            "Canceled.",
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// Ends an action in `state`: the state, the end time and a last log line, in one transaction.
+async fn end(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    state: ServiceState,
+    action_status: ActionStatus,
+    message: &str,
+) -> sqlx::Result<()> {
+    set_state(tx, deployment_id, service_id, state, action_status).await?;
+    sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
+        .bind(Utc::now())
+        .bind(deployment_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    log(tx, deployment_id, service_id, message).await
 }
 
 async fn set_state(

@@ -2,6 +2,8 @@
 
 use platform_api::{ServiceState, ServiceType, StepName};
 
+use super::action::Action;
+
 /// One step of an action: the service shows `state` while the step runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannedStep {
@@ -64,14 +66,26 @@ pub const DEPLOY_HELM: &[PlannedStep] = &[
     step(StepName::Deployment, ServiceState::Deploying, 12.0),
 ];
 
-/// The steps of a deployment of a service of `kind`.
-pub fn deploy(kind: ServiceType) -> &'static [PlannedStep] {
-    match kind {
-        ServiceType::Container => DEPLOY_FROM_IMAGE,
-        ServiceType::Database => DEPLOY_DATABASE,
-        ServiceType::Job => DEPLOY_JOB,
-        ServiceType::Helm => DEPLOY_HELM,
-        ServiceType::Application | ServiceType::Terraform => DEPLOY_FROM_GIT,
+/// Restarting: a rolling restart of the running instances.
+pub const RESTART: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Restarting, 8.0)];
+
+/// Stopping: scaling to zero.
+pub const STOP: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Stopping, 5.0)];
+
+/// Uninstalling: deleting compute and data, keeping the configuration.
+pub const UNINSTALL: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Deleting, 6.0)];
+
+/// The steps of `action` on a service of `kind`.
+pub fn steps(action: Action, kind: ServiceType) -> &'static [PlannedStep] {
+    match (action, kind) {
+        (Action::Deploy, ServiceType::Container) => DEPLOY_FROM_IMAGE,
+        (Action::Deploy, ServiceType::Database) => DEPLOY_DATABASE,
+        (Action::Deploy, ServiceType::Job) => DEPLOY_JOB,
+        (Action::Deploy, ServiceType::Helm) => DEPLOY_HELM,
+        (Action::Deploy, ServiceType::Application | ServiceType::Terraform) => DEPLOY_FROM_GIT,
+        (Action::Restart, _) => RESTART,
+        (Action::Stop, _) => STOP,
+        (Action::Uninstall, _) => UNINSTALL,
     }
 }
 

@@ -20,6 +20,7 @@ use uuid::Uuid;
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
 use crate::auth::{Caller, Permission};
+use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
@@ -134,6 +135,14 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             deploy::<R>,
         )
         .add(
+            Method::POST,
+            format!("{}/cancel", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!("Cancel the action running on a {what}"))
+                .answers::<Status>(StatusCode::ACCEPTED),
+            cancel::<R>,
+        )
+        .add(
             Method::GET,
             format!("{}/deploymentHistoryV2", R::ITEM),
             Permission::Read,
@@ -153,6 +162,47 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .answers_list_of::<LogLine>(StatusCode::OK),
             log::<R>,
         );
+    let actions = [
+        ("restart-service", Action::Restart, "Restart a running"),
+        ("stop", Action::Stop, "Stop a running"),
+        (
+            "uninstall",
+            Action::Uninstall,
+            "Delete the compute and data, keeping the configuration, of a",
+        ),
+    ];
+    for (suffix, action, summary) in actions {
+        routes.add(
+            Method::POST,
+            format!("{}/{suffix}", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!("{summary} {what}")).answers::<Status>(StatusCode::ACCEPTED),
+            move |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>| {
+                act::<R>(state, caller, path, action)
+            },
+        );
+    }
+}
+
+/// Restart, stop or uninstall.
+async fn act<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    action: Action,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    find::<R>(&state, &caller, id).await?;
+    let status = state.engine.request(action, id, None, &caller.name).await?;
+    Ok((StatusCode::ACCEPTED, Json(status)))
+}
+
+async fn cancel<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    find::<R>(&state, &caller, id).await?;
+    Ok((StatusCode::ACCEPTED, Json(state.engine.cancel(id).await?)))
 }
 
 async fn history<R: ServiceResource>(
@@ -194,7 +244,7 @@ async fn deploy<R: ServiceResource>(
     request.validate().map_err(ApiError::invalid)?;
     let status = state
         .engine
-        .deploy(id, request.git_commit_id, &caller.name)
+        .request(Action::Deploy, id, request.git_commit_id, &caller.name)
         .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }

@@ -1,0 +1,117 @@
+//! The actions the engine runs, and the states each moves a service through (DESIGN §3).
+
+use platform_api::{ServiceState, StatusAction, StepName};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Deploy,
+    Restart,
+    Stop,
+    /// Compute and data deleted, configuration kept.
+    Uninstall,
+}
+
+impl Action {
+    pub fn status_action(self) -> StatusAction {
+        match self {
+            Action::Deploy => StatusAction::Deploy,
+            Action::Restart => StatusAction::Restart,
+            Action::Stop => StatusAction::Stop,
+            Action::Uninstall => StatusAction::Delete,
+        }
+    }
+
+    pub fn from_status_action(action: StatusAction) -> Option<Action> {
+        match action {
+            StatusAction::Deploy => Some(Action::Deploy),
+            StatusAction::Restart => Some(Action::Restart),
+            StatusAction::Stop => Some(Action::Stop),
+            StatusAction::Delete => Some(Action::Uninstall),
+            StatusAction::Unknown => None,
+        }
+    }
+
+    pub fn queued(self) -> ServiceState {
+        match self {
+            Action::Deploy => ServiceState::DeploymentQueued,
+            Action::Restart => ServiceState::RestartQueued,
+            Action::Stop => ServiceState::StopQueued,
+            Action::Uninstall => ServiceState::DeleteQueued,
+        }
+    }
+
+    pub fn done(self) -> ServiceState {
+        match self {
+            Action::Deploy => ServiceState::Deployed,
+            Action::Restart => ServiceState::Restarted,
+            Action::Stop => ServiceState::Stopped,
+            Action::Uninstall => ServiceState::Deleted,
+        }
+    }
+
+    /// The state a failure at `step` leaves the service in.
+    pub fn failed(self, step: StepName) -> ServiceState {
+        match self {
+            Action::Deploy
+                if matches!(
+                    step,
+                    StepName::RegistryCreateRepository
+                        | StepName::GitClone
+                        | StepName::BuildQueueing
+                        | StepName::Build
+                        | StepName::MirrorImage
+                ) =>
+            {
+                ServiceState::BuildError
+            }
+            Action::Deploy => ServiceState::DeploymentError,
+            Action::Restart => ServiceState::RestartError,
+            Action::Stop => ServiceState::StopError,
+            Action::Uninstall => ServiceState::DeleteError,
+        }
+    }
+
+    /// How a person reads it in a log line.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Action::Deploy => "Deployment",
+            Action::Restart => "Restart",
+            Action::Stop => "Stop",
+            Action::Uninstall => "Uninstall",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_action_has_its_states() {
+        for action in [
+            Action::Deploy,
+            Action::Restart,
+            Action::Stop,
+            Action::Uninstall,
+        ] {
+            assert!(action.queued().is_in_progress());
+            assert!(!action.done().is_in_progress());
+            assert_eq!(
+                Action::from_status_action(action.status_action()),
+                Some(action)
+            );
+        }
+        assert_eq!(
+            Action::Deploy.failed(StepName::Build),
+            ServiceState::BuildError
+        );
+        assert_eq!(
+            Action::Deploy.failed(StepName::Deployment),
+            ServiceState::DeploymentError
+        );
+        assert_eq!(
+            Action::Restart.failed(StepName::Deployment),
+            ServiceState::RestartError
+        );
+    }
+}
