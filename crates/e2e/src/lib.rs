@@ -53,6 +53,7 @@ impl Browser {
             console_dir: Some(dist),
             demo: false,
             engine_speed,
+            engine_workers: 16,
             new_sign_in_token: false,
             embed_allowed_origins: vec![],
             jwt_secret: None,

@@ -34,6 +34,8 @@ pub struct Config {
     pub demo: bool,
     /// How many times faster than real life the engine runs its steps.
     pub engine_speed: f64,
+    /// How many actions the engine runs at once; the others wait queued.
+    pub engine_workers: usize,
     /// Replace the sign-in token printed at start with a new one (the old one stops working).
     pub new_sign_in_token: bool,
     /// Origins allowed to hand a token to the console embedded in their page.
@@ -78,7 +80,11 @@ pub struct Running {
 pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
     let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
-    let engine = Arc::new(Engine::new(db.clone(), config.engine_speed));
+    let engine = Arc::new(Engine::new(
+        db.clone(),
+        config.engine_speed,
+        config.engine_workers,
+    ));
     let state = AppState {
         db: db.clone(),
         engine: engine.clone(),

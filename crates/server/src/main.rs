@@ -24,6 +24,9 @@ struct Flags {
     /// deployment take 4.5 s).
     #[arg(long, default_value_t = 1.0, value_parser = parse_speed)]
     engine_speed: f64,
+    /// How many actions the engine runs at once; the others wait in their queued state.
+    #[arg(long, default_value_t = 16)]
+    engine_workers: usize,
     /// Create a new ADMIN sign-in token and print it; the previous sign-in token stops working.
     #[arg(long)]
     new_sign_in_token: bool,
@@ -59,6 +62,7 @@ async fn main() -> anyhow::Result<()> {
         console_dir: flags.console_dir,
         demo: flags.demo,
         engine_speed: flags.engine_speed,
+        engine_workers: flags.engine_workers,
         new_sign_in_token: flags.new_sign_in_token,
         embed_allowed_origins: flags.embed_allowed_origins,
         jwt_secret: flags.jwt_secret,

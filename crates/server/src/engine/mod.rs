@@ -26,6 +26,8 @@ pub struct Engine {
     db: SqlitePool,
     /// How many times faster than real life steps run.
     speed: f64,
+    /// One permit per worker: an action waits in its queued state until a worker is free.
+    workers: Arc<tokio::sync::Semaphore>,
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
@@ -176,8 +178,12 @@ enum Outcome {
 }
 
 impl Engine {
-    pub fn new(db: SqlitePool, speed: f64) -> Self {
-        Self { db, speed }
+    pub fn new(db: SqlitePool, speed: f64, workers: usize) -> Self {
+        Self {
+            db,
+            speed,
+            workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
+        }
     }
 
     /// Queues `action` on the service and starts working on it. 409 while another action runs on
@@ -309,6 +315,9 @@ impl Engine {
     fn spawn(self: &Arc<Self>, deployment_id: Uuid) {
         let engine = self.clone();
         tokio::spawn(async move {
+            let Ok(_worker) = engine.workers.clone().acquire_owned().await else {
+                return;
+            };
             if let Err(error) = engine.run(deployment_id).await {
                 // The row stays unfinished and is resumed at the next start.
                 tracing::error!(deployment = %deployment_id, %error, "action run failed");

@@ -40,6 +40,7 @@ pub fn config(dir: &TempDir) -> Config {
         console_dir: None,
         demo: false,
         engine_speed: FAST,
+        engine_workers: 16,
         new_sign_in_token: false,
         embed_allowed_origins: vec![],
         jwt_secret: Some(JWT_SECRET.to_string()),
