@@ -266,3 +266,59 @@ async fn failures_on_purpose_end_in_the_error_state_of_their_step() {
     assert_eq!(restart["state"], "RESTART_ERROR");
     assert_eq!(restart["service_deployment_status"], "UP_TO_DATE");
 }
+
+#[tokio::test]
+async fn an_environment_acts_on_all_its_services() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "db", "type": "REDIS", "version": "7", "mode": "CONTAINER"}),
+        )
+        .await;
+    let database = database.body["id"].as_str().unwrap().to_string();
+    let act = |action: &str| format!("/api/environment/{environment}/{action}");
+    let nothing = server.post(&act("stop"), json!({})).await;
+    assert_error(&nothing, StatusCode::CONFLICT, "CONFLICT");
+    assert!(nothing.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("to stop"));
+
+    let deploy = server.post(&act("deploy"), json!({})).await;
+    assert_eq!(deploy.status, StatusCode::ACCEPTED, "{}", deploy.body);
+    assert_eq!(deploy.body["applications"][0]["state"], "DEPLOYMENT_QUEUED");
+    assert_eq!(deploy.body["databases"][0]["state"], "DEPLOYMENT_QUEUED");
+    assert_error(
+        &server.post(&act("deploy"), json!({})).await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+    server.settled_status(&application).await;
+    server
+        .settled(&format!("/api/database/{database}/status"))
+        .await;
+
+    server.post(&act("restart"), json!({})).await;
+    assert_eq!(
+        server.settled_status(&application).await["state"],
+        "RESTARTED"
+    );
+    assert_eq!(
+        server
+            .settled(&format!("/api/database/{database}/status"))
+            .await["state"],
+        "RESTARTED"
+    );
+    server.post(&act("stop"), json!({})).await;
+    assert_eq!(
+        server.settled_status(&application).await["state"],
+        "STOPPED"
+    );
+    let statuses = server
+        .get(&format!("/api/environment/{environment}/statuses"))
+        .await
+        .body;
+    assert_eq!(statuses["databases"][0]["state"], "STOPPED");
+}

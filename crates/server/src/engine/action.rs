@@ -71,6 +71,16 @@ impl Action {
         }
     }
 
+    /// What a person asks for: "deploy", "restart", ...
+    pub fn verb(self) -> &'static str {
+        match self {
+            Action::Deploy => "deploy",
+            Action::Restart => "restart",
+            Action::Stop => "stop",
+            Action::Uninstall => "uninstall",
+        }
+    }
+
     /// How a person reads it in a log line.
     pub fn noun(self) -> &'static str {
         match self {

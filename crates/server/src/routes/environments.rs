@@ -10,12 +10,41 @@ use super::organization_resources::{ensure_exists, OrganizationResource};
 use super::projects::find_project;
 use crate::auth::{Caller, Permission};
 use crate::db;
+use crate::engine::action::Action;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
+    let actions = [
+        (
+            "deploy",
+            Action::Deploy,
+            "Deploy every service of an environment",
+        ),
+        (
+            "restart",
+            Action::Restart,
+            "Restart the running services of an environment",
+        ),
+        (
+            "stop",
+            Action::Stop,
+            "Stop the running services of an environment",
+        ),
+    ];
+    for (suffix, action, summary) in actions {
+        routes.add(
+            Method::POST,
+            format!("/environment/{{environment_id}}/{suffix}"),
+            Permission::Deploy,
+            Doc::new(summary).answers::<EnvironmentStatuses>(StatusCode::ACCEPTED),
+            move |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>| {
+                act_on_environment(state, caller, path, action)
+            },
+        );
+    }
     let environments = "/project/{project_id}/environment";
     routes
         .add(
@@ -218,6 +247,47 @@ async fn environment_statuses(
     find_environment(&state, &caller, environment_id).await?;
     Ok(Json(
         engine::status::of_environment(&state.db, environment_id).await?,
+    ))
+}
+
+/// Runs `action` on each service of the environment it applies to (a stop or a restart skips
+/// the services that run nothing). 409 while an action runs in the environment, or when the
+/// action applies to no service.
+async fn act_on_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    action: Action,
+) -> ApiResult<(StatusCode, Json<EnvironmentStatuses>)> {
+    find_environment(&state, &caller, environment_id).await?;
+    engine::ensure_idle(&state.db, Scope::Environment(environment_id)).await?;
+    let services: Vec<(String,)> =
+        sqlx::query_as("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
+            .bind(environment_id.to_string())
+            .fetch_all(&state.db)
+            .await?;
+    let mut started = 0;
+    for (service_id,) in services {
+        let outcome = state
+            .engine
+            .request(action, db::id(&service_id)?, None, &caller.name)
+            .await;
+        match outcome {
+            Ok(_) => started += 1,
+            // The environment was idle: a conflict means the action does not apply here.
+            Err(error) if error.status() == StatusCode::CONFLICT => {}
+            Err(error) => return Err(error),
+        }
+    }
+    if started == 0 {
+        return Err(ApiError::conflict(format!(
+            "No service of this environment to {}.",
+            action.verb()
+        )));
+    }
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(engine::status::of_environment(&state.db, environment_id).await?),
     ))
 }
 
