@@ -173,3 +173,72 @@ async fn cluster_rules_and_environments_that_name_one() {
         &["cluster_id"],
     );
 }
+
+#[tokio::test]
+async fn a_cluster_upgrades_one_version_when_it_may() {
+    let server = TestServer::new().await;
+    let created = cluster(
+        &server,
+        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu", "version": "1.30"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let status_path = format!(
+        "/api/organization/{}/cluster/{id}/status",
+        server.organization_id
+    );
+    let lock = format!(
+        "/api/organization/{}/cluster/{id}/lock",
+        server.organization_id
+    );
+    let upgrade = format!("/api/cluster/{id}/upgrade");
+
+    server
+        .post(&lock, json!({"reason": "freeze", "ttl_in_days": 1}))
+        .await;
+    let locked = server.post(&upgrade, json!({})).await;
+    assert_error(&locked, StatusCode::CONFLICT, "CONFLICT");
+    assert!(locked.body["message"].as_str().unwrap().contains("freeze"));
+    let auth = format!("Token {}", server.token);
+    server.call(Method::DELETE, &lock, Some(&auth), None).await;
+
+    let started = server.post(&upgrade, json!({})).await;
+    assert_eq!(started.status, StatusCode::ACCEPTED, "{}", started.body);
+    assert_eq!(started.body["status"], "DEPLOYMENT_QUEUED");
+    assert_error(
+        &server.post(&upgrade, json!({})).await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+    let mut status = started.body;
+    for _ in 0..500 {
+        status = server.get(&status_path).await.body;
+        if status["status"] == "DEPLOYED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(status["status"], "DEPLOYED");
+    assert_eq!(status["is_deployed"], true);
+    assert_eq!(status["next_k8s_available_version"], "1.32");
+    assert!(status["last_deployment_date"].is_string());
+    let record = server
+        .get(&format!(
+            "/api/organization/{}/cluster/{id}",
+            server.organization_id
+        ))
+        .await
+        .body;
+    assert_eq!(record["version"], "1.31");
+
+    server.post(&upgrade, json!({})).await;
+    for _ in 0..500 {
+        if server.get(&status_path).await.body["status"] == "DEPLOYED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let latest = server.post(&upgrade, json!({})).await;
+    assert_error(&latest, StatusCode::BAD_REQUEST, "BAD_REQUEST");
+    assert!(latest.body["message"].as_str().unwrap().contains("latest"));
+}

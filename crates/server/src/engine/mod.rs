@@ -3,6 +3,7 @@
 //! change is written to SQLite before it is visible, so that a restart resumes where it stopped.
 
 pub mod action;
+mod cluster;
 pub mod history;
 pub mod plan;
 pub mod status;
@@ -309,7 +310,7 @@ impl Engine {
             tracing::info!(deployment = %id, "resuming an unfinished action");
             self.spawn(id.parse()?);
         }
-        Ok(())
+        self.resume_cluster_upgrades().await
     }
 
     fn spawn(self: &Arc<Self>, deployment_id: Uuid) {

@@ -99,6 +99,14 @@ pub fn register(routes: &mut RouteTable) {
             unlock_cluster,
         )
         .add(
+            Method::POST,
+            "/cluster/{cluster_id}/upgrade",
+            Permission::Deploy,
+            Doc::new("Upgrade a cluster to its next Kubernetes version")
+                .answers::<ClusterStatus>(StatusCode::ACCEPTED),
+            upgrade_cluster,
+        )
+        .add(
             Method::GET,
             "/cluster/{cluster_id}/token",
             Permission::Admin,
@@ -146,6 +154,44 @@ async fn unlock_cluster(
     status(&state.db, organization_id, cluster_id).await?;
     set_lock(&state.db, cluster_id, None).await?;
     Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+}
+
+/// 400 without a newer version, 409 while the cluster is locked or busy.
+async fn upgrade_cluster(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(cluster_id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<ClusterStatus>)> {
+    let organization_id = caller.organization_id;
+    let current = status(&state.db, organization_id, cluster_id).await?;
+    if let Some(lock) = &current.cluster_lock {
+        return Err(ApiError::conflict(format!(
+            "The cluster is locked by {} ({}); unlock it first.",
+            lock.owner_name, lock.reason
+        )));
+    }
+    if matches!(
+        current.status,
+        ClusterState::DeploymentQueued | ClusterState::Deploying
+    ) {
+        return Err(ApiError::conflict(
+            "The cluster is already being upgraded; wait for it to finish.",
+        ));
+    }
+    let Some(version) = current.next_k8s_available_version else {
+        return Err(ApiError::bad_request(
+            "The cluster runs the latest Kubernetes version; there is nothing to upgrade to.",
+        ));
+    };
+    state
+        .engine
+        .upgrade_cluster(cluster_id, &version)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(status(&state.db, organization_id, cluster_id).await?),
+    ))
 }
 
 async fn get_token(

@@ -1,0 +1,100 @@
+//! Cluster upgrades: DEPLOYMENT_QUEUED → DEPLOYING → DEPLOYED at the next Kubernetes version,
+//! persisted so that a restart of the server resumes them.
+
+use std::sync::Arc;
+
+use chrono::Utc;
+use platform_api::ClusterState;
+use uuid::Uuid;
+
+use super::plan::QUEUE_SECONDS;
+use super::Engine;
+
+/// Seconds an upgrade takes at engine speed 1.
+const UPGRADE_SECONDS: f64 = 30.0;
+
+impl Engine {
+    /// Queues the upgrade of a cluster to `version` and starts it. The caller has checked that the
+    /// cluster may be upgraded.
+    pub async fn upgrade_cluster(
+        self: &Arc<Self>,
+        cluster_id: Uuid,
+        version: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO cluster_statuses (cluster_id, status, upgrading_to, last_execution_id)
+             VALUES (?, ?, ?, ?)
+             ON CONFLICT (cluster_id) DO UPDATE SET status = excluded.status,
+                 upgrading_to = excluded.upgrading_to, last_execution_id = excluded.last_execution_id",
+        )
+        .bind(cluster_id.to_string())
+        .bind(ClusterState::DeploymentQueued.as_str())
+        .bind(version)
+        .bind(Uuid::new_v4().simple().to_string())
+        .execute(&self.db)
+        .await?;
+        self.spawn_upgrade(cluster_id);
+        Ok(())
+    }
+
+    /// Picks up the upgrades a previous run of the server left unfinished.
+    pub(super) async fn resume_cluster_upgrades(self: &Arc<Self>) -> anyhow::Result<()> {
+        let unfinished: Vec<(String,)> = sqlx::query_as(
+            "SELECT cluster_id FROM cluster_statuses WHERE upgrading_to IS NOT NULL",
+        )
+        .fetch_all(&self.db)
+        .await?;
+        for (id,) in unfinished {
+            tracing::info!(cluster = %id, "resuming a cluster upgrade");
+            self.spawn_upgrade(id.parse()?);
+        }
+        Ok(())
+    }
+
+    fn spawn_upgrade(self: &Arc<Self>, cluster_id: Uuid) {
+        let engine = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = engine.run_upgrade(cluster_id).await {
+                tracing::error!(cluster = %cluster_id, %error, "cluster upgrade failed");
+            }
+        });
+    }
+
+    async fn run_upgrade(&self, cluster_id: Uuid) -> anyhow::Result<()> {
+        self.wait(QUEUE_SECONDS).await;
+        sqlx::query("UPDATE cluster_statuses SET status = ? WHERE cluster_id = ?")
+            .bind(ClusterState::Deploying.as_str())
+            .bind(cluster_id.to_string())
+            .execute(&self.db)
+            .await?;
+        self.wait(UPGRADE_SECONDS).await;
+        let now = Utc::now();
+        let mut tx = self.db.begin().await?;
+        sqlx::query(
+            "UPDATE organization_resources
+             SET record = json_set(record, '$.version',
+                     (SELECT upgrading_to FROM cluster_statuses WHERE cluster_id = ?),
+                     '$.updated_at', ?),
+                 updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(cluster_id.to_string())
+        .bind(now.to_rfc3339())
+        .bind(now)
+        .bind(cluster_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE cluster_statuses SET status = ?, is_deployed = 1, last_deployment_date = ?,
+                 upgrading_to = NULL
+             WHERE cluster_id = ?",
+        )
+        .bind(ClusterState::Deployed.as_str())
+        .bind(now)
+        .bind(cluster_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
