@@ -254,7 +254,7 @@ impl Engine {
         log(&mut tx, deployment_id, service_id, &requested).await?;
         tx.commit().await?;
 
-        self.spawn(deployment_id);
+        self.spawn(deployment_id, false);
         status::of_service(&self.db, service_id).await
     }
 
@@ -308,25 +308,26 @@ impl Engine {
         .await?;
         for (id,) in unfinished {
             tracing::info!(deployment = %id, "resuming an unfinished action");
-            self.spawn(id.parse()?);
+            self.spawn(id.parse()?, true);
         }
         self.resume_cluster_upgrades().await
     }
 
-    fn spawn(self: &Arc<Self>, deployment_id: Uuid) {
+    /// Runs the action in a worker; `resumed` when a previous run of the server left it unfinished.
+    fn spawn(self: &Arc<Self>, deployment_id: Uuid, resumed: bool) {
         let engine = self.clone();
         tokio::spawn(async move {
             let Ok(_worker) = engine.workers.clone().acquire_owned().await else {
                 return;
             };
-            if let Err(error) = engine.run(deployment_id).await {
+            if let Err(error) = engine.run(deployment_id, resumed).await {
                 // The row stays unfinished and is resumed at the next start.
                 tracing::error!(deployment = %deployment_id, %error, "action run failed");
             }
         });
     }
 
-    async fn run(&self, deployment_id: Uuid) -> anyhow::Result<()> {
+    async fn run(&self, deployment_id: Uuid, resumed: bool) -> anyhow::Result<()> {
         let (service_id, kind, action, git_commit_id): (String, String, String, Option<String>) =
             sqlx::query_as(
                 "SELECT d.service_id, s.kind, d.action, d.git_commit_id FROM deployments d
@@ -345,7 +346,7 @@ impl Engine {
                 .fetch_one(&self.db)
                 .await?;
         let done = usize::try_from(done)?;
-        if done > 0 {
+        if resumed {
             let mut tx = self.db.begin().await?;
             log(
                 &mut tx,

@@ -1,0 +1,168 @@
+//! The real server process killed in the middle of deployments and started again: every action
+//! resumes and ends, none is lost or stuck in progress.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tempfile::TempDir;
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+/// Starts the binary on a free port and returns it with the sign-in token it printed.
+fn start(data: &TempDir) -> (Server, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_platform-server"))
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .args(["--data-dir", data.path().to_str().unwrap()])
+        .args(["--engine-speed", "20", "--new-sign-in-token"])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let token = stdout
+        .lines()
+        .map(Result::unwrap)
+        .find_map(|line| {
+            line.split_whitespace()
+                .find(|w| w.starts_with("pt_"))
+                .map(str::to_string)
+        })
+        .expect("the server prints a sign-in token");
+    (
+        Server {
+            child,
+            base: format!("http://127.0.0.1:{port}/api"),
+        },
+        token,
+    )
+}
+
+fn call(server: &Server, token: &str, method: &str, path: &str, body: Option<Value>) -> Value {
+    let request = ureq::request(method, &format!("{}{path}", server.base))
+        .set("Authorization", &format!("Token {token}"));
+    let response = match body {
+        Some(body) => request.send_json(body),
+        None => request.call(),
+    }
+    .unwrap_or_else(|error| panic!("{method} {path}: {error}"));
+    response.into_json().unwrap_or(Value::Null)
+}
+
+#[test]
+fn a_killed_server_resumes_every_deployment() {
+    let data = TempDir::new().unwrap();
+    let (mut server, token) = start(&data);
+    let organization = call(&server, &token, "GET", "/organization", None)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/project"),
+        Some(json!({"name": "shop"})),
+    );
+    let environment = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
+        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
+    );
+    let environment = environment["id"].as_str().unwrap().to_string();
+    let mut applications = Vec::new();
+    for name in ["web", "api", "worker"] {
+        let application = call(
+            &server,
+            &token,
+            "POST",
+            &format!("/environment/{environment}/application"),
+            Some(json!({"name": name, "git_repository": {"url": "https://git.example.com/a.git"}})),
+        );
+        let id = application["id"].as_str().unwrap().to_string();
+        call(
+            &server,
+            &token,
+            "POST",
+            &format!("/application/{id}/deploy"),
+            Some(json!({})),
+        );
+        applications.push(id);
+    }
+
+    // Kill it hard while the deployments run (about 2.3 s each at speed 20).
+    std::thread::sleep(Duration::from_millis(800));
+    let statuses = call(
+        &server,
+        &token,
+        "GET",
+        &format!("/environment/{environment}/statuses"),
+        None,
+    );
+    assert!(
+        statuses["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["state"] != "DEPLOYED"),
+        "the deployments were already over: {statuses}"
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let (mut restarted, token) = start(&data);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let settled = loop {
+        let statuses = call(
+            &restarted,
+            &token,
+            "GET",
+            &format!("/environment/{environment}/statuses"),
+            None,
+        );
+        let states: Vec<String> = statuses["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["state"].as_str().unwrap().to_string())
+            .collect();
+        if states.iter().all(|state| state == "DEPLOYED") {
+            break statuses;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "stuck after the restart: {states:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    for status in settled["applications"].as_array().unwrap() {
+        assert_eq!(status["deployment_requests_count"], 0);
+        assert_eq!(status["steps"]["details"].as_array().unwrap().len(), 7);
+    }
+    let resumed = applications.iter().filter(|id| {
+        let log = call(
+            &restarted,
+            &token,
+            "GET",
+            &format!("/application/{id}/log"),
+            None,
+        );
+        log.to_string()
+            .contains("The server restarted during this action")
+    });
+    assert!(resumed.count() >= 1, "no deployment says it was resumed");
+    restarted.child.kill().unwrap();
+    restarted.child.wait().unwrap();
+}
