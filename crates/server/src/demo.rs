@@ -3,9 +3,12 @@
 
 use chrono::Utc;
 use platform_api::{ApplicationRequest, EnvironmentMode, GitRepositoryRequest, PortRequest};
+use std::path::Path;
+
 use uuid::Uuid;
 
 use crate::engine::action::Action;
+use crate::git;
 use crate::routes::applications::Applications;
 use crate::routes::service_resources::insert;
 use crate::AppState;
@@ -42,7 +45,81 @@ const ENVIRONMENTS: &[DemoEnvironment] = &[
     },
 ];
 
-pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result<()> {
+/// The demo's repository: a few commits, a tag and tfvars files, so that commits and terraform
+/// variables are read for real.
+const REPOSITORY_COMMITS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "Start the storefront",
+        &[
+            (
+                "Dockerfile",
+                "FROM nginx:1.27\nCOPY site /usr/share/nginx/html\n",
+            ),
+            ("site/index.html", "<h1>Storefront</h1>\n"),
+        ],
+    ),
+    (
+        "Add the checkout page",
+        &[("site/checkout.html", "<h1>Checkout</h1>\n")],
+    ),
+    (
+        "Describe the CDN with terraform",
+        &[
+            (
+                "infra/main.tf",
+                "variable \"region\" {}\nvariable \"replicas\" {}\n",
+            ),
+            (
+                "infra/prod.tfvars",
+                "region   = \"eu-west-3\"\nreplicas = 3\n",
+            ),
+            (
+                "infra/staging.tfvars",
+                "region   = \"eu-west-3\"\nreplicas = 1\n",
+            ),
+        ],
+    ),
+    (
+        "Serve the site faster",
+        &[(
+            "Dockerfile",
+            "FROM nginx:1.27-alpine\nCOPY site /usr/share/nginx/html\n",
+        )],
+    ),
+];
+
+/// Creates the demo repository under the data folder; `None` (with a warning) without git.
+async fn demo_repository(data_dir: &Path) -> Option<String> {
+    let path = data_dir.join("demo-repositories").join("storefront");
+    let created = tokio::task::spawn_blocking({
+        let path = path.clone();
+        move || -> std::io::Result<()> {
+            if !path.join(".git").exists() {
+                git::create_repository(&path, REPOSITORY_COMMITS)?;
+                git::tag(&path, "v1.0")?;
+            }
+            Ok(())
+        }
+    })
+    .await;
+    match created {
+        Ok(Ok(())) => Some(format!("file://{}", path.display())),
+        outcome => {
+            tracing::warn!(
+                ?outcome,
+                "the demo repository could not be created (is git installed?)"
+            );
+            None
+        }
+    }
+}
+
+pub async fn populate(
+    state: &AppState,
+    organization_id: Uuid,
+    data_dir: &Path,
+) -> anyhow::Result<()> {
+    let repository = demo_repository(data_dir).await;
     for environment in ENVIRONMENTS {
         let project_id = project(state, organization_id, environment.project).await?;
         let environment_id = Uuid::new_v4();
@@ -63,7 +140,7 @@ pub async fn populate(state: &AppState, organization_id: Uuid) -> anyhow::Result
                 &state.db,
                 organization_id,
                 environment_id,
-                application_request(environment.project, name),
+                application_request(environment.project, name, repository.as_deref()),
             )
             .await
             .map_err(|error| anyhow::anyhow!("demo application {name}: {error:?}"))?;
@@ -104,13 +181,16 @@ async fn project(state: &AppState, organization_id: Uuid, name: &str) -> anyhow:
     Ok(id)
 }
 
-fn application_request(project: &str, name: &str) -> ApplicationRequest {
+fn application_request(project: &str, name: &str, repository: Option<&str>) -> ApplicationRequest {
     let public = name != "worker";
+    let url = repository
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("https://git.example.com/{project}/{name}.git"));
     ApplicationRequest {
         name: name.to_string(),
         description: Some(format!("The {name} service of {project}")),
         git_repository: GitRepositoryRequest {
-            url: format!("https://git.example.com/{project}/{name}.git"),
+            url,
             branch: Some("main".to_string()),
             root_path: Some("/".to_string()),
             provider: None,

@@ -33,6 +33,11 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, "BAD_REQUEST", message)
     }
 
+    /// A 400 with a code of its own, for a request that is well formed but cannot be answered.
+    pub fn unanswerable(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
     /// A 400 listing each field that broke a rule.
     pub fn invalid(fields: Vec<FieldError>) -> Self {
         let summary = fields

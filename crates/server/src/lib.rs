@@ -8,6 +8,7 @@ pub mod db;
 mod demo;
 pub mod engine;
 pub mod error;
+pub mod git;
 pub mod rate_limit;
 pub mod routes;
 mod store;
@@ -98,7 +99,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;
     if config.demo && outcome.created {
-        demo::populate(&state, outcome.organization_id).await?;
+        demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }
     Ok((state, outcome))
 }

@@ -41,6 +41,29 @@ struct Flags {
     rate_limit: u32,
 }
 
+/// Where to go and how to sign in. Printed, never logged: the token must not end up in log
+/// files. A closed stdout (`platform-server | head`) must not stop the server, so write errors
+/// are ignored rather than panicking as `println!` would.
+fn print_banner(address: SocketAddr, sign_in_token: Option<&str>) {
+    use std::io::Write;
+    let mut banner = format!(
+        "\n  Platform console  http://{address}/\n  API base URL      http://{address}/api\n"
+    );
+    match sign_in_token {
+        Some(token) => banner.push_str(&format!(
+            "  Sign in at        http://{address}/sign-in\n  with this ADMIN API token (shown once; only its hash is stored):\n\n      {token}\n"
+        )),
+        None => banner.push_str(
+            "  Sign in with the token printed at first start, or restart with --new-sign-in-token.\n",
+        ),
+    }
+    banner.push('\n');
+    let mut stdout = std::io::stdout();
+    let _ = stdout
+        .write_all(banner.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
 fn parse_speed(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
@@ -70,24 +93,7 @@ async fn main() -> anyhow::Result<()> {
     })
     .await?;
 
-    let address = running.address;
-    // Printed, never logged: the token must not end up in log files.
-    println!();
-    println!("  Platform console  http://{address}/");
-    println!("  API base URL      http://{address}/api");
-    match &running.sign_in_token {
-        Some(token) => {
-            println!("  Sign in at        http://{address}/sign-in");
-            println!("  with this ADMIN API token (shown once; only its hash is stored):");
-            println!();
-            println!("      {token}");
-        }
-        None => println!(
-            "  Sign in with the token printed at first start, or restart with --new-sign-in-token."
-        ),
-    }
-    println!();
-
+    print_banner(running.address, running.sign_in_token.as_deref());
     tokio::select! {
         served = running.server => served??,
         _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),

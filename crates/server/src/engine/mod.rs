@@ -261,11 +261,14 @@ impl Engine {
     /// Asks the action running on the service to stop at the end of its step. 409 when nothing
     /// runs.
     pub async fn cancel(&self, service_id: Uuid) -> ApiResult<platform_api::Status> {
+        // The transaction starts with its write: under WAL, a transaction that read first could
+        // not write after the engine did (SQLITE_BUSY_SNAPSHOT, which no timeout waits out).
         let mut tx = self.db.begin().await?;
         let running: Option<(String,)> = sqlx::query_as(
-            "SELECT d.id FROM deployments d
-             JOIN service_statuses s ON s.deployment_request_id = d.id
-             WHERE s.service_id = ? AND d.finished_at IS NULL AND d.cancel_requested = 0",
+            "UPDATE deployments SET cancel_requested = 1
+             WHERE id = (SELECT deployment_request_id FROM service_statuses WHERE service_id = ?)
+               AND finished_at IS NULL AND cancel_requested = 0
+             RETURNING id",
         )
         .bind(service_id.to_string())
         .fetch_optional(&mut *tx)
@@ -275,10 +278,6 @@ impl Engine {
                 "Nothing runs on this service to cancel.",
             ));
         };
-        sqlx::query("UPDATE deployments SET cancel_requested = 1 WHERE id = ?")
-            .bind(&deployment_id)
-            .execute(&mut *tx)
-            .await?;
         let deployment_id: Uuid = db::id(&deployment_id)?;
         set_state(
             &mut tx,
@@ -363,6 +362,16 @@ impl Engine {
 
         for (position, step) in plan.iter().enumerate().skip(done) {
             if self.cancel_requested(deployment_id).await? {
+                // Canceled between two steps: the step that would have run is the one canceled.
+                self.record_step(
+                    deployment_id,
+                    service_id,
+                    position,
+                    step,
+                    Duration::ZERO,
+                    Outcome::Canceled,
+                )
+                .await?;
                 return self.finish_canceled(deployment_id, service_id).await;
             }
             self.enter_state(deployment_id, service_id, step).await?;

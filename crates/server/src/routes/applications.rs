@@ -45,6 +45,12 @@ impl ServiceResource for Applications {
     fn name(record: &Self::Record) -> &str {
         &record.name
     }
+
+    const FROM_GIT: bool = true;
+
+    fn git_repository(record: &Self::Record) -> Option<&GitRepository> {
+        Some(&record.git_repository)
+    }
 }
 
 /// Ports as stored: each with an id, the first the default unless one is named.

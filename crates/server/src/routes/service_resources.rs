@@ -8,8 +8,8 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    DeployRequest, DeploymentHistoryPage, FieldError, HistoryQuery, List, LogLine, LogQuery,
-    ServiceType, Status,
+    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitRepository, HistoryQuery, List,
+    LogLine, LogQuery, ServiceType, Status,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -23,6 +23,7 @@ use crate::auth::{Caller, Permission};
 use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::git;
 use crate::routes::{Doc, RouteTable};
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -71,6 +72,14 @@ pub trait ServiceResource: Send + Sync + 'static {
     ) -> Self::Record;
 
     fn name(record: &Self::Record) -> &str;
+
+    /// Whether services of this kind can be built from git (and so have commits).
+    const FROM_GIT: bool = false;
+
+    /// The git repository the service is built from, if it is.
+    fn git_repository(_record: &Self::Record) -> Option<&GitRepository> {
+        None
+    }
 }
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
@@ -162,6 +171,18 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .answers_list_of::<LogLine>(StatusCode::OK),
             log::<R>,
         );
+    if R::FROM_GIT {
+        routes.add(
+            Method::GET,
+            format!("{}/commit", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "The commits of a {what}'s git repository, newest first, at most 100 (`startId`: those after that one; `gitCommitId`: that one)"
+            ))
+            .answers_list_of::<Commit>(StatusCode::OK),
+            commits::<R>,
+        );
+    }
     let actions = [
         ("restart-service", Action::Restart, "Restart a running"),
         ("stop", Action::Stop, "Stop a running"),
@@ -219,6 +240,42 @@ async fn history<R: ServiceResource>(
         page_size: query.page_size,
         results,
     }))
+}
+
+#[derive(serde::Deserialize)]
+struct CommitParameters {
+    #[serde(rename = "startId")]
+    start_id: Option<String>,
+    #[serde(rename = "gitCommitId")]
+    git_commit_id: Option<String>,
+}
+
+async fn commits<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<CommitParameters>,
+) -> ApiResult<Json<List<Commit>>> {
+    let (record, _) = find::<R>(&state, &caller, id).await?;
+    let repository = R::git_repository(&record).cloned().ok_or_else(|| {
+        ApiError::unanswerable(
+            "NO_GIT_REPOSITORY",
+            format!("This {} is not built from a git repository.", R::WHAT),
+        )
+    })?;
+    let commits = tokio::task::spawn_blocking(move || {
+        git::commits(
+            &repository.url,
+            &git::CommitQuery {
+                branch: repository.branch.as_deref(),
+                start_after: query.start_id.as_deref(),
+                only: query.git_commit_id.as_deref(),
+            },
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    Ok(Json(List::new(commits)))
 }
 
 async fn log<R: ServiceResource>(

@@ -258,8 +258,12 @@ pub fn assert_invalid_fields(reply: &Reply, fields: &[&str]) {
     assert_eq!(named, fields, "{}", reply.body);
 }
 
-/// A real record for every path parameter of the routes: parameter name to id.
-pub struct Records(pub std::collections::HashMap<&'static str, String>);
+/// A real record for every path parameter of the routes: parameter name to id. The services
+/// built from git read the local repository kept here.
+pub struct Records(
+    pub std::collections::HashMap<&'static str, String>,
+    pub TempDir,
+);
 
 impl Records {
     pub fn id(&self, parameter: &str) -> &str {
@@ -267,8 +271,33 @@ impl Records {
     }
 }
 
+/// A local git repository of two commits, and its `file://` URL.
+pub fn repository() -> (TempDir, String) {
+    let dir = TempDir::new().unwrap();
+    platform_server::git::create_repository(
+        dir.path(),
+        &[("first", &[("a.txt", "1")]), ("second", &[("a.txt", "2")])],
+    )
+    .unwrap();
+    let url = format!("file://{}", dir.path().display());
+    (dir, url)
+}
+
 pub async fn records(server: &TestServer) -> Records {
+    let (repository, url) = repository();
     let (project, environment, application) = server.hierarchy().await;
+    let moved = server
+        .call(
+            axum::http::Method::PUT,
+            &format!("/api/application/{application}"),
+            Some(&format!("Token {}", server.token)),
+            Some(
+                &json!({"name": "web", "git_repository": {"url": url, "branch": "main"}})
+                    .to_string(),
+            ),
+        )
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
     let org = &server.organization_id;
     let api_token = server.api_token("READ").await["id"]
         .as_str()
@@ -368,18 +397,18 @@ pub async fn records(server: &TestServer) -> Records {
             "job_id",
             "job",
             json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
-                   "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "1"}}}),
+                   "source": {"docker": {"git_repository": {"url": url, "branch": "main"}}}}),
         ),
         (
             "helm_id",
             "helm",
-            json!({"name": "redis", "source": {"git": {"git_repository": {"url": "https://git.example.com/charts.git"}, "chart_path": "/redis"}}}),
+            json!({"name": "redis", "source": {"git": {"git_repository": {"url": url, "branch": "main"}, "chart_path": "/redis"}}}),
         ),
         (
             "terraform_id",
             "terraform",
             json!({"name": "infra", "engine": "TERRAFORM", "backend": {"kubernetes": {}},
-                   "terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git"}}},
+                   "terraform_files_source": {"git": {"git_repository": {"url": url, "branch": "main"}}},
                    "terraform_variables_source": {"tf_vars": [{"key": "api_token", "value": TERRAFORM_SECRET, "secret": true}]}}),
         ),
     ] {
@@ -416,7 +445,7 @@ pub async fn records(server: &TestServer) -> Records {
         );
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
-    Records(ids)
+    Records(ids, repository)
 }
 
 /// Secrets `records` stores, to look for in answers.

@@ -1,0 +1,254 @@
+//! Real git data, read with the `git` binary from repositories this server can reach: a local
+//! path or a `file://` URL. Remote repositories are out of reach (no network here): asking for
+//! them is an error that says so, never an empty list.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use chrono::{DateTime, Utc};
+use platform_api::Commit;
+
+/// At most this many commits are listed (spec 8).
+pub const COMMITS_MAX: usize = 100;
+
+/// Why commits could not be read.
+#[derive(Debug)]
+pub enum GitError {
+    /// The URL is not a local path or `file://` URL.
+    Unreachable(String),
+    /// `git` failed, or the path is not a repository, or the commit is unknown.
+    Failed(String),
+}
+
+impl std::fmt::Display for GitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GitError::Unreachable(url) => write!(
+                f,
+                "This server cannot reach the repository {url}: it reads only local paths and file:// URLs."
+            ),
+            GitError::Failed(reason) => write!(f, "The repository could not be read: {reason}"),
+        }
+    }
+}
+
+impl From<GitError> for crate::error::ApiError {
+    fn from(error: GitError) -> Self {
+        let code = match error {
+            GitError::Unreachable(_) => "REPOSITORY_UNREACHABLE",
+            GitError::Failed(_) => "REPOSITORY_ERROR",
+        };
+        crate::error::ApiError::unanswerable(code, error.to_string())
+    }
+}
+
+/// The local path of a repository URL this server can read.
+pub fn local_path(url: &str) -> Option<PathBuf> {
+    let path = url.strip_prefix("file://").unwrap_or(url);
+    path.starts_with('/').then(|| PathBuf::from(path))
+}
+
+/// What to list: from the tip of `branch` (HEAD when none), or only the commits after (older
+/// than) `start_after`, or only `only`.
+pub struct CommitQuery<'a> {
+    pub branch: Option<&'a str>,
+    pub start_after: Option<&'a str>,
+    pub only: Option<&'a str>,
+}
+
+/// The commits of the repository at `url`, newest first, at most `COMMITS_MAX`.
+pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> {
+    let path = local_path(url).ok_or_else(|| GitError::Unreachable(url.to_string()))?;
+    let (revision, limit) = match (query.only, query.start_after) {
+        (Some(commit), _) => (commit.to_string(), 1),
+        (None, Some(start)) => (format!("{start}^"), COMMITS_MAX),
+        (None, None) => (query.branch.unwrap_or("HEAD").to_string(), COMMITS_MAX),
+    };
+    if revision.starts_with('-') {
+        return Err(GitError::Failed(format!("{revision} is not a revision")));
+    }
+    let output = git(&path)
+        .args(["log", "--decorate=short", &format!("-n{limit}")])
+        .arg("--format=%H%x1f%an%x1f%aI%x1f%D%x1f%s")
+        .arg(&revision)
+        .arg("--")
+        .output()
+        .map_err(|error| GitError::Failed(format!("git could not run: {error}")))?;
+    if !output.status.success() {
+        let reason = String::from_utf8_lossy(&output.stderr);
+        return Err(GitError::Failed(
+            reason.lines().next().unwrap_or("git failed").to_string(),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(parse_commit)
+        .collect())
+}
+
+/// `%H %an %aI %D %s` separated by unit separators.
+fn parse_commit(line: &str) -> Option<Commit> {
+    let mut fields = line.split('\u{1f}');
+    let id = fields.next()?.to_string();
+    let author = fields.next()?.to_string();
+    let date = fields.next()?;
+    let decorations = fields.next()?;
+    let message = fields.next()?.to_string();
+    let tag = decorations
+        .split(", ")
+        .find_map(|decoration| decoration.strip_prefix("tag: "))
+        .map(str::to_string);
+    Some(Commit {
+        created_at: DateTime::parse_from_rfc3339(date)
+            .ok()
+            .map(|date| date.with_timezone(&Utc)),
+        git_commit_id: id,
+        tag,
+        message: Some(message),
+        author_name: Some(author),
+        author_avatar_url: None,
+        commit_page_url: None,
+    })
+}
+
+/// `git` run in `path`, with no user configuration or prompt in the way.
+fn git(path: &Path) -> Command {
+    let mut command = Command::new("git");
+    command
+        .arg("-C")
+        .arg(path)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("HOME", path);
+    command
+}
+
+/// Creates a git repository at `path` with the given commits: each a message and files to write.
+pub fn create_repository(path: &Path, commits: &[(&str, &[(&str, &str)])]) -> std::io::Result<()> {
+    std::fs::create_dir_all(path)?;
+    let run = |args: &[&str]| -> std::io::Result<()> {
+        let status = git(path)
+            .args([
+                "-c",
+                "user.name=Platform demo",
+                "-c",
+                "user.email=demo@platform.invalid",
+            ])
+            .args(args)
+            .status()?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(format!(
+                "git {} failed",
+                args.join(" ")
+            )))
+        }
+    };
+    run(&["init", "--quiet", "--initial-branch=main"])?;
+    for (message, files) in commits {
+        for (file, content) in *files {
+            let file = path.join(file);
+            if let Some(parent) = file.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(file, content)?;
+        }
+        run(&["add", "--all"])?;
+        run(&["commit", "--quiet", "-m", message])?;
+    }
+    Ok(())
+}
+
+/// Tags the current commit of the repository at `path`.
+pub fn tag(path: &Path, name: &str) -> std::io::Result<()> {
+    let status = git(path).args(["tag", name]).status()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!("git tag {name} failed")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_local_repositories_are_reachable() {
+        assert_eq!(
+            local_path("file:///srv/repo"),
+            Some(PathBuf::from("/srv/repo"))
+        );
+        assert_eq!(local_path("/srv/repo"), Some(PathBuf::from("/srv/repo")));
+        assert_eq!(local_path("https://git.example.com/a.git"), None);
+        let error = commits(
+            "https://git.example.com/a.git",
+            &CommitQuery {
+                branch: None,
+                start_after: None,
+                only: None,
+            },
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("cannot reach"));
+    }
+
+    #[test]
+    fn commits_come_newest_first_with_their_tags() {
+        let dir = tempfile::TempDir::new().unwrap();
+        create_repository(
+            dir.path(),
+            &[("first", &[("a.txt", "1")]), ("second", &[("a.txt", "2")])],
+        )
+        .unwrap();
+        tag(dir.path(), "v1.0").unwrap();
+        let url = format!("file://{}", dir.path().display());
+        let all = commits(
+            &url,
+            &CommitQuery {
+                branch: Some("main"),
+                start_after: None,
+                only: None,
+            },
+        )
+        .unwrap();
+        let messages: Vec<_> = all.iter().map(|c| c.message.clone().unwrap()).collect();
+        assert_eq!(messages, ["second", "first"]);
+        assert_eq!(all[0].tag.as_deref(), Some("v1.0"));
+        assert_eq!(all[0].author_name.as_deref(), Some("Platform demo"));
+        assert!(all[0].created_at.is_some());
+        let older = commits(
+            &url,
+            &CommitQuery {
+                branch: None,
+                start_after: Some(&all[0].git_commit_id),
+                only: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(older.len(), 1);
+        assert_eq!(older[0].message.as_deref(), Some("first"));
+        let one = commits(
+            &url,
+            &CommitQuery {
+                branch: None,
+                start_after: None,
+                only: Some(&all[1].git_commit_id),
+            },
+        )
+        .unwrap();
+        assert_eq!(one[0].git_commit_id, all[1].git_commit_id);
+        assert!(matches!(
+            commits(
+                &url,
+                &CommitQuery {
+                    branch: None,
+                    start_after: None,
+                    only: Some("deadbeef")
+                }
+            ),
+            Err(GitError::Failed(_))
+        ));
+    }
+}

@@ -1,0 +1,107 @@
+//! Commits read from the service's real git repository: newest first, at most 100, `startId`
+//! and `gitCommitId`; an unreachable repository is a clear error.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::{assert_error, repository, TestServer};
+use serde_json::json;
+
+#[tokio::test]
+async fn commits_come_from_the_repository_itself() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let (_repository, url) = repository();
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "web", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await;
+    let id = created.body["id"].as_str().unwrap();
+    let commits = server.get(&format!("/api/application/{id}/commit")).await;
+    assert_eq!(commits.status, StatusCode::OK, "{}", commits.body);
+    let list = commits.body["results"].as_array().unwrap();
+    let messages: Vec<&str> = list
+        .iter()
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages, ["second", "first"]);
+    assert_eq!(list[0]["author_name"], "Platform demo");
+    assert!(list[0]["created_at"].is_string());
+    let newest = list[0]["git_commit_id"].as_str().unwrap();
+    assert_eq!(newest.len(), 40);
+
+    let after = server
+        .get(&format!("/api/application/{id}/commit?startId={newest}"))
+        .await
+        .body;
+    assert_eq!(after["results"].as_array().unwrap().len(), 1);
+    assert_eq!(after["results"][0]["message"], "first");
+    let one = server
+        .get(&format!(
+            "/api/application/{id}/commit?gitCommitId={newest}"
+        ))
+        .await
+        .body;
+    assert_eq!(one["results"][0]["git_commit_id"], newest);
+    let unknown = server
+        .get(&format!(
+            "/api/application/{id}/commit?gitCommitId=0123456789abcdef"
+        ))
+        .await;
+    assert_error(&unknown, StatusCode::BAD_REQUEST, "REPOSITORY_ERROR");
+
+    // Deploying a listed commit records it as the deployed one.
+    server
+        .post(
+            &format!("/api/application/{id}/deploy"),
+            json!({"git_commit_id": newest}),
+        )
+        .await;
+    server.settled_status(id).await;
+    let application = server.get(&format!("/api/application/{id}")).await.body;
+    assert_eq!(application["git_repository"]["deployed_commit_id"], newest);
+}
+
+#[tokio::test]
+async fn unreachable_repositories_and_services_without_git_say_so() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let remote = server
+        .get(&format!("/api/application/{application}/commit"))
+        .await;
+    assert_error(&remote, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
+    assert!(remote.body["message"].as_str().unwrap().contains("file://"));
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "db", "type": "REDIS", "version": "7", "mode": "CONTAINER"}),
+        )
+        .await;
+    let database = database.body["id"].as_str().unwrap();
+    let none = server
+        .get(&format!("/api/database/{database}/commit"))
+        .await;
+    assert_error(&none, StatusCode::NOT_FOUND, "NOT_FOUND");
+    let registry = server
+        .post(
+            &format!(
+                "/api/organization/{}/containerRegistry",
+                server.organization_id
+            ),
+            json!({"name": "hub", "kind": "PUBLIC_ECR", "url": "https://public.example"}),
+        )
+        .await;
+    let job = server
+        .post(
+            &format!("/api/environment/{environment}/job"),
+            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+                   "source": {"image": {"registry_id": registry.body["id"], "image_name": "tools/backup", "tag": "1"}}}),
+        )
+        .await;
+    let job = job.body["id"].as_str().unwrap();
+    let from_image = server.get(&format!("/api/job/{job}/commit")).await;
+    assert_error(&from_image, StatusCode::BAD_REQUEST, "NO_GIT_REPOSITORY");
+}
