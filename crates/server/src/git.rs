@@ -67,23 +67,53 @@ pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> 
     if revision.starts_with('-') {
         return Err(GitError::Failed(format!("{revision} is not a revision")));
     }
-    let output = git(&path)
+    let log = run(git(&path)
         .args(["log", "--decorate=short", &format!("-n{limit}")])
         .arg("--format=%H%x1f%an%x1f%aI%x1f%D%x1f%s")
         .arg(&revision)
-        .arg("--")
+        .arg("--"))?;
+    Ok(log.lines().filter_map(parse_commit).collect())
+}
+
+/// The `.tfvars` files of the repository at `url` under `root` (a path in the repository), at
+/// the tip of `branch`: each file's path and content.
+pub fn tfvars_files(
+    url: &str,
+    branch: Option<&str>,
+    root: Option<&str>,
+) -> Result<Vec<(String, String)>, GitError> {
+    let path = local_path(url).ok_or_else(|| GitError::Unreachable(url.to_string()))?;
+    let revision = branch.unwrap_or("HEAD");
+    if revision.starts_with('-') {
+        return Err(GitError::Failed(format!("{revision} is not a revision")));
+    }
+    let root = root.unwrap_or("/").trim_matches('/');
+    let listing = run(git(&path)
+        .args(["ls-tree", "-r", "--name-only", revision, "--"])
+        .arg(if root.is_empty() { "." } else { root }))?;
+    listing
+        .lines()
+        .filter(|file| file.ends_with(".tfvars"))
+        .map(|file| {
+            let content = run(git(&path).arg("show").arg(format!("{revision}:{file}")))?;
+            Ok((file.to_string(), content))
+        })
+        .collect()
+}
+
+/// The output of a git command, or why it failed.
+fn run(command: &mut Command) -> Result<String, GitError> {
+    let output = command
         .output()
         .map_err(|error| GitError::Failed(format!("git could not run: {error}")))?;
-    if !output.status.success() {
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
         let reason = String::from_utf8_lossy(&output.stderr);
-        return Err(GitError::Failed(
+        Err(GitError::Failed(
             reason.lines().next().unwrap_or("git failed").to_string(),
-        ));
+        ))
     }
-    Ok(String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(parse_commit)
-        .collect())
 }
 
 /// `%H %an %aI %D %s` separated by unit separators.

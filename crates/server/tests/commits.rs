@@ -105,3 +105,94 @@ async fn unreachable_repositories_and_services_without_git_say_so() {
     let from_image = server.get(&format!("/api/job/{job}/commit")).await;
     assert_error(&from_image, StatusCode::BAD_REQUEST, "NO_GIT_REPOSITORY");
 }
+
+#[tokio::test]
+async fn tfvars_files_are_found_and_read_as_hcl() {
+    let server = TestServer::new().await;
+    let dir = tempfile::TempDir::new().unwrap();
+    platform_server::git::create_repository(
+        dir.path(),
+        &[(
+            "infrastructure",
+            &[
+                ("infra/main.tf", "variable \"region\" {}\n"),
+                (
+                    "infra/prod.tfvars",
+                    "region   = \"eu-west-3\"\nreplicas = 3\ntags = { team = \"web\" }\n",
+                ),
+                (
+                    "infra/staging.tfvars",
+                    "region = \"eu-west-1\"\nreplicas = 1\n",
+                ),
+                ("other/dev.tfvars", "debug = true\n"),
+            ],
+        )],
+    )
+    .unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let path = format!(
+        "/api/organization/{}/listTfVarsFilesFromGitRepo",
+        server.organization_id
+    );
+    let listing = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url, "branch": "main", "root_path": "/infra"},
+                   "mode": {"type": "AutoDiscover"}}),
+        )
+        .await;
+    assert_eq!(listing.status, StatusCode::OK, "{}", listing.body);
+    let files = listing.body["results"].as_array().unwrap();
+    let sources: Vec<&str> = files
+        .iter()
+        .map(|f| f["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["infra/prod.tfvars", "infra/staging.tfvars"]);
+    assert_eq!(files[0]["variables"]["region"], "eu-west-3");
+    assert_eq!(files[0]["variables"]["replicas"], 3);
+    assert_eq!(files[0]["variables"]["tags"]["team"], "web");
+
+    let everywhere = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url}, "mode": {"type": "AutoDiscover"}}),
+        )
+        .await;
+    let all = everywhere.body["results"].as_array().unwrap();
+    assert_eq!(all.len(), 3);
+    assert_eq!(all[2]["source"], "other/dev.tfvars");
+    assert_eq!(all[2]["variables"]["debug"], true);
+
+    let remote = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": "https://git.example.com/infra.git"}, "mode": {"type": "AutoDiscover"}}),
+        )
+        .await;
+    assert_error(&remote, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
+    let mode = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url}, "mode": {"type": "Explicit"}}),
+        )
+        .await;
+    assert_error(&mode, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    assert_eq!(mode.body["fields"][0]["field"], "mode.type");
+
+    platform_server::git::create_repository(
+        dir.path(),
+        &[("broken", &[("infra/bad.tfvars", "region = \n")])],
+    )
+    .unwrap();
+    let broken = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url, "root_path": "/infra"}, "mode": {"type": "AutoDiscover"}}),
+        )
+        .await;
+    assert_error(&broken, StatusCode::BAD_REQUEST, "TFVARS_NOT_HCL");
+    assert!(broken.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("infra/bad.tfvars"));
+}

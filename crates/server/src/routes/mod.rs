@@ -20,6 +20,7 @@ mod roles;
 pub(crate) mod service_resources;
 mod table;
 mod terraform_services;
+mod tfvars;
 mod tokens;
 mod variables;
 mod webhooks;
@@ -57,6 +58,7 @@ pub fn table(state: &AppState) -> RouteTable {
     alert_receivers::register(&mut routes);
     clusters::register(&mut routes);
     variables::register(&mut routes);
+    tfvars::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     organization_resources::register::<webhooks::Webhooks>(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);

@@ -1,0 +1,60 @@
+//! `POST /organization/{id}/listTfVarsFilesFromGitRepo`: every `.tfvars` file of a repository
+//! (under `root_path`), with its variables parsed as HCL.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{List, TfVarsFile, TfVarsListingRequest};
+use uuid::Uuid;
+
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::git;
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::POST,
+        "/organization/{organization_id}/listTfVarsFilesFromGitRepo",
+        Permission::Read,
+        Doc::new("Find every .tfvars file of a git repository and read its variables")
+            .body::<TfVarsListingRequest>()
+            .answers_list_of::<TfVarsFile>(StatusCode::OK),
+        list_tfvars_files,
+    );
+}
+
+async fn list_tfvars_files(
+    State(_): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<TfVarsListingRequest>,
+) -> ApiResult<Json<List<TfVarsFile>>> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let repository = request.git_repository;
+    let files = tokio::task::spawn_blocking(move || {
+        git::tfvars_files(
+            &repository.url,
+            repository.branch.as_deref(),
+            repository.root_path.as_deref(),
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    let parsed = files
+        .into_iter()
+        .map(|(source, content)| {
+            let variables = hcl::from_str(&content).map_err(|error| {
+                ApiError::unanswerable(
+                    "TFVARS_NOT_HCL",
+                    format!("{source} is not valid HCL: {error}"),
+                )
+            })?;
+            Ok(TfVarsFile { source, variables })
+        })
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(parsed)))
+}
