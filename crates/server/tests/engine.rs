@@ -63,7 +63,11 @@ async fn deploy_goes_from_queued_to_deployed_with_every_step() {
 
 #[tokio::test]
 async fn the_engine_passes_through_building_and_deploying() {
-    let server = TestServer::new().await;
+    // Slow enough (building lasts about 0.3 s) for polling to see each state on a busy machine.
+    let dir = tempfile::TempDir::new().unwrap();
+    let mut slower = common::config(&dir);
+    slower.engine_speed = 100.0;
+    let server = TestServer::with_config(dir, slower).await;
     let (_, _, application) = server.hierarchy().await;
     server
         .post(&format!("/api/application/{application}/deploy"), json!({}))

@@ -47,15 +47,20 @@ async fn two_hundred_deployments_at_once_all_finish() {
     }
 
     let statuses = format!("/api/environment/{environment}/statuses");
-    let mut most_queued = 0;
+    let (mut most_queued, mut most_running) = (0, 0);
     let settled = loop {
         let body = server.get(&statuses).await.body;
         let applications = body["applications"].as_array().unwrap().clone();
-        let queued = applications
-            .iter()
-            .filter(|s| s["state"] == "DEPLOYMENT_QUEUED")
-            .count();
-        most_queued = most_queued.max(queued);
+        let count = |wanted: fn(&str) -> bool| {
+            applications
+                .iter()
+                .filter(|s| wanted(s["state"].as_str().unwrap()))
+                .count()
+        };
+        most_queued = most_queued.max(count(|state| state == "DEPLOYMENT_QUEUED"));
+        most_running = most_running.max(count(|state| {
+            !matches!(state, "DEPLOYMENT_QUEUED" | "DEPLOYED")
+        }));
         if applications.iter().all(|s| s["state"] == "DEPLOYED") {
             break applications;
         }
