@@ -91,8 +91,8 @@ pub async fn delete_when_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
     Ok(())
 }
 
-/// After a change of variables in `scope`, its deployed services no longer run what is
-/// configured.
+/// After a change of configuration or variables in `scope`, its deployed services no longer run
+/// what is configured.
 pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
     let (column, id) = match scope {
         Scope::Project(id) => ("e.project_id", id),
@@ -108,19 +108,6 @@ pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<
     .bind(DeploymentStatus::OutOfDate.as_str())
     .bind(DeploymentStatus::UpToDate.as_str())
     .bind(id.to_string())
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
-/// After a change of configuration, a deployed service no longer runs what is configured.
-pub async fn mark_out_of_date(db: &SqlitePool, service_id: Uuid) -> ApiResult<()> {
-    sqlx::query(
-        "UPDATE service_statuses SET deployment_status = ? WHERE service_id = ? AND deployment_status = ?",
-    )
-    .bind(DeploymentStatus::OutOfDate.as_str())
-    .bind(service_id.to_string())
-    .bind(DeploymentStatus::UpToDate.as_str())
     .execute(db)
     .await?;
     Ok(())

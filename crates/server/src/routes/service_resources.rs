@@ -380,7 +380,7 @@ async fn update<R: ServiceResource>(
         .execute(&state.db)
         .await
         .on_unique_violation("name", "service")?;
-    engine::mark_out_of_date(&state.db, id).await?;
+    engine::mark_scope_out_of_date(&state.db, Scope::Service(id)).await?;
     Ok(Json(record))
 }
 
