@@ -4,9 +4,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::application::ServiceType;
 use crate::environment::EnvironmentMode;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
+use crate::status::{ServiceState, StatusAction};
 
 wire_enum!(
     WebhookKind {
@@ -132,6 +134,82 @@ impl WebhookRequest {
         }
         violations.into_result()
     }
+}
+
+/// Where an event comes from and what happened, as delivered in `payload`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventPayload {
+    pub organization_id: Uuid,
+    pub organization_name: String,
+    pub project_id: Uuid,
+    pub project_name: String,
+    pub environment_id: Uuid,
+    pub environment_name: String,
+    pub environment_mode: EnvironmentMode,
+    pub service_id: Uuid,
+    pub service_name: String,
+    pub service_type: ServiceType,
+    /// The service's id again when it is an application (spec 6, rule 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<Uuid>,
+    /// What was run: DEPLOY, RESTART, STOP or DELETE.
+    pub action: StatusAction,
+    /// The service's state when the event fired.
+    pub state: ServiceState,
+    pub execution_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_commit_id: Option<String>,
+}
+
+/// The body POSTed to a STANDARD webhook; `X-Platform-Signature` signs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventBody {
+    pub event_type: WebhookEvent,
+    pub delivered_at: DateTime<Utc>,
+    pub payload: EventPayload,
+}
+
+wire_enum!(
+    /// Where a delivery stands: retried while PENDING, then DELIVERED or FAILED for good.
+    DeliveryStatus {
+        Pending = "PENDING",
+        Delivered = "DELIVERED",
+        Failed = "FAILED",
+    }
+);
+
+/// One event sent (or to be sent) to one webhook, with every attempt made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WebhookDelivery {
+    pub id: Uuid,
+    pub webhook_id: Uuid,
+    pub event_type: WebhookEvent,
+    pub created_at: DateTime<Utc>,
+    pub status: DeliveryStatus,
+    /// When the next attempt is due, while PENDING.
+    pub next_attempt_at: Option<DateTime<Utc>>,
+    /// How it ended, in words, once it has.
+    pub outcome: Option<String>,
+    pub payload: EventPayload,
+    /// Oldest first.
+    pub attempts: Vec<DeliveryAttempt>,
+}
+
+/// One POST to the webhook's target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeliveryAttempt {
+    /// 1 for the first.
+    pub attempt: u32,
+    pub attempted_at: DateTime<Utc>,
+    /// The receiver's answer; none when it could not be reached.
+    pub status_code: Option<u16>,
+    pub duration_ms: u64,
+    /// Why the attempt failed, when it did.
+    pub error: Option<String>,
 }
 
 /// `*` matches any run of characters; letters compare case-insensitively.

@@ -58,6 +58,7 @@ impl Browser {
             embed_allowed_origins: vec![],
             jwt_secret: None,
             rate_limit_per_minute: 10_000,
+            webhook_retry_base: std::time::Duration::from_secs(5),
         })
         .await?;
         let token = server

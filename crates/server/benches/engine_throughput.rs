@@ -57,6 +57,7 @@ async fn main() {
         embed_allowed_origins: vec![],
         jwt_secret: None,
         rate_limit_per_minute: u32::MAX,
+        webhook_retry_base: std::time::Duration::from_secs(5),
     })
     .await
     .unwrap();

@@ -8,6 +8,7 @@ pub mod db;
 mod demo;
 pub mod engine;
 pub mod error;
+pub mod events;
 pub mod git;
 pub mod rate_limit;
 pub mod routes;
@@ -46,6 +47,9 @@ pub struct Config {
     pub jwt_secret: Option<String>,
     /// Requests one token may make per minute.
     pub rate_limit_per_minute: u32,
+    /// The wait before a failed webhook delivery's first retry; each retry waits twice the one
+    /// before.
+    pub webhook_retry_base: std::time::Duration,
 }
 
 /// Shared by every handler.
@@ -98,6 +102,12 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;
+    Arc::new(events::delivery::Deliverer::new(
+        db.clone(),
+        config.webhook_retry_base,
+        engine.events_recorded.clone(),
+    )?)
+    .start();
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

@@ -39,6 +39,10 @@ struct Flags {
     /// Requests one token may make per minute; more answer 429.
     #[arg(long, default_value_t = 1200)]
     rate_limit: u32,
+    /// Milliseconds before a failed webhook delivery is retried; each retry waits twice as long,
+    /// up to 6 attempts.
+    #[arg(long, default_value_t = 5000)]
+    webhook_retry_ms: u64,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -90,6 +94,7 @@ async fn main() -> anyhow::Result<()> {
         embed_allowed_origins: flags.embed_allowed_origins,
         jwt_secret: flags.jwt_secret,
         rate_limit_per_minute: flags.rate_limit,
+        webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
     })
     .await?;
 

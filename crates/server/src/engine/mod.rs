@@ -13,13 +13,14 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, StatusAction, StepStatus, SubAction,
+    ActionStatus, DeploymentStatus, ServiceState, StatusAction, StepStatus, SubAction, WebhookEvent,
 };
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
 use crate::db;
 use crate::error::{ApiError, ApiResult};
+use crate::events;
 use action::Action;
 use plan::{PlannedStep, QUEUE_SECONDS};
 
@@ -29,6 +30,8 @@ pub struct Engine {
     speed: f64,
     /// One permit per worker: an action waits in its queued state until a worker is free.
     workers: Arc<tokio::sync::Semaphore>,
+    /// Rung after a transaction that may have recorded webhook events.
+    pub events_recorded: Arc<tokio::sync::Notify>,
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
@@ -171,6 +174,7 @@ impl Engine {
             db,
             speed,
             workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
+            events_recorded: Arc::new(tokio::sync::Notify::new()),
         }
     }
 
@@ -468,7 +472,25 @@ impl Engine {
             &format!("{}: started.", step.name.label()),
         )
         .await?;
+        // The first step of an action starts it, once, even when a restart replays the step.
+        let first = sqlx::query(
+            "UPDATE deployments SET started_at = ? WHERE id = ? AND started_at IS NULL",
+        )
+        .bind(Utc::now())
+        .bind(deployment_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if first.rows_affected() == 1 {
+            events::emit(
+                &mut tx,
+                deployment_id,
+                WebhookEvent::DeploymentStarted,
+                step.state,
+            )
+            .await?;
+        }
         tx.commit().await?;
+        self.events_recorded.notify_one();
         Ok(())
     }
 
@@ -576,6 +598,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
+        self.events_recorded.notify_one();
         Ok(())
     }
 
@@ -597,6 +620,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
+        self.events_recorded.notify_one();
         Ok(())
     }
 
@@ -612,11 +636,13 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
+        self.events_recorded.notify_one();
         Ok(())
     }
 }
 
-/// Ends an action in `state`: the state, the end time and a last log line, in one transaction.
+/// Ends an action in `state`: the state, the end time, a last log line and the event that says
+/// how it ended, in one transaction.
 async fn end(
     tx: &mut Transaction<'_, Sqlite>,
     deployment_id: Uuid,
@@ -624,14 +650,20 @@ async fn end(
     state: ServiceState,
     action_status: ActionStatus,
     message: &str,
-) -> sqlx::Result<()> {
+) -> anyhow::Result<()> {
     set_state(tx, deployment_id, service_id, state, action_status).await?;
     sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
         .bind(Utc::now())
         .bind(deployment_id.to_string())
         .execute(&mut **tx)
         .await?;
-    log(tx, deployment_id, service_id, message).await
+    log(tx, deployment_id, service_id, message).await?;
+    let event = match action_status {
+        ActionStatus::Success => WebhookEvent::DeploymentSuccessful,
+        ActionStatus::Canceled => WebhookEvent::DeploymentCancelled,
+        _ => WebhookEvent::DeploymentFailure,
+    };
+    events::emit(tx, deployment_id, event, state).await
 }
 
 async fn set_state(

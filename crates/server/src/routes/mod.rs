@@ -13,7 +13,7 @@ mod helm_repositories;
 mod helm_services;
 mod jobs;
 mod on_premise_credentials;
-mod organization_resources;
+pub(crate) mod organization_resources;
 mod organizations;
 mod projects;
 mod roles;
@@ -23,7 +23,7 @@ mod terraform_services;
 mod tfvars;
 mod tokens;
 mod variables;
-mod webhooks;
+pub(crate) mod webhooks;
 
 pub use doc::{openapi, Doc};
 pub use table::{RouteRule, RouteTable};
@@ -60,7 +60,7 @@ pub fn table(state: &AppState) -> RouteTable {
     variables::register(&mut routes);
     tfvars::register(&mut routes);
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
-    organization_resources::register::<webhooks::Webhooks>(&mut routes);
+    webhooks::register(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);
     organization_resources::register::<groups::LabelsGroups>(&mut routes);
     organization_resources::register::<groups::AnnotationsGroups>(&mut routes);

@@ -1,15 +1,31 @@
 //! Organization webhooks (spec 2.12): ADMIN only; the signing secret is never returned, only
 //! `target_secret_set`.
 
+use std::collections::HashMap;
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use chrono::{DateTime, Utc};
-use platform_api::{FieldError, Webhook, WebhookRequest};
+use platform_api::{
+    DeliveryAttempt, DeliveryStatus, FieldError, List, Webhook, WebhookDelivery, WebhookRequest,
+};
 use uuid::Uuid;
 
-use super::organization_resources::OrganizationResource;
-use crate::auth::Permission;
-use crate::store::{Kind, Secrets};
+use super::organization_resources::{self, OrganizationResource};
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiPath, ApiResult};
+use crate::events::delivery::due_at;
+use crate::routes::{Doc, RouteTable};
+use crate::store::{self, Kind, Secrets};
+use crate::AppState;
 
-const TARGET_SECRET: &str = "target_secret";
+/// How many deliveries the list shows, newest first.
+const DELIVERIES_LISTED: i64 = 100;
+
+pub const TARGET_SECRET: &str = "target_secret";
 
 pub struct Webhooks;
 
@@ -71,4 +87,112 @@ impl OrganizationResource for Webhooks {
     fn reflect_secrets(record: &mut Self::Record, secrets: &Secrets) {
         record.target_secret_set = secrets.contains_key(TARGET_SECRET);
     }
+}
+
+pub fn register(routes: &mut RouteTable) {
+    organization_resources::register::<Webhooks>(routes);
+    routes.add(
+        Method::GET,
+        "/organization/{organization_id}/webhook/{webhook_id}/delivery",
+        Permission::Admin,
+        Doc::new(format!(
+            "The {DELIVERIES_LISTED} latest events sent to a webhook, newest first, each with its attempts"
+        ))
+        .answers_list_of::<WebhookDelivery>(StatusCode::OK),
+        list_deliveries,
+    );
+}
+
+/// A stored delivery, as read.
+#[derive(sqlx::FromRow)]
+struct DeliveryRow {
+    id: String,
+    event_type: String,
+    payload: String,
+    status: String,
+    outcome: Option<String>,
+    created_at: DateTime<Utc>,
+    next_attempt_at: Option<i64>,
+}
+
+/// A stored attempt, as read.
+#[derive(sqlx::FromRow)]
+struct AttemptRow {
+    delivery_id: String,
+    attempt: u32,
+    attempted_at: DateTime<Utc>,
+    status_code: Option<u16>,
+    duration_ms: i64,
+    error: Option<String>,
+}
+
+async fn list_deliveries(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, webhook_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<List<WebhookDelivery>>> {
+    own_organization(&caller, organization_id)?;
+    store::find::<Webhook>(&state.db, Webhooks::KIND, organization_id, webhook_id).await?;
+    let rows: Vec<DeliveryRow> = sqlx::query_as(
+        "SELECT id, event_type, payload, status, outcome, created_at, next_attempt_at
+         FROM webhook_deliveries WHERE webhook_id = ?
+         ORDER BY created_at DESC, rowid DESC LIMIT ?",
+    )
+    .bind(webhook_id.to_string())
+    .bind(DELIVERIES_LISTED)
+    .fetch_all(&state.db)
+    .await?;
+    let mut attempts = attempts_by_delivery(&state.db, webhook_id).await?;
+    let deliveries = rows
+        .into_iter()
+        .map(|row| {
+            let status = db::wire(&row.status)?;
+            Ok(WebhookDelivery {
+                attempts: attempts.remove(&row.id).unwrap_or_default(),
+                id: db::id(&row.id)?,
+                webhook_id,
+                event_type: db::wire(&row.event_type)?,
+                created_at: row.created_at,
+                next_attempt_at: (status == DeliveryStatus::Pending)
+                    .then(|| due_at(row.next_attempt_at))
+                    .flatten(),
+                status,
+                outcome: row.outcome,
+                payload: serde_json::from_str(&row.payload).map_err(ApiError::internal)?,
+            })
+        })
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(deliveries)))
+}
+
+/// The attempts of the listed deliveries, oldest first, by delivery.
+async fn attempts_by_delivery(
+    db: &sqlx::SqlitePool,
+    webhook_id: Uuid,
+) -> ApiResult<HashMap<String, Vec<DeliveryAttempt>>> {
+    let rows: Vec<AttemptRow> = sqlx::query_as(
+        "SELECT delivery_id, attempt, attempted_at, status_code, duration_ms, error
+         FROM webhook_delivery_attempts
+         WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?
+                               ORDER BY created_at DESC, rowid DESC LIMIT ?)
+         ORDER BY attempt",
+    )
+    .bind(webhook_id.to_string())
+    .bind(DELIVERIES_LISTED)
+    .fetch_all(db)
+    .await?;
+    let mut attempts: HashMap<String, Vec<DeliveryAttempt>> = HashMap::new();
+    for row in rows {
+        attempts
+            .entry(row.delivery_id)
+            .or_default()
+            .push(DeliveryAttempt {
+                attempt: row.attempt,
+                attempted_at: row.attempted_at,
+                status_code: row.status_code,
+                duration_ms: u64::try_from(row.duration_ms).map_err(ApiError::internal)?,
+                error: row.error,
+            });
+    }
+    Ok(attempts)
 }

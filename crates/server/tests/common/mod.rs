@@ -45,6 +45,7 @@ pub fn config(dir: &TempDir) -> Config {
         embed_allowed_origins: vec![],
         jwt_secret: Some(JWT_SECRET.to_string()),
         rate_limit_per_minute: 100_000,
+        webhook_retry_base: std::time::Duration::from_millis(20),
     }
 }
 

@@ -1,0 +1,367 @@
+//! Sends recorded events to their webhooks over HTTP, signed, and retries them with exponential
+//! backoff; each attempt is recorded. Delivery is at least once: an attempt cut short by a
+//! restart is made again.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, Mac};
+use platform_api::{DeliveryStatus, EventBody, EventPayload, Webhook, WebhookEvent, WebhookKind};
+use sha2::Sha256;
+use sqlx::SqlitePool;
+use tokio::sync::{Notify, Semaphore};
+
+use crate::engine::action::Action;
+use crate::routes::webhooks::TARGET_SECRET;
+use crate::store::Secrets;
+
+/// Attempts made before a delivery is given up: the first and five retries.
+pub const MAX_ATTEMPTS: u32 = 6;
+/// How long the receiver has to answer.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How far a claimed delivery's due time is pushed while its attempt is in flight: longer than an
+/// attempt can take, so that it is claimed again only if the server stopped meanwhile.
+const LEASE: Duration = Duration::from_secs(120);
+/// Attempts in flight at once.
+const CONCURRENT_ATTEMPTS: usize = 16;
+/// The header that signs a STANDARD delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+pub const SIGNATURE_HEADER: &str = "X-Platform-Signature";
+
+pub struct Deliverer {
+    db: SqlitePool,
+    client: reqwest::Client,
+    /// The wait before the first retry; each retry waits twice the one before.
+    retry_base: Duration,
+    /// Rung when an event is recorded or an attempt ends.
+    wake: Arc<Notify>,
+    slots: Arc<Semaphore>,
+}
+
+/// A delivery claimed for an attempt.
+struct Due {
+    id: String,
+    webhook_id: String,
+    event: WebhookEvent,
+    payload: EventPayload,
+}
+
+impl Deliverer {
+    pub fn new(db: SqlitePool, retry_base: Duration, wake: Arc<Notify>) -> anyhow::Result<Self> {
+        let client = reqwest::Client::builder()
+            .timeout(ATTEMPT_TIMEOUT)
+            // A redirect is an answer, not a delivery: the receiver must be configured right.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("platform-server/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Self {
+            db,
+            client,
+            retry_base,
+            wake,
+            slots: Arc::new(Semaphore::new(CONCURRENT_ATTEMPTS)),
+        })
+    }
+
+    /// Delivers for as long as the server runs.
+    pub fn start(self: Arc<Self>) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            loop {
+                if let Err(error) = self.dispatch_due().await {
+                    tracing::error!(%error, "webhook deliveries could not be read");
+                }
+                let idle = self
+                    .until_next_due()
+                    .await
+                    .unwrap_or(Duration::from_secs(5));
+                tokio::select! {
+                    _ = self.wake.notified() => {}
+                    _ = tokio::time::sleep(idle) => {}
+                }
+            }
+        })
+    }
+
+    /// Claims as many due deliveries as there are free slots and starts an attempt for each.
+    async fn dispatch_due(self: &Arc<Self>) -> anyhow::Result<()> {
+        let free = self.slots.available_permits();
+        if free == 0 {
+            return Ok(());
+        }
+        let now = Utc::now().timestamp_millis();
+        let leased_until = now + i64::try_from(LEASE.as_millis())?;
+        // One statement claims them, so no delivery is attempted twice at once.
+        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+            "UPDATE webhook_deliveries SET next_attempt_at = ?
+             WHERE id IN (SELECT id FROM webhook_deliveries
+                          WHERE status = 'PENDING' AND next_attempt_at <= ?
+                          ORDER BY next_attempt_at LIMIT ?)
+             RETURNING id, webhook_id, event_type, payload",
+        )
+        .bind(leased_until)
+        .bind(now)
+        .bind(i64::try_from(free)?)
+        .fetch_all(&self.db)
+        .await?;
+        for (id, webhook_id, event, payload) in rows {
+            let due = Due {
+                id,
+                webhook_id,
+                event: event.parse()?,
+                payload: serde_json::from_str(&payload)?,
+            };
+            let slot = self.slots.clone().try_acquire_owned()?;
+            let deliverer = self.clone();
+            tokio::spawn(async move {
+                if let Err(error) = deliverer.attempt(&due).await {
+                    // The lease runs out and the delivery is attempted again.
+                    tracing::error!(delivery = %due.id, %error, "webhook attempt not recorded");
+                }
+                drop(slot);
+                deliverer.wake.notify_one();
+            });
+        }
+        Ok(())
+    }
+
+    async fn until_next_due(&self) -> anyhow::Result<Duration> {
+        let (next,): (Option<i64>,) = sqlx::query_as(
+            "SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'PENDING'",
+        )
+        .fetch_one(&self.db)
+        .await?;
+        let Some(next) = next else {
+            return Ok(Duration::from_secs(60));
+        };
+        let wait = next - Utc::now().timestamp_millis();
+        Ok(Duration::from_millis(u64::try_from(wait.max(0))?))
+    }
+
+    async fn attempt(&self, due: &Due) -> anyhow::Result<()> {
+        let webhook: Option<(String, String)> =
+            sqlx::query_as("SELECT record, secrets FROM organization_resources WHERE id = ?")
+                .bind(&due.webhook_id)
+                .fetch_optional(&self.db)
+                .await?;
+        // A deleted webhook takes its deliveries with it.
+        let Some((record, secrets)) = webhook else {
+            return Ok(());
+        };
+        let webhook: Webhook = serde_json::from_str(&record)?;
+        if !webhook.enabled {
+            return self
+                .conclude(
+                    due,
+                    DeliveryStatus::Failed,
+                    "Not sent: the webhook was disabled before delivery.",
+                )
+                .await;
+        }
+        let secrets: Secrets = serde_json::from_str(&secrets)?;
+        let (previous,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM webhook_delivery_attempts WHERE delivery_id = ?")
+                .bind(&due.id)
+                .fetch_one(&self.db)
+                .await?;
+        let attempt = u32::try_from(previous)? + 1;
+
+        let attempted_at = Utc::now();
+        let body = match webhook.kind {
+            WebhookKind::Standard => serde_json::to_string(&EventBody {
+                event_type: due.event,
+                delivered_at: attempted_at,
+                payload: due.payload.clone(),
+            })?,
+            WebhookKind::Slack => serde_json::to_string(&slack_message(due.event, &due.payload))?,
+        };
+        let mut request = self
+            .client
+            .post(&webhook.target_url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header("X-Platform-Event", due.event.as_str())
+            .header("X-Platform-Delivery", &due.id);
+        if let Some(secret) = secrets.get(TARGET_SECRET) {
+            request = request.header(
+                SIGNATURE_HEADER,
+                signature(secret, attempted_at.timestamp(), &body),
+            );
+        }
+        let started = Instant::now();
+        let answer = request.body(body).send().await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis())?;
+        let (status_code, error) = match answer {
+            Ok(response) if response.status().is_success() => (Some(response.status()), None),
+            Ok(response) => (
+                Some(response.status()),
+                Some(format!("The receiver answered {}.", response.status())),
+            ),
+            // Without the URL: a chat endpoint's path is a credential.
+            Err(error) => (None, Some(describe(error.without_url()))),
+        };
+        tracing::info!(
+            webhook = %due.webhook_id,
+            delivery = %due.id,
+            event = %due.event,
+            attempt,
+            status = status_code.map(|code| code.as_u16()),
+            duration_ms,
+            "webhook attempt"
+        );
+
+        let mut tx = self.db.begin().await?;
+        sqlx::query(
+            "INSERT INTO webhook_delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&due.id)
+        .bind(attempt)
+        .bind(attempted_at)
+        .bind(status_code.map(|code| code.as_u16()))
+        .bind(i64::try_from(duration_ms)?)
+        .bind(&error)
+        .execute(&mut *tx)
+        .await?;
+        let (status, outcome, next) = match error {
+            None => (
+                DeliveryStatus::Delivered,
+                Some(format!("Delivered at attempt {attempt}.")),
+                None,
+            ),
+            Some(_) if attempt >= MAX_ATTEMPTS => (
+                DeliveryStatus::Failed,
+                Some(format!("Given up after {attempt} attempts.")),
+                None,
+            ),
+            Some(_) => {
+                let wait = self.retry_base * 2u32.pow(attempt - 1);
+                let next = Utc::now().timestamp_millis() + i64::try_from(wait.as_millis())?;
+                (DeliveryStatus::Pending, None, Some(next))
+            }
+        };
+        sqlx::query(
+            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = ? WHERE id = ?",
+        )
+        .bind(status.as_str())
+        .bind(outcome)
+        .bind(next)
+        .bind(&due.id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Ends a delivery without sending it.
+    async fn conclude(
+        &self,
+        due: &Due,
+        status: DeliveryStatus,
+        outcome: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = NULL WHERE id = ?",
+        )
+        .bind(status.as_str())
+        .bind(outcome)
+        .bind(&due.id)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+}
+
+/// `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" keyed with the secret>`.
+pub fn signature(secret: &str, unix_seconds: i64, body: &str) -> String {
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes keys of any length");
+    mac.update(format!("{unix_seconds}.{body}").as_bytes());
+    format!(
+        "t={unix_seconds},v1={}",
+        hex::encode(mac.finalize().into_bytes())
+    )
+}
+
+/// A chat message for a SLACK webhook: one line saying what happened where.
+pub fn slack_message(event: WebhookEvent, payload: &EventPayload) -> serde_json::Value {
+    let what = Action::from_status_action(payload.action).map_or("Action", Action::noun);
+    let (icon, happened) = match event {
+        WebhookEvent::DeploymentStarted => (":rocket:", "started"),
+        WebhookEvent::DeploymentSuccessful => (":white_check_mark:", "succeeded"),
+        WebhookEvent::DeploymentFailure => (":x:", "failed"),
+        WebhookEvent::DeploymentCancelled => (":no_entry_sign:", "was cancelled"),
+    };
+    let commit = payload
+        .git_commit_id
+        .as_deref()
+        .map(|commit| format!(" at commit `{}`", &commit[..commit.len().min(8)]))
+        .unwrap_or_default();
+    let text = format!(
+        "{icon} {what} of *{service}* {happened}{commit} — {project} › {environment} ({mode}). State {state}, execution `{execution}`.",
+        service = payload.service_name,
+        project = payload.project_name,
+        environment = payload.environment_name,
+        mode = payload.environment_mode,
+        state = payload.state,
+        execution = payload.execution_id,
+    );
+    serde_json::json!({ "text": text })
+}
+
+/// An HTTP error in words, with its causes (which say "connection refused", "timed out", ...).
+fn describe(error: reqwest::Error) -> String {
+    let mut words = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        words.push_str(": ");
+        words.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    words
+}
+
+/// When a delivery row's due time (unix milliseconds) is, for answers.
+pub fn due_at(next_attempt_at: Option<i64>) -> Option<DateTime<Utc>> {
+    next_attempt_at.and_then(DateTime::from_timestamp_millis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use platform_api::{EnvironmentMode, ServiceState, ServiceType, StatusAction};
+    use uuid::Uuid;
+
+    #[test]
+    fn the_signature_is_the_hmac_of_time_dot_body() {
+        // Reference value from `printf '1700000000.{}' | openssl dgst -sha256 -hmac secret`.
+        assert_eq!(
+            signature("secret", 1_700_000_000, "{}"),
+            "t=1700000000,v1=b8569b78799ff9e3cbff0fc2d63a33a2b57f3282abd07c37ae5e8e7d79a5f163"
+        );
+    }
+
+    #[test]
+    fn a_slack_message_says_what_happened_where() {
+        let payload = EventPayload {
+            organization_id: Uuid::nil(),
+            organization_name: "Acme".into(),
+            project_id: Uuid::nil(),
+            project_name: "shop".into(),
+            environment_id: Uuid::nil(),
+            environment_name: "production".into(),
+            environment_mode: EnvironmentMode::Production,
+            service_id: Uuid::nil(),
+            service_name: "web".into(),
+            service_type: ServiceType::Application,
+            application_id: Some(Uuid::nil()),
+            action: StatusAction::Restart,
+            state: ServiceState::RestartError,
+            execution_id: "abc".into(),
+            git_commit_id: Some("0123456789abcdef".into()),
+        };
+        let message = slack_message(WebhookEvent::DeploymentFailure, &payload);
+        assert_eq!(
+            message["text"],
+            ":x: Restart of *web* failed at commit `01234567` — shop › production (PRODUCTION). State RESTART_ERROR, execution `abc`."
+        );
+    }
+}

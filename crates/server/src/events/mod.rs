@@ -1,0 +1,113 @@
+//! Webhook events (spec 6). An event is written in the same transaction as the state change that
+//! fires it, one row per webhook that wants it; `delivery` sends the rows and retries them. So an
+//! event is never lost to a restart, and never sent for a change that was rolled back.
+
+pub mod delivery;
+
+use chrono::Utc;
+use platform_api::{
+    EnvironmentMode, EventPayload, ServiceState, ServiceType, StatusAction, Webhook, WebhookEvent,
+};
+use sqlx::{Sqlite, Transaction};
+use uuid::Uuid;
+
+use crate::routes::organization_resources::OrganizationResource;
+use crate::routes::webhooks::Webhooks;
+
+/// Records `event` of the action `deployment_id`, which left its service in `state`, for every
+/// webhook of the organization that wants it.
+pub async fn emit(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    event: WebhookEvent,
+    state: ServiceState,
+) -> anyhow::Result<()> {
+    let payload = payload(tx, deployment_id, state).await?;
+    let records: Vec<(String, String)> = sqlx::query_as(
+        "SELECT id, record FROM organization_resources WHERE organization_id = ? AND kind = ?",
+    )
+    .bind(payload.organization_id.to_string())
+    .bind(Webhooks::KIND.stored_as)
+    .fetch_all(&mut **tx)
+    .await?;
+    let body = serde_json::to_string(&payload)?;
+    let now = Utc::now();
+    for (webhook_id, record) in records {
+        let webhook: Webhook = serde_json::from_str(&record)?;
+        if !webhook.wants(event, &payload.project_name, payload.environment_mode) {
+            continue;
+        }
+        sqlx::query(
+            "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+             VALUES (?, ?, ?, ?, 'PENDING', ?, ?)",
+        )
+        .bind(Uuid::new_v4().to_string())
+        .bind(webhook_id)
+        .bind(event.as_str())
+        .bind(&body)
+        .bind(now)
+        .bind(now.timestamp_millis())
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Who the event is about: the service of the action and everything it belongs to.
+async fn payload(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    state: ServiceState,
+) -> anyhow::Result<EventPayload> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        organization_id: String,
+        organization_name: String,
+        project_id: String,
+        project_name: String,
+        environment_id: String,
+        environment_name: String,
+        environment_mode: String,
+        service_id: String,
+        service_name: String,
+        service_type: String,
+        action: String,
+        execution_id: String,
+        git_commit_id: Option<String>,
+    }
+    let row: Row = sqlx::query_as(
+        "SELECT o.id AS organization_id, o.name AS organization_name,
+                p.id AS project_id, p.name AS project_name,
+                e.id AS environment_id, e.name AS environment_name, e.mode AS environment_mode,
+                s.id AS service_id, s.name AS service_name, s.kind AS service_type,
+                d.action, d.execution_id, d.git_commit_id
+         FROM deployments d
+         JOIN services s ON s.id = d.service_id
+         JOIN environments e ON e.id = s.environment_id
+         JOIN projects p ON p.id = e.project_id
+         JOIN organizations o ON o.id = p.organization_id
+         WHERE d.id = ?",
+    )
+    .bind(deployment_id.to_string())
+    .fetch_one(&mut **tx)
+    .await?;
+    let service_id: Uuid = row.service_id.parse()?;
+    let service_type: ServiceType = row.service_type.parse()?;
+    Ok(EventPayload {
+        organization_id: row.organization_id.parse()?,
+        organization_name: row.organization_name,
+        project_id: row.project_id.parse()?,
+        project_name: row.project_name,
+        environment_id: row.environment_id.parse()?,
+        environment_name: row.environment_name,
+        environment_mode: row.environment_mode.parse::<EnvironmentMode>()?,
+        service_id,
+        service_name: row.service_name,
+        service_type,
+        application_id: (service_type == ServiceType::Application).then_some(service_id),
+        action: row.action.parse::<StatusAction>()?,
+        state,
+        execution_id: row.execution_id,
+        git_commit_id: row.git_commit_id,
+    })
+}

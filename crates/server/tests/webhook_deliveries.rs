@@ -1,0 +1,455 @@
+//! Webhook events delivered over real HTTP to a receiver on loopback: who gets what (filters,
+//! disabled webhooks), the body and its signature, retries with backoff, every attempt recorded.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::Router;
+use chrono::{DateTime, Utc};
+use common::{config, TestServer};
+use hmac::{Hmac, Mac};
+use serde_json::{json, Value};
+use sha2::Sha256;
+use tempfile::TempDir;
+
+/// A request the receiver got.
+#[derive(Clone, Debug)]
+struct Received {
+    path: String,
+    headers: HeaderMap,
+    body: String,
+}
+
+/// An HTTP server on loopback that records what it is sent and answers 500 to the first
+/// `failures` requests, 200 after.
+#[derive(Clone, Default)]
+struct Receiver {
+    received: Arc<Mutex<Vec<Received>>>,
+    failures: Arc<AtomicUsize>,
+}
+
+impl Receiver {
+    async fn start(failures: usize) -> (Self, String) {
+        let receiver = Receiver::default();
+        receiver.failures.store(failures, Ordering::SeqCst);
+        let app = Router::new()
+            .route("/{path}", post(receive))
+            .with_state(receiver.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (receiver, format!("http://{address}"))
+    }
+
+    fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+}
+
+async fn receive(
+    State(receiver): State<Receiver>,
+    Path(path): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    receiver.received.lock().unwrap().push(Received {
+        path,
+        headers,
+        body: String::from_utf8(body.to_vec()).unwrap(),
+    });
+    let failing = receiver
+        .failures
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+            left.checked_sub(1)
+        })
+        .is_ok();
+    if failing {
+        StatusCode::INTERNAL_SERVER_ERROR
+    } else {
+        StatusCode::OK
+    }
+}
+
+async fn create_webhook(server: &TestServer, body: Value) -> String {
+    let reply = server
+        .post(
+            &format!("/api/organization/{}/webhook", server.organization_id),
+            body,
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.body["id"].as_str().unwrap().to_string()
+}
+
+async fn deliveries(server: &TestServer, webhook: &str) -> Vec<Value> {
+    let reply = server
+        .get(&format!(
+            "/api/organization/{}/webhook/{webhook}/delivery",
+            server.organization_id
+        ))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    reply.body["results"].as_array().unwrap().clone()
+}
+
+/// Waits until the webhook has `count` deliveries and none is PENDING any more.
+async fn concluded_deliveries(server: &TestServer, webhook: &str, count: usize) -> Vec<Value> {
+    for _ in 0..500 {
+        let deliveries = deliveries(server, webhook).await;
+        if deliveries.len() >= count && deliveries.iter().all(|d| d["status"] != "PENDING") {
+            return deliveries;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "the deliveries of {webhook} never concluded: {:?}",
+        deliveries(server, webhook).await
+    );
+}
+
+fn event_types(deliveries: &[Value]) -> BTreeSet<String> {
+    deliveries
+        .iter()
+        .map(|d| d["event_type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Checks the `X-Platform-Signature` header the way a receiver would: HMAC-SHA256 of "t.body".
+fn verify_signature(secret: &str, received: &Received) {
+    let header = received.headers["x-platform-signature"].to_str().unwrap();
+    let (t, v1) = header
+        .strip_prefix("t=")
+        .and_then(|rest| rest.split_once(",v1="))
+        .unwrap_or_else(|| panic!("malformed signature header {header}"));
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(format!("{t}.{}", received.body).as_bytes());
+    mac.verify_slice(&hex::decode(v1).unwrap())
+        .unwrap_or_else(|_| panic!("the signature {header} does not verify"));
+    let signed_at = DateTime::from_timestamp(t.parse().unwrap(), 0).unwrap();
+    assert!((Utc::now() - signed_at).num_seconds().abs() < 300);
+}
+
+#[tokio::test]
+async fn events_go_signed_to_the_enabled_webhooks_whose_filters_match() {
+    let server = TestServer::new().await;
+    let (receiver, base) = Receiver::start(0).await;
+    let secret = "receiver-shared-secret";
+    let all_events = json!([
+        "DEPLOYMENT_STARTED",
+        "DEPLOYMENT_CANCELLED",
+        "DEPLOYMENT_FAILURE",
+        "DEPLOYMENT_SUCCESSFUL"
+    ]);
+    let matching = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/matching"), "target_secret": secret,
+               "events": all_events, "project_names_filter": ["SHOP*"],
+               "environment_types_filter": ["STAGING"]}),
+    )
+    .await;
+    let unfiltered = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/unfiltered"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    let mut quiet = Vec::new();
+    for (path, extra) in [
+        ("other-project", json!({"project_names_filter": ["api*"]})),
+        (
+            "other-mode",
+            json!({"environment_types_filter": ["PRODUCTION"]}),
+        ),
+        ("disabled", json!({"enabled": false})),
+        ("failures-only", json!({"events": ["DEPLOYMENT_FAILURE"]})),
+    ] {
+        let mut body = json!({"target_url": format!("{base}/{path}"), "events": all_events});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        quiet.push(create_webhook(&server, body).await);
+    }
+
+    let project = server.project("Shop-Front").await;
+    let environment = server.environment(&project, "staging").await;
+    let application = server.application(&environment, "web").await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    let status = server.settled_status(&application).await;
+    assert_eq!(status["state"], "DEPLOYED");
+
+    let delivered = concluded_deliveries(&server, &matching, 2).await;
+    assert_eq!(
+        event_types(&delivered),
+        BTreeSet::from([
+            "DEPLOYMENT_STARTED".to_string(),
+            "DEPLOYMENT_SUCCESSFUL".to_string()
+        ])
+    );
+    for delivery in &delivered {
+        assert_eq!(delivery["status"], "DELIVERED", "{delivery}");
+        assert_eq!(delivery["attempts"].as_array().unwrap().len(), 1);
+        assert_eq!(delivery["attempts"][0]["status_code"], 200);
+    }
+    let unfiltered = concluded_deliveries(&server, &unfiltered, 1).await;
+    assert_eq!(
+        event_types(&unfiltered),
+        BTreeSet::from(["DEPLOYMENT_SUCCESSFUL".to_string()])
+    );
+    // Events are recorded with the state change that fires them: by now every one exists.
+    for webhook in &quiet {
+        assert!(deliveries(&server, webhook).await.is_empty(), "{webhook}");
+    }
+
+    let received = receiver.received();
+    let paths: BTreeSet<&str> = received.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(paths, BTreeSet::from(["matching", "unfiltered"]));
+    let success = received
+        .iter()
+        .find(|r| r.path == "matching" && r.body.contains("DEPLOYMENT_SUCCESSFUL"))
+        .unwrap();
+    verify_signature(secret, success);
+    assert_eq!(
+        success.headers["content-type"].to_str().unwrap(),
+        "application/json"
+    );
+    let body: Value = serde_json::from_str(&success.body).unwrap();
+    assert_eq!(body["event_type"], "DEPLOYMENT_SUCCESSFUL");
+    assert!(body["delivered_at"]
+        .as_str()
+        .unwrap()
+        .parse::<DateTime<Utc>>()
+        .is_ok());
+    let payload = &body["payload"];
+    assert_eq!(payload["application_id"], application.as_str());
+    assert_eq!(payload["service_id"], application.as_str());
+    assert_eq!(payload["service_name"], "web");
+    assert_eq!(payload["service_type"], "APPLICATION");
+    assert_eq!(payload["project_id"], project.as_str());
+    assert_eq!(payload["project_name"], "Shop-Front");
+    assert_eq!(payload["environment_id"], environment.as_str());
+    assert_eq!(payload["environment_name"], "staging");
+    assert_eq!(payload["environment_mode"], "STAGING");
+    assert_eq!(payload["organization_id"], server.organization_id.as_str());
+    assert_eq!(payload["action"], "DEPLOY");
+    assert_eq!(payload["state"], "DEPLOYED");
+    assert_eq!(payload["execution_id"], status["execution_id"]);
+    // Without a secret there is nothing to sign with.
+    let unsigned = received.iter().find(|r| r.path == "unfiltered").unwrap();
+    assert!(!unsigned.headers.contains_key("x-platform-signature"));
+    // The secret itself travels nowhere.
+    assert!(received.iter().all(|r| !r.body.contains(secret)
+        && r.headers
+            .values()
+            .all(|v| !v.to_str().unwrap_or("").contains(secret))));
+}
+
+#[tokio::test]
+async fn failures_and_cancels_have_their_events() {
+    let dir = TempDir::new().unwrap();
+    let mut slow = config(&dir);
+    slow.engine_speed = 10.0;
+    let server = TestServer::with_config(dir, slow).await;
+    let (_receiver, base) = Receiver::start(0).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/events"),
+               "events": ["DEPLOYMENT_STARTED", "DEPLOYMENT_CANCELLED", "DEPLOYMENT_FAILURE", "DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    let (_, environment, application) = server.hierarchy().await;
+
+    // Canceled while building: started, then cancelled.
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    for _ in 0..500 {
+        let status = server
+            .get(&format!("/api/application/{application}/status"))
+            .await;
+        if status.body["state"] == "BUILDING" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let cancel = server
+        .post(&format!("/api/application/{application}/cancel"), json!({}))
+        .await;
+    assert_eq!(cancel.status, StatusCode::ACCEPTED, "{}", cancel.body);
+    assert_eq!(
+        server.settled_status(&application).await["state"],
+        "CANCELED"
+    );
+    let after_cancel = concluded_deliveries(&server, &webhook, 2).await;
+    assert_eq!(
+        event_types(&after_cancel),
+        BTreeSet::from([
+            "DEPLOYMENT_CANCELLED".to_string(),
+            "DEPLOYMENT_STARTED".to_string()
+        ])
+    );
+    let cancelled = after_cancel
+        .iter()
+        .find(|d| d["event_type"] == "DEPLOYMENT_CANCELLED")
+        .unwrap();
+    assert_eq!(cancelled["payload"]["state"], "CANCELED");
+
+    // A database failing on purpose at its deployment: failure, in the error state.
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        )
+        .await;
+    assert_eq!(database.status, StatusCode::CREATED, "{}", database.body);
+    let database = database.body["id"].as_str().unwrap().to_string();
+    let variable = server
+        .post(
+            &format!("/api/environment/{environment}/environmentVariable"),
+            json!({"key": "PLATFORM_FAIL_AT", "value": "DEPLOYMENT"}),
+        )
+        .await;
+    assert_eq!(variable.status, StatusCode::CREATED, "{}", variable.body);
+    server
+        .post(&format!("/api/database/{database}/deploy"), json!({}))
+        .await;
+    let failed = server
+        .settled(&format!("/api/database/{database}/status"))
+        .await;
+    assert_eq!(failed["state"], "DEPLOYMENT_ERROR");
+    let all = concluded_deliveries(&server, &webhook, 4).await;
+    let failure = all
+        .iter()
+        .find(|d| d["event_type"] == "DEPLOYMENT_FAILURE")
+        .unwrap_or_else(|| panic!("no failure event in {all:?}"));
+    assert_eq!(failure["payload"]["state"], "DEPLOYMENT_ERROR");
+    assert_eq!(failure["payload"]["service_type"], "DATABASE");
+    assert_eq!(failure["payload"]["service_name"], "orders");
+    // Only applications carry `application_id`.
+    assert!(failure["payload"].get("application_id").is_none());
+}
+
+#[tokio::test]
+async fn a_failing_receiver_gets_retries_with_backoff_until_it_answers() {
+    let server = TestServer::new().await;
+    let (receiver, base) = Receiver::start(2).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/flaky"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    let (_, _, application) = server.hierarchy().await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+
+    let delivery = concluded_deliveries(&server, &webhook, 1).await.remove(0);
+    assert_eq!(delivery["status"], "DELIVERED", "{delivery}");
+    assert_eq!(delivery["outcome"], "Delivered at attempt 3.");
+    let attempts = delivery["attempts"].as_array().unwrap();
+    let codes: Vec<_> = attempts.iter().map(|a| a["status_code"].clone()).collect();
+    assert_eq!(codes, [json!(500), json!(500), json!(200)]);
+    assert_eq!(
+        attempts[0]["error"],
+        "The receiver answered 500 Internal Server Error."
+    );
+    assert!(attempts[2]["error"].is_null());
+    // Each retry waits at least twice as long as the one before (20 ms, then 40 ms in the tests).
+    let times: Vec<DateTime<Utc>> = attempts
+        .iter()
+        .map(|a| a["attempted_at"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!((times[1] - times[0]).num_milliseconds() >= 20, "{times:?}");
+    assert!((times[2] - times[1]).num_milliseconds() >= 40, "{times:?}");
+    assert_eq!(receiver.received().len(), 3);
+    // The same event each time: one delivery id.
+    let ids: BTreeSet<_> = receiver
+        .received()
+        .iter()
+        .map(|r| {
+            r.headers["x-platform-delivery"]
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        BTreeSet::from([delivery["id"].as_str().unwrap().to_string()])
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_receiver_is_given_up_after_the_last_attempt() {
+    let server = TestServer::new().await;
+    // A port nobody listens on: bound, then closed.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap()
+    };
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("http://{closed}/hook"), "events": ["DEPLOYMENT_STARTED"]}),
+    )
+    .await;
+    let (_, _, application) = server.hierarchy().await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    let delivery = concluded_deliveries(&server, &webhook, 1).await.remove(0);
+    assert_eq!(delivery["status"], "FAILED", "{delivery}");
+    assert_eq!(delivery["outcome"], "Given up after 6 attempts.");
+    assert!(delivery["next_attempt_at"].is_null());
+    let attempts = delivery["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 6);
+    for (number, attempt) in attempts.iter().enumerate() {
+        assert_eq!(attempt["attempt"], number + 1);
+        assert!(attempt["status_code"].is_null());
+        let error = attempt["error"].as_str().unwrap();
+        assert!(error.contains("onnect"), "{error}");
+        // The target's address is not repeated in the error: a chat endpoint's path is a secret.
+        assert!(!error.contains("/hook"), "{error}");
+    }
+}
+
+#[tokio::test]
+async fn deliveries_are_listed_for_admins_of_the_webhook_only() {
+    let server = TestServer::new().await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": "https://receiver.example/hook", "events": ["DEPLOYMENT_STARTED"]}),
+    )
+    .await;
+    let path = format!(
+        "/api/organization/{}/webhook/{webhook}/delivery",
+        server.organization_id
+    );
+    let reader = server.token_with_role("READ").await;
+    let forbidden = server
+        .call(
+            axum::http::Method::GET,
+            &path,
+            Some(&format!("Token {reader}")),
+            None,
+        )
+        .await;
+    common::assert_error(&forbidden, StatusCode::FORBIDDEN, "FORBIDDEN");
+    let unknown = server
+        .get(&format!(
+            "/api/organization/{}/webhook/{}/delivery",
+            server.organization_id,
+            uuid::Uuid::new_v4()
+        ))
+        .await;
+    common::assert_error(&unknown, StatusCode::NOT_FOUND, "NOT_FOUND");
+    assert!(deliveries(&server, &webhook).await.is_empty());
+}
