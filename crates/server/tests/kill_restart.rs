@@ -1,8 +1,10 @@
 //! The real server process killed in the middle of deployments and started again: every action
-//! resumes and ends, none is lost or stuck in progress.
+//! resumes and ends, none is lost or stuck in progress, and every webhook event is delivered.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -59,11 +61,58 @@ fn call(server: &Server, token: &str, method: &str, path: &str, body: Option<Val
     response.into_json().unwrap_or(Value::Null)
 }
 
+/// A webhook receiver on loopback that answers 200 to every POST and keeps the bodies.
+fn receiver() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let kept = bodies.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap();
+                    }
+                }
+            }
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_ok() {
+                kept.lock()
+                    .unwrap()
+                    .push(serde_json::from_slice(&body).unwrap());
+            }
+            let _ = reader
+                .get_mut()
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        }
+    });
+    (format!("http://{address}/events"), bodies)
+}
+
 #[test]
 fn a_killed_server_resumes_every_deployment() {
     let data = TempDir::new().unwrap();
     let (mut server, token) = start(&data);
     let organization = call(&server, &token, "GET", "/organization", None)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (target_url, received) = receiver();
+    let webhook = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/webhook"),
+        Some(json!({"target_url": target_url, "events": ["DEPLOYMENT_STARTED", "DEPLOYMENT_SUCCESSFUL"]})),
+    )["id"]
         .as_str()
         .unwrap()
         .to_string();
@@ -163,6 +212,48 @@ fn a_killed_server_resumes_every_deployment() {
             .contains("The server restarted during this action")
     });
     assert!(resumed.count() >= 1, "no deployment says it was resumed");
+
+    // Every application started once and succeeded once, across the kill: six events, each
+    // delivered (at least once; a delivery in flight at the kill is sent again).
+    let deliveries = loop {
+        let deliveries = call(
+            &restarted,
+            &token,
+            "GET",
+            &format!("/organization/{organization}/webhook/{webhook}/delivery"),
+            None,
+        )["results"]
+            .as_array()
+            .unwrap()
+            .clone();
+        if deliveries.len() == 6 && deliveries.iter().all(|d| d["status"] == "DELIVERED") {
+            break deliveries;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "deliveries not concluded: {deliveries:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    for application in &applications {
+        let mut events: Vec<&str> = deliveries
+            .iter()
+            .filter(|d| d["payload"]["application_id"] == application.as_str())
+            .map(|d| d["event_type"].as_str().unwrap())
+            .collect();
+        events.sort();
+        assert_eq!(events, ["DEPLOYMENT_STARTED", "DEPLOYMENT_SUCCESSFUL"]);
+    }
+    let received = received.lock().unwrap();
+    for application in &applications {
+        for event in ["DEPLOYMENT_STARTED", "DEPLOYMENT_SUCCESSFUL"] {
+            assert!(
+                received.iter().any(|body| body["event_type"] == event
+                    && body["payload"]["application_id"] == application.as_str()),
+                "{event} of {application} never reached the receiver"
+            );
+        }
+    }
     restarted.child.kill().unwrap();
     restarted.child.wait().unwrap();
 }
