@@ -424,13 +424,23 @@ impl Runtime<'_> {
 pub struct DeployRequest {
     #[serde(default)]
     pub git_commit_id: Option<String>,
+    /// Terraform services only: run `plan` and stop there, applying nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan_only: bool,
 }
 
 impl DeployRequest {
-    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+    /// The rules for deploying a service of `kind`.
+    pub fn validate(&self, kind: ServiceType) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         if let Some(commit) = &self.git_commit_id {
             violations.check(rules::git_commit_id("git_commit_id", commit));
+        }
+        if self.plan_only && kind != ServiceType::Terraform {
+            violations.check(Some(FieldError::new(
+                "plan_only",
+                "applies to terraform services only",
+            )));
         }
         violations.into_result()
     }

@@ -147,7 +147,7 @@ pub async fn populate(
             if environment.deploy_at_start {
                 state
                     .engine
-                    .request(Action::Deploy, application.id, None, "demo data")
+                    .request(Action::Deploy, application.id, None, false, "demo data")
                     .await
                     .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
             }

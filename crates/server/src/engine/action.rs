@@ -1,6 +1,6 @@
 //! The actions the engine runs, and the states each moves a service through (DESIGN §3).
 
-use platform_api::{ServiceState, StatusAction, StepName};
+use platform_api::{ServiceState, ServiceType, StatusAction, StepName, SubAction};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -68,6 +68,16 @@ impl Action {
             Action::Restart => ServiceState::RestartError,
             Action::Stop => ServiceState::StopError,
             Action::Uninstall => ServiceState::DeleteError,
+        }
+    }
+
+    /// The variant of the action a service of `kind` runs: terraform plans, applies, destroys.
+    pub fn sub_action(self, kind: ServiceType, plan_only: bool) -> SubAction {
+        match (self, kind) {
+            (Action::Deploy, ServiceType::Terraform) if plan_only => SubAction::TerraformPlanOnly,
+            (Action::Deploy, ServiceType::Terraform) => SubAction::TerraformPlanAndApply,
+            (Action::Uninstall, ServiceType::Terraform) => SubAction::TerraformDestroy,
+            _ => SubAction::None,
         }
     }
 

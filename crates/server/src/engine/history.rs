@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use platform_api::{
     iso_duration, ActionStatus, AuditingData, Commit, DeploymentDetails, DeploymentHistoryEntry,
     DeploymentIdentifier, HistoryQuery, LogLine, LogQuery, ServiceState, ServiceType, StateTone,
-    StatusDetails, SubAction,
+    StatusDetails,
 };
 use sqlx::SqlitePool;
 use uuid::Uuid;
@@ -16,6 +16,7 @@ use crate::error::ApiResult;
 const ORIGIN: &str = "API";
 
 type DeploymentRow = (
+    String,
     String,
     String,
     String,
@@ -35,7 +36,7 @@ pub async fn page(
     query: HistoryQuery,
 ) -> ApiResult<Vec<DeploymentHistoryEntry>> {
     let rows: Vec<DeploymentRow> = sqlx::query_as(
-        "SELECT execution_id, action, state, git_commit_id, triggered_by, created_at, updated_at,
+        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, created_at, updated_at,
                 finished_at
          FROM deployments WHERE service_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
     )
@@ -49,6 +50,7 @@ pub async fn page(
             let (
                 execution_id,
                 action,
+                sub_action,
                 state,
                 commit,
                 triggered_by,
@@ -85,7 +87,7 @@ pub async fn page(
                 status_details: StatusDetails {
                     action: db::wire(&action)?,
                     status: action_status(state),
-                    sub_action: SubAction::None,
+                    sub_action: db::wire(&sub_action)?,
                 },
                 icon_uri: None,
                 total_duration: iso_duration(

@@ -185,10 +185,16 @@ impl Engine {
         action: Action,
         service_id: Uuid,
         git_commit_id: Option<String>,
+        plan_only: bool,
         triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
         let current = status::of_service(&self.db, service_id).await?;
         precondition(action, current.service_deployment_status, current.state)?;
+        let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
+            .bind(service_id.to_string())
+            .fetch_one(&self.db)
+            .await?;
+        let sub_action = action.sub_action(db::wire(&kind)?, plan_only);
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
         let mut tx = self.db.begin().await?;
@@ -203,7 +209,7 @@ impl Engine {
         .bind(action.queued().as_str())
         .bind(action.status_action().as_str())
         .bind(ActionStatus::Queued.as_str())
-        .bind(SubAction::None.as_str())
+        .bind(sub_action.as_str())
         .bind(deployment_id.to_string())
         .bind(deployment_id.simple().to_string())
         .bind(service_id.to_string())
@@ -215,13 +221,14 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, git_commit_id, state, created_at, updated_at, triggered_by)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
         .bind(deployment_id.simple().to_string())
         .bind(action.status_action().as_str())
+        .bind(sub_action.as_str())
         .bind(git_commit_id.as_deref())
         .bind(action.queued().as_str())
         .bind(now)
@@ -230,6 +237,9 @@ impl Engine {
         .execute(&mut *tx)
         .await?;
         let requested = match (action, &git_commit_id) {
+            _ if sub_action == SubAction::TerraformPlanOnly => {
+                "Plan requested: nothing will be applied; waiting in the queue.".to_string()
+            }
             (Action::Deploy, Some(commit)) => {
                 format!("Deployment requested at commit {commit}; waiting in the queue.")
             }
@@ -318,17 +328,23 @@ impl Engine {
     }
 
     async fn run(&self, deployment_id: Uuid, resumed: bool) -> anyhow::Result<()> {
-        let (service_id, kind, action, git_commit_id): (String, String, String, Option<String>) =
-            sqlx::query_as(
-                "SELECT d.service_id, s.kind, d.action, d.git_commit_id FROM deployments d
-                 JOIN services s ON s.id = d.service_id WHERE d.id = ?",
-            )
-            .bind(deployment_id.to_string())
-            .fetch_one(&self.db)
-            .await?;
+        let (service_id, kind, action, sub_action, git_commit_id): (
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+        ) = sqlx::query_as(
+            "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id FROM deployments d
+             JOIN services s ON s.id = d.service_id WHERE d.id = ?",
+        )
+        .bind(deployment_id.to_string())
+        .fetch_one(&self.db)
+        .await?;
         let action = Action::from_status_action(action.parse()?)
             .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
-        let plan = plan::steps(action, kind.parse()?);
+        let sub_action: SubAction = sub_action.parse()?;
+        let plan = plan::steps(action, kind.parse()?, sub_action);
         let service_id: Uuid = service_id.parse()?;
         let (done,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
@@ -408,7 +424,7 @@ impl Engine {
                 }
             }
         }
-        self.finish(action, deployment_id, service_id, git_commit_id)
+        self.finish(action, sub_action, deployment_id, service_id, git_commit_id)
             .await
     }
 
@@ -537,12 +553,16 @@ impl Engine {
     async fn finish(
         &self,
         action: Action,
+        sub_action: SubAction,
         deployment_id: Uuid,
         service_id: Uuid,
         git_commit_id: Option<String>,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
         let mut tx = self.db.begin().await?;
+        if sub_action == SubAction::TerraformPlanOnly {
+            return self.finish_plan(tx, deployment_id, service_id).await;
+        }
         match action {
             Action::Deploy => {
                 sqlx::query(
@@ -595,6 +615,43 @@ impl Engine {
             action.done(),
             ActionStatus::Success,
             message,
+        )
+        .await?;
+        tx.commit().await?;
+        self.events_recorded.notify_one();
+        Ok(())
+    }
+
+    /// A plan applies nothing: the service is left as deployed (or not) as it was.
+    async fn finish_plan(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+        service_id: Uuid,
+    ) -> anyhow::Result<()> {
+        // A write first: see `cancel`.
+        sqlx::query("UPDATE deployments SET updated_at = ? WHERE id = ?")
+            .bind(Utc::now())
+            .bind(deployment_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let (deployment_status,): (String,) =
+            sqlx::query_as("SELECT deployment_status FROM service_statuses WHERE service_id = ?")
+                .bind(service_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+        let state = if deployment_status == DeploymentStatus::NeverDeployed.as_str() {
+            ServiceState::Ready
+        } else {
+            ServiceState::Deployed
+        };
+        end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            state,
+            ActionStatus::Success,
+            "Planned: the plan is in the log above; nothing was applied.",
         )
         .await?;
         tx.commit().await?;

@@ -1,6 +1,6 @@
 //! What each action does, step by step, and how long each step takes in real life.
 
-use platform_api::{ServiceState, ServiceType, StepName};
+use platform_api::{ServiceState, ServiceType, StepName, SubAction};
 
 use super::action::Action;
 
@@ -66,6 +66,20 @@ pub const DEPLOY_HELM: &[PlannedStep] = &[
     step(StepName::Deployment, ServiceState::Deploying, 12.0),
 ];
 
+/// Planning a terraform service: fetch its files, `init` and `plan`.
+pub const TERRAFORM_PLAN: &[PlannedStep] = &[
+    step(StepName::GitClone, ServiceState::Building, 3.0),
+    step(StepName::Build, ServiceState::Building, 12.0),
+];
+
+/// Deploying a terraform service: plan, then `apply`.
+pub const TERRAFORM_PLAN_AND_APPLY: &[PlannedStep] = &[
+    step(StepName::GitClone, ServiceState::Building, 3.0),
+    step(StepName::Build, ServiceState::Building, 12.0),
+    step(StepName::DeploymentQueueing, ServiceState::Deploying, 2.0),
+    step(StepName::Deployment, ServiceState::Deploying, 25.0),
+];
+
 /// Restarting: a rolling restart of the running instances.
 pub const RESTART: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Restarting, 8.0)];
 
@@ -75,14 +89,18 @@ pub const STOP: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Stop
 /// Uninstalling: deleting compute and data, keeping the configuration.
 pub const UNINSTALL: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Deleting, 6.0)];
 
-/// The steps of `action` on a service of `kind`.
-pub fn steps(action: Action, kind: ServiceType) -> &'static [PlannedStep] {
+/// The steps of `action` (in its variant `sub_action`) on a service of `kind`.
+pub fn steps(action: Action, kind: ServiceType, sub_action: SubAction) -> &'static [PlannedStep] {
     match (action, kind) {
+        (Action::Deploy, ServiceType::Terraform) if sub_action == SubAction::TerraformPlanOnly => {
+            TERRAFORM_PLAN
+        }
+        (Action::Deploy, ServiceType::Terraform) => TERRAFORM_PLAN_AND_APPLY,
         (Action::Deploy, ServiceType::Container) => DEPLOY_FROM_IMAGE,
         (Action::Deploy, ServiceType::Database) => DEPLOY_DATABASE,
         (Action::Deploy, ServiceType::Job) => DEPLOY_JOB,
         (Action::Deploy, ServiceType::Helm) => DEPLOY_HELM,
-        (Action::Deploy, ServiceType::Application | ServiceType::Terraform) => DEPLOY_FROM_GIT,
+        (Action::Deploy, ServiceType::Application) => DEPLOY_FROM_GIT,
         (Action::Restart, _) => RESTART,
         (Action::Stop, _) => STOP,
         (Action::Uninstall, _) => UNINSTALL,

@@ -270,7 +270,7 @@ async fn act_on_environment(
     for (service_id,) in services {
         let outcome = state
             .engine
-            .request(action, db::id(&service_id)?, None, &caller.name)
+            .request(action, db::id(&service_id)?, None, false, &caller.name)
             .await;
         match outcome {
             Ok(_) => started += 1,

@@ -213,7 +213,10 @@ async fn act<R: ServiceResource>(
     action: Action,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
-    let status = state.engine.request(action, id, None, &caller.name).await?;
+    let status = state
+        .engine
+        .request(action, id, None, false, &caller.name)
+        .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
@@ -298,10 +301,16 @@ async fn deploy<R: ServiceResource>(
     ApiJson(request): ApiJson<DeployRequest>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
-    request.validate().map_err(ApiError::invalid)?;
+    request.validate(R::TYPE).map_err(ApiError::invalid)?;
     let status = state
         .engine
-        .request(Action::Deploy, id, request.git_commit_id, &caller.name)
+        .request(
+            Action::Deploy,
+            id,
+            request.git_commit_id,
+            request.plan_only,
+            &caller.name,
+        )
         .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
