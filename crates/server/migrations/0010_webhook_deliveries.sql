@@ -8,11 +8,13 @@ CREATE TABLE webhook_deliveries (
     status TEXT NOT NULL,
     outcome TEXT,
     created_at TEXT NOT NULL,
-    -- Unix milliseconds: due when it is past, while PENDING. Pushed forward while an attempt is in
-    -- flight, so that an attempt cut short by a crash is made again after a restart.
-    next_attempt_at INTEGER
+    -- Unix milliseconds: due when it is past, while PENDING.
+    next_attempt_at INTEGER,
+    -- Set while an attempt is in flight; one left set by a stopped server is made again at start.
+    attempting INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'PENDING';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+    WHERE status = 'PENDING' AND attempting = 0;
 CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at);
 
 CREATE TABLE webhook_delivery_attempts (

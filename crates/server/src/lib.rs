@@ -107,7 +107,8 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         config.webhook_retry_base,
         engine.events_recorded.clone(),
     )?)
-    .start();
+    .start()
+    .await?;
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

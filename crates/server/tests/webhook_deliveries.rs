@@ -453,3 +453,40 @@ async fn deliveries_are_listed_for_admins_of_the_webhook_only() {
     common::assert_error(&unknown, StatusCode::NOT_FOUND, "NOT_FOUND");
     assert!(deliveries(&server, &webhook).await.is_empty());
 }
+
+#[tokio::test]
+async fn an_attempt_cut_short_by_a_stop_is_made_again_at_the_next_start() {
+    let server = TestServer::new().await;
+    let (receiver, base) = Receiver::start(0).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/again"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    let (_, _, application) = server.hierarchy().await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+    concluded_deliveries(&server, &webhook, 1).await;
+    // As a server stopped in the middle of its attempt leaves it: claimed, never recorded.
+    sqlx::query("UPDATE webhook_deliveries SET status = 'PENDING', outcome = NULL, attempting = 1")
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM webhook_delivery_attempts")
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+
+    let TestServer { dir, state, .. } = server;
+    state.db.close().await;
+    let restarted = TestServer::in_dir(dir).await;
+    let delivery = concluded_deliveries(&restarted, &webhook, 1)
+        .await
+        .remove(0);
+    assert_eq!(delivery["status"], "DELIVERED", "{delivery}");
+    assert_eq!(delivery["attempts"].as_array().unwrap().len(), 1);
+    // Sent twice in all: at least once, never lost.
+    assert_eq!(receiver.received().len(), 2);
+}

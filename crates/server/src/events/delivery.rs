@@ -20,9 +20,6 @@ use crate::store::Secrets;
 pub const MAX_ATTEMPTS: u32 = 6;
 /// How long the receiver has to answer.
 const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How far a claimed delivery's due time is pushed while its attempt is in flight: longer than an
-/// attempt can take, so that it is claimed again only if the server stopped meanwhile.
-const LEASE: Duration = Duration::from_secs(120);
 /// Attempts in flight at once.
 const CONCURRENT_ATTEMPTS: usize = 16;
 /// The header that signs a STANDARD delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
@@ -63,9 +60,23 @@ impl Deliverer {
         })
     }
 
-    /// Delivers for as long as the server runs.
-    pub fn start(self: Arc<Self>) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move {
+    /// Delivers for as long as the server runs, starting with the attempts a previous run of the
+    /// server left in flight.
+    pub async fn start(self: Arc<Self>) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+        let interrupted = sqlx::query(
+            "UPDATE webhook_deliveries SET attempting = 0, next_attempt_at = ? WHERE attempting = 1",
+        )
+        .bind(Utc::now().timestamp_millis())
+        .execute(&self.db)
+        .await?
+        .rows_affected();
+        if interrupted > 0 {
+            tracing::info!(
+                interrupted,
+                "making again the webhook attempts a stop interrupted"
+            );
+        }
+        Ok(tokio::spawn(async move {
             loop {
                 if let Err(error) = self.dispatch_due().await {
                     tracing::error!(%error, "webhook deliveries could not be read");
@@ -79,7 +90,7 @@ impl Deliverer {
                     _ = tokio::time::sleep(idle) => {}
                 }
             }
-        })
+        }))
     }
 
     /// Claims as many due deliveries as there are free slots and starts an attempt for each.
@@ -88,18 +99,15 @@ impl Deliverer {
         if free == 0 {
             return Ok(());
         }
-        let now = Utc::now().timestamp_millis();
-        let leased_until = now + i64::try_from(LEASE.as_millis())?;
         // One statement claims them, so no delivery is attempted twice at once.
         let rows: Vec<(String, String, String, String)> = sqlx::query_as(
-            "UPDATE webhook_deliveries SET next_attempt_at = ?
+            "UPDATE webhook_deliveries SET attempting = 1
              WHERE id IN (SELECT id FROM webhook_deliveries
-                          WHERE status = 'PENDING' AND next_attempt_at <= ?
+                          WHERE status = 'PENDING' AND attempting = 0 AND next_attempt_at <= ?
                           ORDER BY next_attempt_at LIMIT ?)
              RETURNING id, webhook_id, event_type, payload",
         )
-        .bind(leased_until)
-        .bind(now)
+        .bind(Utc::now().timestamp_millis())
         .bind(i64::try_from(free)?)
         .fetch_all(&self.db)
         .await?;
@@ -114,8 +122,8 @@ impl Deliverer {
             let deliverer = self.clone();
             tokio::spawn(async move {
                 if let Err(error) = deliverer.attempt(&due).await {
-                    // The lease runs out and the delivery is attempted again.
                     tracing::error!(delivery = %due.id, %error, "webhook attempt not recorded");
+                    deliverer.release(&due).await;
                 }
                 drop(slot);
                 deliverer.wake.notify_one();
@@ -126,7 +134,8 @@ impl Deliverer {
 
     async fn until_next_due(&self) -> anyhow::Result<Duration> {
         let (next,): (Option<i64>,) = sqlx::query_as(
-            "SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'PENDING'",
+            "SELECT MIN(next_attempt_at) FROM webhook_deliveries
+             WHERE status = 'PENDING' AND attempting = 0",
         )
         .fetch_one(&self.db)
         .await?;
@@ -239,7 +248,8 @@ impl Deliverer {
             }
         };
         sqlx::query(
-            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = ? WHERE id = ?",
+            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = ?, attempting = 0
+             WHERE id = ?",
         )
         .bind(status.as_str())
         .bind(outcome)
@@ -251,6 +261,23 @@ impl Deliverer {
         Ok(())
     }
 
+    /// Makes a delivery whose attempt could not be recorded due again, after the first retry wait.
+    async fn release(&self, due: &Due) {
+        let next = Utc::now().timestamp_millis()
+            + i64::try_from(self.retry_base.as_millis()).unwrap_or(i64::MAX / 2);
+        let released = sqlx::query(
+            "UPDATE webhook_deliveries SET attempting = 0, next_attempt_at = ? WHERE id = ?",
+        )
+        .bind(next)
+        .bind(&due.id)
+        .execute(&self.db)
+        .await;
+        if let Err(error) = released {
+            // Left attempting: the next start of the server makes it again.
+            tracing::error!(delivery = %due.id, %error, "webhook delivery not released");
+        }
+    }
+
     /// Ends a delivery without sending it.
     async fn conclude(
         &self,
@@ -259,7 +286,8 @@ impl Deliverer {
         outcome: &str,
     ) -> anyhow::Result<()> {
         sqlx::query(
-            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = NULL WHERE id = ?",
+            "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = NULL, attempting = 0
+             WHERE id = ?",
         )
         .bind(status.as_str())
         .bind(outcome)
