@@ -1,8 +1,9 @@
 //! Engine throughput: deployments requested through the API, pushed through the queue and its
 //! workers, every state change, step and log line persisted in SQLite. Prints actions and
-//! persisted steps per second.
+//! persisted steps per second; with WEBHOOKS > 0, that many webhooks take every event to a
+//! receiver on loopback, and it prints how fast the events were delivered too.
 //!
-//! `cargo bench -p platform-server --bench engine_throughput [-- ACTIONS WORKERS]`
+//! `cargo bench -p platform-server --bench engine_throughput [-- ACTIONS WORKERS WEBHOOKS]`
 
 use std::time::{Duration, Instant};
 
@@ -44,6 +45,7 @@ async fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
     let actions: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(400);
     let workers: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(16);
+    let webhooks: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
     let dir = TempDir::new().unwrap();
     let (state, outcome) = prepare(&Config {
         listen: "127.0.0.1:0".parse().unwrap(),
@@ -66,6 +68,24 @@ async fn main() {
         authorization: format!("Token {}", outcome.sign_in_token.unwrap()),
     };
     let organization = outcome.organization_id;
+    let receiver = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let target_url = format!("http://{}/events", receiver.local_addr().unwrap());
+    tokio::spawn(async move {
+        let accept = Router::new().route("/events", axum::routing::post(|| async { "" }));
+        axum::serve(receiver, accept).await
+    });
+    for _ in 0..webhooks {
+        let (status, _) = client
+            .call(
+                Method::POST,
+                &format!("/organization/{organization}/webhook"),
+                json!({"target_url": target_url, "target_secret": "bench",
+                       "events": ["DEPLOYMENT_STARTED", "DEPLOYMENT_CANCELLED",
+                                  "DEPLOYMENT_FAILURE", "DEPLOYMENT_SUCCESSFUL"]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
     let (_, project) = client
         .call(
             Method::POST,
@@ -127,5 +147,28 @@ async fn main() {
         queued.as_secs_f64(),
         actions as f64 / seconds,
         steps as f64 / seconds,
+    );
+    if webhooks == 0 {
+        return;
+    }
+    loop {
+        let (pending,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM webhook_deliveries WHERE status != 'DELIVERED'")
+                .fetch_one(&state.db)
+                .await
+                .unwrap();
+        if pending == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let (events,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM webhook_deliveries")
+        .fetch_one(&state.db)
+        .await
+        .unwrap();
+    println!(
+        "webhook events: {events} to {webhooks} webhook(s), all delivered {seconds:.2} s after the first request: {:.0} signed deliveries/s",
+        events as f64 / seconds,
     );
 }
