@@ -1,11 +1,13 @@
-//! Component tests in headless Chromium: what the status badge and the steps timeline show.
+//! Component tests in headless Chromium: what the status badge, the steps timeline and the
+//! deployment log show.
 
+use console::components::deployment_log::DeploymentLog;
 use console::components::status_badge::StatusBadge;
 use console::components::steps_timeline::StepsTimeline;
 use leptos::prelude::*;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, Status, StatusAction, StatusDetails, Step,
-    StepName, StepStatus, Steps, SubAction,
+    ActionStatus, DeploymentStatus, LogLine, ServiceState, Status, StatusAction, StatusDetails,
+    Step, StepName, StepStatus, Steps, SubAction,
 };
 use uuid::Uuid;
 use wasm_bindgen::JsCast;
@@ -178,4 +180,42 @@ async fn timeline_follows_a_deployment_to_its_end() {
     assert_eq!(container.query_selector_all(".step").unwrap().length(), 2);
     assert!(!text.contains("in progress"), "{text}");
     assert!(text.contains("20 s"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn the_deployment_log_shows_each_line_with_its_time() {
+    let at = chrono::DateTime::parse_from_rfc3339("2026-11-21T10:15:30Z")
+        .unwrap()
+        .to_utc();
+    let lines = vec![
+        LogLine {
+            created_at: at,
+            execution_id: "e1".into(),
+            message: "Build: started.".into(),
+        },
+        LogLine {
+            created_at: at + chrono::Duration::seconds(20),
+            execution_id: "e1".into(),
+            message: "Build: failed on purpose (PLATFORM_FAIL_AT=BUILD).".into(),
+        },
+    ];
+    let container = mount(move || view! { <DeploymentLog lines/> });
+    settle().await;
+    let items = container.query_selector_all(".log__line").unwrap();
+    assert_eq!(items.length(), 2);
+    let last = items.item(1).unwrap().text_content().unwrap();
+    assert!(last.contains("failed on purpose"), "{last}");
+    let time = container.query_selector(".log__time").unwrap().unwrap();
+    assert_eq!(
+        time.get_attribute("datetime").unwrap(),
+        "2026-11-21T10:15:30+00:00"
+    );
+    // The time of day in the browser's zone (hh:mm:ss), whose seconds are those sent.
+    let shown = time.text_content().unwrap();
+    assert_eq!(shown.len(), 8, "{shown}");
+    assert!(shown.ends_with(":30"), "{shown}");
+
+    let empty = mount(|| view! { <DeploymentLog lines=Vec::new()/> });
+    settle().await;
+    assert_eq!(empty.text_content().unwrap(), "No deployment yet.");
 }

@@ -1,4 +1,4 @@
-use platform_api::{Application, ApplicationRequest, DeployRequest, List, Status};
+use platform_api::{Application, ApplicationRequest, DeployRequest, List, LogLine, Status};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -34,6 +34,21 @@ impl Api {
     ) -> Result<Status, ApiError> {
         self.post(&format!("/application/{application_id}/deploy"), request)
             .await
+    }
+
+    /// The last `tail` lines of the log of one execution of the application.
+    pub async fn application_log(
+        &self,
+        application_id: Uuid,
+        execution_id: &str,
+        tail: u32,
+    ) -> Result<Vec<LogLine>, ApiError> {
+        let list: List<LogLine> = self
+            .get(&format!(
+                "/application/{application_id}/log?tail={tail}&execution_id={execution_id}"
+            ))
+            .await?;
+        Ok(list.results)
     }
 
     pub async fn application_status(&self, application_id: Uuid) -> Result<Status, ApiError> {

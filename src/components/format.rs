@@ -29,6 +29,13 @@ pub fn exact(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }
 
+/// The time of day in the browser's time zone, "14:05:09", for lines of a log.
+pub fn clock(at: DateTime<Utc>) -> String {
+    at.with_timezone(&chrono::Local)
+        .format("%H:%M:%S")
+        .to_string()
+}
+
 /// milli-CPU as "0.5 vCPU".
 pub fn cpu(milli: i64) -> String {
     format!("{} vCPU", milli as f64 / 1000.0)

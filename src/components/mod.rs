@@ -1,6 +1,7 @@
 //! Reusable presentational pieces.
 
 pub mod copy_button;
+pub mod deployment_log;
 pub mod empty_state;
 pub mod error_notice;
 pub mod form;

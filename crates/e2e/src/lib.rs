@@ -124,6 +124,26 @@ impl Browser {
         format!("http://{}{}", self.server.address, path)
     }
 
+    /// Calls the API as the signed-in person would, for set-up the console has no page for yet.
+    pub async fn api(
+        &self,
+        method: &str,
+        path: &str,
+        body: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        let url = self.url(&format!("/api{path}"));
+        let method = method.to_string();
+        let authorization = format!("Token {}", self.token);
+        tokio::task::spawn_blocking(move || {
+            let answer = ureq::request(&method, &url)
+                .set("Authorization", &authorization)
+                .send_json(body)
+                .with_context(|| format!("{method} {url}"))?;
+            Ok(answer.into_json()?)
+        })
+        .await?
+    }
+
     pub async fn open(&self, path: &str) -> Result<()> {
         self.client.goto(&self.url(path)).await?;
         Ok(())

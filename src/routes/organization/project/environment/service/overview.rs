@@ -8,6 +8,7 @@ use platform_api::{Application, DeployRequest, Status};
 
 use crate::api::{use_api, ApiError};
 use crate::components::copy_button::CopyButton;
+use crate::components::deployment_log::DeploymentLog;
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
@@ -19,6 +20,8 @@ use crate::state::toasts::use_toasts;
 
 /// How often a deployment in progress is polled.
 const POLL_DEPLOYING: Duration = Duration::from_secs(1);
+/// How many lines of the last deployment's log are shown.
+const LOG_LINES: u32 = 50;
 
 #[component]
 pub fn ServiceOverview() -> impl IntoView {
@@ -34,6 +37,21 @@ pub fn ServiceOverview() -> impl IntoView {
     let status = LocalResource::new(move || {
         let id = service.get();
         async move { api.application_status(id.ok_or_else(no_service)?).await }
+    });
+    // Follows the status: refetched with it, so the log grows while the deployment runs.
+    let log = LocalResource::new(move || {
+        let id = service.get();
+        let execution = status
+            .get()
+            .and_then(Result::ok)
+            .and_then(|status| status.execution_id);
+        async move {
+            let id = id.ok_or_else(no_service)?;
+            match execution {
+                Some(execution) => api.application_log(id, &execution, LOG_LINES).await,
+                None => Ok(Vec::new()),
+            }
+        }
     });
     // Poll while the deployment runs; stop at a terminal state.
     poll(
@@ -91,6 +109,10 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(application, 6, |application| view! { <Settings application/> })}
             </section>
         </div>
+        <section class="card" aria-labelledby="log-title">
+            <h2 id="log-title">"Log of the last deployment"</h2>
+            {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}
+        </section>
     }
 }
 

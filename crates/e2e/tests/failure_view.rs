@@ -1,0 +1,84 @@
+//! A deployment that fails, as the person watching it sees it: the error state in the badge, the
+//! failed step in the timeline, the steps before it done, the log saying why, and Deploy offered
+//! again.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let organization = browser.api("GET", "/organization", json!(null)).await?["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/project"),
+            json!({"name": "shop"}),
+        )
+        .await?["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let environment = browser
+        .api(
+            "POST",
+            &format!("/project/{project}/environment"),
+            json!({"name": "staging", "mode": "STAGING"}),
+        )
+        .await?["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let application = browser
+        .api(
+            "POST",
+            &format!("/environment/{environment}/application"),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
+        )
+        .await?["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The documented way to make a service fail on purpose (docs/decisions.md).
+    browser
+        .api(
+            "POST",
+            &format!("/application/{application}/environmentVariable"),
+            json!({"key": "PLATFORM_FAIL_AT", "value": "BUILD"}),
+        )
+        .await?;
+
+    browser.sign_in().await?;
+    browser
+        .open(&format!(
+            "/organization/{organization}/project/{project}/environment/{environment}/service/{application}/overview"
+        ))
+        .await?;
+    browser.wait_for_text("main h1", "web").await?;
+    browser.click(".actions button").await?;
+    browser.wait_for_text("[data-state]", "Build error").await?;
+    let timeline = browser.wait_for_text(".timeline", "Build").await?;
+    for done in ["Registry create repository", "Git clone", "Build queueing"] {
+        assert!(timeline.contains(done), "{done} missing from {timeline}");
+    }
+    assert!(
+        !timeline.contains("Deployment queueing"),
+        "nothing runs after the failed step: {timeline}"
+    );
+    assert!(!timeline.contains("in progress"), "{timeline}");
+    let failed = browser.find(".timeline .step--failure").await?;
+    assert_eq!(failed.attr("data-step").await?.as_deref(), Some("BUILD"));
+    assert!(failed.text().await?.contains("error"));
+    // The log says why, in words.
+    let log = browser
+        .wait_for_text(".log", "failed on purpose (PLATFORM_FAIL_AT=BUILD)")
+        .await?;
+    assert!(log.contains("Build: started."), "{log}");
+    let deploy = browser.find(".actions button").await?;
+    assert!(deploy.is_enabled().await?, "Deploy is offered again");
+    browser.screenshot("service-failed").await?;
+    browser.close().await
+}
