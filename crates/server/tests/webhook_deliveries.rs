@@ -490,3 +490,64 @@ async fn an_attempt_cut_short_by_a_stop_is_made_again_at_the_next_start() {
     // Sent twice in all: at least once, never lost.
     assert_eq!(receiver.received().len(), 2);
 }
+
+#[tokio::test]
+async fn only_the_newest_concluded_deliveries_are_kept() {
+    let server = TestServer::new().await;
+    let (_receiver, base) = Receiver::start(0).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/kept"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    let (_, _, application) = server.hierarchy().await;
+    let deploy = format!("/api/application/{application}/deploy");
+    server.post(&deploy, json!({})).await;
+    server.settled_status(&application).await;
+    let first = concluded_deliveries(&server, &webhook, 1).await.remove(0);
+
+    // A long history already delivered before it, oldest first.
+    let kept = platform_server::events::delivery::KEPT_PER_WEBHOOK;
+    let old = Utc::now() - chrono::Duration::days(30);
+    let payload = first["payload"].to_string();
+    let mut history = Vec::new();
+    for index in 0..kept {
+        let id = uuid::Uuid::new_v4().to_string();
+        sqlx::query(
+            "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at)
+             VALUES (?, ?, 'DEPLOYMENT_SUCCESSFUL', ?, 'DELIVERED', ?)",
+        )
+        .bind(&id)
+        .bind(&webhook)
+        .bind(&payload)
+        .bind(old + chrono::Duration::seconds(index))
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+        history.push(id);
+    }
+    server.post(&deploy, json!({})).await;
+    server.settled_status(&application).await;
+    let newest = loop {
+        let listed = concluded_deliveries(&server, &webhook, 1).await.remove(0);
+        if listed["id"] != first["id"] {
+            break listed;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+
+    let ids: Vec<(String,)> = sqlx::query_as(
+        "SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY created_at",
+    )
+    .bind(&webhook)
+    .fetch_all(&server.state.db)
+    .await
+    .unwrap();
+    let ids: Vec<String> = ids.into_iter().map(|(id,)| id).collect();
+    assert_eq!(ids.len() as i64, kept);
+    // The two oldest made room for the newest.
+    assert_eq!(ids[0], history[2]);
+    assert!(!ids.contains(&history[0]) && !ids.contains(&history[1]));
+    assert!(ids.contains(&first["id"].as_str().unwrap().to_string()));
+    assert_eq!(ids.last().unwrap(), newest["id"].as_str().unwrap());
+}

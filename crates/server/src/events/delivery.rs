@@ -22,6 +22,8 @@ pub const MAX_ATTEMPTS: u32 = 6;
 const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Attempts in flight at once.
 const CONCURRENT_ATTEMPTS: usize = 16;
+/// Concluded deliveries kept per webhook, newest first; older ones are deleted with their attempts.
+pub const KEPT_PER_WEBHOOK: i64 = 1000;
 /// The header that signs a STANDARD delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
 pub const SIGNATURE_HEADER: &str = "X-Platform-Signature";
 
@@ -258,6 +260,25 @@ impl Deliverer {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
+        if status != DeliveryStatus::Pending {
+            self.prune(&due.webhook_id).await?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the webhook's newest concluded deliveries only, so that storage stays bounded.
+    async fn prune(&self, webhook_id: &str) -> anyhow::Result<()> {
+        sqlx::query(
+            "DELETE FROM webhook_deliveries
+             WHERE webhook_id = ? AND status != 'PENDING' AND id NOT IN (
+                 SELECT id FROM webhook_deliveries WHERE webhook_id = ?
+                 ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+        )
+        .bind(webhook_id)
+        .bind(webhook_id)
+        .bind(KEPT_PER_WEBHOOK)
+        .execute(&self.db)
+        .await?;
         Ok(())
     }
 
@@ -294,7 +315,7 @@ impl Deliverer {
         .bind(&due.id)
         .execute(&self.db)
         .await?;
-        Ok(())
+        self.prune(&due.webhook_id).await
     }
 }
 
