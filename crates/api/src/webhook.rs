@@ -70,7 +70,8 @@ pub struct WebhookRequest {
     #[serde(default = "standard")]
     pub kind: WebhookKind,
     pub target_url: String,
-    /// Signs deliveries; never returned. An update that leaves it out keeps the one set.
+    /// Signs deliveries; never returned. An update that leaves it out keeps the one set; an empty
+    /// one removes it.
     #[serde(default)]
     pub target_secret: Option<String>,
     #[serde(default)]

@@ -61,6 +61,15 @@ async fn a_webhook_keeps_its_secret_to_itself() {
     ] {
         assert!(!body.to_string().contains("s1gn"), "{body}");
     }
+    // An empty secret removes it.
+    let cleared = update(
+        json!({"target_url": "https://hooks.example/v2", "target_secret": "",
+                                "events": ["DEPLOYMENT_SUCCESSFUL"]}),
+    )
+    .await;
+    assert_eq!(cleared.status, StatusCode::OK, "{}", cleared.body);
+    assert_eq!(cleared.body["target_secret_set"], false);
+    assert_eq!(server.get(&one).await.body["target_secret_set"], false);
 
     let deleted = server.call(Method::DELETE, &one, Some(&auth), None).await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);

@@ -75,6 +75,11 @@ impl OrganizationResource for Webhooks {
         (webhook, secrets)
     }
 
+    /// An empty `target_secret` removes the secret: deliveries go unsigned from then on.
+    fn keeps_secrets(_previous: &Self::Record, request: &Self::Request) -> bool {
+        request.target_secret.as_deref() != Some("")
+    }
+
     /// Webhooks have no name: each is its own.
     fn name(record: &Self::Record) -> String {
         record.id.to_string()
