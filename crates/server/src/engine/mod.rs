@@ -453,6 +453,13 @@ impl Engine {
             .map(|(_, value)| value.trim().to_uppercase()))
     }
 
+    /// Tells the delivery worker when a transaction recorded webhook deliveries.
+    fn wake_deliveries(&self, recorded: usize) {
+        if recorded > 0 {
+            self.events_recorded.notify_one();
+        }
+    }
+
     async fn cancel_requested(&self, deployment_id: Uuid) -> anyhow::Result<bool> {
         let (requested,): (bool,) =
             sqlx::query_as("SELECT cancel_requested FROM deployments WHERE id = ?")
@@ -496,17 +503,19 @@ impl Engine {
         .bind(deployment_id.to_string())
         .execute(&mut *tx)
         .await?;
-        if first.rows_affected() == 1 {
+        let recorded = if first.rows_affected() == 1 {
             events::emit(
                 &mut tx,
                 deployment_id,
                 WebhookEvent::DeploymentStarted,
                 step.state,
             )
-            .await?;
-        }
+            .await?
+        } else {
+            0
+        };
         tx.commit().await?;
-        self.events_recorded.notify_one();
+        self.wake_deliveries(recorded);
         Ok(())
     }
 
@@ -608,7 +617,7 @@ impl Engine {
             Action::Stop => "Stopped.",
             Action::Uninstall => "Uninstalled: compute and data deleted, configuration kept.",
         };
-        end(
+        let recorded = end(
             &mut tx,
             deployment_id,
             service_id,
@@ -618,7 +627,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.events_recorded.notify_one();
+        self.wake_deliveries(recorded);
         Ok(())
     }
 
@@ -645,7 +654,7 @@ impl Engine {
         } else {
             ServiceState::Deployed
         };
-        end(
+        let recorded = end(
             &mut tx,
             deployment_id,
             service_id,
@@ -655,7 +664,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.events_recorded.notify_one();
+        self.wake_deliveries(recorded);
         Ok(())
     }
 
@@ -667,7 +676,7 @@ impl Engine {
         message: &str,
     ) -> anyhow::Result<()> {
         let mut tx = self.db.begin().await?;
-        end(
+        let recorded = end(
             &mut tx,
             deployment_id,
             service_id,
@@ -677,13 +686,13 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.events_recorded.notify_one();
+        self.wake_deliveries(recorded);
         Ok(())
     }
 
     async fn finish_canceled(&self, deployment_id: Uuid, service_id: Uuid) -> anyhow::Result<()> {
         let mut tx = self.db.begin().await?;
-        end(
+        let recorded = end(
             &mut tx,
             deployment_id,
             service_id,
@@ -693,13 +702,13 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.events_recorded.notify_one();
+        self.wake_deliveries(recorded);
         Ok(())
     }
 }
 
 /// Ends an action in `state`: the state, the end time, a last log line and the event that says
-/// how it ended, in one transaction.
+/// how it ended, in one transaction; returns how many deliveries of the event it recorded.
 async fn end(
     tx: &mut Transaction<'_, Sqlite>,
     deployment_id: Uuid,
@@ -707,7 +716,7 @@ async fn end(
     state: ServiceState,
     action_status: ActionStatus,
     message: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<usize> {
     set_state(tx, deployment_id, service_id, state, action_status).await?;
     sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
         .bind(Utc::now())

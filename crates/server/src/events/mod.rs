@@ -15,23 +15,30 @@ use crate::routes::organization_resources::OrganizationResource;
 use crate::routes::webhooks::Webhooks;
 
 /// Records `event` of the action `deployment_id`, which left its service in `state`, for every
-/// webhook of the organization that wants it.
+/// webhook of the organization that wants it; returns how many deliveries it recorded.
 pub async fn emit(
     tx: &mut Transaction<'_, Sqlite>,
     deployment_id: Uuid,
     event: WebhookEvent,
     state: ServiceState,
-) -> anyhow::Result<()> {
-    let payload = payload(tx, deployment_id, state).await?;
+) -> anyhow::Result<usize> {
     let records: Vec<(String, String)> = sqlx::query_as(
-        "SELECT id, record FROM organization_resources WHERE organization_id = ? AND kind = ?",
+        "SELECT r.id, r.record FROM deployments d
+         JOIN services s ON s.id = d.service_id
+         JOIN organization_resources r ON r.organization_id = s.organization_id AND r.kind = ?
+         WHERE d.id = ?",
     )
-    .bind(payload.organization_id.to_string())
     .bind(Webhooks::KIND.stored_as)
+    .bind(deployment_id.to_string())
     .fetch_all(&mut **tx)
     .await?;
+    if records.is_empty() {
+        return Ok(0);
+    }
+    let payload = payload(tx, deployment_id, state).await?;
     let body = serde_json::to_string(&payload)?;
     let now = Utc::now();
+    let mut recorded = 0;
     for (webhook_id, record) in records {
         let webhook: Webhook = serde_json::from_str(&record)?;
         if !webhook.wants(event, &payload.project_name, payload.environment_mode) {
@@ -49,8 +56,9 @@ pub async fn emit(
         .bind(now.timestamp_millis())
         .execute(&mut **tx)
         .await?;
+        recorded += 1;
     }
-    Ok(())
+    Ok(recorded)
 }
 
 /// Who the event is about: the service of the action and everything it belongs to.
