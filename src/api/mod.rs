@@ -6,6 +6,7 @@ pub mod environment;
 mod error;
 pub mod organization;
 pub mod project;
+pub mod service;
 
 pub use error::ApiError;
 

@@ -126,12 +126,16 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
     let service = LocalResource::new(move || {
-        let id = ids.get().service;
+        let PathIds {
+            environment,
+            service,
+            ..
+        } = ids.get();
         async move {
-            match id {
-                Some(id) => api.application(id).await.ok().map(|a| a.name),
-                None => None,
-            }
+            let (environment, service) = (environment?, service?);
+            let kind = api.service_kind(environment, service).await.ok()?;
+            let record = api.service(kind, service).await.ok()?;
+            Some(record.name().to_string())
         }
     });
 

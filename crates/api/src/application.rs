@@ -21,6 +21,33 @@ wire_enum!(
     }
 );
 
+impl ServiceType {
+    /// The first segment of the kind's routes: `/application/{id}`, `/helm/{id}/deploy`, and of
+    /// its collection under an environment.
+    pub fn path_segment(self) -> &'static str {
+        match self {
+            ServiceType::Application => "application",
+            ServiceType::Container => "container",
+            ServiceType::Database => "database",
+            ServiceType::Job => "job",
+            ServiceType::Helm => "helm",
+            ServiceType::Terraform => "terraform",
+        }
+    }
+
+    /// The kind as a person names it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ServiceType::Application => "Application",
+            ServiceType::Container => "Container",
+            ServiceType::Database => "Database",
+            ServiceType::Job => "Job",
+            ServiceType::Helm => "Helm chart",
+            ServiceType::Terraform => "Terraform",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Application {

@@ -5,6 +5,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::application::ServiceType;
+
 wire_enum!(
     /// Service state (spec 3.1).
     ServiceState {
@@ -264,6 +266,21 @@ impl EnvironmentStatuses {
             .chain(&self.databases)
             .chain(&self.helms)
             .chain(&self.terraforms)
+    }
+
+    /// The kind of the service with this id, when it is one of the environment's.
+    pub fn kind_of(&self, service_id: Uuid) -> Option<ServiceType> {
+        [
+            (ServiceType::Application, &self.applications),
+            (ServiceType::Container, &self.containers),
+            (ServiceType::Job, &self.jobs),
+            (ServiceType::Database, &self.databases),
+            (ServiceType::Helm, &self.helms),
+            (ServiceType::Terraform, &self.terraforms),
+        ]
+        .into_iter()
+        .find(|(_, statuses)| statuses.iter().any(|status| status.id == service_id))
+        .map(|(kind, _)| kind)
     }
 
     pub fn any_in_progress(&self) -> bool {

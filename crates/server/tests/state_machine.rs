@@ -433,3 +433,32 @@ async fn a_terraform_plan_applies_nothing() {
         .await;
     common::assert_invalid_fields(&refused, &["plan_only"]);
 }
+
+#[tokio::test]
+async fn a_total_is_never_shown_below_the_sum_of_its_steps() {
+    let dir = TempDir::new().unwrap();
+    let mut real_ish = config(&dir);
+    // A plan then takes about 0.8 s in all, its BUILD step 0.6 s: rounded, the step says 1 s.
+    real_ish.engine_speed = 20.0;
+    let server = TestServer::with_config(dir, real_ish).await;
+    let (_repository, url) = repository();
+    let kinds = kinds(&url, "");
+    let terraform = kinds.iter().find(|k| k.path == "terraform").unwrap();
+    let (id, _) = service_of(&server, terraform).await;
+    server
+        .post(
+            &format!("/api/terraform/{id}/deploy"),
+            json!({"plan_only": true}),
+        )
+        .await;
+    let planned = server.settled(&format!("/api/terraform/{id}/status")).await;
+    let parts: i64 = planned["steps"]["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|step| step["duration_sec"].as_i64().unwrap())
+        .sum();
+    assert!(parts >= 1, "{planned}");
+    let total = planned["steps"]["total_duration_sec"].as_i64().unwrap();
+    assert!(total >= parts, "total {total} s below its steps' {parts} s");
+}

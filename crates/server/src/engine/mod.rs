@@ -660,7 +660,7 @@ impl Engine {
             service_id,
             state,
             ActionStatus::Success,
-            "Planned: the plan is in the log above; nothing was applied.",
+            "Planned; nothing was applied.",
         )
         .await?;
         tx.commit().await?;

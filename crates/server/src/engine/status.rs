@@ -169,8 +169,10 @@ async fn steps(
         })
         .collect::<ApiResult<Vec<_>>>()?;
     let end = finished_at.unwrap_or_else(Utc::now);
+    // Each step is rounded to whole seconds: the total is never shown below the sum of its parts.
+    let steps_sec: i64 = details.iter().map(|step| step.duration_sec).sum();
     Ok(Steps {
-        total_duration_sec: (end - requested_at).num_seconds().max(0),
+        total_duration_sec: (end - requested_at).num_seconds().max(steps_sec),
         total_computing_duration_sec: details
             .iter()
             .filter(|step| is_computing(step.step_name))

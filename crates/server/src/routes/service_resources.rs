@@ -84,6 +84,14 @@ pub trait ServiceResource: Send + Sync + 'static {
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
     let what = R::WHAT;
+    // The console reaches each kind through `ServiceType::path_segment`: both must agree.
+    let segment = R::TYPE.path_segment();
+    assert!(
+        R::ITEM.starts_with(&format!("/{segment}/"))
+            && R::COLLECTION.ends_with(&format!("/{segment}")),
+        "{} routes must use the path segment {segment}",
+        R::WHAT
+    );
     routes
         .add(
             Method::GET,

@@ -1,5 +1,5 @@
-//! `.../environment/:env/overview`: the environment's services with a live status from one
-//! batched `statuses` call, and a form to create an application.
+//! `.../environment/:env/overview`: the environment's services of every kind with a live status
+//! from one batched `statuses` call, and a form to create an application.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -12,6 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
@@ -46,13 +47,11 @@ pub fn EnvironmentOverview() -> impl IntoView {
     });
     let no_environment = || ApiError::NotFound("The address names no environment.".into());
 
-    let applications = LocalResource::new(move || {
+    let services = LocalResource::new(move || {
         let ids = ids.get();
         async move {
             let ids = ids.ok_or_else(no_environment)?;
-            api.applications(ids.environment)
-                .await
-                .map(|list| (ids, list))
+            api.services(ids.environment).await.map(|list| (ids, list))
         }
     });
     let statuses = LocalResource::new(move || {
@@ -81,14 +80,14 @@ pub fn EnvironmentOverview() -> impl IntoView {
             <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
         </div>
         <section class="card" aria-labelledby="services-title">
-            <h2 id="services-title">"Applications"</h2>
-            {loaded(applications, 4, move |(ids, applications)| view! {
-                <ApplicationTable ids applications statuses=by_service/>
+            <h2 id="services-title">"Services of this environment"</h2>
+            {loaded(services, 4, move |(ids, services)| view! {
+                <ServiceTable ids services statuses=by_service/>
             })}
         </section>
         {move || ids.get().map(|ids| view! {
             <CreateApplication environment=ids.environment on_created=Callback::new(move |_| {
-                applications.refetch();
+                services.refetch();
                 statuses.refetch();
             })/>
         })}
@@ -103,15 +102,15 @@ fn index(statuses: &EnvironmentStatuses) -> HashMap<Uuid, Status> {
 }
 
 #[component]
-fn ApplicationTable(
+fn ServiceTable(
     ids: Ids,
-    applications: Vec<Application>,
+    services: Vec<ServiceSummary>,
     statuses: Memo<HashMap<Uuid, Status>>,
 ) -> impl IntoView {
-    if applications.is_empty() {
+    if services.is_empty() {
         return view! {
-            <EmptyState title="No application yet"
-                hint="Create one with the form below from a git repository, then deploy it."/>
+            <EmptyState title="No service yet"
+                hint="Create an application with the form below from a git repository, then deploy it."/>
         }
         .into_any();
     }
@@ -119,15 +118,16 @@ fn ApplicationTable(
         <table class="table">
             <thead><tr>
                 <th scope="col">"Name"</th>
+                <th scope="col">"Kind"</th>
                 <th scope="col">"Status"</th>
                 <th scope="col">"Deployment"</th>
                 <th scope="col">"Last deployed"</th>
             </tr></thead>
             <tbody>
-                {applications.into_iter().map(|application| {
-                    let id = application.id;
+                {services.into_iter().map(|service| {
+                    let id = service.id;
                     let status = move || statuses.with(|s| s.get(&id).cloned());
-                    let name = application.name;
+                    let name = service.name;
                     let link_text = name.clone();
                     view! {
                         <tr data-service=name>
@@ -136,6 +136,7 @@ fn ApplicationTable(
                                     {link_text}
                                 </A>
                             </td>
+                            <td class="muted">{service.service_type.noun()}</td>
                             <td>{move || status().map(|s| view! { <StatusBadge state=s.state/> })}</td>
                             <td class="muted">
                                 {move || status().map(|s| s.service_deployment_status.label())}

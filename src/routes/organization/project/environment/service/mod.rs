@@ -1,1 +1,2 @@
 pub mod overview;
+mod settings;

@@ -1,15 +1,14 @@
-//! `.../service/:service/overview`: the application's settings, a Deploy button, and its status
-//! with the steps of the last deployment, polled until the deployment reaches a terminal state.
+//! `.../service/:service/overview`: a service of any kind with its settings, Deploy (and, for
+//! terraform, Plan only), its status with the steps of the last deployment, polled until the
+//! deployment reaches a terminal state, and that deployment's log.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use platform_api::{Application, DeployRequest, Status};
+use platform_api::{DeployRequest, ServiceType, Status};
 
 use crate::api::{use_api, ApiError};
-use crate::components::copy_button::CopyButton;
 use crate::components::deployment_log::DeploymentLog;
-use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
@@ -17,6 +16,8 @@ use crate::components::steps_timeline::StepsTimeline;
 use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
+
+use super::settings::Settings;
 
 /// How often a deployment in progress is polled.
 const POLL_DEPLOYING: Duration = Duration::from_secs(1);
@@ -27,16 +28,29 @@ const LOG_LINES: u32 = 50;
 pub fn ServiceOverview() -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
-    let service = param_id("service");
+    let (environment, service) = (param_id("env"), param_id("service"));
     let no_service = || ApiError::NotFound("The address names no service.".into());
 
-    let application = LocalResource::new(move || {
+    // The address does not say the kind; the environment's statuses do.
+    let kind = LocalResource::new(move || {
+        let (environment, service) = (environment.get(), service.get());
+        async move {
+            match (environment, service) {
+                (Some(environment), Some(service)) => api.service_kind(environment, service).await,
+                _ => Err(no_service()),
+            }
+        }
+    });
+    let record = LocalResource::new(move || {
         let id = service.get();
-        async move { api.application(id.ok_or_else(no_service)?).await }
+        async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
     });
     let status = LocalResource::new(move || {
         let id = service.get();
-        async move { api.application_status(id.ok_or_else(no_service)?).await }
+        async move {
+            api.service_status(kind.await?, id.ok_or_else(no_service)?)
+                .await
+        }
     });
     // Follows the status: refetched with it, so the log grows while the deployment runs.
     let log = LocalResource::new(move || {
@@ -46,9 +60,9 @@ pub fn ServiceOverview() -> impl IntoView {
             .and_then(Result::ok)
             .and_then(|status| status.execution_id);
         async move {
-            let id = id.ok_or_else(no_service)?;
+            let (kind, id) = (kind.await?, id.ok_or_else(no_service)?);
             match execution {
-                Some(execution) => api.application_log(id, &execution, LOG_LINES).await,
+                Some(execution) => api.service_log(kind, id, &execution, LOG_LINES).await,
                 None => Ok(Vec::new()),
             }
         }
@@ -63,15 +77,21 @@ pub fn ServiceOverview() -> impl IntoView {
     );
 
     let forbidden = RwSignal::new(false);
-    let deploy = Action::new_local(move |_: &()| {
-        let id = service.get_untracked();
+    let deploy = Action::new_local(move |request: &DeployRequest| {
+        let (request, id) = (request.clone(), service.get_untracked());
         async move {
-            let Some(id) = id else { return };
-            match api.deploy_application(id, &DeployRequest::default()).await {
+            let (Some(id), Some(Ok(kind))) = (id, kind.get_untracked()) else {
+                return;
+            };
+            match api.deploy_service(kind, id, &request).await {
                 Ok(_) => {
-                    toasts.success("Deployment queued.");
+                    toasts.success(if request.plan_only {
+                        "Plan queued."
+                    } else {
+                        "Deployment queued."
+                    });
                     status.refetch();
-                    application.refetch();
+                    record.refetch();
                 }
                 Err(error) => {
                     forbidden.set(matches!(error, ApiError::Forbidden(_)));
@@ -83,18 +103,33 @@ pub fn ServiceOverview() -> impl IntoView {
     });
     let in_progress =
         move || matches!(status.get(), Some(Ok(status)) if status.state.is_in_progress());
+    let disabled = move || deploy.pending().get() || in_progress() || forbidden.get();
+    let refusal = move || {
+        forbidden
+            .get()
+            .then_some("Your token's role does not allow deployments.")
+    };
+    let is_terraform = move || matches!(kind.get(), Some(Ok(ServiceType::Terraform)));
 
     view! {
         <div class="page__header page__header--actions">
             <div>
-                <h1>{move || application.get().and_then(Result::ok).map(|a| a.name)}</h1>
-                <p class="page__lead">"Application"</p>
+                <h1>{move || record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
+                <p class="page__lead">{move || kind.get().and_then(Result::ok).map(ServiceType::noun)}</p>
             </div>
             <div class="actions">
+                <Show when=is_terraform>
+                    <button type="button" class="button button--secondary"
+                        disabled=disabled title=refusal
+                        on:click=move |_| {
+                            deploy.dispatch_local(DeployRequest { plan_only: true, ..Default::default() });
+                        }>
+                        "Plan only"
+                    </button>
+                </Show>
                 <button type="button" class="button button--primary"
-                    disabled=move || deploy.pending().get() || in_progress() || forbidden.get()
-                    title=move || forbidden.get().then_some("Your token's role does not allow deployments.")
-                    on:click=move |_| { deploy.dispatch_local(()); }>
+                    disabled=disabled title=refusal
+                    on:click=move |_| { deploy.dispatch_local(DeployRequest::default()); }>
                     {move || if in_progress() { "Deploying…" } else { "Deploy" }}
                 </button>
             </div>
@@ -106,7 +141,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
             <section class="card" aria-labelledby="settings-title">
                 <h2 id="settings-title">"Settings"</h2>
-                {loaded(application, 6, |application| view! { <Settings application/> })}
+                {loaded(record, 6, |record| view! { <Settings record/> })}
             </section>
         </div>
         <section class="card" aria-labelledby="log-title">
@@ -133,42 +168,5 @@ fn StatusPanel(status: Status) -> impl IntoView {
         </dl>
         <h3>"Steps of the last deployment"</h3>
         <StepsTimeline status=status/>
-    }
-}
-
-#[component]
-fn Settings(application: Application) -> impl IntoView {
-    let git = application.git_repository;
-    let ports = application
-        .ports
-        .iter()
-        .map(
-            |port| match (port.publicly_accessible, port.external_port) {
-                (true, Some(external)) => format!("{} → {external} public", port.internal_port),
-                _ => format!("{} private", port.internal_port),
-            },
-        )
-        .collect::<Vec<_>>()
-        .join(", ");
-    let id = application.id.to_string();
-    view! {
-        <dl class="facts">
-            <dt>"Id"</dt>
-            <dd class="mono">{id.clone()} " " <CopyButton text=id label="Copy the application id"/></dd>
-            <dt>"Repository"</dt>
-            <dd class="mono">{git.url}</dd>
-            <dt>"Branch"</dt>
-            <dd>{git.branch.unwrap_or_default()}</dd>
-            <dt>"Deployed commit"</dt>
-            <dd class="mono">{git.deployed_commit_id.unwrap_or_else(|| "latest of the branch".into())}</dd>
-            <dt>"Build"</dt>
-            <dd>{application.build_mode} " · " {application.dockerfile_path.unwrap_or_default()}</dd>
-            <dt>"Resources"</dt>
-            <dd>{format::cpu(application.cpu)} " · " {format::memory(application.memory)}</dd>
-            <dt>"Instances"</dt>
-            <dd>{application.min_running_instances} " to " {application.max_running_instances}</dd>
-            <dt>"Ports"</dt>
-            <dd>{if ports.is_empty() { "none".to_string() } else { ports }}</dd>
-        </dl>
     }
 }

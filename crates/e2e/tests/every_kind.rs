@@ -1,0 +1,135 @@
+//! Services of every kind in the console: listed with their kind and live status on the
+//! environment page, each opening on its own page with its settings, deployable there; terraform
+//! also plans without applying.
+
+use e2e::Browser;
+use serde_json::{json, Value};
+
+fn id(record: &Value) -> String {
+    record["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let organization = id(&browser.api("GET", "/organization", json!(null)).await?);
+    let project = id(&browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/project"),
+            json!({"name": "shop"}),
+        )
+        .await?);
+    let environment = id(&browser
+        .api(
+            "POST",
+            &format!("/project/{project}/environment"),
+            json!({"name": "production", "mode": "PRODUCTION"}),
+        )
+        .await?);
+    let registry = id(&browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/containerRegistry"),
+            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example",
+                   "config": {"username": "robot", "password": "registry-password"}}),
+        )
+        .await?);
+    let git = json!({"url": "https://git.example.com/acme/shop.git", "branch": "main"});
+    let mut ids = std::collections::HashMap::new();
+    for (kind, body) in [
+        ("application", json!({"name": "web", "git_repository": git})),
+        (
+            "container",
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
+        ),
+        (
+            "database",
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        ),
+        (
+            "job",
+            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+                   "source": {"docker": {"git_repository": git}}}),
+        ),
+        (
+            "helm",
+            json!({"name": "redis", "source": {"git": {"git_repository": git, "chart_path": "/charts/redis"}}}),
+        ),
+        (
+            "terraform",
+            json!({"name": "cdn", "engine": "TERRAFORM", "backend": {"kubernetes": {}},
+                   "terraform_files_source": {"git": {"git_repository": git}}}),
+        ),
+    ] {
+        let created = browser
+            .api("POST", &format!("/environment/{environment}/{kind}"), body)
+            .await?;
+        ids.insert(kind, id(&created));
+    }
+
+    browser.sign_in().await?;
+    let environment_page = format!(
+        "/organization/{organization}/project/{project}/environment/{environment}/overview"
+    );
+    browser.open(&environment_page).await?;
+    for (name, kind) in [
+        ("web", "Application"),
+        ("nginx", "Container"),
+        ("orders", "Database"),
+        ("backup", "Job"),
+        ("redis", "Helm chart"),
+        ("cdn", "Terraform"),
+    ] {
+        let row = browser
+            .wait_for_text(&format!("tr[data-service={name}]"), kind)
+            .await?;
+        assert!(row.contains("Ready"), "{name}: {row}");
+    }
+    browser.screenshot("environment-every-kind").await?;
+
+    // A database opens on its own page, with its settings, and deploys there.
+    browser.click("tr[data-service=orders] a").await?;
+    browser.wait_for_text("main h1", "orders").await?;
+    browser.wait_for_text(".page__lead", "Database").await?;
+    browser.wait_for_text(".facts", "POSTGRESQL 16").await?;
+    browser.wait_for_text(".breadcrumbs", "orders").await?;
+    browser.click(".actions .button--primary").await?;
+    browser.wait_for_text("[data-state]", "Deployed").await?;
+    let timeline = browser
+        .wait_for_text(".timeline", "Deployment queueing")
+        .await?;
+    assert!(
+        !timeline.contains("Build"),
+        "a database builds nothing: {timeline}"
+    );
+    browser.wait_for_text(".log", "Deployed.").await?;
+
+    // Terraform plans without applying: the plan's steps, and still never deployed.
+    browser
+        .open(&format!(
+            "/organization/{organization}/project/{project}/environment/{environment}/service/{}/overview",
+            ids["terraform"]
+        ))
+        .await?;
+    browser.wait_for_text(".page__lead", "Terraform").await?;
+    browser.wait_for_text(".facts", "Kubernetes").await?;
+    browser.click(".actions .button--secondary").await?;
+    browser.wait_for_text(".log", "Planned").await?;
+    browser.wait_for_text("[data-state]", "Ready").await?;
+    let timeline = browser.wait_for_text(".timeline", "Git clone").await?;
+    assert!(timeline.contains("Build"), "{timeline}");
+    assert!(
+        !timeline.contains("Deployment queueing"),
+        "a plan applies nothing: {timeline}"
+    );
+    browser.wait_for_text(".facts", "Never deployed").await?;
+    browser.screenshot("terraform-planned").await?;
+
+    // Back on the environment page, the statuses show what happened.
+    browser.open(&environment_page).await?;
+    browser
+        .wait_for_text("tr[data-service=orders]", "Deployed")
+        .await?;
+    browser.close().await
+}

@@ -1,0 +1,121 @@
+//! What every kind of service shares: listing, reading, status, deploy, log. Each kind's routes
+//! start with its `ServiceType::path_segment`.
+
+use futures::future::try_join_all;
+use platform_api::{
+    Application, Container, Database, DeployRequest, HelmService, Job, List, LogLine, ServiceType,
+    Status, TerraformService,
+};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+/// A service of any kind, as listed: enough to name it and reach it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ServiceSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub service_type: ServiceType,
+}
+
+/// A service's record, in the shape of its kind.
+// One lives per page: boxing the larger kinds would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServiceRecord {
+    Application(Application),
+    Container(Container),
+    Database(Database),
+    Job(Job),
+    Helm(HelmService),
+    Terraform(TerraformService),
+}
+
+impl ServiceRecord {
+    pub fn name(&self) -> &str {
+        match self {
+            ServiceRecord::Application(service) => &service.name,
+            ServiceRecord::Container(service) => &service.name,
+            ServiceRecord::Database(service) => &service.name,
+            ServiceRecord::Job(service) => &service.name,
+            ServiceRecord::Helm(service) => &service.name,
+            ServiceRecord::Terraform(service) => &service.name,
+        }
+    }
+}
+
+fn item(kind: ServiceType, id: Uuid) -> String {
+    format!("/{}/{id}", kind.path_segment())
+}
+
+impl Api {
+    /// Every service of the environment, whatever its kind, by name.
+    pub async fn services(&self, environment_id: Uuid) -> Result<Vec<ServiceSummary>, ApiError> {
+        let lists = try_join_all(ServiceType::ALL.iter().map(|kind| async move {
+            let path = format!("/environment/{environment_id}/{}", kind.path_segment());
+            self.get::<List<ServiceSummary>>(&path).await
+        }))
+        .await?;
+        let mut services: Vec<ServiceSummary> =
+            lists.into_iter().flat_map(|list| list.results).collect();
+        services.sort_by_key(|service| service.name.to_lowercase());
+        Ok(services)
+    }
+
+    /// The kind of one of the environment's services, found in the environment's statuses (the
+    /// console's addresses do not carry it).
+    pub async fn service_kind(
+        &self,
+        environment_id: Uuid,
+        service_id: Uuid,
+    ) -> Result<ServiceType, ApiError> {
+        self.environment_statuses(environment_id)
+            .await?
+            .kind_of(service_id)
+            .ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+    }
+
+    pub async fn service(&self, kind: ServiceType, id: Uuid) -> Result<ServiceRecord, ApiError> {
+        let path = item(kind, id);
+        Ok(match kind {
+            ServiceType::Application => ServiceRecord::Application(self.get(&path).await?),
+            ServiceType::Container => ServiceRecord::Container(self.get(&path).await?),
+            ServiceType::Database => ServiceRecord::Database(self.get(&path).await?),
+            ServiceType::Job => ServiceRecord::Job(self.get(&path).await?),
+            ServiceType::Helm => ServiceRecord::Helm(self.get(&path).await?),
+            ServiceType::Terraform => ServiceRecord::Terraform(self.get(&path).await?),
+        })
+    }
+
+    pub async fn service_status(&self, kind: ServiceType, id: Uuid) -> Result<Status, ApiError> {
+        self.get(&format!("{}/status", item(kind, id))).await
+    }
+
+    pub async fn deploy_service(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        request: &DeployRequest,
+    ) -> Result<Status, ApiError> {
+        self.post(&format!("{}/deploy", item(kind, id)), request)
+            .await
+    }
+
+    /// The last `tail` lines of the log of one execution of the service.
+    pub async fn service_log(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        execution_id: &str,
+        tail: u32,
+    ) -> Result<Vec<LogLine>, ApiError> {
+        let list: List<LogLine> = self
+            .get(&format!(
+                "{}/log?tail={tail}&execution_id={execution_id}",
+                item(kind, id)
+            ))
+            .await?;
+        Ok(list.results)
+    }
+}
