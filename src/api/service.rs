@@ -45,6 +45,38 @@ impl ServiceRecord {
     }
 }
 
+/// What can be done to a service besides deploying it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServiceAction {
+    Restart,
+    Stop,
+    /// Compute and data deleted, configuration kept.
+    Uninstall,
+    /// Ends the running action at the end of its step.
+    Cancel,
+}
+
+impl ServiceAction {
+    fn path_suffix(self) -> &'static str {
+        match self {
+            ServiceAction::Restart => "restart-service",
+            ServiceAction::Stop => "stop",
+            ServiceAction::Uninstall => "uninstall",
+            ServiceAction::Cancel => "cancel",
+        }
+    }
+
+    /// What the server accepted, said to the person.
+    pub fn accepted(self) -> &'static str {
+        match self {
+            ServiceAction::Restart => "Restart queued.",
+            ServiceAction::Stop => "Stop queued.",
+            ServiceAction::Uninstall => "Uninstall queued.",
+            ServiceAction::Cancel => "Cancel requested: the running step ends first.",
+        }
+    }
+}
+
 fn item(kind: ServiceType, id: Uuid) -> String {
     format!("/{}/{id}", kind.path_segment())
 }
@@ -100,6 +132,19 @@ impl Api {
     ) -> Result<Status, ApiError> {
         self.post(&format!("{}/deploy", item(kind, id)), request)
             .await
+    }
+
+    pub async fn act_on_service(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        action: ServiceAction,
+    ) -> Result<Status, ApiError> {
+        self.post(
+            &format!("{}/{}", item(kind, id), action.path_suffix()),
+            &serde_json::json!({}),
+        )
+        .await
     }
 
     /// The last `tail` lines of the log of one execution of the service.

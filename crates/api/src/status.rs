@@ -210,6 +210,19 @@ pub struct Status {
     pub execution_id: Option<String>,
 }
 
+impl Status {
+    /// Whether the service runs something a restart or a stop applies to: deployed, and neither
+    /// stopped nor deleted since.
+    pub fn runs(&self) -> bool {
+        self.installed() && !matches!(self.state, ServiceState::Stopped | ServiceState::Deleted)
+    }
+
+    /// Whether anything of the service is installed, for an uninstall to delete.
+    pub fn installed(&self) -> bool {
+        self.service_deployment_status != DeploymentStatus::NeverDeployed
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StatusDetails {

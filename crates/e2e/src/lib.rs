@@ -217,6 +217,35 @@ impl Browser {
         Ok(path)
     }
 
+    /// Clicks the button of the page's actions whose text is `label`, once it shows.
+    pub async fn click_button(&self, label: &str) -> Result<()> {
+        let xpath =
+            format!("//div[contains(@class,'actions')]/button[normalize-space()='{label}']");
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::XPath(&xpath))
+            .await
+            .with_context(|| format!("no {label:?} button"))?
+            .click()
+            .await?;
+        Ok(())
+    }
+
+    /// Accepts the confirmation dialog the page opened.
+    pub async fn accept_confirmation(&self) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            match self.client.accept_alert().await {
+                Ok(()) => return Ok(()),
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(error) => return Err(error).context("no confirmation dialog"),
+            }
+        }
+    }
+
     /// Signs in through the sign-in page with the printed token.
     pub async fn sign_in(&self) -> Result<()> {
         self.open("/sign-in").await?;

@@ -1,6 +1,6 @@
 //! Services of every kind in the console: listed with their kind and live status on the
-//! environment page, each opening on its own page with its settings, deployable there; terraform
-//! also plans without applying.
+//! environment page, each opening on its own page with its settings, deployed, restarted, stopped,
+//! canceled and uninstalled there; terraform also plans without applying.
 
 use e2e::Browser;
 use serde_json::{json, Value};
@@ -105,6 +105,21 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     );
     browser.wait_for_text(".log", "Deployed.").await?;
 
+    // Then restarted, stopped, deployed and canceled mid-way, and uninstalled.
+    browser.click_button("Restart").await?;
+    browser.wait_for_text("[data-state]", "Restarted").await?;
+    browser.click_button("Stop").await?;
+    browser.wait_for_text("[data-state]", "Stopped").await?;
+    browser.click(".actions .button--primary").await?;
+    browser.click_button("Cancel").await?;
+    browser.wait_for_text("[data-state]", "Canceled").await?;
+    browser.wait_for_text(".timeline", "cancel").await?;
+    browser.click_button("Uninstall").await?;
+    browser.accept_confirmation().await?;
+    browser.wait_for_text("[data-state]", "Deleted").await?;
+    browser.wait_for_text(".facts", "Never deployed").await?;
+    browser.screenshot("database-uninstalled").await?;
+
     // Terraform plans without applying: the plan's steps, and still never deployed.
     browser
         .open(&format!(
@@ -129,7 +144,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     // Back on the environment page, the statuses show what happened.
     browser.open(&environment_page).await?;
     browser
-        .wait_for_text("tr[data-service=orders]", "Deployed")
+        .wait_for_text("tr[data-service=orders]", "Deleted")
         .await?;
     browser.close().await
 }

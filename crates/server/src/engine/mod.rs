@@ -141,20 +141,14 @@ pub async fn insert_initial_status(
 pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
 
 /// 409 when `action` makes no sense in the service's present state.
-fn precondition(
-    action: Action,
-    deployment_status: DeploymentStatus,
-    state: ServiceState,
-) -> ApiResult<()> {
-    let runs = deployment_status != DeploymentStatus::NeverDeployed
-        && !matches!(state, ServiceState::Stopped | ServiceState::Deleted);
+fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()> {
     let refusal = match action {
         Action::Deploy => None,
-        Action::Restart if !runs => Some("This service runs nothing to restart; deploy it first."),
-        Action::Stop if !runs => Some("This service runs nothing to stop."),
-        Action::Uninstall if deployment_status == DeploymentStatus::NeverDeployed => {
-            Some("Nothing of this service is installed.")
+        Action::Restart if !current.runs() => {
+            Some("This service runs nothing to restart; deploy it first.")
         }
+        Action::Stop if !current.runs() => Some("This service runs nothing to stop."),
+        Action::Uninstall if !current.installed() => Some("Nothing of this service is installed."),
         _ => None,
     };
     refusal.map_or(Ok(()), |message| Err(ApiError::conflict(message)))
@@ -189,7 +183,7 @@ impl Engine {
         triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
         let current = status::of_service(&self.db, service_id).await?;
-        precondition(action, current.service_deployment_status, current.state)?;
+        precondition(action, &current)?;
         let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
             .bind(service_id.to_string())
             .fetch_one(&self.db)

@@ -1,12 +1,13 @@
-//! `.../service/:service/overview`: a service of any kind with its settings, Deploy (and, for
-//! terraform, Plan only), its status with the steps of the last deployment, polled until the
-//! deployment reaches a terminal state, and that deployment's log.
+//! `.../service/:service/overview`: a service of any kind with its settings; Deploy (and, for
+//! terraform, Plan only), Restart, Stop, Uninstall and Cancel as they apply; its status with the
+//! steps of the last action, polled until the action reaches a terminal state; that action's log.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use platform_api::{DeployRequest, ServiceType, Status};
+use platform_api::{DeployRequest, ServiceState, ServiceType, Status, StatusAction};
 
+use crate::api::service::ServiceAction;
 use crate::api::{use_api, ApiError};
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::loaded::loaded;
@@ -21,7 +22,7 @@ use super::settings::Settings;
 
 /// How often a deployment in progress is polled.
 const POLL_DEPLOYING: Duration = Duration::from_secs(1);
-/// How many lines of the last deployment's log are shown.
+/// How many lines of the last action's log are shown.
 const LOG_LINES: u32 = 50;
 
 #[component]
@@ -101,9 +102,48 @@ pub fn ServiceOverview() -> impl IntoView {
             }
         }
     });
-    let in_progress =
-        move || matches!(status.get(), Some(Ok(status)) if status.state.is_in_progress());
-    let disabled = move || deploy.pending().get() || in_progress() || forbidden.get();
+    let act = Action::new_local(move |action: &ServiceAction| {
+        let (action, id) = (*action, service.get_untracked());
+        async move {
+            let (Some(id), Some(Ok(kind))) = (id, kind.get_untracked()) else {
+                return;
+            };
+            match api.act_on_service(kind, id, action).await {
+                Ok(_) => toasts.success(action.accepted()),
+                Err(error) => {
+                    forbidden.set(matches!(error, ApiError::Forbidden(_)));
+                    toasts.error(error.to_string());
+                }
+            }
+            status.refetch();
+        }
+    });
+    let current = move || status.get().and_then(Result::ok);
+    let in_progress = move || current().is_some_and(|status| status.state.is_in_progress());
+    let deploying = move || {
+        current().is_some_and(|status| {
+            status.state.is_in_progress() && status.status_details.action == StatusAction::Deploy
+        })
+    };
+    let runs = move || current().is_some_and(|status| status.runs());
+    let installed = move || current().is_some_and(|status| status.installed());
+    let cancelable = move || {
+        current().is_some_and(|status| {
+            status.state.is_in_progress() && status.state != ServiceState::Canceling
+        })
+    };
+    let busy = move || act.pending().get() || deploy.pending().get() || forbidden.get();
+    let uninstall = move |_| {
+        let confirmed = window()
+            .confirm_with_message(
+                "Uninstall this service? Its compute and data are deleted; its configuration is kept.",
+            )
+            .unwrap_or(false);
+        if confirmed {
+            act.dispatch_local(ServiceAction::Uninstall);
+        }
+    };
+    let disabled = move || busy() || in_progress();
     let refusal = move || {
         forbidden
             .get()
@@ -118,6 +158,28 @@ pub fn ServiceOverview() -> impl IntoView {
                 <p class="page__lead">{move || kind.get().and_then(Result::ok).map(ServiceType::noun)}</p>
             </div>
             <div class="actions">
+                <Show when=cancelable>
+                    <button type="button" class="button button--secondary" disabled=busy
+                        title=refusal on:click=move |_| { act.dispatch_local(ServiceAction::Cancel); }>
+                        "Cancel"
+                    </button>
+                </Show>
+                <Show when=move || runs() && !in_progress()>
+                    <button type="button" class="button button--ghost" disabled=busy title=refusal
+                        on:click=move |_| { act.dispatch_local(ServiceAction::Restart); }>
+                        "Restart"
+                    </button>
+                    <button type="button" class="button button--ghost" disabled=busy title=refusal
+                        on:click=move |_| { act.dispatch_local(ServiceAction::Stop); }>
+                        "Stop"
+                    </button>
+                </Show>
+                <Show when=move || installed() && !in_progress()>
+                    <button type="button" class="button button--ghost button--danger" disabled=busy
+                        title=refusal on:click=uninstall>
+                        "Uninstall"
+                    </button>
+                </Show>
                 <Show when=is_terraform>
                     <button type="button" class="button button--secondary"
                         disabled=disabled title=refusal
@@ -130,7 +192,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 <button type="button" class="button button--primary"
                     disabled=disabled title=refusal
                     on:click=move |_| { deploy.dispatch_local(DeployRequest::default()); }>
-                    {move || if in_progress() { "Deploying…" } else { "Deploy" }}
+                    {move || if deploying() { "Deploying…" } else { "Deploy" }}
                 </button>
             </div>
         </div>
@@ -145,7 +207,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
         </div>
         <section class="card" aria-labelledby="log-title">
-            <h2 id="log-title">"Log of the last deployment"</h2>
+            <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}
         </section>
     }
@@ -166,7 +228,7 @@ fn StatusPanel(status: Status) -> impl IntoView {
                 None => view! { <span class="muted">"Never"</span> }.into_any(),
             }}</dd>
         </dl>
-        <h3>"Steps of the last deployment"</h3>
+        <h3>"Steps of the last action"</h3>
         <StepsTimeline status=status/>
     }
 }
