@@ -150,9 +150,42 @@ pub fn iso_duration(seconds: i64) -> String {
     format!("PT{}S", seconds.max(0))
 }
 
+/// Whole seconds of an ISO 8601 time duration (`PT45S`, `PT1H2M3S`, `PT2.5S`); none when it is
+/// not one.
+pub fn iso_duration_seconds(text: &str) -> Option<i64> {
+    let mut rest = text.strip_prefix("PT")?;
+    if rest.is_empty() {
+        return None;
+    }
+    let mut seconds = 0.0;
+    while !rest.is_empty() {
+        let end = rest.find(|c: char| c.is_ascii_alphabetic())?;
+        let number: f64 = rest[..end].parse().ok()?;
+        seconds += number
+            * match &rest[end..=end] {
+                "H" => 3600.0,
+                "M" => 60.0,
+                "S" => 1.0,
+                _ => return None,
+            };
+        rest = &rest[end + 1..];
+    }
+    Some(seconds.round() as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn iso_durations_read_back() {
+        assert_eq!(iso_duration_seconds(&iso_duration(45)), Some(45));
+        assert_eq!(iso_duration_seconds("PT1H2M3S"), Some(3723));
+        assert_eq!(iso_duration_seconds("PT2.5S"), Some(3));
+        assert_eq!(iso_duration_seconds("PT"), None);
+        assert_eq!(iso_duration_seconds("P1D"), None);
+        assert_eq!(iso_duration_seconds("PT5X"), None);
+    }
 
     #[test]
     fn paging_and_tail_have_bounds() {

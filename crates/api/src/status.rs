@@ -109,6 +109,19 @@ wire_enum!(
     }
 );
 
+impl StatusAction {
+    /// The action as a person asks for it: DELETE keeps the configuration, so it reads Uninstall.
+    pub fn label(self) -> &'static str {
+        match self {
+            StatusAction::Deploy => "Deploy",
+            StatusAction::Delete => "Uninstall",
+            StatusAction::Restart => "Restart",
+            StatusAction::Stop => "Stop",
+            StatusAction::Unknown => "Unknown",
+        }
+    }
+}
+
 wire_enum!(
     /// `status_details.status` (DESIGN §3).
     ActionStatus {
@@ -132,6 +145,13 @@ wire_enum!(
         TerraformDestroy = "TERRAFORM_DESTROY",
     }
 );
+
+impl SubAction {
+    /// "Terraform plan only", ...; none for NONE.
+    pub fn label(self) -> Option<String> {
+        (self != SubAction::None).then(|| sentence_case(self.as_str()))
+    }
+}
 
 wire_enum!(
     /// `steps.details[].step_name` (DESIGN §3).

@@ -120,6 +120,34 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".facts", "Never deployed").await?;
     browser.screenshot("database-uninstalled").await?;
 
+    // Its deployments page lists every action, newest first, each with its log on demand.
+    browser.click(".tabs a[href$='/deployments']").await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/deployments"))
+        .await?;
+    let history = browser.wait_for_text(".table", "Uninstall").await?;
+    let actions: Vec<&str> = ["Uninstall", "Deploy", "Stop", "Restart"]
+        .into_iter()
+        .filter(|action| history.contains(action))
+        .collect();
+    assert_eq!(actions.len(), 4, "{history}");
+    for state in ["Deleted", "Canceled", "Stopped", "Restarted", "Deployed"] {
+        assert!(history.contains(state), "{state} missing from {history}");
+    }
+    assert_eq!(
+        browser
+            .client
+            .find_all(fantoccini::Locator::Css(".table tbody"))
+            .await?
+            .len(),
+        5
+    );
+    browser.click(".table tbody:nth-of-type(2) button").await?;
+    browser
+        .wait_for_text(".table__detail .log", "Canceled.")
+        .await?;
+    browser.screenshot("database-deployments").await?;
+
     // Terraform plans without applying: the plan's steps, and still never deployed.
     browser
         .open(&format!(

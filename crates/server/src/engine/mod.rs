@@ -182,7 +182,7 @@ impl Engine {
         plan_only: bool,
         triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
-        let current = status::of_service(&self.db, service_id).await?;
+        let current = status::of_service(&mut *self.db.acquire().await?, service_id).await?;
         precondition(action, &current)?;
         let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
             .bind(service_id.to_string())
@@ -247,10 +247,12 @@ impl Engine {
             ),
         };
         log(&mut tx, deployment_id, service_id, &requested).await?;
+        // The answer is the service as this request left it, whatever the engine does next.
+        let queued = status::of_service(&mut tx, service_id).await?;
         tx.commit().await?;
 
         self.spawn(deployment_id, false);
-        status::of_service(&self.db, service_id).await
+        Ok(queued)
     }
 
     /// Asks the action running on the service to stop at the end of its step. 409 when nothing
@@ -289,8 +291,9 @@ impl Engine {
             "Cancel requested; stopping at the end of the step.",
         )
         .await?;
+        let canceling = status::of_service(&mut tx, service_id).await?;
         tx.commit().await?;
-        status::of_service(&self.db, service_id).await
+        Ok(canceling)
     }
 
     /// Picks up every action a previous run of the server left unfinished.

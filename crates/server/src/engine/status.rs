@@ -5,7 +5,7 @@ use platform_api::{
     EnvironmentState, EnvironmentStatuses, ServiceState, ServiceType, StateTone, Status,
     StatusDetails, Step, Steps,
 };
-use sqlx::SqlitePool;
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::plan::is_computing;
@@ -40,24 +40,24 @@ const SELECT: &str = "
     JOIN services sv ON sv.id = s.service_id
     LEFT JOIN deployments d ON d.id = s.deployment_request_id";
 
-pub async fn of_service(db: &SqlitePool, service_id: Uuid) -> ApiResult<Status> {
+pub async fn of_service(db: &mut SqliteConnection, service_id: Uuid) -> ApiResult<Status> {
     let row: StatusRow = sqlx::query_as(&format!("{SELECT} WHERE s.service_id = ?"))
         .bind(service_id.to_string())
-        .fetch_optional(db)
+        .fetch_optional(&mut *db)
         .await?
         .ok_or_else(|| ApiError::not_found("service"))?;
     Ok(status(db, row).await?.1)
 }
 
 pub async fn of_environment(
-    db: &SqlitePool,
+    db: &mut SqliteConnection,
     environment_id: Uuid,
 ) -> ApiResult<EnvironmentStatuses> {
     let rows: Vec<StatusRow> = sqlx::query_as(&format!(
         "{SELECT} WHERE sv.environment_id = ? ORDER BY sv.name"
     ))
     .bind(environment_id.to_string())
-    .fetch_all(db)
+    .fetch_all(&mut *db)
     .await?;
     let mut statuses = EnvironmentStatuses {
         environment: EnvironmentState {
@@ -101,7 +101,7 @@ fn environment_state(states: impl Iterator<Item = ServiceState>) -> ServiceState
         .unwrap_or(ServiceState::Ready)
 }
 
-async fn status(db: &SqlitePool, row: StatusRow) -> ApiResult<(ServiceType, Status)> {
+async fn status(db: &mut SqliteConnection, row: StatusRow) -> ApiResult<(ServiceType, Status)> {
     let (
         service_id,
         kind,
@@ -146,7 +146,7 @@ async fn status(db: &SqlitePool, row: StatusRow) -> ApiResult<(ServiceType, Stat
 }
 
 async fn steps(
-    db: &SqlitePool,
+    db: &mut SqliteConnection,
     deployment_id: &str,
     requested_at: DateTime<Utc>,
     finished_at: Option<DateTime<Utc>>,
@@ -156,7 +156,7 @@ async fn steps(
          WHERE deployment_id = ? ORDER BY position",
     )
     .bind(deployment_id)
-    .fetch_all(db)
+    .fetch_all(&mut *db)
     .await?;
     let details = rows
         .into_iter()

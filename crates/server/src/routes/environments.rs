@@ -246,7 +246,7 @@ async fn environment_statuses(
 ) -> ApiResult<Json<EnvironmentStatuses>> {
     find_environment(&state, &caller, environment_id).await?;
     Ok(Json(
-        engine::status::of_environment(&state.db, environment_id).await?,
+        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?,
     ))
 }
 
@@ -287,7 +287,9 @@ async fn act_on_environment(
     }
     Ok((
         StatusCode::ACCEPTED,
-        Json(engine::status::of_environment(&state.db, environment_id).await?),
+        Json(
+            engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?,
+        ),
     ))
 }
 

@@ -417,7 +417,9 @@ async fn get_status<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Status>> {
     find::<R>(&state, &caller, id).await?;
-    Ok(Json(status::of_service(&state.db, id).await?))
+    Ok(Json(
+        status::of_service(&mut *state.db.acquire().await?, id).await?,
+    ))
 }
 
 /// The rules of the request, then the records it names.
