@@ -9,6 +9,7 @@ use crate::routes::home::Home;
 use crate::routes::not_found::NotFound;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
+use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::sign_in::SignIn;
@@ -37,6 +38,12 @@ pub fn App() -> impl IntoView {
                             "/organization/:org/project/:project/environment/:env/service/:service/overview"
                         )
                         view=ServiceOverview
+                    />
+                    <Route
+                        path=path!(
+                            "/organization/:org/project/:project/environment/:env/service/:service/deployments"
+                        )
+                        view=ServiceDeployments
                     />
                 </ParentRoute>
             </Routes>

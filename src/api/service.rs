@@ -3,8 +3,8 @@
 
 use futures::future::try_join_all;
 use platform_api::{
-    Application, Container, Database, DeployRequest, HelmService, Job, List, LogLine, ServiceType,
-    Status, TerraformService,
+    Application, Container, Database, DeployRequest, DeploymentHistoryPage, HelmService, Job, List,
+    LogLine, ServiceType, Status, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -144,6 +144,21 @@ impl Api {
             &format!("{}/{}", item(kind, id), action.path_suffix()),
             &serde_json::json!({}),
         )
+        .await
+    }
+
+    /// One page (from 1) of the service's actions, newest first.
+    pub async fn service_history(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        page: u32,
+        page_size: u32,
+    ) -> Result<DeploymentHistoryPage, ApiError> {
+        self.get(&format!(
+            "{}/deploymentHistoryV2?page={page}&pageSize={page_size}",
+            item(kind, id)
+        ))
         .await
     }
 

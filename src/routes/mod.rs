@@ -50,6 +50,17 @@ pub mod paths {
             "/organization/{org}/project/{project}/environment/{environment}/service/{service}/overview"
         )
     }
+
+    pub fn service_deployments(
+        org: Uuid,
+        project: Uuid,
+        environment: Uuid,
+        service: Uuid,
+    ) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/deployments"
+        )
+    }
 }
 
 #[cfg(test)]

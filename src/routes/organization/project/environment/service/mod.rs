@@ -1,2 +1,102 @@
+//! `.../service/:service/...`: the pages of one service, of any kind.
+
+pub mod deployments;
 pub mod overview;
 mod settings;
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_location;
+use platform_api::ServiceType;
+use uuid::Uuid;
+
+use crate::api::service::ServiceRecord;
+use crate::api::{use_api, ApiError};
+use crate::routes::{param_id, paths};
+
+/// The service the address names: its id, its kind and its record, what every service page
+/// starts from.
+#[derive(Clone, Copy)]
+pub struct AddressedService {
+    pub id: Memo<Option<Uuid>>,
+    pub kind: LocalResource<Result<ServiceType, ApiError>>,
+    pub record: LocalResource<Result<ServiceRecord, ApiError>>,
+}
+
+pub fn no_service() -> ApiError {
+    ApiError::NotFound("The address names no service.".into())
+}
+
+pub fn use_addressed_service() -> AddressedService {
+    let api = use_api();
+    let (environment, id) = (param_id("env"), param_id("service"));
+    // The address does not say the kind; the environment's statuses do.
+    let kind = LocalResource::new(move || {
+        let (environment, id) = (environment.get(), id.get());
+        async move {
+            match (environment, id) {
+                (Some(environment), Some(id)) => api.service_kind(environment, id).await,
+                _ => Err(no_service()),
+            }
+        }
+    });
+    let record = LocalResource::new(move || {
+        let id = id.get();
+        async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
+    });
+    AddressedService { id, kind, record }
+}
+
+/// The service's name and kind, as a page title.
+#[component]
+pub fn ServiceTitle(service: AddressedService) -> impl IntoView {
+    view! {
+        <div>
+            <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
+            <p class="page__lead">{move || service.kind.get().and_then(Result::ok).map(ServiceType::noun)}</p>
+        </div>
+    }
+}
+
+/// Links between the pages of one service, the current one marked.
+#[component]
+pub fn ServiceTabs() -> impl IntoView {
+    let (org, project, environment, service) = (
+        param_id("org"),
+        param_id("project"),
+        param_id("env"),
+        param_id("service"),
+    );
+    let location = use_location();
+    let tabs = move || {
+        let (Some(org), Some(project), Some(environment), Some(service)) =
+            (org.get(), project.get(), environment.get(), service.get())
+        else {
+            return Vec::new();
+        };
+        vec![
+            (
+                "Overview",
+                paths::service(org, project, environment, service),
+            ),
+            (
+                "Deployments",
+                paths::service_deployments(org, project, environment, service),
+            ),
+        ]
+    };
+    view! {
+        <nav class="tabs" aria-label="Service pages">
+            {move || {
+                let here = location.pathname.get();
+                tabs()
+                    .into_iter()
+                    .map(|(label, href)| {
+                        let current = (href == here).then_some("page");
+                        view! { <A href=href attr:class="tabs__tab" attr:aria-current=current>{label}</A> }
+                    })
+                    .collect_view()
+            }}
+        </nav>
+    }
+}

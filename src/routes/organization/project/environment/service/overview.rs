@@ -14,11 +14,11 @@ use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
-use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 
 use super::settings::Settings;
+use super::{no_service, use_addressed_service, AddressedService, ServiceTabs, ServiceTitle};
 
 /// How often a deployment in progress is polled.
 const POLL_DEPLOYING: Duration = Duration::from_secs(1);
@@ -29,23 +29,12 @@ const LOG_LINES: u32 = 50;
 pub fn ServiceOverview() -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
-    let (environment, service) = (param_id("env"), param_id("service"));
-    let no_service = || ApiError::NotFound("The address names no service.".into());
-
-    // The address does not say the kind; the environment's statuses do.
-    let kind = LocalResource::new(move || {
-        let (environment, service) = (environment.get(), service.get());
-        async move {
-            match (environment, service) {
-                (Some(environment), Some(service)) => api.service_kind(environment, service).await,
-                _ => Err(no_service()),
-            }
-        }
-    });
-    let record = LocalResource::new(move || {
-        let id = service.get();
-        async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
-    });
+    let addressed = use_addressed_service();
+    let AddressedService {
+        id: service,
+        kind,
+        record,
+    } = addressed;
     let status = LocalResource::new(move || {
         let id = service.get();
         async move {
@@ -153,10 +142,7 @@ pub fn ServiceOverview() -> impl IntoView {
 
     view! {
         <div class="page__header page__header--actions">
-            <div>
-                <h1>{move || record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
-                <p class="page__lead">{move || kind.get().and_then(Result::ok).map(ServiceType::noun)}</p>
-            </div>
+            <ServiceTitle service=addressed/>
             <div class="actions">
                 <Show when=cancelable>
                     <button type="button" class="button button--secondary" disabled=busy
@@ -196,6 +182,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 </button>
             </div>
         </div>
+        <ServiceTabs/>
         <div class="columns">
             <section class="card" aria-labelledby="status-title">
                 <h2 id="status-title">"Status"</h2>
