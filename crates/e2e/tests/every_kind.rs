@@ -11,7 +11,9 @@ fn id(record: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
-    let browser = Browser::start(20.0).await?;
+    // Slow enough that a deployment is still running when Cancel is clicked (a database takes
+    // about 2.8 s at this speed).
+    let browser = Browser::start(10.0).await?;
     let organization = id(&browser.api("GET", "/organization", json!(null)).await?);
     let project = id(&browser
         .api(
