@@ -12,6 +12,7 @@ use crate::routes::organization::project::environment::overview::EnvironmentOver
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::overview::ProjectOverview;
+use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
 use crate::state;
 
@@ -25,6 +26,7 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=Shell>
                     <Route path=path!("/") view=Home/>
                     <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
+                    <Route path=path!("/organization/:org/settings/webhooks") view=Webhooks/>
                     <Route
                         path=path!("/organization/:org/project/:project/overview")
                         view=ProjectOverview

@@ -7,6 +7,7 @@ mod error;
 pub mod organization;
 pub mod project;
 pub mod service;
+pub mod webhook;
 
 pub use error::ApiError;
 
@@ -46,6 +47,12 @@ impl Api {
     ) -> Result<T, ApiError> {
         let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
         self.send(Method::POST, path, Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Result<(), ApiError> {
+        self.send::<serde_json::Value>(Method::DELETE, path, None)
+            .await
+            .map(drop)
     }
 
     async fn send<T: DeserializeOwned>(

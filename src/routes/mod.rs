@@ -37,6 +37,10 @@ pub mod paths {
         format!("/organization/{org}/overview")
     }
 
+    pub fn webhooks(org: Uuid) -> String {
+        format!("/organization/{org}/settings/webhooks")
+    }
+
     pub fn project(org: Uuid, project: Uuid) -> String {
         format!("/organization/{org}/project/{project}/overview")
     }

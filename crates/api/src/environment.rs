@@ -16,6 +16,13 @@ wire_enum!(
     }
 );
 
+impl EnvironmentMode {
+    /// "Production", "Staging", ...
+    pub fn label(self) -> String {
+        crate::status::sentence_case(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Environment {

@@ -322,7 +322,7 @@ impl EnvironmentStatuses {
 }
 
 /// `SOME_WIRE_VALUE` as "Some wire value".
-fn sentence_case(wire: &str) -> String {
+pub(crate) fn sentence_case(wire: &str) -> String {
     let lower = wire.replace('_', " ").to_lowercase();
     let mut chars = lower.chars();
     match chars.next() {

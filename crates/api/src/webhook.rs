@@ -27,6 +27,13 @@ wire_enum!(
     }
 );
 
+impl WebhookEvent {
+    /// "Deployment started", ...
+    pub fn label(self) -> String {
+        crate::status::sentence_case(self.as_str())
+    }
+}
+
 /// Where SLACK webhooks post: a chat endpoint of this form.
 pub const SLACK_URL_PREFIX: &str = "https://hooks.slack.com/";
 

@@ -1,2 +1,3 @@
 pub mod overview;
 pub mod project;
+pub mod settings;

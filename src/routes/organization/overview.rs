@@ -27,9 +27,16 @@ pub fn OrganizationOverview() -> impl IntoView {
     });
 
     view! {
-        <div class="page__header">
-            <h1>"Projects"</h1>
-            <p class="page__lead">"Each project groups the environments of one product."</p>
+        <div class="page__header page__header--actions">
+            <div>
+                <h1>"Projects"</h1>
+                <p class="page__lead">"Each project groups the environments of one product."</p>
+            </div>
+            <nav class="actions" aria-label="Organization settings">
+                {move || org.get().map(|org| view! {
+                    <A href=paths::webhooks(org) attr:class="button button--secondary">"Webhooks"</A>
+                })}
+            </nav>
         </div>
         <section class="card" aria-labelledby="projects-title">
             <h2 id="projects-title">"All projects"</h2>

@@ -76,17 +76,8 @@ fn EnvironmentTable(org: Uuid, project: Uuid, environments: Vec<Environment>) ->
 #[component]
 fn ModeTag(mode: EnvironmentMode) -> impl IntoView {
     view! {
-        <span class=format!("tag tag--{}", mode.as_str().to_lowercase())>{mode_label(mode)}</span>
+        <span class=format!("tag tag--{}", mode.as_str().to_lowercase())>{mode.label()}</span>
     }
-}
-
-fn mode_label(mode: EnvironmentMode) -> String {
-    let lower = mode.as_str().to_lowercase();
-    let mut chars = lower.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 #[component]
@@ -126,7 +117,7 @@ fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
 
     let modes = EnvironmentMode::ALL
         .iter()
-        .map(|mode| (mode.as_str(), mode_label(*mode)))
+        .map(|mode| (mode.as_str(), mode.label()))
         .collect();
     view! {
         <form class="card form-inline" on:submit=submit novalidate aria-label="Create an environment">

@@ -1,0 +1,125 @@
+//! Webhooks in the console: added through the form (its rules checked first), listed with their
+//! filters and never their secret, and their deliveries to a real receiver on loopback shown with
+//! their attempts.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::time::Duration;
+
+use e2e::Browser;
+use serde_json::{json, Value};
+
+/// A receiver on loopback that answers 200 to every POST.
+fn receiver() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let _ = reader
+                .get_mut()
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        }
+    });
+    format!("http://{address}/deployments")
+}
+
+fn id(record: &Value) -> String {
+    record["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let target = receiver();
+    let secret = "s3cret-shown-nowhere";
+
+    browser.sign_in().await?;
+    browser.click("a[href$='/settings/webhooks']").await?;
+    browser.wait_for_text("main h1", "Webhooks").await?;
+    browser.wait_for_text(".empty", "No webhook yet").await?;
+
+    // The rules of platform-api are checked before sending.
+    browser.fill("#field-target_url", "ftp://nowhere").await?;
+    browser
+        .click("form[aria-label='Add a webhook'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".field__error", "must start with http:// or https://")
+        .await?;
+
+    browser.fill("#field-target_url", &target).await?;
+    browser.fill("#field-target_secret", secret).await?;
+    browser.fill("#field-project_names_filter", "shop*").await?;
+    browser
+        .click("form[aria-label='Add a webhook'] button[type=submit]")
+        .await?;
+    let listed = browser.wait_for_text(".webhooks", &target).await?;
+    for shown in ["Signed", "shop*", "Deployment started", "every environment"] {
+        assert!(listed.contains(shown), "{shown} missing from {listed}");
+    }
+
+    // A deployment in a matching project sends its events.
+    let organization = id(&browser.api("GET", "/organization", json!(null)).await?);
+    let project = id(&browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/project"),
+            json!({"name": "shop-front"}),
+        )
+        .await?);
+    let environment = id(&browser
+        .api(
+            "POST",
+            &format!("/project/{project}/environment"),
+            json!({"name": "staging", "mode": "STAGING"}),
+        )
+        .await?);
+    let application = id(&browser
+        .api(
+            "POST",
+            &format!("/environment/{environment}/application"),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
+        )
+        .await?);
+    browser
+        .api(
+            "POST",
+            &format!("/application/{application}/deploy"),
+            json!({}),
+        )
+        .await?;
+
+    browser.click(".webhook__actions button").await?;
+    let deliveries = browser
+        .wait_for_text(".deliveries", "Deployment successful")
+        .await?;
+    assert!(
+        deliveries.contains("shop-front · staging · web"),
+        "{deliveries}"
+    );
+    let deliveries = browser
+        .wait_for_text(".deliveries tr:first-child", "Delivered")
+        .await?;
+    assert!(deliveries.contains("200"), "{deliveries}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let page = browser.find("main").await?.text().await?;
+    assert!(!page.contains(secret), "the secret is on the page");
+    browser.screenshot("webhooks").await?;
+    browser.close().await
+}

@@ -1,0 +1,3 @@
+//! `/organization/:org/settings/...`: the organization's settings.
+
+pub mod webhooks;
