@@ -115,6 +115,16 @@ async fn concluded_deliveries(server: &TestServer, webhook: &str, count: usize) 
     );
 }
 
+/// A new application (project shop, environment staging) deployed to its end.
+async fn deployed_application(server: &TestServer) -> String {
+    let (_, _, application) = server.hierarchy().await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+    application
+}
+
 fn event_types(deliveries: &[Value]) -> BTreeSet<String> {
     deliveries
         .iter()
@@ -346,11 +356,7 @@ async fn a_failing_receiver_gets_retries_with_backoff_until_it_answers() {
         json!({"target_url": format!("{base}/flaky"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
     )
     .await;
-    let (_, _, application) = server.hierarchy().await;
-    server
-        .post(&format!("/api/application/{application}/deploy"), json!({}))
-        .await;
-    server.settled_status(&application).await;
+    deployed_application(&server).await;
 
     let delivery = concluded_deliveries(&server, &webhook, 1).await.remove(0);
     assert_eq!(delivery["status"], "DELIVERED", "{delivery}");
@@ -463,11 +469,7 @@ async fn an_attempt_cut_short_by_a_stop_is_made_again_at_the_next_start() {
         json!({"target_url": format!("{base}/again"), "events": ["DEPLOYMENT_SUCCESSFUL"]}),
     )
     .await;
-    let (_, _, application) = server.hierarchy().await;
-    server
-        .post(&format!("/api/application/{application}/deploy"), json!({}))
-        .await;
-    server.settled_status(&application).await;
+    deployed_application(&server).await;
     concluded_deliveries(&server, &webhook, 1).await;
     // As a server stopped in the middle of its attempt leaves it: claimed, never recorded.
     sqlx::query("UPDATE webhook_deliveries SET status = 'PENDING', outcome = NULL, attempting = 1")
