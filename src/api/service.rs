@@ -1,4 +1,4 @@
-//! What every kind of service shares: listing, reading, status, deploy, log. Each kind's routes
+//! What every kind of service shares: listing, reading, status, actions, history, log. Each kind's routes
 //! start with its `ServiceType::path_segment`.
 
 use futures::future::try_join_all;
@@ -45,9 +45,13 @@ impl ServiceRecord {
     }
 }
 
-/// What can be done to a service besides deploying it.
+/// What can be done to a service.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ServiceAction {
+    /// At the branch's latest commit; a terraform service may only plan.
+    Deploy {
+        plan_only: bool,
+    },
     Restart,
     Stop,
     /// Compute and data deleted, configuration kept.
@@ -59,6 +63,7 @@ pub enum ServiceAction {
 impl ServiceAction {
     fn path_suffix(self) -> &'static str {
         match self {
+            ServiceAction::Deploy { .. } => "deploy",
             ServiceAction::Restart => "restart-service",
             ServiceAction::Stop => "stop",
             ServiceAction::Uninstall => "uninstall",
@@ -69,6 +74,8 @@ impl ServiceAction {
     /// What the server accepted, said to the person.
     pub fn accepted(self) -> &'static str {
         match self {
+            ServiceAction::Deploy { plan_only: true } => "Plan queued.",
+            ServiceAction::Deploy { plan_only: false } => "Deployment queued.",
             ServiceAction::Restart => "Restart queued.",
             ServiceAction::Stop => "Stop queued.",
             ServiceAction::Uninstall => "Uninstall queued.",
@@ -124,25 +131,22 @@ impl Api {
         self.get(&format!("{}/status", item(kind, id))).await
     }
 
-    pub async fn deploy_service(
-        &self,
-        kind: ServiceType,
-        id: Uuid,
-        request: &DeployRequest,
-    ) -> Result<Status, ApiError> {
-        self.post(&format!("{}/deploy", item(kind, id)), request)
-            .await
-    }
-
     pub async fn act_on_service(
         &self,
         kind: ServiceType,
         id: Uuid,
         action: ServiceAction,
     ) -> Result<Status, ApiError> {
+        let body = match action {
+            ServiceAction::Deploy { plan_only } => DeployRequest {
+                plan_only,
+                ..DeployRequest::default()
+            },
+            _ => DeployRequest::default(),
+        };
         self.post(
             &format!("{}/{}", item(kind, id), action.path_suffix()),
-            &serde_json::json!({}),
+            &body,
         )
         .await
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use platform_api::{DeployRequest, ServiceState, ServiceType, Status, StatusAction};
+use platform_api::{ServiceState, ServiceType, Status, StatusAction};
 
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, ApiError};
@@ -67,30 +67,6 @@ pub fn ServiceOverview() -> impl IntoView {
     );
 
     let forbidden = RwSignal::new(false);
-    let deploy = Action::new_local(move |request: &DeployRequest| {
-        let (request, id) = (request.clone(), service.get_untracked());
-        async move {
-            let (Some(id), Some(Ok(kind))) = (id, kind.get_untracked()) else {
-                return;
-            };
-            match api.deploy_service(kind, id, &request).await {
-                Ok(_) => {
-                    toasts.success(if request.plan_only {
-                        "Plan queued."
-                    } else {
-                        "Deployment queued."
-                    });
-                    status.refetch();
-                    record.refetch();
-                }
-                Err(error) => {
-                    forbidden.set(matches!(error, ApiError::Forbidden(_)));
-                    toasts.error(error.to_string());
-                    status.refetch();
-                }
-            }
-        }
-    });
     let act = Action::new_local(move |action: &ServiceAction| {
         let (action, id) = (*action, service.get_untracked());
         async move {
@@ -98,7 +74,11 @@ pub fn ServiceOverview() -> impl IntoView {
                 return;
             };
             match api.act_on_service(kind, id, action).await {
-                Ok(_) => toasts.success(action.accepted()),
+                Ok(_) => {
+                    toasts.success(action.accepted());
+                    // A deployment at a commit changes what the settings show.
+                    record.refetch();
+                }
                 Err(error) => {
                     forbidden.set(matches!(error, ApiError::Forbidden(_)));
                     toasts.error(error.to_string());
@@ -121,7 +101,7 @@ pub fn ServiceOverview() -> impl IntoView {
             status.state.is_in_progress() && status.state != ServiceState::Canceling
         })
     };
-    let busy = move || act.pending().get() || deploy.pending().get() || forbidden.get();
+    let busy = move || act.pending().get() || forbidden.get();
     let uninstall = move |_| {
         let confirmed = window()
             .confirm_with_message(
@@ -170,14 +150,14 @@ pub fn ServiceOverview() -> impl IntoView {
                     <button type="button" class="button button--secondary"
                         disabled=disabled title=refusal
                         on:click=move |_| {
-                            deploy.dispatch_local(DeployRequest { plan_only: true, ..Default::default() });
+                            act.dispatch_local(ServiceAction::Deploy { plan_only: true });
                         }>
                         "Plan only"
                     </button>
                 </Show>
                 <button type="button" class="button button--primary"
                     disabled=disabled title=refusal
-                    on:click=move |_| { deploy.dispatch_local(DeployRequest::default()); }>
+                    on:click=move |_| { act.dispatch_local(ServiceAction::Deploy { plan_only: false }); }>
                     {move || if deploying() { "Deploying…" } else { "Deploy" }}
                 </button>
             </div>
