@@ -1,5 +1,5 @@
-//! What every kind of service shares: listing, reading, status, actions, history, log. Each kind's routes
-//! start with its `ServiceType::path_segment`.
+//! What every kind of service shares: listing, reading, status, actions, history, log. Each
+//! kind's routes start with its `ServiceType::path_segment`.
 
 use futures::future::try_join_all;
 use platform_api::{
