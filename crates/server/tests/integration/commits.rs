@@ -1,7 +1,7 @@
 //! Commits read from the service's real git repository: newest first, at most 100, `startId`
 //! and `gitCommitId`; an unreachable repository is a clear error.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{assert_error, repository, TestServer};

@@ -1,6 +1,6 @@
 //! Container registries: the rules of spec 2.9.1, and secrets that never come back.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,6 +1,6 @@
 //! Organization webhooks: their rules, a secret that is never returned, ADMIN only.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

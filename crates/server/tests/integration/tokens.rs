@@ -1,7 +1,7 @@
 //! API tokens and roles: the secret is shown once and stored as a hash, the role applies, and a
 //! deleted token fails at once.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,6 +1,6 @@
 //! Deployment history (spec 2.17) with paging, and the engine's log lines, for every kind.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{assert_invalid_fields, TestServer};

@@ -1,7 +1,7 @@
 //! Containers, databases, jobs and helm services on the shared service layer: created, read, listed, updated,
 //! deployed with their own steps, and deleted; their rules name the field.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

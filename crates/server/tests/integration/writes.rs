@@ -1,7 +1,7 @@
 //! Success of the write routes across kinds: every DELETE route answers 204 (or the status, for a
 //! cluster unlock), and updates of the kinds not covered elsewhere answer 200 with the change.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{concrete, fresh_variable, is_variable, records, TestServer};

@@ -2,7 +2,7 @@
 //! on-premise credentials. Each is created, read, listed, updated and deleted, and breaks its
 //! rules with a 400 naming the field.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,7 +1,7 @@
 //! Terraform services (spec 2.8): the git form of the files source, PUT /terraform/{id}, secret
 //! variables, and the rules of the backend, timeout and engine.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_invalid_fields, TestServer};

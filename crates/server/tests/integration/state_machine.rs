@@ -1,7 +1,7 @@
 //! The engine's state machine (DESIGN §3) for every action on every service kind: deploy,
 //! restart, stop, uninstall, cancel, and a failure on purpose at each step of each plan.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{config, repository, TestServer};

@@ -1,7 +1,7 @@
 //! Alert receivers at /alert-receivers: required fields, a webhook URL never returned, listed by
 //! organization.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,6 +1,6 @@
 //! `GET /api/openapi.json`: an OpenAPI 3 document of every route the router serves.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -1,7 +1,7 @@
 //! Many deployments at once: they queue for the engine's workers, all reach a terminal state,
 //! none is lost, and the counts add up.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

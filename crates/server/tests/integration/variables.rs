@@ -1,7 +1,7 @@
 //! Variables and secrets: every scope, inheritance, overrides, aliases, file variables,
 //! built-ins, the /variable family, and secret values that never come back.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,7 +1,7 @@
 //! The first deployment engine: a deploy moves an application through the states of DESIGN §3,
 //! records its steps, refuses a second action while one runs, and survives a restart.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,7 +1,7 @@
 //! Authentication and authorization: the permission table walked for every route and role,
 //! access tokens (JWT), and rate limits.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, concrete, config, records, TestServer, JWT_SECRET};

@@ -1,7 +1,7 @@
 //! Webhook events delivered over real HTTP to a receiver on loopback: who gets what (filters,
 //! disabled webhooks), the body and its signature, retries with backoff, every attempt recorded.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};

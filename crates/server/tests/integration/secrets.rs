@@ -1,7 +1,7 @@
 //! No secret comes back: every GET route, called as ADMIN after secrets were stored, answers
 //! without any of them.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{

@@ -1,7 +1,7 @@
 //! Clusters: the record, its status with the next version and the lock, a fresh token each call,
 //! and environments that name one.
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

@@ -1,7 +1,7 @@
 //! The actions after deploy: restart, stop, uninstall, cancel, and failures on purpose through
 //! the PLATFORM_FAIL_AT variable.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{assert_error, config, TestServer};

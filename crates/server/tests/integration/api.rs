@@ -1,7 +1,7 @@
 //! Every endpoint: success, 400, 403, 404 and 409, through the router (401 and the permission of
 //! every route are in auth.rs).
 
-mod common;
+use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, assert_invalid_fields, TestServer};

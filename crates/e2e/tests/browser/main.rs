@@ -1,0 +1,8 @@
+//! The console's end-to-end tests, in one binary: each module runs the reference server with the
+//! built console and drives it in headless Chromium as a person would.
+
+mod deploy_journey;
+mod every_kind;
+mod failure_view;
+mod session;
+mod webhooks;

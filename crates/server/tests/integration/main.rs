@@ -1,0 +1,28 @@
+//! The server's integration tests, in one binary (one link instead of one per file): each
+//! module drives a server on a temporary database through the HTTP API; `kill_restart` runs the
+//! real process.
+
+mod common;
+
+mod actions;
+mod alert_receivers;
+mod api;
+mod auth;
+mod clusters;
+mod commits;
+mod engine;
+mod history;
+mod kill_restart;
+mod load;
+mod openapi;
+mod registries;
+mod secrets;
+mod services;
+mod settings;
+mod state_machine;
+mod terraform;
+mod tokens;
+mod variables;
+mod webhook_deliveries;
+mod webhooks;
+mod writes;
