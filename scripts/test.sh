@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PATH="$(bash scripts/setup.sh)"
 export PATH
+# A test run is mostly a fresh build (CI starts from a clean checkout): incremental caches would
+# only take disk. Set CARGO_INCREMENTAL=1 to keep them while working.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 
