@@ -2,40 +2,20 @@
 //! filters and never their secret, and their deliveries to a real receiver on loopback shown with
 //! their attempts.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::time::Duration;
 
+use axum::http::StatusCode;
+use axum::routing::post;
+use axum::Router;
 use e2e::Browser;
 use serde_json::{json, Value};
 
 /// A receiver on loopback that answers 200 to every POST.
-fn receiver() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+async fn receiver() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            let mut reader = BufReader::new(stream);
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':') {
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = value.trim().parse().unwrap_or(0);
-                    }
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let _ = reader
-                .get_mut()
-                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-        }
-    });
+    let app = Router::new().route("/deployments", post(|| async { StatusCode::OK }));
+    tokio::spawn(async move { axum::serve(listener, app).await });
     format!("http://{address}/deployments")
 }
 
@@ -46,7 +26,7 @@ fn id(record: &Value) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let target = receiver();
+    let target = receiver().await;
     let secret = "s3cret-shown-nowhere";
 
     browser.sign_in().await?;

@@ -1,14 +1,14 @@
 //! The real server process killed in the middle of deployments and started again: every action
 //! resumes and ends, none is lost or stuck in progress, and every webhook event is delivered.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tempfile::TempDir;
+
+use crate::common::receiver::Receiver;
 
 struct Server {
     child: Child,
@@ -61,42 +61,6 @@ fn call(server: &Server, token: &str, method: &str, path: &str, body: Option<Val
     response.into_json().unwrap_or(Value::Null)
 }
 
-/// A webhook receiver on loopback that answers 200 to every POST and keeps the bodies.
-fn receiver() -> (String, Arc<Mutex<Vec<Value>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    let bodies = Arc::new(Mutex::new(Vec::new()));
-    let kept = bodies.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            let mut reader = BufReader::new(stream);
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some((name, value)) = line.split_once(':') {
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = value.trim().parse().unwrap();
-                    }
-                }
-            }
-            let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_ok() {
-                kept.lock()
-                    .unwrap()
-                    .push(serde_json::from_slice(&body).unwrap());
-            }
-            let _ = reader
-                .get_mut()
-                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-        }
-    });
-    (format!("http://{address}/events"), bodies)
-}
-
 #[test]
 fn a_killed_server_resumes_every_deployment() {
     let data = TempDir::new().unwrap();
@@ -105,7 +69,9 @@ fn a_killed_server_resumes_every_deployment() {
         .as_str()
         .unwrap()
         .to_string();
-    let (target_url, received) = receiver();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (receiver, receiver_url) = runtime.block_on(Receiver::start(0));
+    let target_url = format!("{receiver_url}/events");
     let webhook = call(
         &server,
         &token,
@@ -244,7 +210,11 @@ fn a_killed_server_resumes_every_deployment() {
         events.sort();
         assert_eq!(events, ["DEPLOYMENT_STARTED", "DEPLOYMENT_SUCCESSFUL"]);
     }
-    let received = received.lock().unwrap();
+    let received: Vec<Value> = receiver
+        .received()
+        .iter()
+        .map(|request| serde_json::from_str(&request.body).unwrap())
+        .collect();
     for application in &applications {
         for event in ["DEPLOYMENT_STARTED", "DEPLOYMENT_SUCCESSFUL"] {
             assert!(

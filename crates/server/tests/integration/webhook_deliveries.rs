@@ -4,79 +4,16 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
-use axum::Router;
+use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
+use common::receiver::{Received, Receiver};
 use common::{config, TestServer};
 use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
 use tempfile::TempDir;
-
-/// A request the receiver got.
-#[derive(Clone, Debug)]
-struct Received {
-    path: String,
-    headers: HeaderMap,
-    body: String,
-}
-
-/// An HTTP server on loopback that records what it is sent and answers 500 to the first
-/// `failures` requests, 200 after.
-#[derive(Clone, Default)]
-struct Receiver {
-    received: Arc<Mutex<Vec<Received>>>,
-    failures: Arc<AtomicUsize>,
-}
-
-impl Receiver {
-    async fn start(failures: usize) -> (Self, String) {
-        let receiver = Receiver::default();
-        receiver.failures.store(failures, Ordering::SeqCst);
-        let app = Router::new()
-            .route("/{path}", post(receive))
-            .with_state(receiver.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await });
-        (receiver, format!("http://{address}"))
-    }
-
-    fn received(&self) -> Vec<Received> {
-        self.received.lock().unwrap().clone()
-    }
-}
-
-async fn receive(
-    State(receiver): State<Receiver>,
-    Path(path): Path<String>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> StatusCode {
-    receiver.received.lock().unwrap().push(Received {
-        path,
-        headers,
-        body: String::from_utf8(body.to_vec()).unwrap(),
-    });
-    let failing = receiver
-        .failures
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
-            left.checked_sub(1)
-        })
-        .is_ok();
-    if failing {
-        StatusCode::INTERNAL_SERVER_ERROR
-    } else {
-        StatusCode::OK
-    }
-}
 
 async fn create_webhook(server: &TestServer, body: Value) -> String {
     let reply = server

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod receiver;
+
 use std::time::Duration;
 
 use axum::body::Body;
