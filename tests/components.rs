@@ -1,6 +1,7 @@
 //! Component tests in headless Chromium: what the status badge, the steps timeline and the
-//! deployment log show.
+//! deployment log show, and that a confirm button acts only once confirmed.
 
+use console::components::confirm_button::ConfirmButton;
 use console::components::deployment_log::DeploymentLog;
 use console::components::status_badge::StatusBadge;
 use console::components::steps_timeline::StepsTimeline;
@@ -218,4 +219,59 @@ async fn the_deployment_log_shows_each_line_with_its_time() {
     let empty = mount(|| view! { <DeploymentLog lines=Vec::new()/> });
     settle().await;
     assert_eq!(empty.text_content().unwrap(), "No deployment yet.");
+}
+
+fn click(container: &web_sys::HtmlElement, css: &str) {
+    container
+        .query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+}
+
+fn dialog_open(container: &web_sys::HtmlElement) -> bool {
+    container.query_selector("dialog[open]").unwrap().is_some()
+}
+
+#[wasm_bindgen_test]
+async fn a_confirm_button_acts_only_once_confirmed() {
+    let confirmed = RwSignal::new(0);
+    let container = mount(move || {
+        view! {
+            <ConfirmButton label="Uninstall" question="Uninstall this service?"
+                consequence="Its compute and data are deleted."
+                on_confirm=move |()| confirmed.update(|count| *count += 1)/>
+        }
+    });
+    settle().await;
+    assert!(
+        !dialog_open(&container),
+        "the question waits for the button"
+    );
+
+    click(&container, ":scope > button");
+    settle().await;
+    assert!(dialog_open(&container));
+    let question = container.query_selector("dialog h2").unwrap().unwrap();
+    let labelled_by = container
+        .query_selector("dialog")
+        .unwrap()
+        .unwrap()
+        .get_attribute("aria-labelledby")
+        .unwrap();
+    assert_eq!(question.id(), labelled_by);
+    assert_eq!(question.text_content().unwrap(), "Uninstall this service?");
+
+    click(&container, "dialog .button--secondary");
+    settle().await;
+    assert!(!dialog_open(&container), "Cancel closes the question");
+    assert_eq!(confirmed.get_untracked(), 0, "Cancel does nothing");
+
+    click(&container, ":scope > button");
+    settle().await;
+    click(&container, "dialog .button--destructive");
+    settle().await;
+    assert!(!dialog_open(&container));
+    assert_eq!(confirmed.get_untracked(), 1);
 }

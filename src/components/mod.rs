@@ -1,5 +1,6 @@
 //! Reusable presentational pieces.
 
+pub mod confirm_button;
 pub mod copy_button;
 pub mod deployment_log;
 pub mod empty_state;

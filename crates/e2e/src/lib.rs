@@ -217,33 +217,43 @@ impl Browser {
         Ok(path)
     }
 
-    /// Clicks the button of the page's actions whose text is `label`, once it shows.
-    pub async fn click_button(&self, label: &str) -> Result<()> {
-        let xpath =
-            format!("//div[contains(@class,'actions')]/button[normalize-space()='{label}']");
+    /// The button of the page's actions whose text is `label`, once it shows.
+    pub async fn action_button(&self, label: &str) -> Result<Element> {
+        let xpath = format!(
+            "//div[contains(concat(' ', @class, ' '), ' actions ')]/button[normalize-space()='{label}']"
+        );
         self.client
             .wait()
             .at_most(PATIENCE)
             .for_element(Locator::XPath(&xpath))
             .await
-            .with_context(|| format!("no {label:?} button"))?
-            .click()
-            .await?;
+            .with_context(|| format!("no {label:?} button"))
+    }
+
+    /// Clicks the button of the page's actions whose text is `label`, once it shows.
+    pub async fn click_button(&self, label: &str) -> Result<()> {
+        self.action_button(label).await?.click().await?;
         Ok(())
     }
 
-    /// Accepts the confirmation dialog the page opened.
+    /// Confirms in the confirmation dialog the page opened (components/confirm_button.rs).
     pub async fn accept_confirmation(&self) -> Result<()> {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            match self.client.accept_alert().await {
-                Ok(()) => return Ok(()),
-                Err(_) if tokio::time::Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(error) => return Err(error).context("no confirmation dialog"),
-            }
-        }
+        self.click("dialog.confirm[open] .button--destructive")
+            .await
+            .context("no confirmation dialog")
+    }
+
+    /// Answers Cancel in the confirmation dialog the page opened, and waits until it is closed.
+    pub async fn dismiss_confirmation(&self) -> Result<()> {
+        self.click("dialog.confirm[open] .button--secondary")
+            .await
+            .context("no confirmation dialog")?;
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css("dialog.confirm:not([open])"))
+            .await?;
+        Ok(())
     }
 
     /// Signs in through the sign-in page with the printed token.

@@ -71,7 +71,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
     browser
         .wait_for_text(".timeline", "No deployment yet")
         .await?;
-    browser.click(".actions button").await?;
+    browser.click_button("Deploy").await?;
     // The badge moves through the in-progress states and the timeline fills in step by step.
     browser.wait_for_text(".timeline", "in progress").await?;
     browser.screenshot("service-deploying").await?;

@@ -96,7 +96,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".page__lead", "Database").await?;
     browser.wait_for_text(".facts", "POSTGRESQL 16").await?;
     browser.wait_for_text(".breadcrumbs", "orders").await?;
-    browser.click(".actions .button--primary").await?;
+    browser.click_button("Deploy").await?;
     browser.wait_for_text("[data-state]", "Deployed").await?;
     let timeline = browser
         .wait_for_text(".timeline", "Deployment queueing")
@@ -112,10 +112,18 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.wait_for_text("[data-state]", "Restarted").await?;
     browser.click_button("Stop").await?;
     browser.wait_for_text("[data-state]", "Stopped").await?;
-    browser.click(".actions .button--primary").await?;
+    browser.click_button("Deploy").await?;
     browser.click_button("Cancel").await?;
     browser.wait_for_text("[data-state]", "Canceled").await?;
     browser.wait_for_text(".timeline", "cancel").await?;
+    // Uninstall asks first: Cancel leaves the database alone (the history below has no second
+    // uninstall), then it is confirmed.
+    browser.click_button("Uninstall").await?;
+    browser
+        .wait_for_text("dialog.confirm[open]", "configuration is kept")
+        .await?;
+    browser.screenshot("uninstall-confirmation").await?;
+    browser.dismiss_confirmation().await?;
     browser.click_button("Uninstall").await?;
     browser.accept_confirmation().await?;
     browser.wait_for_text("[data-state]", "Deleted").await?;
@@ -159,7 +167,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
         .await?;
     browser.wait_for_text(".page__lead", "Terraform").await?;
     browser.wait_for_text(".facts", "Kubernetes").await?;
-    browser.click(".actions .button--secondary").await?;
+    browser.click_button("Plan only").await?;
     browser.wait_for_text(".log", "Planned").await?;
     browser.wait_for_text("[data-state]", "Ready").await?;
     let timeline = browser.wait_for_text(".timeline", "Git clone").await?;

@@ -58,7 +58,7 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
         ))
         .await?;
     browser.wait_for_text("main h1", "web").await?;
-    browser.click(".actions button").await?;
+    browser.click_button("Deploy").await?;
     browser.wait_for_text("[data-state]", "Build error").await?;
     let timeline = browser.wait_for_text(".timeline", "Build").await?;
     for done in ["Registry create repository", "Git clone", "Build queueing"] {
@@ -77,7 +77,7 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
         .wait_for_text(".log", "failed on purpose (PLATFORM_FAIL_AT=BUILD)")
         .await?;
     assert!(log.contains("Build: started."), "{log}");
-    let deploy = browser.find(".actions button").await?;
+    let deploy = browser.action_button("Deploy").await?;
     assert!(deploy.is_enabled().await?, "Deploy is offered again");
     browser.screenshot("service-failed").await?;
     browser.close().await

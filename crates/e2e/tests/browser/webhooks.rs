@@ -101,5 +101,18 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     let page = browser.find("main").await?.text().await?;
     assert!(!page.contains(secret), "the secret is on the page");
     browser.screenshot("webhooks").await?;
+
+    // Deleted after a confirmation, it is gone from the page and from the API.
+    browser.click(".webhook__actions .button--danger").await?;
+    browser.accept_confirmation().await?;
+    browser.wait_for_text("main", "No webhook yet").await?;
+    let left = browser
+        .api(
+            "GET",
+            &format!("/organization/{organization}/webhook"),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(left["results"], json!([]), "{left}");
     browser.close().await
 }

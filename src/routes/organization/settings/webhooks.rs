@@ -12,6 +12,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
+use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
@@ -89,14 +90,6 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
             Err(error) => toasts.error(error.to_string()),
         }
     });
-    let confirm_delete = move |_| {
-        if window()
-            .confirm_with_message("Delete this webhook and the record of its deliveries?")
-            .unwrap_or(false)
-        {
-            delete.dispatch_local(());
-        }
-    };
     let events = webhook
         .events
         .iter()
@@ -141,10 +134,11 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
                     on:click=move |_| open.update(|open| *open = !*open)>
                     {move || if open.get() { "Hide deliveries" } else { "Deliveries" }}
                 </button>
-                <button type="button" class="button button--small button--ghost button--danger"
-                    disabled=move || delete.pending().get() on:click=confirm_delete>
-                    "Delete"
-                </button>
+                <ConfirmButton label="Delete" question="Delete this webhook?"
+                    consequence="It gets no more events, and the record of its deliveries goes with it."
+                    class="button button--small button--ghost button--danger"
+                    disabled=Signal::derive(move || delete.pending().get())
+                    on_confirm=move |()| { delete.dispatch_local(()); }/>
             </div>
             <Show when=move || open.get()>
                 <Deliveries org webhook=id/>

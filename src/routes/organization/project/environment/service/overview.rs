@@ -9,6 +9,7 @@ use platform_api::{ServiceState, ServiceType, Status, StatusAction};
 
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, ApiError};
+use crate::components::confirm_button::ConfirmButton;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
@@ -102,16 +103,6 @@ pub fn ServiceOverview() -> impl IntoView {
         })
     };
     let busy = move || act.pending().get() || forbidden.get();
-    let uninstall = move |_| {
-        let confirmed = window()
-            .confirm_with_message(
-                "Uninstall this service? Its compute and data are deleted; its configuration is kept.",
-            )
-            .unwrap_or(false);
-        if confirmed {
-            act.dispatch_local(ServiceAction::Uninstall);
-        }
-    };
     let disabled = move || busy() || in_progress();
     let refusal = move || {
         forbidden
@@ -141,10 +132,10 @@ pub fn ServiceOverview() -> impl IntoView {
                     </button>
                 </Show>
                 <Show when=move || installed() && !in_progress()>
-                    <button type="button" class="button button--ghost button--danger" disabled=busy
-                        title=refusal on:click=uninstall>
-                        "Uninstall"
-                    </button>
+                    <ConfirmButton label="Uninstall" question="Uninstall this service?"
+                        consequence="Its compute and data are deleted; its configuration is kept."
+                        disabled=Signal::derive(busy) title=Signal::derive(refusal)
+                        on_confirm=move |()| { act.dispatch_local(ServiceAction::Uninstall); }/>
                 </Show>
                 <Show when=is_terraform>
                     <button type="button" class="button button--secondary"

@@ -1,0 +1,63 @@
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use leptos::html::Dialog;
+use leptos::prelude::*;
+
+/// Tells the dialogs of a page apart, for `aria-labelledby`.
+static DIALOGS: AtomicU32 = AtomicU32::new(0);
+
+/// A button for an action that cannot be taken back: it runs `on_confirm` only after the person
+/// confirms in a modal dialog of the page (focus kept in it, Escape or Cancel closes it). A page
+/// dialog rather than `window.confirm`, which a portal's sandboxed iframe silently answers "no".
+#[component]
+pub fn ConfirmButton(
+    /// The action, on the button and on the dialog's confirming button ("Uninstall").
+    label: &'static str,
+    /// The dialog's question ("Uninstall this service?").
+    question: &'static str,
+    /// What happens, in a sentence.
+    consequence: &'static str,
+    #[prop(into)] on_confirm: Callback<()>,
+    #[prop(into, optional)] disabled: Signal<bool>,
+    /// Why the button is disabled, shown on hover.
+    #[prop(into, optional)]
+    title: Signal<Option<&'static str>>,
+    #[prop(default = "button button--ghost button--danger")] class: &'static str,
+) -> impl IntoView {
+    let dialog = NodeRef::<Dialog>::new();
+    let heading = format!("confirm-{}", DIALOGS.fetch_add(1, Ordering::Relaxed));
+    let labelled_by = heading.clone();
+    let open = move |_| {
+        if let Some(dialog) = dialog.get() {
+            let _ = dialog.show_modal();
+        }
+    };
+    let close = move || {
+        if let Some(dialog) = dialog.get() {
+            dialog.close();
+        }
+    };
+    view! {
+        <button type="button" class=class disabled=move || disabled.get() title=move || title.get()
+            on:click=open>
+            {label}
+        </button>
+        <dialog node_ref=dialog class="confirm" aria-labelledby=labelled_by>
+            <h2 id=heading class="confirm__question">{question}</h2>
+            <p class="confirm__consequence">{consequence}</p>
+            <div class="confirm__actions">
+                // Focus starts on the harmless choice.
+                <button type="button" class="button button--secondary" autofocus on:click=move |_| close()>
+                    "Cancel"
+                </button>
+                <button type="button" class="button button--destructive"
+                    on:click=move |_| {
+                        close();
+                        on_confirm.run(());
+                    }>
+                    {label}
+                </button>
+            </div>
+        </dialog>
+    }
+}
