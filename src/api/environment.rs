@@ -32,4 +32,45 @@ impl Api {
         self.get(&format!("/environment/{environment_id}/statuses"))
             .await
     }
+
+    /// Runs `action` on every service of the environment it applies to.
+    pub async fn act_on_environment(
+        &self,
+        environment_id: Uuid,
+        action: EnvironmentAction,
+    ) -> Result<EnvironmentStatuses, ApiError> {
+        self.post(
+            &format!("/environment/{environment_id}/{}", action.path_suffix()),
+            &serde_json::json!({}),
+        )
+        .await
+    }
+}
+
+/// What can be done to a whole environment: the server runs it on each service it applies to
+/// (a restart or a stop skips the services that run nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnvironmentAction {
+    Deploy,
+    Restart,
+    Stop,
+}
+
+impl EnvironmentAction {
+    fn path_suffix(self) -> &'static str {
+        match self {
+            EnvironmentAction::Deploy => "deploy",
+            EnvironmentAction::Restart => "restart",
+            EnvironmentAction::Stop => "stop",
+        }
+    }
+
+    /// What the server accepted, said to the person.
+    pub fn accepted(self) -> &'static str {
+        match self {
+            EnvironmentAction::Deploy => "Deployment of every service queued.",
+            EnvironmentAction::Restart => "Restart of the running services queued.",
+            EnvironmentAction::Stop => "Stop of the running services queued.",
+        }
+    }
 }

@@ -144,6 +144,47 @@ impl Browser {
         .await?
     }
 
+    /// Creates the record at `path` through the API and returns its id.
+    pub async fn create(&self, path: &str, body: serde_json::Value) -> Result<String> {
+        let created = self.api("POST", path, body).await?;
+        created["id"]
+            .as_str()
+            .map(str::to_string)
+            .with_context(|| format!("POST {path} answered no id: {created}"))
+    }
+
+    /// Creates a project and an environment of `mode` in it, in the person's organization.
+    pub async fn create_environment(
+        &self,
+        project: &str,
+        environment: &str,
+        mode: &str,
+    ) -> Result<TestEnvironment> {
+        let organization = self
+            .api("GET", "/organization", serde_json::json!(null))
+            .await?["id"]
+            .as_str()
+            .context("no organization")?
+            .to_string();
+        let project = self
+            .create(
+                &format!("/organization/{organization}/project"),
+                serde_json::json!({"name": project}),
+            )
+            .await?;
+        let environment = self
+            .create(
+                &format!("/project/{project}/environment"),
+                serde_json::json!({"name": environment, "mode": mode}),
+            )
+            .await?;
+        Ok(TestEnvironment {
+            organization,
+            project,
+            environment,
+        })
+    }
+
     pub async fn open(&self, path: &str) -> Result<()> {
         self.client.goto(&self.url(path)).await?;
         Ok(())
@@ -291,5 +332,30 @@ impl Browser {
     pub async fn close(self) -> Result<()> {
         self.client.close().await?;
         Ok(())
+    }
+}
+
+/// The ids of an environment a test made, and the console's addresses under it.
+pub struct TestEnvironment {
+    pub organization: String,
+    pub project: String,
+    pub environment: String,
+}
+
+impl TestEnvironment {
+    /// The environment's page.
+    pub fn page(&self) -> String {
+        format!(
+            "/organization/{}/project/{}/environment/{}/overview",
+            self.organization, self.project, self.environment
+        )
+    }
+
+    /// The page of one of its services.
+    pub fn service_page(&self, service: &str) -> String {
+        format!(
+            "/organization/{}/project/{}/environment/{}/service/{service}/overview",
+            self.organization, self.project, self.environment
+        )
     }
 }

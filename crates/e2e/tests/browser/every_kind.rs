@@ -3,40 +3,24 @@
 //! canceled and uninstalled there; terraform also plans without applying.
 
 use e2e::Browser;
-use serde_json::{json, Value};
-
-fn id(record: &Value) -> String {
-    record["id"].as_str().unwrap().to_string()
-}
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     // Slow enough that a deployment is still running when Cancel is clicked (a database takes
     // about 2.8 s at this speed).
     let browser = Browser::start(10.0).await?;
-    let organization = id(&browser.api("GET", "/organization", json!(null)).await?);
-    let project = id(&browser
-        .api(
-            "POST",
-            &format!("/organization/{organization}/project"),
-            json!({"name": "shop"}),
-        )
-        .await?);
-    let environment = id(&browser
-        .api(
-            "POST",
-            &format!("/project/{project}/environment"),
-            json!({"name": "production", "mode": "PRODUCTION"}),
-        )
-        .await?);
-    let registry = id(&browser
-        .api(
-            "POST",
+    let place = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let organization = &place.organization;
+    let registry = browser
+        .create(
             &format!("/organization/{organization}/containerRegistry"),
             json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example",
                    "config": {"username": "robot", "password": "registry-password"}}),
         )
-        .await?);
+        .await?;
     let git = json!({"url": "https://git.example.com/acme/shop.git", "branch": "main"});
     let mut ids = std::collections::HashMap::new();
     for (kind, body) in [
@@ -65,16 +49,13 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
         ),
     ] {
         let created = browser
-            .api("POST", &format!("/environment/{environment}/{kind}"), body)
+            .create(&format!("/environment/{}/{kind}", place.environment), body)
             .await?;
-        ids.insert(kind, id(&created));
+        ids.insert(kind, created);
     }
 
     browser.sign_in().await?;
-    let environment_page = format!(
-        "/organization/{organization}/project/{project}/environment/{environment}/overview"
-    );
-    browser.open(&environment_page).await?;
+    browser.open(&place.page()).await?;
     for (name, kind) in [
         ("web", "Application"),
         ("nginx", "Container"),
@@ -159,12 +140,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.screenshot("database-deployments").await?;
 
     // Terraform plans without applying: the plan's steps, and still never deployed.
-    browser
-        .open(&format!(
-            "/organization/{organization}/project/{project}/environment/{environment}/service/{}/overview",
-            ids["terraform"]
-        ))
-        .await?;
+    browser.open(&place.service_page(&ids["terraform"])).await?;
     browser.wait_for_text(".page__lead", "Terraform").await?;
     browser.wait_for_text(".facts", "Kubernetes").await?;
     browser.click_button("Plan only").await?;
@@ -180,7 +156,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.screenshot("terraform-planned").await?;
 
     // Back on the environment page, the statuses show what happened.
-    browser.open(&environment_page).await?;
+    browser.open(&place.page()).await?;
     browser
         .wait_for_text("tr[data-service=orders]", "Deleted")
         .await?;

@@ -8,40 +8,15 @@ use serde_json::json;
 #[tokio::test(flavor = "multi_thread")]
 async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let organization = browser.api("GET", "/organization", json!(null)).await?["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let project = browser
-        .api(
-            "POST",
-            &format!("/organization/{organization}/project"),
-            json!({"name": "shop"}),
-        )
-        .await?["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let environment = browser
-        .api(
-            "POST",
-            &format!("/project/{project}/environment"),
-            json!({"name": "staging", "mode": "STAGING"}),
-        )
-        .await?["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
     let application = browser
-        .api(
-            "POST",
-            &format!("/environment/{environment}/application"),
+        .create(
+            &format!("/environment/{}/application", place.environment),
             json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
         )
-        .await?["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+        .await?;
     // The documented way to make a service fail on purpose (docs/decisions.md).
     browser
         .api(
@@ -52,11 +27,7 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
         .await?;
 
     browser.sign_in().await?;
-    browser
-        .open(&format!(
-            "/organization/{organization}/project/{project}/environment/{environment}/service/{application}/overview"
-        ))
-        .await?;
+    browser.open(&place.service_page(&application)).await?;
     browser.wait_for_text("main h1", "web").await?;
     browser.click_button("Deploy").await?;
     browser.wait_for_text("[data-state]", "Build error").await?;

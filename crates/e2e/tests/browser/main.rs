@@ -2,6 +2,7 @@
 //! built console and drives it in headless Chromium as a person would.
 
 mod deploy_journey;
+mod environment_actions;
 mod every_kind;
 mod failure_view;
 mod session;

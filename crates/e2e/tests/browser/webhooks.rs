@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use axum::Router;
 use e2e::Browser;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// A receiver on loopback that answers 200 to every POST.
 async fn receiver() -> String {
@@ -17,10 +17,6 @@ async fn receiver() -> String {
     let app = Router::new().route("/deployments", post(|| async { StatusCode::OK }));
     tokio::spawn(async move { axum::serve(listener, app).await });
     format!("http://{address}/deployments")
-}
-
-fn id(record: &Value) -> String {
-    record["id"].as_str().unwrap().to_string()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -55,28 +51,15 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     }
 
     // A deployment in a matching project sends its events.
-    let organization = id(&browser.api("GET", "/organization", json!(null)).await?);
-    let project = id(&browser
-        .api(
-            "POST",
-            &format!("/organization/{organization}/project"),
-            json!({"name": "shop-front"}),
-        )
-        .await?);
-    let environment = id(&browser
-        .api(
-            "POST",
-            &format!("/project/{project}/environment"),
-            json!({"name": "staging", "mode": "STAGING"}),
-        )
-        .await?);
-    let application = id(&browser
-        .api(
-            "POST",
-            &format!("/environment/{environment}/application"),
+    let place = browser
+        .create_environment("shop-front", "staging", "STAGING")
+        .await?;
+    let application = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
             json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
         )
-        .await?);
+        .await?;
     browser
         .api(
             "POST",
@@ -109,7 +92,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     let left = browser
         .api(
             "GET",
-            &format!("/organization/{organization}/webhook"),
+            &format!("/organization/{}/webhook", place.organization),
             json!(null),
         )
         .await?;

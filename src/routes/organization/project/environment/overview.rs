@@ -1,5 +1,6 @@
 //! `.../environment/:env/overview`: the environment's services of every kind with a live status
-//! from one batched `statuses` call, and a form to create an application.
+//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), and a
+//! form to create an application.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -12,8 +13,10 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use crate::api::environment::EnvironmentAction;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
+use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
@@ -22,6 +25,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
+use crate::state::toasts::use_toasts;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -75,9 +79,14 @@ pub fn EnvironmentOverview() -> impl IntoView {
     });
 
     view! {
-        <div class="page__header">
-            <h1>"Services"</h1>
-            <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
+        <div class="page__header page__header--actions">
+            <div>
+                <h1>"Services"</h1>
+                <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
+            </div>
+            {move || ids.get().map(|ids| view! {
+                <EnvironmentActions environment=ids.environment statuses/>
+            })}
         </div>
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
@@ -91,6 +100,66 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 statuses.refetch();
             })/>
         })}
+    }
+}
+
+/// Deploy, restart or stop every service of the environment the action applies to; offered when
+/// nothing runs in it (the server refuses otherwise), restart and stop only when a service runs.
+#[component]
+fn EnvironmentActions(
+    environment: Uuid,
+    statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let forbidden = RwSignal::new(false);
+    let act = Action::new_local(move |action: &EnvironmentAction| {
+        let action = *action;
+        async move {
+            match api.act_on_environment(environment, action).await {
+                Ok(_) => toasts.success(action.accepted()),
+                Err(error) => {
+                    forbidden.set(matches!(error, ApiError::Forbidden(_)));
+                    toasts.error(error.to_string());
+                }
+            }
+            statuses.refetch();
+        }
+    });
+    let current = move || statuses.get().and_then(Result::ok);
+    let has_services = move || current().is_some_and(|s| s.all().next().is_some());
+    let any_runs = move || current().is_some_and(|s| s.all().any(Status::runs));
+    let any_in_progress = move || current().is_some_and(|s| s.any_in_progress());
+    let disabled = move || act.pending().get() || forbidden.get() || any_in_progress();
+    let refusal = move || {
+        if forbidden.get() {
+            Some("Your token's role does not allow deployments.")
+        } else if any_in_progress() {
+            Some("An action runs in this environment; wait until it ends.")
+        } else {
+            None
+        }
+    };
+    view! {
+        <Show when=has_services>
+            <div class="actions">
+                <Show when=any_runs>
+                    <button type="button" class="button button--ghost" disabled=disabled
+                        title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Restart); }>
+                        "Restart all"
+                    </button>
+                    <ConfirmButton label="Stop all" question="Stop every service of this environment?"
+                        consequence="Each running service stops; its data and configuration are kept, and a deploy starts it again."
+                        class="button button--ghost"
+                        disabled=Signal::derive(disabled) title=Signal::derive(refusal)
+                        on_confirm=move |()| { act.dispatch_local(EnvironmentAction::Stop); }/>
+                </Show>
+                <button type="button" class="button button--primary" disabled=disabled
+                    title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Deploy); }>
+                    "Deploy all"
+                </button>
+            </div>
+        </Show>
     }
 }
 
