@@ -1,6 +1,9 @@
 use gloo_net::http::Response;
 use platform_api::{ErrorBody, FieldError};
 
+/// Why an action button is disabled after the server answered 403 to it.
+pub const DEPLOY_FORBIDDEN: &str = "Your token's role does not allow deployments.";
+
 /// What can go wrong with a call, in terms a person acts on.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ApiError {

@@ -9,7 +9,7 @@ pub mod project;
 pub mod service;
 pub mod webhook;
 
-pub use error::ApiError;
+pub use error::{ApiError, DEPLOY_FORBIDDEN};
 
 use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;

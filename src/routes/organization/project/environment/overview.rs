@@ -14,6 +14,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
+use crate::api::error::DEPLOY_FORBIDDEN;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
@@ -133,7 +134,7 @@ fn EnvironmentActions(
     let disabled = move || act.pending().get() || forbidden.get() || any_in_progress();
     let refusal = move || {
         if forbidden.get() {
-            Some("Your token's role does not allow deployments.")
+            Some(DEPLOY_FORBIDDEN)
         } else if any_in_progress() {
             Some("An action runs in this environment; wait until it ends.")
         } else {

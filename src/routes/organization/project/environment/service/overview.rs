@@ -7,6 +7,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use platform_api::{ServiceState, ServiceType, Status, StatusAction};
 
+use crate::api::error::DEPLOY_FORBIDDEN;
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
@@ -104,11 +105,7 @@ pub fn ServiceOverview() -> impl IntoView {
     };
     let busy = move || act.pending().get() || forbidden.get();
     let disabled = move || busy() || in_progress();
-    let refusal = move || {
-        forbidden
-            .get()
-            .then_some("Your token's role does not allow deployments.")
-    };
+    let refusal = move || forbidden.get().then_some(DEPLOY_FORBIDDEN);
     let is_terraform = move || matches!(kind.get(), Some(Ok(ServiceType::Terraform)));
 
     view! {
