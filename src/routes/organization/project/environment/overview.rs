@@ -14,9 +14,8 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
-use crate::api::error::DEPLOY_FORBIDDEN;
 use crate::api::service::ServiceSummary;
-use crate::api::{use_api, ApiError};
+use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;

@@ -7,9 +7,8 @@ use std::time::Duration;
 use leptos::prelude::*;
 use platform_api::{ServiceState, ServiceType, Status, StatusAction};
 
-use crate::api::error::DEPLOY_FORBIDDEN;
 use crate::api::service::ServiceAction;
-use crate::api::{use_api, ApiError};
+use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::loaded::loaded;
