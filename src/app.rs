@@ -10,6 +10,7 @@ use crate::routes::not_found::NotFound;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
+use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::webhooks::Webhooks;
@@ -46,6 +47,12 @@ pub fn App() -> impl IntoView {
                             "/organization/:org/project/:project/environment/:env/service/:service/deployments"
                         )
                         view=ServiceDeployments
+                    />
+                    <Route
+                        path=path!(
+                            "/organization/:org/project/:project/environment/:env/service/:service/logs"
+                        )
+                        view=ServiceLogs
                     />
                 </ParentRoute>
             </Routes>

@@ -166,20 +166,19 @@ impl Api {
         .await
     }
 
-    /// The last `tail` lines of the log of one execution of the service.
+    /// The last `tail` lines of the service's log, oldest first: of one execution, or of all.
     pub async fn service_log(
         &self,
         kind: ServiceType,
         id: Uuid,
-        execution_id: &str,
+        execution_id: Option<&str>,
         tail: u32,
     ) -> Result<Vec<LogLine>, ApiError> {
-        let list: List<LogLine> = self
-            .get(&format!(
-                "{}/log?tail={tail}&execution_id={execution_id}",
-                item(kind, id)
-            ))
-            .await?;
+        let mut path = format!("{}/log?tail={tail}", item(kind, id));
+        if let Some(execution_id) = execution_id {
+            path.push_str(&format!("&execution_id={execution_id}"));
+        }
+        let list: List<LogLine> = self.get(&path).await?;
         Ok(list.results)
     }
 }

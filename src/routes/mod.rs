@@ -65,6 +65,12 @@ pub mod paths {
             "/organization/{org}/project/{project}/environment/{environment}/service/{service}/deployments"
         )
     }
+
+    pub fn service_logs(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/logs"
+        )
+    }
 }
 
 #[cfg(test)]

@@ -251,6 +251,16 @@ pub struct StatusDetails {
     pub sub_action: SubAction,
 }
 
+impl StatusDetails {
+    /// The action in words, with its variant when it has one: "Deploy · Terraform plan only".
+    pub fn label(&self) -> String {
+        match self.sub_action.label() {
+            Some(variant) => format!("{} · {variant}", self.action.label()),
+            None => self.action.label().to_string(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Steps {

@@ -51,5 +51,33 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
     let deploy = browser.action_button("Deploy").await?;
     assert!(deploy.is_enabled().await?, "Deploy is offered again");
     browser.screenshot("service-failed").await?;
+
+    // The logs page has the failed deployment's lines under its name and outcome, and a search
+    // keeps only the lines that say why.
+    browser.click(".tabs a[href$='/logs']").await?;
+    let execution = browser
+        .wait_for_text(".execution", "failed on purpose")
+        .await?;
+    assert!(execution.contains("Deploy"), "{execution}");
+    assert!(execution.contains("Build error"), "{execution}");
+    assert!(execution.contains("Git clone: started."), "{execution}");
+    browser.fill("#log-search", "ON PURPOSE").await?;
+    let summary = browser
+        .wait_for_text(".log-summary", "contain “ON PURPOSE”")
+        .await?;
+    assert!(summary.starts_with("1 of "), "{summary}");
+    let shown = browser.find(".execution .log").await?.text().await?;
+    assert!(!shown.contains("Git clone"), "{shown}");
+    browser.screenshot("service-logs").await?;
+    browser
+        .find("#log-tail")
+        .await?
+        .select_by_value("100")
+        .await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/logs"))
+        .await?;
+    let url = browser.client.current_url().await?;
+    assert_eq!(url.query(), Some("tail=100"));
     browser.close().await
 }

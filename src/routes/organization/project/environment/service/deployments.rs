@@ -116,11 +116,7 @@ fn History(kind: ServiceType, id: Uuid, page: DeploymentHistoryPage) -> impl Int
 fn Row(kind: ServiceType, id: Uuid, entry: DeploymentHistoryEntry) -> impl IntoView {
     let open = RwSignal::new(false);
     let execution = entry.identifier.execution_id.clone();
-    let details = entry.status_details;
-    let action = match details.sub_action.label() {
-        Some(variant) => format!("{} · {variant}", details.action.label()),
-        None => details.action.label().to_string(),
-    };
+    let action = entry.status_details.label();
     let commit = entry
         .details
         .commit
@@ -158,7 +154,7 @@ fn ExecutionLog(kind: ServiceType, id: Uuid, execution: String) -> impl IntoView
     let api = use_api();
     let lines = LocalResource::new(move || {
         let execution = execution.clone();
-        async move { api.service_log(kind, id, &execution, LOG_LINES).await }
+        async move { api.service_log(kind, id, Some(&execution), LOG_LINES).await }
     });
     view! { {loaded(lines, 4, |lines| view! { <DeploymentLog lines/> })} }
 }

@@ -1,6 +1,7 @@
 //! `.../service/:service/...`: the pages of one service, of any kind.
 
 pub mod deployments;
+pub mod logs;
 pub mod overview;
 mod settings;
 
@@ -82,6 +83,10 @@ pub fn ServiceTabs() -> impl IntoView {
             (
                 "Deployments",
                 paths::service_deployments(org, project, environment, service),
+            ),
+            (
+                "Logs",
+                paths::service_logs(org, project, environment, service),
             ),
         ]
     };

@@ -53,7 +53,7 @@ pub fn ServiceOverview() -> impl IntoView {
         async move {
             let (kind, id) = (kind.await?, id.ok_or_else(no_service)?);
             match execution {
-                Some(execution) => api.service_log(kind, id, &execution, LOG_LINES).await,
+                Some(execution) => api.service_log(kind, id, Some(&execution), LOG_LINES).await,
                 None => Ok(Vec::new()),
             }
         }
