@@ -3,8 +3,8 @@
 
 use futures::future::try_join_all;
 use platform_api::{
-    Application, Container, Database, DeployRequest, DeploymentHistoryPage, HelmService, Job, List,
-    LogLine, ServiceType, Status, TerraformService,
+    Application, Commit, Container, Database, DeployRequest, DeploymentHistoryPage, GitRepository,
+    HelmService, Job, List, LogLine, ServiceType, Status, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -33,6 +33,25 @@ pub enum ServiceRecord {
 }
 
 impl ServiceRecord {
+    /// The repository the service is built from, if it is built from git.
+    pub fn git_repository(&self) -> Option<&GitRepository> {
+        match self {
+            ServiceRecord::Application(service) => Some(&service.git_repository),
+            ServiceRecord::Job(service) => service
+                .source
+                .docker
+                .as_ref()
+                .map(|docker| &docker.git_repository),
+            ServiceRecord::Helm(service) => {
+                service.source.git.as_ref().map(|git| &git.git_repository)
+            }
+            ServiceRecord::Terraform(service) => {
+                Some(&service.terraform_files_source.git.git_repository)
+            }
+            ServiceRecord::Container(_) | ServiceRecord::Database(_) => None,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match self {
             ServiceRecord::Application(service) => &service.name,
@@ -46,11 +65,12 @@ impl ServiceRecord {
 }
 
 /// What can be done to a service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServiceAction {
-    /// At the branch's latest commit; a terraform service may only plan.
+    /// At the given commit, or the branch's latest; a terraform service may only plan.
     Deploy {
         plan_only: bool,
+        git_commit_id: Option<String>,
     },
     Restart,
     Stop,
@@ -61,7 +81,7 @@ pub enum ServiceAction {
 }
 
 impl ServiceAction {
-    fn path_suffix(self) -> &'static str {
+    fn path_suffix(&self) -> &'static str {
         match self {
             ServiceAction::Deploy { .. } => "deploy",
             ServiceAction::Restart => "restart-service",
@@ -72,16 +92,27 @@ impl ServiceAction {
     }
 
     /// What the server accepted, said to the person.
-    pub fn accepted(self) -> &'static str {
+    pub fn accepted(&self) -> String {
         match self {
-            ServiceAction::Deploy { plan_only: true } => "Plan queued.",
-            ServiceAction::Deploy { plan_only: false } => "Deployment queued.",
-            ServiceAction::Restart => "Restart queued.",
-            ServiceAction::Stop => "Stop queued.",
-            ServiceAction::Uninstall => "Uninstall queued.",
-            ServiceAction::Cancel => "Cancel requested: the running step ends first.",
+            ServiceAction::Deploy {
+                plan_only: true, ..
+            } => "Plan queued.".into(),
+            ServiceAction::Deploy {
+                git_commit_id: Some(commit),
+                ..
+            } => format!("Deployment of commit {} queued.", short_commit(commit)),
+            ServiceAction::Deploy { .. } => "Deployment queued.".into(),
+            ServiceAction::Restart => "Restart queued.".into(),
+            ServiceAction::Stop => "Stop queued.".into(),
+            ServiceAction::Uninstall => "Uninstall queued.".into(),
+            ServiceAction::Cancel => "Cancel requested: the running step ends first.".into(),
         }
     }
+}
+
+/// The first 8 characters of a commit id, as commits are shown.
+pub fn short_commit(id: &str) -> String {
+    id.chars().take(8).collect()
 }
 
 fn item(kind: ServiceType, id: Uuid) -> String {
@@ -135,12 +166,15 @@ impl Api {
         &self,
         kind: ServiceType,
         id: Uuid,
-        action: ServiceAction,
+        action: &ServiceAction,
     ) -> Result<Status, ApiError> {
         let body = match action {
-            ServiceAction::Deploy { plan_only } => DeployRequest {
+            ServiceAction::Deploy {
                 plan_only,
-                ..DeployRequest::default()
+                git_commit_id,
+            } => DeployRequest {
+                plan_only: *plan_only,
+                git_commit_id: git_commit_id.clone(),
             },
             _ => DeployRequest::default(),
         };
@@ -149,6 +183,16 @@ impl Api {
             &body,
         )
         .await
+    }
+
+    /// The latest commits of the branch the service is built from, newest first (at most 100).
+    pub async fn service_commits(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<Vec<Commit>, ApiError> {
+        let list: List<Commit> = self.get(&format!("{}/commit", item(kind, id))).await?;
+        Ok(list.results)
     }
 
     /// One page (from 1) of the service's actions, newest first.

@@ -13,6 +13,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
+use crate::api::service::short_commit;
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
@@ -120,7 +121,7 @@ fn Row(kind: ServiceType, id: Uuid, entry: DeploymentHistoryEntry) -> impl IntoV
     let commit = entry
         .details
         .commit
-        .map(|commit| commit.git_commit_id.chars().take(8).collect::<String>());
+        .map(|commit| short_commit(&commit.git_commit_id));
     let duration = iso_duration_seconds(&entry.total_duration).map(format::duration);
     let started = entry.auditing_data.created_at;
     view! {

@@ -1,5 +1,6 @@
 //! `.../service/:service/...`: the pages of one service, of any kind.
 
+mod commit_picker;
 pub mod deployments;
 pub mod logs;
 pub mod overview;

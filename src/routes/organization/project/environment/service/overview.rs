@@ -18,6 +18,7 @@ use crate::components::steps_timeline::StepsTimeline;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 
+use super::commit_picker::CommitPicker;
 use super::settings::Settings;
 use super::{no_service, use_addressed_service, AddressedService, ServiceTabs, ServiceTitle};
 
@@ -69,17 +70,13 @@ pub fn ServiceOverview() -> impl IntoView {
 
     let forbidden = RwSignal::new(false);
     let act = Action::new_local(move |action: &ServiceAction| {
-        let (action, id) = (*action, service.get_untracked());
+        let (action, id) = (action.clone(), service.get_untracked());
         async move {
             let (Some(id), Some(Ok(kind))) = (id, kind.get_untracked()) else {
                 return;
             };
-            match api.act_on_service(kind, id, action).await {
-                Ok(_) => {
-                    toasts.success(action.accepted());
-                    // A deployment at a commit changes what the settings show.
-                    record.refetch();
-                }
+            match api.act_on_service(kind, id, &action).await {
+                Ok(_) => toasts.success(action.accepted()),
                 Err(error) => {
                     forbidden.set(matches!(error, ApiError::Forbidden(_)));
                     toasts.error(error.to_string());
@@ -90,6 +87,14 @@ pub fn ServiceOverview() -> impl IntoView {
     });
     let current = move || status.get().and_then(Result::ok);
     let in_progress = move || current().is_some_and(|status| status.state.is_in_progress());
+    // The settings show the deployed commit, which a deployment changes when it ends.
+    Effect::new(move |was_in_progress: Option<bool>| {
+        let now = in_progress();
+        if was_in_progress == Some(true) && !now {
+            record.refetch();
+        }
+        now
+    });
     let deploying = move || {
         current().is_some_and(|status| {
             status.state.is_in_progress() && status.status_details.action == StatusAction::Deploy
@@ -137,14 +142,35 @@ pub fn ServiceOverview() -> impl IntoView {
                     <button type="button" class="button button--secondary"
                         disabled=disabled title=refusal
                         on:click=move |_| {
-                            act.dispatch_local(ServiceAction::Deploy { plan_only: true });
+                            act.dispatch_local(ServiceAction::Deploy {
+                                plan_only: true,
+                                git_commit_id: None,
+                            });
                         }>
                         "Plan only"
                     </button>
                 </Show>
+                {move || {
+                    let repository = record.get()?.ok()?.git_repository()?.clone();
+                    let (Some(id), Some(Ok(kind))) = (service.get(), kind.get()) else {
+                        return None;
+                    };
+                    Some(view! {
+                        <CommitPicker kind id deployed=repository.deployed_commit_id
+                            disabled=Signal::derive(disabled) title=Signal::derive(refusal)
+                            on_pick=move |commit| {
+                                act.dispatch_local(ServiceAction::Deploy {
+                                    plan_only: false,
+                                    git_commit_id: Some(commit),
+                                });
+                            }/>
+                    })
+                }}
                 <button type="button" class="button button--primary"
                     disabled=disabled title=refusal
-                    on:click=move |_| { act.dispatch_local(ServiceAction::Deploy { plan_only: false }); }>
+                    on:click=move |_| {
+                        act.dispatch_local(ServiceAction::Deploy { plan_only: false, git_commit_id: None });
+                    }>
                     {move || if deploying() { "Deploying…" } else { "Deploy" }}
                 </button>
             </div>

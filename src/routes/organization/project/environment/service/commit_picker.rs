@@ -1,0 +1,132 @@
+//! "Deploy a commit…" on a service built from git: the branch's latest commits in a dialog, read
+//! from the repository when it opens, each one deployable.
+
+use leptos::html::Dialog;
+use leptos::prelude::*;
+use platform_api::{Commit, ServiceType};
+use uuid::Uuid;
+
+use crate::api::service::short_commit;
+use crate::api::use_api;
+use crate::components::empty_state::EmptyState;
+use crate::components::loaded::loaded;
+use crate::components::relative_time::RelativeTime;
+
+#[component]
+pub fn CommitPicker(
+    kind: ServiceType,
+    id: Uuid,
+    /// The commit deployed now, marked in the list.
+    deployed: Option<String>,
+    #[prop(into)] disabled: Signal<bool>,
+    #[prop(into)] title: Signal<Option<&'static str>>,
+    #[prop(into)] on_pick: Callback<String>,
+) -> impl IntoView {
+    let api = use_api();
+    let dialog = NodeRef::<Dialog>::new();
+    let open = RwSignal::new(false);
+    // Read when the dialog opens, so the list is the repository's as of now.
+    let commits = LocalResource::new(move || {
+        let open = open.get();
+        async move {
+            if open {
+                api.service_commits(kind, id).await
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    });
+    let show = move |_| {
+        open.set(true);
+        if let Some(dialog) = dialog.get() {
+            let _ = dialog.show_modal();
+        }
+    };
+    let close = move || {
+        if let Some(dialog) = dialog.get() {
+            dialog.close();
+        }
+    };
+    let pick = Callback::new(move |commit: String| {
+        close();
+        on_pick.run(commit);
+    });
+    view! {
+        <button type="button" class="button button--secondary" disabled=move || disabled.get()
+            title=move || title.get() on:click=show>
+            "Deploy a commit…"
+        </button>
+        // Escape closes it too; either way the list is read again at the next opening.
+        <dialog node_ref=dialog class="confirm commit-picker" aria-labelledby="commit-picker-title"
+            on:close=move |_| open.set(false)>
+            <h2 id="commit-picker-title" class="confirm__question">"Deploy a commit"</h2>
+            <p class="confirm__consequence">"The latest commits of the service's branch, newest first."</p>
+            <Show when=move || open.get()>
+                {
+                    let deployed = deployed.clone();
+                    loaded(commits, 5, move |commits| {
+                        view! { <Commits commits deployed=deployed.clone() pick/> }
+                    })
+                }
+            </Show>
+            <div class="confirm__actions">
+                <button type="button" class="button button--secondary" on:click=move |_| close()>
+                    "Close"
+                </button>
+            </div>
+        </dialog>
+    }
+}
+
+#[component]
+fn Commits(
+    commits: Vec<Commit>,
+    deployed: Option<String>,
+    pick: Callback<String>,
+) -> impl IntoView {
+    if commits.is_empty() {
+        return view! {
+            <EmptyState title="No commit on this branch" hint="Push a commit, then open this list again."/>
+        }
+        .into_any();
+    }
+    view! {
+        <ol class="commits" aria-label="Commits">
+            {commits.into_iter().map(|commit| {
+                let is_deployed = deployed.as_deref() == Some(commit.git_commit_id.as_str());
+                let id = commit.git_commit_id.clone();
+                let subject = commit
+                    .message
+                    .as_deref()
+                    .and_then(|message| message.lines().next())
+                    .unwrap_or_default()
+                    .to_string();
+                view! {
+                    <li class="commit" data-commit=commit.git_commit_id.clone()>
+                        <div class="commit__text">
+                            <span class="commit__subject">{subject}</span>
+                            <span class="muted commit__meta">
+                                <span class="mono">{short_commit(&commit.git_commit_id)}</span>
+                                {commit.tag.map(|tag| view! { <span class="commit__tag">{tag}</span> })}
+                                {commit.author_name}
+                                {commit.created_at.map(|at| view! { <RelativeTime at/> })}
+                            </span>
+                        </div>
+                        {if is_deployed {
+                            view! { <span class="muted">"Deployed"</span> }.into_any()
+                        } else {
+                            view! {
+                                <button type="button" class="button button--small button--primary"
+                                    on:click=move |_| pick.run(id.clone())>
+                                    "Deploy"
+                                </button>
+                            }
+                            .into_any()
+                        }}
+                    </li>
+                }
+            }).collect_view()}
+        </ol>
+    }
+    .into_any()
+}
