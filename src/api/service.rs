@@ -4,7 +4,7 @@
 use futures::future::try_join_all;
 use platform_api::{
     Application, Commit, Container, Database, DeployRequest, DeploymentHistoryPage, GitRepository,
-    HelmService, Job, List, LogLine, ServiceType, Status, TerraformService,
+    GitSource, HelmService, Job, List, LogLine, ServiceType, Status, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -36,19 +36,12 @@ impl ServiceRecord {
     /// The repository the service is built from, if it is built from git.
     pub fn git_repository(&self) -> Option<&GitRepository> {
         match self {
-            ServiceRecord::Application(service) => Some(&service.git_repository),
-            ServiceRecord::Job(service) => service
-                .source
-                .docker
-                .as_ref()
-                .map(|docker| &docker.git_repository),
-            ServiceRecord::Helm(service) => {
-                service.source.git.as_ref().map(|git| &git.git_repository)
-            }
-            ServiceRecord::Terraform(service) => {
-                Some(&service.terraform_files_source.git.git_repository)
-            }
-            ServiceRecord::Container(_) | ServiceRecord::Database(_) => None,
+            ServiceRecord::Application(service) => service.git_repository(),
+            ServiceRecord::Container(service) => service.git_repository(),
+            ServiceRecord::Database(service) => service.git_repository(),
+            ServiceRecord::Job(service) => service.git_repository(),
+            ServiceRecord::Helm(service) => service.git_repository(),
+            ServiceRecord::Terraform(service) => service.git_repository(),
         }
     }
 

@@ -457,11 +457,17 @@ pub struct DeployRequest {
 }
 
 impl DeployRequest {
-    /// The rules for deploying a service of `kind`.
-    pub fn validate(&self, kind: ServiceType) -> Result<(), Vec<FieldError>> {
+    /// The rules for deploying a service of `kind`, built from git or not.
+    pub fn validate(&self, kind: ServiceType, built_from_git: bool) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         if let Some(commit) = &self.git_commit_id {
             violations.check(rules::git_commit_id("git_commit_id", commit));
+            if !built_from_git {
+                violations.check(Some(FieldError::new(
+                    "git_commit_id",
+                    "applies to services built from a git repository only",
+                )));
+            }
         }
         if self.plan_only && kind != ServiceType::Terraform {
             violations.check(Some(FieldError::new(

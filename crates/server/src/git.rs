@@ -75,6 +75,21 @@ pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> 
     Ok(log.lines().filter_map(parse_commit).collect())
 }
 
+/// The full id of `revision` (a commit id, whole or abbreviated, a tag, a branch) in the
+/// repository at `url`.
+pub fn resolve(url: &str, revision: &str) -> Result<String, GitError> {
+    let query = CommitQuery {
+        branch: None,
+        start_after: None,
+        only: Some(revision),
+    };
+    commits(url, &query)?
+        .into_iter()
+        .next()
+        .map(|commit| commit.git_commit_id)
+        .ok_or_else(|| GitError::Failed(format!("{revision} names no commit")))
+}
+
 /// The `.tfvars` files of the repository at `url` under `root` (a path in the repository), at
 /// the tip of `branch`: each file's path and content.
 pub fn tfvars_files(

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, StatusAction, StepStatus, SubAction, WebhookEvent,
+    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StatusAction, StepName, StepStatus,
+    SubAction, WebhookEvent,
 };
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
@@ -21,6 +22,7 @@ use uuid::Uuid;
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 use crate::events;
+use crate::git;
 use action::Action;
 use plan::{PlannedStep, QUEUE_SECONDS};
 
@@ -325,7 +327,7 @@ impl Engine {
     }
 
     async fn run(&self, deployment_id: Uuid, resumed: bool) -> anyhow::Result<()> {
-        let (service_id, kind, action, sub_action, git_commit_id): (
+        let (service_id, kind, action, sub_action, mut git_commit_id): (
             String,
             String,
             String,
@@ -341,7 +343,8 @@ impl Engine {
         let action = Action::from_status_action(action.parse()?)
             .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
         let sub_action: SubAction = sub_action.parse()?;
-        let plan = plan::steps(action, kind.parse()?, sub_action);
+        let kind: ServiceType = kind.parse()?;
+        let plan = plan::steps(action, kind, sub_action);
         let service_id: Uuid = service_id.parse()?;
         let (done,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
@@ -363,6 +366,10 @@ impl Engine {
             self.wait(QUEUE_SECONDS).await;
         }
         let fail_at = self.fail_at(service_id).await?;
+        let reads_repository = plan
+            .iter()
+            .position(|step| step.name == StepName::GitClone)
+            .unwrap_or(0);
 
         for (position, step) in plan.iter().enumerate().skip(done) {
             if self.cancel_requested(deployment_id).await? {
@@ -385,9 +392,33 @@ impl Engine {
                 target == step.name.as_str()
                     || (position == 0 && target == action.status_action().as_str())
             });
+            let mut failure = fails.then(|| {
+                format!(
+                    "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
+                    step.name.label(),
+                    fail_at.clone().unwrap_or_default()
+                )
+            });
+            // A deployment of the branch's latest commit learns which one at its clone (at its
+            // first step for the kinds whose plan shows no clone).
+            if failure.is_none()
+                && position == reads_repository
+                && action == Action::Deploy
+                && git_commit_id.is_none()
+            {
+                match self.branch_tip(service_id, kind).await? {
+                    Ok(Some(commit)) => {
+                        self.record_commit(deployment_id, service_id, step, &commit)
+                            .await?;
+                        git_commit_id = Some(commit);
+                    }
+                    Ok(None) => {}
+                    Err(error) => failure = Some(format!("{}: {error}", step.name.label())),
+                }
+            }
             let outcome = if self.cancel_requested(deployment_id).await? {
                 Outcome::Canceled
-            } else if fails {
+            } else if failure.is_some() {
                 Outcome::Failed
             } else {
                 Outcome::Done
@@ -405,24 +436,71 @@ impl Engine {
                 Outcome::Done => {}
                 Outcome::Canceled => return self.finish_canceled(deployment_id, service_id).await,
                 Outcome::Failed => {
-                    let message = format!(
-                        "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
-                        step.name.label(),
-                        fail_at.unwrap_or_default()
-                    );
                     return self
                         .finish_failed(
                             deployment_id,
                             service_id,
                             action.failed(step.name),
-                            &message,
+                            &failure.unwrap_or_default(),
                         )
                         .await;
                 }
             }
         }
-        self.finish(action, sub_action, deployment_id, service_id, git_commit_id)
-            .await
+        self.finish(
+            action,
+            sub_action,
+            deployment_id,
+            (service_id, kind),
+            git_commit_id,
+        )
+        .await
+    }
+
+    /// The commit at the tip of the service's branch, when its repository can be read here;
+    /// `Ok(None)` when it cannot (a remote repository) or the kind is not built from git.
+    async fn branch_tip(
+        &self,
+        service_id: Uuid,
+        kind: ServiceType,
+    ) -> anyhow::Result<Result<Option<String>, git::GitError>> {
+        let Some(path) = kind.git_repository_path() else {
+            return Ok(Ok(None));
+        };
+        let (url, branch): (Option<String>, Option<String>) = sqlx::query_as(&format!(
+            "SELECT json_extract(spec, '{path}.url'), json_extract(spec, '{path}.branch')
+             FROM services WHERE id = ?"
+        ))
+        .bind(service_id.to_string())
+        .fetch_one(&self.db)
+        .await?;
+        let Some(url) = url.filter(|url| git::local_path(url).is_some()) else {
+            return Ok(Ok(None));
+        };
+        let revision = branch.unwrap_or_else(|| "HEAD".into());
+        let tip = tokio::task::spawn_blocking(move || git::resolve(&url, &revision)).await?;
+        Ok(tip.map(Some))
+    }
+
+    /// Records the commit a deployment found at its clone, so that a resume and the end of the
+    /// deployment use it.
+    async fn record_commit(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+        commit: &str,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.db.begin().await?;
+        sqlx::query("UPDATE deployments SET git_commit_id = ? WHERE id = ?")
+            .bind(commit)
+            .bind(deployment_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let message = format!("{}: the branch is at commit {commit}.", step.name.label());
+        log(&mut tx, deployment_id, service_id, &message).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The value of `PLATFORM_FAIL_AT` the service sees: its own, else its environment's, else its
@@ -561,7 +639,7 @@ impl Engine {
         action: Action,
         sub_action: SubAction,
         deployment_id: Uuid,
-        service_id: Uuid,
+        (service_id, kind): (Uuid, ServiceType),
         git_commit_id: Option<String>,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
@@ -581,13 +659,12 @@ impl Engine {
                 .bind(service_id.to_string())
                 .execute(&mut *tx)
                 .await?;
-                if let Some(commit) = &git_commit_id {
-                    sqlx::query(
+                if let (Some(commit), Some(path)) = (&git_commit_id, kind.git_repository_path()) {
+                    sqlx::query(&format!(
                         "UPDATE services SET spec = json_set(spec,
-                            '$.git_repository.deployed_commit_id', ?,
-                            '$.git_repository.deployed_commit_date', ?)
-                         WHERE id = ?",
-                    )
+                            '{path}.deployed_commit_id', ?, '{path}.deployed_commit_date', ?)
+                         WHERE id = ?"
+                    ))
                     .bind(commit)
                     .bind(now.to_rfc3339())
                     .bind(service_id.to_string())

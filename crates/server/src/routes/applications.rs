@@ -34,22 +34,11 @@ impl ServiceResource for Applications {
         let mut application = from_request(id, environment_id, request);
         (application.created_at, application.updated_at) =
             timestamps(previous.map(|p| p.created_at));
-        if let Some(previous) = previous {
-            let git = &previous.git_repository;
-            application.git_repository.deployed_commit_id = git.deployed_commit_id.clone();
-            application.git_repository.deployed_commit_date = git.deployed_commit_date;
-        }
         application
     }
 
     fn name(record: &Self::Record) -> &str {
         &record.name
-    }
-
-    const FROM_GIT: bool = true;
-
-    fn git_repository(record: &Self::Record) -> Option<&GitRepository> {
-        Some(&record.git_repository)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Helm services: a chart from git or from one of the organization's helm repositories.
 
 use platform_api::{
-    FieldError, GitRepository, HelmGitSource, HelmRepositorySource, HelmRequest, HelmService,
-    HelmSource, Reference, ServiceType,
+    FieldError, HelmGitSource, HelmRepositorySource, HelmRequest, HelmService, HelmSource,
+    Reference, ServiceType,
 };
 use uuid::Uuid;
 
@@ -85,11 +85,5 @@ impl ServiceResource for HelmServices {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
-    }
-
-    const FROM_GIT: bool = true;
-
-    fn git_repository(record: &Self::Record) -> Option<&GitRepository> {
-        record.source.git.as_ref().map(|git| &git.git_repository)
     }
 }

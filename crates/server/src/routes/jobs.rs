@@ -1,7 +1,7 @@
 //! Jobs: run on a cron schedule or at lifecycle events, from an image or built from git.
 
 use platform_api::{
-    FieldError, GitRepository, Job, JobDockerSource, JobRequest, JobSource, Reference, ServiceType,
+    FieldError, Job, JobDockerSource, JobRequest, JobSource, Reference, ServiceType,
 };
 use uuid::Uuid;
 
@@ -84,15 +84,5 @@ impl ServiceResource for Jobs {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
-    }
-
-    const FROM_GIT: bool = true;
-
-    fn git_repository(record: &Self::Record) -> Option<&GitRepository> {
-        record
-            .source
-            .docker
-            .as_ref()
-            .map(|docker| &docker.git_repository)
     }
 }

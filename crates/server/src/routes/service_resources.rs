@@ -8,7 +8,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitRepository, HistoryQuery, List,
+    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryQuery, List,
     LogLine, LogQuery, ServiceType, Status,
 };
 use serde::de::DeserializeOwned;
@@ -42,7 +42,7 @@ pub trait ServiceResource: Send + Sync + 'static {
     const DEPLOY: &'static str;
 
     type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
-    type Record: Serialize + DeserializeOwned + ToSchema + Send + Sync + 'static;
+    type Record: Serialize + DeserializeOwned + ToSchema + GitSource + Send + Sync + 'static;
 
     /// Checks the request's rules; `kept` names the secrets an update may leave out.
     fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>>;
@@ -72,14 +72,6 @@ pub trait ServiceResource: Send + Sync + 'static {
     ) -> Self::Record;
 
     fn name(record: &Self::Record) -> &str;
-
-    /// Whether services of this kind can be built from git (and so have commits).
-    const FROM_GIT: bool = false;
-
-    /// The git repository the service is built from, if it is.
-    fn git_repository(_record: &Self::Record) -> Option<&GitRepository> {
-        None
-    }
 }
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
@@ -179,7 +171,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .answers_list_of::<LogLine>(StatusCode::OK),
             log::<R>,
         );
-    if R::FROM_GIT {
+    if R::TYPE.git_repository_path().is_some() {
         routes.add(
             Method::GET,
             format!("{}/commit", R::ITEM),
@@ -268,7 +260,7 @@ async fn commits<R: ServiceResource>(
     ApiQuery(query): ApiQuery<CommitParameters>,
 ) -> ApiResult<Json<List<Commit>>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
-    let repository = R::git_repository(&record).cloned().ok_or_else(|| {
+    let repository = record.git_repository().cloned().ok_or_else(|| {
         ApiError::unanswerable(
             "NO_GIT_REPOSITORY",
             format!("This {} is not built from a git repository.", R::WHAT),
@@ -308,19 +300,42 @@ async fn deploy<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<DeployRequest>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
-    find::<R>(&state, &caller, id).await?;
-    request.validate(R::TYPE).map_err(ApiError::invalid)?;
+    let (record, _) = find::<R>(&state, &caller, id).await?;
+    let repository = record.git_repository().cloned();
+    request
+        .validate(R::TYPE, repository.is_some())
+        .map_err(ApiError::invalid)?;
+    let commit = match (request.git_commit_id, repository) {
+        (Some(commit), Some(repository)) => Some(known_commit(&repository.url, commit).await?),
+        (commit, _) => commit,
+    };
     let status = state
         .engine
-        .request(
-            Action::Deploy,
-            id,
-            request.git_commit_id,
-            request.plan_only,
-            &caller.name,
-        )
+        .request(Action::Deploy, id, commit, request.plan_only, &caller.name)
         .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
+}
+
+/// The full id of `commit` when the repository can be read here (400 naming `git_commit_id` if
+/// it has no such commit); `commit` as given when it cannot, as the build would find out.
+async fn known_commit(url: &str, commit: String) -> ApiResult<String> {
+    if git::local_path(url).is_none() {
+        return Ok(commit);
+    }
+    let url = url.to_string();
+    tokio::task::spawn_blocking(move || match git::resolve(&url, &commit) {
+        Ok(full) => Ok(full),
+        // A repository that reads (it has a HEAD) but not this commit: the request is wrong.
+        Err(git::GitError::Failed(_)) if git::resolve(&url, "HEAD").is_ok() => {
+            Err(ApiError::invalid(vec![FieldError::new(
+                "git_commit_id",
+                "is not a commit of the service's repository",
+            )]))
+        }
+        Err(error) => Err(error.into()),
+    })
+    .await
+    .map_err(ApiError::internal)?
 }
 
 async fn list<R: ServiceResource>(
@@ -384,7 +399,14 @@ async fn update<R: ServiceResource>(
     let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
     check::<R>(&state.db, caller.organization_id, &request, &kept).await?;
     secrets.extend(R::secrets(&request));
-    let record = R::build(id, environment_id, request, Some(&previous));
+    let mut record = R::build(id, environment_id, request, Some(&previous));
+    // What was deployed stays known across a change of configuration.
+    if let (Some(deployed), Some(repository)) =
+        (previous.git_repository(), record.git_repository_mut())
+    {
+        repository.deployed_commit_id = deployed.deployed_commit_id.clone();
+        repository.deployed_commit_date = deployed.deployed_commit_date;
+    }
     let declared = R::secret_names(&record);
     secrets.retain(|name, _| declared.contains(name));
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;

@@ -2,8 +2,8 @@
 //! its git form, and secret variables whose values stay on the server.
 
 use platform_api::{
-    FieldError, GitRepository, Reference, ServiceType, TerraformFilesSource, TerraformGitSource,
-    TerraformRequest, TerraformService,
+    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformRequest,
+    TerraformService,
 };
 use uuid::Uuid;
 
@@ -89,11 +89,5 @@ impl ServiceResource for TerraformServices {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
-    }
-
-    const FROM_GIT: bool = true;
-
-    fn git_repository(record: &Self::Record) -> Option<&GitRepository> {
-        Some(&record.terraform_files_source.git.git_repository)
     }
 }

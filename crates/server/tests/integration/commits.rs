@@ -4,7 +4,7 @@
 use crate::common;
 
 use axum::http::StatusCode;
-use common::{assert_error, repository, TestServer};
+use common::{assert_error, assert_invalid_fields, repository, TestServer};
 use serde_json::json;
 
 #[tokio::test]
@@ -195,4 +195,192 @@ async fn tfvars_files_are_found_and_read_as_hcl() {
         .as_str()
         .unwrap()
         .contains("infra/bad.tfvars"));
+}
+
+#[tokio::test]
+async fn every_kind_built_from_git_records_the_commit_it_deployed() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let (_repository, url) = repository();
+    let git = json!({"url": url, "branch": "main"});
+    for (kind, body, path) in [
+        (
+            "application",
+            json!({"name": "web", "git_repository": git}),
+            "/git_repository",
+        ),
+        (
+            "job",
+            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+                   "source": {"docker": {"git_repository": git}}}),
+            "/source/docker/git_repository",
+        ),
+        (
+            "helm",
+            json!({"name": "redis", "source": {"git": {"git_repository": git, "chart_path": "/charts/redis"}}}),
+            "/source/git/git_repository",
+        ),
+        (
+            "terraform",
+            json!({"name": "cdn", "engine": "TERRAFORM", "backend": {"kubernetes": {}},
+                   "terraform_files_source": {"git": {"git_repository": git}}}),
+            "/terraform_files_source/git/git_repository",
+        ),
+    ] {
+        let created = server
+            .post(&format!("/api/environment/{environment}/{kind}"), body)
+            .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap();
+        let commits = server.get(&format!("/api/{kind}/{id}/commit")).await.body;
+        let newest = commits["results"][0]["git_commit_id"].as_str().unwrap();
+        let oldest = commits["results"][1]["git_commit_id"].as_str().unwrap();
+
+        // A deploy of the branch finds its tip at the clone and records it.
+        let deployed = server
+            .post(&format!("/api/{kind}/{id}/deploy"), json!({}))
+            .await;
+        assert_eq!(
+            deployed.status,
+            StatusCode::ACCEPTED,
+            "{kind}: {}",
+            deployed.body
+        );
+        server.settled(&format!("/api/{kind}/{id}/status")).await;
+        let record = server.get(&format!("/api/{kind}/{id}")).await.body;
+        assert_eq!(
+            record
+                .pointer(&format!("{path}/deployed_commit_id"))
+                .unwrap(),
+            newest,
+            "{kind}: {record}"
+        );
+        let history = server
+            .get(&format!("/api/{kind}/{id}/deploymentHistoryV2"))
+            .await
+            .body;
+        assert_eq!(
+            history["results"][0]["details"]["commit"]["git_commit_id"],
+            newest
+        );
+        let log = server.get(&format!("/api/{kind}/{id}/log")).await.body;
+        assert!(
+            log.to_string()
+                .contains(&format!("the branch is at commit {newest}")),
+            "{kind}: {log}"
+        );
+
+        // An abbreviated id is the commit it names; a change of settings keeps what was deployed.
+        let deployed = server
+            .post(
+                &format!("/api/{kind}/{id}/deploy"),
+                json!({"git_commit_id": &oldest[..10]}),
+            )
+            .await;
+        assert_eq!(
+            deployed.status,
+            StatusCode::ACCEPTED,
+            "{kind}: {}",
+            deployed.body
+        );
+        server.settled(&format!("/api/{kind}/{id}/status")).await;
+        let record = server.get(&format!("/api/{kind}/{id}")).await.body;
+        assert_eq!(
+            record
+                .pointer(&format!("{path}/deployed_commit_id"))
+                .unwrap(),
+            oldest,
+            "{kind}: {record}"
+        );
+    }
+    let application = server
+        .get(&format!("/api/environment/{environment}/application"))
+        .await
+        .body["results"][0]
+        .clone();
+    let id = application["id"].as_str().unwrap();
+    let renamed = server
+        .put(
+            &format!("/api/application/{id}"),
+            json!({"name": "web-2", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(
+        renamed.body["git_repository"]["deployed_commit_id"],
+        application["git_repository"]["deployed_commit_id"]
+    );
+}
+
+#[tokio::test]
+async fn a_commit_the_repository_does_not_have_is_refused_before_anything_runs() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let (_repository, url) = repository();
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "web", "git_repository": {"url": url}}),
+        )
+        .await;
+    let id = created.body["id"].as_str().unwrap();
+    let unknown = server
+        .post(
+            &format!("/api/application/{id}/deploy"),
+            json!({"git_commit_id": "0123456789abcdef0123456789abcdef01234567"}),
+        )
+        .await;
+    assert_invalid_fields(&unknown, &["git_commit_id"]);
+    let status = server.get(&format!("/api/application/{id}/status")).await;
+    assert_eq!(status.body["state"], "READY", "nothing was queued");
+
+    // Services not built from git take no commit.
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "db", "type": "REDIS", "version": "7", "mode": "CONTAINER"}),
+        )
+        .await;
+    let database = database.body["id"].as_str().unwrap();
+    let refused = server
+        .post(
+            &format!("/api/database/{database}/deploy"),
+            json!({"git_commit_id": "0123456789abcdef"}),
+        )
+        .await;
+    assert_invalid_fields(&refused, &["git_commit_id"]);
+}
+
+#[tokio::test]
+async fn a_branch_that_is_gone_fails_the_clone_and_says_why() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let (_repository, url) = repository();
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "web", "git_repository": {"url": url, "branch": "release"}}),
+        )
+        .await;
+    let id = created.body["id"].as_str().unwrap();
+    server
+        .post(&format!("/api/application/{id}/deploy"), json!({}))
+        .await;
+    let status = server.settled_status(id).await;
+    assert_eq!(status["state"], "BUILD_ERROR", "{status}");
+    let steps = status["steps"]["details"].as_array().unwrap();
+    let failed = steps.iter().find(|step| step["status"] == "ERROR").unwrap();
+    assert_eq!(failed["step_name"], "GIT_CLONE");
+    let log = server.get(&format!("/api/application/{id}/log")).await.body;
+    let last = log["results"].as_array().unwrap().last().unwrap().clone();
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Git clone: The repository could not be read"),
+        "{last}"
+    );
 }

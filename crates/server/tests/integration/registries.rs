@@ -13,13 +13,6 @@ fn path(server: &TestServer) -> String {
     )
 }
 
-async fn put(server: &TestServer, path: &str, body: Value) -> common::Reply {
-    let auth = format!("Token {}", server.token);
-    server
-        .call(Method::PUT, path, Some(&auth), Some(&body.to_string()))
-        .await
-}
-
 #[tokio::test]
 async fn a_registry_is_created_read_listed_and_deleted() {
     let server = TestServer::new().await;
@@ -121,13 +114,13 @@ async fn an_update_keeps_the_secrets_it_leaves_out() {
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
     let one = format!("{}/{}", path(&server), created.body["id"].as_str().unwrap());
 
-    let updated = put(
-        &server,
-        &one,
-        json!({"name": "ecr-eu", "kind": "ECR", "url": "https://ecr.example",
+    let updated = server
+        .put(
+            &one,
+            json!({"name": "ecr-eu", "kind": "ECR", "url": "https://ecr.example",
                "config": {"region": "eu-west-1", "access_key_id": "AKIA2"}}),
-    )
-    .await;
+        )
+        .await;
     assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
     assert_eq!(updated.body["name"], "ecr-eu");
     assert_eq!(updated.body["config"]["region"], "eu-west-1");
@@ -145,9 +138,7 @@ async fn an_update_keeps_the_secrets_it_leaves_out() {
     );
 
     // Another kind keeps no secret of the old one.
-    let switched = put(
-        &server,
-        &one,
+    let switched = server.put(&one,
         json!({"name": "ecr-eu", "kind": "PROVIDER_E_ARTIFACT_REGISTRY", "url": "https://ar.example",
                "config": {"region": "eu"}}),
     )

@@ -123,6 +123,16 @@ impl TestServer {
         self.call(Method::GET, path, Some(&self.auth()), None).await
     }
 
+    pub async fn put(&self, path: &str, body: Value) -> Reply {
+        self.call(
+            Method::PUT,
+            path,
+            Some(&self.auth()),
+            Some(&body.to_string()),
+        )
+        .await
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> Reply {
         self.call(
             Method::POST,

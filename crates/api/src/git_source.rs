@@ -1,0 +1,95 @@
+//! Where a service's code comes from when it is built from git: one answer per kind, used by the
+//! server (commits, the commit a deployment is at) and by the console (its commit list).
+
+use crate::{
+    Application, Container, Database, GitRepository, HelmService, Job, ServiceType,
+    TerraformService,
+};
+
+/// A service record that may be built from a git repository.
+pub trait GitSource {
+    /// The repository, when the service is built from one.
+    fn git_repository(&self) -> Option<&GitRepository>;
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository>;
+}
+
+impl GitSource for Application {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        Some(&self.git_repository)
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        Some(&mut self.git_repository)
+    }
+}
+
+impl GitSource for Job {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        self.source
+            .docker
+            .as_ref()
+            .map(|docker| &docker.git_repository)
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        self.source
+            .docker
+            .as_mut()
+            .map(|docker| &mut docker.git_repository)
+    }
+}
+
+impl GitSource for HelmService {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        self.source.git.as_ref().map(|git| &git.git_repository)
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        self.source.git.as_mut().map(|git| &mut git.git_repository)
+    }
+}
+
+impl GitSource for TerraformService {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        Some(&self.terraform_files_source.git.git_repository)
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        Some(&mut self.terraform_files_source.git.git_repository)
+    }
+}
+
+impl GitSource for Container {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        None
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        None
+    }
+}
+
+impl GitSource for Database {
+    fn git_repository(&self) -> Option<&GitRepository> {
+        None
+    }
+
+    fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        None
+    }
+}
+
+impl ServiceType {
+    /// Where `GitSource::git_repository` sits in a record of this kind as JSON (`$.a.b`), for
+    /// storage that reads or edits it in place; `None` for the kinds never built from git.
+    pub fn git_repository_path(self) -> Option<&'static str> {
+        match self {
+            ServiceType::Application => Some("$.git_repository"),
+            ServiceType::Job => Some("$.source.docker.git_repository"),
+            ServiceType::Helm => Some("$.source.git.git_repository"),
+            ServiceType::Terraform => Some("$.terraform_files_source.git.git_repository"),
+            ServiceType::Container | ServiceType::Database => None,
+        }
+    }
+}
