@@ -197,6 +197,30 @@ async fn tfvars_files_are_found_and_read_as_hcl() {
         .contains("infra/bad.tfvars"));
 }
 
+/// Deploys the service with `body`, waits for the end, and returns the deployed commit its
+/// record shows at `path` (where its kind keeps its repository).
+async fn deployed_commit(
+    server: &TestServer,
+    kind: &str,
+    id: &str,
+    body: serde_json::Value,
+    path: &str,
+) -> serde_json::Value {
+    let deployed = server.post(&format!("/api/{kind}/{id}/deploy"), body).await;
+    assert_eq!(
+        deployed.status,
+        StatusCode::ACCEPTED,
+        "{kind}: {}",
+        deployed.body
+    );
+    server.settled(&format!("/api/{kind}/{id}/status")).await;
+    let record = server.get(&format!("/api/{kind}/{id}")).await.body;
+    record
+        .pointer(&format!("{path}/deployed_commit_id"))
+        .cloned()
+        .unwrap_or_else(|| panic!("{kind}: no {path} in {record}"))
+}
+
 #[tokio::test]
 async fn every_kind_built_from_git_records_the_commit_it_deployed() {
     let server = TestServer::new().await;
@@ -238,24 +262,8 @@ async fn every_kind_built_from_git_records_the_commit_it_deployed() {
         let oldest = commits["results"][1]["git_commit_id"].as_str().unwrap();
 
         // A deploy of the branch finds its tip at the clone and records it.
-        let deployed = server
-            .post(&format!("/api/{kind}/{id}/deploy"), json!({}))
-            .await;
-        assert_eq!(
-            deployed.status,
-            StatusCode::ACCEPTED,
-            "{kind}: {}",
-            deployed.body
-        );
-        server.settled(&format!("/api/{kind}/{id}/status")).await;
-        let record = server.get(&format!("/api/{kind}/{id}")).await.body;
-        assert_eq!(
-            record
-                .pointer(&format!("{path}/deployed_commit_id"))
-                .unwrap(),
-            newest,
-            "{kind}: {record}"
-        );
+        let deployed = deployed_commit(&server, kind, id, json!({}), path).await;
+        assert_eq!(deployed, newest, "{kind}");
         let history = server
             .get(&format!("/api/{kind}/{id}/deploymentHistoryV2"))
             .await
@@ -272,27 +280,9 @@ async fn every_kind_built_from_git_records_the_commit_it_deployed() {
         );
 
         // An abbreviated id is the commit it names; a change of settings keeps what was deployed.
-        let deployed = server
-            .post(
-                &format!("/api/{kind}/{id}/deploy"),
-                json!({"git_commit_id": &oldest[..10]}),
-            )
-            .await;
-        assert_eq!(
-            deployed.status,
-            StatusCode::ACCEPTED,
-            "{kind}: {}",
-            deployed.body
-        );
-        server.settled(&format!("/api/{kind}/{id}/status")).await;
-        let record = server.get(&format!("/api/{kind}/{id}")).await.body;
-        assert_eq!(
-            record
-                .pointer(&format!("{path}/deployed_commit_id"))
-                .unwrap(),
-            oldest,
-            "{kind}: {record}"
-        );
+        let body = json!({"git_commit_id": &oldest[..10]});
+        let deployed = deployed_commit(&server, kind, id, body, path).await;
+        assert_eq!(deployed, oldest, "{kind}");
     }
     let application = server
         .get(&format!("/api/environment/{environment}/application"))
