@@ -8,7 +8,7 @@ use platform_api::ClusterState;
 use uuid::Uuid;
 
 use super::plan::QUEUE_SECONDS;
-use super::Engine;
+use super::{retrying, Engine};
 
 /// Seconds an upgrade takes at engine speed 1.
 const UPGRADE_SECONDS: f64 = 30.0;
@@ -54,8 +54,22 @@ impl Engine {
     fn spawn_upgrade(self: &Arc<Self>, cluster_id: Uuid) {
         let engine = self.clone();
         tokio::spawn(async move {
-            if let Err(error) = engine.run_upgrade(cluster_id).await {
-                tracing::error!(cluster = %cluster_id, %error, "cluster upgrade failed");
+            let outcome = retrying(cluster_id, |_| engine.run_upgrade(cluster_id)).await;
+            if let Err(error) = outcome {
+                tracing::error!(cluster = %cluster_id, %error, "cluster upgrade broke; giving up");
+                // Not upgraded, and not left upgrading: the person can try again.
+                let given_up = sqlx::query(
+                    "UPDATE cluster_statuses SET status = ?, upgrading_to = NULL
+                     WHERE cluster_id = ? AND upgrading_to IS NOT NULL",
+                )
+                .bind(ClusterState::DeploymentError.as_str())
+                .bind(cluster_id.to_string())
+                .execute(&engine.db)
+                .await;
+                if let Err(error) = given_up {
+                    // Still upgrading: resumed at the next start.
+                    tracing::error!(cluster = %cluster_id, %error, "could not end the upgrade");
+                }
             }
         });
     }
@@ -76,18 +90,20 @@ impl Engine {
                      (SELECT upgrading_to FROM cluster_statuses WHERE cluster_id = ?),
                      '$.updated_at', ?),
                  updated_at = ?
-             WHERE id = ?",
+             WHERE id = ?
+               AND (SELECT upgrading_to FROM cluster_statuses WHERE cluster_id = ?) IS NOT NULL",
         )
         .bind(cluster_id.to_string())
         .bind(now.to_rfc3339())
         .bind(now)
+        .bind(cluster_id.to_string())
         .bind(cluster_id.to_string())
         .execute(&mut *tx)
         .await?;
         sqlx::query(
             "UPDATE cluster_statuses SET status = ?, is_deployed = 1, last_deployment_date = ?,
                  upgrading_to = NULL
-             WHERE cluster_id = ?",
+             WHERE cluster_id = ? AND upgrading_to IS NOT NULL",
         )
         .bind(ClusterState::Deployed.as_str())
         .bind(now)

@@ -138,6 +138,30 @@ pub async fn insert_initial_status(
     Ok(())
 }
 
+/// How long the engine waits before each new try of an action whose run broke.
+const RUN_RETRY_WAITS: [Duration; 3] = [
+    Duration::from_millis(200),
+    Duration::from_secs(1),
+    Duration::from_secs(3),
+];
+
+/// Runs `attempt` again, after a wait, each time it breaks (`retry` is true then); the error of
+/// the last try is returned.
+async fn retrying<F, Fut>(work: impl std::fmt::Display, mut attempt: F) -> anyhow::Result<()>
+where
+    F: FnMut(bool) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let mut outcome = attempt(false).await;
+    for retry_wait in RUN_RETRY_WAITS {
+        let Err(error) = &outcome else { break };
+        tracing::warn!(%work, %error, "engine work broke off; trying again");
+        tokio::time::sleep(retry_wait).await;
+        outcome = attempt(true).await;
+    }
+    outcome
+}
+
 /// The variable that makes an action fail on purpose, so that failure views can be tested: its
 /// value is a step name (BUILD, DEPLOYMENT, ...) or an action (DEPLOY, RESTART, STOP, DELETE).
 pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
@@ -154,6 +178,17 @@ fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()>
         _ => None,
     };
     refusal.map_or(Ok(()), |message| Err(ApiError::conflict(message)))
+}
+
+/// How a run of an action begins.
+#[derive(Clone, Copy)]
+enum Start {
+    /// Fresh from the queue.
+    Queued,
+    /// A previous run of the server left the action unfinished.
+    ServerRestarted,
+    /// The previous try of this run broke (see `Engine::spawn`).
+    RunBroke,
 }
 
 /// How a step ends.
@@ -253,7 +288,7 @@ impl Engine {
         let queued = status::of_service(&mut tx, service_id).await?;
         tx.commit().await?;
 
-        self.spawn(deployment_id, false);
+        self.spawn(deployment_id, Start::Queued);
         Ok(queued)
     }
 
@@ -307,64 +342,115 @@ impl Engine {
         .await?;
         for (id,) in unfinished {
             tracing::info!(deployment = %id, "resuming an unfinished action");
-            self.spawn(id.parse()?, true);
+            self.spawn(id.parse()?, Start::ServerRestarted);
         }
         self.resume_cluster_upgrades().await
     }
 
-    /// Runs the action in a worker; `resumed` when a previous run of the server left it unfinished.
-    fn spawn(self: &Arc<Self>, deployment_id: Uuid, resumed: bool) {
+    /// Runs the action in a worker.
+    /// A run that breaks (the database busy past its timeout, say) resumes at the step it was
+    /// running; after the last retry the action ends in its error state, so that no service stays
+    /// in progress while the server runs.
+    fn spawn(self: &Arc<Self>, deployment_id: Uuid, start: Start) {
         let engine = self.clone();
         tokio::spawn(async move {
             let Ok(_worker) = engine.workers.clone().acquire_owned().await else {
                 return;
             };
-            if let Err(error) = engine.run(deployment_id, resumed).await {
-                // The row stays unfinished and is resumed at the next start.
-                tracing::error!(deployment = %deployment_id, %error, "action run failed");
+            let outcome = retrying(deployment_id, |retry| {
+                engine.run(deployment_id, if retry { Start::RunBroke } else { start })
+            })
+            .await;
+            if let Err(error) = outcome {
+                tracing::error!(deployment = %deployment_id, %error, "action run broke; giving up");
+                if let Err(error) = engine.give_up(deployment_id, &error).await {
+                    // The row stays unfinished and is resumed at the next start.
+                    tracing::error!(deployment = %deployment_id, %error, "could not end the action");
+                }
             }
         });
     }
 
-    async fn run(&self, deployment_id: Uuid, resumed: bool) -> anyhow::Result<()> {
+    /// Ends an action whose run kept breaking in the error state of the step it was at.
+    async fn give_up(&self, deployment_id: Uuid, error: &anyhow::Error) -> anyhow::Result<()> {
+        let (service_id, kind, action, sub_action, done): (String, String, String, String, i64) =
+            sqlx::query_as(
+                "SELECT d.service_id, s.kind, d.action, d.sub_action,
+                        (SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = d.id)
+                 FROM deployments d JOIN services s ON s.id = d.service_id
+                 WHERE d.id = ? AND d.finished_at IS NULL",
+            )
+            .bind(deployment_id.to_string())
+            .fetch_one(&self.db)
+            .await?;
+        let action = action
+            .parse()
+            .ok()
+            .and_then(Action::from_status_action)
+            .unwrap_or(Action::Deploy);
+        let step = match (kind.parse(), sub_action.parse()) {
+            (Ok(kind), Ok(sub_action)) => plan::steps(action, kind, sub_action)
+                .get(usize::try_from(done)?)
+                .map(|step| step.name),
+            _ => None,
+        };
+        self.finish_failed(
+            deployment_id,
+            service_id.parse()?,
+            action.failed(step.unwrap_or(StepName::Deployment)),
+            &format!("The engine could not go on with this action ({error}); run it again."),
+        )
+        .await
+    }
+
+    async fn run(&self, deployment_id: Uuid, start: Start) -> anyhow::Result<()> {
         let (service_id, kind, action, sub_action, mut git_commit_id): (
             String,
             String,
             String,
             String,
             Option<String>,
-        ) = sqlx::query_as(
+        ) = match sqlx::query_as(
             "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id FROM deployments d
-             JOIN services s ON s.id = d.service_id WHERE d.id = ?",
+             JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
         )
         .bind(deployment_id.to_string())
-        .fetch_one(&self.db)
-        .await?;
+        .fetch_optional(&self.db)
+        .await?
+        {
+            Some(row) => row,
+            // A try that broke after the action had ended.
+            None => return Ok(()),
+        };
+        let service_id: Uuid = service_id.parse()?;
+        let resuming = match start {
+            Start::Queued => None,
+            Start::ServerRestarted => Some(
+                "The server restarted during this action; resuming at the step it was running.",
+            ),
+            Start::RunBroke => {
+                Some("The engine broke off this action; resuming at the step it was running.")
+            }
+        };
+        match resuming {
+            Some(message) => {
+                let mut tx = self.db.begin().await?;
+                log(&mut tx, deployment_id, service_id, message).await?;
+                tx.commit().await?;
+            }
+            None => self.wait(QUEUE_SECONDS).await,
+        }
         let action = Action::from_status_action(action.parse()?)
             .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
         let sub_action: SubAction = sub_action.parse()?;
         let kind: ServiceType = kind.parse()?;
         let plan = plan::steps(action, kind, sub_action);
-        let service_id: Uuid = service_id.parse()?;
         let (done,): (i64,) =
             sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
                 .bind(deployment_id.to_string())
                 .fetch_one(&self.db)
                 .await?;
         let done = usize::try_from(done)?;
-        if resumed {
-            let mut tx = self.db.begin().await?;
-            log(
-                &mut tx,
-                deployment_id,
-                service_id,
-                "The server restarted during this action; resuming at the step it was running.",
-            )
-            .await?;
-            tx.commit().await?;
-        } else {
-            self.wait(QUEUE_SECONDS).await;
-        }
         let fail_at = self.fail_at(service_id).await?;
         let reads_repository = plan
             .iter()

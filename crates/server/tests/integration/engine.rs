@@ -201,3 +201,78 @@ async fn a_restart_resumes_an_unfinished_deployment() {
     .unwrap();
     assert_eq!(resumed, 1);
 }
+
+#[tokio::test]
+async fn an_action_whose_run_keeps_breaking_ends_in_an_error_state_saying_why() {
+    let server = TestServer::new().await;
+    let (_, _, application) = server.hierarchy().await;
+    let reply = server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    let deployment = reply.body["deployment_request_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server.settled_status(&application).await;
+    // Leave a deployment half done with a record the engine cannot read, so that every try of
+    // its run breaks.
+    sqlx::query("DELETE FROM deployment_steps WHERE deployment_id = ? AND position >= 3")
+        .bind(&deployment)
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "UPDATE deployments SET finished_at = NULL, state = 'BUILDING', sub_action = 'UNREADABLE'
+         WHERE id = ?",
+    )
+    .bind(&deployment)
+    .execute(&server.state.db)
+    .await
+    .unwrap();
+    sqlx::query("UPDATE service_statuses SET state = 'BUILDING', action_status = 'ONGOING'")
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+
+    let TestServer { dir, state, .. } = server;
+    state.db.close().await;
+    let restarted = TestServer::in_dir(dir).await;
+    let status = restarted.settled_status(&application).await;
+    assert_eq!(status["state"], "DEPLOYMENT_ERROR");
+    assert_eq!(status["status_details"]["status"], "ERROR");
+    assert_eq!(status["deployment_requests_count"], 0);
+    let log = restarted
+        .get(&format!(
+            "/api/application/{application}/log?execution_id={}",
+            status["execution_id"].as_str().unwrap()
+        ))
+        .await
+        .body;
+    let lines: Vec<&str> = log["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("The engine could not go on with this action"),
+        "{lines:?}"
+    );
+    let retries = lines
+        .iter()
+        .filter(|line| line.starts_with("The engine broke off this action"))
+        .count();
+    assert_eq!(retries, 3, "{lines:?}");
+    // Nothing more to resume: the service takes a new deployment.
+    let again = restarted
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    assert_eq!(again.status, StatusCode::ACCEPTED);
+    assert_eq!(
+        restarted.settled_status(&application).await["state"],
+        "DEPLOYED"
+    );
+}

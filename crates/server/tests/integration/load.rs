@@ -72,6 +72,11 @@ async fn two_hundred_deployments_at_once_all_finish() {
         most_queued > SERVICES / 2,
         "at most {most_queued} were queued"
     );
+    // Never more running at once than there are workers.
+    assert!(
+        (1..=4).contains(&most_running),
+        "{most_running} ran at once on 4 workers"
+    );
     for status in &settled {
         assert_eq!(status["deployment_requests_count"], 0);
         assert_eq!(status["service_deployment_status"], "UP_TO_DATE");
