@@ -16,12 +16,14 @@ use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
 use crate::state;
+use crate::state::embed::EmbedBridge;
 
 #[component]
 pub fn App() -> impl IntoView {
     state::provide_all();
     view! {
         <Router>
+            <EmbedBridge/>
             <Routes fallback=NotFound>
                 <Route path=path!("/sign-in") view=SignIn/>
                 <ParentRoute path=path!("") view=Shell>

@@ -1,5 +1,6 @@
 //! The frame around every signed-in page: header with breadcrumbs and sign out, the rate-limit
 //! countdown, and the page. Signed out, it sends the person to sign in and back afterwards.
+//! Embedded in a host page, only the breadcrumbs stay, and the host page signs the person in.
 
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, Redirect, A};
@@ -9,15 +10,31 @@ use uuid::Uuid;
 use super::toasts::ToastHost;
 use crate::api::use_api;
 use crate::routes::paths;
+use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::rate_limit::use_rate_limit;
 use crate::state::session::use_session;
 
 #[component]
 pub fn Shell() -> impl IntoView {
     let session = use_session();
+    let embed = use_embed();
     let location = use_location();
     move || {
-        if session.is_signed_in() {
+        if embed.is_active() {
+            // A panel of the host page: no app chrome, only the way back up the hierarchy; the
+            // host page signs it in.
+            if session.is_signed_in() {
+                view! {
+                    <div class="embed-bar"><Breadcrumbs/></div>
+                    <RateLimitBanner/>
+                    <main class="page page--embedded" id="main"><Outlet/></main>
+                    <ToastHost/>
+                }
+                .into_any()
+            } else {
+                view! { <EmbedWaiting/> }.into_any()
+            }
+        } else if session.is_signed_in() {
             view! {
                 <Header/>
                 <RateLimitBanner/>

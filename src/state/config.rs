@@ -36,6 +36,11 @@ impl Config {
     pub fn get(&self) -> Option<RuntimeConfig> {
         self.0.get()
     }
+
+    /// The same, without subscribing the caller to its arrival (in an event handler).
+    pub fn get_untracked(&self) -> Option<RuntimeConfig> {
+        self.0.get_untracked()
+    }
 }
 
 /// A missing or malformed `config.json` leaves every setting at its default: the person can still

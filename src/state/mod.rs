@@ -1,6 +1,7 @@
 //! Global services as `provide_*`/`use_*` context pairs.
 
 pub mod config;
+pub mod embed;
 pub mod polling;
 pub mod rate_limit;
 pub mod session;
@@ -9,7 +10,8 @@ pub mod toasts;
 /// Provides every global service; called once by the app.
 pub fn provide_all() {
     config::provide_config();
-    session::provide_session();
+    let embedded = embed::provide_embed();
+    session::provide_session(embedded);
     toasts::provide_toasts();
     rate_limit::provide_rate_limit();
     polling::provide_page_visibility();

@@ -1,5 +1,6 @@
 //! The signed-in session: API base URL and token. Kept in `sessionStorage`, or in `localStorage`
-//! when the person ticks "remember on this device"; never in a URL.
+//! when the person ticks "remember on this device"; never in a URL. Embedded in a host page, the
+//! console keeps the host's token in memory only, and ignores any token stored by the full console.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -45,13 +46,19 @@ pub struct Session {
     credentials: RwSignal<Option<Credentials>>,
     /// Set when the API refused the token (401), so that sign-in can say why it is shown.
     expired: RwSignal<bool>,
+    /// Whether the token is kept in the browser's storage (not when embedded).
+    stored: bool,
 }
 
-pub fn provide_session() {
-    let stored = read(&session_storage()).or_else(|| read(&local_storage()));
+/// `embedded`: the console is a panel of a host page (see `state::embed`).
+pub fn provide_session(embedded: bool) {
+    let stored = (!embedded)
+        .then(|| read(&session_storage()).or_else(|| read(&local_storage())))
+        .flatten();
     provide_context(Session {
         credentials: RwSignal::new(stored),
         expired: RwSignal::new(false),
+        stored: !embedded,
     });
 }
 
@@ -77,24 +84,28 @@ impl Session {
     }
 
     pub fn sign_in(&self, credentials: Credentials, remember: bool) {
-        let (keep, forget) = if remember {
-            (local_storage(), session_storage())
-        } else {
-            (session_storage(), local_storage())
-        };
-        if let (Some(storage), Ok(json)) = (keep, serde_json::to_string(&credentials)) {
-            let _ = storage.set_item(STORAGE_KEY, &json);
-        }
-        if let Some(storage) = forget {
-            let _ = storage.remove_item(STORAGE_KEY);
+        if self.stored {
+            let (keep, forget) = if remember {
+                (local_storage(), session_storage())
+            } else {
+                (session_storage(), local_storage())
+            };
+            if let (Some(storage), Ok(json)) = (keep, serde_json::to_string(&credentials)) {
+                let _ = storage.set_item(STORAGE_KEY, &json);
+            }
+            if let Some(storage) = forget {
+                let _ = storage.remove_item(STORAGE_KEY);
+            }
         }
         self.expired.set(false);
         self.credentials.set(Some(credentials));
     }
 
     pub fn sign_out(&self) {
-        for storage in [session_storage(), local_storage()].into_iter().flatten() {
-            let _ = storage.remove_item(STORAGE_KEY);
+        if self.stored {
+            for storage in [session_storage(), local_storage()].into_iter().flatten() {
+                let _ = storage.remove_item(STORAGE_KEY);
+            }
         }
         self.credentials.set(None);
     }

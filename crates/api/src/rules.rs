@@ -128,6 +128,40 @@ pub fn uri(field: &str, value: &str) -> Option<FieldError> {
     }
 }
 
+/// A web origin, as a browser names the page that sends a message or frames another:
+/// `https://portal.example.com` or `http://127.0.0.1:3000`, with no path, no trailing slash and no
+/// wildcard, so that it is compared exactly.
+pub fn origin(field: &str, value: &str) -> Option<FieldError> {
+    let host = value
+        .strip_prefix("https://")
+        .or_else(|| value.strip_prefix("http://"));
+    let well_formed = host.is_some_and(|host| {
+        // An IPv6 address is in brackets and holds colons of its own.
+        let port_at = match host.rfind(']') {
+            Some(end) => host[end..].find(':').map(|at| end + at),
+            None => host.rfind(':'),
+        };
+        let (name, port) = match port_at {
+            Some(at) => (&host[..at], Some(&host[at + 1..])),
+            None => (host, None),
+        };
+        !name.is_empty()
+            && name.chars().all(|c| {
+                c.is_ascii_lowercase()
+                    || c.is_ascii_digit()
+                    || matches!(c, '.' | '-' | '[' | ']' | ':')
+            })
+            && port.is_none_or(|port| port.parse::<u16>().is_ok_and(|port| port > 0))
+    });
+    (!well_formed).then(|| {
+        FieldError::new(
+            field,
+            "must be an origin such as https://portal.example.com: a lowercase http:// or \
+             https:// address with a host and an optional port, and no path",
+        )
+    })
+}
+
 /// A git repository is reached over https, http, ssh (`git@host:owner/name`), `file://`, or is an
 /// absolute local path (the reference server reads local repositories).
 pub fn git_url(field: &str, value: &str) -> Option<FieldError> {
@@ -255,6 +289,33 @@ mod tests {
             .into_iter()
             .map(|error| error.field)
             .collect()
+    }
+
+    #[test]
+    fn an_origin_is_a_scheme_a_host_and_a_port_only() {
+        for good in [
+            "https://portal.example.com",
+            "http://127.0.0.1:3000",
+            "http://localhost:8080",
+            "https://[::1]:8443",
+            "https://[::1]",
+        ] {
+            assert_eq!(origin("origin", good), None, "{good}");
+        }
+        for bad in [
+            "",
+            "portal.example.com",
+            "https://portal.example.com/",
+            "https://portal.example.com/app",
+            "https://*.example.com",
+            "*",
+            "https://Portal.example.com",
+            "https://portal.example.com:",
+            "https://portal.example.com:99999",
+            "ftp://portal.example.com",
+        ] {
+            assert_eq!(origin("origin", bad).unwrap().field, "origin", "{bad}");
+        }
     }
 
     #[test]

@@ -42,6 +42,11 @@ fn free_port() -> Result<u16> {
 impl Browser {
     /// A fresh server (deployments run `engine_speed` times faster than real life) and a browser.
     pub async fn start(engine_speed: f64) -> Result<Self> {
+        Self::start_with(engine_speed, vec![]).await
+    }
+
+    /// The same, with the origins allowed to embed the console (`--embed-allowed-origin`).
+    pub async fn start_with(engine_speed: f64, embed_allowed_origins: Vec<String>) -> Result<Self> {
         let dist = repository_root().join("dist");
         if !dist.join("index.html").exists() {
             bail!("the console is not built: run scripts/build-console.sh first");
@@ -55,7 +60,7 @@ impl Browser {
             engine_speed,
             engine_workers: 16,
             new_sign_in_token: false,
-            embed_allowed_origins: vec![],
+            embed_allowed_origins,
             jwt_secret: None,
             rate_limit_per_minute: 10_000,
             webhook_retry_base: std::time::Duration::from_secs(5),
@@ -139,7 +144,13 @@ impl Browser {
                 .set("Authorization", &authorization)
                 .send_json(body)
                 .with_context(|| format!("{method} {url}"))?;
-            Ok(answer.into_json()?)
+            // A delete answers 204 with no body.
+            let text = answer.into_string()?;
+            Ok(if text.is_empty() {
+                serde_json::Value::Null
+            } else {
+                serde_json::from_str(&text)?
+            })
         })
         .await?
     }

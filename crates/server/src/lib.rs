@@ -40,7 +40,8 @@ pub struct Config {
     pub engine_workers: usize,
     /// Replace the sign-in token printed at start with a new one (the old one stops working).
     pub new_sign_in_token: bool,
-    /// Origins allowed to hand a token to the console embedded in their page.
+    /// Origins allowed to embed the console in their page and hand it a token; each keeps
+    /// `platform_api::rules::origin`.
     pub embed_allowed_origins: Vec<String>,
     /// Key of the HS256 access tokens (JWT) accepted as `Authorization: Bearer`; none accepted
     /// without it.
@@ -66,7 +67,7 @@ pub struct AppState {
 pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
         .nest("/api", routes::api(&state))
-        .merge(console::router(console_dir))
+        .merge(console::router(console_dir, &state.embed_allowed_origins))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

@@ -31,7 +31,7 @@ struct Flags {
     #[arg(long)]
     new_sign_in_token: bool,
     /// An origin allowed to embed the console and hand it a token (repeatable).
-    #[arg(long = "embed-allowed-origin")]
+    #[arg(long = "embed-allowed-origin", value_parser = parse_origin)]
     embed_allowed_origins: Vec<String>,
     /// Key of the HS256 access tokens accepted as `Authorization: Bearer` (none without it).
     #[arg(long, env = "PLATFORM_JWT_SECRET", hide_env_values = true)]
@@ -72,6 +72,13 @@ fn parse_speed(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
         _ => Err("must be a number greater than 0".to_string()),
+    }
+}
+
+fn parse_origin(text: &str) -> Result<String, String> {
+    match platform_api::rules::origin("origin", text) {
+        None => Ok(text.to_string()),
+        Some(problem) => Err(problem.message),
     }
 }
 

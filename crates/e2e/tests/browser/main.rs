@@ -3,6 +3,7 @@
 
 mod commits;
 mod deploy_journey;
+mod embed;
 mod environment_actions;
 mod every_kind;
 mod failure_view;

@@ -10,6 +10,7 @@ mod api;
 mod auth;
 mod clusters;
 mod commits;
+mod console;
 mod engine;
 mod history;
 mod kill_restart;

@@ -1,0 +1,205 @@
+//! Embedding: a portal on another origin frames the console with `?embed=1` and hands it a token
+//! by `postMessage`. The panel shows no app chrome and keeps no token in storage, tells the portal
+//! which page it shows, follows the portal's navigation, and asks again when the API refuses the
+//! token. Opened on its own, the embedded address says what it is.
+
+use axum::response::Html;
+use axum::routing::get;
+use axum::Router;
+use e2e::Browser;
+use fantoccini::Locator;
+use serde_json::json;
+
+/// The portal: frames the console, lists every message it gets from it, and answers each
+/// `ready` with the token in `window.portalToken`.
+const PORTAL_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Portal</title></head>
+<body style="margin:0;font-family:sans-serif">
+<header style="padding:8px 16px;background:#222;color:#fff">Internal portal</header>
+<iframe id="panel" title="Platform console" src="CONSOLE_SRC" style="width:100%;height:620px;border:0"></iframe>
+<ol id="messages" style="font-size:11px"></ol>
+<script>
+  const consoleOrigin = "CONSOLE_ORIGIN";
+  const panel = document.getElementById("panel");
+  window.portalToken = "PORTAL_TOKEN";
+  window.handOver = (message) => panel.contentWindow.postMessage(message, consoleOrigin);
+  window.addEventListener("message", (event) => {
+    if (event.origin !== consoleOrigin) return;
+    const item = document.createElement("li");
+    item.textContent = JSON.stringify(event.data);
+    document.getElementById("messages").append(item);
+    if (event.data.type === "platform-console:ready") {
+      window.handOver({ type: "platform-console:sign-in", token: window.portalToken });
+    }
+  });
+</script>
+</body></html>"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_portal_embeds_the_console_and_hands_it_a_token() -> anyhow::Result<()> {
+    let portal = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let portal_origin = format!("http://{}", portal.local_addr()?);
+    let browser = Browser::start_with(20.0, vec![portal_origin.clone()]).await?;
+    let console_origin = format!("http://{}", browser.server.address);
+
+    let organization = browser.api("GET", "/organization", json!(null)).await?["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = browser
+        .create(
+            &format!("/organization/{organization}/project"),
+            json!({"name": "portal-shop"}),
+        )
+        .await?;
+    // The portal signs the panel in with a token of its own, which is deleted later.
+    let roles = browser
+        .api(
+            "GET",
+            &format!("/organization/{organization}/customRole"),
+            json!(null),
+        )
+        .await?;
+    let admin = roles["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|role| role["name"] == "ADMIN")
+        .expect("an ADMIN role")["id"]
+        .clone();
+    let portal_token = browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/apiToken"),
+            json!({"name": "portal", "role_id": admin}),
+        )
+        .await?;
+
+    let page = PORTAL_PAGE
+        .replace(
+            "CONSOLE_SRC",
+            &browser.url(&format!("/organization/{organization}/overview?embed=1")),
+        )
+        .replace("CONSOLE_ORIGIN", &console_origin)
+        .replace("PORTAL_TOKEN", portal_token["token"].as_str().unwrap());
+    let app = Router::new().route("/", get(move || async move { Html(page) }));
+    tokio::spawn(async move { axum::serve(portal, app).await });
+
+    browser.client.goto(&format!("{portal_origin}/")).await?;
+    // The panel asked for a token, got it, and says which page it shows (without the flag).
+    browser
+        .wait_for_text(
+            "#messages",
+            &format!(r#"{{"type":"platform-console:navigated","path":"/organization/{organization}/overview"}}"#),
+        )
+        .await?;
+    let messages = browser.find("#messages").await?.text().await?;
+    assert!(
+        messages.contains(r#"{"type":"platform-console:ready","reason":"no_token"}"#),
+        "{messages}"
+    );
+
+    browser.client.enter_frame(Some(0)).await?;
+    browser.wait_for_text("main h1", "Projects").await?;
+    browser.wait_for_text("main", "portal-shop").await?;
+    browser
+        .wait_for_text(".embed-bar", "My organization")
+        .await?;
+    assert!(
+        browser
+            .client
+            .find_all(Locator::Css(".header"))
+            .await?
+            .is_empty(),
+        "the embedded console shows the app's header"
+    );
+    let stored = browser
+        .client
+        .execute(
+            "return [sessionStorage.getItem('platform-console.session'), \
+                     localStorage.getItem('platform-console.session')]",
+            vec![],
+        )
+        .await?;
+    assert_eq!(stored, json!([null, null]), "the host's token was stored");
+    browser.client.enter_parent_frame().await?;
+    browser.screenshot("embedded-console").await?;
+
+    // The portal's token is deleted; the portal keeps another one ready. The portal then
+    // navigates the panel, whose next call is refused: it asks again and goes on.
+    browser
+        .client
+        .execute(
+            &format!("window.portalToken = {:?};", browser.token),
+            vec![],
+        )
+        .await?;
+    let deleted = format!(
+        "/organization/{organization}/apiToken/{}",
+        portal_token["id"].as_str().unwrap()
+    );
+    browser.api("DELETE", &deleted, json!(null)).await?;
+    let project_page = format!("/organization/{organization}/project/{project}/overview");
+    browser
+        .client
+        .execute(
+            &format!(
+                "window.handOver({{type: 'platform-console:navigate', path: {project_page:?}}});"
+            ),
+            vec![],
+        )
+        .await?;
+    browser
+        .wait_for_text(
+            "#messages",
+            r#"{"type":"platform-console:ready","reason":"token_refused"}"#,
+        )
+        .await?;
+    browser
+        .wait_for_text(
+            "#messages",
+            &format!(r#"{{"type":"platform-console:navigated","path":"{project_page}"}}"#),
+        )
+        .await?;
+    browser.client.enter_frame(Some(0)).await?;
+    browser.wait_for_text("main h1", "Environments").await?;
+    browser.wait_for_text(".embed-bar", "portal-shop").await?;
+    browser.client.enter_parent_frame().await?;
+
+    // A portal that signs the panel out and answers every `ready` with a stale token is told
+    // once that the token was refused, and does not loop with the panel.
+    browser
+        .client
+        .execute(
+            "window.portalToken = 'pt_stale'; \
+             document.getElementById('messages').replaceChildren(); \
+             window.handOver({type: 'platform-console:sign-out'});",
+            vec![],
+        )
+        .await?;
+    browser.client.enter_frame(Some(0)).await?;
+    browser
+        .wait_for_text(".embed-waiting", "The API refused the token")
+        .await?;
+    browser.client.enter_parent_frame().await?;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let messages = browser.find("#messages").await?.text().await?;
+    assert_eq!(
+        messages.lines().collect::<Vec<_>>(),
+        [
+            r#"{"type":"platform-console:ready","reason":"no_token"}"#,
+            r#"{"type":"platform-console:ready","reason":"token_refused"}"#,
+        ]
+    );
+    browser.screenshot("embedded-console-refused").await?;
+
+    // The embedded address opened on its own says what it is, and leads to the full console.
+    browser.open("/?embed=1").await?;
+    browser
+        .wait_for_text(".embed-waiting h1", "This is the embedded console")
+        .await?;
+    browser.click(".embed-waiting a[href='/?embed=0']").await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    browser.wait_for_value("#field-base_url", "/api").await?;
+    browser.close().await
+}
