@@ -12,6 +12,7 @@ use crate::routes::organization::project::environment::overview::EnvironmentOver
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
+use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
@@ -55,6 +56,12 @@ pub fn App() -> impl IntoView {
                             "/organization/:org/project/:project/environment/:env/service/:service/logs"
                         )
                         view=ServiceLogs
+                    />
+                    <Route
+                        path=path!(
+                            "/organization/:org/project/:project/environment/:env/service/:service/variables"
+                        )
+                        view=ServiceVariables
                     />
                 </ParentRoute>
             </Routes>

@@ -7,6 +7,7 @@ mod error;
 pub mod organization;
 pub mod project;
 pub mod service;
+pub mod variable;
 pub mod webhook;
 
 pub use error::{ApiError, DEPLOY_FORBIDDEN};
@@ -47,6 +48,15 @@ impl Api {
     ) -> Result<T, ApiError> {
         let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
         self.send(Method::POST, path, Some(body)).await
+    }
+
+    pub async fn put<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.send(Method::PUT, path, Some(body)).await
     }
 
     pub async fn delete(&self, path: &str) -> Result<(), ApiError> {

@@ -26,9 +26,17 @@ pub fn TextField(
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] hint: &'static str,
     #[prop(optional)] required: bool,
+    /// Tells the fields of this form from those of another form of the page with the same names
+    /// (an editor in a table row, say): it starts the input's id.
+    #[prop(optional, into)]
+    form_id: Option<String>,
 ) -> impl IntoView {
     let error = error_for(errors, name);
-    let id = format!("field-{}", name.replace(['.', '[', ']'], "-"));
+    let field = format!("field-{}", name.replace(['.', '[', ']'], "-"));
+    let id = match form_id {
+        Some(form) => format!("{form}-{field}"),
+        None => field,
+    };
     let error_id = format!("{id}-error");
     view! {
         <div class="field" class:field--invalid=move || error.get().is_some()>

@@ -71,6 +71,12 @@ pub mod paths {
             "/organization/{org}/project/{project}/environment/{environment}/service/{service}/logs"
         )
     }
+
+    pub fn service_variables(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/variables"
+        )
+    }
 }
 
 #[cfg(test)]

@@ -214,6 +214,14 @@ impl Browser {
     pub async fn fill(&self, css: &str, value: &str) -> Result<()> {
         let input = self.find(css).await?;
         input.clear().await?;
+        // WebDriver's clear fires no `input` event, which a person's clearing does: without it
+        // the page would not learn that the field is now empty.
+        self.client
+            .execute(
+                "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                vec![serde_json::to_value(&input)?],
+            )
+            .await?;
         input.send_keys(value).await?;
         Ok(())
     }

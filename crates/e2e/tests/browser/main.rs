@@ -8,4 +8,5 @@ mod environment_actions;
 mod every_kind;
 mod failure_view;
 mod session;
+mod variables;
 mod webhooks;

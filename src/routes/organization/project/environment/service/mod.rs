@@ -5,6 +5,7 @@ pub mod deployments;
 pub mod logs;
 pub mod overview;
 mod settings;
+pub mod variables;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -88,6 +89,10 @@ pub fn ServiceTabs() -> impl IntoView {
             (
                 "Logs",
                 paths::service_logs(org, project, environment, service),
+            ),
+            (
+                "Variables",
+                paths::service_variables(org, project, environment, service),
             ),
         ]
     };

@@ -1,0 +1,182 @@
+//! A service's variables page: what the service sees with the level each variable comes from;
+//! a secret added (its rules checked first) and never shown again; an inherited variable
+//! overridden for this service alone; a variable edited and deleted; the list filtered by key;
+//! the page saying the running service is out of date.
+
+use std::time::Duration;
+
+use e2e::Browser;
+use fantoccini::Locator;
+use serde_json::json;
+
+/// The button labelled `label` in the row of the variable `key`.
+fn row_button(key: &str, label: &str) -> String {
+    format!("//tbody[@data-variable='{key}']//button[normalize-space()='{label}']")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
+        )
+        .await?;
+    browser
+        .create(
+            &format!("/environment/{}/environmentVariable", place.environment),
+            json!({"key": "LOG_LEVEL", "value": "info"}),
+        )
+        .await?;
+    // Deployed, so that the changes below leave it out of date.
+    browser
+        .api("POST", &format!("/application/{web}/deploy"), json!({}))
+        .await?;
+    let status = format!("/application/{web}/status");
+    for _ in 0..300 {
+        if browser.api("GET", &status, json!(null)).await?["state"] == "DEPLOYED" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    browser.sign_in().await?;
+    browser.open(&place.service_page(&web)).await?;
+    browser.click("a.tabs__tab[href$='/variables']").await?;
+    browser
+        .wait_for_text("main h2", "Variables and secrets")
+        .await?;
+    let inherited = browser
+        .wait_for_text("tbody[data-variable=LOG_LEVEL]", "info")
+        .await?;
+    assert!(inherited.contains("Environment"), "{inherited}");
+    let built_in = browser
+        .wait_for_text(
+            "tbody[data-variable=APPLICATION_WEB_HOST_INTERNAL]",
+            "Built-in",
+        )
+        .await?;
+    assert!(built_in.contains("Read only"), "{built_in}");
+
+    // The rules of platform-api are checked before sending.
+    browser.fill("#field-key", "1-BAD").await?;
+    browser
+        .click("form[aria-label='Add a variable'] button[type=submit]")
+        .await?;
+    browser.wait_for_text(".field__error", "must").await?;
+
+    let secret_value = "s3cr3t-shown-nowhere";
+    browser.fill("#field-key", "PAYMENT_API_KEY").await?;
+    browser.click("input[name=is_secret]").await?;
+    browser.fill("#field-value", secret_value).await?;
+    browser
+        .click("form[aria-label='Add a variable'] button[type=submit]")
+        .await?;
+    let secret = browser
+        .wait_for_text("tbody[data-variable=PAYMENT_API_KEY]", "Secret · hidden")
+        .await?;
+    assert!(secret.contains("This service"), "{secret}");
+    assert!(
+        !browser.client.source().await?.contains(secret_value),
+        "the secret's value is on the page"
+    );
+    browser.wait_for_text("[role=status]", "deploy it").await?;
+
+    // An inherited variable gets this service's own value; the environment keeps its own.
+    browser
+        .client
+        .find(Locator::XPath(&row_button("LOG_LEVEL", "Override")))
+        .await?
+        .click()
+        .await?;
+    browser
+        .fill("form[aria-label='Override LOG_LEVEL'] input", "debug")
+        .await?;
+    browser
+        .click("form[aria-label='Override LOG_LEVEL'] button[type=submit]")
+        .await?;
+    let overridden = browser
+        .wait_for_text("tbody[data-variable=LOG_LEVEL]", "debug")
+        .await?;
+    assert!(
+        overridden.contains("overrides the environment value"),
+        "{overridden}"
+    );
+    assert!(overridden.contains("This service"), "{overridden}");
+    let environment_variables = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/environmentVariable", place.environment),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(environment_variables["results"][0]["value"], "info");
+
+    // A secret edited with its value left empty keeps it.
+    browser
+        .client
+        .find(Locator::XPath(&row_button("PAYMENT_API_KEY", "Edit")))
+        .await?
+        .click()
+        .await?;
+    browser
+        .fill(
+            "form[aria-label='Edit PAYMENT_API_KEY'] input[name=description]",
+            "for the payment provider",
+        )
+        .await?;
+    browser
+        .click("form[aria-label='Edit PAYMENT_API_KEY'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            "tbody[data-variable=PAYMENT_API_KEY]",
+            "for the payment provider",
+        )
+        .await?;
+    let (kept,): (String,) =
+        sqlx::query_as("SELECT secret_value FROM variables WHERE key = 'PAYMENT_API_KEY'")
+            .fetch_one(&browser.server.state.db)
+            .await?;
+    assert_eq!(kept, secret_value);
+
+    browser.fill("input[type=search]", "log").await?;
+    assert!(
+        browser
+            .find("tbody[data-variable=PAYMENT_API_KEY]")
+            .await?
+            .attr("hidden")
+            .await?
+            .is_some(),
+        "the filter left PAYMENT_API_KEY shown"
+    );
+    assert!(browser
+        .find("tbody[data-variable=LOG_LEVEL]")
+        .await?
+        .attr("hidden")
+        .await?
+        .is_none());
+    browser.fill("input[type=search]", "").await?;
+    browser.screenshot("service-variables").await?;
+
+    browser
+        .client
+        .find(Locator::XPath(&row_button("PAYMENT_API_KEY", "Delete")))
+        .await?
+        .click()
+        .await?;
+    browser.accept_confirmation().await?;
+    browser
+        .client
+        .wait()
+        .at_most(e2e::PATIENCE)
+        .for_element(Locator::Css(
+            "main:not(:has(tbody[data-variable=PAYMENT_API_KEY]))",
+        ))
+        .await?;
+    browser.close().await
+}

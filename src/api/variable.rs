@@ -1,0 +1,53 @@
+use platform_api::{
+    EnvironmentVariable, List, OverrideRequest, VariableCreation, VariableRequest, VariableScope,
+};
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+impl Api {
+    /// Every variable and secret seen at `parent`: its own, those of the levels above it, and the
+    /// built-in ones; a secret's value is always `None`.
+    pub async fn variables(
+        &self,
+        scope: VariableScope,
+        parent: Uuid,
+    ) -> Result<Vec<EnvironmentVariable>, ApiError> {
+        let list: List<EnvironmentVariable> = self
+            .get(&format!(
+                "/variable?parent_id={parent}&scope={}",
+                scope.as_str()
+            ))
+            .await?;
+        Ok(list.results)
+    }
+
+    pub async fn create_variable(
+        &self,
+        request: &VariableCreation,
+    ) -> Result<EnvironmentVariable, ApiError> {
+        self.post("/variable", request).await
+    }
+
+    /// A secret's `value` left out keeps the stored one.
+    pub async fn update_variable(
+        &self,
+        variable: Uuid,
+        request: &VariableRequest,
+    ) -> Result<EnvironmentVariable, ApiError> {
+        self.put(&format!("/variable/{variable}"), request).await
+    }
+
+    pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {
+        self.delete(&format!("/variable/{variable}")).await
+    }
+
+    pub async fn override_variable(
+        &self,
+        variable: Uuid,
+        request: &OverrideRequest,
+    ) -> Result<EnvironmentVariable, ApiError> {
+        self.post(&format!("/variable/{variable}/override"), request)
+            .await
+    }
+}

@@ -1,0 +1,503 @@
+//! `.../service/:service/variables`: the variables and secrets a service sees (its own, its
+//! environment's, its project's and the built-in ones), each with the level it comes from. Add one
+//! at any of the three levels; change or delete one; override an inherited one for this service
+//! alone. A secret's value is never shown: it can only be replaced. Databases hold none of their
+//! own.
+
+use leptos::prelude::*;
+use platform_api::{
+    DeploymentStatus, EnvironmentVariable, OverrideRequest, VariableCreation, VariableRequest,
+    VariableScope, VariableType,
+};
+use uuid::Uuid;
+
+use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
+use crate::api::{use_api, ApiError};
+use crate::components::confirm_button::ConfirmButton;
+use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
+use crate::components::form_field::{error_for, SelectField, TextField};
+use crate::components::loaded::loaded;
+use crate::routes::{param_id, paths};
+use crate::state::toasts::use_toasts;
+
+/// Where a variable is defined: a scope and the id of the project, environment or service.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Level {
+    scope: VariableScope,
+    parent: Uuid,
+}
+
+/// How a person names the level a variable comes from.
+fn level_label(scope: VariableScope) -> &'static str {
+    match scope {
+        VariableScope::Project => "Project",
+        VariableScope::Environment => "Environment",
+        VariableScope::BuiltIn => "Built-in",
+        _ => "This service",
+    }
+}
+
+#[component]
+pub fn ServiceVariables() -> impl IntoView {
+    let api = use_api();
+    let addressed = use_addressed_service();
+    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    // The level of the service's own variables: none for a database.
+    let own = LocalResource::new(move || {
+        let id = addressed.id.get();
+        async move {
+            let scope = VariableScope::of_service(addressed.kind.await?);
+            let parent = id.ok_or_else(no_service)?;
+            Ok::<_, ApiError>(scope.map(|scope| Level { scope, parent }))
+        }
+    });
+    let variables = LocalResource::new(move || async move {
+        match own.await? {
+            Some(own) => Ok(Some((own, api.variables(own.scope, own.parent).await?))),
+            None => Ok(None),
+        }
+    });
+    let status = LocalResource::new(move || {
+        let id = addressed.id.get();
+        async move {
+            api.service_status(addressed.kind.await?, id.ok_or_else(no_service)?)
+                .await
+        }
+    });
+    let changed = Callback::new(move |()| {
+        variables.refetch();
+        status.refetch();
+    });
+    let filter = RwSignal::new(String::new());
+    let out_of_date = move || {
+        status
+            .get()
+            .and_then(Result::ok)
+            .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+    };
+    let overview = move || {
+        let (Some(org), Some(project), Some(environment), Some(service)) = (
+            org.get(),
+            project.get(),
+            environment.get(),
+            addressed.id.get(),
+        ) else {
+            return String::new();
+        };
+        paths::service(org, project, environment, service)
+    };
+
+    view! {
+        <div class="page__header">
+            <ServiceTitle service=addressed/>
+        </div>
+        <ServiceTabs/>
+        <Show when=out_of_date>
+            <p class="notice notice--warning" role="status">
+                "The service runs with older variables or settings: "
+                <a href=overview>"deploy it"</a>
+                " to apply the changes."
+            </p>
+        </Show>
+        <section class="card" aria-labelledby="variables-title">
+            <div class="card__header">
+                <h2 id="variables-title">"Variables and secrets"</h2>
+                <label class="log-controls__field">
+                    "Filter by key"
+                    <input type="search" placeholder="DATABASE_" bind:value=filter/>
+                </label>
+            </div>
+            <p class="muted">"What the service sees when it runs; changes take effect at its next deployment."</p>
+            {loaded(variables, 4, move |seen| match seen {
+                Some((own, variables)) => view! {
+                    <VariableTable own variables filter on_changed=changed/>
+                }.into_any(),
+                None => view! {
+                    <EmptyState title="Databases hold no variables"
+                        hint="Their built-in variables (host, port, login, password) are seen by the other services of the environment."/>
+                }.into_any(),
+            })}
+        </section>
+        {move || {
+            let own = own.get().and_then(Result::ok).flatten()?;
+            let (project, environment) = (project.get()?, environment.get()?);
+            Some(view! { <AddVariable own project environment on_created=changed/> })
+        }}
+    }
+}
+
+#[component]
+fn VariableTable(
+    own: Level,
+    variables: Vec<EnvironmentVariable>,
+    filter: RwSignal<String>,
+    on_changed: Callback<()>,
+) -> impl IntoView {
+    if variables.is_empty() {
+        return view! {
+            <EmptyState title="No variable yet"
+                hint="Add one with the form below, for this service, its environment or its project."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table variables">
+            <thead><tr>
+                <th scope="col">"Key"</th>
+                <th scope="col">"Value"</th>
+                <th scope="col">"Defined at"</th>
+                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+            </tr></thead>
+            {variables.into_iter().map(|variable| view! {
+                <VariableRow own variable filter on_changed/>
+            }).collect_view()}
+        </table>
+    }
+    .into_any()
+}
+
+/// What a row opens under itself.
+#[derive(Clone, Copy, PartialEq)]
+enum Editor {
+    Closed,
+    Edit,
+    Override,
+}
+
+#[component]
+fn VariableRow(
+    own: Level,
+    variable: EnvironmentVariable,
+    filter: RwSignal<String>,
+    on_changed: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let editor = RwSignal::new(Editor::Closed);
+    let id = variable.id;
+    let key = variable.key.clone();
+    let hidden = {
+        let key = key.to_lowercase();
+        move || !key.contains(&filter.get().trim().to_lowercase())
+    };
+    let delete = Action::new_local(move |_: &()| async move {
+        match api.delete_variable(id).await {
+            Ok(()) => {
+                toasts.success("Variable deleted.");
+                on_changed.run(());
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    let built_in = variable.variable_type == VariableType::BuiltIn;
+    let inherited = !built_in && variable.scope != own.scope;
+    let editable = !built_in && variable.variable_type != VariableType::Alias;
+    let toggle = move |wanted: Editor| {
+        editor.update(|open| {
+            *open = if *open == wanted {
+                Editor::Closed
+            } else {
+                wanted
+            }
+        })
+    };
+    let closed = Callback::new(move |()| editor.set(Editor::Closed));
+    let saved = Callback::new(move |()| {
+        editor.set(Editor::Closed);
+        on_changed.run(());
+    });
+    let row_variable = variable.clone();
+
+    view! {
+        <tbody hidden=hidden data-variable=key.clone()>
+            <tr>
+                <td>
+                    <span class="mono">{key.clone()}</span>
+                    {variable.mount_path.clone().map(|path| view! {
+                        <div class="muted variables__note">"File at " <span class="mono">{path}</span></div>
+                    })}
+                    {variable.description.clone().filter(|d| !d.is_empty()).map(|description| view! {
+                        <div class="muted variables__note">{description}</div>
+                    })}
+                </td>
+                <td><VariableValue variable=row_variable/></td>
+                <td><span class="tag">{level_label(variable.scope)}</span></td>
+                <td class="variables__actions">
+                    {built_in.then(|| view! { <span class="muted">"Read only"</span> })}
+                    {inherited.then(|| view! {
+                        <button type="button" class="button button--small button--secondary"
+                            aria-expanded=move || (editor.get() == Editor::Override).to_string()
+                            on:click=move |_| toggle(Editor::Override)>"Override"</button>
+                    })}
+                    {editable.then(|| view! {
+                        <button type="button" class="button button--small button--secondary"
+                            aria-expanded=move || (editor.get() == Editor::Edit).to_string()
+                            on:click=move |_| toggle(Editor::Edit)>"Edit"</button>
+                    })}
+                    {(!built_in).then(|| view! {
+                        <ConfirmButton label="Delete" question="Delete this variable?"
+                            consequence="Every service that sees it loses it at its next deployment."
+                            class="button button--small button--ghost button--danger"
+                            disabled=Signal::derive(move || delete.pending().get())
+                            on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    })}
+                </td>
+            </tr>
+            {move || match editor.get() {
+                Editor::Closed => None,
+                Editor::Edit => Some(view! {
+                    <tr class="table__detail"><td colspan="4">
+                        <EditVariable variable=variable.clone() on_saved=saved on_closed=closed/>
+                    </td></tr>
+                }.into_any()),
+                Editor::Override => Some(view! {
+                    <tr class="table__detail"><td colspan="4">
+                        <OverrideVariable own variable=variable.clone() on_saved=saved on_closed=closed/>
+                    </td></tr>
+                }.into_any()),
+            }}
+        </tbody>
+    }
+}
+
+/// A value as a person may see it: never a secret's.
+#[component]
+fn VariableValue(variable: EnvironmentVariable) -> impl IntoView {
+    let overrides = variable.overridden_variable.as_ref().map(|target| {
+        format!(
+            "overrides the {} value",
+            level_label(target.scope).to_lowercase()
+        )
+    });
+    let shown = match (
+        &variable.aliased_variable,
+        variable.is_secret,
+        &variable.value,
+    ) {
+        (Some(target), _, _) => view! {
+            <span class="muted">"Same as " <span class="mono">{target.key.clone()}</span></span>
+        }
+        .into_any(),
+        (None, true, _) => view! { <span class="secret">"Secret · hidden"</span> }.into_any(),
+        (None, false, Some(value)) => {
+            view! { <span class="mono variables__value" title=value.clone()>{value.clone()}</span> }
+                .into_any()
+        }
+        (None, false, None) => view! { <span class="muted">"—"</span> }.into_any(),
+    };
+    view! {
+        {shown}
+        {overrides.map(|text| view! { <div class="muted variables__note">{text}</div> })}
+    }
+}
+
+#[component]
+fn EditVariable(
+    variable: EnvironmentVariable,
+    on_saved: Callback<()>,
+    on_closed: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let id = variable.id;
+    let secret = variable.is_secret;
+    let value = RwSignal::new(variable.value.clone().unwrap_or_default());
+    let description = RwSignal::new(variable.description.clone().unwrap_or_default());
+    let form = Form::new(
+        move |request: VariableRequest| async move { api.update_variable(id, &request).await },
+        move |_| {
+            on_saved.run(());
+            "Variable saved.".to_string()
+        },
+    );
+    let errors = form.errors;
+    let (key, mount_path, interpolation) = (
+        variable.key.clone(),
+        variable.mount_path.clone(),
+        variable.enable_interpolation_in_file,
+    );
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let value = value.get_untracked();
+        let description = description.get_untracked();
+        let request = VariableRequest {
+            key: key.clone(),
+            // An empty secret keeps the stored value.
+            value: (!(secret && value.is_empty())).then_some(value),
+            mount_path: mount_path.clone(),
+            description: (!description.trim().is_empty()).then_some(description),
+            enable_interpolation_in_file: interpolation,
+        };
+        let checked = request.validate(secret);
+        form.submit(request, checked);
+    };
+    view! {
+        <form class="variables__editor" on:submit=submit novalidate
+            aria-label=format!("Edit {}", variable.key)>
+            <div class="form-inline__fields">
+                <TextField label=if secret { "New value" } else { "Value" } name="value" value errors
+                    input_type=value_input(secret) form_id=format!("edit-{id}")
+                    hint=if secret { "Left empty, the secret keeps its value." } else { "" }/>
+                <TextField label="Description" name="description" value=description errors
+                    form_id=format!("edit-{id}")/>
+            </div>
+            <EditorButtons label="Save" pending=Signal::derive(move || form.pending()) on_closed/>
+        </form>
+    }
+}
+
+#[component]
+fn OverrideVariable(
+    own: Level,
+    variable: EnvironmentVariable,
+    on_saved: Callback<()>,
+    on_closed: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let id = variable.id;
+    let value = RwSignal::new(String::new());
+    let form = Form::new(
+        move |request: OverrideRequest| async move { api.override_variable(id, &request).await },
+        move |_| {
+            on_saved.run(());
+            "Override saved: this service now has its own value.".to_string()
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = OverrideRequest {
+            value: Some(value.get_untracked()),
+            override_scope: Some(own.scope),
+            override_parent_id: Some(own.parent),
+            description: None,
+            enable_interpolation_in_file: None,
+        };
+        let checked = request.validate();
+        form.submit(request, checked);
+    };
+    view! {
+        <form class="variables__editor" on:submit=submit novalidate
+            aria-label=format!("Override {}", variable.key)>
+            <div class="form-inline__fields">
+                <TextField label="Value for this service" name="value" value errors
+                    input_type=value_input(variable.is_secret) form_id=format!("override-{id}")
+                    hint="The other services keep the inherited value."/>
+            </div>
+            <EditorButtons label="Override" pending=Signal::derive(move || form.pending()) on_closed/>
+        </form>
+    }
+}
+
+/// A secret's value is typed unseen.
+fn value_input(secret: bool) -> &'static str {
+    if secret {
+        "password"
+    } else {
+        "text"
+    }
+}
+
+/// Send and Cancel under an editor of a row.
+#[component]
+fn EditorButtons(
+    label: &'static str,
+    pending: Signal<bool>,
+    on_closed: Callback<()>,
+) -> impl IntoView {
+    view! {
+        <div class="variables__buttons">
+            <button type="submit" class="button button--primary button--small" disabled=move || pending.get()>{label}</button>
+            <button type="button" class="button button--secondary button--small" on:click=move |_| on_closed.run(())>"Cancel"</button>
+        </div>
+    }
+}
+
+#[component]
+fn AddVariable(
+    own: Level,
+    project: Uuid,
+    environment: Uuid,
+    on_created: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let key = RwSignal::new(String::new());
+    let value = RwSignal::new(String::new());
+    let secret = RwSignal::new(false);
+    let mount_path = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let at = RwSignal::new("service".to_string());
+    let form = Form::new(
+        move |request: VariableCreation| async move { api.create_variable(&request).await },
+        move |created: EnvironmentVariable| {
+            key.set(String::new());
+            value.set(String::new());
+            mount_path.set(String::new());
+            description.set(String::new());
+            on_created.run(());
+            format!("{} added.", created.key)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let level = match at.get_untracked().as_str() {
+            "project" => Level {
+                scope: VariableScope::Project,
+                parent: project,
+            },
+            "environment" => Level {
+                scope: VariableScope::Environment,
+                parent: environment,
+            },
+            _ => own,
+        };
+        let (path, description) = (mount_path.get_untracked(), description.get_untracked());
+        let request = VariableCreation {
+            variable: VariableRequest {
+                key: key.get_untracked().trim().to_string(),
+                value: Some(value.get_untracked()),
+                mount_path: (!path.trim().is_empty()).then(|| path.trim().to_string()),
+                description: (!description.trim().is_empty()).then_some(description),
+                enable_interpolation_in_file: false,
+            },
+            is_secret: secret.get_untracked(),
+            variable_scope: level.scope,
+            variable_parent_id: level.parent,
+        };
+        let checked = request.variable.validate(false);
+        form.submit(request, checked);
+    };
+    let levels = vec![
+        ("service", "This service".to_string()),
+        (
+            "environment",
+            "Its environment (every service there)".to_string(),
+        ),
+        ("project", "Its project (every environment)".to_string()),
+    ];
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Add a variable">
+            <h2>"New variable"</h2>
+            <div class="form-grid">
+                <TextField label="Key" name="key" value=key errors required=true placeholder="DATABASE_URL"
+                    hint="Letters, digits and _; not starting with a digit. Case sensitive."/>
+                {move || view! {
+                    <TextField label="Value" name="value" value errors input_type=value_input(secret.get())/>
+                }}
+                <SelectField label="Defined at" name="variable_scope" value=at options=levels errors/>
+                <TextField label="File path" name="mount_path" value=mount_path errors placeholder="/etc/app/config.yaml"
+                    hint="Optional: mounts the value as a file at this absolute path."/>
+                <TextField label="Description" name="description" value=description errors/>
+            </div>
+            <label class="checkbox">
+                <input type="checkbox" name="is_secret" bind:checked=secret/>
+                " Secret: its value is never shown again, not even here"
+            </label>
+            <p class="field__error">{move || error_for(errors, "variable_parent_id").get()}</p>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Add variable"
+            </button>
+        </form>
+    }
+}
