@@ -14,6 +14,7 @@ use crate::routes::organization::project::environment::service::logs::ServiceLog
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
+use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
 use crate::state;
@@ -31,6 +32,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=Home/>
                     <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
                     <Route path=path!("/organization/:org/settings/webhooks") view=Webhooks/>
+                    <Route path=path!("/organization/:org/settings/api-tokens") view=ApiTokens/>
                     <Route
                         path=path!("/organization/:org/project/:project/overview")
                         view=ProjectOverview

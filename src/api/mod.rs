@@ -7,6 +7,7 @@ mod error;
 pub mod organization;
 pub mod project;
 pub mod service;
+pub mod token;
 pub mod variable;
 pub mod webhook;
 

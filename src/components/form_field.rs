@@ -56,23 +56,27 @@ pub fn TextField(
     }
 }
 
-/// A labelled select of fixed options: `(value, label)`.
+/// A labelled select of options: `(value, label)`.
 #[component]
-pub fn SelectField(
+pub fn SelectField<V>(
     label: &'static str,
     name: &'static str,
     value: RwSignal<String>,
-    options: Vec<(&'static str, String)>,
+    options: Vec<(V, String)>,
     errors: RwSignal<Vec<FieldError>>,
-) -> impl IntoView {
+    #[prop(optional)] required: bool,
+) -> impl IntoView
+where
+    V: ToString + 'static,
+{
     let error = error_for(errors, name);
     let id = format!("field-{name}");
     view! {
         <div class="field" class:field--invalid=move || error.get().is_some()>
-            <label for=id.clone()>{label}</label>
+            <label for=id.clone()>{label}{required.then_some(" *")}</label>
             <select id=id name=name bind:value=value>
                 {options.into_iter().map(|(option, text)| view! {
-                    <option value=option>{text}</option>
+                    <option value=option.to_string()>{text}</option>
                 }).collect_view()}
             </select>
             <p class="field__error">{move || error.get()}</p>

@@ -12,9 +12,20 @@ pub fn duration(seconds: i64) -> String {
     }
 }
 
-/// How long ago `at` was, seen from `now`: "just now", "5 min ago", "3 h ago", "2 days ago".
+/// How long ago `at` was, seen from `now`: "just now", "5 min ago", "3 h ago", "2 days ago"; or
+/// how far ahead it is: "in 5 min", "in 3 h", "tomorrow", "in 30 days".
 pub fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let seconds = (now - at).num_seconds();
+    if seconds < -45 {
+        // Rounded to the nearest unit: a token made to last 30 days reads "in 30 days" a moment
+        // later, not "in 29 days".
+        return match -seconds {
+            s if s < 3600 => format!("in {} min", (s + 30) / 60),
+            s if s < 86_400 => format!("in {} h", (s + 1800) / 3600),
+            s if s < 172_800 => "tomorrow".to_string(),
+            s => format!("in {} days", (s + 43_200) / 86_400),
+        };
+    }
     match seconds {
         s if s < 45 => "just now".to_string(),
         s if s < 3600 => format!("{} min ago", (s + 30) / 60),
@@ -73,6 +84,12 @@ mod tests {
         assert_eq!(ago(7200), "2 h ago");
         assert_eq!(ago(100_000), "yesterday");
         assert_eq!(ago(400_000), "4 days ago");
+        assert_eq!(ago(-10), "just now");
+        assert_eq!(ago(-300), "in 5 min");
+        assert_eq!(ago(-7200), "in 2 h");
+        assert_eq!(ago(-100_000), "tomorrow");
+        assert_eq!(ago(-30 * 86_400), "in 30 days");
+        assert_eq!(ago(-30 * 86_400 + 5), "in 30 days");
         assert_eq!(exact(now), "2026-11-21 12:00:00 UTC");
     }
 

@@ -41,6 +41,10 @@ pub mod paths {
         format!("/organization/{org}/settings/webhooks")
     }
 
+    pub fn api_tokens(org: Uuid) -> String {
+        format!("/organization/{org}/settings/api-tokens")
+    }
+
     pub fn project(org: Uuid, project: Uuid) -> String {
         format!("/organization/{org}/project/{project}/overview")
     }

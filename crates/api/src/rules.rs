@@ -128,6 +128,15 @@ pub fn uri(field: &str, value: &str) -> Option<FieldError> {
     }
 }
 
+/// A moment that must still be ahead, such as when a token expires.
+pub fn in_the_future(
+    field: &str,
+    value: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<FieldError> {
+    (value <= now).then(|| FieldError::new(field, "must be in the future"))
+}
+
 /// A web origin, as a browser names the page that sends a message or frames another:
 /// `https://portal.example.com` or `http://127.0.0.1:3000`, with no path, no trailing slash and no
 /// wildcard, so that it is compared exactly.

@@ -18,8 +18,17 @@ pub struct ApiToken {
     pub description: Option<String>,
     pub role_name: String,
     pub role_id: Uuid,
+    /// When the token stops working; `null` for a token that does not expire.
+    #[serde(default)]
+    pub expires_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+}
+
+impl ApiToken {
+    pub fn expired(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at.is_some_and(|at| at <= now)
+    }
 }
 
 /// Body of `POST /organization/{id}/apiToken`.
@@ -35,11 +44,17 @@ pub struct ApiTokenRequest {
     /// Deprecated; only ADMIN is accepted.
     #[serde(default)]
     pub scope: Option<String>,
+    /// When the token stops working (spec 5.6: set at creation); never when left out.
+    #[serde(default)]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 impl ApiTokenRequest {
-    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+    pub fn validate(&self, now: DateTime<Utc>) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
+        if let Some(expires_at) = self.expires_at {
+            violations.check(rules::in_the_future("expires_at", expires_at, now));
+        }
         violations.check(rules::name("name", &self.name));
         violations.check(rules::description(
             "description",
@@ -109,9 +124,10 @@ mod tests {
 
     #[test]
     fn name_and_role_are_required_and_scope_is_admin_only() {
+        let now = Utc::now();
         let fields = |request: ApiTokenRequest| -> Vec<String> {
             request
-                .validate()
+                .validate(now)
                 .err()
                 .unwrap_or_default()
                 .into_iter()
@@ -125,7 +141,17 @@ mod tests {
             scope: Some("ADMIN".into()),
             ..Default::default()
         };
-        assert!(valid.validate().is_ok());
+        assert!(valid.validate(now).is_ok());
+        let expiring = ApiTokenRequest {
+            expires_at: Some(now + chrono::Duration::days(30)),
+            ..valid.clone()
+        };
+        assert!(expiring.validate(now).is_ok());
+        let expired = ApiTokenRequest {
+            expires_at: Some(now - chrono::Duration::seconds(1)),
+            ..valid.clone()
+        };
+        assert_eq!(fields(expired), ["expires_at"]);
         let wrong_scope = ApiTokenRequest {
             scope: Some("READ".into()),
             ..valid
@@ -143,6 +169,7 @@ mod tests {
             description: None,
             role_name: "READ".into(),
             role_id: Uuid::nil(),
+            expires_at: None,
             token: None,
         };
         let json = serde_json::to_value(&token).unwrap();

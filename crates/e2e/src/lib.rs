@@ -164,6 +164,33 @@ impl Browser {
             .with_context(|| format!("POST {path} answered no id: {created}"))
     }
 
+    /// The id of the person's organization.
+    pub async fn organization_id(&self) -> Result<String> {
+        self.api("GET", "/organization", serde_json::json!(null))
+            .await?["id"]
+            .as_str()
+            .map(str::to_string)
+            .context("no organization")
+    }
+
+    /// The id of the organization's role named `name` (ADMIN, DEPLOY, ...).
+    pub async fn role_id(&self, name: &str) -> Result<String> {
+        let organization = self.organization_id().await?;
+        let roles = self
+            .api(
+                "GET",
+                &format!("/organization/{organization}/customRole"),
+                serde_json::json!(null),
+            )
+            .await?;
+        roles["results"]
+            .as_array()
+            .and_then(|roles| roles.iter().find(|role| role["name"] == name))
+            .and_then(|role| role["id"].as_str())
+            .map(str::to_string)
+            .with_context(|| format!("no role {name}"))
+    }
+
     /// Creates a project and an environment of `mode` in it, in the person's organization.
     pub async fn create_environment(
         &self,
@@ -171,12 +198,7 @@ impl Browser {
         environment: &str,
         mode: &str,
     ) -> Result<TestEnvironment> {
-        let organization = self
-            .api("GET", "/organization", serde_json::json!(null))
-            .await?["id"]
-            .as_str()
-            .context("no organization")?
-            .to_string();
+        let organization = self.organization_id().await?;
         let project = self
             .create(
                 &format!("/organization/{organization}/project"),
@@ -251,6 +273,17 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Waits until nothing on the page matches `css`.
+    pub async fn wait_until_gone(&self, css: &str) -> Result<()> {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(&format!("body:not(:has({css}))")))
+            .await
+            .with_context(|| format!("{css} stayed on the page"))?;
+        Ok(())
     }
 
     /// Waits until the URL's path matches `predicate`.

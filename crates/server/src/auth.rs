@@ -150,15 +150,26 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
 }
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    let row: Option<(String, String, String, String, String)> = sqlx::query_as(
-        "SELECT t.id, t.organization_id, t.name, r.name, r.permission
+    type Row = (
+        String,
+        String,
+        String,
+        String,
+        String,
+        Option<chrono::DateTime<chrono::Utc>>,
+    );
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT t.id, t.organization_id, t.name, r.name, r.permission, t.expires_at
          FROM api_tokens t JOIN roles r ON r.id = t.role_id WHERE t.token_hash = ?",
     )
     .bind(hash_token(token))
     .fetch_optional(&state.db)
     .await?;
-    let (token_id, organization_id, token_name, role_name, permission) =
+    let (token_id, organization_id, token_name, role_name, permission, expires_at) =
         row.ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
+    if expires_at.is_some_and(|at| at <= chrono::Utc::now()) {
+        return Err(ApiError::unauthorized("The API token has expired."));
+    }
     let permission = role_permission(&permission).ok_or_else(|| {
         ApiError::internal(format!("role {role_name} grants an unknown permission"))
     })?;

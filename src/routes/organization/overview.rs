@@ -34,6 +34,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             </div>
             <nav class="actions" aria-label="Organization settings">
                 {move || org.get().map(|org| view! {
+                    <A href=paths::api_tokens(org) attr:class="button button--secondary">"API tokens"</A>
                     <A href=paths::webhooks(org) attr:class="button button--secondary">"Webhooks"</A>
                 })}
             </nav>

@@ -42,10 +42,7 @@ async fn a_portal_embeds_the_console_and_hands_it_a_token() -> anyhow::Result<()
     let browser = Browser::start_with(20.0, vec![portal_origin.clone()]).await?;
     let console_origin = format!("http://{}", browser.server.address);
 
-    let organization = browser.api("GET", "/organization", json!(null)).await?["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let organization = browser.organization_id().await?;
     let project = browser
         .create(
             &format!("/organization/{organization}/project"),
@@ -53,20 +50,7 @@ async fn a_portal_embeds_the_console_and_hands_it_a_token() -> anyhow::Result<()
         )
         .await?;
     // The portal signs the panel in with a token of its own, which is deleted later.
-    let roles = browser
-        .api(
-            "GET",
-            &format!("/organization/{organization}/customRole"),
-            json!(null),
-        )
-        .await?;
-    let admin = roles["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|role| role["name"] == "ADMIN")
-        .expect("an ADMIN role")["id"]
-        .clone();
+    let admin = browser.role_id("ADMIN").await?;
     let portal_token = browser
         .api(
             "POST",

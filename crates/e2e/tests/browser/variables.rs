@@ -171,12 +171,7 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         .await?;
     browser.accept_confirmation().await?;
     browser
-        .client
-        .wait()
-        .at_most(e2e::PATIENCE)
-        .for_element(Locator::Css(
-            "main:not(:has(tbody[data-variable=PAYMENT_API_KEY]))",
-        ))
+        .wait_until_gone("tbody[data-variable=PAYMENT_API_KEY]")
         .await?;
     browser.close().await
 }

@@ -1,5 +1,5 @@
 //! Organization API tokens (spec 2.14): ADMIN only. A token is shown once, at creation,
-//! and stored as a hash; deleting it makes it fail at once.
+//! and stored as a hash; deleting it makes it fail at once, and so does its expiry (spec 5.6).
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -61,13 +61,15 @@ type TokenRow = (
     Option<String>,
     String,
     String,
+    Option<DateTime<Utc>>,
 );
 
-const SELECT: &str = "SELECT t.id, t.created_at, t.updated_at, t.name, t.description, r.name, r.id
+const SELECT: &str = "SELECT t.id, t.created_at, t.updated_at, t.name, t.description, r.name, r.id,
+        t.expires_at
     FROM api_tokens t JOIN roles r ON r.id = t.role_id";
 
 fn api_token(row: TokenRow) -> ApiResult<ApiToken> {
-    let (id, created_at, updated_at, name, description, role_name, role_id) = row;
+    let (id, created_at, updated_at, name, description, role_name, role_id, expires_at) = row;
     Ok(ApiToken {
         id: db::id(&id)?,
         created_at,
@@ -76,6 +78,7 @@ fn api_token(row: TokenRow) -> ApiResult<ApiToken> {
         description,
         role_name,
         role_id: db::id(&role_id)?,
+        expires_at,
         token: None,
     })
 }
@@ -103,7 +106,7 @@ async fn create_token(
     ApiJson(request): ApiJson<ApiTokenRequest>,
 ) -> ApiResult<(StatusCode, Json<ApiToken>)> {
     own_organization(&caller, organization_id)?;
-    request.validate().map_err(ApiError::invalid)?;
+    request.validate(Utc::now()).map_err(ApiError::invalid)?;
     let role_id = request.role_id.unwrap_or_default();
     let (known,): (bool,) =
         sqlx::query_as("SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)")
@@ -120,8 +123,8 @@ async fn create_token(
     let id = Uuid::new_v4();
     let secret = generate_token();
     sqlx::query(
-        "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id.to_string())
     .bind(organization_id.to_string())
@@ -130,6 +133,7 @@ async fn create_token(
     .bind(request.description.as_deref())
     .bind(hash_token(&secret))
     .bind(Utc::now())
+    .bind(request.expires_at)
     .execute(&state.db)
     .await?;
     let mut created = find_token(&state, organization_id, id).await?;

@@ -232,3 +232,54 @@ async fn token_rules_name_the_field() {
         "NOT_FOUND",
     );
 }
+
+#[tokio::test]
+async fn a_token_stops_working_when_it_expires() {
+    let server = TestServer::new().await;
+    let tokens = format!("/api/organization/{}/apiToken", server.organization_id);
+    let role_id = server.role_id("READ").await;
+    let past = server
+        .post(
+            &tokens,
+            json!({"name": "late", "role_id": role_id, "expires_at": "2020-01-01T00:00:00Z"}),
+        )
+        .await;
+    assert_invalid_fields(&past, &["expires_at"]);
+
+    let in_a_month = chrono::Utc::now() + chrono::Duration::days(30);
+    let created = server
+        .post(
+            &tokens,
+            json!({"name": "ci", "role_id": role_id, "expires_at": in_a_month}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let listed = server.get(&tokens).await.body;
+    let listed = listed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|token| token["id"] == created.body["id"])
+        .unwrap()
+        .clone();
+    let expires_at: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(listed["expires_at"].clone()).unwrap();
+    assert_eq!(expires_at, in_a_month);
+    let auth = format!("Token {}", created.body["token"].as_str().unwrap());
+    let organization = || server.call(Method::GET, "/api/organization", Some(&auth), None);
+    assert_eq!(organization().await.status, StatusCode::OK);
+
+    // A month passes.
+    sqlx::query("UPDATE api_tokens SET expires_at = ? WHERE id = ?")
+        .bind(chrono::Utc::now() - chrono::Duration::seconds(1))
+        .bind(created.body["id"].as_str().unwrap())
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    let refused = organization().await;
+    assert_error(&refused, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+    assert_eq!(refused.body["message"], "The API token has expired.");
+    // A token without an expiry says so.
+    let first = server.get(&tokens).await.body;
+    assert!(first["results"][0]["expires_at"].is_null());
+}

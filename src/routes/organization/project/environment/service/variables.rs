@@ -215,15 +215,15 @@ fn VariableRow(
                 <td>
                     <span class="mono">{key.clone()}</span>
                     {variable.mount_path.clone().map(|path| view! {
-                        <div class="muted variables__note">"File at " <span class="mono">{path}</span></div>
+                        <div class="muted cell-note">"File at " <span class="mono">{path}</span></div>
                     })}
                     {variable.description.clone().filter(|d| !d.is_empty()).map(|description| view! {
-                        <div class="muted variables__note">{description}</div>
+                        <div class="muted cell-note">{description}</div>
                     })}
                 </td>
                 <td><VariableValue variable=row_variable/></td>
                 <td><span class="tag">{level_label(variable.scope)}</span></td>
-                <td class="variables__actions">
+                <td class="row-actions">
                     {built_in.then(|| view! { <span class="muted">"Read only"</span> })}
                     {inherited.then(|| view! {
                         <button type="button" class="button button--small button--secondary"
@@ -288,7 +288,7 @@ fn VariableValue(variable: EnvironmentVariable) -> impl IntoView {
     };
     view! {
         {shown}
-        {overrides.map(|text| view! { <div class="muted variables__note">{text}</div> })}
+        {overrides.map(|text| view! { <div class="muted cell-note">{text}</div> })}
     }
 }
 

@@ -1,0 +1,33 @@
+use platform_api::{ApiToken, ApiTokenRequest, CustomRole, List};
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+impl Api {
+    /// The organization's API tokens, never their secret.
+    pub async fn api_tokens(&self, org: Uuid) -> Result<Vec<ApiToken>, ApiError> {
+        let list: List<ApiToken> = self.get(&format!("/organization/{org}/apiToken")).await?;
+        Ok(list.results)
+    }
+
+    /// The answer carries the token's secret, this once.
+    pub async fn create_api_token(
+        &self,
+        org: Uuid,
+        request: &ApiTokenRequest,
+    ) -> Result<ApiToken, ApiError> {
+        self.post(&format!("/organization/{org}/apiToken"), request)
+            .await
+    }
+
+    pub async fn delete_api_token(&self, org: Uuid, token: Uuid) -> Result<(), ApiError> {
+        self.delete(&format!("/organization/{org}/apiToken/{token}"))
+            .await
+    }
+
+    /// The roles a token may carry.
+    pub async fn roles(&self, org: Uuid) -> Result<Vec<CustomRole>, ApiError> {
+        let list: List<CustomRole> = self.get(&format!("/organization/{org}/customRole")).await?;
+        Ok(list.results)
+    }
+}
