@@ -7,6 +7,8 @@ use leptos_router::path;
 use crate::components::shell::Shell;
 use crate::routes::home::Home;
 use crate::routes::not_found::NotFound;
+use crate::routes::organization::cluster::overview::ClusterOverview;
+use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
@@ -31,6 +33,11 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=Shell>
                     <Route path=path!("/") view=Home/>
                     <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
+                    <Route path=path!("/organization/:org/clusters") view=Clusters/>
+                    <Route
+                        path=path!("/organization/:org/cluster/:cluster/overview")
+                        view=ClusterOverview
+                    />
                     <Route path=path!("/organization/:org/settings/webhooks") view=Webhooks/>
                     <Route path=path!("/organization/:org/settings/api-tokens") view=ApiTokens/>
                     <Route

@@ -2,6 +2,7 @@
 //! understands, sign-in on 401, and a wait-and-retry on 429. One module per resource family.
 
 pub mod application;
+pub mod cluster;
 pub mod environment;
 mod error;
 pub mod organization;

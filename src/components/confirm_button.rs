@@ -12,11 +12,14 @@ static DIALOGS: AtomicU32 = AtomicU32::new(0);
 #[component]
 pub fn ConfirmButton(
     /// The action, on the button and on the dialog's confirming button ("Uninstall").
-    label: &'static str,
+    #[prop(into)]
+    label: String,
     /// The dialog's question ("Uninstall this service?").
-    question: &'static str,
+    #[prop(into)]
+    question: String,
     /// What happens, in a sentence.
-    consequence: &'static str,
+    #[prop(into)]
+    consequence: String,
     #[prop(into)] on_confirm: Callback<()>,
     #[prop(into, optional)] disabled: Signal<bool>,
     /// Why the button is disabled, shown on hover.
@@ -40,7 +43,7 @@ pub fn ConfirmButton(
     view! {
         <button type="button" class=class disabled=move || disabled.get() title=move || title.get()
             on:click=open>
-            {label}
+            {label.clone()}
         </button>
         <dialog node_ref=dialog class="confirm" aria-labelledby=labelled_by>
             <h2 id=heading class="confirm__question">{question}</h2>

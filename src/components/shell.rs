@@ -97,6 +97,9 @@ struct PathIds {
     project: Option<Uuid>,
     environment: Option<Uuid>,
     service: Option<Uuid>,
+    /// On the clusters page or a cluster's page.
+    clusters: bool,
+    cluster: Option<Uuid>,
 }
 
 fn path_ids(pathname: &str) -> PathIds {
@@ -112,6 +115,8 @@ fn path_ids(pathname: &str) -> PathIds {
         project: after("project"),
         environment: after("environment"),
         service: after("service"),
+        clusters: segments.iter().any(|s| *s == "clusters" || *s == "cluster"),
+        cluster: after("cluster"),
     }
 }
 
@@ -156,6 +161,21 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
 
+    let cluster = LocalResource::new(move || {
+        let PathIds {
+            organization,
+            cluster,
+            ..
+        } = ids.get();
+        async move {
+            let (organization, cluster) = (organization?, cluster?);
+            api.cluster(organization, cluster)
+                .await
+                .ok()
+                .map(|c| c.name)
+        }
+    });
+
     let crumbs = move || {
         let ids = ids.get();
         let name = |resource: LocalResource<Option<String>>| {
@@ -166,6 +186,12 @@ fn Breadcrumbs() -> impl IntoView {
             return crumbs;
         };
         crumbs.push((name(organization), paths::organization(org)));
+        if ids.clusters {
+            crumbs.push(("Clusters".to_string(), paths::clusters(org)));
+            if let Some(cluster_id) = ids.cluster {
+                crumbs.push((name(cluster), paths::cluster(org, cluster_id)));
+            }
+        }
         if let Some(project_id) = ids.project {
             crumbs.push((name(project), paths::project(org, project_id)));
             if let Some(environment_id) = ids.environment {
@@ -213,6 +239,12 @@ mod tests {
         assert_eq!(ids.organization, Some(org));
         assert_eq!(ids.project, Some(project));
         assert_eq!(ids.environment, None);
+        assert!(!ids.clusters);
         assert_eq!(path_ids("/sign-in"), PathIds::default());
+        let cluster = Uuid::from_u128(3);
+        let ids = path_ids(&format!("/organization/{org}/cluster/{cluster}/overview"));
+        assert!(ids.clusters);
+        assert_eq!(ids.cluster, Some(cluster));
+        assert!(path_ids(&format!("/organization/{org}/clusters")).clusters);
     }
 }

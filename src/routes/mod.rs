@@ -41,6 +41,14 @@ pub mod paths {
         format!("/organization/{org}/settings/webhooks")
     }
 
+    pub fn clusters(org: Uuid) -> String {
+        format!("/organization/{org}/clusters")
+    }
+
+    pub fn cluster(org: Uuid, cluster: Uuid) -> String {
+        format!("/organization/{org}/cluster/{cluster}/overview")
+    }
+
     pub fn api_tokens(org: Uuid) -> String {
         format!("/organization/{org}/settings/api-tokens")
     }

@@ -214,6 +214,29 @@ wire_enum!(
     }
 );
 
+impl ClusterState {
+    pub fn tone(self) -> StateTone {
+        use ClusterState::*;
+        match self {
+            Building | Canceling | DeleteQueued | Deleting | Deploying | DeploymentQueued
+            | Queued | Restarting | RestartQueued | Stopping | StopQueued => StateTone::Progress,
+            Deployed | Restarted => StateTone::Success,
+            BuildError | DeleteError | DeploymentError | RestartError | StopError
+            | InvalidCredentials => StateTone::Failure,
+            Canceled | Deleted | DryRun | Ready | Stopped => StateTone::Neutral,
+        }
+    }
+
+    /// True while the engine works on the cluster (an upgrade, say): another one waits.
+    pub fn is_in_progress(self) -> bool {
+        self.tone() == StateTone::Progress
+    }
+
+    pub fn label(self) -> String {
+        sentence_case(self.as_str())
+    }
+}
+
 /// Status of a service (spec 2.16). Every field is always present; `null` where allowed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -5,12 +5,13 @@ use leptos_router::components::A;
 use platform_api::{Project, ProjectRequest};
 use uuid::Uuid;
 
-use crate::api::{use_api, ApiError};
+use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::organization::no_organization;
 use crate::routes::{param_id, paths};
 
 #[component]
@@ -20,8 +21,7 @@ pub fn OrganizationOverview() -> impl IntoView {
     let projects = LocalResource::new(move || {
         let org = org.get();
         async move {
-            let org =
-                org.ok_or_else(|| ApiError::NotFound("The address names no organization.".into()))?;
+            let org = org.ok_or_else(no_organization)?;
             api.projects(org).await.map(|projects| (org, projects))
         }
     });
@@ -34,6 +34,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             </div>
             <nav class="actions" aria-label="Organization settings">
                 {move || org.get().map(|org| view! {
+                    <A href=paths::clusters(org) attr:class="button button--secondary">"Clusters"</A>
                     <A href=paths::api_tokens(org) attr:class="button button--secondary">"API tokens"</A>
                     <A href=paths::webhooks(org) attr:class="button button--secondary">"Webhooks"</A>
                 })}

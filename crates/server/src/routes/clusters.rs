@@ -170,10 +170,7 @@ async fn upgrade_cluster(
             lock.owner_name, lock.reason
         )));
     }
-    if matches!(
-        current.status,
-        ClusterState::DeploymentQueued | ClusterState::Deploying
-    ) {
+    if current.status.is_in_progress() {
         return Err(ApiError::conflict(
             "The cluster is already being upgraded; wait for it to finish.",
         ));

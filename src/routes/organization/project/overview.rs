@@ -1,9 +1,9 @@
-//! `/organization/:org/project/:project/overview`: the project's environments with their mode, and
-//! a form to create one.
+//! `/organization/:org/project/:project/overview`: the project's environments with their mode and
+//! cluster, and a form to create one on one of the organization's clusters.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{Environment, EnvironmentMode, EnvironmentRequest, FieldError};
+use platform_api::{Cluster, Environment, EnvironmentMode, EnvironmentRequest, FieldError};
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
@@ -29,6 +29,15 @@ pub fn ProjectOverview() -> impl IntoView {
                 .map(|list| (org, project, list))
         }
     });
+    let clusters = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            match org {
+                Some(org) => api.clusters(org).await,
+                None => Ok(Vec::new()),
+            }
+        }
+    });
 
     view! {
         <div class="page__header">
@@ -37,18 +46,26 @@ pub fn ProjectOverview() -> impl IntoView {
         </div>
         <section class="card" aria-labelledby="environments-title">
             <h2 id="environments-title">"All environments"</h2>
-            {loaded(environments, 3, |(org, project, environments)| view! {
-                <EnvironmentTable org project environments/>
+            {loaded(environments, 3, move |(org, project, environments)| view! {
+                <EnvironmentTable org project environments clusters/>
             })}
         </section>
-        {move || project.get().map(|project| view! {
-            <CreateEnvironment project on_created=Callback::new(move |_| environments.refetch())/>
-        })}
+        {move || {
+            let clusters = clusters.get().and_then(Result::ok)?;
+            project.get().map(|project| view! {
+                <CreateEnvironment project clusters on_created=Callback::new(move |_| environments.refetch())/>
+            })
+        }}
     }
 }
 
 #[component]
-fn EnvironmentTable(org: Uuid, project: Uuid, environments: Vec<Environment>) -> impl IntoView {
+fn EnvironmentTable(
+    org: Uuid,
+    project: Uuid,
+    environments: Vec<Environment>,
+    clusters: LocalResource<Result<Vec<Cluster>, ApiError>>,
+) -> impl IntoView {
     if environments.is_empty() {
         return view! {
             <EmptyState title="No environment yet"
@@ -58,14 +75,31 @@ fn EnvironmentTable(org: Uuid, project: Uuid, environments: Vec<Environment>) ->
     }
     view! {
         <table class="table">
-            <thead><tr><th scope="col">"Name"</th><th scope="col">"Mode"</th><th scope="col">"Created"</th></tr></thead>
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Mode"</th>
+                <th scope="col">"Cluster"</th>
+                <th scope="col">"Created"</th>
+            </tr></thead>
             <tbody>
-                {environments.into_iter().map(|environment| view! {
-                    <tr>
-                        <td><A href=paths::environment(org, project, environment.id)>{environment.name}</A></td>
-                        <td><ModeTag mode=environment.mode/></td>
-                        <td><RelativeTime at=environment.created_at/></td>
-                    </tr>
+                {environments.into_iter().map(|environment| {
+                    let cluster = move || {
+                        let id = environment.cluster_id?;
+                        let clusters = clusters.get()?.ok()?;
+                        let name = clusters.into_iter().find(|c| c.id == id)?.name;
+                        Some((id, name))
+                    };
+                    view! {
+                        <tr>
+                            <td><A href=paths::environment(org, project, environment.id)>{environment.name}</A></td>
+                            <td><ModeTag mode=environment.mode/></td>
+                            <td>{move || match cluster() {
+                                Some((id, name)) => view! { <A href=paths::cluster(org, id)>{name}</A> }.into_any(),
+                                None => view! { <span class="muted">"—"</span> }.into_any(),
+                            }}</td>
+                            <td><RelativeTime at=environment.created_at/></td>
+                        </tr>
+                    }
                 }).collect_view()}
             </tbody>
         </table>
@@ -81,10 +115,21 @@ fn ModeTag(mode: EnvironmentMode) -> impl IntoView {
 }
 
 #[component]
-fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
+fn CreateEnvironment(
+    project: Uuid,
+    clusters: Vec<Cluster>,
+    on_created: Callback<()>,
+) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
     let mode = RwSignal::new(EnvironmentMode::Development.as_str().to_string());
+    // The first cluster is chosen at first; without one the environment names none.
+    let cluster = RwSignal::new(
+        clusters
+            .first()
+            .map(|c| c.id.to_string())
+            .unwrap_or_default(),
+    );
     let form = Form::new(
         move |request: EnvironmentRequest| async move {
             api.create_environment(project, &request).await
@@ -109,12 +154,22 @@ fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
         let request = EnvironmentRequest {
             name: name.get_untracked().trim().to_string(),
             mode,
-            cluster_id: None,
+            cluster_id: cluster.get_untracked().parse().ok(),
         };
         let checked = request.validate();
         form.submit(request, checked);
     };
 
+    let cluster_options: Vec<(String, String)> = clusters
+        .iter()
+        .map(|c| {
+            (
+                c.id.to_string(),
+                format!("{} ({} · {})", c.name, c.cloud_provider, c.region),
+            )
+        })
+        .chain(std::iter::once((String::new(), "None".to_string())))
+        .collect();
     let modes = EnvironmentMode::ALL
         .iter()
         .map(|mode| (mode.as_str(), mode.label()))
@@ -125,6 +180,7 @@ fn CreateEnvironment(project: Uuid, on_created: Callback<()>) -> impl IntoView {
             <div class="form-inline__fields">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="staging"/>
                 <SelectField label="Mode" name="mode" value=mode options=modes errors/>
+                <SelectField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create environment"

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use platform_api::{ApiToken, ApiTokenRequest, RolePermission};
 use uuid::Uuid;
 
-use crate::api::{use_api, ApiError};
+use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::copy_button::CopyButton;
 use crate::components::empty_state::EmptyState;
@@ -15,6 +15,7 @@ use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::organization::no_organization;
 use crate::routes::param_id;
 use crate::state::toasts::use_toasts;
 
@@ -34,8 +35,7 @@ pub fn ApiTokens() -> impl IntoView {
     let token_list = LocalResource::new(move || {
         let org = org.get();
         async move {
-            let org =
-                org.ok_or_else(|| ApiError::NotFound("The address names no organization.".into()))?;
+            let org = org.ok_or_else(no_organization)?;
             api.api_tokens(org).await.map(|tokens| (org, tokens))
         }
     });

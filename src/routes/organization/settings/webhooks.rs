@@ -11,13 +11,14 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use crate::api::{use_api, ApiError};
+use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::organization::no_organization;
 use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
@@ -34,8 +35,7 @@ pub fn Webhooks() -> impl IntoView {
     let webhooks_list = LocalResource::new(move || {
         let org = org.get();
         async move {
-            let org =
-                org.ok_or_else(|| ApiError::NotFound("The address names no organization.".into()))?;
+            let org = org.ok_or_else(no_organization)?;
             api.webhooks(org).await.map(|webhooks| (org, webhooks))
         }
     });

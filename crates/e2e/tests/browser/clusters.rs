@@ -1,0 +1,138 @@
+//! Clusters: one added through the form (its rules checked first), listed with its version and
+//! the next one available; locked (the lock refusing the upgrade) and unlocked; upgraded after a
+//! confirmation, the page following the upgrade to the new version; a token fetched for kubectl.
+
+use e2e::Browser;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    browser.sign_in().await?;
+    browser.click("a[href$='/clusters']").await?;
+    browser.wait_for_text("main h1", "Clusters").await?;
+    browser.wait_for_text(".empty", "No cluster yet").await?;
+
+    // The rules of platform-api are checked before sending.
+    browser
+        .click("form[aria-label='Add a cluster'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".field__error", "is required")
+        .await?;
+    browser.fill("#field-name", "eu-prod").await?;
+    browser.fill("#field-cloud_provider", "PROVIDER_A").await?;
+    browser.fill("#field-region", "eu-west-3").await?;
+    browser.click("input[name=production]").await?;
+    browser
+        .click("form[aria-label='Add a cluster'] button[type=submit]")
+        .await?;
+    let row = browser
+        .wait_for_text("tr[data-cluster=eu-prod]", "1.29 available")
+        .await?;
+    for shown in ["1.28", "PROVIDER_A · eu-west-3", "Production", "Ready"] {
+        assert!(row.contains(shown), "{shown} missing from {row}");
+    }
+
+    browser.click("tr[data-cluster=eu-prod] a").await?;
+    browser.wait_for_text("main h1", "eu-prod").await?;
+    browser.wait_for_text(".breadcrumbs", "Clusters").await?;
+    browser.wait_for_text(".breadcrumbs", "eu-prod").await?;
+    browser.action_button("Upgrade to 1.29").await?;
+
+    // A lock: its rule first, then the lock refusing the upgrade.
+    browser.fill("#field-reason", "Black Friday freeze").await?;
+    browser.fill("#field-ttl_in_days", "0").await?;
+    browser
+        .click("form[aria-label='Lock the cluster'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".field__error", "must be from 1 to 30")
+        .await?;
+    browser.fill("#field-ttl_in_days", "7").await?;
+    browser
+        .click("form[aria-label='Lock the cluster'] button[type=submit]")
+        .await?;
+    let lock = browser
+        .wait_for_text(".lock", "Black Friday freeze")
+        .await?;
+    assert!(
+        lock.contains("Locked by API token console sign-in"),
+        "{lock}"
+    );
+    assert!(lock.contains("in 7 days"), "{lock}");
+    let upgrade = browser.action_button("Upgrade to 1.29").await?;
+    assert!(
+        !upgrade.is_enabled().await?,
+        "a locked cluster can be upgraded"
+    );
+    assert_eq!(
+        upgrade.attr("title").await?.as_deref(),
+        Some("The cluster is locked; lift the lock first.")
+    );
+    browser.screenshot("cluster-locked").await?;
+
+    browser.click(".lock button").await?;
+    browser.find("form[aria-label='Lock the cluster']").await?;
+    browser.click_button("Upgrade to 1.29").await?;
+    browser
+        .wait_for_text(
+            "dialog.confirm[open]",
+            "Upgrade the cluster to Kubernetes 1.29?",
+        )
+        .await?;
+    browser.accept_confirmation().await?;
+    browser.wait_for_text("[data-state]", "Deployed").await?;
+    browser.wait_for_text("[data-version]", "1.29").await?;
+    browser.action_button("Upgrade to 1.30").await?;
+
+    browser
+        .click("[aria-labelledby=access-title] button")
+        .await?;
+    let access = browser
+        .wait_for_text("[aria-labelledby=access-title]", "Expires in 15 min")
+        .await?;
+    assert!(access.contains("Hide"), "{access}");
+    let token = browser
+        .find("[aria-labelledby=access-title] input")
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default();
+    assert!(!token.is_empty());
+    browser.screenshot("cluster-upgraded").await?;
+
+    // A new environment runs on the cluster, chosen at first in its form.
+    let organization = browser.organization_id().await?;
+    let project = browser
+        .create(
+            &format!("/organization/{organization}/project"),
+            serde_json::json!({"name": "shop"}),
+        )
+        .await?;
+    browser
+        .open(&format!(
+            "/organization/{organization}/project/{project}/overview"
+        ))
+        .await?;
+    browser
+        .wait_for_text("#field-cluster_id", "eu-prod (PROVIDER_A · eu-west-3)")
+        .await?;
+    browser.fill("#field-name", "production").await?;
+    browser
+        .click("form[aria-label='Create an environment'] button[type=submit]")
+        .await?;
+    browser.wait_for_text("main table", "production").await?;
+    browser.wait_for_text("main table", "eu-prod").await?;
+    let environments = browser
+        .api(
+            "GET",
+            &format!("/project/{project}/environment"),
+            serde_json::json!(null),
+        )
+        .await?;
+    assert!(
+        environments["results"][0]["cluster_id"].is_string(),
+        "{environments}"
+    );
+    browser.close().await
+}

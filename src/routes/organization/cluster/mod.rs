@@ -1,0 +1,3 @@
+//! `/organization/:org/cluster/:cluster/...`: the pages of one cluster.
+
+pub mod overview;

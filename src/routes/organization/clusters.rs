@@ -1,0 +1,160 @@
+//! `/organization/:org/clusters`: the clusters environments run on, each with its Kubernetes
+//! version, whether a newer one is available, its lock and its status; a form to add one.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use platform_api::{Cluster, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
+use crate::components::form_field::{SelectField, TextField};
+use crate::components::loaded::loaded;
+use crate::components::status_badge::ClusterStatusBadge;
+use crate::routes::organization::no_organization;
+use crate::routes::{param_id, paths};
+use crate::state::polling::poll;
+
+/// How often the list is polled while a cluster is being worked on.
+const POLL_BUSY: Duration = Duration::from_secs(3);
+
+#[component]
+pub fn Clusters() -> impl IntoView {
+    let api = use_api();
+    let org = param_id("org");
+    let clusters = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            let org = org.ok_or_else(no_organization)?;
+            api.clusters_with_status(org).await.map(|list| (org, list))
+        }
+    });
+    poll(
+        move || match clusters.get() {
+            Some(Ok((_, list))) if list.iter().any(|(_, s)| s.status.is_in_progress()) => {
+                Some(POLL_BUSY)
+            }
+            _ => None,
+        },
+        move || clusters.refetch(),
+    );
+    view! {
+        <div class="page__header">
+            <h1>"Clusters"</h1>
+            <p class="page__lead">
+                "Where environments run. Each runs one Kubernetes version, upgraded one version at a time."
+            </p>
+        </div>
+        <section class="card" aria-labelledby="clusters-title">
+            <h2 id="clusters-title">"All clusters"</h2>
+            {loaded(clusters, 3, |(org, clusters)| view! { <ClusterTable org clusters/> })}
+        </section>
+        {move || org.get().map(|org| view! {
+            <CreateCluster org on_created=Callback::new(move |()| clusters.refetch())/>
+        })}
+    }
+}
+
+#[component]
+fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl IntoView {
+    if clusters.is_empty() {
+        return view! {
+            <EmptyState title="No cluster yet"
+                hint="Add one with the form below; environments then name it to run there."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table">
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Where"</th>
+                <th scope="col">"Kubernetes"</th>
+                <th scope="col">"Status"</th>
+            </tr></thead>
+            <tbody>
+                {clusters.into_iter().map(|(cluster, status)| {
+                    // The link's text moves into its own closure.
+                    let (name, link_text) = (cluster.name.clone(), cluster.name.clone());
+                    view! {
+                    <tr data-cluster=name>
+                        <td>
+                            <A href=paths::cluster(org, cluster.id)>{link_text}</A>
+                            {cluster.production.then(|| view! { " " <span class="tag tag--production">"Production"</span> })}
+                        </td>
+                        <td>{format!("{} · {}", cluster.cloud_provider, cluster.region)}</td>
+                        <td>
+                            {cluster.version.clone()}
+                            {status.next_k8s_available_version.clone().map(|next| view! {
+                                <div class="muted cell-note">{format!("{next} available")}</div>
+                            })}
+                        </td>
+                        <td>
+                            <ClusterStatusBadge state=status.status/>
+                            {status.cluster_lock.as_ref().map(|_| view! { " " <span class="tag">"Locked"</span> })}
+                        </td>
+                    </tr>
+                }}).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let provider = RwSignal::new(String::new());
+    let region = RwSignal::new(String::new());
+    let version = RwSignal::new(KUBERNETES_VERSIONS[0].to_string());
+    let production = RwSignal::new(false);
+    let form = Form::new(
+        move |request: ClusterRequest| async move { api.create_cluster(org, &request).await },
+        move |created: Cluster| {
+            name.set(String::new());
+            on_created.run(());
+            format!("Cluster {} added.", created.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = ClusterRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            cloud_provider: provider.get_untracked().trim().to_string(),
+            region: region.get_untracked().trim().to_string(),
+            version: Some(version.get_untracked()),
+            production: production.get_untracked(),
+        };
+        let checked = request.validate();
+        form.submit(request, checked);
+    };
+    let versions: Vec<(&str, String)> = KUBERNETES_VERSIONS
+        .iter()
+        .map(|version| (*version, version.to_string()))
+        .collect();
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Add a cluster">
+            <h2>"New cluster"</h2>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="eu-production"/>
+                <TextField label="Cloud provider" name="cloud_provider" value=provider errors required=true
+                    placeholder="PROVIDER_A"/>
+                <TextField label="Region" name="region" value=region errors required=true placeholder="eu-west-3"/>
+                <SelectField label="Kubernetes version" name="version" value=version options=versions errors/>
+            </div>
+            <label class="checkbox">
+                <input type="checkbox" name="production" bind:checked=production/>
+                " Runs production environments"
+            </label>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Add cluster"
+            </button>
+        </form>
+    }
+}
