@@ -13,6 +13,7 @@ use crate::routes::paths;
 use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::rate_limit::use_rate_limit;
 use crate::state::session::use_session;
+use crate::state::theme::{use_theme, Theme};
 
 #[component]
 pub fn Shell() -> impl IntoView {
@@ -68,11 +69,31 @@ fn Header() -> impl IntoView {
             <A href="/" attr:class="header__brand">"Platform console"</A>
             <Breadcrumbs/>
             <div class="header__end">
+                <ThemeSelect/>
                 <span class="header__api" title="API base URL">{base_url}</span>
                 <button type="button" class="button button--secondary button--small"
                     on:click=move |_| session.sign_out()>"Sign out"</button>
             </div>
         </header>
+    }
+}
+
+/// System, light or dark, remembered on this device.
+#[component]
+fn ThemeSelect() -> impl IntoView {
+    let theme = use_theme();
+    view! {
+        <label class="visually-hidden" for="theme">"Theme"</label>
+        <select id="theme" class="header__theme"
+            on:change=move |event| {
+                if let Some(chosen) = Theme::parse(&event_target_value(&event)) {
+                    theme.set(chosen);
+                }
+            }>
+            {Theme::ALL.into_iter().map(|option| view! {
+                <option value=option.as_str() selected=move || theme.get() == option>{option.label()}</option>
+            }).collect_view()}
+        </select>
     }
 }
 

@@ -17,6 +17,7 @@ use crate::api::{send_with, ApiError};
 use crate::routes::paths;
 use crate::state::config::{use_config, RuntimeConfig};
 use crate::state::session::{use_session, Credentials, TokenKind};
+use crate::state::theme::{use_theme, Theme};
 
 const STORAGE_KEY: &str = "platform-console.embed";
 const MESSAGE_PREFIX: &str = "platform-console:";
@@ -101,6 +102,9 @@ pub enum HostMessage {
     /// Show this page of the console (a path such as `/organization/ID/overview`).
     #[serde(rename = "platform-console:navigate")]
     Navigate { path: String },
+    /// Follow the portal's theme: `light`, `dark` or `system`.
+    #[serde(rename = "platform-console:theme")]
+    Theme { theme: String },
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
@@ -224,6 +228,7 @@ pub fn EmbedBridge() -> impl IntoView {
     let config = use_config();
     let location = use_location();
     let navigate = use_navigate();
+    let theme = use_theme();
 
     // Ask for a token whenever there is none.
     Effect::new(move |_| {
@@ -347,6 +352,13 @@ pub fn EmbedBridge() -> impl IntoView {
             HostMessage::Navigate { .. } => embed.problem.set(Some(
                 "The host page asked for a page that is not the console's.".to_string(),
             )),
+            HostMessage::Theme { theme: name } => match Theme::parse(&name) {
+                Some(chosen) => theme.set(chosen),
+                None => embed.problem.set(Some(format!(
+                    "The host page asked for a theme the console does not have: {name} \
+                     (light, dark or system)."
+                ))),
+            },
         }
     });
     on_cleanup(move || listener.remove());

@@ -5,6 +5,7 @@ pub mod embed;
 pub mod polling;
 pub mod rate_limit;
 pub mod session;
+pub mod theme;
 pub mod toasts;
 
 /// Provides every global service; called once by the app.
@@ -12,6 +13,7 @@ pub fn provide_all() {
     config::provide_config();
     let embedded = embed::provide_embed();
     session::provide_session(embedded);
+    theme::provide_theme(embedded);
     toasts::provide_toasts();
     rate_limit::provide_rate_limit();
     polling::provide_page_visibility();

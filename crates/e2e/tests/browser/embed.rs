@@ -150,6 +150,18 @@ async fn a_portal_embeds_the_console_and_hands_it_a_token() -> anyhow::Result<()
     browser.wait_for_text(".embed-bar", "portal-shop").await?;
     browser.client.enter_parent_frame().await?;
 
+    // The panel follows the portal's theme.
+    browser
+        .client
+        .execute(
+            "window.handOver({type: 'platform-console:theme', theme: 'dark'});",
+            vec![],
+        )
+        .await?;
+    browser.client.enter_frame(Some(0)).await?;
+    browser.find("html[data-theme=dark]").await?;
+    browser.client.enter_parent_frame().await?;
+
     // A portal that signs the panel out and answers every `ready` with a stale token is told
     // once that the token was refused, and does not loop with the panel.
     browser

@@ -10,5 +10,6 @@ mod environment_actions;
 mod every_kind;
 mod failure_view;
 mod session;
+mod theme;
 mod variables;
 mod webhooks;
