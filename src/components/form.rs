@@ -66,3 +66,38 @@ impl<R: Clone + 'static> Form<R> {
         self.action.pending().get()
     }
 }
+
+/// The numbers typed in a form, each read as a whole number or reported as not being one, under
+/// its field.
+#[derive(Default)]
+pub struct Numbers(Vec<FieldError>);
+
+impl Numbers {
+    /// `text` as a whole number; 0 after reporting it when it is not one.
+    pub fn read(&mut self, field: &'static str, text: &str) -> i64 {
+        text.trim().parse().unwrap_or_else(|_| {
+            self.0
+                .push(FieldError::new(field, "must be a whole number"));
+            0
+        })
+    }
+
+    /// The outcome of the request's rules, with the unreadable numbers: a field that is not a
+    /// number is not reported again as out of range.
+    pub fn and_rules(self, rules: Result<(), Vec<FieldError>>) -> Result<(), Vec<FieldError>> {
+        let mut problems = self.0;
+        if let Err(broken) = rules {
+            let unreadable: Vec<String> = problems.iter().map(|p| p.field.clone()).collect();
+            problems.extend(
+                broken
+                    .into_iter()
+                    .filter(|rule| !unreadable.contains(&rule.field)),
+            );
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod embed;
 mod environment_actions;
 mod every_kind;
 mod failure_view;
+mod new_service;
 mod session;
 mod theme;
 mod variables;

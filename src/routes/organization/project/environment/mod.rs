@@ -1,2 +1,3 @@
+mod new_service;
 pub mod overview;
 pub mod service;

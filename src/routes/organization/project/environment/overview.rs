@@ -1,16 +1,13 @@
 //! `.../environment/:env/overview`: the environment's services of every kind with a live status
-//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), and a
-//! form to create an application.
+//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), and the
+//! forms to create a service (`new_service`).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{
-    Application, ApplicationRequest, EnvironmentStatuses, FieldError, GitRepositoryRequest,
-    PortRequest, Status,
-};
+use platform_api::{EnvironmentStatuses, Status};
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
@@ -18,14 +15,14 @@ use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
-use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
+
+use super::new_service::NewService;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -95,7 +92,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
         </section>
         {move || ids.get().map(|ids| view! {
-            <CreateApplication environment=ids.environment on_created=Callback::new(move |_| {
+            <NewService environment=ids.environment on_created=Callback::new(move |_| {
                 services.refetch();
                 statuses.refetch();
             })/>
@@ -222,124 +219,4 @@ fn ServiceTable(
         </table>
     }
     .into_any()
-}
-
-#[component]
-fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
-    let api = use_api();
-    let name = RwSignal::new(String::new());
-    let url = RwSignal::new(String::new());
-    let branch = RwSignal::new("main".to_string());
-    let cpu = RwSignal::new("500".to_string());
-    let memory = RwSignal::new("512".to_string());
-    let min_instances = RwSignal::new("1".to_string());
-    let max_instances = RwSignal::new("1".to_string());
-    let port = RwSignal::new(String::new());
-    let form = Form::new(
-        move |request: ApplicationRequest| async move {
-            api.create_application(environment, &request).await
-        },
-        move |application: Application| {
-            name.set(String::new());
-            url.set(String::new());
-            port.set(String::new());
-            on_created.run(());
-            format!("Application {} created.", application.name)
-        },
-    );
-    let errors = form.errors;
-
-    let submit = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let mut problems = Vec::new();
-        let mut number = |field: &'static str, text: String| -> i64 {
-            text.trim().parse().unwrap_or_else(|_| {
-                problems.push(FieldError::new(field, "must be a whole number"));
-                0
-            })
-        };
-        let cpu = number("cpu", cpu.get_untracked());
-        let memory = number("memory", memory.get_untracked());
-        let min_running_instances = number("min_running_instances", min_instances.get_untracked());
-        let max_running_instances = number("max_running_instances", max_instances.get_untracked());
-        let port_text = port.get_untracked();
-        let ports = if port_text.trim().is_empty() {
-            Vec::new()
-        } else {
-            vec![PortRequest {
-                internal_port: number("ports[0].internal_port", port_text),
-                external_port: Some(443),
-                protocol: "HTTP".to_string(),
-                publicly_accessible: true,
-                name: None,
-                is_default: Some(true),
-            }]
-        };
-        let branch = branch.get_untracked();
-        let request = ApplicationRequest {
-            name: name.get_untracked().trim().to_string(),
-            description: None,
-            git_repository: GitRepositoryRequest {
-                url: url.get_untracked().trim().to_string(),
-                branch: (!branch.trim().is_empty()).then(|| branch.trim().to_string()),
-                root_path: None,
-                provider: None,
-            },
-            build_mode: platform_api::defaults::BUILD_MODE.to_string(),
-            dockerfile_path: None,
-            docker_target_build_stage: None,
-            cpu,
-            memory,
-            gpu: 0,
-            min_running_instances,
-            max_running_instances,
-            auto_preview: false,
-            auto_deploy: false,
-            arguments: Vec::new(),
-            entrypoint: None,
-            ports,
-            storage: Vec::new(),
-            healthchecks: Default::default(),
-        };
-        // Unparsable numbers are reported as such, not again as out of range.
-        if let Err(rules) = request.validate() {
-            let unparsable: Vec<String> = problems.iter().map(|p| p.field.clone()).collect();
-            problems.extend(
-                rules
-                    .into_iter()
-                    .filter(|rule| !unparsable.contains(&rule.field)),
-            );
-        }
-        let checked = if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        };
-        form.submit(request, checked);
-    };
-
-    view! {
-        <form class="card" on:submit=submit novalidate aria-label="Create an application">
-            <h2>"New application"</h2>
-            <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true placeholder="web"/>
-                <TextField label="Git repository URL" name="git_repository.url" value=url errors
-                    required=true placeholder="https://git.example.com/acme/web.git"/>
-                <TextField label="Branch" name="git_repository.branch" value=branch errors/>
-                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"
-                    hint="1000 is one vCPU."/>
-                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
-                <TextField label="Minimum instances" name="min_running_instances" value=min_instances
-                    errors input_type="number"/>
-                <TextField label="Maximum instances" name="max_running_instances" value=max_instances
-                    errors input_type="number"/>
-                <TextField label="Public port" name="ports[0].internal_port" value=port errors
-                    input_type="number" placeholder="8080"
-                    hint="The port the application listens on; exposed on 443. Leave empty for none."/>
-            </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Create application"
-            </button>
-        </form>
-    }
 }

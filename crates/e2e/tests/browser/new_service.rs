@@ -1,0 +1,54 @@
+//! Creating services from the environment page: the kind chosen first, then its form; a database
+//! refused with a version that is not one, then created and listed with its kind.
+
+use e2e::Browser;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_database_is_created_from_the_environment_page() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    browser
+        .find("form[aria-label='Create an application']")
+        .await?;
+
+    browser
+        .click("fieldset.choices label:nth-of-type(2) input")
+        .await?;
+    browser.find("form[aria-label='Create a database']").await?;
+    browser.fill("#field-name", "orders-db").await?;
+    browser.fill("#field-version", "16.x").await?;
+    browser
+        .click("form[aria-label='Create a database'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".field__error", "must be a version number")
+        .await?;
+    browser.fill("#field-version", "16").await?;
+    browser
+        .find("#field-type option[value=MYSQL]")
+        .await?
+        .click()
+        .await?;
+    browser
+        .click("form[aria-label='Create a database'] button[type=submit]")
+        .await?;
+    let row = browser
+        .wait_for_text("tr[data-service=orders-db]", "Database")
+        .await?;
+    assert!(row.contains("Ready"), "{row}");
+    let databases = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/database", place.environment),
+            serde_json::json!(null),
+        )
+        .await?;
+    assert_eq!(databases["results"][0]["type"], "MYSQL");
+    assert_eq!(databases["results"][0]["version"], "16");
+    browser.screenshot("new-database").await?;
+    browser.close().await
+}

@@ -1,0 +1,226 @@
+//! The forms that create a service in an environment, one per kind offered, behind a choice of
+//! kind: an application built from git, or a database.
+
+use leptos::prelude::*;
+use platform_api::{
+    Application, ApplicationRequest, Database, DatabaseAccessibility, DatabaseMode,
+    DatabaseRequest, DatabaseType, GitRepositoryRequest, PortRequest,
+};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{SelectField, TextField};
+
+/// The kinds the console creates.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Application,
+    Database,
+}
+
+#[component]
+pub fn NewService(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let kind = RwSignal::new(Kind::Application);
+    let choice = move |value: Kind, label: &'static str| {
+        view! {
+            <label class="checkbox">
+                <input type="radio" name="service-kind" checked=move || kind.get() == value
+                    on:change=move |_| kind.set(value)/>
+                {label}
+            </label>
+        }
+    };
+    view! {
+        <section class="card" aria-labelledby="new-service-title">
+            <h2 id="new-service-title">"New service"</h2>
+            <fieldset class="choices">
+                <legend>"Kind"</legend>
+                {choice(Kind::Application, "Application (built from git)")}
+                {choice(Kind::Database, "Database")}
+            </fieldset>
+            {move || match kind.get() {
+                Kind::Application => view! { <CreateApplication environment on_created/> }.into_any(),
+                Kind::Database => view! { <CreateDatabase environment on_created/> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let url = RwSignal::new(String::new());
+    let branch = RwSignal::new("main".to_string());
+    let cpu = RwSignal::new("500".to_string());
+    let memory = RwSignal::new("512".to_string());
+    let min_instances = RwSignal::new("1".to_string());
+    let max_instances = RwSignal::new("1".to_string());
+    let port = RwSignal::new(String::new());
+    let form = Form::new(
+        move |request: ApplicationRequest| async move {
+            api.create_application(environment, &request).await
+        },
+        move |application: Application| {
+            name.set(String::new());
+            url.set(String::new());
+            port.set(String::new());
+            on_created.run(());
+            format!("Application {} created.", application.name)
+        },
+    );
+    let errors = form.errors;
+
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let mut numbers = Numbers::default();
+        let cpu = numbers.read("cpu", &cpu.get_untracked());
+        let memory = numbers.read("memory", &memory.get_untracked());
+        let min_running_instances =
+            numbers.read("min_running_instances", &min_instances.get_untracked());
+        let max_running_instances =
+            numbers.read("max_running_instances", &max_instances.get_untracked());
+        let port_text = port.get_untracked();
+        let ports = if port_text.trim().is_empty() {
+            Vec::new()
+        } else {
+            vec![PortRequest {
+                internal_port: numbers.read("ports[0].internal_port", &port_text),
+                external_port: Some(443),
+                protocol: "HTTP".to_string(),
+                publicly_accessible: true,
+                name: None,
+                is_default: Some(true),
+            }]
+        };
+        let branch = branch.get_untracked();
+        let request = ApplicationRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            git_repository: GitRepositoryRequest {
+                url: url.get_untracked().trim().to_string(),
+                branch: (!branch.trim().is_empty()).then(|| branch.trim().to_string()),
+                root_path: None,
+                provider: None,
+            },
+            build_mode: platform_api::defaults::BUILD_MODE.to_string(),
+            dockerfile_path: None,
+            docker_target_build_stage: None,
+            cpu,
+            memory,
+            gpu: 0,
+            min_running_instances,
+            max_running_instances,
+            auto_preview: false,
+            auto_deploy: false,
+            arguments: Vec::new(),
+            entrypoint: None,
+            ports,
+            storage: Vec::new(),
+            healthchecks: Default::default(),
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+
+    view! {
+        <form on:submit=submit novalidate aria-label="Create an application">
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="web"/>
+                <TextField label="Git repository URL" name="git_repository.url" value=url errors
+                    required=true placeholder="https://git.example.com/acme/web.git"/>
+                <TextField label="Branch" name="git_repository.branch" value=branch errors/>
+                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"
+                    hint="1000 is one vCPU."/>
+                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                <TextField label="Minimum instances" name="min_running_instances" value=min_instances
+                    errors input_type="number"/>
+                <TextField label="Maximum instances" name="max_running_instances" value=max_instances
+                    errors input_type="number"/>
+                <TextField label="Public port" name="ports[0].internal_port" value=port errors
+                    input_type="number" placeholder="8080"
+                    hint="The port the application listens on; exposed on 443. Leave empty for none."/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Create application"
+            </button>
+        </form>
+    }
+}
+
+#[component]
+fn CreateDatabase(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let database_type = RwSignal::new(DatabaseType::Postgresql.as_str().to_string());
+    let version = RwSignal::new("16".to_string());
+    let mode = RwSignal::new(DatabaseMode::Container.as_str().to_string());
+    let accessibility = RwSignal::new(DatabaseAccessibility::Private.as_str().to_string());
+    let cpu = RwSignal::new("250".to_string());
+    let memory = RwSignal::new("256".to_string());
+    let storage = RwSignal::new("10".to_string());
+    let form = Form::new(
+        move |request: DatabaseRequest| async move { api.create_database(environment, &request).await },
+        move |database: Database| {
+            name.set(String::new());
+            on_created.run(());
+            format!("Database {} created.", database.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let mut numbers = Numbers::default();
+        let request = DatabaseRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            database_type: database_type
+                .get_untracked()
+                .parse()
+                .unwrap_or(DatabaseType::Postgresql),
+            version: version.get_untracked().trim().to_string(),
+            mode: mode
+                .get_untracked()
+                .parse()
+                .unwrap_or(DatabaseMode::Container),
+            accessibility: accessibility
+                .get_untracked()
+                .parse()
+                .unwrap_or(DatabaseAccessibility::Private),
+            cpu: numbers.read("cpu", &cpu.get_untracked()),
+            memory: numbers.read("memory", &memory.get_untracked()),
+            storage: numbers.read("storage", &storage.get_untracked()),
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    let types: Vec<(&str, String)> = DatabaseType::ALL
+        .iter()
+        .map(|t| (t.as_str(), t.as_str().to_string()))
+        .collect();
+    view! {
+        <form on:submit=submit novalidate aria-label="Create a database">
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="orders-db"/>
+                <SelectField label="Type" name="type" value=database_type options=types errors/>
+                <TextField label="Version" name="version" value=version errors required=true
+                    placeholder="16" hint="A version number such as 16 or 8.0."/>
+                <SelectField label="Mode" name="mode" value=mode errors options=vec![
+                    (DatabaseMode::Container.as_str(), "In the cluster (container)".to_string()),
+                    (DatabaseMode::Managed.as_str(), "Managed by the cloud provider".to_string()),
+                ]/>
+                <SelectField label="Reachable from" name="accessibility" value=accessibility errors options=vec![
+                    (DatabaseAccessibility::Private.as_str(), "The environment only (private)".to_string()),
+                    (DatabaseAccessibility::Public.as_str(), "The internet (public)".to_string()),
+                ]/>
+                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
+                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Create database"
+            </button>
+        </form>
+    }
+}
