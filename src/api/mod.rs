@@ -19,6 +19,7 @@ use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::state::connection::Connection;
 use crate::state::rate_limit::RateLimit;
 use crate::state::session::{Credentials, Session};
 
@@ -30,12 +31,14 @@ const RATE_LIMIT_RETRIES: u32 = 3;
 pub struct Api {
     session: Session,
     rate_limit: RateLimit,
+    connection: Connection,
 }
 
 pub fn use_api() -> Api {
     Api {
         session: crate::state::session::use_session(),
         rate_limit: crate::state::rate_limit::use_rate_limit(),
+        connection: crate::state::connection::use_connection(),
     }
 }
 
@@ -80,7 +83,12 @@ impl Api {
             .ok_or(ApiError::NotSignedIn)?;
         let mut attempt = 0;
         loop {
-            match send_with(&credentials, method.clone(), path, body.as_deref()).await {
+            let outcome = send_with(&credentials, method.clone(), path, body.as_deref()).await;
+            match &outcome {
+                Err(ApiError::Network(_)) => self.connection.failed(&credentials.base_url),
+                _ => self.connection.reached(),
+            }
+            match outcome {
                 Err(ApiError::RateLimited { reset_seconds }) if attempt < RATE_LIMIT_RETRIES => {
                     attempt += 1;
                     self.rate_limit.wait(reset_seconds).await;

@@ -3,9 +3,11 @@ use leptos::prelude::*;
 use super::error_notice::ErrorNotice;
 use super::skeleton::Skeleton;
 use crate::api::ApiError;
+use crate::state::connection::Connection;
 
 /// Shows a resource: a skeleton on first load, the last content while it refreshes (no flicker
-/// when polling), and a notice with "Try again" when it fails.
+/// when polling), and a notice with "Try again" when it fails; fetched again when the API comes
+/// back after being unreachable.
 pub fn loaded<T, V>(
     resource: LocalResource<Result<T, ApiError>>,
     skeleton_lines: usize,
@@ -15,6 +17,16 @@ where
     T: Clone + Send + Sync + 'static,
     V: IntoView + 'static,
 {
+    // When the API answers again after being unreachable, show what it says now.
+    if let Some(connection) = use_context::<Connection>() {
+        Effect::new(move |seen: Option<u32>| {
+            let restored = connection.restored();
+            if seen.is_some_and(|seen| seen != restored) {
+                resource.refetch();
+            }
+            restored
+        });
+    }
     view! {
         <Transition fallback=move || view! { <Skeleton lines=skeleton_lines/> }>
             <ErrorBoundary fallback=move |errors| view! {

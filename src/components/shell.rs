@@ -7,10 +7,15 @@ use leptos_router::components::{Outlet, Redirect, A};
 use leptos_router::hooks::use_location;
 use uuid::Uuid;
 
+/// How often the API is tried again while it cannot be reached.
+const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
+
 use super::toasts::ToastHost;
 use crate::api::use_api;
 use crate::routes::paths;
+use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
+use crate::state::polling::poll;
 use crate::state::rate_limit::use_rate_limit;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
@@ -27,6 +32,7 @@ pub fn Shell() -> impl IntoView {
             if session.is_signed_in() {
                 view! {
                     <div class="embed-bar"><Breadcrumbs/></div>
+                    <ConnectionBanner/>
                     <RateLimitBanner/>
                     <main class="page page--embedded" id="main"><Outlet/></main>
                     <ToastHost/>
@@ -38,6 +44,7 @@ pub fn Shell() -> impl IntoView {
         } else if session.is_signed_in() {
             view! {
                 <Header/>
+                <ConnectionBanner/>
                 <RateLimitBanner/>
                 <main class="page" id="main"><Outlet/></main>
                 <ToastHost/>
@@ -94,6 +101,36 @@ fn ThemeSelect() -> impl IntoView {
                 <option value=option.as_str() selected=move || theme.get() == option>{option.label()}</option>
             }).collect_view()}
         </select>
+    }
+}
+
+/// While the API cannot be reached: says so, and tries again every few seconds.
+#[component]
+fn ConnectionBanner() -> impl IntoView {
+    let api = use_api();
+    let connection = use_connection();
+    let probe = Action::new_local(move |_: &()| async move {
+        // Its outcome is recorded by the client, whatever it is.
+        let _ = api.organization().await;
+    });
+    poll(
+        move || {
+            connection.failures();
+            connection.unreachable().map(|_| CONNECTION_RETRY)
+        },
+        move || {
+            probe.dispatch_local(());
+        },
+    );
+    move || {
+        connection.unreachable().map(|base_url| {
+            view! {
+                <div class="banner banner--error" role="alert">
+                    "Cannot reach the API at " {base_url} ". Trying again every "
+                    {CONNECTION_RETRY.as_secs()} " s; the page refreshes once it answers."
+                </div>
+            }
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 //! Global services as `provide_*`/`use_*` context pairs.
 
 pub mod config;
+pub mod connection;
 pub mod embed;
 pub mod polling;
 pub mod rate_limit;
@@ -15,6 +16,7 @@ pub fn provide_all() {
     session::provide_session(embedded);
     theme::provide_theme(embedded);
     toasts::provide_toasts();
+    connection::provide_connection();
     rate_limit::provide_rate_limit();
     polling::provide_page_visibility();
 }

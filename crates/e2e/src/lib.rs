@@ -381,6 +381,16 @@ impl Browser {
         }
     }
 
+    /// Takes the network away from the page (every request fails, loopback included), or gives
+    /// it back, as a person's connection would drop and return.
+    pub async fn set_offline(&self, offline: bool) -> Result<()> {
+        self.client
+            .issue_cmd(NetworkConditions { offline })
+            .await
+            .context("chromedriver's network conditions")?;
+        Ok(())
+    }
+
     pub async fn close(self) -> Result<()> {
         self.client.close().await?;
         Ok(())
@@ -409,5 +419,35 @@ impl TestEnvironment {
             "/organization/{}/project/{}/environment/{}/service/{service}/overview",
             self.organization, self.project, self.environment
         )
+    }
+}
+
+/// chromedriver's network emulation: offline, or back to the real network.
+#[derive(Debug)]
+struct NetworkConditions {
+    offline: bool,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for NetworkConditions {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/chromium/network_conditions",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        if self.offline {
+            let conditions = serde_json::json!({"network_conditions": {
+                "offline": true, "latency": 0, "download_throughput": -1, "upload_throughput": -1,
+            }});
+            (http::Method::POST, Some(conditions.to_string()))
+        } else {
+            (http::Method::DELETE, None)
+        }
     }
 }

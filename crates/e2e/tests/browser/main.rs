@@ -4,6 +4,7 @@
 mod api_tokens;
 mod clusters;
 mod commits;
+mod connection;
 mod deploy_journey;
 mod embed;
 mod environment_actions;
