@@ -53,6 +53,35 @@ impl RegistryKind {
     }
 }
 
+impl RegistryKind {
+    /// Every config field the kind takes, required or not, in the order a form asks for them.
+    /// DOCR takes nothing: it is no longer supported.
+    pub fn config_fields(self) -> &'static [&'static str] {
+        match self {
+            RegistryKind::Ecr => &["region", "access_key_id", "secret_access_key", "role_arn"],
+            RegistryKind::ProviderACr => &[
+                "region",
+                "provider_a_access_key",
+                "provider_a_secret_key",
+                "provider_a_project_id",
+            ],
+            RegistryKind::ProviderEArtifactRegistry => &["region", "json_credentials"],
+            RegistryKind::ProviderBHub
+            | RegistryKind::ProviderCCr
+            | RegistryKind::ProviderCEnterpriseCr
+            | RegistryKind::ProviderDCr
+            | RegistryKind::GenericCr => &["username", "password"],
+            RegistryKind::ProviderFCr => &[
+                "provider_f_tenant_id",
+                "provider_f_subscription_id",
+                "username",
+                "password",
+            ],
+            RegistryKind::PublicEcr | RegistryKind::Docr => &[],
+        }
+    }
+}
+
 /// Registry credentials as sent. The secret ones are never returned.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -238,6 +267,15 @@ impl ContainerRegistryRequest {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_kind_asks_for_every_field_it_requires() {
+        for kind in super::RegistryKind::ALL {
+            for field in kind.required_config() {
+                assert!(kind.config_fields().contains(field), "{kind} {field}");
+            }
+        }
+    }
+
     use super::*;
 
     fn request(

@@ -77,20 +77,26 @@ pub async fn update<T: Serialize>(
     Ok(())
 }
 
+/// The organization's records of `kind`, by name, each with its id.
 pub async fn list<T: DeserializeOwned>(
     db: &SqlitePool,
     kind: Kind,
     organization_id: Uuid,
-) -> ApiResult<Vec<T>> {
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT record FROM organization_resources WHERE organization_id = ? AND kind = ? ORDER BY name",
+) -> ApiResult<Vec<(Uuid, T)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT id, record FROM organization_resources WHERE organization_id = ? AND kind = ? ORDER BY name",
     )
     .bind(organization_id.to_string())
     .bind(kind.stored_as)
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(record,)| serde_json::from_str(&record).map_err(ApiError::internal))
+        .map(|(id, record)| {
+            Ok((
+                crate::db::id(&id)?,
+                serde_json::from_str(&record).map_err(ApiError::internal)?,
+            ))
+        })
         .collect()
 }
 

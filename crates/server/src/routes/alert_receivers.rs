@@ -80,8 +80,12 @@ async fn list_receivers(
 ) -> ApiResult<Json<List<AlertReceiver>>> {
     let organization_id = query.organization_id.unwrap_or(caller.organization_id);
     own_organization(&caller, organization_id)?;
+    let receivers = store::list(&state.db, KIND, organization_id).await?;
     Ok(Json(List::new(
-        store::list(&state.db, KIND, organization_id).await?,
+        receivers
+            .into_iter()
+            .map(|(_, receiver)| receiver)
+            .collect(),
     )))
 }
 

@@ -12,7 +12,7 @@ use platform_api::{
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use super::organization_resources::{self, OrganizationResource};
+use super::organization_resources::{self, OrganizationResource, UsedBy};
 use super::own_organization;
 use crate::auth::{generate_token, Caller, Permission};
 use crate::db;
@@ -61,6 +61,8 @@ impl OrganizationResource for Clusters {
         };
         (cluster, Secrets::new())
     }
+
+    const USED_BY: UsedBy = UsedBy::Environments;
 
     fn name(record: &Self::Record) -> String {
         record.name.clone()

@@ -7,7 +7,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::organization_resources::OrganizationResource;
+use super::organization_resources::{OrganizationResource, UsedBy};
 use crate::store::{Kind, Secrets};
 
 pub struct ContainerRegistries;
@@ -49,6 +49,12 @@ impl OrganizationResource for ContainerRegistries {
             config: request.config.public(),
         };
         (registry, secrets)
+    }
+
+    const USED_BY: UsedBy = UsedBy::Services;
+
+    fn reflect_usage(record: &mut Self::Record, users: i64) {
+        record.associated_services_count = users;
     }
 
     fn name(record: &Self::Record) -> String {

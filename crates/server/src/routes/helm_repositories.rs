@@ -5,7 +5,7 @@ use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
 use uuid::Uuid;
 
 use super::container_registries::config_secrets;
-use super::organization_resources::OrganizationResource;
+use super::organization_resources::{OrganizationResource, UsedBy};
 use crate::store::{Kind, Secrets};
 
 pub struct HelmRepositories;
@@ -47,6 +47,12 @@ impl OrganizationResource for HelmRepositories {
             config: (&request.config).into(),
         };
         (repository, secrets)
+    }
+
+    const USED_BY: UsedBy = UsedBy::Services;
+
+    fn reflect_usage(record: &mut Self::Record, users: i64) {
+        record.associated_services_count = users;
     }
 
     fn name(record: &Self::Record) -> String {

@@ -57,6 +57,74 @@ pub trait OrganizationResource: Send + Sync + 'static {
 
     /// Lets the record say which secrets are set (never what they are).
     fn reflect_secrets(_record: &mut Self::Record, _secrets: &Secrets) {}
+
+    /// What uses a record of this kind: a record in use is not deleted (409).
+    const USED_BY: UsedBy = UsedBy::Nothing;
+
+    /// Lets the record say how many use it (`associated_services_count`).
+    fn reflect_usage(_record: &mut Self::Record, _users: i64) {}
+}
+
+/// What may use an organization-level record.
+#[derive(Clone, Copy, PartialEq)]
+pub enum UsedBy {
+    Nothing,
+    /// Services whose configuration names the record (a container's registry, a chart's
+    /// repository, an application's labels group).
+    Services,
+    /// Environments that run on the record (a cluster).
+    Environments,
+}
+
+impl UsedBy {
+    fn what(self) -> &'static str {
+        match self {
+            UsedBy::Nothing => "",
+            UsedBy::Services => "service",
+            UsedBy::Environments => "environment",
+        }
+    }
+}
+
+/// How many use the record `id`.
+async fn users(
+    db: &sqlx::SqlitePool,
+    used_by: UsedBy,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<i64> {
+    let query = match used_by {
+        UsedBy::Nothing => return Ok(0),
+        // Ids are UUIDs, so a configuration that holds this one names this record.
+        UsedBy::Services => {
+            "SELECT COUNT(*) FROM services WHERE organization_id = ? AND instr(spec, ?) > 0"
+        }
+        UsedBy::Environments => {
+            "SELECT COUNT(*) FROM environments WHERE organization_id = ? AND cluster_id = ?"
+        }
+    };
+    let (count,): (i64,) = sqlx::query_as(query)
+        .bind(organization_id.to_string())
+        .bind(id.to_string())
+        .fetch_one(db)
+        .await?;
+    Ok(count)
+}
+
+/// The record as callers see it: with how many use it.
+async fn with_usage<R: OrganizationResource>(
+    db: &sqlx::SqlitePool,
+    organization_id: Uuid,
+    id: Uuid,
+    mut record: R::Record,
+) -> ApiResult<R::Record> {
+    if R::USED_BY != UsedBy::Nothing {
+        R::reflect_usage(
+            &mut record,
+            users(db, R::USED_BY, organization_id, id).await?,
+        );
+    }
+    Ok(record)
 }
 
 /// Registers the five routes of `R`.
@@ -110,9 +178,11 @@ async fn list<R: OrganizationResource>(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<R::Record>>> {
     own_organization(&caller, organization_id)?;
-    Ok(Json(List::new(
-        store::list(&state.db, R::KIND, organization_id).await?,
-    )))
+    let mut records = Vec::new();
+    for (id, record) in store::list::<R::Record>(&state.db, R::KIND, organization_id).await? {
+        records.push(with_usage::<R>(&state.db, organization_id, id, record).await?);
+    }
+    Ok(Json(List::new(records)))
 }
 
 async fn create<R: OrganizationResource>(
@@ -143,10 +213,9 @@ async fn read<R: OrganizationResource>(
     ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<R::Record>> {
     own_organization(&caller, organization_id)?;
+    let stored = store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
     Ok(Json(
-        store::find::<R::Record>(&state.db, R::KIND, organization_id, id)
-            .await?
-            .record,
+        with_usage::<R>(&state.db, organization_id, id, stored.record).await?,
     ))
 }
 
@@ -183,7 +252,9 @@ async fn update<R: OrganizationResource>(
         at: now,
     };
     store::update(&state.db, R::KIND, entry).await?;
-    Ok(Json(record))
+    Ok(Json(
+        with_usage::<R>(&state.db, organization_id, id, record).await?,
+    ))
 }
 
 async fn delete<R: OrganizationResource>(
@@ -193,6 +264,14 @@ async fn delete<R: OrganizationResource>(
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    let users = users(&state.db, R::USED_BY, organization_id, id).await?;
+    if users > 0 {
+        let (what, plural) = (R::USED_BY.what(), if users == 1 { "" } else { "s" });
+        return Err(ApiError::conflict(format!(
+            "This {} is used by {users} {what}{plural}; change or delete them first.",
+            R::KIND.what
+        )));
+    }
     store::delete(&state.db, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -172,6 +172,26 @@ async fn cluster_rules_and_environments_that_name_one() {
             .await,
         &["cluster_id"],
     );
+
+    // A cluster environments run on is kept while they do.
+    let one = format!("{clusters}/{}", created["id"].as_str().unwrap());
+    let auth = format!("Token {}", server.token);
+    let refused = server.call(Method::DELETE, &one, Some(&auth), None).await;
+    assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
+    assert_eq!(
+        refused.body["message"],
+        "This cluster is used by 1 environment; change or delete them first."
+    );
+    let environment = format!(
+        "/api/environment/{}",
+        on_cluster.body["id"].as_str().unwrap()
+    );
+    let gone = server
+        .call(Method::DELETE, &environment, Some(&auth), None)
+        .await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{}", gone.body);
+    let deleted = server.call(Method::DELETE, &one, Some(&auth), None).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.body);
 }
 
 #[tokio::test]

@@ -145,3 +145,61 @@ async fn an_update_keeps_the_secrets_it_leaves_out() {
     .await;
     assert_invalid_fields(&switched, &["config.json_credentials"]);
 }
+
+#[tokio::test]
+async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
+    let server = TestServer::new().await;
+    let registry = server
+        .post(
+            &path(&server),
+            json!({"name": "hub", "kind": "PUBLIC_ECR", "url": "https://public.ecr.example"}),
+        )
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let one = format!("{}/{registry}", path(&server));
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let container = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "api", "registry_id": registry, "image_name": "acme/api", "tag": "1.0"}),
+        )
+        .await;
+    assert_eq!(container.status, StatusCode::CREATED, "{}", container.body);
+    let job = server
+        .post(
+            &format!("/api/environment/{environment}/job"),
+            json!({"name": "nightly", "job_type": "CRON", "schedule": "0 3 * * *",
+                   "source": {"image": {"registry_id": registry, "image_name": "acme/job", "tag": "2"}}}),
+        )
+        .await;
+    assert_eq!(job.status, StatusCode::CREATED, "{}", job.body);
+    assert_eq!(server.get(&one).await.body["associated_services_count"], 2);
+    assert_eq!(
+        server.get(&path(&server)).await.body["results"][0]["associated_services_count"],
+        2
+    );
+
+    let auth = format!("Token {}", server.token);
+    let refused = server.call(Method::DELETE, &one, Some(&auth), None).await;
+    assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
+    assert_eq!(
+        refused.body["message"],
+        "This container registry is used by 2 services; change or delete them first."
+    );
+    for service in [
+        format!("/api/container/{}", container.body["id"].as_str().unwrap()),
+        format!("/api/job/{}", job.body["id"].as_str().unwrap()),
+    ] {
+        let deleted = server
+            .call(Method::DELETE, &service, Some(&auth), None)
+            .await;
+        assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.body);
+    }
+    assert_eq!(server.get(&one).await.body["associated_services_count"], 0);
+    let deleted = server.call(Method::DELETE, &one, Some(&auth), None).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+}
