@@ -17,6 +17,7 @@ use crate::routes::organization::project::environment::service::overview::Servic
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
+use crate::routes::organization::settings::container_registries::ContainerRegistries;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
 use crate::state;
@@ -40,6 +41,10 @@ pub fn App() -> impl IntoView {
                     />
                     <Route path=path!("/organization/:org/settings/webhooks") view=Webhooks/>
                     <Route path=path!("/organization/:org/settings/api-tokens") view=ApiTokens/>
+                    <Route
+                        path=path!("/organization/:org/settings/container-registries")
+                        view=ContainerRegistries
+                    />
                     <Route
                         path=path!("/organization/:org/project/:project/overview")
                         view=ProjectOverview

@@ -8,6 +8,7 @@ pub mod environment;
 mod error;
 pub mod organization;
 pub mod project;
+pub mod registry;
 pub mod service;
 pub mod token;
 pub mod variable;

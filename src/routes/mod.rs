@@ -49,6 +49,10 @@ pub mod paths {
         format!("/organization/{org}/cluster/{cluster}/overview")
     }
 
+    pub fn container_registries(org: Uuid) -> String {
+        format!("/organization/{org}/settings/container-registries")
+    }
+
     pub fn api_tokens(org: Uuid) -> String {
         format!("/organization/{org}/settings/api-tokens")
     }

@@ -35,8 +35,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             <nav class="actions" aria-label="Organization settings">
                 {move || org.get().map(|org| view! {
                     <A href=paths::clusters(org) attr:class="button button--secondary">"Clusters"</A>
-                    <A href=paths::api_tokens(org) attr:class="button button--secondary">"API tokens"</A>
-                    <A href=paths::webhooks(org) attr:class="button button--secondary">"Webhooks"</A>
+                    <A href=paths::container_registries(org) attr:class="button button--secondary">"Settings"</A>
                 })}
             </nav>
         </div>

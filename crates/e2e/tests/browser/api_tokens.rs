@@ -23,7 +23,12 @@ async fn organization_status(browser: &Browser, token: &str) -> anyhow::Result<u
 async fn a_token_is_created_shown_once_and_deleted() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
     browser.sign_in().await?;
-    browser.click("a[href$='/settings/api-tokens']").await?;
+    browser
+        .click("a[href$='/settings/container-registries']")
+        .await?;
+    browser
+        .click("a.tabs__tab[href$='/settings/api-tokens']")
+        .await?;
     browser.wait_for_text("main h1", "API tokens").await?;
     let sign_in = browser
         .wait_for_text("tr[data-token='console sign-in']", "ADMIN")

@@ -11,6 +11,7 @@ mod environment_actions;
 mod every_kind;
 mod failure_view;
 mod new_service;
+mod registries;
 mod session;
 mod theme;
 mod variables;

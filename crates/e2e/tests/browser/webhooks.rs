@@ -26,7 +26,12 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     let secret = "s3cret-shown-nowhere";
 
     browser.sign_in().await?;
-    browser.click("a[href$='/settings/webhooks']").await?;
+    browser
+        .click("a[href$='/settings/container-registries']")
+        .await?;
+    browser
+        .click("a.tabs__tab[href$='/settings/webhooks']")
+        .await?;
     browser.wait_for_text("main h1", "Webhooks").await?;
     browser.wait_for_text(".empty", "No webhook yet").await?;
 

@@ -16,6 +16,7 @@ use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::no_organization;
+use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
 use crate::state::toasts::use_toasts;
 
@@ -48,6 +49,7 @@ pub fn ApiTokens() -> impl IntoView {
                 "Tokens that scripts and CI use to call the API, each with a role that bounds what it may do."
             </p>
         </div>
+        <SettingsTabs/>
         {move || created.get().map(|token| view! {
             <ShownOnce token on_done=Callback::new(move |()| created.set(None))/>
         })}

@@ -1,4 +1,36 @@
-//! `/organization/:org/settings/...`: the organization's settings.
+//! `/organization/:org/settings/...`: the organization's settings, one page each, with tabs
+//! between them.
 
 pub mod api_tokens;
+pub mod container_registries;
 pub mod webhooks;
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::use_location;
+
+use crate::routes::{param_id, paths};
+
+/// Links between the settings pages, the current one marked.
+#[component]
+pub fn SettingsTabs() -> impl IntoView {
+    let org = param_id("org");
+    let location = use_location();
+    move || {
+        let org = org.get()?;
+        let here = location.pathname.get();
+        let tabs = [
+            ("Container registries", paths::container_registries(org)),
+            ("API tokens", paths::api_tokens(org)),
+            ("Webhooks", paths::webhooks(org)),
+        ];
+        Some(view! {
+            <nav class="tabs" aria-label="Organization settings">
+                {tabs.into_iter().map(|(label, href)| {
+                    let current = (href == here).then_some("page");
+                    view! { <A href=href attr:class="tabs__tab" attr:aria-current=current>{label}</A> }
+                }).collect_view()}
+            </nav>
+        })
+    }
+}

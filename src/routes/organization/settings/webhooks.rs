@@ -19,6 +19,7 @@ use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::no_organization;
+use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
@@ -46,6 +47,7 @@ pub fn Webhooks() -> impl IntoView {
                 "Where the platform sends deployment events, signed with the webhook's secret."
             </p>
         </div>
+        <SettingsTabs/>
         <section class="card" aria-labelledby="webhooks-title">
             <h2 id="webhooks-title">"All webhooks"</h2>
             {loaded(webhooks_list, 3, move |(org, webhooks)| view! {

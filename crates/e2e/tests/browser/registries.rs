@@ -1,0 +1,105 @@
+//! The container registries page: reached from the organization's settings; a registry added
+//! through a form whose credential fields follow the kind (the kind's rules checked first), its
+//! secret never on the page; the services using it counted, and its delete refused while they do.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    browser.sign_in().await?;
+    browser
+        .click("a[href$='/settings/container-registries']")
+        .await?;
+    browser
+        .wait_for_text("main h1", "Container registries")
+        .await?;
+    browser.wait_for_text(".empty", "No registry yet").await?;
+
+    // A generic registry needs an address and a username: checked before sending.
+    browser.fill("#field-name", "builds").await?;
+    browser
+        .click("form[aria-label='Add a container registry'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-config-username-error", "is required for GENERIC_CR")
+        .await?;
+    browser
+        .wait_for_text("#field-url-error", "is required")
+        .await?;
+
+    // A kind with a fixed address says so; ECR asks for its key pair.
+    browser
+        .find("#field-kind option[value=PROVIDER_B_HUB]")
+        .await?
+        .click()
+        .await?;
+    browser
+        .wait_for_text(
+            "form[aria-label='Add a container registry']",
+            "Fixed for this kind.",
+        )
+        .await?;
+    browser
+        .find("#field-kind option[value=ECR]")
+        .await?
+        .click()
+        .await?;
+    let secret = "ecr-s3cret-shown-nowhere";
+    browser
+        .fill("#field-url", "https://123456.dkr.ecr.example")
+        .await?;
+    browser.fill("#field-config-region", "eu-west-3").await?;
+    browser
+        .fill("#field-config-access_key_id", "AKIAEXAMPLE")
+        .await?;
+    browser
+        .fill("#field-config-secret_access_key", secret)
+        .await?;
+    browser
+        .click("form[aria-label='Add a container registry'] button[type=submit]")
+        .await?;
+    let row = browser
+        .wait_for_text("tr[data-registry=builds]", "ECR")
+        .await?;
+    assert!(row.contains("No service"), "{row}");
+    assert!(
+        !browser.client.source().await?.contains(secret),
+        "the secret is on the page"
+    );
+
+    // Used by a container, it is counted and kept.
+    let organization = browser.organization_id().await?;
+    let registries = browser
+        .api(
+            "GET",
+            &format!("/organization/{organization}/containerRegistry"),
+            json!(null),
+        )
+        .await?;
+    let registry = registries["results"][0]["id"].as_str().unwrap().to_string();
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    browser
+        .create(
+            &format!("/environment/{}/container", place.environment),
+            json!({"name": "api", "registry_id": registry, "image_name": "acme/api", "tag": "1.0"}),
+        )
+        .await?;
+    browser.client.refresh().await?;
+    browser
+        .wait_for_text("tr[data-registry=builds]", "1 service")
+        .await?;
+    browser.screenshot("container-registries").await?;
+    browser
+        .click("tr[data-registry=builds] .button--danger")
+        .await?;
+    browser.accept_confirmation().await?;
+    browser
+        .wait_for_text(".toast--error", "used by 1 service")
+        .await?;
+    browser.find("tr[data-registry=builds]").await?;
+    browser.close().await
+}

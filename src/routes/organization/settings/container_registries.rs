@@ -1,0 +1,260 @@
+//! `/organization/:org/settings/container-registries`: where containers and jobs take their
+//! images from. Each registry with its kind, address and how many services use it (never its
+//! secrets); a form whose credential fields follow the kind chosen; delete after a confirmation
+//! (refused while services use it).
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use platform_api::{
+    ContainerRegistry, ContainerRegistryRequest, RegistryConfigRequest, RegistryKind,
+    REGISTRY_SECRET_FIELDS,
+};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::confirm_button::ConfirmButton;
+use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
+use crate::components::form_field::{SelectField, TextField};
+use crate::components::loaded::loaded;
+use crate::routes::organization::no_organization;
+use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::param_id;
+use crate::state::toasts::use_toasts;
+
+/// A credential field of a registry's config: its request field (for error messages) and label.
+fn config_field(field: &str) -> Option<(&'static str, &'static str)> {
+    Some(match field {
+        "region" => ("config.region", "Region"),
+        "access_key_id" => ("config.access_key_id", "Access key id"),
+        "secret_access_key" => ("config.secret_access_key", "Secret access key"),
+        "role_arn" => ("config.role_arn", "Role ARN"),
+        "provider_a_access_key" => ("config.provider_a_access_key", "Access key"),
+        "provider_a_secret_key" => ("config.provider_a_secret_key", "Secret key"),
+        "provider_a_project_id" => ("config.provider_a_project_id", "Project id"),
+        "json_credentials" => ("config.json_credentials", "JSON credentials"),
+        "username" => ("config.username", "Username"),
+        "password" => ("config.password", "Password"),
+        "provider_f_tenant_id" => ("config.provider_f_tenant_id", "Tenant id"),
+        "provider_f_subscription_id" => ("config.provider_f_subscription_id", "Subscription id"),
+        _ => return None,
+    })
+}
+
+#[component]
+pub fn ContainerRegistries() -> impl IntoView {
+    let api = use_api();
+    let org = param_id("org");
+    let registries = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            let org = org.ok_or_else(no_organization)?;
+            api.container_registries(org).await.map(|list| (org, list))
+        }
+    });
+    view! {
+        <div class="page__header">
+            <h1>"Container registries"</h1>
+            <p class="page__lead">"Where containers and jobs take their images from."</p>
+        </div>
+        <SettingsTabs/>
+        <section class="card" aria-labelledby="registries-title">
+            <h2 id="registries-title">"All registries"</h2>
+            {loaded(registries, 3, move |(org, list)| view! {
+                <RegistryTable org registries=list on_deleted=Callback::new(move |()| registries.refetch())/>
+            })}
+        </section>
+        {move || org.get().map(|org| view! {
+            <CreateRegistry org on_created=Callback::new(move |()| registries.refetch())/>
+        })}
+    }
+}
+
+#[component]
+fn RegistryTable(
+    org: Uuid,
+    registries: Vec<ContainerRegistry>,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    if registries.is_empty() {
+        return view! {
+            <EmptyState title="No registry yet"
+                hint="Add one with the form below; containers and jobs then take their images from it."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table">
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Kind"</th>
+                <th scope="col">"Address"</th>
+                <th scope="col">"Used by"</th>
+                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+            </tr></thead>
+            <tbody>
+                {registries.into_iter().map(|registry| view! { <RegistryRow org registry on_deleted/> }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn RegistryRow(org: Uuid, registry: ContainerRegistry, on_deleted: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let id = registry.id;
+    let delete = Action::new_local(move |_: &()| async move {
+        match api.delete_container_registry(org, id).await {
+            Ok(()) => {
+                toasts.success("Registry deleted.");
+                on_deleted.run(());
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    let used_by = match registry.associated_services_count {
+        0 => "No service".to_string(),
+        1 => "1 service".to_string(),
+        count => format!("{count} services"),
+    };
+    view! {
+        <tr data-registry=registry.name.clone()>
+            <td>
+                <strong>{registry.name.clone()}</strong>
+                {registry.config.username.clone().map(|user| view! {
+                    <div class="muted cell-note">{format!("as {user}")}</div>
+                })}
+            </td>
+            <td><span class="tag">{registry.kind.as_str()}</span></td>
+            <td class="mono">{registry.url.clone()}</td>
+            <td>{used_by}</td>
+            <td class="row-actions">
+                <ConfirmButton label="Delete" question="Delete this registry?"
+                    consequence="Its credentials go with it. A registry that services use is kept until they change."
+                    class="button button--small button--ghost button--danger"
+                    disabled=Signal::derive(move || delete.pending().get())
+                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let kind = RwSignal::new(RegistryKind::GenericCr.as_str().to_string());
+    let url = RwSignal::new(String::new());
+    // One value per config field of every kind; the form shows those of the kind chosen.
+    let config: HashMap<&'static str, RwSignal<String>> = RegistryKind::ALL
+        .iter()
+        .flat_map(|kind| kind.config_fields())
+        .map(|field| (*field, RwSignal::new(String::new())))
+        .collect();
+    let chosen = move || kind.get().parse().unwrap_or(RegistryKind::GenericCr);
+    let form = Form::new(
+        move |request: ContainerRegistryRequest| async move {
+            api.create_container_registry(org, &request).await
+        },
+        {
+            let config = config.clone();
+            move |created: ContainerRegistry| {
+                name.set(String::new());
+                url.set(String::new());
+                // Credentials do not linger in the form once sent.
+                for value in config.values() {
+                    value.set(String::new());
+                }
+                on_created.run(());
+                format!("Registry {} added.", created.name)
+            }
+        },
+    );
+    let errors = form.errors;
+    let submit = {
+        let config = config.clone();
+        move |event: leptos::ev::SubmitEvent| {
+            event.prevent_default();
+            let kind: RegistryKind = kind
+                .get_untracked()
+                .parse()
+                .unwrap_or(RegistryKind::GenericCr);
+            let values: serde_json::Map<String, serde_json::Value> = kind
+                .config_fields()
+                .iter()
+                .filter_map(|field| {
+                    let value = config.get(field)?.get_untracked();
+                    (!value.trim().is_empty()).then(|| {
+                        (
+                            field.to_string(),
+                            serde_json::Value::String(value.trim().to_string()),
+                        )
+                    })
+                })
+                .collect();
+            let url = url.get_untracked();
+            let request = ContainerRegistryRequest {
+                name: name.get_untracked().trim().to_string(),
+                kind,
+                description: None,
+                url: (!url.trim().is_empty()).then(|| url.trim().to_string()),
+                config: serde_json::from_value::<RegistryConfigRequest>(values.into())
+                    .unwrap_or_default(),
+            };
+            let checked = request.validate(&[]);
+            form.submit(request, checked);
+        }
+    };
+    let kinds: Vec<(&str, String)> = RegistryKind::ALL
+        .iter()
+        .filter(|kind| **kind != RegistryKind::Docr)
+        .map(|kind| (kind.as_str(), kind.as_str().to_string()))
+        .collect();
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Add a container registry">
+            <h2>"New registry"</h2>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="builds"/>
+                <SelectField label="Kind" name="kind" value=kind options=kinds errors/>
+                {move || match chosen().fixed_url() {
+                    Some(fixed) => view! {
+                        <div class="field">
+                            <span class="field__label">"Address"</span>
+                            <span class="mono">{fixed}</span>
+                            <p class="field__hint">"Fixed for this kind."</p>
+                        </div>
+                    }.into_any(),
+                    None => view! {
+                        <TextField label="Address" name="url" value=url errors required=true
+                            placeholder="https://registry.example.com"/>
+                    }.into_any(),
+                }}
+                {
+                    let config = config.clone();
+                    move || {
+                        let kind = chosen();
+                        kind.config_fields()
+                            .iter()
+                            .filter_map(|field| {
+                                let (name, label) = config_field(field)?;
+                                let value = *config.get(field)?;
+                                let secret = REGISTRY_SECRET_FIELDS.contains(field);
+                                let required = kind.required_config().contains(field);
+                                Some(view! {
+                                    <TextField label name value errors required
+                                        input_type=if secret { "password" } else { "text" }/>
+                                })
+                            })
+                            .collect_view()
+                    }
+                }
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Add registry"
+            </button>
+        </form>
+    }
+}
