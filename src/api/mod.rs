@@ -3,6 +3,7 @@
 
 pub mod application;
 pub mod cluster;
+pub mod container;
 pub mod database;
 pub mod environment;
 mod error;

@@ -16,7 +16,7 @@ async fn a_database_is_created_from_the_environment_page() -> anyhow::Result<()>
         .await?;
 
     browser
-        .click("fieldset.choices label:nth-of-type(2) input")
+        .click("input[name=service-kind][value=database]")
         .await?;
     browser.find("form[aria-label='Create a database']").await?;
     browser.fill("#field-name", "orders-db").await?;

@@ -3,7 +3,6 @@
 //! secret never on the page; the services using it counted, and its delete refused while they do.
 
 use e2e::Browser;
-use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()> {
@@ -69,26 +68,42 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
         "the secret is on the page"
     );
 
-    // Used by a container, it is counted and kept.
-    let organization = browser.organization_id().await?;
-    let registries = browser
-        .api(
-            "GET",
-            &format!("/organization/{organization}/containerRegistry"),
-            json!(null),
-        )
-        .await?;
-    let registry = registries["results"][0]["id"].as_str().unwrap().to_string();
+    // A container made from the environment page runs one of its images; the registry counts it
+    // and is kept while it does.
+    let registries_page = browser.client.current_url().await?;
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
+    browser.open(&place.page()).await?;
     browser
-        .create(
-            &format!("/environment/{}/container", place.environment),
-            json!({"name": "api", "registry_id": registry, "image_name": "acme/api", "tag": "1.0"}),
+        .click("input[name=service-kind][value=container]")
+        .await?;
+    browser
+        .find("form[aria-label='Create a container']")
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-registry_id",
+            "builds (https://123456.dkr.ecr.example)",
         )
         .await?;
-    browser.client.refresh().await?;
+    browser.fill("#field-name", "api").await?;
+    browser.fill("#field-image_name", "Acme/API").await?;
+    browser.fill("#field-tag", "1.0").await?;
+    browser
+        .click("form[aria-label='Create a container'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-image_name-error", "must")
+        .await?;
+    browser.fill("#field-image_name", "acme/api").await?;
+    browser
+        .click("form[aria-label='Create a container'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("tr[data-service=api]", "Container")
+        .await?;
+    browser.client.goto(registries_page.as_str()).await?;
     browser
         .wait_for_text("tr[data-registry=builds]", "1 service")
         .await?;

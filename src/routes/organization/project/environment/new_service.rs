@@ -1,32 +1,44 @@
 //! The forms that create a service in an environment, one per kind offered, behind a choice of
-//! kind: an application built from git, or a database.
+//! kind: an application built from git, a container run from a registry's image, or a database.
 
 use leptos::prelude::*;
 use platform_api::{
-    Application, ApplicationRequest, Database, DatabaseAccessibility, DatabaseMode,
-    DatabaseRequest, DatabaseType, GitRepositoryRequest, PortRequest,
+    Application, ApplicationRequest, Container, ContainerRequest, Database, DatabaseAccessibility,
+    DatabaseMode, DatabaseRequest, DatabaseType, FieldError, GitRepositoryRequest, PortRequest,
 };
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{SelectField, TextField};
+use crate::routes::paths;
 
 /// The kinds the console creates.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Application,
+    Container,
     Database,
 }
 
+impl Kind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Kind::Application => "application",
+            Kind::Container => "container",
+            Kind::Database => "database",
+        }
+    }
+}
+
 #[component]
-pub fn NewService(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
     let kind = RwSignal::new(Kind::Application);
     let choice = move |value: Kind, label: &'static str| {
         view! {
             <label class="checkbox">
-                <input type="radio" name="service-kind" checked=move || kind.get() == value
-                    on:change=move |_| kind.set(value)/>
+                <input type="radio" name="service-kind" value=value.as_str()
+                    checked=move || kind.get() == value on:change=move |_| kind.set(value)/>
                 {label}
             </label>
         }
@@ -37,13 +49,87 @@ pub fn NewService(environment: Uuid, on_created: Callback<()>) -> impl IntoView 
             <fieldset class="choices">
                 <legend>"Kind"</legend>
                 {choice(Kind::Application, "Application (built from git)")}
+                {choice(Kind::Container, "Container (from an image)")}
                 {choice(Kind::Database, "Database")}
             </fieldset>
             {move || match kind.get() {
                 Kind::Application => view! { <CreateApplication environment on_created/> }.into_any(),
+                Kind::Container => view! { <CreateContainer org environment on_created/> }.into_any(),
                 Kind::Database => view! { <CreateDatabase environment on_created/> }.into_any(),
             }}
         </section>
+    }
+}
+
+/// What an application and a container share: the resources they run with, how many instances,
+/// and the port they may listen on publicly.
+#[derive(Clone, Copy)]
+struct Runtime {
+    cpu: RwSignal<String>,
+    memory: RwSignal<String>,
+    min_instances: RwSignal<String>,
+    max_instances: RwSignal<String>,
+    port: RwSignal<String>,
+}
+
+/// The runtime as typed, in request terms.
+struct RuntimeValues {
+    cpu: i64,
+    memory: i64,
+    min_running_instances: i64,
+    max_running_instances: i64,
+    ports: Vec<PortRequest>,
+}
+
+impl Runtime {
+    fn new() -> Self {
+        Self {
+            cpu: RwSignal::new(platform_api::defaults::cpu().to_string()),
+            memory: RwSignal::new(platform_api::defaults::memory().to_string()),
+            min_instances: RwSignal::new(platform_api::defaults::instances().to_string()),
+            max_instances: RwSignal::new(platform_api::defaults::instances().to_string()),
+            port: RwSignal::new(String::new()),
+        }
+    }
+
+    fn read(&self, numbers: &mut Numbers) -> RuntimeValues {
+        let port = self.port.get_untracked();
+        RuntimeValues {
+            cpu: numbers.read("cpu", &self.cpu.get_untracked()),
+            memory: numbers.read("memory", &self.memory.get_untracked()),
+            min_running_instances: numbers
+                .read("min_running_instances", &self.min_instances.get_untracked()),
+            max_running_instances: numbers
+                .read("max_running_instances", &self.max_instances.get_untracked()),
+            ports: if port.trim().is_empty() {
+                Vec::new()
+            } else {
+                vec![PortRequest {
+                    internal_port: numbers.read("ports[0].internal_port", &port),
+                    external_port: Some(443),
+                    protocol: "HTTP".to_string(),
+                    publicly_accessible: true,
+                    name: None,
+                    is_default: Some(true),
+                }]
+            },
+        }
+    }
+}
+
+#[component]
+fn RuntimeFields(runtime: Runtime, errors: RwSignal<Vec<FieldError>>) -> impl IntoView {
+    view! {
+        <TextField label="CPU (milli-CPU)" name="cpu" value=runtime.cpu errors input_type="number"
+            hint="1000 is one vCPU."/>
+        <TextField label="Memory (MiB)" name="memory" value=runtime.memory errors input_type="number"/>
+        <TextField label="Minimum instances" name="min_running_instances" value=runtime.min_instances
+            errors input_type="number"/>
+        <TextField label="Maximum instances" name="max_running_instances" value=runtime.max_instances
+            errors input_type="number"/>
+        <TextField label="Public port" name="ports[0].internal_port" value=runtime.port errors
+            input_type="number" placeholder="8080"
+            hint="The port it listens on; exposed on 443. Leave empty for none."/>
     }
 }
 
@@ -53,11 +139,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
     let name = RwSignal::new(String::new());
     let url = RwSignal::new(String::new());
     let branch = RwSignal::new("main".to_string());
-    let cpu = RwSignal::new("500".to_string());
-    let memory = RwSignal::new("512".to_string());
-    let min_instances = RwSignal::new("1".to_string());
-    let max_instances = RwSignal::new("1".to_string());
-    let port = RwSignal::new(String::new());
+    let runtime = Runtime::new();
     let form = Form::new(
         move |request: ApplicationRequest| async move {
             api.create_application(environment, &request).await
@@ -65,7 +147,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
         move |application: Application| {
             name.set(String::new());
             url.set(String::new());
-            port.set(String::new());
+            runtime.port.set(String::new());
             on_created.run(());
             format!("Application {} created.", application.name)
         },
@@ -75,25 +157,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
-        let cpu = numbers.read("cpu", &cpu.get_untracked());
-        let memory = numbers.read("memory", &memory.get_untracked());
-        let min_running_instances =
-            numbers.read("min_running_instances", &min_instances.get_untracked());
-        let max_running_instances =
-            numbers.read("max_running_instances", &max_instances.get_untracked());
-        let port_text = port.get_untracked();
-        let ports = if port_text.trim().is_empty() {
-            Vec::new()
-        } else {
-            vec![PortRequest {
-                internal_port: numbers.read("ports[0].internal_port", &port_text),
-                external_port: Some(443),
-                protocol: "HTTP".to_string(),
-                publicly_accessible: true,
-                name: None,
-                is_default: Some(true),
-            }]
-        };
+        let typed = runtime.read(&mut numbers);
         let branch = branch.get_untracked();
         let request = ApplicationRequest {
             name: name.get_untracked().trim().to_string(),
@@ -107,16 +171,16 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
             build_mode: platform_api::defaults::BUILD_MODE.to_string(),
             dockerfile_path: None,
             docker_target_build_stage: None,
-            cpu,
-            memory,
+            cpu: typed.cpu,
+            memory: typed.memory,
             gpu: 0,
-            min_running_instances,
-            max_running_instances,
+            min_running_instances: typed.min_running_instances,
+            max_running_instances: typed.max_running_instances,
             auto_preview: false,
             auto_deploy: false,
             arguments: Vec::new(),
             entrypoint: None,
-            ports,
+            ports: typed.ports,
             storage: Vec::new(),
             healthchecks: Default::default(),
         };
@@ -131,21 +195,105 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
                 <TextField label="Git repository URL" name="git_repository.url" value=url errors
                     required=true placeholder="https://git.example.com/acme/web.git"/>
                 <TextField label="Branch" name="git_repository.branch" value=branch errors/>
-                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"
-                    hint="1000 is one vCPU."/>
-                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
-                <TextField label="Minimum instances" name="min_running_instances" value=min_instances
-                    errors input_type="number"/>
-                <TextField label="Maximum instances" name="max_running_instances" value=max_instances
-                    errors input_type="number"/>
-                <TextField label="Public port" name="ports[0].internal_port" value=port errors
-                    input_type="number" placeholder="8080"
-                    hint="The port the application listens on; exposed on 443. Leave empty for none."/>
+                <RuntimeFields runtime errors/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create application"
             </button>
         </form>
+    }
+}
+
+/// A container runs an image of one of the organization's registries.
+#[component]
+fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let registries = LocalResource::new(move || async move { api.container_registries(org).await });
+    let name = RwSignal::new(String::new());
+    let registry = RwSignal::new(String::new());
+    let image = RwSignal::new(String::new());
+    let tag = RwSignal::new("latest".to_string());
+    let runtime = Runtime::new();
+    let form = Form::new(
+        move |request: ContainerRequest| async move {
+            api.create_container(environment, &request).await
+        },
+        move |container: Container| {
+            name.set(String::new());
+            image.set(String::new());
+            runtime.port.set(String::new());
+            on_created.run(());
+            format!("Container {} created.", container.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let Ok(registry_id) = registry.get_untracked().parse() else {
+            errors.set(vec![FieldError::new("registry_id", "is required")]);
+            return;
+        };
+        let mut numbers = Numbers::default();
+        let typed = runtime.read(&mut numbers);
+        let request = ContainerRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            registry_id,
+            image_name: image.get_untracked().trim().to_string(),
+            tag: tag.get_untracked().trim().to_string(),
+            cpu: typed.cpu,
+            memory: typed.memory,
+            gpu: 0,
+            min_running_instances: typed.min_running_instances,
+            max_running_instances: typed.max_running_instances,
+            auto_deploy: false,
+            arguments: Vec::new(),
+            entrypoint: None,
+            ports: typed.ports,
+            storage: Vec::new(),
+            healthchecks: Default::default(),
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    move || {
+        let registries = registries.get()?;
+        Some(match registries {
+            Err(error) => {
+                view! { <p class="notice notice--error">{error.to_string()}</p> }.into_any()
+            }
+            Ok(list) if list.is_empty() => view! {
+                <p class="notice notice--warning">
+                    "A container runs an image of a registry, and this organization has none yet: "
+                    <a href=paths::container_registries(org)>"add one"</a> " first."
+                </p>
+            }
+            .into_any(),
+            Ok(list) => {
+                if registry.get_untracked().is_empty() {
+                    registry.set(list[0].id.to_string());
+                }
+                let options: Vec<(Uuid, String)> = list
+                    .into_iter()
+                    .map(|r| (r.id, format!("{} ({})", r.name, r.url)))
+                    .collect();
+                view! {
+                    <form on:submit=submit novalidate aria-label="Create a container">
+                        <div class="form-grid">
+                            <TextField label="Name" name="name" value=name errors required=true placeholder="api"/>
+                            <SelectField label="Registry" name="registry_id" value=registry options errors required=true/>
+                            <TextField label="Image" name="image_name" value=image errors required=true
+                                placeholder="acme/api"/>
+                            <TextField label="Tag" name="tag" value=tag errors required=true/>
+                            <RuntimeFields runtime errors/>
+                        </div>
+                        <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                            "Create container"
+                        </button>
+                    </form>
+                }.into_any()
+            }
+        })
     }
 }
 

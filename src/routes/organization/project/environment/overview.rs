@@ -92,7 +92,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
         </section>
         {move || ids.get().map(|ids| view! {
-            <NewService environment=ids.environment on_created=Callback::new(move |_| {
+            <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
                 services.refetch();
                 statuses.refetch();
             })/>
