@@ -16,8 +16,10 @@ use crate::routes::organization::project::environment::service::logs::ServiceLog
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
+use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::container_registries::ContainerRegistries;
+use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
 use crate::state;
@@ -44,6 +46,14 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=path!("/organization/:org/settings/container-registries")
                         view=ContainerRegistries
+                    />
+                    <Route
+                        path=path!("/organization/:org/settings/alert-receivers")
+                        view=AlertReceivers
+                    />
+                    <Route
+                        path=path!("/organization/:org/settings/on-premise-credentials")
+                        view=OnPremiseCredentialsPage
                     />
                     <Route
                         path=path!("/organization/:org/project/:project/overview")

@@ -1,12 +1,14 @@
 //! The HTTP client: base URL and auth header from the session, JSON both ways, errors a person
 //! understands, sign-in on 401, and a wait-and-retry on 429. One module per resource family.
 
+pub mod alert_receiver;
 pub mod application;
 pub mod cluster;
 pub mod container;
 pub mod database;
 pub mod environment;
 mod error;
+pub mod on_premise;
 pub mod organization;
 pub mod project;
 pub mod registry;

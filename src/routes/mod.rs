@@ -53,6 +53,14 @@ pub mod paths {
         format!("/organization/{org}/settings/container-registries")
     }
 
+    pub fn alert_receivers(org: Uuid) -> String {
+        format!("/organization/{org}/settings/alert-receivers")
+    }
+
+    pub fn on_premise_credentials(org: Uuid) -> String {
+        format!("/organization/{org}/settings/on-premise-credentials")
+    }
+
     pub fn api_tokens(org: Uuid) -> String {
         format!("/organization/{org}/settings/api-tokens")
     }

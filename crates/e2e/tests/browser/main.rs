@@ -13,6 +13,7 @@ mod failure_view;
 mod new_service;
 mod registries;
 mod session;
+mod settings;
 mod theme;
 mod variables;
 mod webhooks;

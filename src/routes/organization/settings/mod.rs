@@ -1,8 +1,10 @@
 //! `/organization/:org/settings/...`: the organization's settings, one page each, with tabs
 //! between them.
 
+pub mod alert_receivers;
 pub mod api_tokens;
 pub mod container_registries;
+pub mod on_premise_credentials;
 pub mod webhooks;
 
 use leptos::prelude::*;
@@ -23,6 +25,8 @@ pub fn SettingsTabs() -> impl IntoView {
             ("Container registries", paths::container_registries(org)),
             ("API tokens", paths::api_tokens(org)),
             ("Webhooks", paths::webhooks(org)),
+            ("Alert receivers", paths::alert_receivers(org)),
+            ("On-premise credentials", paths::on_premise_credentials(org)),
         ];
         Some(view! {
             <nav class="tabs" aria-label="Organization settings">

@@ -1,0 +1,85 @@
+//! The smaller settings pages, reached through the settings tabs: an alert receiver and
+//! on-premise credentials each added (their rules checked first), listed without their secret,
+//! and deleted after a confirmation.
+
+use e2e::Browser;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn alert_receivers_and_on_premise_credentials_are_kept_without_their_secrets(
+) -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    browser.sign_in().await?;
+    browser
+        .click("a[href$='/settings/container-registries']")
+        .await?;
+
+    browser
+        .click("a.tabs__tab[href$='/settings/alert-receivers']")
+        .await?;
+    browser.wait_for_text("main h1", "Alert receivers").await?;
+    browser.fill("#field-webhook_url", "not a url").await?;
+    browser
+        .click("form[aria-label='Add an alert receiver'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-name-error", "is required")
+        .await?;
+    browser
+        .wait_for_text("#field-webhook_url-error", "must be an absolute")
+        .await?;
+    let hook = "https://hooks.slack.com/services/T000/B000/secret-part";
+    browser.fill("#field-name", "on-call").await?;
+    browser
+        .fill("#field-description", "The on-call channel")
+        .await?;
+    browser.fill("#field-webhook_url", hook).await?;
+    browser.fill("#field-severity", "critical").await?;
+    browser
+        .click("form[aria-label='Add an alert receiver'] button[type=submit]")
+        .await?;
+    let row = browser
+        .wait_for_text("tr[data-receiver=on-call]", "SLACK")
+        .await?;
+    for shown in ["The on-call channel", "Sent", "critical"] {
+        assert!(row.contains(shown), "{shown} missing from {row}");
+    }
+    assert!(!browser.client.source().await?.contains("secret-part"));
+    browser
+        .click("tr[data-receiver=on-call] .button--danger")
+        .await?;
+    browser.accept_confirmation().await?;
+    browser.wait_until_gone("tr[data-receiver=on-call]").await?;
+
+    browser
+        .click("a.tabs__tab[href$='/settings/on-premise-credentials']")
+        .await?;
+    browser
+        .wait_for_text("main h1", "On-premise credentials")
+        .await?;
+    browser.fill("#field-name", "datacenter-1").await?;
+    browser
+        .click("form[aria-label='Add on-premise credentials'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-secret_access_key-error", "is required")
+        .await?;
+    let secret = "on-prem-s3cret-shown-nowhere";
+    browser.fill("#field-access_key_id", "AKIAONPREM").await?;
+    browser.fill("#field-secret_access_key", secret).await?;
+    browser
+        .click("form[aria-label='Add on-premise credentials'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("tr[data-credentials=datacenter-1]", "AKIAONPREM")
+        .await?;
+    assert!(!browser.client.source().await?.contains(secret));
+    browser.screenshot("on-premise-credentials").await?;
+    browser
+        .click("tr[data-credentials=datacenter-1] .button--danger")
+        .await?;
+    browser.accept_confirmation().await?;
+    browser
+        .wait_until_gone("tr[data-credentials=datacenter-1]")
+        .await?;
+    browser.close().await
+}

@@ -1,0 +1,182 @@
+//! `/organization/:org/settings/alert-receivers`: where alerts go (a Slack channel or an email
+//! relay), each with whether resolved alerts are sent too; its webhook URL is kept secret and
+//! never shown. A form to add one; delete after a confirmation.
+
+use leptos::prelude::*;
+use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverType};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::confirm_button::ConfirmButton;
+use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
+use crate::components::form_field::{SelectField, TextField};
+use crate::components::loaded::loaded;
+use crate::routes::organization::no_organization;
+use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::param_id;
+use crate::state::toasts::use_toasts;
+
+#[component]
+pub fn AlertReceivers() -> impl IntoView {
+    let api = use_api();
+    let org = param_id("org");
+    let receivers = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            let org = org.ok_or_else(no_organization)?;
+            api.alert_receivers(org).await
+        }
+    });
+    let changed = Callback::new(move |()| receivers.refetch());
+    view! {
+        <div class="page__header">
+            <h1>"Alert receivers"</h1>
+            <p class="page__lead">"Where the platform's alerts go."</p>
+        </div>
+        <SettingsTabs/>
+        <section class="card" aria-labelledby="receivers-title">
+            <h2 id="receivers-title">"All receivers"</h2>
+            {loaded(receivers, 3, move |receivers| view! { <ReceiverTable receivers on_deleted=changed/> })}
+        </section>
+        {move || org.get().map(|org| view! { <CreateReceiver org on_created=changed/> })}
+    }
+}
+
+#[component]
+fn ReceiverTable(receivers: Vec<AlertReceiver>, on_deleted: Callback<()>) -> impl IntoView {
+    if receivers.is_empty() {
+        return view! {
+            <EmptyState title="No alert receiver yet"
+                hint="Add one with the form below: a Slack channel's webhook or an email relay."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table">
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Type"</th>
+                <th scope="col">"Resolved alerts"</th>
+                <th scope="col">"Owner"</th>
+                <th scope="col">"Severity"</th>
+                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+            </tr></thead>
+            <tbody>
+                {receivers.into_iter().map(|receiver| view! { <ReceiverRow receiver on_deleted/> }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn ReceiverRow(receiver: AlertReceiver, on_deleted: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let id = receiver.id;
+    let delete = Action::new_local(move |_: &()| async move {
+        match api.delete_alert_receiver(id).await {
+            Ok(()) => {
+                toasts.success("Alert receiver deleted.");
+                on_deleted.run(());
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    let or_dash = |value: Option<String>| {
+        value
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "—".into())
+    };
+    view! {
+        <tr data-receiver=receiver.name.clone()>
+            <td>
+                <strong>{receiver.name.clone()}</strong>
+                <div class="muted cell-note">{receiver.description.clone()}</div>
+            </td>
+            <td><span class="tag">{receiver.receiver_type.as_str()}</span></td>
+            <td>{if receiver.send_resolved { "Sent" } else { "Not sent" }}</td>
+            <td>{or_dash(receiver.owner.clone())}</td>
+            <td>{or_dash(receiver.severity.clone())}</td>
+            <td class="row-actions">
+                <ConfirmButton label="Delete" question="Delete this alert receiver?"
+                    consequence="Alerts no longer go there."
+                    class="button button--small button--ghost button--danger"
+                    disabled=Signal::derive(move || delete.pending().get())
+                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let description = RwSignal::new(String::new());
+    let receiver_type = RwSignal::new(AlertReceiverType::Slack.as_str().to_string());
+    let webhook_url = RwSignal::new(String::new());
+    let owner = RwSignal::new(String::new());
+    let severity = RwSignal::new(String::new());
+    let send_resolved = RwSignal::new(true);
+    let form = Form::new(
+        move |request: AlertReceiverCreation| async move { api.create_alert_receiver(&request).await },
+        move |created: AlertReceiver| {
+            for field in [name, description, webhook_url, owner, severity] {
+                field.set(String::new());
+            }
+            on_created.run(());
+            format!("Alert receiver {} added.", created.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let optional = |field: RwSignal<String>| {
+            let text = field.get_untracked().trim().to_string();
+            (!text.is_empty()).then_some(text)
+        };
+        let request = AlertReceiverCreation {
+            organization_id: org,
+            name: name.get_untracked().trim().to_string(),
+            description: description.get_untracked().trim().to_string(),
+            receiver_type: receiver_type
+                .get_untracked()
+                .parse()
+                .unwrap_or(AlertReceiverType::Slack),
+            send_resolved: send_resolved.get_untracked(),
+            webhook_url: webhook_url.get_untracked().trim().to_string(),
+            owner: optional(owner),
+            severity: optional(severity),
+        };
+        let checked = request.validate();
+        form.submit(request, checked);
+    };
+    let types = vec![
+        (AlertReceiverType::Slack.as_str(), "Slack".to_string()),
+        (AlertReceiverType::Email.as_str(), "Email".to_string()),
+    ];
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Add an alert receiver">
+            <h2>"New alert receiver"</h2>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="on-call"/>
+                <TextField label="Description" name="description" value=description errors
+                    placeholder="The on-call channel"/>
+                <SelectField label="Type" name="type" value=receiver_type options=types errors/>
+                <TextField label="Webhook URL" name="webhook_url" value=webhook_url errors required=true
+                    input_type="password" hint="Kept secret: it is never shown again."/>
+                <TextField label="Owner" name="owner" value=owner errors placeholder="platform-team"/>
+                <TextField label="Severity" name="severity" value=severity errors placeholder="critical"/>
+            </div>
+            <label class="checkbox">
+                <input type="checkbox" name="send_resolved" bind:checked=send_resolved/>
+                " Also send when an alert is resolved"
+            </label>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Add receiver"
+            </button>
+        </form>
+    }
+}

@@ -1,0 +1,160 @@
+//! `/organization/:org/settings/on-premise-credentials`: the key pairs the platform uses to reach
+//! on-premise infrastructure, each with its access key id (never its secret key); a form to add
+//! one; delete after a confirmation.
+
+use leptos::prelude::*;
+use platform_api::{OnPremiseCredentials, OnPremiseCredentialsRequest};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::confirm_button::ConfirmButton;
+use crate::components::empty_state::EmptyState;
+use crate::components::form::Form;
+use crate::components::form_field::TextField;
+use crate::components::loaded::loaded;
+use crate::components::relative_time::RelativeTime;
+use crate::routes::organization::no_organization;
+use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::param_id;
+use crate::state::toasts::use_toasts;
+
+#[component]
+pub fn OnPremiseCredentialsPage() -> impl IntoView {
+    let api = use_api();
+    let org = param_id("org");
+    let credentials = LocalResource::new(move || {
+        let org = org.get();
+        async move {
+            let org = org.ok_or_else(no_organization)?;
+            api.on_premise_credentials(org)
+                .await
+                .map(|list| (org, list))
+        }
+    });
+    let changed = Callback::new(move |()| credentials.refetch());
+    view! {
+        <div class="page__header">
+            <h1>"On-premise credentials"</h1>
+            <p class="page__lead">"Key pairs the platform uses to reach infrastructure you run yourself."</p>
+        </div>
+        <SettingsTabs/>
+        <section class="card" aria-labelledby="credentials-title">
+            <h2 id="credentials-title">"All credentials"</h2>
+            {loaded(credentials, 3, move |(org, list)| view! {
+                <CredentialsTable org credentials=list on_deleted=changed/>
+            })}
+        </section>
+        {move || org.get().map(|org| view! { <CreateCredentials org on_created=changed/> })}
+    }
+}
+
+#[component]
+fn CredentialsTable(
+    org: Uuid,
+    credentials: Vec<OnPremiseCredentials>,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    if credentials.is_empty() {
+        return view! {
+            <EmptyState title="No credentials yet" hint="Add a key pair with the form below."/>
+        }
+        .into_any();
+    }
+    view! {
+        <table class="table">
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Access key id"</th>
+                <th scope="col">"Type"</th>
+                <th scope="col">"Added"</th>
+                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+            </tr></thead>
+            <tbody>
+                {credentials.into_iter().map(|one| view! { <CredentialsRow org credentials=one on_deleted/> }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+#[component]
+fn CredentialsRow(
+    org: Uuid,
+    credentials: OnPremiseCredentials,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let id = credentials.id;
+    let delete = Action::new_local(move |_: &()| async move {
+        match api.delete_on_premise_credentials(org, id).await {
+            Ok(()) => {
+                toasts.success("Credentials deleted.");
+                on_deleted.run(());
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    view! {
+        <tr data-credentials=credentials.name.clone()>
+            <td><strong>{credentials.name.clone()}</strong></td>
+            <td class="mono">{credentials.access_key_id.clone()}</td>
+            <td><span class="tag">{credentials.object_type.as_str()}</span></td>
+            <td><RelativeTime at=credentials.created_at/></td>
+            <td class="row-actions">
+                <ConfirmButton label="Delete" question="Delete these credentials?"
+                    consequence="The platform can no longer reach what they open."
+                    class="button button--small button--ghost button--danger"
+                    disabled=Signal::derive(move || delete.pending().get())
+                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+fn CreateCredentials(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let access_key_id = RwSignal::new(String::new());
+    let secret_access_key = RwSignal::new(String::new());
+    let form = Form::new(
+        move |request: OnPremiseCredentialsRequest| async move {
+            api.create_on_premise_credentials(org, &request).await
+        },
+        move |created: OnPremiseCredentials| {
+            for field in [name, access_key_id, secret_access_key] {
+                field.set(String::new());
+            }
+            on_created.run(());
+            format!("Credentials {} added.", created.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let text = |field: RwSignal<String>| Some(field.get_untracked().trim().to_string());
+        let request = OnPremiseCredentialsRequest {
+            name: name.get_untracked().trim().to_string(),
+            access_key_id: text(access_key_id),
+            secret_access_key: text(secret_access_key),
+            object_type: None,
+        };
+        let checked = request.validate(true);
+        form.submit(request, checked);
+    };
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Add on-premise credentials">
+            <h2>"New credentials"</h2>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="datacenter-1"/>
+                <TextField label="Access key id" name="access_key_id" value=access_key_id errors required=true/>
+                <TextField label="Secret access key" name="secret_access_key" value=secret_access_key errors
+                    required=true input_type="password" hint="Kept secret: it is never shown again."/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Add credentials"
+            </button>
+        </form>
+    }
+}
