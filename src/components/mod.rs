@@ -2,6 +2,7 @@
 
 pub mod confirm_button;
 pub mod copy_button;
+pub mod credential_fields;
 pub mod deployment_log;
 pub mod empty_state;
 pub mod error_notice;

@@ -53,6 +53,10 @@ pub mod paths {
         format!("/organization/{org}/settings/container-registries")
     }
 
+    pub fn helm_repositories(org: Uuid) -> String {
+        format!("/organization/{org}/settings/helm-repositories")
+    }
+
     pub fn alert_receivers(org: Uuid) -> String {
         format!("/organization/{org}/settings/alert-receivers")
     }

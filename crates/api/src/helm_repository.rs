@@ -30,6 +30,23 @@ impl HelmRepositoryKind {
         }
     }
 
+    /// Every config field the kind takes, required or not, in the order a form asks for them.
+    pub fn config_fields(self) -> &'static [&'static str] {
+        match self {
+            HelmRepositoryKind::OciEcr => {
+                &["region", "access_key_id", "secret_access_key", "role_arn"]
+            }
+            HelmRepositoryKind::OciProviderACr => &[
+                "region",
+                "provider_a_access_key",
+                "provider_a_secret_key",
+                "provider_a_project_id",
+            ],
+            HelmRepositoryKind::OciPublicEcr => &[],
+            _ => &["username", "password"],
+        }
+    }
+
     pub fn required_config(self) -> &'static [&'static str] {
         match self {
             HelmRepositoryKind::OciEcr => &["region", "access_key_id", "secret_access_key"],
@@ -135,6 +152,15 @@ impl HelmRepositoryRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_asks_for_every_field_it_requires() {
+        for kind in HelmRepositoryKind::ALL {
+            for field in kind.required_config() {
+                assert!(kind.config_fields().contains(field), "{kind} {field}");
+            }
+        }
+    }
 
     fn request(kind: HelmRepositoryKind, url: &str) -> HelmRepositoryRequest {
         HelmRepositoryRequest {

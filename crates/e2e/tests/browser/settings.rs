@@ -1,17 +1,70 @@
-//! The smaller settings pages, reached through the settings tabs: an alert receiver and
-//! on-premise credentials each added (their rules checked first), listed without their secret,
-//! and deleted after a confirmation.
+//! The smaller settings pages, reached through the settings tabs: a helm repository, an alert
+//! receiver and on-premise credentials each added (their rules checked first), listed without
+//! their secret, and deleted after a confirmation.
 
 use e2e::Browser;
 
 #[tokio::test(flavor = "multi_thread")]
-async fn alert_receivers_and_on_premise_credentials_are_kept_without_their_secrets(
+async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
 ) -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
     browser.sign_in().await?;
     browser
         .click("a[href$='/settings/container-registries']")
         .await?;
+
+    browser
+        .click("a.tabs__tab[href$='/settings/helm-repositories']")
+        .await?;
+    browser
+        .wait_for_text("main h1", "Helm repositories")
+        .await?;
+    browser.fill("#field-name", "charts").await?;
+    browser
+        .fill("#field-url", "oci://charts.example.com")
+        .await?;
+    browser
+        .click("form[aria-label='Add a helm repository'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-url-error",
+            "must start with https:// or http:// for HTTPS",
+        )
+        .await?;
+    // An ECR repository asks for its key pair, the secret one typed unseen.
+    browser
+        .find("#field-kind option[value=OCI_ECR]")
+        .await?
+        .click()
+        .await?;
+    let key_type = browser
+        .find("#field-config-secret_access_key")
+        .await?
+        .attr("type")
+        .await?;
+    assert_eq!(key_type.as_deref(), Some("password"));
+    browser
+        .find("#field-kind option[value=HTTPS]")
+        .await?
+        .click()
+        .await?;
+    browser
+        .fill("#field-url", "https://charts.example.com")
+        .await?;
+    browser
+        .fill("#field-config-password", "helm-s3cret")
+        .await?;
+    browser.fill("#field-config-username", "robot").await?;
+    browser.click("input[name=skip_tls_verification]").await?;
+    browser
+        .click("form[aria-label='Add a helm repository'] button[type=submit]")
+        .await?;
+    let row = browser
+        .wait_for_text("tr[data-repository=charts]", "Certificate not checked")
+        .await?;
+    assert!(row.contains("No service"), "{row}");
+    assert!(!browser.client.source().await?.contains("helm-s3cret"));
 
     browser
         .click("a.tabs__tab[href$='/settings/alert-receivers']")

@@ -3,17 +3,13 @@
 //! secrets); a form whose credential fields follow the kind chosen; delete after a confirmation
 //! (refused while services use it).
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
-use platform_api::{
-    ContainerRegistry, ContainerRegistryRequest, RegistryConfigRequest, RegistryKind,
-    REGISTRY_SECRET_FIELDS,
-};
+use platform_api::{ContainerRegistry, ContainerRegistryRequest, RegistryKind};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::credential_fields::{CredentialFields, CredentialValues};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
@@ -22,25 +18,6 @@ use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
 use crate::state::toasts::use_toasts;
-
-/// A credential field of a registry's config: its request field (for error messages) and label.
-fn config_field(field: &str) -> Option<(&'static str, &'static str)> {
-    Some(match field {
-        "region" => ("config.region", "Region"),
-        "access_key_id" => ("config.access_key_id", "Access key id"),
-        "secret_access_key" => ("config.secret_access_key", "Secret access key"),
-        "role_arn" => ("config.role_arn", "Role ARN"),
-        "provider_a_access_key" => ("config.provider_a_access_key", "Access key"),
-        "provider_a_secret_key" => ("config.provider_a_secret_key", "Secret key"),
-        "provider_a_project_id" => ("config.provider_a_project_id", "Project id"),
-        "json_credentials" => ("config.json_credentials", "JSON credentials"),
-        "username" => ("config.username", "Username"),
-        "password" => ("config.password", "Password"),
-        "provider_f_tenant_id" => ("config.provider_f_tenant_id", "Tenant id"),
-        "provider_f_subscription_id" => ("config.provider_f_subscription_id", "Subscription id"),
-        _ => return None,
-    })
-}
 
 #[component]
 pub fn ContainerRegistries() -> impl IntoView {
@@ -148,26 +125,22 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let kind = RwSignal::new(RegistryKind::GenericCr.as_str().to_string());
     let url = RwSignal::new(String::new());
-    // One value per config field of every kind; the form shows those of the kind chosen.
-    let config: HashMap<&'static str, RwSignal<String>> = RegistryKind::ALL
-        .iter()
-        .flat_map(|kind| kind.config_fields())
-        .map(|field| (*field, RwSignal::new(String::new())))
-        .collect();
+    let credentials = CredentialValues::new(
+        RegistryKind::ALL
+            .iter()
+            .flat_map(|kind| kind.config_fields().iter().copied()),
+    );
     let chosen = move || kind.get().parse().unwrap_or(RegistryKind::GenericCr);
     let form = Form::new(
         move |request: ContainerRegistryRequest| async move {
             api.create_container_registry(org, &request).await
         },
         {
-            let config = config.clone();
+            let credentials = credentials.clone();
             move |created: ContainerRegistry| {
                 name.set(String::new());
                 url.set(String::new());
-                // Credentials do not linger in the form once sent.
-                for value in config.values() {
-                    value.set(String::new());
-                }
+                credentials.clear();
                 on_created.run(());
                 format!("Registry {} added.", created.name)
             }
@@ -175,34 +148,20 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     );
     let errors = form.errors;
     let submit = {
-        let config = config.clone();
+        let credentials = credentials.clone();
         move |event: leptos::ev::SubmitEvent| {
             event.prevent_default();
             let kind: RegistryKind = kind
                 .get_untracked()
                 .parse()
                 .unwrap_or(RegistryKind::GenericCr);
-            let values: serde_json::Map<String, serde_json::Value> = kind
-                .config_fields()
-                .iter()
-                .filter_map(|field| {
-                    let value = config.get(field)?.get_untracked();
-                    (!value.trim().is_empty()).then(|| {
-                        (
-                            field.to_string(),
-                            serde_json::Value::String(value.trim().to_string()),
-                        )
-                    })
-                })
-                .collect();
             let url = url.get_untracked();
             let request = ContainerRegistryRequest {
                 name: name.get_untracked().trim().to_string(),
                 kind,
                 description: None,
                 url: (!url.trim().is_empty()).then(|| url.trim().to_string()),
-                config: serde_json::from_value::<RegistryConfigRequest>(values.into())
-                    .unwrap_or_default(),
+                config: credentials.request(kind.config_fields()),
             };
             let checked = request.validate(&[]);
             form.submit(request, checked);
@@ -232,25 +191,9 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                             placeholder="https://registry.example.com"/>
                     }.into_any(),
                 }}
-                {
-                    let config = config.clone();
-                    move || {
-                        let kind = chosen();
-                        kind.config_fields()
-                            .iter()
-                            .filter_map(|field| {
-                                let (name, label) = config_field(field)?;
-                                let value = *config.get(field)?;
-                                let secret = REGISTRY_SECRET_FIELDS.contains(field);
-                                let required = kind.required_config().contains(field);
-                                Some(view! {
-                                    <TextField label name value errors required
-                                        input_type=if secret { "password" } else { "text" }/>
-                                })
-                            })
-                            .collect_view()
-                    }
-                }
+                <CredentialFields values=credentials
+                    fields=Signal::derive(move || chosen().config_fields())
+                    required=Signal::derive(move || chosen().required_config()) errors/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Add registry"

@@ -4,6 +4,7 @@
 pub mod alert_receivers;
 pub mod api_tokens;
 pub mod container_registries;
+pub mod helm_repositories;
 pub mod on_premise_credentials;
 pub mod webhooks;
 
@@ -23,6 +24,7 @@ pub fn SettingsTabs() -> impl IntoView {
         let here = location.pathname.get();
         let tabs = [
             ("Container registries", paths::container_registries(org)),
+            ("Helm repositories", paths::helm_repositories(org)),
             ("API tokens", paths::api_tokens(org)),
             ("Webhooks", paths::webhooks(org)),
             ("Alert receivers", paths::alert_receivers(org)),

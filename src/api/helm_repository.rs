@@ -1,0 +1,32 @@
+use platform_api::{HelmRepository, HelmRepositoryRequest, List};
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+impl Api {
+    /// The organization's helm repositories, never their secrets.
+    pub async fn helm_repositories(&self, org: Uuid) -> Result<Vec<HelmRepository>, ApiError> {
+        let list: List<HelmRepository> = self
+            .get(&format!("/organization/{org}/helmRepository"))
+            .await?;
+        Ok(list.results)
+    }
+
+    pub async fn create_helm_repository(
+        &self,
+        org: Uuid,
+        request: &HelmRepositoryRequest,
+    ) -> Result<HelmRepository, ApiError> {
+        self.post(&format!("/organization/{org}/helmRepository"), request)
+            .await
+    }
+
+    pub async fn delete_helm_repository(
+        &self,
+        org: Uuid,
+        repository: Uuid,
+    ) -> Result<(), ApiError> {
+        self.delete(&format!("/organization/{org}/helmRepository/{repository}"))
+            .await
+    }
+}
