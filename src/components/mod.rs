@@ -3,6 +3,7 @@
 pub mod confirm_button;
 pub mod copy_button;
 pub mod credential_fields;
+pub mod delete_button;
 pub mod deployment_log;
 pub mod empty_state;
 pub mod error_notice;

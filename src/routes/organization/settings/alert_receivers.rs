@@ -7,7 +7,7 @@ use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverType};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
+use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
@@ -15,7 +15,6 @@ use crate::components::loaded::loaded;
 use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn AlertReceivers() -> impl IntoView {
@@ -73,17 +72,7 @@ fn ReceiverTable(receivers: Vec<AlertReceiver>, on_deleted: Callback<()>) -> imp
 #[component]
 fn ReceiverRow(receiver: AlertReceiver, on_deleted: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let id = receiver.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_alert_receiver(id).await {
-            Ok(()) => {
-                toasts.success("Alert receiver deleted.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
     let or_dash = |value: Option<String>| {
         value
             .filter(|v| !v.is_empty())
@@ -100,11 +89,10 @@ fn ReceiverRow(receiver: AlertReceiver, on_deleted: Callback<()>) -> impl IntoVi
             <td>{or_dash(receiver.owner.clone())}</td>
             <td>{or_dash(receiver.severity.clone())}</td>
             <td class="row-actions">
-                <ConfirmButton label="Delete" question="Delete this alert receiver?"
+                <DeleteButton question="Delete this alert receiver?"
                     consequence="Alerts no longer go there."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="Alert receiver deleted."
+                    delete=move || async move { api.delete_alert_receiver(id).await } on_deleted/>
             </td>
         </tr>
     }

@@ -8,8 +8,8 @@ use platform_api::{ApiToken, ApiTokenRequest, RolePermission};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
 use crate::components::copy_button::CopyButton;
+use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
@@ -18,7 +18,6 @@ use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
-use crate::state::toasts::use_toasts;
 
 /// The lifetimes offered, in days; `None` never expires.
 const LIFETIMES: [(&str, &str, Option<i64>); 5] = [
@@ -123,17 +122,7 @@ fn TokenTable(org: Uuid, tokens: Vec<ApiToken>, on_deleted: Callback<()>) -> imp
 #[component]
 fn TokenRow(org: Uuid, token: ApiToken, on_deleted: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let id = token.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_api_token(org, id).await {
-            Ok(()) => {
-                toasts.success("API token deleted: it no longer works.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
     let expires = match token.expires_at {
         None => view! { <span class="muted">"Never"</span> }.into_any(),
         Some(_) if token.expired(Utc::now()) => {
@@ -154,11 +143,10 @@ fn TokenRow(org: Uuid, token: ApiToken, on_deleted: Callback<()>) -> impl IntoVi
             <td><RelativeTime at=token.created_at/></td>
             <td>{expires}</td>
             <td class="row-actions">
-                <ConfirmButton label="Delete" question="Delete this API token?"
+                <DeleteButton question="Delete this API token?"
                     consequence="Whatever uses it is refused from now on. Signed in with it, you are signed out."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="API token deleted: it no longer works."
+                    delete=move || async move { api.delete_api_token(org, id).await } on_deleted/>
             </td>
         </tr>
     }

@@ -8,8 +8,8 @@ use platform_api::{ContainerRegistry, ContainerRegistryRequest, RegistryKind};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
+use crate::components::delete_button::{services_using, DeleteButton};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
@@ -17,7 +17,6 @@ use crate::components::loaded::loaded;
 use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn ContainerRegistries() -> impl IntoView {
@@ -81,22 +80,8 @@ fn RegistryTable(
 #[component]
 fn RegistryRow(org: Uuid, registry: ContainerRegistry, on_deleted: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let id = registry.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_container_registry(org, id).await {
-            Ok(()) => {
-                toasts.success("Registry deleted.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
-    let used_by = match registry.associated_services_count {
-        0 => "No service".to_string(),
-        1 => "1 service".to_string(),
-        count => format!("{count} services"),
-    };
+    let used_by = services_using(registry.associated_services_count);
     view! {
         <tr data-registry=registry.name.clone()>
             <td>
@@ -109,11 +94,10 @@ fn RegistryRow(org: Uuid, registry: ContainerRegistry, on_deleted: Callback<()>)
             <td class="mono">{registry.url.clone()}</td>
             <td>{used_by}</td>
             <td class="row-actions">
-                <ConfirmButton label="Delete" question="Delete this registry?"
+                <DeleteButton question="Delete this registry?"
                     consequence="Its credentials go with it. A registry that services use is kept until they change."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="Registry deleted."
+                    delete=move || async move { api.delete_container_registry(org, id).await } on_deleted/>
             </td>
         </tr>
     }

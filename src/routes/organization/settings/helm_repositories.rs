@@ -8,8 +8,8 @@ use platform_api::{HelmRepository, HelmRepositoryKind, HelmRepositoryRequest};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
+use crate::components::delete_button::{services_using, DeleteButton};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
@@ -17,7 +17,6 @@ use crate::components::loaded::loaded;
 use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn HelmRepositories() -> impl IntoView {
@@ -80,22 +79,8 @@ fn RepositoryTable(
 #[component]
 fn RepositoryRow(org: Uuid, repository: HelmRepository, on_deleted: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let id = repository.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_helm_repository(org, id).await {
-            Ok(()) => {
-                toasts.success("Helm repository deleted.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
-    let used_by = match repository.associated_services_count {
-        0 => "No service".to_string(),
-        1 => "1 service".to_string(),
-        count => format!("{count} services"),
-    };
+    let used_by = services_using(repository.associated_services_count);
     view! {
         <tr data-repository=repository.name.clone()>
             <td><strong>{repository.name.clone()}</strong></td>
@@ -108,11 +93,10 @@ fn RepositoryRow(org: Uuid, repository: HelmRepository, on_deleted: Callback<()>
             </td>
             <td>{used_by}</td>
             <td class="row-actions">
-                <ConfirmButton label="Delete" question="Delete this helm repository?"
+                <DeleteButton question="Delete this helm repository?"
                     consequence="Its credentials go with it. A repository that services use is kept until they change."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="Helm repository deleted."
+                    delete=move || async move { api.delete_helm_repository(org, id).await } on_deleted/>
             </td>
         </tr>
     }

@@ -7,7 +7,7 @@ use platform_api::{OnPremiseCredentials, OnPremiseCredentialsRequest};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
+use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
@@ -16,7 +16,6 @@ use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn OnPremiseCredentialsPage() -> impl IntoView {
@@ -84,17 +83,7 @@ fn CredentialsRow(
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let id = credentials.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_on_premise_credentials(org, id).await {
-            Ok(()) => {
-                toasts.success("Credentials deleted.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
     view! {
         <tr data-credentials=credentials.name.clone()>
             <td><strong>{credentials.name.clone()}</strong></td>
@@ -102,11 +91,10 @@ fn CredentialsRow(
             <td><span class="tag">{credentials.object_type.as_str()}</span></td>
             <td><RelativeTime at=credentials.created_at/></td>
             <td class="row-actions">
-                <ConfirmButton label="Delete" question="Delete these credentials?"
+                <DeleteButton question="Delete these credentials?"
                     consequence="The platform can no longer reach what they open."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="Credentials deleted."
+                    delete=move || async move { api.delete_on_premise_credentials(org, id).await } on_deleted/>
             </td>
         </tr>
     }

@@ -12,7 +12,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::confirm_button::ConfirmButton;
+use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
@@ -22,7 +22,6 @@ use crate::routes::organization::no_organization;
 use crate::routes::organization::settings::SettingsTabs;
 use crate::routes::param_id;
 use crate::state::polling::poll;
-use crate::state::toasts::use_toasts;
 
 /// How often open deliveries are polled: often while one is being retried, calmly otherwise, so
 /// that new events show up.
@@ -80,18 +79,8 @@ fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_deleted: Callback<()>) -> i
 #[component]
 fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let open = RwSignal::new(false);
     let id = webhook.id;
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_webhook(org, id).await {
-            Ok(()) => {
-                toasts.success("Webhook deleted.");
-                on_deleted.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
     let events = webhook
         .events
         .iter()
@@ -136,11 +125,10 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
                     on:click=move |_| open.update(|open| *open = !*open)>
                     {move || if open.get() { "Hide deliveries" } else { "Deliveries" }}
                 </button>
-                <ConfirmButton label="Delete" question="Delete this webhook?"
+                <DeleteButton question="Delete this webhook?"
                     consequence="It gets no more events, and the record of its deliveries goes with it."
-                    class="button button--small button--ghost button--danger"
-                    disabled=Signal::derive(move || delete.pending().get())
-                    on_confirm=move |()| { delete.dispatch_local(()); }/>
+                    done="Webhook deleted."
+                    delete=move || async move { api.delete_webhook(org, id).await } on_deleted=on_deleted/>
             </div>
             <Show when=move || open.get()>
                 <Deliveries org webhook=id/>

@@ -13,13 +13,12 @@ use uuid::Uuid;
 
 use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
 use crate::api::{use_api, ApiError};
-use crate::components::confirm_button::ConfirmButton;
+use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::{param_id, paths};
-use crate::state::toasts::use_toasts;
 
 /// Where a variable is defined: a scope and the id of the project, environment or service.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -173,7 +172,6 @@ fn VariableRow(
     on_changed: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
-    let toasts = use_toasts();
     let editor = RwSignal::new(Editor::Closed);
     let id = variable.id;
     let key = variable.key.clone();
@@ -181,15 +179,6 @@ fn VariableRow(
         let key = key.to_lowercase();
         move || !key.contains(&filter.get().trim().to_lowercase())
     };
-    let delete = Action::new_local(move |_: &()| async move {
-        match api.delete_variable(id).await {
-            Ok(()) => {
-                toasts.success("Variable deleted.");
-                on_changed.run(());
-            }
-            Err(error) => toasts.error(error.to_string()),
-        }
-    });
     let built_in = variable.variable_type == VariableType::BuiltIn;
     let inherited = !built_in && variable.scope != own.scope;
     let editable = !built_in && variable.variable_type != VariableType::Alias;
@@ -236,11 +225,10 @@ fn VariableRow(
                             on:click=move |_| toggle(Editor::Edit)>"Edit"</button>
                     })}
                     {(!built_in).then(|| view! {
-                        <ConfirmButton label="Delete" question="Delete this variable?"
-                            consequence="Every service that sees it loses it at its next deployment."
-                            class="button button--small button--ghost button--danger"
-                            disabled=Signal::derive(move || delete.pending().get())
-                            on_confirm=move |()| { delete.dispatch_local(()); }/>
+                        <DeleteButton question="Delete this variable?"
+                    consequence="Every service that sees it loses it at its next deployment."
+                    done="Variable deleted."
+                    delete=move || async move { api.delete_variable(id).await } on_deleted=on_changed/>
                     })}
                 </td>
             </tr>
