@@ -20,6 +20,7 @@ use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::container_registries::ContainerRegistries;
 use crate::routes::organization::settings::helm_repositories::HelmRepositories;
+use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::SignIn;
@@ -51,6 +52,10 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=path!("/organization/:org/settings/helm-repositories")
                         view=HelmRepositories
+                    />
+                    <Route
+                        path=path!("/organization/:org/settings/labels-annotations")
+                        view=LabelsAnnotations
                     />
                     <Route
                         path=path!("/organization/:org/settings/alert-receivers")

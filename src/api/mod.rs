@@ -8,6 +8,7 @@ pub mod container;
 pub mod database;
 pub mod environment;
 mod error;
+pub mod groups;
 pub mod helm_repository;
 pub mod on_premise;
 pub mod organization;

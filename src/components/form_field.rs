@@ -83,3 +83,94 @@ where
         </div>
     }
 }
+
+/// A labelled text area for a list written one item per line (`key=value`, say). The errors of
+/// the list and of its items (`labels[2].key`) show under it, an item's by its line number.
+#[component]
+pub fn LinesField(
+    label: &'static str,
+    /// The request's list field, e.g. `labels`.
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+    #[prop(optional)] placeholder: &'static str,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let messages = Signal::derive(move || {
+        errors.with(|errors| {
+            errors
+                .iter()
+                .filter_map(|error| line_message(name, error))
+                .collect::<Vec<_>>()
+        })
+    });
+    let id = format!("field-{name}");
+    let error_id = format!("{id}-error");
+    view! {
+        <div class="field field--wide" class:field--invalid=move || !messages.get().is_empty()>
+            <label for=id.clone()>{label}</label>
+            <textarea id=id name=name rows="4" placeholder=placeholder bind:value=value
+                aria-invalid=move || (!messages.get().is_empty()).to_string()
+                aria-describedby=error_id.clone()></textarea>
+            {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}
+            <p class="field__error" id=error_id>{move || messages.get().join(" ")}</p>
+        </div>
+    }
+}
+
+/// The message of `error` for the list `name`: its own, or an item's as "Line N: ...".
+fn line_message(name: &str, error: &FieldError) -> Option<String> {
+    if error.field == name {
+        return Some(error.message.clone());
+    }
+    let index: usize = error
+        .field
+        .strip_prefix(name)?
+        .strip_prefix('[')?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()?;
+    Some(format!("Line {}: the key {}.", index + 1, error.message))
+}
+
+/// `key=value` lines as pairs, blank lines skipped; a line without `=` is an error of `name`.
+pub fn key_value_lines(name: &str, text: &str) -> Result<Vec<(String, String)>, FieldError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| match line.split_once('=') {
+            Some((key, value)) => Ok((key.trim().to_string(), value.trim().to_string())),
+            None => Err(FieldError::new(
+                name,
+                format!("Line {} has no '=': write key=value.", index + 1),
+            )),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn lines_read_as_pairs_and_their_errors_as_line_numbers() {
+        assert_eq!(
+            key_value_lines("labels", "team=payments\n\n owner = ops ").unwrap(),
+            [
+                ("team".to_string(), "payments".to_string()),
+                ("owner".to_string(), "ops".to_string())
+            ]
+        );
+        let broken = key_value_lines("labels", "team=payments\nowner").unwrap_err();
+        assert_eq!(broken.field, "labels");
+        assert_eq!(broken.message, "Line 2 has no '=': write key=value.");
+        let item = FieldError::new("labels[1].key", "is listed twice");
+        assert_eq!(
+            line_message("labels", &item).as_deref(),
+            Some("Line 2: the key is listed twice.")
+        );
+        assert_eq!(line_message("annotations", &item), None);
+    }
+}

@@ -57,6 +57,10 @@ pub mod paths {
         format!("/organization/{org}/settings/helm-repositories")
     }
 
+    pub fn labels_annotations(org: Uuid) -> String {
+        format!("/organization/{org}/settings/labels-annotations")
+    }
+
     pub fn alert_receivers(org: Uuid) -> String {
         format!("/organization/{org}/settings/alert-receivers")
     }

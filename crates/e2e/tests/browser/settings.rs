@@ -1,6 +1,7 @@
 //! The smaller settings pages, reached through the settings tabs: a helm repository, an alert
-//! receiver and on-premise credentials each added (their rules checked first), listed without
-//! their secret, and deleted after a confirmation.
+//! receiver, labels and annotation groups (their pairs typed as lines) and on-premise credentials
+//! each added (their rules checked first), listed without their secret, and deleted after a
+//! confirmation.
 
 use e2e::Browser;
 
@@ -102,6 +103,71 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .await?;
     browser.accept_confirmation().await?;
     browser.wait_until_gone("tr[data-receiver=on-call]").await?;
+
+    browser
+        .click("a.tabs__tab[href$='/settings/labels-annotations']")
+        .await?;
+    browser
+        .wait_for_text("main h1", "Labels and annotations")
+        .await?;
+    browser.fill("#labels-field-name", "team").await?;
+    browser
+        .fill("#field-labels", "team=payments\nowner")
+        .await?;
+    browser
+        .click("form[aria-label='Add a labels group'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-labels-error", "Line 2 has no '=': write key=value.")
+        .await?;
+    browser
+        .fill("#field-labels", "team=payments\nteam=ops")
+        .await?;
+    browser
+        .click("form[aria-label='Add a labels group'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-labels-error",
+            "Line 2: the key team is listed more than once.",
+        )
+        .await?;
+    browser
+        .fill("#field-labels", "team=payments\ncost-center=42")
+        .await?;
+    browser
+        .click("form[aria-label='Add a labels group'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("tr[data-group=team]", "cost-center=42")
+        .await?;
+    browser
+        .fill("#annotations-field-name", "monitoring")
+        .await?;
+    browser
+        .fill("#field-annotations", "prometheus.io/scrape=true")
+        .await?;
+    browser
+        .click("input[name=scopes][value=DEPLOYMENTS]")
+        .await?;
+    browser
+        .click("form[aria-label='Add an annotation group'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-scopes-error", "must name at least one kind")
+        .await?;
+    browser.click("input[name=scopes][value=PODS]").await?;
+    browser
+        .click("form[aria-label='Add an annotation group'] button[type=submit]")
+        .await?;
+    let annotations = browser
+        .wait_for_text("tr[data-group=monitoring]", "prometheus.io/scrape=true")
+        .await?;
+    assert!(annotations.contains("PODS"), "{annotations}");
+    browser.screenshot("labels-annotations").await?;
+    browser.click("tr[data-group=team] .button--danger").await?;
+    browser.accept_confirmation().await?;
+    browser.wait_until_gone("tr[data-group=team]").await?;
 
     browser
         .click("a.tabs__tab[href$='/settings/on-premise-credentials']")

@@ -5,6 +5,7 @@ pub mod alert_receivers;
 pub mod api_tokens;
 pub mod container_registries;
 pub mod helm_repositories;
+pub mod labels_annotations;
 pub mod on_premise_credentials;
 pub mod webhooks;
 
@@ -28,6 +29,7 @@ pub fn SettingsTabs() -> impl IntoView {
             ("API tokens", paths::api_tokens(org)),
             ("Webhooks", paths::webhooks(org)),
             ("Alert receivers", paths::alert_receivers(org)),
+            ("Labels and annotations", paths::labels_annotations(org)),
             ("On-premise credentials", paths::on_premise_credentials(org)),
         ];
         Some(view! {
