@@ -347,6 +347,67 @@ pub struct StorageRequest {
     pub mount_point: String,
 }
 
+impl From<&GitRepository> for GitRepositoryRequest {
+    fn from(repository: &GitRepository) -> Self {
+        Self {
+            url: repository.url.clone(),
+            branch: repository.branch.clone(),
+            root_path: repository.root_path.clone(),
+            provider: repository.provider.clone(),
+        }
+    }
+}
+
+impl From<&Port> for PortRequest {
+    fn from(port: &Port) -> Self {
+        Self {
+            internal_port: port.internal_port,
+            external_port: port.external_port,
+            protocol: port.protocol.clone(),
+            publicly_accessible: port.publicly_accessible,
+            name: port.name.clone(),
+            is_default: Some(port.is_default),
+        }
+    }
+}
+
+impl From<&Storage> for StorageRequest {
+    fn from(storage: &Storage) -> Self {
+        Self {
+            storage_type: storage.storage_type.clone(),
+            size: storage.size,
+            mount_point: storage.mount_point.clone(),
+        }
+    }
+}
+
+impl Application {
+    /// The update that keeps the application as it is: a form changes what it shows and sends
+    /// the rest unchanged.
+    pub fn to_request(&self) -> ApplicationRequest {
+        ApplicationRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            git_repository: (&self.git_repository).into(),
+            build_mode: self.build_mode.clone(),
+            dockerfile_path: self.dockerfile_path.clone(),
+            docker_target_build_stage: self.docker_target_build_stage.clone(),
+            cpu: self.cpu,
+            memory: self.memory,
+            gpu: self.gpu,
+            min_running_instances: self.min_running_instances,
+            max_running_instances: self.max_running_instances,
+            auto_preview: self.auto_preview,
+            auto_deploy: self.auto_deploy,
+            arguments: self.arguments.clone(),
+            entrypoint: self.entrypoint.clone(),
+            ports: self.ports.iter().map(Into::into).collect(),
+            storage: self.storage.iter().map(Into::into).collect(),
+            healthchecks: self.healthchecks.clone(),
+        }
+    }
+}
+
 impl ApplicationRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();

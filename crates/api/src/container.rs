@@ -72,6 +72,30 @@ pub struct ContainerRequest {
     pub healthchecks: Healthchecks,
 }
 
+impl Container {
+    /// The update that keeps the container as it is.
+    pub fn to_request(&self) -> ContainerRequest {
+        ContainerRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            registry_id: self.registry.id,
+            image_name: self.image_name.clone(),
+            tag: self.tag.clone(),
+            cpu: self.cpu,
+            memory: self.memory,
+            gpu: self.gpu,
+            min_running_instances: self.min_running_instances,
+            max_running_instances: self.max_running_instances,
+            auto_deploy: self.auto_deploy,
+            arguments: self.arguments.clone(),
+            entrypoint: self.entrypoint.clone(),
+            ports: self.ports.iter().map(Into::into).collect(),
+            storage: self.storage.iter().map(Into::into).collect(),
+            healthchecks: self.healthchecks.clone(),
+        }
+    }
+}
+
 impl ContainerRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();

@@ -89,6 +89,23 @@ fn default_storage() -> i64 {
     10
 }
 
+impl Database {
+    /// The update that keeps the database as it is.
+    pub fn to_request(&self) -> DatabaseRequest {
+        DatabaseRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            database_type: self.database_type,
+            version: self.version.clone(),
+            mode: self.mode,
+            accessibility: self.accessibility,
+            cpu: self.cpu,
+            memory: self.memory,
+            storage: self.storage,
+        }
+    }
+}
+
 impl DatabaseRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();

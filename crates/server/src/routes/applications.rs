@@ -31,7 +31,7 @@ impl ServiceResource for Applications {
         request: Self::Request,
         previous: Option<&Self::Record>,
     ) -> Self::Record {
-        let mut application = from_request(id, environment_id, request);
+        let mut application = from_request(id, environment_id, request, previous);
         (application.created_at, application.updated_at) =
             timestamps(previous.map(|p| p.created_at));
         application
@@ -42,14 +42,18 @@ impl ServiceResource for Applications {
     }
 }
 
-/// Ports as stored: each with an id, the first the default unless one is named.
-pub fn ports(requests: Vec<PortRequest>) -> Vec<Port> {
+/// Ports as stored: each with an id (the one it had, for a port an update keeps: same internal
+/// port), the first the default unless one is named.
+pub fn ports(requests: Vec<PortRequest>, previous: &[Port]) -> Vec<Port> {
     let has_default = requests.iter().any(|port| port.is_default == Some(true));
     requests
         .into_iter()
         .enumerate()
         .map(|(index, port)| Port {
-            id: Uuid::new_v4(),
+            id: previous
+                .iter()
+                .find(|kept| kept.internal_port == port.internal_port)
+                .map_or_else(Uuid::new_v4, |kept| kept.id),
             internal_port: port.internal_port,
             external_port: port.external_port,
             publicly_accessible: port.publicly_accessible,
@@ -64,12 +68,16 @@ pub fn ports(requests: Vec<PortRequest>) -> Vec<Port> {
         .collect()
 }
 
-/// Volumes as stored, each with an id.
-pub fn storage(requests: Vec<StorageRequest>) -> Vec<Storage> {
+/// Volumes as stored, each with an id (the one it had, for a volume an update keeps: same mount
+/// point).
+pub fn storage(requests: Vec<StorageRequest>, previous: &[Storage]) -> Vec<Storage> {
     requests
         .into_iter()
         .map(|storage| Storage {
-            id: Uuid::new_v4(),
+            id: previous
+                .iter()
+                .find(|kept| kept.mount_point == storage.mount_point)
+                .map_or_else(Uuid::new_v4, |kept| kept.id),
             storage_type: storage.storage_type,
             size: storage.size,
             mount_point: storage.mount_point,
@@ -77,7 +85,12 @@ pub fn storage(requests: Vec<StorageRequest>) -> Vec<Storage> {
         .collect()
 }
 
-fn from_request(id: Uuid, environment_id: Uuid, request: ApplicationRequest) -> Application {
+fn from_request(
+    id: Uuid,
+    environment_id: Uuid,
+    request: ApplicationRequest,
+    previous: Option<&Application>,
+) -> Application {
     Application {
         id,
         created_at: chrono::Utc::now(),
@@ -105,8 +118,11 @@ fn from_request(id: Uuid, environment_id: Uuid, request: ApplicationRequest) -> 
         auto_deploy: request.auto_deploy,
         arguments: request.arguments,
         entrypoint: request.entrypoint,
-        storage: storage(request.storage),
-        ports: ports(request.ports),
+        storage: storage(
+            request.storage,
+            previous.map_or(&[][..], |kept| &kept.storage),
+        ),
+        ports: ports(request.ports, previous.map_or(&[][..], |kept| &kept.ports)),
         healthchecks: request.healthchecks,
         annotations_groups: Vec::new(),
         labels_groups: Vec::new(),

@@ -62,8 +62,11 @@ impl ServiceResource for Containers {
             auto_deploy: request.auto_deploy,
             arguments: request.arguments,
             entrypoint: request.entrypoint,
-            ports: ports(request.ports),
-            storage: storage(request.storage),
+            ports: ports(request.ports, previous.map_or(&[][..], |kept| &kept.ports)),
+            storage: storage(
+                request.storage,
+                previous.map_or(&[][..], |kept| &kept.storage),
+            ),
             healthchecks: request.healthchecks,
         }
     }

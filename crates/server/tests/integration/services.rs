@@ -349,3 +349,100 @@ async fn helm_services_come_from_git_or_a_helm_repository() {
         &["source.git.git_repository.url", "values_override.set[1].key"],
     );
 }
+
+/// Reads the record at `path` as `T`, sends back the request it gives, and checks that nothing
+/// but `updated_at` changed: what an edit does not touch, it keeps.
+async fn unchanged_by_its_own_request<T, R>(
+    server: &TestServer,
+    path: &str,
+    to_request: impl Fn(&T) -> R,
+) where
+    T: serde::de::DeserializeOwned,
+    R: serde::Serialize,
+{
+    let before = server.get(path).await.body;
+    let record: T = serde_json::from_value(before.clone()).unwrap();
+    let reply = server
+        .put(path, serde_json::to_value(to_request(&record)).unwrap())
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let mut after = reply.body;
+    after["updated_at"] = before["updated_at"].clone();
+    assert_eq!(after, before, "{path}");
+}
+
+#[tokio::test]
+async fn a_record_sent_back_as_its_request_is_unchanged() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let application = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({
+                "name": "web",
+                "description": "The storefront",
+                "git_repository": {"url": "https://git.example.com/acme/web.git", "branch": "trunk", "root_path": "/web"},
+                "dockerfile_path": "docker/Dockerfile",
+                "docker_target_build_stage": "runtime",
+                "cpu": 250, "memory": 256, "gpu": 0,
+                "min_running_instances": 1, "max_running_instances": 3,
+                "auto_deploy": true, "arguments": ["--port", "8080"], "entrypoint": "/bin/web",
+                "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true, "name": "http"},
+                          {"internal_port": 9090, "protocol": "GRPC"}],
+                "storage": [{"type": "FAST_SSD", "size": 10, "mount_point": "/data"}],
+                "healthchecks": {"readiness_probe": {"type": {"tcp": {"port": 8080, "host": null}},
+                    "initial_delay_seconds": 5, "period_seconds": 10, "timeout_seconds": 2,
+                    "success_threshold": 1, "failure_threshold": 3}, "liveness_probe": null}
+            }),
+        )
+        .await;
+    assert_eq!(
+        application.status,
+        StatusCode::CREATED,
+        "{}",
+        application.body
+    );
+    unchanged_by_its_own_request(
+        &server,
+        &format!(
+            "/api/application/{}",
+            application.body["id"].as_str().unwrap()
+        ),
+        platform_api::Application::to_request,
+    )
+    .await;
+
+    let registry = registry(&server).await;
+    let container = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "api", "registry_id": registry, "image_name": "acme/api", "tag": "1.0",
+                   "cpu": 300, "memory": 384, "max_running_instances": 2, "arguments": ["serve"],
+                   "ports": [{"internal_port": 3000, "external_port": 443, "publicly_accessible": true}],
+                   "storage": [{"type": "FAST_SSD", "size": 5, "mount_point": "/cache"}]}),
+        )
+        .await;
+    assert_eq!(container.status, StatusCode::CREATED, "{}", container.body);
+    unchanged_by_its_own_request(
+        &server,
+        &format!("/api/container/{}", container.body["id"].as_str().unwrap()),
+        platform_api::Container::to_request,
+    )
+    .await;
+
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "orders", "type": "MYSQL", "version": "8.0", "mode": "MANAGED",
+                   "accessibility": "PUBLIC", "cpu": 500, "memory": 1024, "storage": 20}),
+        )
+        .await;
+    assert_eq!(database.status, StatusCode::CREATED, "{}", database.body);
+    unchanged_by_its_own_request(
+        &server,
+        &format!("/api/database/{}", database.body["id"].as_str().unwrap()),
+        platform_api::Database::to_request,
+    )
+    .await;
+}
