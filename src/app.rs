@@ -14,6 +14,7 @@ use crate::routes::organization::project::environment::overview::EnvironmentOver
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
+use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
@@ -96,6 +97,12 @@ pub fn App() -> impl IntoView {
                             "/organization/:org/project/:project/environment/:env/service/:service/variables"
                         )
                         view=ServiceVariables
+                    />
+                    <Route
+                        path=path!(
+                            "/organization/:org/project/:project/environment/:env/service/:service/settings"
+                        )
+                        view=ServiceSettings
                     />
                 </ParentRoute>
             </Routes>

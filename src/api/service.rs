@@ -151,6 +151,22 @@ impl Api {
         })
     }
 
+    /// Saves a service's settings: the update of its kind (`ApplicationRequest`, ...), whole.
+    pub async fn update_service<R: serde::Serialize>(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        request: &R,
+    ) -> Result<(), ApiError> {
+        self.put::<_, serde_json::Value>(&item(kind, id), request)
+            .await
+            .map(drop)
+    }
+
+    pub async fn delete_service(&self, kind: ServiceType, id: Uuid) -> Result<(), ApiError> {
+        self.delete(&item(kind, id)).await
+    }
+
     pub async fn service_status(&self, kind: ServiceType, id: Uuid) -> Result<Status, ApiError> {
         self.get(&format!("{}/status", item(kind, id))).await
     }

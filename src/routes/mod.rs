@@ -104,6 +104,12 @@ pub mod paths {
         )
     }
 
+    pub fn service_settings(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/settings"
+        )
+    }
+
     pub fn service_variables(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
         format!(
             "/organization/{org}/project/{project}/environment/{environment}/service/{service}/variables"

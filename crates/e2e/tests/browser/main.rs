@@ -12,6 +12,7 @@ mod every_kind;
 mod failure_view;
 mod new_service;
 mod registries;
+mod service_settings;
 mod session;
 mod settings;
 mod theme;

@@ -1,3 +1,4 @@
 mod new_service;
 pub mod overview;
+mod resources;
 pub mod service;

@@ -13,6 +13,8 @@ use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{SelectField, TextField};
 use crate::routes::paths;
 
+use super::resources::{ResourceFields, Resources};
+
 /// The kinds the console creates.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -61,85 +63,14 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
     }
 }
 
-/// What an application and a container share: the resources they run with, how many instances,
-/// and the port they may listen on publicly.
-#[derive(Clone, Copy)]
-struct Runtime {
-    cpu: RwSignal<String>,
-    memory: RwSignal<String>,
-    min_instances: RwSignal<String>,
-    max_instances: RwSignal<String>,
-    port: RwSignal<String>,
-}
-
-/// The runtime as typed, in request terms.
-struct RuntimeValues {
-    cpu: i64,
-    memory: i64,
-    min_running_instances: i64,
-    max_running_instances: i64,
-    ports: Vec<PortRequest>,
-}
-
-impl Runtime {
-    fn new() -> Self {
-        Self {
-            cpu: RwSignal::new(platform_api::defaults::cpu().to_string()),
-            memory: RwSignal::new(platform_api::defaults::memory().to_string()),
-            min_instances: RwSignal::new(platform_api::defaults::instances().to_string()),
-            max_instances: RwSignal::new(platform_api::defaults::instances().to_string()),
-            port: RwSignal::new(String::new()),
-        }
-    }
-
-    fn read(&self, numbers: &mut Numbers) -> RuntimeValues {
-        let port = self.port.get_untracked();
-        RuntimeValues {
-            cpu: numbers.read("cpu", &self.cpu.get_untracked()),
-            memory: numbers.read("memory", &self.memory.get_untracked()),
-            min_running_instances: numbers
-                .read("min_running_instances", &self.min_instances.get_untracked()),
-            max_running_instances: numbers
-                .read("max_running_instances", &self.max_instances.get_untracked()),
-            ports: if port.trim().is_empty() {
-                Vec::new()
-            } else {
-                vec![PortRequest {
-                    internal_port: numbers.read("ports[0].internal_port", &port),
-                    external_port: Some(443),
-                    protocol: "HTTP".to_string(),
-                    publicly_accessible: true,
-                    name: None,
-                    is_default: Some(true),
-                }]
-            },
-        }
-    }
-}
-
-#[component]
-fn RuntimeFields(runtime: Runtime, errors: RwSignal<Vec<FieldError>>) -> impl IntoView {
-    view! {
-        <TextField label="CPU (milli-CPU)" name="cpu" value=runtime.cpu errors input_type="number"
-            hint="1000 is one vCPU."/>
-        <TextField label="Memory (MiB)" name="memory" value=runtime.memory errors input_type="number"/>
-        <TextField label="Minimum instances" name="min_running_instances" value=runtime.min_instances
-            errors input_type="number"/>
-        <TextField label="Maximum instances" name="max_running_instances" value=runtime.max_instances
-            errors input_type="number"/>
-        <TextField label="Public port" name="ports[0].internal_port" value=runtime.port errors
-            input_type="number" placeholder="8080"
-            hint="The port it listens on; exposed on 443. Leave empty for none."/>
-    }
-}
-
 #[component]
 fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
     let url = RwSignal::new(String::new());
     let branch = RwSignal::new("main".to_string());
-    let runtime = Runtime::new();
+    let resources = Resources::new();
+    let port = RwSignal::new(String::new());
     let form = Form::new(
         move |request: ApplicationRequest| async move {
             api.create_application(environment, &request).await
@@ -147,7 +78,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
         move |application: Application| {
             name.set(String::new());
             url.set(String::new());
-            runtime.port.set(String::new());
+            port.set(String::new());
             on_created.run(());
             format!("Application {} created.", application.name)
         },
@@ -157,7 +88,8 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
-        let typed = runtime.read(&mut numbers);
+        let typed = resources.read(&mut numbers);
+        let ports = public_port(&mut numbers, &port.get_untracked());
         let branch = branch.get_untracked();
         let request = ApplicationRequest {
             name: name.get_untracked().trim().to_string(),
@@ -180,7 +112,7 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
             auto_deploy: false,
             arguments: Vec::new(),
             entrypoint: None,
-            ports: typed.ports,
+            ports,
             storage: Vec::new(),
             healthchecks: Default::default(),
         };
@@ -195,7 +127,10 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
                 <TextField label="Git repository URL" name="git_repository.url" value=url errors
                     required=true placeholder="https://git.example.com/acme/web.git"/>
                 <TextField label="Branch" name="git_repository.branch" value=branch errors/>
-                <RuntimeFields runtime errors/>
+                <ResourceFields resources errors/>
+                <TextField label="Public port" name="ports[0].internal_port" value=port errors
+                    input_type="number" placeholder="8080"
+                    hint="The port it listens on; exposed on 443. Leave empty for none."/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create application"
@@ -213,7 +148,8 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
     let registry = RwSignal::new(String::new());
     let image = RwSignal::new(String::new());
     let tag = RwSignal::new("latest".to_string());
-    let runtime = Runtime::new();
+    let resources = Resources::new();
+    let port = RwSignal::new(String::new());
     let form = Form::new(
         move |request: ContainerRequest| async move {
             api.create_container(environment, &request).await
@@ -221,7 +157,7 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
         move |container: Container| {
             name.set(String::new());
             image.set(String::new());
-            runtime.port.set(String::new());
+            port.set(String::new());
             on_created.run(());
             format!("Container {} created.", container.name)
         },
@@ -234,7 +170,8 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
             return;
         };
         let mut numbers = Numbers::default();
-        let typed = runtime.read(&mut numbers);
+        let typed = resources.read(&mut numbers);
+        let ports = public_port(&mut numbers, &port.get_untracked());
         let request = ContainerRequest {
             name: name.get_untracked().trim().to_string(),
             description: None,
@@ -249,7 +186,7 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
             auto_deploy: false,
             arguments: Vec::new(),
             entrypoint: None,
-            ports: typed.ports,
+            ports,
             storage: Vec::new(),
             healthchecks: Default::default(),
         };
@@ -285,7 +222,10 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
                             <TextField label="Image" name="image_name" value=image errors required=true
                                 placeholder="acme/api"/>
                             <TextField label="Tag" name="tag" value=tag errors required=true/>
-                            <RuntimeFields runtime errors/>
+                            <ResourceFields resources errors/>
+                <TextField label="Public port" name="ports[0].internal_port" value=port errors
+                    input_type="number" placeholder="8080"
+                    hint="The port it listens on; exposed on 443. Leave empty for none."/>
                         </div>
                         <button type="submit" class="button button--primary" disabled=move || form.pending()>
                             "Create container"
@@ -371,4 +311,19 @@ fn CreateDatabase(environment: Uuid, on_created: Callback<()>) -> impl IntoView 
             </button>
         </form>
     }
+}
+
+/// The port typed, as the service's one public port (on 443); none when left empty.
+fn public_port(numbers: &mut Numbers, text: &str) -> Vec<PortRequest> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    vec![PortRequest {
+        internal_port: numbers.read("ports[0].internal_port", text),
+        external_port: Some(443),
+        protocol: "HTTP".to_string(),
+        publicly_accessible: true,
+        name: None,
+        is_default: Some(true),
+    }]
 }

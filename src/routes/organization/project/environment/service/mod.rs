@@ -2,15 +2,16 @@
 
 mod commit_picker;
 pub mod deployments;
+mod facts;
 pub mod logs;
 pub mod overview;
-mod settings;
+pub mod settings;
 pub mod variables;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
-use platform_api::ServiceType;
+use platform_api::{DeploymentStatus, ServiceType, Status};
 use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
@@ -94,6 +95,10 @@ pub fn ServiceTabs() -> impl IntoView {
                 "Variables",
                 paths::service_variables(org, project, environment, service),
             ),
+            (
+                "Settings",
+                paths::service_settings(org, project, environment, service),
+            ),
         ]
     };
     view! {
@@ -109,5 +114,61 @@ pub fn ServiceTabs() -> impl IntoView {
                     .collect_view()
             }}
         </nav>
+    }
+}
+
+/// Whether the service runs older settings or variables than it has: changed since its last
+/// deployment.
+#[derive(Clone, Copy)]
+pub struct OutOfDate(LocalResource<Result<Status, ApiError>>);
+
+impl OutOfDate {
+    pub fn of(service: AddressedService) -> Self {
+        let api = use_api();
+        Self(LocalResource::new(move || {
+            let id = service.id.get();
+            async move {
+                api.service_status(service.kind.await?, id.ok_or_else(no_service)?)
+                    .await
+            }
+        }))
+    }
+
+    /// Reads it again, after a change.
+    pub fn refresh(&self) {
+        self.0.refetch();
+    }
+
+    fn get(&self) -> bool {
+        self.0
+            .get()
+            .and_then(Result::ok)
+            .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+    }
+}
+
+/// Says so while the service is out of date, with the way to the page that deploys it.
+#[component]
+pub fn OutOfDateNotice(out_of_date: OutOfDate) -> impl IntoView {
+    let (org, project, environment, service) = (
+        param_id("org"),
+        param_id("project"),
+        param_id("env"),
+        param_id("service"),
+    );
+    let overview = move || match (org.get(), project.get(), environment.get(), service.get()) {
+        (Some(org), Some(project), Some(environment), Some(service)) => {
+            paths::service(org, project, environment, service)
+        }
+        _ => String::new(),
+    };
+    view! {
+        <Show when=move || out_of_date.get()>
+            <p class="notice notice--warning" role="status">
+                "The service runs with older variables or settings: "
+                <a href=overview>"deploy it"</a>
+                " to apply the changes."
+            </p>
+        </Show>
     }
 }

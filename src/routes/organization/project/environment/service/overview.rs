@@ -19,7 +19,7 @@ use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 
 use super::commit_picker::CommitPicker;
-use super::settings::Settings;
+use super::facts::Facts;
 use super::{no_service, use_addressed_service, AddressedService, ServiceTabs, ServiceTitle};
 
 /// How often a deployment in progress is polled.
@@ -183,7 +183,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
             <section class="card" aria-labelledby="settings-title">
                 <h2 id="settings-title">"Settings"</h2>
-                {loaded(record, 6, |record| view! { <Settings record/> })}
+                {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
         <section class="card" aria-labelledby="log-title">

@@ -6,19 +6,21 @@
 
 use leptos::prelude::*;
 use platform_api::{
-    DeploymentStatus, EnvironmentVariable, OverrideRequest, VariableCreation, VariableRequest,
-    VariableScope, VariableType,
+    EnvironmentVariable, OverrideRequest, VariableCreation, VariableRequest, VariableScope,
+    VariableType,
 };
 use uuid::Uuid;
 
-use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
+use super::{
+    no_service, use_addressed_service, OutOfDate, OutOfDateNotice, ServiceTabs, ServiceTitle,
+};
 use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::{param_id, paths};
+use crate::routes::param_id;
 
 /// Where a variable is defined: a scope and the id of the project, environment or service.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,7 +43,7 @@ fn level_label(scope: VariableScope) -> &'static str {
 pub fn ServiceVariables() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let (project, environment) = (param_id("project"), param_id("env"));
     // The level of the service's own variables: none for a database.
     let own = LocalResource::new(move || {
         let id = addressed.id.get();
@@ -57,48 +59,19 @@ pub fn ServiceVariables() -> impl IntoView {
             None => Ok(None),
         }
     });
-    let status = LocalResource::new(move || {
-        let id = addressed.id.get();
-        async move {
-            api.service_status(addressed.kind.await?, id.ok_or_else(no_service)?)
-                .await
-        }
-    });
+    let out_of_date = OutOfDate::of(addressed);
     let changed = Callback::new(move |()| {
         variables.refetch();
-        status.refetch();
+        out_of_date.refresh();
     });
     let filter = RwSignal::new(String::new());
-    let out_of_date = move || {
-        status
-            .get()
-            .and_then(Result::ok)
-            .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
-    };
-    let overview = move || {
-        let (Some(org), Some(project), Some(environment), Some(service)) = (
-            org.get(),
-            project.get(),
-            environment.get(),
-            addressed.id.get(),
-        ) else {
-            return String::new();
-        };
-        paths::service(org, project, environment, service)
-    };
 
     view! {
         <div class="page__header">
             <ServiceTitle service=addressed/>
         </div>
         <ServiceTabs/>
-        <Show when=out_of_date>
-            <p class="notice notice--warning" role="status">
-                "The service runs with older variables or settings: "
-                <a href=overview>"deploy it"</a>
-                " to apply the changes."
-            </p>
-        </Show>
+        <OutOfDateNotice out_of_date/>
         <section class="card" aria-labelledby="variables-title">
             <div class="card__header">
                 <h2 id="variables-title">"Variables and secrets"</h2>

@@ -1,0 +1,97 @@
+//! A service's settings page: the form filled with the service's settings, its rules checked
+//! before sending, a change saved (what the form does not show kept as it was) and the page
+//! saying the running service is out of date; then the service deleted, back on its environment.
+
+use std::time::Duration;
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"},
+                   "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true}],
+                   "arguments": ["--serve"]}),
+        )
+        .await?;
+    let before = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    browser
+        .api("POST", &format!("/application/{web}/deploy"), json!({}))
+        .await?;
+    for _ in 0..300 {
+        let status = browser
+            .api("GET", &format!("/application/{web}/status"), json!(null))
+            .await?;
+        if status["state"] == "DEPLOYED" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    browser.sign_in().await?;
+    browser.open(&place.service_page(&web)).await?;
+    browser.click("a.tabs__tab[href$='/settings']").await?;
+    browser.wait_for_value("#field-name", "web").await?;
+    browser
+        .wait_for_value("#field-git_repository-branch", "main")
+        .await?;
+
+    browser.fill("#field-memory", "lots").await?;
+    browser.fill("#field-min_running_instances", "3").await?;
+    browser
+        .click("form[aria-label='Application settings'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-memory-error", "must be a whole number")
+        .await?;
+    browser
+        .wait_for_text("#field-min_running_instances-error", "must be at most")
+        .await?;
+
+    browser.fill("#field-memory", "1024").await?;
+    browser.fill("#field-max_running_instances", "4").await?;
+    browser
+        .fill("#field-git_repository-branch", "release")
+        .await?;
+    browser
+        .click("form[aria-label='Application settings'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "Settings saved")
+        .await?;
+    browser.wait_for_text("[role=status]", "deploy it").await?;
+    let after = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    assert_eq!(after["memory"], 1024);
+    assert_eq!(after["min_running_instances"], 3);
+    assert_eq!(after["max_running_instances"], 4);
+    assert_eq!(after["git_repository"]["branch"], "release");
+    // What the form does not show is kept, down to the port's id.
+    assert_eq!(after["ports"], before["ports"]);
+    assert_eq!(after["arguments"], before["arguments"]);
+    browser.screenshot("service-settings").await?;
+
+    browser.click(".danger-zone .button--danger").await?;
+    browser.accept_confirmation().await?;
+    let environment = browser.wait_for_path(|path| path == place.page()).await?;
+    assert_eq!(environment, place.page());
+    let applications = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/application", place.environment),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(applications["results"], json!([]));
+    browser.close().await
+}
