@@ -191,6 +191,25 @@ impl Browser {
             .with_context(|| format!("no role {name}"))
     }
 
+    /// Deploys the application through the API and waits until it is deployed.
+    pub async fn deployed(&self, application: &str) -> Result<()> {
+        self.api(
+            "POST",
+            &format!("/application/{application}/deploy"),
+            serde_json::json!({}),
+        )
+        .await?;
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        let status = format!("/application/{application}/status");
+        while self.api("GET", &status, serde_json::json!(null)).await?["state"] != "DEPLOYED" {
+            if tokio::time::Instant::now() > deadline {
+                bail!("application {application} was never deployed");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(())
+    }
+
     /// Creates a project and an environment of `mode` in it, in the person's organization.
     pub async fn create_environment(
         &self,

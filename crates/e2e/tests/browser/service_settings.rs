@@ -2,8 +2,6 @@
 //! before sending, a change saved (what the form does not show kept as it was) and the page
 //! saying the running service is out of date; then the service deleted, back on its environment.
 
-use std::time::Duration;
-
 use e2e::Browser;
 use serde_json::json;
 
@@ -24,18 +22,7 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
     let before = browser
         .api("GET", &format!("/application/{web}"), json!(null))
         .await?;
-    browser
-        .api("POST", &format!("/application/{web}/deploy"), json!({}))
-        .await?;
-    for _ in 0..300 {
-        let status = browser
-            .api("GET", &format!("/application/{web}/status"), json!(null))
-            .await?;
-        if status["state"] == "DEPLOYED" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    browser.deployed(&web).await?;
 
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;

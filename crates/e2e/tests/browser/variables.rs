@@ -3,8 +3,6 @@
 //! overridden for this service alone; a variable edited and deleted; the list filtered by key;
 //! the page saying the running service is out of date.
 
-use std::time::Duration;
-
 use e2e::Browser;
 use fantoccini::Locator;
 use serde_json::json;
@@ -33,16 +31,7 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         )
         .await?;
     // Deployed, so that the changes below leave it out of date.
-    browser
-        .api("POST", &format!("/application/{web}/deploy"), json!({}))
-        .await?;
-    let status = format!("/application/{web}/status");
-    for _ in 0..300 {
-        if browser.api("GET", &status, json!(null)).await?["state"] == "DEPLOYED" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    browser.deployed(&web).await?;
 
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;

@@ -13,7 +13,7 @@ use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{SelectField, TextField};
 use crate::routes::paths;
 
-use super::resources::{ResourceFields, Resources};
+use super::resources::{database_reach_options, ResourceFields, Resources};
 
 /// The kinds the console creates.
 #[derive(Clone, Copy, PartialEq)]
@@ -298,10 +298,8 @@ fn CreateDatabase(environment: Uuid, on_created: Callback<()>) -> impl IntoView 
                     (DatabaseMode::Container.as_str(), "In the cluster (container)".to_string()),
                     (DatabaseMode::Managed.as_str(), "Managed by the cloud provider".to_string()),
                 ]/>
-                <SelectField label="Reachable from" name="accessibility" value=accessibility errors options=vec![
-                    (DatabaseAccessibility::Private.as_str(), "The environment only (private)".to_string()),
-                    (DatabaseAccessibility::Public.as_str(), "The internet (public)".to_string()),
-                ]/>
+                <SelectField label="Reachable from" name="accessibility" value=accessibility errors
+                    options=database_reach_options()/>
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>

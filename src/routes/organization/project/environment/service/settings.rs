@@ -17,7 +17,9 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::project::environment::resources::{ResourceFields, Resources};
+use crate::routes::organization::project::environment::resources::{
+    database_reach_options, ResourceFields, Resources,
+};
 use crate::routes::{param_id, paths};
 
 #[component]
@@ -230,10 +232,8 @@ fn EditDatabase(database: Database, on_saved: Callback<()>) -> impl IntoView {
                 <TextField label="Name" name="name" value=name errors required=true/>
                 <TextField label="Description" name="description" value=description errors/>
                 <TextField label="Version" name="version" value=version errors required=true/>
-                <SelectField label="Reachable from" name="accessibility" value=accessibility errors options=vec![
-                    (DatabaseAccessibility::Private.as_str(), "The environment only (private)".to_string()),
-                    (DatabaseAccessibility::Public.as_str(), "The internet (public)".to_string()),
-                ]/>
+                <SelectField label="Reachable from" name="accessibility" value=accessibility errors
+                    options=database_reach_options()/>
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
