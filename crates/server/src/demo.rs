@@ -1,8 +1,13 @@
-//! Demo data for `--demo`: a few projects, environments and applications, some of them deploying
-//! right away so that a newcomer sees the engine at work.
+//! Demo data for `--demo`: a few projects, environments on two clusters, applications and a
+//! database, a container registry; some services deploy right away so that a newcomer sees the
+//! engine at work.
 
 use chrono::Utc;
-use platform_api::{ApplicationRequest, EnvironmentMode, GitRepositoryRequest, PortRequest};
+use platform_api::{
+    ApplicationRequest, ClusterRequest, ContainerRegistryRequest, DatabaseAccessibility,
+    DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode, GitRepositoryRequest,
+    PortRequest, RegistryKind,
+};
 use std::path::Path;
 
 use uuid::Uuid;
@@ -10,6 +15,10 @@ use uuid::Uuid;
 use crate::engine::action::Action;
 use crate::git;
 use crate::routes::applications::Applications;
+use crate::routes::clusters::Clusters;
+use crate::routes::container_registries::ContainerRegistries;
+use crate::routes::databases::Databases;
+use crate::routes::organization_resources;
 use crate::routes::service_resources::insert;
 use crate::AppState;
 
@@ -18,6 +27,7 @@ struct DemoEnvironment {
     name: &'static str,
     mode: EnvironmentMode,
     applications: &'static [&'static str],
+    databases: &'static [&'static str],
     deploy_at_start: bool,
 }
 
@@ -27,6 +37,7 @@ const ENVIRONMENTS: &[DemoEnvironment] = &[
         name: "production",
         mode: EnvironmentMode::Production,
         applications: &["web", "api"],
+        databases: &["orders-db"],
         deploy_at_start: true,
     },
     DemoEnvironment {
@@ -34,6 +45,7 @@ const ENVIRONMENTS: &[DemoEnvironment] = &[
         name: "staging",
         mode: EnvironmentMode::Staging,
         applications: &["web", "api", "worker"],
+        databases: &["orders-db"],
         deploy_at_start: false,
     },
     DemoEnvironment {
@@ -41,6 +53,7 @@ const ENVIRONMENTS: &[DemoEnvironment] = &[
         name: "development",
         mode: EnvironmentMode::Development,
         applications: &["admin"],
+        databases: &[],
         deploy_at_start: false,
     },
 ];
@@ -120,21 +133,43 @@ pub async fn populate(
     data_dir: &Path,
 ) -> anyhow::Result<()> {
     let repository = demo_repository(data_dir).await;
+    let production_cluster = cluster(state, organization_id, "eu-production", "1.30", true).await?;
+    let other_cluster = cluster(state, organization_id, "eu-shared", "1.28", false).await?;
+    organization_resources::insert::<ContainerRegistries>(
+        &state.db,
+        organization_id,
+        ContainerRegistryRequest {
+            name: "public-images".to_string(),
+            kind: RegistryKind::PublicEcr,
+            description: Some("Public images".to_string()),
+            url: Some("https://public.ecr.example".to_string()),
+            config: Default::default(),
+        },
+    )
+    .await
+    .map_err(|error| anyhow::anyhow!("demo registry: {error:?}"))?;
     for environment in ENVIRONMENTS {
         let project_id = project(state, organization_id, environment.project).await?;
         let environment_id = Uuid::new_v4();
+        let cluster_id = if environment.mode == EnvironmentMode::Production {
+            production_cluster
+        } else {
+            other_cluster
+        };
         sqlx::query(
-            "INSERT INTO environments (id, organization_id, project_id, name, mode, created_at)
-             VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(environment_id.to_string())
         .bind(organization_id.to_string())
         .bind(project_id.to_string())
         .bind(environment.name)
         .bind(environment.mode.as_str())
+        .bind(cluster_id.to_string())
         .bind(Utc::now())
         .execute(&state.db)
         .await?;
+        let mut services = Vec::new();
         for name in environment.applications {
             let application = insert::<Applications>(
                 &state.db,
@@ -144,16 +179,69 @@ pub async fn populate(
             )
             .await
             .map_err(|error| anyhow::anyhow!("demo application {name}: {error:?}"))?;
-            if environment.deploy_at_start {
+            services.push((*name, application.id));
+        }
+        for name in environment.databases {
+            let database = insert::<Databases>(
+                &state.db,
+                organization_id,
+                environment_id,
+                database_request(name),
+            )
+            .await
+            .map_err(|error| anyhow::anyhow!("demo database {name}: {error:?}"))?;
+            services.push((*name, database.id));
+        }
+        if environment.deploy_at_start {
+            for (name, id) in services {
                 state
                     .engine
-                    .request(Action::Deploy, application.id, None, false, "demo data")
+                    .request(Action::Deploy, id, None, false, "demo data")
                     .await
                     .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
             }
         }
     }
     Ok(())
+}
+
+/// A cluster of the demo organization; its id.
+async fn cluster(
+    state: &AppState,
+    organization_id: Uuid,
+    name: &str,
+    version: &str,
+    production: bool,
+) -> anyhow::Result<Uuid> {
+    let cluster = organization_resources::insert::<Clusters>(
+        &state.db,
+        organization_id,
+        ClusterRequest {
+            name: name.to_string(),
+            description: None,
+            cloud_provider: "PROVIDER_A".to_string(),
+            region: "eu-west-3".to_string(),
+            version: Some(version.to_string()),
+            production,
+        },
+    )
+    .await
+    .map_err(|error| anyhow::anyhow!("demo cluster {name}: {error:?}"))?;
+    Ok(cluster.id)
+}
+
+fn database_request(name: &str) -> DatabaseRequest {
+    DatabaseRequest {
+        name: name.to_string(),
+        description: Some("Orders and payments".to_string()),
+        database_type: DatabaseType::Postgresql,
+        version: "16".to_string(),
+        mode: DatabaseMode::Container,
+        accessibility: DatabaseAccessibility::Private,
+        cpu: 250,
+        memory: 256,
+        storage: 10,
+    }
 }
 
 /// The project's id, created on first use.

@@ -2,10 +2,10 @@
 
 mod alert_receivers;
 pub(crate) mod applications;
-mod clusters;
-mod container_registries;
+pub(crate) mod clusters;
+pub(crate) mod container_registries;
 mod containers;
-mod databases;
+pub(crate) mod databases;
 mod doc;
 mod environments;
 mod groups;

@@ -193,6 +193,19 @@ async fn create<R: OrganizationResource>(
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(insert::<R>(&state.db, organization_id, request).await?),
+    ))
+}
+
+/// Stores a new record of `R` from a request whose rules were checked; 409 when its name is
+/// taken.
+pub async fn insert<R: OrganizationResource>(
+    db: &sqlx::SqlitePool,
+    organization_id: Uuid,
+    request: R::Request,
+) -> ApiResult<R::Record> {
     let (id, now) = (Uuid::new_v4(), Utc::now());
     let (mut record, secrets) = R::build(id, now, None, request, None);
     R::reflect_secrets(&mut record, &secrets);
@@ -203,8 +216,8 @@ async fn create<R: OrganizationResource>(
         secrets: &secrets,
         at: now,
     };
-    store::insert(&state.db, R::KIND, organization_id, entry).await?;
-    Ok((StatusCode::CREATED, Json(record)))
+    store::insert(db, R::KIND, organization_id, entry).await?;
+    Ok(record)
 }
 
 async fn read<R: OrganizationResource>(
