@@ -225,7 +225,9 @@ impl Engine {
             .bind(service_id.to_string())
             .fetch_one(&self.db)
             .await?;
-        let sub_action = action.sub_action(db::wire(&kind)?, plan_only);
+        let kind: ServiceType = db::wire(&kind)?;
+        let sub_action = action.sub_action(kind, plan_only);
+        let from_git = self.repository_url(service_id, kind).await?.is_some();
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
         let mut tx = self.db.begin().await?;
@@ -274,10 +276,11 @@ impl Engine {
             (Action::Deploy, Some(commit)) => {
                 format!("Deployment requested at commit {commit}; waiting in the queue.")
             }
-            (Action::Deploy, None) => {
+            (Action::Deploy, None) if from_git => {
                 "Deployment requested at the branch's latest commit; waiting in the queue."
                     .to_string()
             }
+            (Action::Deploy, None) => "Deployment requested; waiting in the queue.".to_string(),
             _ => format!(
                 "{} requested by {triggered_by}; waiting in the queue.",
                 action.noun()
@@ -550,8 +553,27 @@ impl Engine {
         service_id: Uuid,
         kind: ServiceType,
     ) -> anyhow::Result<Result<Option<String>, git::GitError>> {
-        let Some(path) = kind.git_repository_path() else {
+        let readable = self
+            .repository_url(service_id, kind)
+            .await?
+            .filter(|(url, _)| git::local_path(url).is_some());
+        let Some((url, branch)) = readable else {
             return Ok(Ok(None));
+        };
+        let revision = branch.unwrap_or_else(|| "HEAD".into());
+        let tip = tokio::task::spawn_blocking(move || git::resolve(&url, &revision)).await?;
+        Ok(tip.map(Some))
+    }
+
+    /// The repository the service is built from and its branch; `None` for a service not built
+    /// from git (a database, a container, a job from an image, a chart from a helm repository).
+    async fn repository_url(
+        &self,
+        service_id: Uuid,
+        kind: ServiceType,
+    ) -> sqlx::Result<Option<(String, Option<String>)>> {
+        let Some(path) = kind.git_repository_path() else {
+            return Ok(None);
         };
         let (url, branch): (Option<String>, Option<String>) = sqlx::query_as(&format!(
             "SELECT json_extract(spec, '{path}.url'), json_extract(spec, '{path}.branch')
@@ -560,12 +582,7 @@ impl Engine {
         .bind(service_id.to_string())
         .fetch_one(&self.db)
         .await?;
-        let Some(url) = url.filter(|url| git::local_path(url).is_some()) else {
-            return Ok(Ok(None));
-        };
-        let revision = branch.unwrap_or_else(|| "HEAD".into());
-        let tip = tokio::task::spawn_blocking(move || git::resolve(&url, &revision)).await?;
-        Ok(tip.map(Some))
+        Ok(url.map(|url| (url, branch)))
     }
 
     /// Records the commit a deployment found at its clone, so that a resume and the end of the

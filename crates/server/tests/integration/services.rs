@@ -171,6 +171,12 @@ async fn a_database_deploys_without_a_build() {
     let status = server.settled(&format!("/api/database/{id}/status")).await;
     assert_eq!(status["state"], "DEPLOYED");
     assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
+    // Nothing of git: a database is not built from a repository.
+    let log = server.get(&format!("/api/database/{id}/log")).await.body;
+    assert_eq!(
+        log["results"][0]["message"],
+        "Deployment requested; waiting in the queue."
+    );
     let statuses = server
         .get(&format!("/api/environment/{environment}/statuses"))
         .await
@@ -321,6 +327,12 @@ async fn helm_services_come_from_git_or_a_helm_repository() {
         .await;
     let status = server.settled(&format!("/api/helm/{id}/status")).await;
     assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
+    // Nothing of git: this chart comes from a helm repository.
+    let log = server.get(&format!("/api/helm/{id}/log")).await.body;
+    assert_eq!(
+        log["results"][0]["message"],
+        "Deployment requested; waiting in the queue."
+    );
     let statuses = server
         .get(&format!("/api/environment/{environment}/statuses"))
         .await
