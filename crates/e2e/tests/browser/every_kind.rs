@@ -77,6 +77,9 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".page__lead", "Database").await?;
     browser.wait_for_text(".facts", "POSTGRESQL 16").await?;
     browser.wait_for_text(".breadcrumbs", "orders").await?;
+    // A database holds no variables: no tab leads there.
+    let tabs = browser.wait_for_text("nav.tabs", "Settings").await?;
+    assert!(!tabs.contains("Variables"), "{tabs}");
     browser.click_button("Deploy").await?;
     browser.wait_for_text("[data-state]", "Deployed").await?;
     let timeline = browser

@@ -66,7 +66,7 @@ pub fn ServiceDeployments() -> impl IntoView {
         <div class="page__header">
             <ServiceTitle service=addressed/>
         </div>
-        <ServiceTabs/>
+        <ServiceTabs service=addressed/>
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Deployments"</h2>
             {loaded(history, 6, move |(kind, page)| {

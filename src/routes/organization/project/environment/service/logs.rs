@@ -112,7 +112,7 @@ pub fn ServiceLogs() -> impl IntoView {
         <div class="page__header">
             <ServiceTitle service=addressed/>
         </div>
-        <ServiceTabs/>
+        <ServiceTabs service=addressed/>
         <section class="card" aria-labelledby="logs-title">
             <div class="card__header">
                 <h2 id="logs-title">"Logs"</h2>

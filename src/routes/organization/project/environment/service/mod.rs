@@ -62,23 +62,23 @@ pub fn ServiceTitle(service: AddressedService) -> impl IntoView {
     }
 }
 
-/// Links between the pages of one service, the current one marked.
+/// Links between the pages of one service, the current one marked; no Variables for a
+/// database, which holds none.
 #[component]
-pub fn ServiceTabs() -> impl IntoView {
-    let (org, project, environment, service) = (
-        param_id("org"),
-        param_id("project"),
-        param_id("env"),
-        param_id("service"),
-    );
+pub fn ServiceTabs(service: AddressedService) -> impl IntoView {
+    let database = move || service.kind.get().and_then(Result::ok) == Some(ServiceType::Database);
+    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let location = use_location();
     let tabs = move || {
-        let (Some(org), Some(project), Some(environment), Some(service)) =
-            (org.get(), project.get(), environment.get(), service.get())
-        else {
+        let (Some(org), Some(project), Some(environment), Some(service)) = (
+            org.get(),
+            project.get(),
+            environment.get(),
+            service.id.get(),
+        ) else {
             return Vec::new();
         };
-        vec![
+        let mut tabs = vec![
             (
                 "Overview",
                 paths::service(org, project, environment, service),
@@ -99,7 +99,11 @@ pub fn ServiceTabs() -> impl IntoView {
                 "Settings",
                 paths::service_settings(org, project, environment, service),
             ),
-        ]
+        ];
+        if database() {
+            tabs.retain(|(label, _)| *label != "Variables");
+        }
+        tabs
     };
     view! {
         <nav class="tabs" aria-label="Service pages">

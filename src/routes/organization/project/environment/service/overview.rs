@@ -175,7 +175,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 </button>
             </div>
         </div>
-        <ServiceTabs/>
+        <ServiceTabs service=addressed/>
         <div class="columns">
             <section class="card" aria-labelledby="status-title">
                 <h2 id="status-title">"Status"</h2>

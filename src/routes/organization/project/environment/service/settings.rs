@@ -34,7 +34,7 @@ pub fn ServiceSettings() -> impl IntoView {
         <div class="page__header">
             <ServiceTitle service=addressed/>
         </div>
-        <ServiceTabs/>
+        <ServiceTabs service=addressed/>
         <OutOfDateNotice out_of_date/>
         <section class="card" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>

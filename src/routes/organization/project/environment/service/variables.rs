@@ -70,7 +70,7 @@ pub fn ServiceVariables() -> impl IntoView {
         <div class="page__header">
             <ServiceTitle service=addressed/>
         </div>
-        <ServiceTabs/>
+        <ServiceTabs service=addressed/>
         <OutOfDateNotice out_of_date/>
         <section class="card" aria-labelledby="variables-title">
             <div class="card__header">
