@@ -10,6 +10,7 @@ pub mod environment;
 mod error;
 pub mod groups;
 pub mod helm_repository;
+pub mod job;
 pub mod on_premise;
 pub mod organization;
 pub mod project;

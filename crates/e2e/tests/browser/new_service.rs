@@ -1,10 +1,11 @@
 //! Creating services from the environment page: the kind chosen first, then its form; a database
-//! refused with a version that is not one, then created and listed with its kind.
+//! refused with a version that is not one, then created and listed with its kind; a cron job
+//! refused with a schedule that is not one, then created.
 
 use e2e::Browser;
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_database_is_created_from_the_environment_page() -> anyhow::Result<()> {
+async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
     let place = browser
         .create_environment("shop", "staging", "STAGING")
@@ -50,5 +51,52 @@ async fn a_database_is_created_from_the_environment_page() -> anyhow::Result<()>
     assert_eq!(databases["results"][0]["type"], "MYSQL");
     assert_eq!(databases["results"][0]["version"], "16");
     browser.screenshot("new-database").await?;
+
+    // A job on a schedule, built from git: its schedule's rule first.
+    browser.click("input[name=service-kind][value=job]").await?;
+    browser.find("form[aria-label='Create a job']").await?;
+    browser.fill("#field-name", "nightly-report").await?;
+    browser.fill("#field-schedule", "61 * * * *").await?;
+    browser
+        .fill(
+            "#field-source-docker-git_repository-url",
+            "https://git.example.com/acme/jobs.git",
+        )
+        .await?;
+    browser
+        .click("form[aria-label='Create a job'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-schedule-error", "must be a cron expression")
+        .await?;
+    browser.fill("#field-schedule", "0 3 * * *").await?;
+    browser
+        .click("form[aria-label='Create a job'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("tr[data-service=nightly-report]", "Job")
+        .await?;
+    let jobs = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/job", place.environment),
+            serde_json::json!(null),
+        )
+        .await?;
+    assert_eq!(jobs["results"][0]["schedule"], "0 3 * * *");
+    assert_eq!(jobs["results"][0]["job_type"], "CRON");
+
+    // From an image, with no registry yet: the form says where to add one.
+    browser
+        .find("#field-source option[value=image]")
+        .await?
+        .click()
+        .await?;
+    browser
+        .wait_for_text(
+            "form[aria-label='Create a job']",
+            "this organization has none yet",
+        )
+        .await?;
     browser.close().await
 }

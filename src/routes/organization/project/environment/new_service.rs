@@ -1,16 +1,19 @@
 //! The forms that create a service in an environment, one per kind offered, behind a choice of
-//! kind: an application built from git, a container run from a registry's image, or a database.
+//! kind: an application built from git, a container run from a registry's image, a job, or a
+//! database.
 
 use leptos::prelude::*;
 use platform_api::{
     Application, ApplicationRequest, Container, ContainerRequest, Database, DatabaseAccessibility,
-    DatabaseMode, DatabaseRequest, DatabaseType, FieldError, GitRepositoryRequest, PortRequest,
+    DatabaseMode, DatabaseRequest, DatabaseType, FieldError, GitRepositoryRequest, Job,
+    JobDockerSourceRequest, JobImageSource, JobRequest, JobSourceRequest, JobType, LifecycleEvent,
+    PortRequest,
 };
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::form::{Form, Numbers};
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::routes::paths;
 
 use super::resources::{database_reach_options, ResourceFields, Resources};
@@ -20,6 +23,7 @@ use super::resources::{database_reach_options, ResourceFields, Resources};
 enum Kind {
     Application,
     Container,
+    Job,
     Database,
 }
 
@@ -28,6 +32,7 @@ impl Kind {
         match self {
             Kind::Application => "application",
             Kind::Container => "container",
+            Kind::Job => "job",
             Kind::Database => "database",
         }
     }
@@ -52,11 +57,13 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
                 <legend>"Kind"</legend>
                 {choice(Kind::Application, "Application (built from git)")}
                 {choice(Kind::Container, "Container (from an image)")}
+                {choice(Kind::Job, "Job (runs to its end)")}
                 {choice(Kind::Database, "Database")}
             </fieldset>
             {move || match kind.get() {
                 Kind::Application => view! { <CreateApplication environment on_created/> }.into_any(),
                 Kind::Container => view! { <CreateContainer org environment on_created/> }.into_any(),
+                Kind::Job => view! { <CreateJob org environment on_created/> }.into_any(),
                 Kind::Database => view! { <CreateDatabase environment on_created/> }.into_any(),
             }}
         </section>
@@ -139,11 +146,57 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
     }
 }
 
+/// A registry of the organization to take an image from: a select, or, when the organization has
+/// none, the way to add one.
+#[component]
+fn RegistryField(
+    org: Uuid,
+    /// The request field it fills.
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let registries = LocalResource::new(move || async move { api.container_registries(org).await });
+    move || {
+        Some(match registries.get()? {
+            Err(error) => {
+                view! { <p class="notice notice--error">{error.to_string()}</p> }.into_any()
+            }
+            Ok(list) if list.is_empty() => view! {
+                <p class="notice notice--warning">
+                    "Images come from a registry, and this organization has none yet: "
+                    <a href=paths::container_registries(org)>"add one"</a> " first."
+                </p>
+            }
+            .into_any(),
+            Ok(list) => {
+                if value.get_untracked().is_empty() {
+                    value.set(list[0].id.to_string());
+                }
+                let options: Vec<(Uuid, String)> = list
+                    .into_iter()
+                    .map(|r| (r.id, format!("{} ({})", r.name, r.url)))
+                    .collect();
+                view! { <SelectField label="Registry" name value options errors required=true/> }
+                    .into_any()
+            }
+        })
+    }
+}
+
+/// A registry's id as chosen, or the error saying one is needed.
+fn chosen_registry(field: &str, value: RwSignal<String>) -> Result<Uuid, FieldError> {
+    value
+        .get_untracked()
+        .parse()
+        .map_err(|_| FieldError::new(field, "is required: choose a registry"))
+}
+
 /// A container runs an image of one of the organization's registries.
 #[component]
 fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let registries = LocalResource::new(move || async move { api.container_registries(org).await });
     let name = RwSignal::new(String::new());
     let registry = RwSignal::new(String::new());
     let image = RwSignal::new(String::new());
@@ -165,9 +218,9 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
     let errors = form.errors;
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let Ok(registry_id) = registry.get_untracked().parse() else {
-            errors.set(vec![FieldError::new("registry_id", "is required")]);
-            return;
+        let registry_id = match chosen_registry("registry_id", registry) {
+            Ok(id) => id,
+            Err(problem) => return errors.set(vec![problem]),
         };
         let mut numbers = Numbers::default();
         let typed = resources.read(&mut numbers);
@@ -193,47 +246,181 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
         let checked = numbers.and_rules(request.validate());
         form.submit(request, checked);
     };
-    move || {
-        let registries = registries.get()?;
-        Some(match registries {
-            Err(error) => {
-                view! { <p class="notice notice--error">{error.to_string()}</p> }.into_any()
-            }
-            Ok(list) if list.is_empty() => view! {
-                <p class="notice notice--warning">
-                    "A container runs an image of a registry, and this organization has none yet: "
-                    <a href=paths::container_registries(org)>"add one"</a> " first."
-                </p>
-            }
-            .into_any(),
-            Ok(list) => {
-                if registry.get_untracked().is_empty() {
-                    registry.set(list[0].id.to_string());
-                }
-                let options: Vec<(Uuid, String)> = list
-                    .into_iter()
-                    .map(|r| (r.id, format!("{} ({})", r.name, r.url)))
-                    .collect();
-                view! {
-                    <form on:submit=submit novalidate aria-label="Create a container">
-                        <div class="form-grid">
-                            <TextField label="Name" name="name" value=name errors required=true placeholder="api"/>
-                            <SelectField label="Registry" name="registry_id" value=registry options errors required=true/>
-                            <TextField label="Image" name="image_name" value=image errors required=true
-                                placeholder="acme/api"/>
-                            <TextField label="Tag" name="tag" value=tag errors required=true/>
-                            <ResourceFields resources errors/>
+    view! {
+        <form on:submit=submit novalidate aria-label="Create a container">
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="api"/>
+                <RegistryField org name="registry_id" value=registry errors/>
+                <TextField label="Image" name="image_name" value=image errors required=true
+                    placeholder="acme/api"/>
+                <TextField label="Tag" name="tag" value=tag errors required=true/>
+                <ResourceFields resources errors/>
                 <TextField label="Public port" name="ports[0].internal_port" value=port errors
                     input_type="number" placeholder="8080"
                     hint="The port it listens on; exposed on 443. Leave empty for none."/>
-                        </div>
-                        <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                            "Create container"
-                        </button>
-                    </form>
-                }.into_any()
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Create container"
+            </button>
+        </form>
+    }
+}
+
+/// A job runs to its end, on a schedule or at the environment's lifecycle events, built from git
+/// or run from an image.
+#[component]
+fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let name = RwSignal::new(String::new());
+    let job_type = RwSignal::new(JobType::Cron.as_str().to_string());
+    let schedule = RwSignal::new("0 3 * * *".to_string());
+    let events: Vec<(LifecycleEvent, RwSignal<bool>)> = LifecycleEvent::ALL
+        .iter()
+        .map(|event| (*event, RwSignal::new(*event == LifecycleEvent::Start)))
+        .collect();
+    let from_git = RwSignal::new("git".to_string());
+    let url = RwSignal::new(String::new());
+    let branch = RwSignal::new("main".to_string());
+    let dockerfile = RwSignal::new("Dockerfile".to_string());
+    let registry = RwSignal::new(String::new());
+    let image = RwSignal::new(String::new());
+    let tag = RwSignal::new("latest".to_string());
+    let cpu = RwSignal::new(platform_api::defaults::cpu().to_string());
+    let memory = RwSignal::new(platform_api::defaults::memory().to_string());
+    let max_duration = RwSignal::new("300".to_string());
+    let form = Form::new(
+        move |request: JobRequest| async move { api.create_job(environment, &request).await },
+        move |job: Job| {
+            name.set(String::new());
+            on_created.run(());
+            format!("Job {} created.", job.name)
+        },
+    );
+    let errors = form.errors;
+    let chosen_events = events.clone();
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let job_type: JobType = job_type.get_untracked().parse().unwrap_or(JobType::Cron);
+        let source = if from_git.get_untracked() == "git" {
+            JobSourceRequest {
+                image: None,
+                docker: Some(JobDockerSourceRequest {
+                    git_repository: GitRepositoryRequest {
+                        url: url.get_untracked().trim().to_string(),
+                        branch: Some(branch.get_untracked().trim().to_string())
+                            .filter(|b| !b.is_empty()),
+                        root_path: None,
+                        provider: None,
+                    },
+                    dockerfile_path: Some(dockerfile.get_untracked().trim().to_string())
+                        .filter(|d| !d.is_empty()),
+                }),
             }
-        })
+        } else {
+            let registry_id = match chosen_registry("source.image.registry_id", registry) {
+                Ok(id) => id,
+                Err(problem) => return errors.set(vec![problem]),
+            };
+            JobSourceRequest {
+                image: Some(JobImageSource {
+                    registry_id,
+                    image_name: image.get_untracked().trim().to_string(),
+                    tag: tag.get_untracked().trim().to_string(),
+                }),
+                docker: None,
+            }
+        };
+        let mut numbers = Numbers::default();
+        let request = JobRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: None,
+            job_type,
+            schedule: (job_type == JobType::Cron)
+                .then(|| schedule.get_untracked().trim().to_string()),
+            lifecycle_events: if job_type == JobType::Lifecycle {
+                chosen_events
+                    .iter()
+                    .filter(|(_, on)| on.get_untracked())
+                    .map(|(event, _)| *event)
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            source,
+            cpu: numbers.read("cpu", &cpu.get_untracked()),
+            memory: numbers.read("memory", &memory.get_untracked()),
+            max_nb_restart: 0,
+            max_duration_seconds: numbers
+                .read("max_duration_seconds", &max_duration.get_untracked()),
+            arguments: Vec::new(),
+            entrypoint: None,
+            auto_deploy: false,
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    let events_error = error_for(errors, "lifecycle_events");
+    let types = vec![
+        (JobType::Cron.as_str(), "On a schedule (cron)".to_string()),
+        (
+            JobType::Lifecycle.as_str(),
+            "At the environment's lifecycle events".to_string(),
+        ),
+    ];
+    let sources = vec![
+        ("git", "Built from git".to_string()),
+        ("image", "An image of a registry".to_string()),
+    ];
+    view! {
+        <form on:submit=submit novalidate aria-label="Create a job">
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="nightly-report"/>
+                <SelectField label="Runs" name="job_type" value=job_type options=types errors/>
+                <Show when=move || job_type.get() == JobType::Cron.as_str()>
+                    <TextField label="Schedule" name="schedule" value=schedule errors required=true
+                        hint="Five cron fields, in UTC: minute hour day month weekday."/>
+                </Show>
+                <SelectField label="Source" name="source" value=from_git options=sources errors/>
+                {move || if from_git.get() == "git" {
+                    view! {
+                        <TextField label="Git repository URL" name="source.docker.git_repository.url"
+                            value=url errors required=true placeholder="https://git.example.com/acme/jobs.git"/>
+                        <TextField label="Branch" name="source.docker.git_repository.branch" value=branch errors/>
+                        <TextField label="Dockerfile" name="source.docker.dockerfile_path" value=dockerfile errors/>
+                    }.into_any()
+                } else {
+                    view! {
+                        <RegistryField org name="source.image.registry_id" value=registry errors/>
+                        <TextField label="Image" name="source.image.image_name" value=image errors
+                            required=true placeholder="acme/report"/>
+                        <TextField label="Tag" name="source.image.tag" value=tag errors required=true/>
+                    }.into_any()
+                }}
+                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
+                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                <TextField label="Longest run (seconds)" name="max_duration_seconds" value=max_duration
+                    errors input_type="number"/>
+            </div>
+            <Show when=move || job_type.get() == JobType::Lifecycle.as_str()>
+                <fieldset class="choices" aria-describedby="field-lifecycle_events-error">
+                    <legend>"Runs when the environment *"</legend>
+                    {events.clone().into_iter().map(|(event, on)| view! {
+                        <label class="checkbox">
+                            <input type="checkbox" name="lifecycle_events" value=event.as_str() bind:checked=on/>
+                            {match event {
+                                LifecycleEvent::Start => "starts",
+                                LifecycleEvent::Stop => "stops",
+                                LifecycleEvent::Delete => "is deleted",
+                            }}
+                        </label>
+                    }).collect_view()}
+                    <p class="field__error" id="field-lifecycle_events-error">{move || events_error.get()}</p>
+                </fieldset>
+            </Show>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Create job"
+            </button>
+        </form>
     }
 }
 
