@@ -98,5 +98,6 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
             "this organization has none yet",
         )
         .await?;
+    browser.screenshot("new-job").await?;
     browser.close().await
 }
