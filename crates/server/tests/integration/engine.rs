@@ -158,11 +158,14 @@ async fn deploy_at_a_commit_records_it() {
     assert!(app["git_repository"]["deployed_commit_date"].is_string());
 }
 
-#[tokio::test]
-async fn a_restart_resumes_an_unfinished_deployment() {
-    let server = TestServer::new().await;
-    let (_, _, application) = server.hierarchy().await;
-    // Leave a deployment half done, as a server killed in the middle would.
+/// Deploys the application, then leaves that deployment at its fourth step, as a server killed
+/// in the middle would (`damage` may spoil its record further), and starts the server again on
+/// the same database; the restarted server and the deployment's id.
+async fn half_done_then_restarted(
+    server: TestServer,
+    application: &str,
+    damage: &str,
+) -> (TestServer, String) {
     let reply = server
         .post(&format!("/api/application/{application}/deploy"), json!({}))
         .await;
@@ -170,25 +173,33 @@ async fn a_restart_resumes_an_unfinished_deployment() {
         .as_str()
         .unwrap()
         .to_string();
-    server.settled_status(&application).await;
+    server.settled_status(application).await;
     sqlx::query("DELETE FROM deployment_steps WHERE deployment_id = ? AND position >= 3")
         .bind(&deployment)
         .execute(&server.state.db)
         .await
         .unwrap();
-    sqlx::query("UPDATE deployments SET finished_at = NULL, state = 'BUILDING' WHERE id = ?")
-        .bind(&deployment)
-        .execute(&server.state.db)
-        .await
-        .unwrap();
+    sqlx::query(&format!(
+        "UPDATE deployments SET finished_at = NULL, state = 'BUILDING'{damage} WHERE id = ?"
+    ))
+    .bind(&deployment)
+    .execute(&server.state.db)
+    .await
+    .unwrap();
     sqlx::query("UPDATE service_statuses SET state = 'BUILDING', action_status = 'ONGOING'")
         .execute(&server.state.db)
         .await
         .unwrap();
-
     let TestServer { dir, state, .. } = server;
     state.db.close().await;
-    let restarted = TestServer::in_dir(dir).await;
+    (TestServer::in_dir(dir).await, deployment)
+}
+
+#[tokio::test]
+async fn a_restart_resumes_an_unfinished_deployment() {
+    let server = TestServer::new().await;
+    let (_, _, application) = server.hierarchy().await;
+    let (restarted, deployment) = half_done_then_restarted(server, &application, "").await;
     let status = restarted.settled_status(&application).await;
     assert_eq!(status["state"], "DEPLOYED");
     assert_eq!(status["steps"]["details"].as_array().unwrap().len(), 7);
@@ -206,37 +217,9 @@ async fn a_restart_resumes_an_unfinished_deployment() {
 async fn an_action_whose_run_keeps_breaking_ends_in_an_error_state_saying_why() {
     let server = TestServer::new().await;
     let (_, _, application) = server.hierarchy().await;
-    let reply = server
-        .post(&format!("/api/application/{application}/deploy"), json!({}))
-        .await;
-    let deployment = reply.body["deployment_request_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    server.settled_status(&application).await;
-    // Leave a deployment half done with a record the engine cannot read, so that every try of
-    // its run breaks.
-    sqlx::query("DELETE FROM deployment_steps WHERE deployment_id = ? AND position >= 3")
-        .bind(&deployment)
-        .execute(&server.state.db)
-        .await
-        .unwrap();
-    sqlx::query(
-        "UPDATE deployments SET finished_at = NULL, state = 'BUILDING', sub_action = 'UNREADABLE'
-         WHERE id = ?",
-    )
-    .bind(&deployment)
-    .execute(&server.state.db)
-    .await
-    .unwrap();
-    sqlx::query("UPDATE service_statuses SET state = 'BUILDING', action_status = 'ONGOING'")
-        .execute(&server.state.db)
-        .await
-        .unwrap();
-
-    let TestServer { dir, state, .. } = server;
-    state.db.close().await;
-    let restarted = TestServer::in_dir(dir).await;
+    // A record the engine cannot read: every try of the resumed run breaks.
+    let (restarted, _) =
+        half_done_then_restarted(server, &application, ", sub_action = 'UNREADABLE'").await;
     let status = restarted.settled_status(&application).await;
     assert_eq!(status["state"], "DEPLOYMENT_ERROR");
     assert_eq!(status["status_details"]["status"], "ERROR");
