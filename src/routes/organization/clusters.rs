@@ -14,7 +14,7 @@ use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::status_badge::ClusterStatusBadge;
-use crate::routes::organization::no_organization;
+use crate::routes::organization::organization_records;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
 
@@ -23,15 +23,9 @@ const POLL_BUSY: Duration = Duration::from_secs(3);
 
 #[component]
 pub fn Clusters() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let clusters = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.clusters_with_status(org).await.map(|list| (org, list))
-        }
-    });
+    let clusters =
+        organization_records(|api, org| async move { api.clusters_with_status(org).await });
     poll(
         move || match clusters.get() {
             Some(Ok((_, list))) if list.iter().any(|(_, s)| s.status.is_in_progress()) => {

@@ -11,20 +11,13 @@ use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::organization::no_organization;
+use crate::routes::organization::organization_records;
 use crate::routes::{param_id, paths};
 
 #[component]
 pub fn OrganizationOverview() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let projects = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.projects(org).await.map(|projects| (org, projects))
-        }
-    });
+    let projects = organization_records(|api, org| async move { api.projects(org).await });
 
     view! {
         <div class="page__header page__header--actions">

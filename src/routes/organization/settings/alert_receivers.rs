@@ -12,31 +12,21 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn AlertReceivers() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let receivers = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.alert_receivers(org).await
-        }
-    });
+    let receivers = organization_records(|api, org| async move { api.alert_receivers(org).await });
     let changed = Callback::new(move |()| receivers.refetch());
     view! {
-        <div class="page__header">
-            <h1>"Alert receivers"</h1>
-            <p class="page__lead">"Where the platform's alerts go."</p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="Alert receivers"
+            lead="Where the platform's alerts go."/>
         <section class="card" aria-labelledby="receivers-title">
             <h2 id="receivers-title">"All receivers"</h2>
-            {loaded(receivers, 3, move |receivers| view! { <ReceiverTable receivers on_deleted=changed/> })}
+            {loaded(receivers, 3, move |(_, receivers)| view! { <ReceiverTable receivers on_deleted=changed/> })}
         </section>
         {move || org.get().map(|org| view! { <CreateReceiver org on_created=changed/> })}
     }

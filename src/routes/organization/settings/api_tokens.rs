@@ -15,8 +15,8 @@ use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 /// The lifetimes offered, in days; `None` never expires.
@@ -30,25 +30,13 @@ const LIFETIMES: [(&str, &str, Option<i64>); 5] = [
 
 #[component]
 pub fn ApiTokens() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let token_list = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.api_tokens(org).await.map(|tokens| (org, tokens))
-        }
-    });
+    let token_list = organization_records(|api, org| async move { api.api_tokens(org).await });
     // The secret of the token just created: shown until the person says they copied it.
     let created = RwSignal::new(None::<ApiToken>);
     view! {
-        <div class="page__header">
-            <h1>"API tokens"</h1>
-            <p class="page__lead">
-                "Tokens that scripts and CI use to call the API, each with a role that bounds what it may do."
-            </p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="API tokens"
+            lead="Tokens that scripts and CI use to call the API, each with a role that bounds what it may do."/>
         {move || created.get().map(|token| view! {
             <ShownOnce token on_done=Callback::new(move |()| created.set(None))/>
         })}

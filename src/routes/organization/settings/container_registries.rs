@@ -14,27 +14,18 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn ContainerRegistries() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let registries = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.container_registries(org).await.map(|list| (org, list))
-        }
-    });
+    let registries =
+        organization_records(|api, org| async move { api.container_registries(org).await });
     view! {
-        <div class="page__header">
-            <h1>"Container registries"</h1>
-            <p class="page__lead">"Where containers and jobs take their images from."</p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="Container registries"
+            lead="Where containers and jobs take their images from."/>
         <section class="card" aria-labelledby="registries-title">
             <h2 id="registries-title">"All registries"</h2>
             {loaded(registries, 3, move |(org, list)| view! {

@@ -14,28 +14,19 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn HelmRepositories() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let repositories = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.helm_repositories(org).await.map(|list| (org, list))
-        }
-    });
+    let repositories =
+        organization_records(|api, org| async move { api.helm_repositories(org).await });
     let changed = Callback::new(move |()| repositories.refetch());
     view! {
-        <div class="page__header">
-            <h1>"Helm repositories"</h1>
-            <p class="page__lead">"Where helm services take their charts from."</p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="Helm repositories"
+            lead="Where helm services take their charts from."/>
         <section class="card" aria-labelledby="repositories-title">
             <h2 id="repositories-title">"All repositories"</h2>
             {loaded(repositories, 3, move |(org, list)| view! {

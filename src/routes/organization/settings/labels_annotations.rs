@@ -16,36 +16,21 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, key_value_lines, LinesField, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn LabelsAnnotations() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let labels = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.labels_groups(org).await.map(|list| (org, list))
-        }
-    });
-    let annotations = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.annotations_groups(org).await.map(|list| (org, list))
-        }
-    });
+    let labels = organization_records(|api, org| async move { api.labels_groups(org).await });
+    let annotations =
+        organization_records(|api, org| async move { api.annotations_groups(org).await });
     let labels_changed = Callback::new(move |()| labels.refetch());
     let annotations_changed = Callback::new(move |()| annotations.refetch());
     view! {
-        <div class="page__header">
-            <h1>"Labels and annotations"</h1>
-            <p class="page__lead">"Groups of key=value pairs that services put on what they run."</p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="Labels and annotations"
+            lead="Groups of key=value pairs that services put on what they run."/>
         <section class="card" aria-labelledby="labels-title">
             <h2 id="labels-title">"Labels groups"</h2>
             {loaded(labels, 2, move |(org, groups)| view! {

@@ -15,9 +15,21 @@ use leptos_router::hooks::use_location;
 
 use crate::routes::{param_id, paths};
 
+/// The top of a settings page: its title, what it is for, and the tabs to the others.
+#[component]
+pub fn SettingsHeader(title: &'static str, lead: &'static str) -> impl IntoView {
+    view! {
+        <div class="page__header">
+            <h1>{title}</h1>
+            <p class="page__lead">{lead}</p>
+        </div>
+        <SettingsTabs/>
+    }
+}
+
 /// Links between the settings pages, the current one marked.
 #[component]
-pub fn SettingsTabs() -> impl IntoView {
+fn SettingsTabs() -> impl IntoView {
     let org = param_id("org");
     let location = use_location();
     move || {

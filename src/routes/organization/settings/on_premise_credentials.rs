@@ -13,30 +13,19 @@ use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn OnPremiseCredentialsPage() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let credentials = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.on_premise_credentials(org)
-                .await
-                .map(|list| (org, list))
-        }
-    });
+    let credentials =
+        organization_records(|api, org| async move { api.on_premise_credentials(org).await });
     let changed = Callback::new(move |()| credentials.refetch());
     view! {
-        <div class="page__header">
-            <h1>"On-premise credentials"</h1>
-            <p class="page__lead">"Key pairs the platform uses to reach infrastructure you run yourself."</p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="On-premise credentials"
+            lead="Key pairs the platform uses to reach infrastructure you run yourself."/>
         <section class="card" aria-labelledby="credentials-title">
             <h2 id="credentials-title">"All credentials"</h2>
             {loaded(credentials, 3, move |(org, list)| view! {

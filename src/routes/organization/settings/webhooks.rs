@@ -18,8 +18,8 @@ use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::organization::no_organization;
-use crate::routes::organization::settings::SettingsTabs;
+use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 use crate::state::polling::poll;
 
@@ -30,23 +30,11 @@ const POLL_SETTLED: Duration = Duration::from_secs(10);
 
 #[component]
 pub fn Webhooks() -> impl IntoView {
-    let api = use_api();
     let org = param_id("org");
-    let webhooks_list = LocalResource::new(move || {
-        let org = org.get();
-        async move {
-            let org = org.ok_or_else(no_organization)?;
-            api.webhooks(org).await.map(|webhooks| (org, webhooks))
-        }
-    });
+    let webhooks_list = organization_records(|api, org| async move { api.webhooks(org).await });
     view! {
-        <div class="page__header">
-            <h1>"Webhooks"</h1>
-            <p class="page__lead">
-                "Where the platform sends deployment events, signed with the webhook's secret."
-            </p>
-        </div>
-        <SettingsTabs/>
+        <SettingsHeader title="Webhooks"
+            lead="Where the platform sends deployment events, signed with the webhook's secret."/>
         <section class="card" aria-labelledby="webhooks-title">
             <h2 id="webhooks-title">"All webhooks"</h2>
             {loaded(webhooks_list, 3, move |(org, webhooks)| view! {
