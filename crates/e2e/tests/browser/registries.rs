@@ -60,7 +60,7 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
         .click("form[aria-label='Add a container registry'] button[type=submit]")
         .await?;
     let row = browser
-        .wait_for_text("tr[data-registry=builds]", "ECR")
+        .wait_for_text("tr[data-source=builds]", "ECR")
         .await?;
     assert!(row.contains("No service"), "{row}");
     assert!(
@@ -105,16 +105,16 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
         .await?;
     browser.client.goto(registries_page.as_str()).await?;
     browser
-        .wait_for_text("tr[data-registry=builds]", "1 service")
+        .wait_for_text("tr[data-source=builds]", "1 service")
         .await?;
     browser.screenshot("container-registries").await?;
     browser
-        .click("tr[data-registry=builds] .button--danger")
+        .click("tr[data-source=builds] .button--danger")
         .await?;
     browser.accept_confirmation().await?;
     browser
         .wait_for_text(".toast--error", "used by 1 service")
         .await?;
-    browser.find("tr[data-registry=builds]").await?;
+    browser.find("tr[data-source=builds]").await?;
     browser.close().await
 }

@@ -62,7 +62,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .click("form[aria-label='Add a helm repository'] button[type=submit]")
         .await?;
     let row = browser
-        .wait_for_text("tr[data-repository=charts]", "Certificate not checked")
+        .wait_for_text("tr[data-source=charts]", "Certificate not checked")
         .await?;
     assert!(row.contains("No service"), "{row}");
     assert!(!browser.client.source().await?.contains("helm-s3cret"));

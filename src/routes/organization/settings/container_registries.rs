@@ -9,17 +9,17 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
-use crate::components::delete_button::{services_using, DeleteButton};
-use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn ContainerRegistries() -> impl IntoView {
+    let api = use_api();
     let org = param_id("org");
     let registries =
         organization_records(|api, org| async move { api.container_registries(org).await });
@@ -29,68 +29,21 @@ pub fn ContainerRegistries() -> impl IntoView {
         <section class="card" aria-labelledby="registries-title">
             <h2 id="registries-title">"All registries"</h2>
             {loaded(registries, 3, move |(org, list)| view! {
-                <RegistryTable org registries=list on_deleted=Callback::new(move |()| registries.refetch())/>
+                <SourceTable sources=list.into_iter().map(source).collect()
+                    words=SourceWords {
+                        empty_title: "No registry yet",
+                        empty_hint: "Add one with the form below; containers and jobs then take their images from it.",
+                        question: "Delete this registry?",
+                        consequence: "Its credentials go with it. A registry that services use is kept until they change.",
+                        done: "Registry deleted.",
+                    }
+                    delete=move |id| async move { api.delete_container_registry(org, id).await }
+                    on_deleted=Callback::new(move |()| registries.refetch())/>
             })}
         </section>
         {move || org.get().map(|org| view! {
             <CreateRegistry org on_created=Callback::new(move |()| registries.refetch())/>
         })}
-    }
-}
-
-#[component]
-fn RegistryTable(
-    org: Uuid,
-    registries: Vec<ContainerRegistry>,
-    on_deleted: Callback<()>,
-) -> impl IntoView {
-    if registries.is_empty() {
-        return view! {
-            <EmptyState title="No registry yet"
-                hint="Add one with the form below; containers and jobs then take their images from it."/>
-        }
-        .into_any();
-    }
-    view! {
-        <table class="table">
-            <thead><tr>
-                <th scope="col">"Name"</th>
-                <th scope="col">"Kind"</th>
-                <th scope="col">"Address"</th>
-                <th scope="col">"Used by"</th>
-                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
-            </tr></thead>
-            <tbody>
-                {registries.into_iter().map(|registry| view! { <RegistryRow org registry on_deleted/> }).collect_view()}
-            </tbody>
-        </table>
-    }
-    .into_any()
-}
-
-#[component]
-fn RegistryRow(org: Uuid, registry: ContainerRegistry, on_deleted: Callback<()>) -> impl IntoView {
-    let api = use_api();
-    let id = registry.id;
-    let used_by = services_using(registry.associated_services_count);
-    view! {
-        <tr data-registry=registry.name.clone()>
-            <td>
-                <strong>{registry.name.clone()}</strong>
-                {registry.config.username.clone().map(|user| view! {
-                    <div class="muted cell-note">{format!("as {user}")}</div>
-                })}
-            </td>
-            <td><span class="tag">{registry.kind.as_str()}</span></td>
-            <td class="mono">{registry.url.clone()}</td>
-            <td>{used_by}</td>
-            <td class="row-actions">
-                <DeleteButton question="Delete this registry?"
-                    consequence="Its credentials go with it. A registry that services use is kept until they change."
-                    done="Registry deleted."
-                    delete=move || async move { api.delete_container_registry(org, id).await } on_deleted/>
-            </td>
-        </tr>
     }
 }
 
@@ -174,5 +127,18 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 "Add registry"
             </button>
         </form>
+    }
+}
+
+/// A registry as the table shows it: the user it signs in as under its address.
+fn source(registry: ContainerRegistry) -> Source {
+    Source {
+        id: registry.id,
+        name: registry.name,
+        kind: registry.kind.as_str(),
+        url: registry.url,
+        note: registry.config.username.map(|user| format!("as {user}")),
+        warning: false,
+        used_by: registry.associated_services_count,
     }
 }

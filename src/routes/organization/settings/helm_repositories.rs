@@ -9,17 +9,17 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
-use crate::components::delete_button::{services_using, DeleteButton};
-use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 
 #[component]
 pub fn HelmRepositories() -> impl IntoView {
+    let api = use_api();
     let org = param_id("org");
     let repositories =
         organization_records(|api, org| async move { api.helm_repositories(org).await });
@@ -30,66 +30,19 @@ pub fn HelmRepositories() -> impl IntoView {
         <section class="card" aria-labelledby="repositories-title">
             <h2 id="repositories-title">"All repositories"</h2>
             {loaded(repositories, 3, move |(org, list)| view! {
-                <RepositoryTable org repositories=list on_deleted=changed/>
+                <SourceTable sources=list.into_iter().map(source).collect()
+                    words=SourceWords {
+                        empty_title: "No helm repository yet",
+                        empty_hint: "Add one with the form below; helm services then take their charts from it.",
+                        question: "Delete this helm repository?",
+                        consequence: "Its credentials go with it. A repository that services use is kept until they change.",
+                        done: "Helm repository deleted.",
+                    }
+                    delete=move |id| async move { api.delete_helm_repository(org, id).await }
+                    on_deleted=changed/>
             })}
         </section>
         {move || org.get().map(|org| view! { <CreateRepository org on_created=changed/> })}
-    }
-}
-
-#[component]
-fn RepositoryTable(
-    org: Uuid,
-    repositories: Vec<HelmRepository>,
-    on_deleted: Callback<()>,
-) -> impl IntoView {
-    if repositories.is_empty() {
-        return view! {
-            <EmptyState title="No helm repository yet"
-                hint="Add one with the form below; helm services then take their charts from it."/>
-        }
-        .into_any();
-    }
-    view! {
-        <table class="table">
-            <thead><tr>
-                <th scope="col">"Name"</th>
-                <th scope="col">"Kind"</th>
-                <th scope="col">"Address"</th>
-                <th scope="col">"Used by"</th>
-                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
-            </tr></thead>
-            <tbody>
-                {repositories.into_iter().map(|repository| view! { <RepositoryRow org repository on_deleted/> }).collect_view()}
-            </tbody>
-        </table>
-    }
-    .into_any()
-}
-
-#[component]
-fn RepositoryRow(org: Uuid, repository: HelmRepository, on_deleted: Callback<()>) -> impl IntoView {
-    let api = use_api();
-    let id = repository.id;
-    let used_by = services_using(repository.associated_services_count);
-    view! {
-        <tr data-repository=repository.name.clone()>
-            <td><strong>{repository.name.clone()}</strong></td>
-            <td><span class="tag">{repository.kind.as_str()}</span></td>
-            <td>
-                <span class="mono">{repository.url.clone()}</span>
-                {repository.skip_tls_verification.then(|| view! {
-                    <div class="cell-note warning-text">"Certificate not checked"</div>
-                })}
-            </td>
-            <td>{used_by}</td>
-            <td class="row-actions">
-                <DeleteButton question="Delete this helm repository?"
-                    consequence="Its credentials go with it. A repository that services use is kept until they change."
-                    done="Helm repository deleted."
-                    delete=move || async move { api.delete_helm_repository(org, id).await } on_deleted/>
-            </td>
-        </tr>
     }
 }
 
@@ -166,5 +119,20 @@ fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 "Add repository"
             </button>
         </form>
+    }
+}
+
+/// A repository as the table shows it: a warning when its certificate is not checked.
+fn source(repository: HelmRepository) -> Source {
+    Source {
+        id: repository.id,
+        name: repository.name,
+        kind: repository.kind.as_str(),
+        url: repository.url,
+        note: repository
+            .skip_tls_verification
+            .then(|| "Certificate not checked".to_string()),
+        warning: repository.skip_tls_verification,
+        used_by: repository.associated_services_count,
     }
 }

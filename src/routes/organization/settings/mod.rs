@@ -7,6 +7,7 @@ pub mod container_registries;
 pub mod helm_repositories;
 pub mod labels_annotations;
 pub mod on_premise_credentials;
+mod sources;
 pub mod webhooks;
 
 use leptos::prelude::*;
