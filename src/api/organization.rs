@@ -1,10 +1,27 @@
-use platform_api::Organization;
+use gloo_net::http::Method;
+use platform_api::{CallersOrganizations, Organization};
 
-use super::{Api, ApiError};
+use super::{send_with, Api, ApiError};
+use crate::state::session::Credentials;
+
+/// The path that lists the caller's organizations; signing in checks a token with it.
+const CALLERS_ORGANIZATIONS: &str = "/organization";
 
 impl Api {
     /// The organization of the signed-in token.
     pub async fn organization(&self) -> Result<Organization, ApiError> {
-        self.get("/organization").await
+        let answer: CallersOrganizations = self.get(CALLERS_ORGANIZATIONS).await?;
+        answer.first().ok_or_else(no_organization)
     }
+}
+
+/// The organization `credentials` reach: how a token is checked before it is used.
+pub async fn callers_organization(credentials: &Credentials) -> Result<Organization, ApiError> {
+    let answer: CallersOrganizations =
+        send_with(credentials, Method::GET, CALLERS_ORGANIZATIONS, None).await?;
+    answer.first().ok_or_else(no_organization)
+}
+
+fn no_organization() -> ApiError {
+    ApiError::NotFound("This token belongs to no organization.".into())
 }

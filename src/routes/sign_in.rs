@@ -1,13 +1,13 @@
 //! `/sign-in`: API base URL, token type, token, and "remember on this device". The token is
 //! checked with `GET /organization` before it is kept.
 
-use gloo_net::http::Method;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
-use platform_api::{FieldError, Organization};
+use platform_api::FieldError;
 
-use crate::api::{send_with, ApiError};
+use crate::api::organization::callers_organization;
+use crate::api::ApiError;
 use crate::components::form_field::{SelectField, TextField};
 use crate::routes::paths;
 use crate::state::config::use_config;
@@ -40,8 +40,7 @@ pub fn SignIn() -> impl IntoView {
         let credentials = credentials.clone();
         let navigate = navigate.clone();
         async move {
-            match send_with::<Organization>(&credentials, Method::GET, "/organization", None).await
-            {
+            match callers_organization(&credentials).await {
                 Ok(organization) => {
                     session.sign_in(credentials, remember.get_untracked());
                     let next = query

@@ -6,14 +6,13 @@
 //! `config.json` allows, and from no other. The messages, both ways, are in the README
 //! ("Embedding the console").
 
-use gloo_net::http::Method;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
-use platform_api::Organization;
 use serde::{Deserialize, Serialize};
 
-use crate::api::{send_with, ApiError};
+use crate::api::organization::callers_organization;
+use crate::api::ApiError;
 use crate::routes::paths;
 use crate::state::config::{use_config, RuntimeConfig};
 use crate::state::session::{use_session, Credentials, TokenKind};
@@ -255,8 +254,7 @@ pub fn EmbedBridge() -> impl IntoView {
     let sign_in = Action::new_local(move |credentials: &Credentials| {
         let credentials = credentials.clone();
         async move {
-            let checked =
-                send_with::<Organization>(&credentials, Method::GET, "/organization", None).await;
+            let checked = callers_organization(&credentials).await;
             match checked {
                 Ok(_) => {
                     embed.problem.set(None);

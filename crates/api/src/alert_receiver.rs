@@ -15,6 +15,7 @@ wire_enum!(
     }
 );
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AlertReceiver {
@@ -31,6 +32,7 @@ pub struct AlertReceiver {
 }
 
 /// Body of `POST /alert-receivers`: every field but `owner` and `severity` is required.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AlertReceiverCreation {
@@ -48,6 +50,7 @@ pub struct AlertReceiverCreation {
 }
 
 /// Body of `PUT /alert-receivers/{id}`; a `webhook_url` left out is kept.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AlertReceiverUpdate {

@@ -24,6 +24,10 @@ wire_enum!(
 impl ServiceType {
     /// The first segment of the kind's routes: `/application/{id}`, `/helm/{id}/deploy`, and of
     /// its collection under an environment.
+    pub fn default_icon_uri(self) -> String {
+        format!("app://platform-console/{}", self.path_segment())
+    }
+
     pub fn path_segment(self) -> &'static str {
         match self {
             ServiceType::Application => "application",
@@ -48,6 +52,7 @@ impl ServiceType {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Application {
@@ -57,7 +62,9 @@ pub struct Application {
     pub environment: Reference,
     pub name: String,
     pub description: Option<String>,
-    pub icon_uri: Option<String>,
+    /// The platform requires one: the kind's own icon unless another was set.
+    #[serde(default)]
+    pub icon_uri: String,
     pub service_type: ServiceType,
     pub build_mode: String,
     pub dockerfile_path: Option<String>,
@@ -87,6 +94,7 @@ pub struct Application {
 }
 
 /// Git repository of a service (spec 2.5).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitRepository {
@@ -105,6 +113,7 @@ pub struct GitRepository {
     pub git_token_name: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Storage {
@@ -116,6 +125,7 @@ pub struct Storage {
     pub mount_point: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Port {
@@ -131,6 +141,7 @@ pub struct Port {
 }
 
 /// Readiness and liveness probes (spec 2.6).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Healthchecks {
@@ -138,6 +149,7 @@ pub struct Healthchecks {
     pub liveness_probe: Option<Probe>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Probe {
@@ -151,6 +163,7 @@ pub struct Probe {
 }
 
 /// The four probe variants, as `{"tcp": {...}}`, `{"http": {...}}`, `{"exec": {...}}` or `{"grpc": {...}}`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
@@ -174,6 +187,7 @@ pub enum ProbeType {
 }
 
 /// Autoscaling policy (spec 2.7).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Autoscaling {
@@ -187,6 +201,7 @@ pub struct Autoscaling {
     pub scalers: Vec<Scaler>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scaler {
@@ -201,6 +216,7 @@ pub struct Scaler {
     pub trigger_authentication: Option<TriggerAuthentication>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TriggerAuthentication {
@@ -212,6 +228,7 @@ pub struct TriggerAuthentication {
     pub config_yaml: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AnnotationsGroup {
@@ -223,6 +240,7 @@ pub struct AnnotationsGroup {
     pub scopes: Vec<crate::groups::AnnotationScope>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KeyValue {
@@ -231,6 +249,7 @@ pub struct KeyValue {
 }
 
 /// Labels group (spec 2.10).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LabelsGroup {
@@ -241,6 +260,7 @@ pub struct LabelsGroup {
     pub labels: Vec<Label>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Label {
@@ -250,6 +270,7 @@ pub struct Label {
 }
 
 /// Body of `POST /environment/{id}/application`. Omitted fields take the defaults below.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApplicationRequest {
@@ -310,6 +331,7 @@ pub mod defaults {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitRepositoryRequest {
@@ -322,6 +344,7 @@ pub struct GitRepositoryRequest {
     pub provider: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PortRequest {
@@ -338,6 +361,7 @@ pub struct PortRequest {
     pub is_default: Option<bool>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StorageRequest {
@@ -507,6 +531,7 @@ impl Runtime<'_> {
 }
 
 /// Body of `POST /application/{id}/deploy`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeployRequest {

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 use crate::status::ClusterState;
@@ -17,12 +18,14 @@ pub fn next_kubernetes_version(version: &str) -> Option<&'static str> {
     KUBERNETES_VERSIONS.get(index + 1).copied()
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cluster {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+    pub organization: Reference,
     pub name: String,
     pub description: Option<String>,
     pub cloud_provider: String,
@@ -33,6 +36,7 @@ pub struct Cluster {
 }
 
 /// Body of `POST /organization/{id}/cluster` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterRequest {
@@ -82,6 +86,7 @@ impl ClusterRequest {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterLock {
@@ -93,6 +98,7 @@ pub struct ClusterLock {
 }
 
 /// Body of `POST /organization/{id}/cluster/{id}/lock`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterLockRequest {
@@ -121,6 +127,7 @@ impl ClusterLockRequest {
 }
 
 /// Cluster status (spec 2.19).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterStatus {
@@ -131,9 +138,20 @@ pub struct ClusterStatus {
     pub last_execution_id: Option<String>,
     pub cluster_lock: Option<ClusterLock>,
     pub last_deployment_date: Option<DateTime<Utc>>,
+    /// Why the cluster's infrastructure was last deployed.
+    pub reason: InfraReason,
 }
 
+wire_enum!(
+    /// Why a cluster's infrastructure was deployed: an operator's request, or maintenance.
+    InfraReason {
+        Unspecified = "UNSPECIFIED",
+        Maintenance = "MAINTENANCE",
+    }
+);
+
 /// Cluster token (spec 2.20), in the shape of a Kubernetes exec credential.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterToken {
@@ -144,6 +162,7 @@ pub struct ClusterToken {
     pub status: ClusterTokenStatus,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterTokenStatus {

@@ -11,6 +11,7 @@ use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Container {
@@ -20,6 +21,9 @@ pub struct Container {
     pub environment: Reference,
     pub name: String,
     pub description: Option<String>,
+    /// The platform requires one: the kind's own icon.
+    #[serde(default)]
+    pub icon_uri: String,
     pub service_type: ServiceType,
     /// The container registry the image comes from.
     pub registry: Reference,
@@ -39,6 +43,7 @@ pub struct Container {
 }
 
 /// Body of `POST /environment/{id}/container` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContainerRequest {

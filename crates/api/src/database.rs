@@ -32,6 +32,7 @@ wire_enum!(
     }
 );
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Database {
@@ -41,6 +42,9 @@ pub struct Database {
     pub environment: Reference,
     pub name: String,
     pub description: Option<String>,
+    /// The platform requires one: the kind's own icon.
+    #[serde(default)]
+    pub icon_uri: String,
     pub service_type: ServiceType,
     #[serde(rename = "type")]
     pub database_type: DatabaseType,
@@ -56,6 +60,7 @@ pub struct Database {
 }
 
 /// Body of `POST /environment/{id}/database` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DatabaseRequest {

@@ -17,12 +17,17 @@ wire_enum!(
 );
 
 impl EnvironmentMode {
+    fn default_for_new() -> Self {
+        EnvironmentMode::Development
+    }
+
     /// "Production", "Staging", ...
     pub fn label(self) -> String {
         crate::status::sentence_case(self.as_str())
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Environment {
@@ -33,16 +38,34 @@ pub struct Environment {
     pub mode: EnvironmentMode,
     pub project: Reference,
     pub organization: Reference,
-    pub cluster_id: Option<Uuid>,
+    /// Every environment runs on a cluster: the one it was created on, or the organization's
+    /// default one.
+    pub cluster_id: Uuid,
+    pub cluster_name: Option<String>,
+    pub cloud_provider: CloudProviderOfEnvironment,
+}
+
+/// Where an environment runs, as the platform words it: the cluster's provider and region.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CloudProviderOfEnvironment {
+    pub provider: Option<String>,
+    pub cluster: Option<String>,
 }
 
 /// Body of `POST /project/{id}/environment`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentRequest {
     pub name: String,
+    /// DEVELOPMENT when left out, as the platform does.
+    #[serde(default = "EnvironmentMode::default_for_new")]
     pub mode: EnvironmentMode,
-    #[serde(default)]
+    /// Sent as the platform names it, `cluster`; the spec's usage example's `cluster_id` is
+    /// read too. Left out, the environment runs on the organization's default cluster.
+    #[serde(default, rename = "cluster", alias = "cluster_id")]
     pub cluster_id: Option<Uuid>,
 }
 

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The body of every error response (DESIGN §3).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
@@ -13,6 +14,7 @@ pub struct ErrorBody {
 }
 
 /// One broken field rule: the field's path in the request body and a sentence naming the rule.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldError {

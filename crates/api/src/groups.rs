@@ -22,6 +22,7 @@ wire_enum!(
 );
 
 /// Body of `POST /organization/{id}/labelsGroups` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LabelsGroupRequest {
@@ -41,6 +42,7 @@ impl LabelsGroupRequest {
 }
 
 /// Body of `POST /organization/{id}/annotationsGroup` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AnnotationsGroupRequest {

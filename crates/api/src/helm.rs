@@ -9,6 +9,7 @@ use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmGitSource {
@@ -16,6 +17,7 @@ pub struct HelmGitSource {
     pub chart_path: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepositorySource {
@@ -25,6 +27,7 @@ pub struct HelmRepositorySource {
 }
 
 /// Exactly one of `git` and `repository`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmSource {
@@ -32,6 +35,7 @@ pub struct HelmSource {
     pub repository: Option<HelmRepositorySource>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmGitSourceRequest {
@@ -40,6 +44,7 @@ pub struct HelmGitSourceRequest {
     pub chart_path: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepositorySourceRequest {
@@ -48,6 +53,7 @@ pub struct HelmRepositorySourceRequest {
     pub chart_version: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmSourceRequest {
@@ -58,6 +64,7 @@ pub struct HelmSourceRequest {
 }
 
 /// Values given on top of the chart's: `--set key=value` pairs and a values file.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmValuesOverride {
@@ -68,6 +75,7 @@ pub struct HelmValuesOverride {
     pub file: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmService {
@@ -77,6 +85,9 @@ pub struct HelmService {
     pub environment: Reference,
     pub name: String,
     pub description: Option<String>,
+    /// The platform requires one: the kind's own icon.
+    #[serde(default)]
+    pub icon_uri: String,
     pub service_type: ServiceType,
     pub source: HelmSource,
     pub arguments: Vec<String>,
@@ -87,6 +98,7 @@ pub struct HelmService {
 }
 
 /// Body of `POST /environment/{id}/helm` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRequest {

@@ -59,6 +59,7 @@ impl HelmRepositoryKind {
 }
 
 /// Helm repository credentials as returned: no secret.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepositoryConfig {
@@ -87,6 +88,7 @@ impl From<&RegistryConfigRequest> for HelmRepositoryConfig {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepository {
@@ -105,6 +107,7 @@ pub struct HelmRepository {
 
 /// Body of `POST /organization/{id}/helmRepository` and of its update. The config takes the same
 /// credential fields as a container registry's; the secret ones are never returned.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepositoryRequest {

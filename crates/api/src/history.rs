@@ -9,18 +9,24 @@ use crate::error::FieldError;
 use crate::status::{ServiceState, StatusDetails};
 
 /// A git commit (spec 2.18).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Commit {
-    pub created_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
     pub git_commit_id: String,
-    pub tag: Option<String>,
-    pub message: Option<String>,
-    pub author_name: Option<String>,
+    /// Empty when no tag points at the commit.
+    #[serde(default)]
+    pub tag: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default)]
+    pub author_name: String,
     pub author_avatar_url: Option<String>,
     pub commit_page_url: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentIdentifier {
@@ -30,6 +36,7 @@ pub struct DeploymentIdentifier {
     pub execution_id: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditingData {
@@ -41,6 +48,7 @@ pub struct AuditingData {
     pub origin: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentDetails {
@@ -49,6 +57,7 @@ pub struct DeploymentDetails {
 }
 
 /// One deployment of a service (spec 2.17).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentHistoryEntry {
@@ -57,12 +66,14 @@ pub struct DeploymentHistoryEntry {
     pub auditing_data: AuditingData,
     pub details: DeploymentDetails,
     pub status_details: StatusDetails,
-    pub icon_uri: Option<String>,
+    #[serde(default)]
+    pub icon_uri: String,
     /// ISO 8601 duration from the request to the end (or to now), e.g. `PT45S`.
     pub total_duration: String,
 }
 
 /// A page of the history, newest first.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentHistoryPage {
@@ -72,6 +83,7 @@ pub struct DeploymentHistoryPage {
 }
 
 /// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryQuery {
@@ -107,9 +119,11 @@ impl HistoryQuery {
 }
 
 /// A line of what the engine did.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LogLine {
+    pub id: Uuid,
     pub created_at: DateTime<Utc>,
     pub execution_id: String,
     pub message: String,
@@ -117,6 +131,7 @@ pub struct LogLine {
 
 /// Query of a log: the last `tail` lines (100 by default, at most 10 000), of one execution when
 /// `execution_id` is given.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LogQuery {

@@ -26,6 +26,7 @@ wire_enum!(
     }
 );
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobImageSource {
@@ -34,6 +35,7 @@ pub struct JobImageSource {
     pub tag: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobDockerSource {
@@ -42,6 +44,7 @@ pub struct JobDockerSource {
 }
 
 /// Exactly one of `image` and `docker`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobSource {
@@ -49,6 +52,7 @@ pub struct JobSource {
     pub docker: Option<JobDockerSource>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobDockerSourceRequest {
@@ -57,6 +61,7 @@ pub struct JobDockerSourceRequest {
     pub dockerfile_path: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobSourceRequest {
@@ -66,6 +71,7 @@ pub struct JobSourceRequest {
     pub docker: Option<JobDockerSourceRequest>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Job {
@@ -75,6 +81,9 @@ pub struct Job {
     pub environment: Reference,
     pub name: String,
     pub description: Option<String>,
+    /// The platform requires one: the kind's own icon.
+    #[serde(default)]
+    pub icon_uri: String,
     pub service_type: ServiceType,
     pub job_type: JobType,
     /// Cron expression of a CRON job (five fields, UTC).
@@ -91,6 +100,7 @@ pub struct Job {
 }
 
 /// Body of `POST /environment/{id}/job` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobRequest {

@@ -13,6 +13,7 @@ wire_enum!(
     }
 );
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OnPremiseCredentials {
@@ -26,6 +27,7 @@ pub struct OnPremiseCredentials {
 
 /// Body of `POST /organization/{id}/onPremise/credentials`; an update (`PUT`) needs only `name`
 /// and keeps what it leaves out.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OnPremiseCredentialsRequest {

@@ -2,12 +2,57 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-/// The caller's organization, as `GET /organization` returns it.
+use crate::common::List;
+
+/// An organization, as `GET /organization/{id}` and the items of `GET /organization` give it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Organization {
     pub id: Uuid,
     pub name: String,
+    /// The platform's plan; the reference server's organization is on FREE.
+    #[serde(default)]
+    pub plan: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+}
+
+/// What `GET /organization` answers: the platform sends `{results: [...]}` (the caller's
+/// organizations; the spec's usage example reads the first); a server that sends the record
+/// alone is read too.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum CallersOrganizations {
+    List(List<Organization>),
+    One(Organization),
+}
+
+impl CallersOrganizations {
+    /// The caller's organization: the first listed.
+    pub fn first(self) -> Option<Organization> {
+        match self {
+            CallersOrganizations::List(list) => list.results.into_iter().next(),
+            CallersOrganizations::One(organization) => Some(organization),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_forms_of_the_callers_organization_are_read() {
+        let record = serde_json::json!({"id": Uuid::nil(), "name": "acme", "plan": "FREE",
+                                        "created_at": "2026-01-02T03:04:05Z"});
+        let list: CallersOrganizations =
+            serde_json::from_value(serde_json::json!({"results": [record]})).unwrap();
+        let one: CallersOrganizations = serde_json::from_value(record).unwrap();
+        assert_eq!(list.first().unwrap().name, "acme");
+        assert_eq!(one.first().unwrap().name, "acme");
+        let none: CallersOrganizations =
+            serde_json::from_value(serde_json::json!({"results": []})).unwrap();
+        assert_eq!(none.first(), None);
+    }
 }

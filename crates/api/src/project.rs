@@ -6,6 +6,7 @@ use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Project {
@@ -15,9 +16,12 @@ pub struct Project {
     pub name: String,
     pub description: Option<String>,
     pub organization: Reference,
+    #[serde(default)]
+    pub associated_environments_count: i64,
 }
 
 /// Body of `POST /organization/{id}/project`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ProjectRequest {

@@ -83,6 +83,7 @@ impl RegistryKind {
 }
 
 /// Registry credentials as sent. The secret ones are never returned.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RegistryConfigRequest {
@@ -155,6 +156,7 @@ pub const REGISTRY_SECRET_FIELDS: &[&str] = &[
 ];
 
 /// Registry credentials as returned: no secret.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RegistryConfig {
@@ -170,6 +172,7 @@ pub struct RegistryConfig {
     pub provider_f_application_object_id: Option<String>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClusterReference {
@@ -177,6 +180,7 @@ pub struct ClusterReference {
     pub name: String,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContainerRegistry {
@@ -194,6 +198,7 @@ pub struct ContainerRegistry {
 }
 
 /// Body of `POST /organization/{id}/containerRegistry` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContainerRegistryRequest {

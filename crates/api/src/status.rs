@@ -238,6 +238,7 @@ impl ClusterState {
 }
 
 /// Status of a service (spec 2.16). Every field is always present; `null` where allowed.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Status {
@@ -246,6 +247,7 @@ pub struct Status {
     pub service_deployment_status: DeploymentStatus,
     pub is_part_last_deployment: bool,
     pub status_details: StatusDetails,
+    #[serialize_always]
     pub deployment_request_id: Option<Uuid>,
     pub deployment_requests_count: i64,
     pub last_deployment_date: Option<DateTime<Utc>>,
@@ -266,6 +268,7 @@ impl Status {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StatusDetails {
@@ -284,6 +287,7 @@ impl StatusDetails {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Steps {
@@ -292,6 +296,7 @@ pub struct Steps {
     pub details: Vec<Step>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Step {
@@ -301,15 +306,19 @@ pub struct Step {
 }
 
 /// State of the environment as a whole, in the batched statuses answer.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentState {
     pub id: Uuid,
     pub state: ServiceState,
+    /// The state the environment's last deployment reached (or is in).
+    pub last_deployment_state: ServiceState,
     pub last_deployment_date: Option<DateTime<Utc>>,
 }
 
 /// `GET /environment/{id}/statuses`: one call for every service of an environment.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentStatuses {

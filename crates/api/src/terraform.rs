@@ -19,30 +19,35 @@ wire_enum!(
 );
 
 /// Where the terraform files come from, in the git form of the spec.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformFilesSource {
     pub git: TerraformGitSource,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformGitSource {
     pub git_repository: GitRepository,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformFilesSourceRequest {
     pub git: TerraformGitSourceRequest,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformGitSourceRequest {
     pub git_repository: GitRepositoryRequest,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformVariablesSource {
@@ -54,6 +59,7 @@ pub struct TerraformVariablesSource {
 
 /// A variable. A secret one is returned without its value (`null`); an update that leaves a
 /// secret's value out keeps the one stored.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVar {
@@ -65,6 +71,7 @@ pub struct TfVar {
 }
 
 /// Exactly one backend type must be given.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformBackend {
@@ -74,6 +81,7 @@ pub struct TerraformBackend {
     pub user_provided: Option<serde_json::Value>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformProviderVersion {
@@ -83,6 +91,7 @@ pub struct TerraformProviderVersion {
     pub read_from_terraform_block: bool,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformJobResources {
@@ -103,6 +112,7 @@ impl Default for TerraformJobResources {
     }
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DockerfileFragment {
@@ -112,6 +122,7 @@ pub struct DockerfileFragment {
 }
 
 /// A terraform service as returned (spec 2.8).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformService {
@@ -130,13 +141,16 @@ pub struct TerraformService {
     pub provider_version: TerraformProviderVersion,
     pub job_resources: TerraformJobResources,
     pub timeout_sec: i64,
-    pub icon_uri: Option<String>,
+    /// The platform requires one: the one set, else the kind's own icon.
+    #[serde(default)]
+    pub icon_uri: String,
     pub use_cluster_credentials: bool,
     pub action_extra_arguments: BTreeMap<String, Vec<String>>,
     pub dockerfile_fragment: Option<DockerfileFragment>,
 }
 
 /// Body of `POST /environment/{id}/terraform` and of `PUT /terraform/{id}` (spec 2.8).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformRequest {

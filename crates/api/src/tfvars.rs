@@ -14,6 +14,7 @@ wire_enum!(
 );
 
 /// The repository, as the listing request carries it (spec 2.5, last paragraph).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVarsGitRepository {
@@ -28,6 +29,7 @@ pub struct TfVarsGitRepository {
     pub git_token_id: Option<Uuid>,
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVarsMode {
@@ -36,6 +38,7 @@ pub struct TfVarsMode {
 }
 
 /// Body of `POST /organization/{id}/listTfVarsFilesFromGitRepo`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVarsListingRequest {
@@ -63,6 +66,7 @@ impl TfVarsListingRequest {
 }
 
 /// One file found: its path in the repository and its variables.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVarsFile {

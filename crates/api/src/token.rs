@@ -8,6 +8,7 @@ use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
 /// An API token. `token` (the secret) is present only in the answer that created it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiToken {
@@ -32,6 +33,7 @@ impl ApiToken {
 }
 
 /// Body of `POST /organization/{id}/apiToken`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiTokenRequest {
@@ -85,6 +87,7 @@ wire_enum!(
 );
 
 /// A role of the organization, as `GET /organization/{id}/customRole` lists them.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CustomRole {
@@ -97,6 +100,7 @@ pub struct CustomRole {
 }
 
 /// Body of `POST /organization/{id}/customRole` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CustomRoleRequest {

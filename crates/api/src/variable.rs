@@ -66,19 +66,24 @@ wire_enum!(
 );
 
 /// The variable an alias or an override points at.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariableReference {
     pub id: Uuid,
     pub key: String,
     /// `null` when the variable is a secret.
+    #[serialize_always]
     pub value: Option<String>,
-    pub mount_path: Option<String>,
+    /// Empty unless the variable is a file.
+    #[serde(default)]
+    pub mount_path: String,
     pub scope: VariableScope,
     pub variable_type: VariableType,
 }
 
 /// An environment variable (spec 2.2). A secret's `value` is always `null`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentVariable {
@@ -86,6 +91,7 @@ pub struct EnvironmentVariable {
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
     pub key: String,
+    #[serialize_always]
     pub value: Option<String>,
     pub scope: VariableScope,
     pub variable_type: VariableType,
@@ -102,12 +108,15 @@ pub struct EnvironmentVariable {
 }
 
 /// What a secret says of the secret it aliases or overrides: never a value.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SecretReference {
     pub id: Uuid,
     pub key: String,
-    pub mount_path: Option<String>,
+    /// Empty unless the secret is a file.
+    #[serde(default)]
+    pub mount_path: String,
     pub scope: VariableScope,
     pub variable_type: VariableType,
     pub description: Option<String>,
@@ -115,6 +124,7 @@ pub struct SecretReference {
 }
 
 /// A secret (spec 2.3): no `value` field at all.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Secret {
@@ -168,6 +178,7 @@ impl From<EnvironmentVariable> for Secret {
 
 /// Body of `POST /{scope}/{id}/environmentVariable` and `/secret`, and of their updates. With a
 /// `mount_path` the variable is a file mounted there.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariableRequest {
@@ -203,6 +214,7 @@ impl VariableRequest {
 }
 
 /// Body of `POST /variable`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariableCreation {
@@ -215,6 +227,7 @@ pub struct VariableCreation {
 }
 
 /// Body of `POST /variable/{id}/override` (spec 4.1).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OverrideRequest {
@@ -252,6 +265,7 @@ impl OverrideRequest {
 
 /// Body of `POST /environment/{id}/environmentVariable/{id}/override` (spec 4.1): the scope and
 /// parent are in the path.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScopedOverrideRequest {
@@ -274,6 +288,7 @@ impl ScopedOverrideRequest {
 }
 
 /// Body of `POST /variable/{id}/alias`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AliasRequest {

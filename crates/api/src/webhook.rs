@@ -38,6 +38,7 @@ impl WebhookEvent {
 pub const SLACK_URL_PREFIX: &str = "https://hooks.slack.com/";
 
 /// A webhook as returned: its secret is never, only whether one is set.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Webhook {
@@ -71,6 +72,7 @@ impl Webhook {
 }
 
 /// Body of `POST /organization/{id}/webhook` and of its update.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WebhookRequest {
@@ -145,6 +147,7 @@ impl WebhookRequest {
 }
 
 /// Where an event comes from and what happened, as delivered in `payload`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EventPayload {
@@ -171,6 +174,7 @@ pub struct EventPayload {
 }
 
 /// The body POSTed to a STANDARD webhook; `X-Platform-Signature` signs it.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EventBody {
@@ -189,6 +193,7 @@ wire_enum!(
 );
 
 /// One event sent (or to be sent) to one webhook, with every attempt made.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WebhookDelivery {
@@ -207,6 +212,7 @@ pub struct WebhookDelivery {
 }
 
 /// One POST to the webhook's target.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeliveryAttempt {

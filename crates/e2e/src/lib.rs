@@ -167,7 +167,7 @@ impl Browser {
     /// The id of the person's organization.
     pub async fn organization_id(&self) -> Result<String> {
         self.api("GET", "/organization", serde_json::json!(null))
-            .await?["id"]
+            .await?["results"][0]["id"]
             .as_str()
             .map(str::to_string)
             .context("no organization")

@@ -142,15 +142,14 @@ fn parse_commit(line: &str) -> Option<Commit> {
     let tag = decorations
         .split(", ")
         .find_map(|decoration| decoration.strip_prefix("tag: "))
-        .map(str::to_string);
+        .map(str::to_string)
+        .unwrap_or_default();
     Some(Commit {
-        created_at: DateTime::parse_from_rfc3339(date)
-            .ok()
-            .map(|date| date.with_timezone(&Utc)),
+        created_at: DateTime::parse_from_rfc3339(date).ok()?.with_timezone(&Utc),
         git_commit_id: id,
         tag,
-        message: Some(message),
-        author_name: Some(author),
+        message,
+        author_name: author,
         author_avatar_url: None,
         commit_page_url: None,
     })
@@ -258,11 +257,11 @@ mod tests {
             },
         )
         .unwrap();
-        let messages: Vec<_> = all.iter().map(|c| c.message.clone().unwrap()).collect();
+        let messages: Vec<_> = all.iter().map(|c| c.message.as_str()).collect();
         assert_eq!(messages, ["second", "first"]);
-        assert_eq!(all[0].tag.as_deref(), Some("v1.0"));
-        assert_eq!(all[0].author_name.as_deref(), Some("Platform demo"));
-        assert!(all[0].created_at.is_some());
+        assert_eq!(all[0].tag, "v1.0");
+        assert_eq!(all[1].tag, "");
+        assert_eq!(all[0].author_name, "Platform demo");
         let older = commits(
             &url,
             &CommitQuery {
@@ -273,7 +272,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(older.len(), 1);
-        assert_eq!(older[0].message.as_deref(), Some("first"));
+        assert_eq!(older[0].message, "first");
         let one = commits(
             &url,
             &CommitQuery {

@@ -74,12 +74,14 @@ pub async fn page(
                     origin: ORIGIN.to_string(),
                 },
                 details: DeploymentDetails {
+                    // The entry keeps the commit's id only: its date stands for when it was
+                    // deployed, and its message and author are left empty.
                     commit: commit.map(|git_commit_id| Commit {
-                        created_at: None,
+                        created_at,
                         git_commit_id,
-                        tag: None,
-                        message: None,
-                        author_name: None,
+                        tag: String::new(),
+                        message: String::new(),
+                        author_name: String::new(),
                         author_avatar_url: None,
                         commit_page_url: None,
                     }),
@@ -89,7 +91,7 @@ pub async fn page(
                     status: action_status(state),
                     sub_action: db::wire(&sub_action)?,
                 },
-                icon_uri: None,
+                icon_uri: service_type.default_icon_uri(),
                 total_duration: iso_duration(
                     (finished_at.unwrap_or_else(Utc::now) - created_at).num_seconds(),
                 ),
@@ -113,8 +115,8 @@ fn action_status(state: ServiceState) -> ActionStatus {
 
 /// The service's last log lines, oldest first; of one execution when the query names it.
 pub async fn log(db: &SqlitePool, service_id: Uuid, query: &LogQuery) -> ApiResult<Vec<LogLine>> {
-    let rows: Vec<(DateTime<Utc>, String, String)> = sqlx::query_as(
-        "SELECT l.created_at, d.execution_id, l.message
+    let rows: Vec<(i64, DateTime<Utc>, String, String)> = sqlx::query_as(
+        "SELECT l.id, l.created_at, d.execution_id, l.message
          FROM deployment_logs l JOIN deployments d ON d.id = l.deployment_id
          WHERE l.service_id = ? AND (? IS NULL OR d.execution_id = ?)
          ORDER BY l.id DESC LIMIT ?",
@@ -128,7 +130,9 @@ pub async fn log(db: &SqlitePool, service_id: Uuid, query: &LogQuery) -> ApiResu
     Ok(rows
         .into_iter()
         .rev()
-        .map(|(created_at, execution_id, message)| LogLine {
+        .map(|(line, created_at, execution_id, message)| LogLine {
+            // The platform gives each line an id: the service's, with the line's number.
+            id: Uuid::from_u64_pair(service_id.as_u64_pair().0, line as u64),
             created_at,
             execution_id,
             message,

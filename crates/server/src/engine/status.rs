@@ -63,6 +63,7 @@ pub async fn of_environment(
         environment: EnvironmentState {
             id: environment_id,
             state: ServiceState::Ready,
+            last_deployment_state: ServiceState::Ready,
             last_deployment_date: None,
         },
         applications: Vec::new(),
@@ -84,6 +85,8 @@ pub async fn of_environment(
         }
     }
     statuses.environment.state = environment_state(statuses.all().map(|s| s.state));
+    // The services' actions are the environment's deployment: its state is where they stand.
+    statuses.environment.last_deployment_state = statuses.environment.state;
     statuses.environment.last_deployment_date =
         statuses.all().filter_map(|s| s.last_deployment_date).max();
     Ok(statuses)

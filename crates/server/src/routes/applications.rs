@@ -98,7 +98,7 @@ fn from_request(
         environment: Reference { id: environment_id },
         name: request.name.trim().to_string(),
         description: request.description,
-        icon_uri: None,
+        icon_uri: ServiceType::Application.default_icon_uri(),
         service_type: ServiceType::Application,
         build_mode: request.build_mode,
         dockerfile_path: request
@@ -164,11 +164,11 @@ fn repository_owner_and_name(url: &str) -> (Option<String>, Option<String>) {
     (owner, name)
 }
 
-/// The provider enum of the wire hides vendor names; local repositories are the reference
-/// server's own kind.
+/// The platform's enum of code hosts hides their names; the reference server's local
+/// repositories stand in for the one the spec samples, PROVIDER_G.
 fn provider_of(url: &str) -> &'static str {
     if url.starts_with("file://") || url.starts_with('/') {
-        "LOCAL"
+        "PROVIDER_G"
     } else {
         "PROVIDER_G"
     }

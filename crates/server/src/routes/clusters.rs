@@ -7,7 +7,8 @@ use axum::Json;
 use chrono::{DateTime, Duration, Utc};
 use platform_api::{
     next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
-    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError,
+    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason,
+    Reference,
 };
 use sqlx::SqlitePool;
 use uuid::Uuid;
@@ -43,6 +44,7 @@ impl OrganizationResource for Clusters {
 
     fn build(
         id: Uuid,
+        organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
@@ -52,6 +54,9 @@ impl OrganizationResource for Clusters {
             id,
             created_at,
             updated_at,
+            organization: Reference {
+                id: organization_id,
+            },
             version: request.version_or_default(),
             name: request.name.trim().to_string(),
             description: request.description,
@@ -263,6 +268,7 @@ async fn status(
         cluster_lock: lock
             .filter(|lock| lock.locked_at + Duration::days(lock.ttl_in_days) > Utc::now()),
         last_deployment_date,
+        reason: InfraReason::Unspecified,
     })
 }
 

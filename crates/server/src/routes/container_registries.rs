@@ -30,6 +30,7 @@ impl OrganizationResource for ContainerRegistries {
 
     fn build(
         id: Uuid,
+        _organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,

@@ -45,6 +45,7 @@ impl ServiceResource for Containers {
             id,
             created_at,
             updated_at,
+            icon_uri: ServiceType::Container.default_icon_uri(),
             environment: Reference { id: environment_id },
             name: request.name.trim().to_string(),
             description: request.description,

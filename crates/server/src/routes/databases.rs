@@ -33,6 +33,7 @@ impl ServiceResource for Databases {
             id,
             created_at,
             updated_at,
+            icon_uri: ServiceType::Database.default_icon_uri(),
             environment: Reference { id: environment_id },
             name: request.name.trim().to_string(),
             description: request.description,

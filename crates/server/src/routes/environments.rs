@@ -2,11 +2,14 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
-use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, List, Reference};
+use platform_api::{
+    CloudProviderOfEnvironment, ClusterRequest, Environment, EnvironmentMode, EnvironmentRequest,
+    EnvironmentStatuses, List, Reference,
+};
 use uuid::Uuid;
 
 use super::clusters::Clusters;
-use super::organization_resources::{ensure_exists, OrganizationResource};
+use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
 use crate::auth::{Caller, Permission};
 use crate::db;
@@ -98,35 +101,46 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-type EnvironmentRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    DateTime<Utc>,
-    Option<DateTime<Utc>>,
-);
+/// An environment with where its cluster runs, read in one query.
+#[derive(sqlx::FromRow)]
+struct EnvironmentRow {
+    id: String,
+    organization_id: String,
+    project_id: String,
+    name: String,
+    mode: String,
+    cluster_id: String,
+    cluster_name: Option<String>,
+    cloud_provider: Option<String>,
+    region: Option<String>,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+}
 
-const COLUMNS: &str =
-    "id, organization_id, project_id, name, mode, cluster_id, created_at, updated_at";
+const SELECT: &str = "SELECT e.id, e.organization_id, e.project_id, e.name, e.mode, e.cluster_id,
+        c.name AS cluster_name, json_extract(c.record, '$.cloud_provider') AS cloud_provider,
+        json_extract(c.record, '$.region') AS region, e.created_at, e.updated_at
+    FROM environments e LEFT JOIN organization_resources c ON c.id = e.cluster_id";
 
 fn environment(row: EnvironmentRow) -> ApiResult<Environment> {
-    let (id, organization_id, project_id, name, mode, cluster_id, created_at, updated_at) = row;
     Ok(Environment {
-        id: db::id(&id)?,
-        created_at,
-        updated_at,
-        name,
-        mode: db::wire(&mode)?,
+        id: db::id(&row.id)?,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        name: row.name,
+        mode: db::wire(&row.mode)?,
         project: Reference {
-            id: db::id(&project_id)?,
+            id: db::id(&row.project_id)?,
         },
         organization: Reference {
-            id: db::id(&organization_id)?,
+            id: db::id(&row.organization_id)?,
         },
-        cluster_id: cluster_id.as_deref().map(db::id).transpose()?,
+        cluster_id: db::id(&row.cluster_id)?,
+        cluster_name: row.cluster_name,
+        cloud_provider: CloudProviderOfEnvironment {
+            provider: row.cloud_provider,
+            cluster: row.region,
+        },
     })
 }
 
@@ -136,17 +150,64 @@ async fn list_environments(
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<Environment>>> {
     find_project(&state, &caller, project_id).await?;
-    let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM environments WHERE project_id = ? ORDER BY name"
-    ))
-    .bind(project_id.to_string())
-    .fetch_all(&state.db)
-    .await?;
+    let rows: Vec<EnvironmentRow> =
+        sqlx::query_as(&format!("{SELECT} WHERE e.project_id = ? ORDER BY e.name"))
+            .bind(project_id.to_string())
+            .fetch_all(&state.db)
+            .await?;
     let environments = rows
         .into_iter()
         .map(environment)
         .collect::<ApiResult<_>>()?;
     Ok(Json(List::new(environments)))
+}
+
+/// The cluster a new environment runs on: the one asked for (it must be the organization's),
+/// else the organization's oldest cluster of the environment's kind (production or not), else its
+/// oldest; an organization without clusters gets a default one, as every organization of the
+/// platform has.
+async fn cluster_for(
+    state: &AppState,
+    organization_id: Uuid,
+    request: &EnvironmentRequest,
+) -> ApiResult<Uuid> {
+    if let Some(cluster_id) = request.cluster_id {
+        ensure_exists(
+            &state.db,
+            Clusters::KIND,
+            organization_id,
+            cluster_id,
+            "cluster",
+        )
+        .await?;
+        return Ok(cluster_id);
+    }
+    let production = request.mode == EnvironmentMode::Production;
+    let existing: Option<(String,)> = sqlx::query_as(
+        "SELECT id FROM organization_resources WHERE organization_id = ? AND kind = ?
+         ORDER BY json_extract(record, '$.production') = ? DESC, created_at LIMIT 1",
+    )
+    .bind(organization_id.to_string())
+    .bind(Clusters::KIND.stored_as)
+    .bind(production)
+    .fetch_optional(&state.db)
+    .await?;
+    match existing {
+        Some((id,)) => db::id(&id),
+        None => {
+            let default = ClusterRequest {
+                name: "default".into(),
+                description: Some("Created for the organization's first environment".into()),
+                cloud_provider: "ON_PREMISE".into(),
+                region: "local".into(),
+                version: None,
+                production: false,
+            };
+            Ok(insert::<Clusters>(&state.db, organization_id, default)
+                .await?
+                .id)
+        }
+    }
 }
 
 async fn create_environment(
@@ -157,31 +218,26 @@ async fn create_environment(
 ) -> ApiResult<(StatusCode, Json<Environment>)> {
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    if let Some(cluster_id) = request.cluster_id {
-        ensure_exists(
-            &state.db,
-            Clusters::KIND,
-            project.organization.id,
-            cluster_id,
-            "cluster_id",
-        )
-        .await?;
-    }
-    let row: EnvironmentRow = sqlx::query_as(&format!(
+    let cluster_id = cluster_for(&state, project.organization.id, &request).await?;
+    let id = Uuid::new_v4();
+    sqlx::query(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-    ))
-    .bind(Uuid::new_v4().to_string())
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
     .bind(project.organization.id.to_string())
     .bind(project.id.to_string())
     .bind(request.name.trim())
     .bind(request.mode.as_str())
-    .bind(request.cluster_id.map(|id| id.to_string()))
+    .bind(cluster_id.to_string())
     .bind(Utc::now())
-    .fetch_one(&state.db)
+    .execute(&state.db)
     .await
     .on_unique_violation("name", "environment")?;
-    Ok((StatusCode::CREATED, Json(environment(row)?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(find_environment(&state, &caller, id).await?),
+    ))
 }
 
 async fn get_environment(
@@ -208,23 +264,26 @@ async fn update_environment(
             Clusters::KIND,
             caller.organization_id,
             cluster_id,
-            "cluster_id",
+            "cluster",
         )
         .await?;
     }
-    let row: EnvironmentRow = sqlx::query_as(&format!(
-        "UPDATE environments SET name = ?, mode = ?, cluster_id = ?, updated_at = ?
-         WHERE id = ? RETURNING {COLUMNS}"
-    ))
+    // Left out, the cluster stays.
+    sqlx::query(
+        "UPDATE environments SET name = ?, mode = ?, cluster_id = COALESCE(?, cluster_id),
+         updated_at = ? WHERE id = ?",
+    )
     .bind(request.name.trim())
     .bind(request.mode.as_str())
     .bind(request.cluster_id.map(|id| id.to_string()))
     .bind(Utc::now())
     .bind(environment_id.to_string())
-    .fetch_one(&state.db)
+    .execute(&state.db)
     .await
     .on_unique_violation("name", "environment")?;
-    Ok(Json(environment(row)?))
+    Ok(Json(
+        find_environment(&state, &caller, environment_id).await?,
+    ))
 }
 
 /// Deletes the environment with its services.
@@ -300,7 +359,7 @@ pub async fn find_environment(
     id: Uuid,
 ) -> ApiResult<Environment> {
     let row: EnvironmentRow = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM environments WHERE id = ? AND organization_id = ?"
+        "{SELECT} WHERE e.id = ? AND e.organization_id = ?"
     ))
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())

@@ -28,6 +28,7 @@ impl OrganizationResource for LabelsGroups {
 
     fn build(
         id: Uuid,
+        _organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
@@ -72,6 +73,7 @@ impl OrganizationResource for AnnotationsGroups {
 
     fn build(
         id: Uuid,
+        _organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,

@@ -55,6 +55,7 @@ impl ServiceResource for HelmServices {
             id,
             created_at,
             updated_at,
+            icon_uri: ServiceType::Helm.default_icon_uri(),
             environment: Reference { id: environment_id },
             name: request.name.trim().to_string(),
             description: request.description,

@@ -54,6 +54,7 @@ impl ServiceResource for Jobs {
             id,
             created_at,
             updated_at,
+            icon_uri: ServiceType::Job.default_icon_uri(),
             environment: Reference { id: environment_id },
             name: request.name.trim().to_string(),
             description: request.description,

@@ -33,6 +33,7 @@ impl OrganizationResource for OnPremiseCredentialsResource {
 
     fn build(
         id: Uuid,
+        _organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,

@@ -39,6 +39,7 @@ pub trait OrganizationResource: Send + Sync + 'static {
     /// replaces.
     fn build(
         id: Uuid,
+        organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
@@ -207,7 +208,7 @@ pub async fn insert<R: OrganizationResource>(
     request: R::Request,
 ) -> ApiResult<R::Record> {
     let (id, now) = (Uuid::new_v4(), Utc::now());
-    let (mut record, secrets) = R::build(id, now, None, request, None);
+    let (mut record, secrets) = R::build(id, organization_id, now, None, request, None);
     R::reflect_secrets(&mut record, &secrets);
     let entry = Entry {
         id,
@@ -250,6 +251,7 @@ async fn update<R: OrganizationResource>(
     let now = Utc::now();
     let (mut record, secrets) = R::build(
         id,
+        organization_id,
         R::created_at(&stored.record),
         Some(now),
         request,

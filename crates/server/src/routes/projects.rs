@@ -66,12 +66,14 @@ type ProjectRow = (
     Option<String>,
     DateTime<Utc>,
     Option<DateTime<Utc>>,
+    i64,
 );
 
-const COLUMNS: &str = "id, organization_id, name, description, created_at, updated_at";
+const COLUMNS: &str = "id, organization_id, name, description, created_at, updated_at,
+    (SELECT COUNT(*) FROM environments e WHERE e.project_id = projects.id)";
 
 fn project(row: ProjectRow) -> ApiResult<Project> {
-    let (id, organization_id, name, description, created_at, updated_at) = row;
+    let (id, organization_id, name, description, created_at, updated_at, environments) = row;
     Ok(Project {
         id: db::id(&id)?,
         created_at,
@@ -81,6 +83,7 @@ fn project(row: ProjectRow) -> ApiResult<Project> {
         organization: Reference {
             id: db::id(&organization_id)?,
         },
+        associated_environments_count: environments,
     })
 }
 

@@ -80,7 +80,9 @@ impl ServiceResource for TerraformServices {
             provider_version: request.provider_version,
             job_resources: request.job_resources,
             timeout_sec: request.timeout_sec,
-            icon_uri: request.icon_uri,
+            icon_uri: request
+                .icon_uri
+                .unwrap_or_else(|| ServiceType::Terraform.default_icon_uri()),
             use_cluster_credentials: request.use_cluster_credentials,
             action_extra_arguments: request.action_extra_arguments,
             dockerfile_fragment: request.dockerfile_fragment,

@@ -775,7 +775,7 @@ async fn shape(db: &SqlitePool, parent: &Parent, row: Stored) -> ApiResult<Envir
         id: target.id,
         key: target.key,
         value: target.value,
-        mount_path: target.mount_path,
+        mount_path: target.mount_path.unwrap_or_default(),
         scope: target.scope,
         variable_type: target.variable_type,
     });

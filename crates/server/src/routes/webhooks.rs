@@ -48,6 +48,7 @@ impl OrganizationResource for Webhooks {
 
     fn build(
         id: Uuid,
+        _organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,

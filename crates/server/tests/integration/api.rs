@@ -94,8 +94,13 @@ async fn organization_is_the_callers() {
     let server = TestServer::new().await;
     let reply = server.get("/api/organization").await;
     assert_eq!(reply.status, StatusCode::OK);
-    assert_eq!(reply.body["name"], "My organization");
-    assert!(reply.body["created_at"].is_string());
+    assert_eq!(reply.body["results"].as_array().unwrap().len(), 1);
+    assert_eq!(reply.body["results"][0]["name"], "My organization");
+    assert!(reply.body["results"][0]["created_at"].is_string());
+    let one = server
+        .get(&format!("/api/organization/{}", server.organization_id))
+        .await;
+    assert_eq!(one.body, reply.body["results"][0]);
 }
 
 #[tokio::test]
@@ -170,7 +175,15 @@ async fn environments_are_created_with_a_mode() {
             .await,
         &["mode"],
     );
-    assert_invalid_fields(&server.post(&path, json!({"name": "x"})).await, &["mode"]);
+    // The platform's default mode.
+    let unnamed_mode = server.post(&path, json!({"name": "x"})).await;
+    assert_eq!(
+        unnamed_mode.status,
+        StatusCode::CREATED,
+        "{}",
+        unnamed_mode.body
+    );
+    assert_eq!(unnamed_mode.body["mode"], "DEVELOPMENT");
     assert_error(
         &server
             .post(&path, json!({"name": "production", "mode": "STAGING"}))
@@ -207,18 +220,16 @@ async fn applications_carry_every_field_of_the_spec() {
         .await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     let app = &reply.body;
+    // Every field of spec 2.4 the platform requires, or that the request set.
     for field in [
         "id",
         "created_at",
-        "updated_at",
         "environment",
         "name",
-        "description",
         "icon_uri",
         "service_type",
         "build_mode",
         "dockerfile_path",
-        "docker_target_build_stage",
         "git_repository",
         "cpu",
         "memory",
@@ -231,13 +242,11 @@ async fn applications_carry_every_field_of_the_spec() {
         "auto_preview",
         "auto_deploy",
         "arguments",
-        "entrypoint",
         "storage",
         "ports",
         "healthchecks",
         "annotations_groups",
         "labels_groups",
-        "autoscaling",
     ] {
         assert!(app.get(field).is_some(), "missing {field}: {app}");
     }

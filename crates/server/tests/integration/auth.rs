@@ -95,7 +95,7 @@ async fn access_tokens_carry_a_user_and_a_role() {
         .call(Method::GET, "/api/organization", Some(&admin), None)
         .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
-    assert_eq!(reply.body["id"], server.organization_id);
+    assert_eq!(reply.body["results"][0]["id"], server.organization_id);
     let created = server
         .call(
             Method::POST,

@@ -170,7 +170,7 @@ async fn cluster_rules_and_environments_that_name_one() {
                 json!({"name": "staging", "mode": "STAGING", "cluster_id": uuid::Uuid::new_v4()}),
             )
             .await,
-        &["cluster_id"],
+        &["cluster"],
     );
 
     // A cluster environments run on is kept while they do.

@@ -65,7 +65,7 @@ fn call(server: &Server, token: &str, method: &str, path: &str, body: Option<Val
 fn a_killed_server_resumes_every_deployment() {
     let data = TempDir::new().unwrap();
     let (mut server, token) = start(&data);
-    let organization = call(&server, &token, "GET", "/organization", None)["id"]
+    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
         .as_str()
         .unwrap()
         .to_string();

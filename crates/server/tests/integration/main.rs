@@ -11,6 +11,7 @@ mod auth;
 mod clusters;
 mod commits;
 mod console;
+mod contract;
 mod demo;
 mod engine;
 mod history;

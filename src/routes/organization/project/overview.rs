@@ -84,7 +84,7 @@ fn EnvironmentTable(
             <tbody>
                 {environments.into_iter().map(|environment| {
                     let cluster = move || {
-                        let id = environment.cluster_id?;
+                        let id = environment.cluster_id;
                         let clusters = clusters.get()?.ok()?;
                         let name = clusters.into_iter().find(|c| c.id == id)?.name;
                         Some((id, name))

@@ -74,7 +74,7 @@ impl TestServer {
             organization_id: String::new(),
             dir,
         };
-        server.organization_id = server.get("/api/organization").await.body["id"]
+        server.organization_id = server.get("/api/organization").await.body["results"][0]["id"]
             .as_str()
             .unwrap()
             .to_string();

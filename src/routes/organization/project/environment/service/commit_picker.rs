@@ -95,21 +95,16 @@ fn Commits(
             {commits.into_iter().map(|commit| {
                 let is_deployed = deployed.as_deref() == Some(commit.git_commit_id.as_str());
                 let id = commit.git_commit_id.clone();
-                let subject = commit
-                    .message
-                    .as_deref()
-                    .and_then(|message| message.lines().next())
-                    .unwrap_or_default()
-                    .to_string();
+                let subject = commit.message.lines().next().unwrap_or_default().to_string();
                 view! {
                     <li class="commit" data-commit=commit.git_commit_id.clone()>
                         <div class="commit__text">
                             <span class="commit__subject">{subject}</span>
                             <span class="muted commit__meta">
                                 <span class="mono">{short_commit(&commit.git_commit_id)}</span>
-                                {commit.tag.map(|tag| view! { <span class="commit__tag">{tag}</span> })}
+                                {(!commit.tag.is_empty()).then(|| view! { <span class="commit__tag">{commit.tag}</span> })}
                                 {commit.author_name}
-                                {commit.created_at.map(|at| view! { <RelativeTime at/> })}
+                                <RelativeTime at=commit.created_at/>
                             </span>
                         </div>
                         {if is_deployed {

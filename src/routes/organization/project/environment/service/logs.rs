@@ -215,6 +215,7 @@ mod tests {
 
     fn line(execution_id: &str, message: &str) -> LogLine {
         LogLine {
+            id: uuid::Uuid::new_v4(),
             created_at: Utc::now(),
             execution_id: execution_id.into(),
             message: message.into(),

@@ -1,0 +1,114 @@
+//! Answers built from the document's schemas, to feed the console's types exactly what the
+//! platform may send.
+
+use serde_json::{json, Map, Value};
+
+use crate::Document;
+
+/// Which fields a sample holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fields {
+    /// Only the required ones; a nullable field is `null`. The least the platform may send.
+    Required,
+    /// The required ones, plus `results` with one item in a list answer: the least the platform
+    /// sends for a list that is not empty.
+    RequiredWithResults,
+    /// Every field the schema names, each with a value.
+    All,
+}
+
+const MAX_DEPTH: usize = 12;
+
+pub fn build(document: &Document, schema: &Value, fields: Fields) -> Value {
+    Builder { document, fields }.value(schema, "value", 0, true)
+}
+
+struct Builder<'a> {
+    document: &'a Document,
+    fields: Fields,
+}
+
+impl Builder<'_> {
+    fn value(&self, schema: &Value, name: &str, depth: usize, top: bool) -> Value {
+        let schema = self.document.resolve(schema);
+        if depth > MAX_DEPTH {
+            return Value::Null;
+        }
+        if schema["nullable"] == true && self.fields != Fields::All {
+            return Value::Null;
+        }
+        if let Some(parts) = schema["allOf"].as_array() {
+            let mut merged = Map::new();
+            for part in parts {
+                if let Value::Object(object) = self.value(part, name, depth + 1, top) {
+                    merged.extend(object);
+                }
+            }
+            return Value::Object(merged);
+        }
+        for alternatives in ["oneOf", "anyOf"] {
+            if let Some(first) = schema[alternatives].as_array().and_then(|a| a.first()) {
+                return self.value(first, name, depth + 1, top);
+            }
+        }
+        if let Some(first) = schema["enum"].as_array().and_then(|values| values.first()) {
+            return first.clone();
+        }
+        match schema["type"].as_str() {
+            Some("object") | None if schema.get("properties").is_some() => {
+                self.object(schema, depth, top)
+            }
+            Some("object") => json!({}),
+            Some("array") => json!([self.value(&schema["items"], name, depth + 1, false)]),
+            Some("string") => string(schema, name),
+            Some("integer") => json!(number(schema) as i64),
+            Some("number") => json!(number(schema)),
+            Some("boolean") => json!(true),
+            _ => json!({}),
+        }
+    }
+
+    fn object(&self, schema: &Value, depth: usize, top: bool) -> Value {
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut object = Map::new();
+        for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+            let wanted = match self.fields {
+                Fields::All => true,
+                Fields::Required => required.contains(&name.as_str()),
+                Fields::RequiredWithResults => {
+                    required.contains(&name.as_str()) || (top && name == "results")
+                }
+            };
+            if wanted && self.document.resolve(property)["writeOnly"] != true {
+                object.insert(name.clone(), self.value(property, name, depth + 1, false));
+            }
+        }
+        Value::Object(object)
+    }
+}
+
+fn string(schema: &Value, name: &str) -> Value {
+    let text = match schema["format"].as_str() {
+        Some("uuid") => uuid::Uuid::new_v4().to_string(),
+        Some("date-time") => "2026-01-02T03:04:05Z".into(),
+        Some("date") => "2026-01-02".into(),
+        Some("uri" | "url") => "https://example.com/sample".into(),
+        Some("email") => "someone@example.com".into(),
+        _ => match schema["example"].as_str() {
+            Some(example) => example.to_string(),
+            None => format!("sample {name}"),
+        },
+    };
+    Value::String(text)
+}
+
+fn number(schema: &Value) -> f64 {
+    let minimum = schema["minimum"].as_f64().unwrap_or(1.0);
+    let maximum = schema["maximum"].as_f64().unwrap_or(f64::MAX);
+    minimum.max(1.0).min(maximum)
+}
