@@ -20,12 +20,13 @@ pub struct Organization {
 
 /// What `GET /organization` answers: the platform sends `{results: [...]}` (the caller's
 /// organizations; the spec's usage example reads the first); a server that sends the record
-/// alone is read too.
+/// alone is read too. The record is tried first: a list may leave `results` out, so any object
+/// would read as an empty list.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 pub enum CallersOrganizations {
-    List(List<Organization>),
     One(Organization),
+    List(List<Organization>),
 }
 
 impl CallersOrganizations {
