@@ -244,7 +244,7 @@ mod tests {
                 status: ActionStatus::Ongoing,
                 sub_action: SubAction::None,
             },
-            icon_uri: None,
+            icon_uri: String::new(),
             total_duration: "PT3S".into(),
         };
         let lines = vec![
