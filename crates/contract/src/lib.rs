@@ -204,18 +204,6 @@ impl<'a> Operation<'a> {
         body.pointer("/content/application~1json/schema")
     }
 
-    /// The query parameters the document names.
-    pub fn query_parameters(&self) -> Vec<&'a str> {
-        self.value["parameters"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|parameter| self.document.resolve(parameter))
-            .filter(|parameter| parameter["in"] == "query")
-            .filter_map(|parameter| parameter["name"].as_str())
-            .collect()
-    }
-
     /// Whether an answer of `status` with `body` is what the document says this operation
     /// answers: a success code it lists, and a body valid against that code's schema (none when
     /// it gives none). The errors name the place in the body.
