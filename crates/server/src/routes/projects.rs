@@ -59,31 +59,31 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-type ProjectRow = (
-    String,
-    String,
-    String,
-    Option<String>,
-    DateTime<Utc>,
-    Option<DateTime<Utc>>,
-    i64,
-);
+#[derive(sqlx::FromRow)]
+struct ProjectRow {
+    id: String,
+    organization_id: String,
+    name: String,
+    description: Option<String>,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+    environments: i64,
+}
 
 const COLUMNS: &str = "id, organization_id, name, description, created_at, updated_at,
-    (SELECT COUNT(*) FROM environments e WHERE e.project_id = projects.id)";
+    (SELECT COUNT(*) FROM environments e WHERE e.project_id = projects.id) AS environments";
 
 fn project(row: ProjectRow) -> ApiResult<Project> {
-    let (id, organization_id, name, description, created_at, updated_at, environments) = row;
     Ok(Project {
-        id: db::id(&id)?,
-        created_at,
-        updated_at,
-        name,
-        description,
+        id: db::id(&row.id)?,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        name: row.name,
+        description: row.description,
         organization: Reference {
-            id: db::id(&organization_id)?,
+            id: db::id(&row.organization_id)?,
         },
-        associated_environments_count: environments,
+        associated_environments_count: row.environments,
     })
 }
 
