@@ -6,7 +6,7 @@ use uuid::Uuid;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct List<T> {
     /// The platform may leave an empty list's `results` out.
-    #[serde(default = "Vec::new")]
+    #[serde(default)]
     pub results: Vec<T>,
 }
 
