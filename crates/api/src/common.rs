@@ -5,8 +5,9 @@ use uuid::Uuid;
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct List<T> {
-    /// The platform may leave an empty list's `results` out.
-    #[serde(default)]
+    /// The platform may leave an empty list's `results` out (`Vec::new`, not `default`: that
+    /// would ask every item type to be `Default`).
+    #[serde(default = "Vec::new")]
     pub results: Vec<T>,
 }
 
