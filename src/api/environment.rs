@@ -33,17 +33,19 @@ impl Api {
             .await
     }
 
-    /// Runs `action` on every service of the environment it applies to.
+    /// Runs `action` on every service of the environment it applies to. The answer (a `Status`
+    /// for a deploy, the environment's state otherwise) is not read: the page polls the statuses.
     pub async fn act_on_environment(
         &self,
         environment_id: Uuid,
         action: EnvironmentAction,
-    ) -> Result<EnvironmentStatuses, ApiError> {
-        self.post(
+    ) -> Result<(), ApiError> {
+        self.post::<_, serde::de::IgnoredAny>(
             &format!("/environment/{environment_id}/{}", action.path_suffix()),
             &serde_json::json!({}),
         )
         .await
+        .map(|_| ())
     }
 }
 

@@ -42,19 +42,22 @@ pub struct OnPremiseCredentialsRequest {
 }
 
 impl OnPremiseCredentialsRequest {
-    /// `creating` is true for a `POST`, which needs the key pair.
+    /// `creating` is true for a `POST`. The production document creates credentials from a
+    /// name alone; keys given come as a pair (a later update may leave the stored secret out).
     pub fn validate(&self, creating: bool) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
-        if creating {
-            for (field, value) in [
-                ("access_key_id", &self.access_key_id),
-                ("secret_access_key", &self.secret_access_key),
-            ] {
-                if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                    violations.check(Some(FieldError::new(field, "is required")));
-                }
-            }
+        let given = |value: &Option<String>| value.as_deref().is_some_and(|v| !v.trim().is_empty());
+        if creating && given(&self.access_key_id) != given(&self.secret_access_key) {
+            let missing = if given(&self.access_key_id) {
+                "secret_access_key"
+            } else {
+                "access_key_id"
+            };
+            violations.check(Some(FieldError::new(
+                missing,
+                "is required with the other key of the pair",
+            )));
         }
         violations.into_result()
     }

@@ -44,10 +44,8 @@ impl RegistryKind {
                 &["region", "provider_a_access_key", "provider_a_secret_key"]
             }
             RegistryKind::ProviderEArtifactRegistry => &["region", "json_credentials"],
-            RegistryKind::ProviderBHub
-            | RegistryKind::ProviderCCr
-            | RegistryKind::ProviderDCr
-            | RegistryKind::GenericCr => &["username"],
+            // Spec 2.9.1 "username, password (optional)": the production document accepts these
+            // kinds with an empty config (anonymous pulls); a password still needs its username.
             _ => &[],
         }
     }
@@ -254,6 +252,12 @@ impl ContainerRegistryRequest {
                 )));
             }
         }
+        if self.config.password.is_some() && self.config.username.is_none() {
+            violations.check(Some(FieldError::new(
+                "config.username",
+                "is required with a password",
+            )));
+        }
         violations.into_result()
     }
 
@@ -333,6 +337,22 @@ mod tests {
             config,
         );
         assert_eq!(fields(wrong.validate(&[])), ["url"]);
+    }
+
+    #[test]
+    fn a_generic_registry_takes_no_credentials_or_a_username_with_its_password() {
+        let url = Some("https://r.example");
+        assert!(request(RegistryKind::GenericCr, url, Default::default())
+            .validate(&[])
+            .is_ok());
+        let password_alone = RegistryConfigRequest {
+            password: Some("secret".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            fields(request(RegistryKind::GenericCr, url, password_alone).validate(&[])),
+            ["config.username"]
+        );
     }
 
     #[test]

@@ -7,9 +7,11 @@ use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
 wire_enum!(
-    /// How files are found; the spec names only AutoDiscover: every `.tfvars` file.
+    /// How files are found: every `.tfvars` file under the root (spec 4.1), or the files named
+    /// in `paths` (the production document's other mode).
     TfVarsDiscovery {
         AutoDiscover = "AutoDiscover",
+        SpecificPaths = "SpecificPaths",
     }
 );
 
@@ -35,6 +37,22 @@ pub struct TfVarsGitRepository {
 pub struct TfVarsMode {
     #[serde(rename = "type")]
     pub discovery: TfVarsDiscovery,
+    /// SpecificPaths only: the files to read, paths in the repository, in this order.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+}
+
+impl TfVarsMode {
+    /// The files asked for by name, or `None` to discover them.
+    pub fn specific_paths(&self) -> Option<Vec<String>> {
+        let paths = self.paths.as_deref().unwrap_or_default();
+        (self.discovery == TfVarsDiscovery::SpecificPaths).then(|| {
+            paths
+                .iter()
+                .map(|path| path.trim().trim_start_matches('/').to_string())
+                .collect()
+        })
+    }
 }
 
 /// Body of `POST /organization/{id}/listTfVarsFilesFromGitRepo`.
@@ -53,6 +71,26 @@ impl TfVarsListingRequest {
             "git_repository.url",
             &self.git_repository.url,
         ));
+        match (self.mode.discovery, &self.mode.paths) {
+            (TfVarsDiscovery::SpecificPaths, None) => {
+                violations.check(Some(FieldError::new("mode.paths", "is required")));
+            }
+            (TfVarsDiscovery::AutoDiscover, Some(_)) => {
+                violations.check(Some(FieldError::new(
+                    "mode.paths",
+                    "is taken only in SpecificPaths mode",
+                )));
+            }
+            _ => {}
+        }
+        for (index, path) in self.mode.paths.iter().flatten().enumerate() {
+            if !path.trim().ends_with(".tfvars") {
+                violations.check(Some(FieldError::new(
+                    format!("mode.paths[{index}]"),
+                    "must name a .tfvars file",
+                )));
+            }
+        }
         if let Some(root) = &self.git_repository.root_path {
             if !root.starts_with('/') {
                 violations.check(Some(FieldError::new(

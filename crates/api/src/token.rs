@@ -40,7 +40,8 @@ pub struct ApiTokenRequest {
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
-    /// Required: one of the organization's roles (`GET /organization/{id}/customRole`).
+    /// One of the organization's roles (`GET /organization/{id}/customRole`); required unless
+    /// `scope` is ADMIN.
     #[serde(default)]
     pub role_id: Option<Uuid>,
     /// Deprecated; only ADMIN is accepted.
@@ -62,8 +63,13 @@ impl ApiTokenRequest {
             "description",
             self.description.as_deref(),
         ));
-        if self.role_id.is_none() {
-            violations.check(Some(FieldError::new("role_id", "is required")));
+        // The deprecated `scope: ADMIN` with `role_id: null` (production document) asks for
+        // the built-in ADMIN role.
+        if self.role_id.is_none() && self.scope.is_none() {
+            violations.check(Some(FieldError::new(
+                "role_id",
+                "is required unless scope is ADMIN",
+            )));
         }
         if self.scope.as_deref().is_some_and(|scope| scope != "ADMIN") {
             violations.check(Some(FieldError::new(
@@ -107,8 +113,56 @@ pub struct CustomRoleRequest {
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
-    pub permission: RolePermission,
+    /// READ when a role is created without one (the production document creates a role from
+    /// its name alone); an update without one keeps the role's.
+    #[serde(default)]
+    pub permission: Option<RolePermission>,
+    /// The production document's per-project grants. This server grants a role one permission
+    /// for the whole organization, so it takes only grants that give no more than reading.
+    #[serde(default)]
+    pub project_permissions: Vec<ProjectPermissionRequest>,
+    /// The production document's per-cluster grants, taken as `project_permissions` are.
+    #[serde(default)]
+    pub cluster_permissions: Vec<ClusterPermissionRequest>,
 }
+
+/// One project's grant in the production document's custom role.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ProjectPermissionRequest {
+    pub project_id: Uuid,
+    #[serde(default)]
+    pub is_admin: bool,
+    #[serde(default)]
+    pub permissions: Vec<ProjectPermission>,
+}
+
+/// One cluster's grant in the production document's custom role.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterPermissionRequest {
+    pub cluster_id: Uuid,
+    pub permission: ClusterPermission,
+}
+
+wire_enum!(
+    /// What a custom role allows on one project, in the production document.
+    ProjectPermission {
+        NoAccess = "NO_ACCESS",
+        Viewer = "VIEWER",
+        Deployer = "DEPLOYER",
+        Manager = "MANAGER",
+    }
+);
+
+wire_enum!(
+    /// What a custom role allows on one cluster, in the production document.
+    ClusterPermission {
+        Viewer = "VIEWER",
+        EnvCreator = "ENV_CREATOR",
+        Admin = "ADMIN",
+    }
+);
 
 impl CustomRoleRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -118,6 +172,30 @@ impl CustomRoleRequest {
             "description",
             self.description.as_deref(),
         ));
+        const ONE_PERMISSION: &str = "grants more than reading to one project or cluster; \
+            this server grants a role one permission for the whole organization (set permission)";
+        for (index, grant) in self.project_permissions.iter().enumerate() {
+            let reads_only = grant.permissions.iter().all(|permission| {
+                matches!(
+                    permission,
+                    ProjectPermission::NoAccess | ProjectPermission::Viewer
+                )
+            });
+            if grant.is_admin || !reads_only {
+                violations.check(Some(FieldError::new(
+                    format!("project_permissions[{index}]"),
+                    ONE_PERMISSION,
+                )));
+            }
+        }
+        for (index, grant) in self.cluster_permissions.iter().enumerate() {
+            if grant.permission != ClusterPermission::Viewer {
+                violations.check(Some(FieldError::new(
+                    format!("cluster_permissions[{index}]"),
+                    ONE_PERMISSION,
+                )));
+            }
+        }
         violations.into_result()
     }
 }

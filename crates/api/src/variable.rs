@@ -269,6 +269,8 @@ impl OverrideRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScopedOverrideRequest {
+    /// The document does not require it: an override without one overrides with "".
+    #[serde(default)]
     pub value: String,
     #[serde(default)]
     pub description: Option<String>,

@@ -157,6 +157,11 @@ where
     }
 }
 
+/// A JSON value read as `T`, its errors named as `ApiJson` names them.
+pub fn from_json<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(json_error)
+}
+
 fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let inner = error.inner();
     if inner.is_syntax() || inner.is_eof() {

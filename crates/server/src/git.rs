@@ -91,11 +91,13 @@ pub fn resolve(url: &str, revision: &str) -> Result<String, GitError> {
 }
 
 /// The `.tfvars` files of the repository at `url` under `root` (a path in the repository), at
-/// the tip of `branch`: each file's path and content.
+/// the tip of `branch`: each file's path and content. Every one, or those `wanted` names, in its
+/// order (each must exist).
 pub fn tfvars_files(
     url: &str,
     branch: Option<&str>,
     root: Option<&str>,
+    wanted: Option<&[String]>,
 ) -> Result<Vec<(String, String)>, GitError> {
     let path = local_path(url).ok_or_else(|| GitError::Unreachable(url.to_string()))?;
     let revision = branch.unwrap_or("HEAD");
@@ -106,9 +108,27 @@ pub fn tfvars_files(
     let listing = run(git(&path)
         .args(["ls-tree", "-r", "--name-only", revision, "--"])
         .arg(if root.is_empty() { "." } else { root }))?;
-    listing
+    let found: Vec<&str> = listing
         .lines()
         .filter(|file| file.ends_with(".tfvars"))
+        .collect();
+    let files: Vec<&str> = match wanted {
+        None => found,
+        Some(wanted) => wanted
+            .iter()
+            .map(|path| {
+                found
+                    .iter()
+                    .find(|file| **file == path.as_str())
+                    .copied()
+                    .ok_or_else(|| {
+                        GitError::Failed(format!("{path} is not a .tfvars file of {revision}"))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    files
+        .into_iter()
         .map(|file| {
             let content = run(git(&path).arg("show").arg(format!("{revision}:{file}")))?;
             Ok((file.to_string(), content))

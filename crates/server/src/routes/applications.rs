@@ -4,9 +4,10 @@ use platform_api::{
     Application, ApplicationRequest, FieldError, GitRepository, GitRepositoryRequest, Port,
     PortRequest, Reference, ServiceType, Storage, StorageRequest,
 };
+use serde_json::Value;
 use uuid::Uuid;
 
-use super::service_resources::{timestamps, ServiceResource};
+use super::service_resources::{over, timestamps, ServiceResource};
 
 pub struct Applications;
 
@@ -35,6 +36,11 @@ impl ServiceResource for Applications {
         (application.created_at, application.updated_at) =
             timestamps(previous.map(|p| p.created_at));
         application
+    }
+
+    /// The document's `ApplicationEditRequest` requires neither the name nor the repository.
+    fn completed_update(previous: &Self::Record, body: Value) -> Value {
+        over(previous.to_request(), body)
     }
 
     fn name(record: &Self::Record) -> &str {

@@ -110,7 +110,7 @@ pub fn register(routes: &mut RouteTable) {
             "/cluster/{cluster_id}/upgrade",
             Permission::Deploy,
             Doc::new("Upgrade a cluster to its next Kubernetes version")
-                .answers::<ClusterStatus>(StatusCode::ACCEPTED),
+                .answers::<ClusterStatus>(StatusCode::CREATED),
             upgrade_cluster,
         )
         .add(
@@ -193,7 +193,7 @@ async fn upgrade_cluster(
         .await
         .map_err(ApiError::internal)?;
     Ok((
-        StatusCode::ACCEPTED,
+        StatusCode::CREATED,
         Json(status(&state.db, organization_id, cluster_id).await?),
     ))
 }

@@ -1,9 +1,10 @@
 //! Databases: managed by the cloud provider, or run as a container in the cluster.
 
 use platform_api::{Database, DatabaseRequest, FieldError, Reference, ServiceType};
+use serde_json::Value;
 use uuid::Uuid;
 
-use super::service_resources::{timestamps, ServiceResource};
+use super::service_resources::{over, timestamps, ServiceResource};
 
 pub struct Databases;
 
@@ -50,5 +51,10 @@ impl ServiceResource for Databases {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
+    }
+
+    /// The document's `DatabaseEditRequest` has no required field (nor type and mode at all).
+    fn completed_update(previous: &Self::Record, body: Value) -> Value {
+        over(previous.to_request(), body)
     }
 }

@@ -3,8 +3,9 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    CloudProviderOfEnvironment, ClusterRequest, Environment, EnvironmentMode, EnvironmentRequest,
-    EnvironmentStatuses, List, Reference,
+    ActionStatus, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus, Environment,
+    EnvironmentMode, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List, Reference,
+    Status, StatusAction, StatusDetails, SubAction,
 };
 use uuid::Uuid;
 
@@ -20,12 +21,16 @@ use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
+    // The production document answers a deploy with one `Status` for the environment, and a
+    // stop with the environment's state; a restart (ours) answers as a stop does.
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/deploy",
+        Permission::Deploy,
+        Doc::new("Deploy every service of an environment").answers::<Status>(StatusCode::ACCEPTED),
+        deploy_environment,
+    );
     let actions = [
-        (
-            "deploy",
-            Action::Deploy,
-            "Deploy every service of an environment",
-        ),
         (
             "restart",
             Action::Restart,
@@ -42,9 +47,10 @@ pub fn register(routes: &mut RouteTable) {
             Method::POST,
             format!("/environment/{{environment_id}}/{suffix}"),
             Permission::Deploy,
-            Doc::new(summary).answers::<EnvironmentStatuses>(StatusCode::ACCEPTED),
-            move |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>| {
-                act_on_environment(state, caller, path, action)
+            Doc::new(summary).answers::<EnvironmentState>(StatusCode::ACCEPTED),
+            move |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
+                let (statuses, _) = start_on_environment(&state, &caller, id, action).await?;
+                Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(statuses.environment)))
             },
         );
     }
@@ -312,13 +318,25 @@ async fn environment_statuses(
 /// Runs `action` on each service of the environment it applies to (a stop or a restart skips
 /// the services that run nothing). 409 while an action runs in the environment, or when the
 /// action applies to no service.
-async fn act_on_environment(
+async fn deploy_environment(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    let (statuses, started) =
+        start_on_environment(&state, &caller, environment_id, Action::Deploy).await?;
+    Ok((StatusCode::ACCEPTED, Json(one_status(&statuses, started))))
+}
+
+/// Requests `action` for each service of the environment it applies to: the environment's
+/// statuses after, and how many services it started on.
+async fn start_on_environment(
+    state: &AppState,
+    caller: &Caller,
+    environment_id: Uuid,
     action: Action,
-) -> ApiResult<(StatusCode, Json<EnvironmentStatuses>)> {
-    find_environment(&state, &caller, environment_id).await?;
+) -> ApiResult<(EnvironmentStatuses, i64)> {
+    find_environment(state, caller, environment_id).await?;
     engine::ensure_idle(&state.db, Scope::Environment(environment_id)).await?;
     let services: Vec<(String,)> =
         sqlx::query_as("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
@@ -344,12 +362,42 @@ async fn act_on_environment(
             action.verb()
         )));
     }
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(
-            engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?,
-        ),
-    ))
+    let statuses =
+        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    Ok((statuses, started))
+}
+
+/// The environment as one `Status`: its state, its services' deployment status taken together,
+/// and the number of deployments just requested.
+fn one_status(statuses: &EnvironmentStatuses, started: i64) -> Status {
+    let every = |wanted: DeploymentStatus| {
+        statuses
+            .all()
+            .all(|status| status.service_deployment_status == wanted)
+    };
+    let service_deployment_status = if every(DeploymentStatus::NeverDeployed) {
+        DeploymentStatus::NeverDeployed
+    } else if every(DeploymentStatus::UpToDate) {
+        DeploymentStatus::UpToDate
+    } else {
+        DeploymentStatus::OutOfDate
+    };
+    Status {
+        id: statuses.environment.id,
+        state: statuses.environment.state,
+        service_deployment_status,
+        is_part_last_deployment: true,
+        status_details: StatusDetails {
+            action: StatusAction::Deploy,
+            status: ActionStatus::Queued,
+            sub_action: SubAction::None,
+        },
+        deployment_request_id: None,
+        deployment_requests_count: started,
+        last_deployment_date: statuses.environment.last_deployment_date,
+        steps: None,
+        execution_id: None,
+    }
 }
 
 /// The caller's environment with this id, or 404.

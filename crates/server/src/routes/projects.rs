@@ -30,7 +30,7 @@ pub fn register(routes: &mut RouteTable) {
             Permission::Write,
             Doc::new("Create a project")
                 .body::<ProjectRequest>()
-                .answers::<Project>(StatusCode::CREATED),
+                .answers::<Project>(StatusCode::OK),
             create_project,
         )
         .add(
@@ -123,7 +123,7 @@ async fn create_project(
     .fetch_one(&state.db)
     .await
     .on_unique_violation("name", "project")?;
-    Ok((StatusCode::CREATED, Json(project(row)?)))
+    Ok((StatusCode::OK, Json(project(row)?)))
 }
 
 async fn get_project(

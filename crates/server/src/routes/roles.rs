@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{CustomRole, CustomRoleRequest, List};
+use platform_api::{CustomRole, CustomRoleRequest, List, RolePermission};
 use uuid::Uuid;
 
 use super::own_organization;
@@ -108,7 +108,7 @@ async fn create_role(
     .bind(organization_id.to_string())
     .bind(request.name.trim())
     .bind(request.description.unwrap_or_default())
-    .bind(request.permission.as_str())
+    .bind(request.permission.unwrap_or(RolePermission::Read).as_str())
     .fetch_one(&state.db)
     .await
     .on_unique_violation("name", "role")?;
@@ -131,14 +131,14 @@ async fn update_role(
     ApiJson(request): ApiJson<CustomRoleRequest>,
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
-    custom(find_role(&state, organization_id, role_id).await?)?;
+    let current = custom(find_role(&state, organization_id, role_id).await?)?;
     request.validate().map_err(ApiError::invalid)?;
     let row: RoleRow = sqlx::query_as(&format!(
         "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
     ))
     .bind(request.name.trim())
     .bind(request.description.unwrap_or_default())
-    .bind(request.permission.as_str())
+    .bind(request.permission.unwrap_or(current.permission).as_str())
     .bind(role_id.to_string())
     .fetch_one(&state.db)
     .await

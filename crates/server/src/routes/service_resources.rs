@@ -13,6 +13,7 @@ use platform_api::{
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 use sqlx::SqlitePool;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -22,7 +23,7 @@ use super::organization_resources::ensure_exists;
 use crate::auth::{Caller, Permission};
 use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::git;
 use crate::routes::{Doc, RouteTable};
 use crate::store::{Kind, Secrets};
@@ -72,6 +73,26 @@ pub trait ServiceResource: Send + Sync + 'static {
     ) -> Self::Record;
 
     fn name(record: &Self::Record) -> &str;
+
+    /// The body of an update as a whole request: kinds whose edit request in the production
+    /// document leaves every field optional take the fields left out from the record.
+    fn completed_update(_previous: &Self::Record, body: Value) -> Value {
+        body
+    }
+}
+
+/// `body`'s top-level fields over `record`'s: an edit that leaves a field out keeps it.
+pub fn over(record: impl Serialize, body: Value) -> Value {
+    match (
+        serde_json::to_value(record).expect("a request serializes"),
+        body,
+    ) {
+        (Value::Object(mut merged), Value::Object(body)) => {
+            merged.extend(body);
+            Value::Object(merged)
+        }
+        (_, body) => body,
+    }
 }
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
@@ -388,9 +409,10 @@ async fn update<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
-    ApiJson(request): ApiJson<R::Request>,
+    ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<Json<R::Record>> {
     let (previous, environment_id) = find::<R>(&state, &caller, id).await?;
+    let request: R::Request = from_json(R::completed_update(&previous, body))?;
     let (stored,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
         .bind(id.to_string())
         .fetch_one(&state.db)

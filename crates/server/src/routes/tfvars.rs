@@ -35,11 +35,13 @@ async fn list_tfvars_files(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let repository = request.git_repository;
+    let wanted = request.mode.specific_paths();
     let files = tokio::task::spawn_blocking(move || {
         git::tfvars_files(
             &repository.url,
             repository.branch.as_deref(),
             repository.root_path.as_deref(),
+            wanted.as_deref(),
         )
     })
     .await

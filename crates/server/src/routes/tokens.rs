@@ -99,6 +99,17 @@ async fn list_tokens(
     Ok(Json(List::new(tokens)))
 }
 
+/// The role the deprecated `scope: ADMIN` stands for.
+async fn built_in_admin_role(db: &sqlx::SqlitePool, organization_id: Uuid) -> ApiResult<Uuid> {
+    let (id,): (String,) = sqlx::query_as(
+        "SELECT id FROM roles WHERE organization_id = ? AND built_in = 1 AND permission = 'ADMIN'",
+    )
+    .bind(organization_id.to_string())
+    .fetch_one(db)
+    .await?;
+    Ok(db::id(&id)?)
+}
+
 async fn create_token(
     State(state): State<AppState>,
     caller: Caller,
@@ -107,7 +118,10 @@ async fn create_token(
 ) -> ApiResult<(StatusCode, Json<ApiToken>)> {
     own_organization(&caller, organization_id)?;
     request.validate(Utc::now()).map_err(ApiError::invalid)?;
-    let role_id = request.role_id.unwrap_or_default();
+    let role_id = match request.role_id {
+        Some(role_id) => role_id,
+        None => built_in_admin_role(&state.db, organization_id).await?,
+    };
     let (known,): (bool,) =
         sqlx::query_as("SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)")
             .bind(role_id.to_string())

@@ -288,14 +288,24 @@ async fn an_environment_acts_on_all_its_services() {
 
     let deploy = server.post(&act("deploy"), json!({})).await;
     assert_eq!(deploy.status, StatusCode::ACCEPTED, "{}", deploy.body);
-    // At test speed a service may already be past its queued state; each is deploying.
+    // The production document's answer: one status for the environment, counting the
+    // deployments requested (one per service).
+    assert_eq!(deploy.body["id"], environment.as_str());
+    assert_eq!(deploy.body["status_details"]["action"], "DEPLOY");
+    assert_eq!(deploy.body["deployment_requests_count"], 2);
+    assert_eq!(deploy.body["service_deployment_status"], "NEVER_DEPLOYED");
+    // Each service is deploying (at test speed it may already be past its queued state).
+    let statuses = server
+        .get(&format!("/api/environment/{environment}/statuses"))
+        .await
+        .body;
     for kind in ["applications", "databases"] {
         assert_eq!(
-            deploy.body[kind][0]["status_details"]["action"], "DEPLOY",
+            statuses[kind][0]["status_details"]["action"], "DEPLOY",
             "{kind}"
         );
         assert!(
-            deploy.body[kind][0]["deployment_request_id"].is_string(),
+            statuses[kind][0]["deployment_request_id"].is_string(),
             "{kind}"
         );
     }
@@ -320,7 +330,14 @@ async fn an_environment_acts_on_all_its_services() {
             .await["state"],
         "RESTARTED"
     );
-    server.post(&act("stop"), json!({})).await;
+    let stop = server.post(&act("stop"), json!({})).await;
+    assert_eq!(stop.status, StatusCode::ACCEPTED, "{}", stop.body);
+    assert_eq!(stop.body["id"], environment.as_str());
+    assert!(
+        stop.body["last_deployment_state"].is_string(),
+        "{}",
+        stop.body
+    );
     assert_eq!(
         server.settled_status(&application).await["state"],
         "STOPPED"

@@ -227,7 +227,7 @@ async fn a_cluster_upgrades_one_version_when_it_may() {
     server.call(Method::DELETE, &lock, Some(&auth), None).await;
 
     let started = server.post(&upgrade, json!({})).await;
-    assert_eq!(started.status, StatusCode::ACCEPTED, "{}", started.body);
+    assert_eq!(started.status, StatusCode::CREATED, "{}", started.body);
     assert!(
         ["DEPLOYMENT_QUEUED", "DEPLOYING"].contains(&started.body["status"].as_str().unwrap()),
         "{}",

@@ -5,7 +5,7 @@ use crate::common;
 
 use axum::http::StatusCode;
 use common::{assert_error, assert_invalid_fields, repository, TestServer};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn commits_come_from_the_repository_itself() {
@@ -162,6 +162,47 @@ async fn tfvars_files_are_found_and_read_as_hcl() {
     assert_eq!(all.len(), 3);
     assert_eq!(all[2]["source"], "other/dev.tfvars");
     assert_eq!(all[2]["variables"]["debug"], true);
+
+    // The production document's other mode: the files named, in the order given.
+    let named = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url},
+                   "mode": {"type": "SpecificPaths", "paths": ["other/dev.tfvars", "/infra/prod.tfvars"]}}),
+        )
+        .await;
+    assert_eq!(named.status, StatusCode::OK, "{}", named.body);
+    let sources: Vec<&Value> = named.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["source"])
+        .collect();
+    assert_eq!(
+        sources,
+        [&json!("other/dev.tfvars"), &json!("infra/prod.tfvars")]
+    );
+    let missing = server
+        .post(
+            &path,
+            json!({"git_repository": {"url": url},
+                   "mode": {"type": "SpecificPaths", "paths": ["infra/none.tfvars"]}}),
+        )
+        .await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST, "{}", missing.body);
+    assert!(missing.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("infra/none.tfvars"));
+    assert_invalid_fields(
+        &server
+            .post(
+                &path,
+                json!({"git_repository": {"url": url}, "mode": {"type": "SpecificPaths"}}),
+            )
+            .await,
+        &["mode.paths"],
+    );
 
     let remote = server
         .post(

@@ -12,6 +12,7 @@ mod clusters;
 mod commits;
 mod console;
 mod contract;
+mod contract_writes;
 mod demo;
 mod engine;
 mod history;

@@ -76,7 +76,7 @@ async fn a_custom_role_grants_its_permission_and_can_change_it() {
     assert_eq!(raised.status, StatusCode::OK, "{}", raised.body);
     assert_eq!(
         create_project().await.status,
-        StatusCode::CREATED,
+        StatusCode::OK,
         "the new permission applies at once"
     );
 
@@ -282,4 +282,43 @@ async fn a_token_stops_working_when_it_expires() {
     // A token without an expiry says so.
     let first = server.get(&tokens).await.body;
     assert!(first["results"][0]["expires_at"].is_null());
+}
+
+#[tokio::test]
+async fn a_role_in_the_documents_shape_reads_until_given_more() {
+    let server = TestServer::new().await;
+    let roles = format!("/api/organization/{}/customRole", server.organization_id);
+    let created = server.post(&roles, json!({"name": "auditor"})).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(created.body["permission"], "READ");
+    let role = format!("{roles}/{}", created.body["id"].as_str().unwrap());
+    let project = server.project("shop").await;
+    // Per-project grants that give more than reading would widen to the whole organization
+    // here: refused, naming the grant.
+    let widened = server
+        .put(
+            &role,
+            json!({"name": "auditor", "cluster_permissions": [], "project_permissions": [
+                {"project_id": project, "is_admin": false, "permissions": ["DEPLOYER"]}]}),
+        )
+        .await;
+    assert_invalid_fields(&widened, &["project_permissions[0]"]);
+    let viewer = server
+        .put(
+            &role,
+            json!({"name": "auditor", "cluster_permissions": [], "project_permissions": [
+                {"project_id": project, "permissions": ["VIEWER"]}]}),
+        )
+        .await;
+    assert_eq!(viewer.status, StatusCode::OK, "{}", viewer.body);
+    assert_eq!(viewer.body["permission"], "READ");
+    // A token of the deprecated ADMIN scope carries the built-in ADMIN role.
+    let token = server
+        .post(
+            &format!("/api/organization/{}/apiToken", server.organization_id),
+            json!({"name": "legacy", "scope": "ADMIN", "role_id": null}),
+        )
+        .await;
+    assert_eq!(token.status, StatusCode::CREATED, "{}", token.body);
+    assert_eq!(token.body["role_name"], "ADMIN");
 }

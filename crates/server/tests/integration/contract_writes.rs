@@ -1,0 +1,604 @@
+//! The contract with the production platform's API document, write side: every POST, PUT and
+//! DELETE this server serves that the document also has is called with a request the document
+//! accepts (checked against its request schema first), and the answer checked against the
+//! document's success codes and schema.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::common;
+
+use axum::http::Method;
+use common::{concrete, fresh_variable, is_variable, records, Records, TestServer};
+use serde_json::{json, Value};
+
+/// Writes the server does not answer in the document's shapes yet, each for a reason still to
+/// mend: the test fails when one of them starts to fit (take it off) or another stops fitting.
+const NOT_YET_IN_THE_DOCUMENTS_SHAPE: &[&str] = &[
+    // Containers name their registry by id only, and lack the maximums and auto_preview.
+    "POST /environment/{environmentId}/container",
+    "PUT /container/{containerId}",
+    // Jobs take their schedule as a cron string, not the document's schedule object.
+    "POST /environment/{environmentId}/job",
+    "PUT /job/{jobId}",
+    // Helm services take `{git: ...}` or `{repository: ...}`, not `{git_repository: ...}` or
+    // `{helm_repository: ...}`.
+    "POST /environment/{environmentId}/helm",
+    "PUT /helm/{helmId}",
+    // Terraform services take `{git: {git_repository}}`, not the document's `{git_repository}`.
+    "POST /environment/{environmentId}/terraform",
+    "PUT /terraform/{terraformId}",
+];
+
+/// Writes the document allows that the spec refuses, answered with a 400 naming the rule.
+const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
+    // A project is the highest scope: it has no variable of a higher scope to override.
+    "POST /project/{projectId}/environmentVariable/{environmentVariableId}/override",
+    "variable_id",
+)];
+
+#[tokio::test]
+async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shapes() {
+    let document = contract::Document::production();
+    let server = TestServer::new().await;
+    let mut ids = records(&server).await;
+    // Variables of the highest scope, for the overrides to override.
+    for (parameter, key) in [
+        ("project_variable_id", "OVERRIDDEN"),
+        ("other_project_variable_id", "OVERRIDDEN_BY_VARIABLE"),
+    ] {
+        let created = server
+            .post(
+                &format!("/api/project/{}/environmentVariable", ids.id("project_id")),
+                json!({"key": key, "value": "project"}),
+            )
+            .await;
+        ids.0
+            .insert(parameter, created.body["id"].as_str().unwrap().to_string());
+    }
+    let commits = server
+        .get(&format!(
+            "/api/application/{}/commit",
+            ids.id("application_id")
+        ))
+        .await;
+    let commit = commits.body["results"][0]["git_commit_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no commit: {}", commits.body))
+        .to_string();
+
+    let table = platform_server::routes::table(&server.state);
+    let shared: BTreeMap<String, (Method, String)> = table
+        .rules()
+        .iter()
+        .filter(|rule| rule.method != Method::GET)
+        .filter_map(|rule| {
+            let operation = document.operation(rule.method.as_str(), &rule.path)?;
+            Some((operation.label(), (rule.method.clone(), rule.path.clone())))
+        })
+        .collect();
+    let writes = writes(&ids, &commit);
+    let driven: BTreeSet<String> = writes
+        .iter()
+        .map(|(method, path, _)| {
+            document
+                .operation(method.as_str(), path)
+                .unwrap_or_else(|| panic!("{method} {path} is not in the document"))
+                .label()
+        })
+        .collect();
+    let undriven: Vec<&String> = shared.keys().filter(|l| !driven.contains(*l)).collect();
+    assert!(
+        undriven.is_empty(),
+        "shared writes without a request here: {undriven:?}"
+    );
+
+    let admin = format!("Token {}", server.token);
+    let refused: BTreeMap<&str, &str> = REFUSED_BY_A_RULE_OF_THE_SPEC.iter().copied().collect();
+    let mut misfits = BTreeSet::new();
+    let mut messages = Vec::new();
+    for (method, template, body) in &writes {
+        let operation = document.operation(method.as_str(), template).unwrap();
+        let label = operation.label();
+        if let Some(body) = body {
+            if let Err(errors) = operation.check_request(body) {
+                panic!("the request written for {label} is not the document's: {errors:?}");
+            }
+        }
+        // Each update and deletion of a variable or secret takes one of its own scope.
+        let path = if is_variable(template) {
+            fresh_variable(&server, &ids, template).await
+        } else {
+            concrete(template, &ids)
+        };
+        let text = body.as_ref().map(Value::to_string);
+        let reply = server
+            .call(method.clone(), &path, Some(&admin), text.as_deref())
+            .await;
+        if let Some(field) = refused.get(label.as_str()) {
+            let named = reply.body["fields"]
+                .as_array()
+                .is_some_and(|fields| fields.iter().any(|f| f["field"] == *field));
+            assert!(
+                reply.status == 400 && named,
+                "{label}: expected a 400 naming {field}, got {} {}",
+                reply.status,
+                reply.body
+            );
+            continue;
+        }
+        if let Err(errors) = operation.check_response(reply.status.as_u16(), &reply.body) {
+            misfits.insert(label.clone());
+            messages.push(format!("{label}: {}; {}", errors.join("; "), reply.body));
+        }
+        if is_action(template) {
+            settle_services(&server, &ids).await;
+        }
+    }
+
+    let known: BTreeSet<String> = NOT_YET_IN_THE_DOCUMENTS_SHAPE
+        .iter()
+        .map(|label| label.to_string())
+        .collect();
+    println!(
+        "contract: {} writes shared with the production document, all driven; {} in its shapes, {} refused by a rule of the spec, {} not yet",
+        shared.len(),
+        shared.len() - misfits.len() - refused.len(),
+        refused.len(),
+        misfits.len()
+    );
+    let newly_broken: Vec<&String> = misfits.difference(&known).collect();
+    let now_fitting: Vec<&String> = known.difference(&misfits).collect();
+    assert!(
+        newly_broken.is_empty(),
+        "writes that do not fit the document:\n{}",
+        messages
+            .iter()
+            .filter(|m| newly_broken.iter().any(|l| m.starts_with(l.as_str())))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        now_fitting.is_empty(),
+        "these fit the document now; take them off NOT_YET_IN_THE_DOCUMENTS_SHAPE: {now_fitting:?}"
+    );
+    assert!(shared.len() >= 110, "only {} writes shared", shared.len());
+}
+
+const SERVICE_KINDS: [&str; 6] = [
+    "application",
+    "container",
+    "database",
+    "job",
+    "helm",
+    "terraform",
+];
+
+fn is_action(template: &str) -> bool {
+    ["/deploy", "/stop", "/restart-service", "/uninstall"]
+        .iter()
+        .any(|action| template.ends_with(action))
+}
+
+/// Waits for every service to leave its action, so that the next action finds it at rest.
+async fn settle_services(server: &TestServer, ids: &Records) {
+    for kind in SERVICE_KINDS {
+        let status = format!("/{kind}/{{{kind}_id}}/status");
+        server.settled(&concrete(&status, ids)).await;
+    }
+}
+
+/// Every shared write, in an order that works (creations, then updates, then actions, then
+/// deletions, deepest first), with a request body in the document's shapes.
+fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
+    let (post, put, delete) = (Method::POST, Method::PUT, Method::DELETE);
+    let url = format!("file://{}", ids.1.path().display());
+    let git = json!({"url": url, "branch": "main", "provider": "PROVIDER_C", "owner": "shop", "name": "web"});
+    let registry = ids.id("container_registry_id");
+    let organization = ids.id("organization_id");
+    let project = ids.id("project_id");
+    let environment = ids.id("environment_id");
+    let mut writes: Vec<(Method, String, Option<Value>)> = vec![
+        (
+            post.clone(),
+            "/organization/{organization_id}/project".into(),
+            Some(json!({"name": "contract"})),
+        ),
+        (
+            post.clone(),
+            "/project/{project_id}/environment".into(),
+            Some(json!({"name": "only-a-name"})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/application".into(),
+            Some(json!({
+            "name": "contract-app", "git_repository": git, "healthchecks": {}})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/container".into(),
+            Some(json!({
+            "name": "contract-container", "registry_id": registry, "image_name": "library/nginx",
+            "tag": "1.27", "healthchecks": {}})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/database".into(),
+            Some(json!({
+            "name": "contract-db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/job".into(),
+            Some(json!({
+            "name": "contract-job", "healthchecks": {},
+            "schedule": {"cronjob": {"scheduled_at": "0 3 * * *", "timezone": "Europe/Paris"}},
+            "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "2"}}})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/helm".into(),
+            Some(json!({
+            "name": "contract-helm", "auto_deploy": false, "arguments": [], "values_override": {},
+            "source": {"git_repository": {"url": url, "branch": "main", "root_path": "/redis"}}})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/terraform".into(),
+            Some(terraform("contract-infra", &url)),
+        ),
+        (
+            post.clone(),
+            "/variable".into(),
+            Some(json!({
+            "key": "FROM_VARIABLE", "value": "1", "is_secret": false,
+            "variable_scope": "ENVIRONMENT", "variable_parent_id": environment})),
+        ),
+        (
+            post.clone(),
+            "/variable/{variable_id}/alias".into(),
+            Some(json!({
+            "key": "ALIASED", "alias_scope": "APPLICATION", "alias_parent_id": ids.id("application_id")})),
+        ),
+        (
+            post.clone(),
+            "/variable/{other_project_variable_id}/override".into(),
+            Some(json!({
+            "value": "environment", "override_scope": "ENVIRONMENT", "override_parent_id": environment})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/apiToken".into(),
+            Some(json!({
+            "name": "deprecated scope", "scope": "ADMIN", "role_id": null})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/cluster".into(),
+            Some(json!({
+            "name": "contract-cluster", "region": "eu-west-3", "cloud_provider": "PROVIDER_A"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/containerRegistry".into(),
+            Some(json!({
+            "name": "contract-registry", "kind": "GENERIC_CR", "url": "https://registry.example", "config": {}})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/customRole".into(),
+            Some(json!({"name": "contract-role"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/helmRepository".into(),
+            Some(json!({
+            "name": "contract-charts", "kind": "HTTPS", "url": "https://charts.example",
+            "skip_tls_verification": false, "config": {}})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/labelsGroups".into(),
+            Some(json!({
+            "name": "contract-labels", "labels": [{"key": "team", "value": "web", "propagate_to_cloud_provider": false}]})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/onPremise/credentials".into(),
+            Some(json!({"name": "contract-rack"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/webhook".into(),
+            Some(json!({
+            "kind": "SLACK", "target_url": "https://hooks.slack.com/services/contract",
+            "events": ["DEPLOYMENT_FAILURE"]})),
+        ),
+        (
+            post.clone(),
+            "/alert-receivers".into(),
+            Some(json!({
+            "organization_id": organization, "name": "contract-receiver", "description": "Pages",
+            "type": "SLACK", "send_resolved": false, "webhook_url": "https://hooks.slack.com/services/receiver"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/listTfVarsFilesFromGitRepo".into(),
+            Some(json!({
+            "git_repository": git, "mode": {"type": "SpecificPaths", "paths": []}})),
+        ),
+        // Updates.
+        (
+            put.clone(),
+            "/project/{project_id}".into(),
+            Some(json!({"name": "shop", "description": "The shop"})),
+        ),
+        (
+            put.clone(),
+            "/environment/{environment_id}".into(),
+            Some(json!({"name": "staging"})),
+        ),
+        (
+            put.clone(),
+            "/application/{application_id}".into(),
+            Some(json!({
+            "name": "web", "git_repository": git, "healthchecks": {}, "cpu": 500, "memory": 512})),
+        ),
+        (
+            put.clone(),
+            "/container/{container_id}".into(),
+            Some(json!({
+            "name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.28",
+            "healthchecks": {}})),
+        ),
+        (
+            put.clone(),
+            "/database/{database_id}".into(),
+            Some(json!({"name": "db", "version": "17"})),
+        ),
+        (
+            put.clone(),
+            "/job/{job_id}".into(),
+            Some(json!({
+            "name": "backup", "healthchecks": {},
+            "schedule": {"on_start": {}, "lifecycle_type": "TERRAFORM"},
+            "source": {"docker": {"git_repository": git, "dockerfile_path": "Dockerfile"}}})),
+        ),
+        (
+            put.clone(),
+            "/helm/{helm_id}".into(),
+            Some(json!({
+            "name": "redis", "auto_deploy": true, "arguments": ["--wait"],
+            "values_override": {"set": [["auth.enabled", "false"]]},
+            "source": {"git_repository": {"url": url, "branch": "main", "root_path": "/redis"}}})),
+        ),
+        (
+            put.clone(),
+            "/terraform/{terraform_id}".into(),
+            Some(terraform("infra", &url)),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/cluster/{cluster_id}".into(),
+            Some(json!({
+            "name": "main", "region": "eu-west-3", "cloud_provider": "PROVIDER_A"})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/containerRegistry/{container_registry_id}".into(),
+            Some(json!({
+            "name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example", "config": {}})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/customRole/{role_id}".into(),
+            Some(json!({
+            "name": "auditor", "cluster_permissions": [], "project_permissions": [
+                {"project_id": project, "is_admin": false, "permissions": []}]})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/helmRepository/{helm_repository_id}".into(),
+            Some(json!({
+            "name": "charts", "kind": "HTTPS", "url": "https://charts.example",
+            "skip_tls_verification": true, "config": {}})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/labelsGroups/{labels_group_id}".into(),
+            Some(json!({
+            "name": "team", "labels": []})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/onPremise/credentials/{credentials_id}".into(),
+            Some(json!({"name": "rack-2"})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/webhook/{webhook_id}".into(),
+            Some(json!({
+            "kind": "STANDARD", "target_url": "https://hooks.example/deployments",
+            "events": ["DEPLOYMENT_SUCCESSFUL"], "enabled": false})),
+        ),
+        (
+            put.clone(),
+            "/alert-receivers/{alert_receiver_id}".into(),
+            Some(json!({
+            "name": "on-call", "description": "Pages the on-call", "type": "SLACK",
+            "send_resolved": true, "webhook_url": "https://hooks.slack.com/services/other"})),
+        ),
+        // Actions: the cluster's, then each service's, then the environment's.
+        (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
+        (
+            post.clone(),
+            "/application/{application_id}/deploy".into(),
+            Some(json!({"git_commit_id": commit})),
+        ),
+        (
+            post.clone(),
+            "/container/{container_id}/deploy".into(),
+            Some(json!({"image_tag": "1.29"})),
+        ),
+        (post.clone(), "/database/{database_id}/deploy".into(), None),
+        (post.clone(), "/job/{job_id}/deploy".into(), Some(json!({}))),
+        (
+            post.clone(),
+            "/helm/{helm_id}/deploy".into(),
+            Some(json!({})),
+        ),
+        (
+            post.clone(),
+            "/terraform/{terraform_id}/deploy".into(),
+            Some(json!({})),
+        ),
+    ];
+    for kind in ["application", "container", "database"] {
+        writes.push((
+            post.clone(),
+            format!("/{kind}/{{{kind}_id}}/restart-service"),
+            None,
+        ));
+    }
+    for kind in ["application", "container", "database", "job", "helm"] {
+        writes.push((post.clone(), format!("/{kind}/{{{kind}_id}}/stop"), None));
+    }
+    for kind in SERVICE_KINDS {
+        writes.push((
+            post.clone(),
+            format!("/{kind}/{{{kind}_id}}/uninstall"),
+            Some(json!({})),
+        ));
+    }
+    writes.push((
+        post.clone(),
+        "/environment/{environment_id}/deploy".into(),
+        None,
+    ));
+    writes.push((
+        post.clone(),
+        "/environment/{environment_id}/stop".into(),
+        None,
+    ));
+
+    // Variables and secrets of every scope: create, update, override a project's variable.
+    for (kind, parameter) in [
+        ("project", "project_id"),
+        ("environment", "environment_id"),
+        ("application", "application_id"),
+        ("container", "container_id"),
+        ("job", "job_id"),
+    ] {
+        let scope = format!("/{kind}/{{{parameter}}}");
+        writes.extend([
+            (
+                post.clone(),
+                format!("{scope}/environmentVariable"),
+                Some(json!({"key": "CONTRACT", "value": "1"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/secret"),
+                Some(json!({"key": "CONTRACT_SECRET", "value": "s"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/environmentVariable/{{project_variable_id}}/override"),
+                Some(json!({})),
+            ),
+        ]);
+    }
+    // Updates of a variable and a secret of each scope, on fresh ones (their keys differ).
+    writes.extend(variable_updates());
+
+    // Deletions, deepest first: variables, services, the environment and the project, then the
+    // organization's resources they used.
+    for (kind, parameter) in [
+        ("project", "project_id"),
+        ("environment", "environment_id"),
+        ("application", "application_id"),
+        ("container", "container_id"),
+        ("job", "job_id"),
+    ] {
+        writes.push((
+            delete.clone(),
+            format!("/{kind}/{{{parameter}}}/environmentVariable/{{variable_id}}"),
+            None,
+        ));
+        writes.push((
+            delete.clone(),
+            format!("/{kind}/{{{parameter}}}/secret/{{secret_id}}"),
+            None,
+        ));
+    }
+    writes.push((delete.clone(), "/variable/{variable_id}".into(), None));
+    for kind in SERVICE_KINDS {
+        writes.push((delete.clone(), format!("/{kind}/{{{kind}_id}}"), None));
+    }
+    writes.push((delete.clone(), "/environment/{environment_id}".into(), None));
+    writes.push((delete.clone(), "/project/{project_id}".into(), None));
+    for (collection, parameter) in [
+        ("apiToken", "api_token_id"),
+        ("cluster", "cluster_id"),
+        ("containerRegistry", "container_registry_id"),
+        ("customRole", "role_id"),
+        ("helmRepository", "helm_repository_id"),
+        ("labelsGroups", "labels_group_id"),
+        ("onPremise/credentials", "credentials_id"),
+        ("webhook", "webhook_id"),
+    ] {
+        writes.push((
+            delete.clone(),
+            format!("/organization/{{organization_id}}/{collection}/{{{parameter}}}"),
+            None,
+        ));
+    }
+    writes.push((delete, "/alert-receivers/{alert_receiver_id}".into(), None));
+    writes
+}
+
+/// PUTs of a variable and a secret at every scope (the caller makes fresh ones to update), each
+/// to a key of its own.
+fn variable_updates() -> Vec<(Method, String, Option<Value>)> {
+    let mut updates = vec![(
+        Method::PUT,
+        "/variable/{variable_id}".to_string(),
+        Some(json!({"key": "UPDATED_THROUGH_VARIABLE", "value": "info"})),
+    )];
+    for (kind, parameter) in [
+        ("project", "project_id"),
+        ("environment", "environment_id"),
+        ("application", "application_id"),
+        ("container", "container_id"),
+        ("job", "job_id"),
+    ] {
+        updates.push((
+            Method::PUT,
+            format!("/{kind}/{{{parameter}}}/environmentVariable/{{variable_id}}"),
+            Some(json!({"key": format!("UPDATED_{}", kind.to_uppercase()), "value": "warn"})),
+        ));
+        updates.push((
+            Method::PUT,
+            format!("/{kind}/{{{parameter}}}/secret/{{secret_id}}"),
+            Some(json!({"key": format!("UPDATED_{}_SECRET", kind.to_uppercase()), "value": "rotated"})),
+        ));
+    }
+    updates
+}
+
+/// A terraform service in the document's request shape.
+fn terraform(name: &str, url: &str) -> Value {
+    json!({
+        "name": name, "description": "Infrastructure",
+        "auto_deploy_config": {"auto_deploy": false, "terraform_action": "DEFAULT"},
+        "terraform_files_source": {"git_repository": {"url": url, "branch": "main", "root_path": "/"}},
+        "terraform_variables_source": {"tf_var_file_paths": [], "tf_vars": [
+            {"key": "region", "value": "eu-west-3", "secret": false}]},
+        "backend": {"kubernetes": {}},
+        "engine": "TERRAFORM",
+        "provider_version": {"explicit_version": "1.9.0", "read_from_terraform_block": false},
+        "job_resources": {"cpu_milli": 500, "ram_mib": 512, "gpu": 0, "storage_gib": 1},
+        "timeout_sec": 600,
+    })
+}
