@@ -107,7 +107,7 @@ async fn built_in_admin_role(db: &sqlx::SqlitePool, organization_id: Uuid) -> Ap
     .bind(organization_id.to_string())
     .fetch_one(db)
     .await?;
-    Ok(db::id(&id)?)
+    db::id(&id)
 }
 
 async fn create_token(
