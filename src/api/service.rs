@@ -12,11 +12,18 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 /// A service of any kind, as listed: enough to name it and reach it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ServiceSummary {
     pub id: Uuid,
     pub name: String,
     pub service_type: ServiceType,
+}
+
+/// What a kind's list gives of each service; its kind is the list's.
+#[derive(Deserialize)]
+struct Listed {
+    id: Uuid,
+    name: String,
 }
 
 /// A service's record, in the shape of its kind.
@@ -115,13 +122,17 @@ fn item(kind: ServiceType, id: Uuid) -> String {
 impl Api {
     /// Every service of the environment, whatever its kind, by name.
     pub async fn services(&self, environment_id: Uuid) -> Result<Vec<ServiceSummary>, ApiError> {
-        let lists = try_join_all(ServiceType::ALL.iter().map(|kind| async move {
+        let lists = try_join_all(ServiceType::ALL.iter().map(|&kind| async move {
             let path = format!("/environment/{environment_id}/{}", kind.path_segment());
-            self.get::<List<ServiceSummary>>(&path).await
+            let list = self.get::<List<Listed>>(&path).await?;
+            Ok::<_, ApiError>(list.results.into_iter().map(move |listed| ServiceSummary {
+                id: listed.id,
+                name: listed.name,
+                service_type: kind,
+            }))
         }))
         .await?;
-        let mut services: Vec<ServiceSummary> =
-            lists.into_iter().flat_map(|list| list.results).collect();
+        let mut services: Vec<ServiceSummary> = lists.into_iter().flatten().collect();
         services.sort_by_key(|service| service.name.to_lowercase());
         Ok(services)
     }

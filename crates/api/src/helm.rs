@@ -56,6 +56,7 @@ pub struct HelmRepositorySourceRequest {
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(from = "HelmSourceRequestForms")]
 pub struct HelmSourceRequest {
     #[serde(default)]
     pub git: Option<HelmGitSourceRequest>,
@@ -63,12 +64,60 @@ pub struct HelmSourceRequest {
     pub repository: Option<HelmRepositorySourceRequest>,
 }
 
+/// A chart source as either side writes it: ours (`git`, `repository`) or the production
+/// document's (`git_repository`, its `root_path` the chart's path; `helm_repository`).
+#[derive(Deserialize)]
+struct HelmSourceRequestForms {
+    #[serde(default)]
+    git: Option<HelmGitSourceRequest>,
+    #[serde(default)]
+    repository: Option<HelmRepositorySourceRequest>,
+    #[serde(default)]
+    git_repository: Option<GitRepositoryRequest>,
+    #[serde(default)]
+    helm_repository: Option<DocumentHelmRepositorySource>,
+}
+
+#[derive(Deserialize)]
+struct DocumentHelmRepositorySource {
+    repository: Uuid,
+    chart_name: String,
+    chart_version: String,
+}
+
+impl From<HelmSourceRequestForms> for HelmSourceRequest {
+    fn from(forms: HelmSourceRequestForms) -> Self {
+        let git = forms.git.or_else(|| {
+            forms.git_repository.map(|repository| HelmGitSourceRequest {
+                chart_path: repository.root_path.clone(),
+                git_repository: GitRepositoryRequest {
+                    root_path: None,
+                    ..repository
+                },
+            })
+        });
+        let repository = forms.repository.or_else(|| {
+            forms
+                .helm_repository
+                .map(|source| HelmRepositorySourceRequest {
+                    repository_id: source.repository,
+                    chart_name: source.chart_name,
+                    chart_version: source.chart_version,
+                })
+        });
+        HelmSourceRequest { git, repository }
+    }
+}
+
 /// Values given on top of the chart's: `--set key=value` pairs and a values file.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmValuesOverride {
-    #[serde(default)]
+    /// Written as the production document's `[key, value]` pairs; read from those or from
+    /// `{key, value}` objects.
+    #[serde(default, serialize_with = "as_pairs", deserialize_with = "key_values")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<String>>))]
     pub set: Vec<KeyValue>,
     /// YAML.
     #[serde(default)]
@@ -95,6 +144,9 @@ pub struct HelmService {
     pub values_override: HelmValuesOverride,
     pub timeout_sec: i64,
     pub auto_deploy: bool,
+    /// Whether preview environments get this service (the production document requires it).
+    #[serde(default)]
+    pub auto_preview: bool,
 }
 
 /// Body of `POST /environment/{id}/helm` and of its update.
@@ -116,6 +168,9 @@ pub struct HelmRequest {
     pub timeout_sec: i64,
     #[serde(default)]
     pub auto_deploy: bool,
+    /// The production document allows `null`: no previews.
+    #[serde(default)]
+    pub auto_preview: Option<bool>,
 }
 
 fn default_timeout() -> i64 {
@@ -162,4 +217,27 @@ impl HelmRequest {
         ));
         violations.into_result()
     }
+}
+
+fn as_pairs<S: serde::Serializer>(set: &[KeyValue], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(set.iter().map(|pair| [&pair.key, &pair.value]))
+}
+
+fn key_values<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<KeyValue>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Object(KeyValue),
+        Pair(String, String),
+    }
+    let forms = Vec::<Form>::deserialize(deserializer)?;
+    Ok(forms
+        .into_iter()
+        .map(|form| match form {
+            Form::Object(pair) => pair,
+            Form::Pair(key, value) => KeyValue { key, value },
+        })
+        .collect())
 }

@@ -36,8 +36,33 @@ pub struct TerraformGitSource {
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(try_from = "TerraformFilesSourceForms")]
 pub struct TerraformFilesSourceRequest {
     pub git: TerraformGitSourceRequest,
+}
+
+/// The files' source as either side writes it: the spec's response form `{git: {git_repository}}`
+/// or the production document's request form `{git_repository}`.
+#[derive(Deserialize)]
+struct TerraformFilesSourceForms {
+    #[serde(default)]
+    git: Option<TerraformGitSourceRequest>,
+    #[serde(default)]
+    git_repository: Option<GitRepositoryRequest>,
+}
+
+impl TryFrom<TerraformFilesSourceForms> for TerraformFilesSourceRequest {
+    type Error = &'static str;
+
+    fn try_from(forms: TerraformFilesSourceForms) -> Result<Self, Self::Error> {
+        let git = forms.git.or_else(|| {
+            forms
+                .git_repository
+                .map(|git_repository| TerraformGitSourceRequest { git_repository })
+        });
+        git.map(|git| TerraformFilesSourceRequest { git })
+            .ok_or("must give the git repository (git_repository, or git.git_repository)")
+    }
 }
 
 #[serde_with::skip_serializing_none]
@@ -85,8 +110,10 @@ pub struct TerraformBackend {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformProviderVersion {
+    /// Required by the production document: "" when the version is read from the terraform
+    /// block or left to the engine.
     #[serde(default)]
-    pub explicit_version: Option<String>,
+    pub explicit_version: String,
     #[serde(default)]
     pub read_from_terraform_block: bool,
 }
@@ -235,13 +262,12 @@ impl TerraformRequest {
                 )));
             }
         }
-        if let Some(version) = &self.provider_version.explicit_version {
-            if version.trim().is_empty() {
-                violations.check(Some(FieldError::new(
-                    "provider_version.explicit_version",
-                    "must not be empty when given",
-                )));
-            }
+        let version = &self.provider_version.explicit_version;
+        if version.trim() != version {
+            violations.check(Some(FieldError::new(
+                "provider_version.explicit_version",
+                "must not start or end with spaces",
+            )));
         }
         violations.into_result()
     }

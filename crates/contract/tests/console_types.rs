@@ -139,6 +139,9 @@ fn the_console_reads_every_answer_the_document_allows() {
         .cloned()
         .collect();
     assert!(newly_broken.is_empty(), "{}", newly_broken.join("\n"));
+    if std::env::var_os("SHOW_DECODE_FAILURES").is_some() {
+        println!("{}", failures.join("\n"));
+    }
     let now_decoded: Vec<&&str> = known.difference(&failing_reads).collect();
     assert!(
         now_decoded.is_empty(),

@@ -15,6 +15,7 @@ mod registries;
 mod service_settings;
 mod session;
 mod settings;
+mod stand_in;
 mod theme;
 mod variables;
 mod webhooks;

@@ -81,6 +81,7 @@ impl ServiceResource for HelmServices {
             values_override: request.values_override,
             timeout_sec: request.timeout_sec,
             auto_deploy: request.auto_deploy,
+            auto_preview: request.auto_preview.unwrap_or(false),
         }
     }
 

@@ -18,12 +18,6 @@ const NOT_YET_IN_THE_DOCUMENTS_SHAPE: &[&str] = &[
     // Jobs answer one shape for both kinds, not the document's CRON and LIFECYCLE variants.
     "GET /environment/{environmentId}/job",
     "GET /job/{jobId}",
-    // Helm services lack auto_preview, and give a git source without its fields' defaults.
-    "GET /environment/{environmentId}/helm",
-    "GET /helm/{helmId}",
-    // Terraform services: provider_version without explicit_version, files source shape.
-    "GET /environment/{environmentId}/terraform",
-    "GET /terraform/{terraformId}",
 ];
 
 #[tokio::test]

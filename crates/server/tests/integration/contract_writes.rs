@@ -20,13 +20,6 @@ const NOT_YET_IN_THE_DOCUMENTS_SHAPE: &[&str] = &[
     // Jobs take their schedule as a cron string, not the document's schedule object.
     "POST /environment/{environmentId}/job",
     "PUT /job/{jobId}",
-    // Helm services take `{git: ...}` or `{repository: ...}`, not `{git_repository: ...}` or
-    // `{helm_repository: ...}`.
-    "POST /environment/{environmentId}/helm",
-    "PUT /helm/{helmId}",
-    // Terraform services take `{git: {git_repository}}`, not the document's `{git_repository}`.
-    "POST /environment/{environmentId}/terraform",
-    "PUT /terraform/{terraformId}",
 ];
 
 /// Writes the document allows that the spec refuses, answered with a 400 naming the rule.
@@ -180,12 +173,20 @@ fn is_action(template: &str) -> bool {
         .any(|action| template.ends_with(action))
 }
 
-/// Waits for every service to leave its action, so that the next action finds it at rest.
+/// Waits for every service of the environment to leave its action, so that the next action
+/// finds them at rest.
 async fn settle_services(server: &TestServer, ids: &Records) {
-    for kind in SERVICE_KINDS {
-        let status = format!("/{kind}/{{{kind}_id}}/status");
-        server.settled(&concrete(&status, ids)).await;
+    let statuses = concrete("/environment/{environment_id}/statuses", ids);
+    for _ in 0..500 {
+        let reply = server.get(&statuses).await;
+        let body: platform_api::EnvironmentStatuses = serde_json::from_value(reply.body)
+            .unwrap_or_else(|error| panic!("{statuses}: {error}"));
+        if !body.any_in_progress() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+    panic!("the services of {statuses} never settled");
 }
 
 /// Every shared write, in an order that works (creations, then updates, then actions, then
