@@ -9,6 +9,7 @@ use crate::application::{
 };
 use crate::common::Reference;
 use crate::error::FieldError;
+use crate::registry::RegistryKind;
 use crate::rules::{self, Violations};
 
 #[serde_with::skip_serializing_none]
@@ -26,20 +27,55 @@ pub struct Container {
     pub icon_uri: String,
     pub service_type: ServiceType,
     /// The container registry the image comes from.
-    pub registry: Reference,
+    pub registry: RegistryOfImage,
     pub image_name: String,
     pub tag: String,
     pub cpu: i64,
     pub memory: i64,
     pub gpu: i64,
+    /// What the service may use at most: here, what it is given.
+    pub maximum_cpu: i64,
+    pub maximum_memory: i64,
+    pub maximum_gpu: i64,
     pub min_running_instances: i64,
     pub max_running_instances: i64,
+    /// Whether preview environments get this service.
+    #[serde(default)]
+    pub auto_preview: bool,
     pub auto_deploy: bool,
     pub arguments: Vec<String>,
     pub entrypoint: Option<String>,
     pub ports: Vec<Port>,
     pub storage: Vec<Storage>,
     pub healthchecks: Healthchecks,
+}
+
+/// The registry an image comes from, as a container or a job names it (the production
+/// document's `ContainerRegistryProviderDetailsResponse`). The server stores its id; its name,
+/// address and kind are the registry's own, read with the service.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RegistryOfImage {
+    pub id: Uuid,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub kind: Option<RegistryKind>,
+}
+
+impl RegistryOfImage {
+    /// The registry with this id, as stored (the rest is filled when read).
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            name: String::new(),
+            url: String::new(),
+            kind: None,
+        }
+    }
 }
 
 /// Body of `POST /environment/{id}/container` and of its update.
@@ -65,6 +101,8 @@ pub struct ContainerRequest {
     pub max_running_instances: i64,
     #[serde(default)]
     pub auto_deploy: bool,
+    #[serde(default)]
+    pub auto_preview: bool,
     #[serde(default)]
     pub arguments: Vec<String>,
     #[serde(default)]
@@ -92,6 +130,7 @@ impl Container {
             min_running_instances: self.min_running_instances,
             max_running_instances: self.max_running_instances,
             auto_deploy: self.auto_deploy,
+            auto_preview: self.auto_preview,
             arguments: self.arguments.clone(),
             entrypoint: self.entrypoint.clone(),
             ports: self.ports.iter().map(Into::into).collect(),

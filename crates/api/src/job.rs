@@ -5,8 +5,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{GitRepository, GitRepositoryRequest, ServiceType};
+use crate::application::{GitRepository, GitRepositoryRequest, Healthchecks, ServiceType};
 use crate::common::Reference;
+use crate::container::RegistryOfImage;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
@@ -18,18 +19,127 @@ wire_enum!(
 );
 
 wire_enum!(
-    /// When a lifecycle job runs: as its environment starts, stops or is deleted.
-    LifecycleEvent {
-        Start = "START",
-        Stop = "STOP",
-        Delete = "DELETE",
+    /// What a lifecycle job deploys, in the production document.
+    JobLifecycleType {
+        Generic = "GENERIC",
+        Terraform = "TERRAFORM",
+        Cloudformation = "CLOUDFORMATION",
     }
 );
 
+/// What a job runs: its arguments and entrypoint, each optional (the image's own otherwise).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JobCommand {
+    #[serde(default)]
+    pub arguments: Vec<String>,
+    #[serde(default)]
+    pub entrypoint: Option<String>,
+}
+
+/// When a CRON job runs: a five-field cron expression in its timezone, and what it runs.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CronJobSchedule {
+    pub scheduled_at: String,
+    /// An IANA timezone, "Etc/UTC" when left out.
+    #[serde(default = "utc")]
+    pub timezone: String,
+    #[serde(default)]
+    pub arguments: Vec<String>,
+    #[serde(default)]
+    pub entrypoint: Option<String>,
+}
+
+fn utc() -> String {
+    "Etc/UTC".to_string()
+}
+
+/// A job's schedule, in the production document's shape: `cronjob` for a CRON job, or what it
+/// runs at each lifecycle event of its environment (`on_start`, `on_stop`, `on_delete`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JobSchedule {
+    #[serde(default)]
+    pub cronjob: Option<CronJobSchedule>,
+    #[serde(default)]
+    pub on_start: Option<JobCommand>,
+    #[serde(default)]
+    pub on_stop: Option<JobCommand>,
+    #[serde(default)]
+    pub on_delete: Option<JobCommand>,
+    #[serde(default)]
+    pub lifecycle_type: Option<JobLifecycleType>,
+}
+
+impl JobSchedule {
+    /// CRON when it has a `cronjob`, LIFECYCLE otherwise.
+    pub fn job_type(&self) -> JobType {
+        if self.cronjob.is_some() {
+            JobType::Cron
+        } else {
+            JobType::Lifecycle
+        }
+    }
+
+    /// The lifecycle events it runs at, by name: START, STOP, DELETE.
+    pub fn events(&self) -> Vec<&'static str> {
+        [
+            ("START", &self.on_start),
+            ("STOP", &self.on_stop),
+            ("DELETE", &self.on_delete),
+        ]
+        .into_iter()
+        .filter(|(_, command)| command.is_some())
+        .map(|(event, _)| event)
+        .collect()
+    }
+
+    fn check(&self, violations: &mut Violations) {
+        let events = self.events();
+        match &self.cronjob {
+            Some(cron) => {
+                violations.check(rules::cron(
+                    "schedule.cronjob.scheduled_at",
+                    &cron.scheduled_at,
+                ));
+                violations.check(rules::timezone("schedule.cronjob.timezone", &cron.timezone));
+                if !events.is_empty() {
+                    violations.check(Some(FieldError::new(
+                        "schedule",
+                        "runs on a cron schedule or at lifecycle events, not both",
+                    )));
+                }
+            }
+            None if events.is_empty() => violations.check(Some(FieldError::new(
+                "schedule",
+                "must give cronjob, or at least one of on_start, on_stop and on_delete",
+            ))),
+            None => {}
+        }
+    }
+}
+
+/// An image a job runs, as the job's record names it (the production document's
+/// `ContainerSource`).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobImageSource {
+    pub registry_id: Uuid,
+    pub registry: RegistryOfImage,
+    pub image_name: String,
+    pub tag: String,
+}
+
+/// An image a job runs, as a request names it.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct JobImageSourceRequest {
     pub registry_id: Uuid,
     pub image_name: String,
     pub tag: String,
@@ -66,11 +176,13 @@ pub struct JobDockerSourceRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobSourceRequest {
     #[serde(default)]
-    pub image: Option<JobImageSource>,
+    pub image: Option<JobImageSourceRequest>,
     #[serde(default)]
     pub docker: Option<JobDockerSourceRequest>,
 }
 
+/// A job, in the production document's shape (its `CronJobResponse` or `LifecycleJobResponse`,
+/// told apart by `job_type`).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -86,20 +198,29 @@ pub struct Job {
     pub icon_uri: String,
     pub service_type: ServiceType,
     pub job_type: JobType,
-    /// Cron expression of a CRON job (five fields, UTC).
-    pub schedule: Option<String>,
-    pub lifecycle_events: Vec<LifecycleEvent>,
+    pub schedule: JobSchedule,
     pub source: JobSource,
     pub cpu: i64,
     pub memory: i64,
+    #[serde(default)]
+    pub gpu: i64,
+    /// What the job may use at most: here, what it is given.
+    #[serde(default)]
+    pub maximum_cpu: i64,
+    #[serde(default)]
+    pub maximum_memory: i64,
+    #[serde(default)]
+    pub maximum_gpu: i64,
     pub max_nb_restart: i64,
     pub max_duration_seconds: i64,
-    pub arguments: Vec<String>,
-    pub entrypoint: Option<String>,
+    #[serde(default)]
+    pub auto_preview: bool,
     pub auto_deploy: bool,
+    #[serde(default)]
+    pub healthchecks: Healthchecks,
 }
 
-/// Body of `POST /environment/{id}/job` and of its update.
+/// Body of `POST /environment/{id}/job` and of its update, in the production document's shape.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -107,26 +228,26 @@ pub struct JobRequest {
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
-    pub job_type: JobType,
     #[serde(default)]
-    pub schedule: Option<String>,
-    #[serde(default)]
-    pub lifecycle_events: Vec<LifecycleEvent>,
+    pub schedule: JobSchedule,
     pub source: JobSourceRequest,
     #[serde(default = "crate::application::defaults::cpu")]
     pub cpu: i64,
     #[serde(default = "crate::application::defaults::memory")]
     pub memory: i64,
     #[serde(default)]
+    pub gpu: i64,
+    #[serde(default)]
     pub max_nb_restart: i64,
     #[serde(default = "default_max_duration")]
     pub max_duration_seconds: i64,
     #[serde(default)]
-    pub arguments: Vec<String>,
+    pub auto_preview: Option<bool>,
+    /// The production document allows `null`: not deployed on its own.
     #[serde(default)]
-    pub entrypoint: Option<String>,
+    pub auto_deploy: Option<bool>,
     #[serde(default)]
-    pub auto_deploy: bool,
+    pub healthchecks: Healthchecks,
 }
 
 fn default_max_duration() -> i64 {
@@ -141,26 +262,7 @@ impl JobRequest {
             "description",
             self.description.as_deref(),
         ));
-        match self.job_type {
-            JobType::Cron => match &self.schedule {
-                Some(schedule) => violations.check(rules::cron("schedule", schedule)),
-                None => violations.check(Some(FieldError::new(
-                    "schedule",
-                    "is required for a CRON job",
-                ))),
-            },
-            JobType::Lifecycle => {
-                if self.lifecycle_events.is_empty() {
-                    violations.check(Some(FieldError::new(
-                        "lifecycle_events",
-                        "must name at least one of START, STOP, DELETE for a LIFECYCLE job",
-                    )));
-                }
-                if self.schedule.is_some() {
-                    violations.check(Some(FieldError::new("schedule", "is only for CRON jobs")));
-                }
-            }
-        }
+        self.schedule.check(&mut violations);
         match (&self.source.image, &self.source.docker) {
             (Some(image), None) => {
                 violations.check(rules::image_name(
@@ -179,6 +281,7 @@ impl JobRequest {
             ))),
         }
         violations.check(rules::positive("cpu", self.cpu));
+        violations.check(rules::not_negative("gpu", self.gpu));
         violations.check(rules::positive("memory", self.memory));
         violations.check(rules::not_negative("max_nb_restart", self.max_nb_restart));
         violations.check(rules::positive(

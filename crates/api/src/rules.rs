@@ -235,9 +235,23 @@ pub fn cron(field: &str, value: &str) -> Option<FieldError> {
     (!valid).then(|| {
         FieldError::new(
             field,
-            "must be a cron expression of five fields, e.g. 0 3 * * 1 (03:00 UTC on Mondays)",
+            "must be a cron expression of five fields, e.g. 0 3 * * 1 (03:00 on Mondays)",
         )
     })
+}
+
+/// An IANA timezone name: `UTC`, or an area and a location (`Europe/Paris`, `Etc/GMT+2`).
+pub fn timezone(field: &str, value: &str) -> Option<FieldError> {
+    let part_ok = |part: &str| {
+        part.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+'))
+    };
+    let parts: Vec<&str> = value.split('/').collect();
+    let valid = value == "UTC"
+        || (parts.len() >= 2 && parts.len() <= 3 && parts.iter().all(|p| part_ok(p)));
+    (!valid).then(|| FieldError::new(field, "must be a timezone, e.g. Europe/Paris or Etc/UTC"))
 }
 
 fn cron_item(item: &str, (low, high): (u32, u32)) -> bool {

@@ -35,7 +35,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
         ),
         (
             "job",
-            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"docker": {"git_repository": git}}}),
         ),
         (

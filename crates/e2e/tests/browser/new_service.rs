@@ -56,7 +56,9 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
     browser.click("input[name=service-kind][value=job]").await?;
     browser.find("form[aria-label='Create a job']").await?;
     browser.fill("#field-name", "nightly-report").await?;
-    browser.fill("#field-schedule", "61 * * * *").await?;
+    browser
+        .fill("#field-schedule-cronjob-scheduled_at", "61 * * * *")
+        .await?;
     browser
         .fill(
             "#field-source-docker-git_repository-url",
@@ -67,9 +69,14 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
         .click("form[aria-label='Create a job'] button[type=submit]")
         .await?;
     browser
-        .wait_for_text("#field-schedule-error", "must be a cron expression")
+        .wait_for_text(
+            "#field-schedule-cronjob-scheduled_at-error",
+            "must be a cron expression",
+        )
         .await?;
-    browser.fill("#field-schedule", "0 3 * * *").await?;
+    browser
+        .fill("#field-schedule-cronjob-scheduled_at", "0 3 * * *")
+        .await?;
     browser
         .click("form[aria-label='Create a job'] button[type=submit]")
         .await?;
@@ -83,7 +90,10 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
             serde_json::json!(null),
         )
         .await?;
-    assert_eq!(jobs["results"][0]["schedule"], "0 3 * * *");
+    assert_eq!(
+        jobs["results"][0]["schedule"]["cronjob"],
+        serde_json::json!({"scheduled_at": "0 3 * * *", "timezone": "Etc/UTC", "arguments": []})
+    );
     assert_eq!(jobs["results"][0]["job_type"], "CRON");
 
     // From an image, with no registry yet: the form says where to add one.

@@ -1,6 +1,8 @@
 //! Containers: services run from an image of one of the organization's container registries.
 
-use platform_api::{Container, ContainerRequest, FieldError, Reference, ServiceType};
+use platform_api::{
+    Container, ContainerRequest, FieldError, Reference, RegistryOfImage, ServiceType,
+};
 use uuid::Uuid;
 
 use super::applications::{ports, storage};
@@ -18,6 +20,7 @@ impl ServiceResource for Containers {
     const ITEM: &'static str = "/container/{container_id}";
     const STATUS: &'static str = "/container/{container_id}/status";
     const DEPLOY: &'static str = "/container/{container_id}/deploy";
+    const REGISTRY_AT: Option<&'static str> = Some("$.registry");
 
     type Request = ContainerRequest;
     type Record = Container;
@@ -50,16 +53,18 @@ impl ServiceResource for Containers {
             name: request.name.trim().to_string(),
             description: request.description,
             service_type: ServiceType::Container,
-            registry: Reference {
-                id: request.registry_id,
-            },
+            registry: RegistryOfImage::stored(request.registry_id),
             image_name: request.image_name,
             tag: request.tag,
             cpu: request.cpu,
             memory: request.memory,
             gpu: request.gpu,
+            maximum_cpu: request.cpu,
+            maximum_memory: request.memory,
+            maximum_gpu: request.gpu,
             min_running_instances: request.min_running_instances,
             max_running_instances: request.max_running_instances,
+            auto_preview: request.auto_preview,
             auto_deploy: request.auto_deploy,
             arguments: request.arguments,
             entrypoint: request.entrypoint,
@@ -74,5 +79,9 @@ impl ServiceResource for Containers {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
+    }
+
+    fn id(record: &Self::Record) -> Uuid {
+        record.id
     }
 }

@@ -53,6 +53,10 @@ impl ServiceResource for Databases {
         &record.name
     }
 
+    fn id(record: &Self::Record) -> Uuid {
+        record.id
+    }
+
     /// The document's `DatabaseEditRequest` has no required field (nor type and mode at all).
     fn completed_update(previous: &Self::Record, body: Value) -> Value {
         over(previous.to_request(), body)

@@ -88,4 +88,8 @@ impl ServiceResource for HelmServices {
     fn name(record: &Self::Record) -> &str {
         &record.name
     }
+
+    fn id(record: &Self::Record) -> Uuid {
+        record.id
+    }
 }

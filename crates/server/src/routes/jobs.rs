@@ -1,7 +1,8 @@
 //! Jobs: run on a cron schedule or at lifecycle events, from an image or built from git.
 
 use platform_api::{
-    FieldError, Job, JobDockerSource, JobRequest, JobSource, Reference, ServiceType,
+    CronJobSchedule, FieldError, Job, JobDockerSource, JobImageSource, JobRequest, JobSchedule,
+    JobSource, Reference, RegistryOfImage, ServiceType,
 };
 use uuid::Uuid;
 
@@ -20,6 +21,7 @@ impl ServiceResource for Jobs {
     const ITEM: &'static str = "/job/{job_id}";
     const STATUS: &'static str = "/job/{job_id}/status";
     const DEPLOY: &'static str = "/job/{job_id}/deploy";
+    const REGISTRY_AT: Option<&'static str> = Some("$.source.image.registry");
 
     type Request = JobRequest;
     type Record = Job;
@@ -59,13 +61,25 @@ impl ServiceResource for Jobs {
             name: request.name.trim().to_string(),
             description: request.description,
             service_type: ServiceType::Job,
-            job_type: request.job_type,
-            schedule: request
-                .schedule
-                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")),
-            lifecycle_events: request.lifecycle_events,
+            job_type: request.schedule.job_type(),
+            schedule: JobSchedule {
+                cronjob: request.schedule.cronjob.map(|cron| CronJobSchedule {
+                    scheduled_at: cron
+                        .scheduled_at
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    ..cron
+                }),
+                ..request.schedule
+            },
             source: JobSource {
-                image: request.source.image,
+                image: request.source.image.map(|image| JobImageSource {
+                    registry_id: image.registry_id,
+                    registry: RegistryOfImage::stored(image.registry_id),
+                    image_name: image.image_name,
+                    tag: image.tag,
+                }),
                 docker: request.source.docker.map(|docker| JobDockerSource {
                     git_repository: git_repository(docker.git_repository),
                     dockerfile_path: docker
@@ -75,15 +89,23 @@ impl ServiceResource for Jobs {
             },
             cpu: request.cpu,
             memory: request.memory,
+            gpu: request.gpu,
+            maximum_cpu: request.cpu,
+            maximum_memory: request.memory,
+            maximum_gpu: request.gpu,
             max_nb_restart: request.max_nb_restart,
             max_duration_seconds: request.max_duration_seconds,
-            arguments: request.arguments,
-            entrypoint: request.entrypoint,
-            auto_deploy: request.auto_deploy,
+            auto_preview: request.auto_preview.unwrap_or(false),
+            auto_deploy: request.auto_deploy.unwrap_or(false),
+            healthchecks: request.healthchecks,
         }
     }
 
     fn name(record: &Self::Record) -> &str {
         &record.name
+    }
+
+    fn id(record: &Self::Record) -> Uuid {
+        record.id
     }
 }

@@ -18,8 +18,10 @@ use sqlx::SqlitePool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::container_registries::ContainerRegistries;
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
+use super::organization_resources::OrganizationResource;
 use crate::auth::{Caller, Permission};
 use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
@@ -41,6 +43,10 @@ pub trait ServiceResource: Send + Sync + 'static {
     const STATUS: &'static str;
     /// `/.../{..._id}/deploy`
     const DEPLOY: &'static str;
+
+    /// Where the record names a container registry (`$.registry`), filled with the registry's
+    /// name, address and kind whenever the record is read.
+    const REGISTRY_AT: Option<&'static str> = None;
 
     type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
     type Record: Serialize + DeserializeOwned + ToSchema + GitSource + Send + Sync + 'static;
@@ -73,6 +79,8 @@ pub trait ServiceResource: Send + Sync + 'static {
     ) -> Self::Record;
 
     fn name(record: &Self::Record) -> &str;
+
+    fn id(record: &Self::Record) -> Uuid;
 
     /// The body of an update as a whole request: kinds whose edit request in the production
     /// document leaves every field optional take the fields left out from the record.
@@ -365,9 +373,13 @@ async fn list<R: ServiceResource>(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<R::Record>>> {
     find_environment(&state, &caller, environment_id).await?;
-    let rows: Vec<(String,)> = sqlx::query_as(
-        "SELECT spec FROM services WHERE environment_id = ? AND kind = ? ORDER BY name",
-    )
+    let rows: Vec<(String,)> = sqlx::query_as(&format!(
+        "SELECT {SPEC} FROM services s {WITH_REGISTRY}
+         WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name"
+    ))
+    .bind(R::REGISTRY_AT)
+    .bind(ContainerRegistries::KIND.stored_as)
+    .bind(R::REGISTRY_AT)
     .bind(environment_id.to_string())
     .bind(R::TYPE.as_str())
     .fetch_all(&state.db)
@@ -394,7 +406,9 @@ async fn create<R: ServiceResource>(
         request,
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(record)))
+    // Answered as a read answers it (with what the record names filled in).
+    let (created, _) = find::<R>(&state, &caller, R::id(&record)).await?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 async fn read<R: ServiceResource>(
@@ -442,7 +456,7 @@ async fn update<R: ServiceResource>(
         .await
         .on_unique_violation("name", "service")?;
     engine::mark_scope_out_of_date(&state.db, Scope::Service(id)).await?;
-    Ok(Json(record))
+    Ok(Json(find::<R>(&state, &caller, id).await?.0))
 }
 
 async fn delete<R: ServiceResource>(
@@ -480,15 +494,29 @@ async fn check<R: ServiceResource>(
     Ok(())
 }
 
+/// A service's record as read: its stored spec, with the registry it names (at the path bound
+/// first, as in `ServiceResource::REGISTRY_AT`) as the registry is now.
+const SPEC: &str = "CASE WHEN r.id IS NULL THEN s.spec ELSE json_set(s.spec, ?, json_object(
+    'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
+    'kind', json_extract(r.record, '$.kind'))) END";
+
+/// The registry of `SPEC` (of the kind bound second), joined on the id at the path bound third.
+const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
+    ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
+
 /// The caller's service of kind `R` with this id, and its environment; 404 otherwise.
 pub async fn find<R: ServiceResource>(
     state: &AppState,
     caller: &Caller,
     id: Uuid,
 ) -> ApiResult<(R::Record, Uuid)> {
-    let (spec, environment_id): (String, String) = sqlx::query_as(
-        "SELECT spec, environment_id FROM services WHERE id = ? AND organization_id = ? AND kind = ?",
-    )
+    let (spec, environment_id): (String, String) = sqlx::query_as(&format!(
+        "SELECT {SPEC}, s.environment_id FROM services s {WITH_REGISTRY}
+         WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?"
+    ))
+    .bind(R::REGISTRY_AT)
+    .bind(ContainerRegistries::KIND.stored_as)
+    .bind(R::REGISTRY_AT)
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
     .bind(R::TYPE.as_str())

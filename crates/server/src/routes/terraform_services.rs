@@ -92,4 +92,8 @@ impl ServiceResource for TerraformServices {
     fn name(record: &Self::Record) -> &str {
         &record.name
     }
+
+    fn id(record: &Self::Record) -> Uuid {
+        record.id
+    }
 }

@@ -103,7 +103,7 @@ async fn uninstalling_a_job_keeps_its_configuration() {
     let job = server
         .post(
             &format!("/api/environment/{environment}/job"),
-            json!({"name": "migrate", "job_type": "LIFECYCLE", "lifecycle_events": ["START"],
+            json!({"name": "migrate", "schedule": {"on_start": {}},
                    "source": {"docker": {"git_repository": {"url": "https://git.example.com/m.git"}}}}),
         )
         .await;

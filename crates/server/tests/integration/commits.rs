@@ -97,7 +97,7 @@ async fn unreachable_repositories_and_services_without_git_say_so() {
     let job = server
         .post(
             &format!("/api/environment/{environment}/job"),
-            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"image": {"registry_id": registry.body["id"], "image_name": "tools/backup", "tag": "1"}}}),
         )
         .await;
@@ -277,7 +277,7 @@ async fn every_kind_built_from_git_records_the_commit_it_deployed() {
         ),
         (
             "job",
-            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"docker": {"git_repository": git}}}),
             "/source/docker/git_repository",
         ),

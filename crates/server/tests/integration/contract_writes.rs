@@ -11,17 +11,6 @@ use axum::http::Method;
 use common::{concrete, fresh_variable, is_variable, records, Records, TestServer};
 use serde_json::{json, Value};
 
-/// Writes the server does not answer in the document's shapes yet, each for a reason still to
-/// mend: the test fails when one of them starts to fit (take it off) or another stops fitting.
-const NOT_YET_IN_THE_DOCUMENTS_SHAPE: &[&str] = &[
-    // Containers name their registry by id only, and lack the maximums and auto_preview.
-    "POST /environment/{environmentId}/container",
-    "PUT /container/{containerId}",
-    // Jobs take their schedule as a cron string, not the document's schedule object.
-    "POST /environment/{environmentId}/job",
-    "PUT /job/{jobId}",
-];
-
 /// Writes the document allows that the spec refuses, answered with a 400 naming the rule.
 const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
     // A project is the highest scope: it has no variable of a higher scope to override.
@@ -87,7 +76,6 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
 
     let admin = format!("Token {}", server.token);
     let refused: BTreeMap<&str, &str> = REFUSED_BY_A_RULE_OF_THE_SPEC.iter().copied().collect();
-    let mut misfits = BTreeSet::new();
     let mut messages = Vec::new();
     for (method, template, body) in &writes {
         let operation = document.operation(method.as_str(), template).unwrap();
@@ -120,7 +108,6 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
             continue;
         }
         if let Err(errors) = operation.check_response(reply.status.as_u16(), &reply.body) {
-            misfits.insert(label.clone());
             messages.push(format!("{label}: {}; {}", errors.join("; "), reply.body));
         }
         if is_action(template) {
@@ -128,32 +115,16 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
         }
     }
 
-    let known: BTreeSet<String> = NOT_YET_IN_THE_DOCUMENTS_SHAPE
-        .iter()
-        .map(|label| label.to_string())
-        .collect();
     println!(
-        "contract: {} writes shared with the production document, all driven; {} in its shapes, {} refused by a rule of the spec, {} not yet",
+        "contract: {} writes shared with the production document, all driven; {} in its shapes, {} refused by a rule of the spec",
         shared.len(),
-        shared.len() - misfits.len() - refused.len(),
+        shared.len() - messages.len() - refused.len(),
         refused.len(),
-        misfits.len()
     );
-    let newly_broken: Vec<&String> = misfits.difference(&known).collect();
-    let now_fitting: Vec<&String> = known.difference(&misfits).collect();
     assert!(
-        newly_broken.is_empty(),
+        messages.is_empty(),
         "writes that do not fit the document:\n{}",
-        messages
-            .iter()
-            .filter(|m| newly_broken.iter().any(|l| m.starts_with(l.as_str())))
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        now_fitting.is_empty(),
-        "these fit the document now; take them off NOT_YET_IN_THE_DOCUMENTS_SHAPE: {now_fitting:?}"
+        messages.join("\n")
     );
     assert!(shared.len() >= 110, "only {} writes shared", shared.len());
 }

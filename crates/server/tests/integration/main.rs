@@ -24,6 +24,7 @@ mod secrets;
 mod services;
 mod settings;
 mod state_machine;
+mod stored_shapes;
 mod terraform;
 mod tokens;
 mod variables;

@@ -172,7 +172,7 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
     let job = server
         .post(
             &format!("/api/environment/{environment}/job"),
-            json!({"name": "nightly", "job_type": "CRON", "schedule": "0 3 * * *",
+            json!({"name": "nightly", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"image": {"registry_id": registry, "image_name": "acme/job", "tag": "2"}}}),
         )
         .await;

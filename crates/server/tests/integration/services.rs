@@ -224,21 +224,38 @@ async fn jobs_run_on_a_schedule_or_at_lifecycle_events() {
     let cron = server
         .post(
             &jobs,
-            json!({"name": "backup", "job_type": "CRON", "schedule": "0  3 * * 1",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0  3 * * 1"}},
                    "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "2"}}}),
         )
         .await;
     assert_eq!(cron.status, StatusCode::CREATED, "{}", cron.body);
-    assert_eq!(cron.body["schedule"], "0 3 * * 1");
+    assert_eq!(cron.body["job_type"], "CRON");
+    assert_eq!(
+        cron.body["schedule"]["cronjob"]["scheduled_at"],
+        "0 3 * * 1"
+    );
+    assert_eq!(cron.body["schedule"]["cronjob"]["timezone"], "Etc/UTC");
+    // The image names its registry as the registry is: name, address and kind.
+    assert_eq!(
+        cron.body["source"]["image"]["registry"]["id"],
+        registry.as_str()
+    );
+    assert_eq!(
+        cron.body["source"]["image"]["registry"]["kind"],
+        "PUBLIC_ECR"
+    );
+    assert_eq!(cron.body["source"]["image"]["registry"]["name"], "hub");
     assert_eq!(cron.body["max_duration_seconds"], 300);
     let seed = server
         .post(
             &jobs,
-            json!({"name": "seed", "job_type": "LIFECYCLE", "lifecycle_events": ["START"],
+            json!({"name": "seed", "schedule": {"on_start": {}},
                    "source": {"docker": {"git_repository": {"url": "https://git.example.com/acme/seed.git"}}}}),
         )
         .await;
     assert_eq!(seed.status, StatusCode::CREATED, "{}", seed.body);
+    assert_eq!(seed.body["job_type"], "LIFECYCLE");
+    assert_eq!(seed.body["schedule"]["on_start"]["arguments"], json!([]));
     assert_eq!(
         seed.body["source"]["docker"]["git_repository"]["owner"],
         "acme"
@@ -261,28 +278,36 @@ async fn jobs_run_on_a_schedule_or_at_lifecycle_events() {
 
     let post = |body: Value| server.post(&jobs, body);
     assert_invalid_fields(
-        &post(json!({"name": "x", "job_type": "CRON", "schedule": "every day", "source": {}}))
+        &post(json!({"name": "x", "schedule": {"cronjob": {"scheduled_at": "every day", "timezone": "Mars"}},
+                     "source": {}}))
             .await,
-        &["schedule", "source"],
+        &["schedule.cronjob.scheduled_at", "schedule.cronjob.timezone", "source"],
     );
     assert_invalid_fields(
         &post(
-            json!({"name": "x", "job_type": "LIFECYCLE", "schedule": "0 3 * * *",
+            json!({"name": "x", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}, "on_stop": {}},
                      "source": {"image": {"registry_id": registry, "image_name": "x", "tag": "1"},
                                 "docker": {"git_repository": {"url": "https://g.example/x"}}}}),
         )
         .await,
-        &["lifecycle_events", "schedule", "source"],
+        &["schedule", "source"],
     );
     assert_invalid_fields(
-        &post(json!({"name": "x", "job_type": "CRON", "schedule": "0 3 * * *",
+        &post(json!({"name": "x", "schedule": {},
+                     "source": {"image": {"registry_id": registry, "image_name": "x", "tag": "1"}}}))
+            .await,
+        &["schedule"],
+    );
+    assert_invalid_fields(
+        &post(json!({"name": "x", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                      "source": {"image": {"registry_id": uuid::Uuid::new_v4(), "image_name": "x", "tag": "1"}}}))
             .await,
         &["source.image.registry_id"],
     );
     assert_invalid_fields(
-        &post(json!({"name": "x", "job_type": "ONCE", "source": {}})).await,
-        &["job_type"],
+        &post(json!({"name": "x", "schedule": {"on_start": {}, "lifecycle_type": "ONCE"}, "source": {}}))
+            .await,
+        &["schedule.lifecycle_type"],
     );
 }
 

@@ -64,7 +64,7 @@ fn kinds(url: &str, registry: &str) -> Vec<Kind> {
         },
         Kind {
             path: "job",
-            body: json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+            body: json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                          "source": {"docker": {"git_repository": git}}}),
             deploy_steps: &["BUILD", "DEPLOYMENT_QUEUEING", "EXECUTING"],
             deploy_sub_action: "NONE",

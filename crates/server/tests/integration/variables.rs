@@ -400,7 +400,7 @@ async fn a_secret_update_may_keep_its_value_and_job_secrets_are_listed() {
     let job = server
         .post(
             &format!("/api/environment/{environment}/job"),
-            json!({"name": "migrate", "job_type": "LIFECYCLE", "lifecycle_events": ["START"],
+            json!({"name": "migrate", "schedule": {"on_start": {}},
                    "source": {"docker": {"git_repository": {"url": "https://git.example.com/m.git"}}}}),
         )
         .await;

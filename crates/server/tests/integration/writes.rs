@@ -75,10 +75,10 @@ async fn updates_of_every_other_kind_succeed() {
         ),
         (
             "/job/{job_id}",
-            json!({"name": "backup", "job_type": "CRON", "schedule": "30 4 * * *",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "30 4 * * *"}},
                    "source": {"image": {"registry_id": registry, "image_name": "tools/backup", "tag": "2"}}}),
             "schedule",
-            json!("30 4 * * *"),
+            json!({"cronjob": {"scheduled_at": "30 4 * * *", "timezone": "Etc/UTC", "arguments": []}}),
         ),
         (
             "/helm/{helm_id}",

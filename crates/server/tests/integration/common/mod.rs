@@ -410,7 +410,7 @@ pub async fn records(server: &TestServer) -> Records {
         (
             "job_id",
             "job",
-            json!({"name": "backup", "job_type": "CRON", "schedule": "0 3 * * *",
+            json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"docker": {"git_repository": {"url": url, "branch": "main"}}}}),
         ),
         (

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 use platform_api::{
-    Application, ApplicationRequest, Container, ContainerRequest, Database, DatabaseAccessibility,
-    DatabaseMode, DatabaseRequest, DatabaseType, FieldError, GitRepositoryRequest, Job,
-    JobDockerSourceRequest, JobImageSource, JobRequest, JobSourceRequest, JobType, LifecycleEvent,
-    PortRequest,
+    Application, ApplicationRequest, Container, ContainerRequest, CronJobSchedule, Database,
+    DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, FieldError,
+    GitRepositoryRequest, Job, JobCommand, JobDockerSourceRequest, JobImageSourceRequest,
+    JobLifecycleType, JobRequest, JobSchedule, JobSourceRequest, JobType, PortRequest,
 };
 use uuid::Uuid;
 
@@ -237,6 +237,7 @@ fn CreateContainer(org: Uuid, environment: Uuid, on_created: Callback<()>) -> im
             min_running_instances: typed.min_running_instances,
             max_running_instances: typed.max_running_instances,
             auto_deploy: false,
+            auto_preview: false,
             arguments: Vec::new(),
             entrypoint: None,
             ports,
@@ -274,10 +275,13 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
     let name = RwSignal::new(String::new());
     let job_type = RwSignal::new(JobType::Cron.as_str().to_string());
     let schedule = RwSignal::new("0 3 * * *".to_string());
-    let events: Vec<(LifecycleEvent, RwSignal<bool>)> = LifecycleEvent::ALL
-        .iter()
-        .map(|event| (*event, RwSignal::new(*event == LifecycleEvent::Start)))
-        .collect();
+    let timezone = RwSignal::new("Etc/UTC".to_string());
+    // The environment's lifecycle events a LIFECYCLE job may run at, as the schedule names them.
+    let events: Vec<(&'static str, &'static str, RwSignal<bool>)> = vec![
+        ("on_start", "starts", RwSignal::new(true)),
+        ("on_stop", "stops", RwSignal::new(false)),
+        ("on_delete", "is deleted", RwSignal::new(false)),
+    ];
     let from_git = RwSignal::new("git".to_string());
     let url = RwSignal::new(String::new());
     let branch = RwSignal::new("main".to_string());
@@ -322,7 +326,7 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
                 Err(problem) => return errors.set(vec![problem]),
             };
             JobSourceRequest {
-                image: Some(JobImageSource {
+                image: Some(JobImageSourceRequest {
                     registry_id,
                     image_name: image.get_untracked().trim().to_string(),
                     tag: tag.get_untracked().trim().to_string(),
@@ -334,32 +338,31 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
         let request = JobRequest {
             name: name.get_untracked().trim().to_string(),
             description: None,
-            job_type,
-            schedule: (job_type == JobType::Cron)
-                .then(|| schedule.get_untracked().trim().to_string()),
-            lifecycle_events: if job_type == JobType::Lifecycle {
-                chosen_events
-                    .iter()
-                    .filter(|(_, on)| on.get_untracked())
-                    .map(|(event, _)| *event)
-                    .collect()
-            } else {
-                Vec::new()
-            },
+            schedule: job_schedule(
+                job_type,
+                &schedule.get_untracked(),
+                &timezone.get_untracked(),
+                |event| {
+                    chosen_events
+                        .iter()
+                        .any(|(name, _, on)| *name == event && on.get_untracked())
+                },
+            ),
             source,
             cpu: numbers.read("cpu", &cpu.get_untracked()),
             memory: numbers.read("memory", &memory.get_untracked()),
+            gpu: 0,
             max_nb_restart: 0,
             max_duration_seconds: numbers
                 .read("max_duration_seconds", &max_duration.get_untracked()),
-            arguments: Vec::new(),
-            entrypoint: None,
-            auto_deploy: false,
+            auto_preview: None,
+            auto_deploy: None,
+            healthchecks: Default::default(),
         };
         let checked = numbers.and_rules(request.validate());
         form.submit(request, checked);
     };
-    let events_error = error_for(errors, "lifecycle_events");
+    let events_error = error_for(errors, "schedule");
     let types = vec![
         (JobType::Cron.as_str(), "On a schedule (cron)".to_string()),
         (
@@ -377,8 +380,10 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
                 <TextField label="Name" name="name" value=name errors required=true placeholder="nightly-report"/>
                 <SelectField label="Runs" name="job_type" value=job_type options=types errors/>
                 <Show when=move || job_type.get() == JobType::Cron.as_str()>
-                    <TextField label="Schedule" name="schedule" value=schedule errors required=true
-                        hint="Five cron fields, in UTC: minute hour day month weekday."/>
+                    <TextField label="Schedule" name="schedule.cronjob.scheduled_at" value=schedule errors
+                        required=true hint="Five cron fields: minute hour day month weekday."/>
+                    <TextField label="Timezone" name="schedule.cronjob.timezone" value=timezone errors
+                        required=true hint="The schedule's timezone, e.g. Europe/Paris."/>
                 </Show>
                 <SelectField label="Source" name="source" value=from_git options=sources errors/>
                 {move || if from_git.get() == "git" {
@@ -402,25 +407,52 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
                     errors input_type="number"/>
             </div>
             <Show when=move || job_type.get() == JobType::Lifecycle.as_str()>
-                <fieldset class="choices" aria-describedby="field-lifecycle_events-error">
+                <fieldset class="choices" aria-describedby="field-schedule-error">
                     <legend>"Runs when the environment *"</legend>
-                    {events.clone().into_iter().map(|(event, on)| view! {
+                    {events.clone().into_iter().map(|(event, label, on)| view! {
                         <label class="checkbox">
-                            <input type="checkbox" name="lifecycle_events" value=event.as_str() bind:checked=on/>
-                            {match event {
-                                LifecycleEvent::Start => "starts",
-                                LifecycleEvent::Stop => "stops",
-                                LifecycleEvent::Delete => "is deleted",
-                            }}
+                            <input type="checkbox" name="schedule" value=event bind:checked=on/>
+                            {label}
                         </label>
                     }).collect_view()}
-                    <p class="field__error" id="field-lifecycle_events-error">{move || events_error.get()}</p>
+                    <p class="field__error" id="field-schedule-error">{move || events_error.get()}</p>
                 </fieldset>
             </Show>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create job"
             </button>
         </form>
+    }
+}
+
+/// A job's schedule from the form: the cron expression and its timezone for a CRON job, or a
+/// command (the image's own) at each lifecycle event `chosen` for a LIFECYCLE one.
+fn job_schedule(
+    job_type: JobType,
+    cron: &str,
+    timezone: &str,
+    chosen: impl Fn(&str) -> bool,
+) -> JobSchedule {
+    match job_type {
+        JobType::Cron => JobSchedule {
+            cronjob: Some(CronJobSchedule {
+                scheduled_at: cron.trim().to_string(),
+                timezone: timezone.trim().to_string(),
+                arguments: Vec::new(),
+                entrypoint: None,
+            }),
+            ..JobSchedule::default()
+        },
+        JobType::Lifecycle => {
+            let at = |event: &str| chosen(event).then(JobCommand::default);
+            JobSchedule {
+                cronjob: None,
+                on_start: at("on_start"),
+                on_stop: at("on_stop"),
+                on_delete: at("on_delete"),
+                lifecycle_type: Some(JobLifecycleType::Generic),
+            }
+        }
     }
 }
 

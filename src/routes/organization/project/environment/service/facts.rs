@@ -156,17 +156,12 @@ fn database(service: &Database) -> Vec<Fact> {
 }
 
 fn job(service: &Job) -> Vec<Fact> {
-    let when = match &service.schedule {
-        Some(schedule) => code("Schedule", format!("{schedule} (UTC)")),
-        None => text(
-            "Runs on",
-            service
-                .lifecycle_events
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", "),
+    let when = match &service.schedule.cronjob {
+        Some(cron) => code(
+            "Schedule",
+            format!("{} ({})", cron.scheduled_at, cron.timezone),
         ),
+        None => text("Runs on", service.schedule.events().join(", ")),
     };
     let mut facts = vec![text("Type", service.job_type.to_string()), when];
     match (&service.source.docker, &service.source.image) {

@@ -1,0 +1,89 @@
+//! Records stored by an earlier version read in today's shapes once the data folder's migrations
+//! ran: jobs and containers stored before they took the production document's shapes.
+
+use crate::common;
+
+use common::{records, TestServer};
+use serde_json::json;
+
+const JOBS_AND_CONTAINERS: &str =
+    include_str!("../../migrations/0014_jobs_and_containers_in_the_documents_shape.sql");
+
+#[tokio::test]
+async fn jobs_and_containers_stored_before_read_in_the_documents_shapes() {
+    let document = contract::Document::production();
+    let server = TestServer::new().await;
+    let ids = records(&server).await;
+    let environment = ids.id("environment_id");
+    let lifecycle = server
+        .post(
+            &format!("/api/environment/{environment}/job"),
+            json!({"name": "seed", "schedule": {"on_start": {}},
+                   "source": {"docker": {"git_repository": {"url": "https://git.example.com/a/seed.git"}}}}),
+        )
+        .await;
+    let lifecycle = lifecycle.body["id"].as_str().unwrap().to_string();
+    // Put them back as the version before stored them.
+    let older = [
+        (
+            ids.id("job_id"),
+            "json_set(json_remove(spec, '$.gpu', '$.maximum_cpu', '$.maximum_memory',
+                 '$.maximum_gpu', '$.auto_preview', '$.healthchecks'),
+             '$.schedule', '0  4 * * *', '$.lifecycle_events', json('[]'),
+             '$.arguments', json('[\"--full\"]'), '$.entrypoint', 'backup')",
+        ),
+        (
+            lifecycle.as_str(),
+            "json_set(json_remove(spec, '$.schedule', '$.gpu', '$.maximum_cpu',
+                 '$.maximum_memory', '$.maximum_gpu', '$.auto_preview', '$.healthchecks'),
+             '$.lifecycle_events', json('[\"START\", \"DELETE\"]'), '$.arguments', json('[]'))",
+        ),
+        (
+            ids.id("container_id"),
+            "json_remove(spec, '$.maximum_cpu', '$.maximum_memory', '$.maximum_gpu',
+                 '$.auto_preview')",
+        ),
+    ];
+    for (id, spec) in older {
+        sqlx::query(&format!("UPDATE services SET spec = {spec} WHERE id = ?"))
+            .bind(id)
+            .execute(&server.state.db)
+            .await
+            .unwrap();
+    }
+    sqlx::raw_sql(JOBS_AND_CONTAINERS)
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+
+    let cron = server.get(&format!("/api/job/{}", ids.id("job_id"))).await;
+    assert_eq!(
+        cron.body["schedule"],
+        json!({"cronjob": {"scheduled_at": "0  4 * * *", "timezone": "Etc/UTC",
+                           "arguments": ["--full"], "entrypoint": "backup"}}),
+        "{}",
+        cron.body
+    );
+    let seed = server.get(&format!("/api/job/{lifecycle}")).await;
+    assert_eq!(
+        seed.body["schedule"],
+        json!({"lifecycle_type": "GENERIC", "on_start": {"arguments": []},
+               "on_delete": {"arguments": []}}),
+        "{}",
+        seed.body
+    );
+    let container = server
+        .get(&format!("/api/container/{}", ids.id("container_id")))
+        .await;
+    assert_eq!(container.body["maximum_cpu"], container.body["cpu"]);
+    for (path, reply) in [
+        ("/job/{jobId}", &cron),
+        ("/job/{jobId}", &seed),
+        ("/container/{containerId}", &container),
+    ] {
+        let operation = document.operation("get", path).unwrap();
+        if let Err(errors) = operation.check_response(reply.status.as_u16(), &reply.body) {
+            panic!("{path}: {errors:?}\n{}", reply.body);
+        }
+    }
+}
