@@ -7,7 +7,7 @@ impl Api {
     /// The organization's alert receivers, never their webhook URL.
     pub async fn alert_receivers(&self, org: Uuid) -> Result<Vec<AlertReceiver>, ApiError> {
         let list: List<AlertReceiver> = self
-            .get(&format!("/alert-receivers?organization_id={org}"))
+            .get(&format!("/organization/{org}/alert-receivers"))
             .await?;
         Ok(list.results)
     }

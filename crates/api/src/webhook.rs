@@ -211,6 +211,29 @@ pub struct WebhookDelivery {
     pub attempts: Vec<DeliveryAttempt>,
 }
 
+/// An event sent to a webhook's target, as the production document lists them
+/// (`GET /organization/{id}/webhook/{id}/event`): the event, the payload and the target's
+/// answer to its latest attempt.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct WebhookEventSent {
+    /// The delivery's id.
+    pub id: Uuid,
+    /// When the latest attempt was made.
+    pub created_at: DateTime<Utc>,
+    pub kind: WebhookKind,
+    pub matched_event: WebhookEvent,
+    /// The webhook's target (its address now: a changed address is not kept per attempt).
+    pub target_url_used: String,
+    pub request: EventPayload,
+    /// 0 when the target could not be reached.
+    pub target_response_status_code: i32,
+    /// Why the target could not be reached; the server keeps no response body.
+    #[serialize_always]
+    pub target_response_body: Option<String>,
+}
+
 /// One POST to the webhook's target.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

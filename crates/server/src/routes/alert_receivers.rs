@@ -28,11 +28,24 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
+            "/organization/{organization_id}/alert-receivers",
+            Permission::Read,
+            Doc::new("List the alert receivers of an organization")
+                .answers_list_of::<AlertReceiver>(StatusCode::OK),
+            |state: State<AppState>, caller: Caller, ApiPath(organization_id): ApiPath<Uuid>| {
+                list_receivers(state, caller, organization_id)
+            },
+        )
+        .add(
+            Method::GET,
             receivers,
             Permission::Read,
             Doc::new("List the alert receivers of an organization (`?organization_id=`, the caller's by default)")
                 .answers_list_of::<AlertReceiver>(StatusCode::OK),
-            list_receivers,
+            |state: State<AppState>, caller: Caller, ApiQuery(query): ApiQuery<ListQuery>| {
+                let organization_id = query.organization_id.unwrap_or(caller.organization_id);
+                list_receivers(state, caller, organization_id)
+            },
         )
         .add(
             Method::POST,
@@ -76,9 +89,8 @@ struct ListQuery {
 async fn list_receivers(
     State(state): State<AppState>,
     caller: Caller,
-    ApiQuery(query): ApiQuery<ListQuery>,
+    organization_id: Uuid,
 ) -> ApiResult<Json<List<AlertReceiver>>> {
-    let organization_id = query.organization_id.unwrap_or(caller.organization_id);
     own_organization(&caller, organization_id)?;
     let receivers = store::list(&state.db, KIND, organization_id).await?;
     Ok(Json(List::new(

@@ -8,7 +8,8 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    DeliveryAttempt, DeliveryStatus, FieldError, List, Webhook, WebhookDelivery, WebhookRequest,
+    DeliveryAttempt, DeliveryStatus, FieldError, List, Webhook, WebhookDelivery, WebhookEventSent,
+    WebhookRequest,
 };
 use uuid::Uuid;
 
@@ -107,6 +108,66 @@ pub fn register(routes: &mut RouteTable) {
         .answers_list_of::<WebhookDelivery>(StatusCode::OK),
         list_deliveries,
     );
+    routes.add(
+        Method::GET,
+        "/organization/{organization_id}/webhook/{webhook_id}/event",
+        Permission::Admin,
+        Doc::new(format!(
+            "The {DELIVERIES_LISTED} latest events sent to a webhook, newest first, with the target's answer to the latest attempt (the production document's list)"
+        ))
+        .answers_list_of::<WebhookEventSent>(StatusCode::OK),
+        list_events_sent,
+    );
+}
+
+/// A delivery with its latest attempt, as read.
+#[derive(sqlx::FromRow)]
+struct SentRow {
+    id: String,
+    event_type: String,
+    payload: String,
+    attempted_at: DateTime<Utc>,
+    status_code: Option<i32>,
+    error: Option<String>,
+}
+
+async fn list_events_sent(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, webhook_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<List<WebhookEventSent>>> {
+    own_organization(&caller, organization_id)?;
+    let webhook =
+        store::find::<Webhook>(&state.db, Webhooks::KIND, organization_id, webhook_id).await?;
+    let rows: Vec<SentRow> = sqlx::query_as(
+        "SELECT d.id, d.event_type, d.payload, a.attempted_at, a.status_code, a.error
+         FROM webhook_deliveries d
+         JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+             AND a.attempt = (SELECT MAX(attempt) FROM webhook_delivery_attempts
+                              WHERE delivery_id = d.id)
+         WHERE d.webhook_id = ?
+         ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?",
+    )
+    .bind(webhook_id.to_string())
+    .bind(DELIVERIES_LISTED)
+    .fetch_all(&state.db)
+    .await?;
+    let sent = rows
+        .into_iter()
+        .map(|row| {
+            Ok(WebhookEventSent {
+                id: db::id(&row.id)?,
+                created_at: row.attempted_at,
+                kind: webhook.record.kind,
+                matched_event: db::wire(&row.event_type)?,
+                target_url_used: webhook.record.target_url.clone(),
+                request: serde_json::from_str(&row.payload).map_err(ApiError::internal)?,
+                target_response_status_code: row.status_code.unwrap_or(0),
+                target_response_body: row.error,
+            })
+        })
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(sent)))
 }
 
 /// A stored delivery, as read.

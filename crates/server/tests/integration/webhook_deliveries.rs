@@ -329,6 +329,23 @@ async fn a_failing_receiver_gets_retries_with_backoff_until_it_answers() {
         ids,
         BTreeSet::from([delivery["id"].as_str().unwrap().to_string()])
     );
+    // The production document's list of the webhook's events: the latest attempt's answer.
+    let path = format!(
+        "/api/organization/{}/webhook/{webhook}/event",
+        server.organization_id
+    );
+    let events = server.get(&path).await;
+    contract::Document::production()
+        .operation("get", &path.replacen("/api", "", 1))
+        .unwrap()
+        .check_response(events.status.as_u16(), &events.body)
+        .unwrap_or_else(|errors| panic!("{errors:?}: {}", events.body));
+    let event = &events.body["results"][0];
+    assert_eq!(event["id"], delivery["id"]);
+    assert_eq!(event["matched_event"], "DEPLOYMENT_SUCCESSFUL");
+    assert_eq!(event["target_response_status_code"], 200);
+    assert_eq!(event["target_url_used"], format!("{base}/flaky"));
+    assert_eq!(event["request"]["action"], "DEPLOY");
 }
 
 #[tokio::test]
