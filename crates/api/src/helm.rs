@@ -13,17 +13,31 @@ use crate::rules::{self, Violations};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmGitSource {
+    /// Its `root_path` is the chart's directory, as the production document has it.
     pub git_repository: GitRepository,
-    pub chart_path: String,
 }
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepositorySource {
-    pub repository: Reference,
+    pub repository: RepositoryOfChart,
     pub chart_name: String,
     pub chart_version: String,
+}
+
+/// The helm repository a chart comes from (the production document's
+/// `HelmSourceRepositoryResponse.repository`). The server stores its id; its name and address
+/// are the repository's own, read with the service.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RepositoryOfChart {
+    pub id: Uuid,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub url: String,
 }
 
 /// Exactly one of `git` and `repository`.
@@ -39,7 +53,9 @@ pub struct HelmSource {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmGitSourceRequest {
+    /// Its `root_path` is the chart's directory (the production document's form).
     pub git_repository: GitRepositoryRequest,
+    /// The chart's directory, when given apart from the repository: it wins over `root_path`.
     #[serde(default)]
     pub chart_path: Option<String>,
 }
@@ -65,7 +81,7 @@ pub struct HelmSourceRequest {
 }
 
 /// A chart source as either side writes it: ours (`git`, `repository`) or the production
-/// document's (`git_repository`, its `root_path` the chart's path; `helm_repository`).
+/// document's (`git_repository`, its `root_path` the chart's directory; `helm_repository`).
 #[derive(Deserialize)]
 struct HelmSourceRequestForms {
     #[serde(default)]
@@ -88,13 +104,12 @@ struct DocumentHelmRepositorySource {
 impl From<HelmSourceRequestForms> for HelmSourceRequest {
     fn from(forms: HelmSourceRequestForms) -> Self {
         let git = forms.git.or_else(|| {
-            forms.git_repository.map(|repository| HelmGitSourceRequest {
-                chart_path: repository.root_path.clone(),
-                git_repository: GitRepositoryRequest {
-                    root_path: None,
-                    ..repository
-                },
-            })
+            forms
+                .git_repository
+                .map(|git_repository| HelmGitSourceRequest {
+                    git_repository,
+                    chart_path: None,
+                })
         });
         let repository = forms.repository.or_else(|| {
             forms

@@ -14,7 +14,16 @@ fn decodes<T: DeserializeOwned>(value: serde_json::Value) -> Result<(), String> 
         .map_err(|error| error.to_string())
 }
 
-/// The reads of the console (`src/api/`), with the type each answer is read as.
+/// What the console reads of each service in its kind's list (`src/api/service.rs`).
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct Listed {
+    id: uuid::Uuid,
+    name: String,
+}
+
+/// The reads of the console (`src/api/`) that the document has, with the type each answer is
+/// read as.
 const CONSOLE_READS: &[(&str, Decoder)] = &[
     ("/organization", decodes::<CallersOrganizations>),
     ("/organization/{organizationId}", decodes::<Organization>),
@@ -32,18 +41,68 @@ const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/environment/{environmentId}/statuses",
         decodes::<EnvironmentStatuses>,
     ),
+    (
+        "/environment/{environmentId}/application",
+        decodes::<List<Listed>>,
+    ),
+    (
+        "/environment/{environmentId}/container",
+        decodes::<List<Listed>>,
+    ),
+    (
+        "/environment/{environmentId}/database",
+        decodes::<List<Listed>>,
+    ),
+    ("/environment/{environmentId}/job", decodes::<List<Listed>>),
+    ("/environment/{environmentId}/helm", decodes::<List<Listed>>),
+    (
+        "/environment/{environmentId}/terraform",
+        decodes::<List<Listed>>,
+    ),
     ("/application/{applicationId}", decodes::<Application>),
+    ("/container/{containerId}", decodes::<Container>),
     ("/database/{databaseId}", decodes::<Database>),
+    ("/job/{jobId}", decodes::<Job>),
+    ("/helm/{helmId}", decodes::<HelmService>),
+    ("/terraform/{terraformId}", decodes::<TerraformService>),
     ("/application/{applicationId}/status", decodes::<Status>),
+    ("/container/{containerId}/status", decodes::<Status>),
+    ("/database/{databaseId}/status", decodes::<Status>),
+    ("/job/{jobId}/status", decodes::<Status>),
+    ("/helm/{helmId}/status", decodes::<Status>),
     (
         "/application/{applicationId}/commit",
         decodes::<List<Commit>>,
     ),
-    ("/application/{applicationId}/log", decodes::<List<LogLine>>),
+    ("/job/{jobId}/commit", decodes::<List<Commit>>),
+    ("/helm/{helmId}/commit", decodes::<List<Commit>>),
+    ("/terraform/{terraformId}/commit", decodes::<List<Commit>>),
     (
-        "/application/{applicationId}/environmentVariable",
-        decodes::<List<EnvironmentVariable>>,
+        "/application/{applicationId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
     ),
+    (
+        "/container/{containerId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/database/{databaseId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/job/{jobId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/helm/{helmId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/terraform/{terraformId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    ("/application/{applicationId}/log", decodes::<List<LogLine>>),
+    ("/variable", decodes::<List<EnvironmentVariable>>),
     (
         "/organization/{organizationId}/cluster",
         decodes::<List<Cluster>>,
@@ -74,12 +133,16 @@ const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<ApiToken>>,
     ),
     (
+        "/organization/{organizationId}/customRole",
+        decodes::<List<CustomRole>>,
+    ),
+    (
         "/organization/{organizationId}/onPremise/credentials",
         decodes::<List<OnPremiseCredentials>>,
     ),
     (
-        "/alert-receivers/{alertReceiverId}",
-        decodes::<AlertReceiver>,
+        "/organization/{organizationId}/alert-receivers",
+        decodes::<List<AlertReceiver>>,
     ),
 ];
 

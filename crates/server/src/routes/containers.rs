@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::applications::{ports, storage};
 use super::container_registries::ContainerRegistries;
 use super::organization_resources::OrganizationResource;
-use super::service_resources::{timestamps, ServiceResource};
+use super::service_resources::{timestamps, Names, ServiceResource};
 use crate::store::Kind;
 
 pub struct Containers;
@@ -20,7 +20,10 @@ impl ServiceResource for Containers {
     const ITEM: &'static str = "/container/{container_id}";
     const STATUS: &'static str = "/container/{container_id}/status";
     const DEPLOY: &'static str = "/container/{container_id}/deploy";
-    const REGISTRY_AT: Option<&'static str> = Some("$.registry");
+    const NAMES: Option<Names> = Some(Names {
+        at: "$.registry",
+        kind: ContainerRegistries::KIND,
+    });
 
     type Request = ContainerRequest;
     type Record = Container;

@@ -1,15 +1,15 @@
 //! Helm services: a chart from git or from one of the organization's helm repositories.
 
 use platform_api::{
-    FieldError, HelmGitSource, HelmRepositorySource, HelmRequest, HelmService, HelmSource,
-    Reference, ServiceType,
+    FieldError, GitRepositoryRequest, HelmGitSource, HelmRepositorySource, HelmRequest,
+    HelmService, HelmSource, Reference, RepositoryOfChart, ServiceType,
 };
 use uuid::Uuid;
 
 use super::applications::git_repository;
 use super::helm_repositories::HelmRepositories;
 use super::organization_resources::OrganizationResource;
-use super::service_resources::{timestamps, ServiceResource};
+use super::service_resources::{timestamps, Names, ServiceResource};
 use crate::store::Kind;
 
 pub struct HelmServices;
@@ -21,6 +21,10 @@ impl ServiceResource for HelmServices {
     const ITEM: &'static str = "/helm/{helm_id}";
     const STATUS: &'static str = "/helm/{helm_id}/status";
     const DEPLOY: &'static str = "/helm/{helm_id}/deploy";
+    const NAMES: Option<Names> = Some(Names {
+        at: "$.source.repository.repository",
+        kind: HelmRepositories::KIND,
+    });
 
     type Request = HelmRequest;
     type Record = HelmService;
@@ -62,15 +66,19 @@ impl ServiceResource for HelmServices {
             service_type: ServiceType::Helm,
             source: HelmSource {
                 git: request.source.git.map(|git| HelmGitSource {
-                    git_repository: git_repository(git.git_repository),
-                    chart_path: git.chart_path.unwrap_or_else(|| "/".to_string()),
+                    git_repository: git_repository(GitRepositoryRequest {
+                        root_path: git.chart_path.or(git.git_repository.root_path.clone()),
+                        ..git.git_repository
+                    }),
                 }),
                 repository: request
                     .source
                     .repository
                     .map(|source| HelmRepositorySource {
-                        repository: Reference {
+                        repository: RepositoryOfChart {
                             id: source.repository_id,
+                            name: String::new(),
+                            url: String::new(),
                         },
                         chart_name: source.chart_name,
                         chart_version: source.chart_version,

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use super::applications::git_repository;
 use super::container_registries::ContainerRegistries;
 use super::organization_resources::OrganizationResource;
-use super::service_resources::{timestamps, ServiceResource};
+use super::service_resources::{timestamps, Names, ServiceResource};
 use crate::store::Kind;
 
 pub struct Jobs;
@@ -21,7 +21,10 @@ impl ServiceResource for Jobs {
     const ITEM: &'static str = "/job/{job_id}";
     const STATUS: &'static str = "/job/{job_id}/status";
     const DEPLOY: &'static str = "/job/{job_id}/deploy";
-    const REGISTRY_AT: Option<&'static str> = Some("$.source.image.registry");
+    const NAMES: Option<Names> = Some(Names {
+        at: "$.source.image.registry",
+        kind: ContainerRegistries::KIND,
+    });
 
     type Request = JobRequest;
     type Record = Job;

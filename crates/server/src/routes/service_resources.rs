@@ -18,10 +18,8 @@ use sqlx::SqlitePool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::container_registries::ContainerRegistries;
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
-use super::organization_resources::OrganizationResource;
 use crate::auth::{Caller, Permission};
 use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
@@ -44,9 +42,9 @@ pub trait ServiceResource: Send + Sync + 'static {
     /// `/.../{..._id}/deploy`
     const DEPLOY: &'static str;
 
-    /// Where the record names a container registry (`$.registry`), filled with the registry's
-    /// name, address and kind whenever the record is read.
-    const REGISTRY_AT: Option<&'static str> = None;
+    /// Where the record names one of the organization's records (a container registry, a helm
+    /// repository), filled with that record's name, address and kind whenever it is read.
+    const NAMES: Option<Names> = None;
 
     type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
     type Record: Serialize + DeserializeOwned + ToSchema + GitSource + Send + Sync + 'static;
@@ -101,6 +99,13 @@ pub fn over(record: impl Serialize, body: Value) -> Value {
         }
         (_, body) => body,
     }
+}
+
+/// A record of the organization a service's record names: at `at` (a JSON path such as
+/// `$.registry`, holding `{id}` as stored), of `kind`.
+pub struct Names {
+    pub at: &'static str,
+    pub kind: Kind,
 }
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
@@ -377,9 +382,9 @@ async fn list<R: ServiceResource>(
         "SELECT {SPEC} FROM services s {WITH_REGISTRY}
          WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name"
     ))
-    .bind(R::REGISTRY_AT)
-    .bind(ContainerRegistries::KIND.stored_as)
-    .bind(R::REGISTRY_AT)
+    .bind(R::NAMES.map(|names| names.at))
+    .bind(R::NAMES.map(|names| names.kind.stored_as))
+    .bind(R::NAMES.map(|names| names.at))
     .bind(environment_id.to_string())
     .bind(R::TYPE.as_str())
     .fetch_all(&state.db)
@@ -494,13 +499,13 @@ async fn check<R: ServiceResource>(
     Ok(())
 }
 
-/// A service's record as read: its stored spec, with the registry it names (at the path bound
-/// first, as in `ServiceResource::REGISTRY_AT`) as the registry is now.
+/// A service's record as read: its stored spec, with the organization's record it names (at the
+/// path bound first, as in `ServiceResource::NAMES`) as that record is now.
 const SPEC: &str = "CASE WHEN r.id IS NULL THEN s.spec ELSE json_set(s.spec, ?, json_object(
     'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
     'kind', json_extract(r.record, '$.kind'))) END";
 
-/// The registry of `SPEC` (of the kind bound second), joined on the id at the path bound third.
+/// The record of `SPEC` (of the kind bound second), joined on the id at the path bound third.
 const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
     ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
 
@@ -514,9 +519,9 @@ pub async fn find<R: ServiceResource>(
         "SELECT {SPEC}, s.environment_id FROM services s {WITH_REGISTRY}
          WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?"
     ))
-    .bind(R::REGISTRY_AT)
-    .bind(ContainerRegistries::KIND.stored_as)
-    .bind(R::REGISTRY_AT)
+    .bind(R::NAMES.map(|names| names.at))
+    .bind(R::NAMES.map(|names| names.kind.stored_as))
+    .bind(R::NAMES.map(|names| names.at))
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
     .bind(R::TYPE.as_str())

@@ -217,6 +217,14 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
         ),
         (
             post.clone(),
+            "/environment/{environment_id}/helm".into(),
+            Some(json!({
+                "name": "contract-chart", "auto_deploy": false, "arguments": [], "values_override": {},
+                "source": {"helm_repository": {"repository": ids.id("helm_repository_id"),
+                           "chart_name": "redis", "chart_version": "18.0.0"}}})),
+        ),
+        (
+            post.clone(),
             "/environment/{environment_id}/terraform".into(),
             Some(terraform("contract-infra", &url)),
         ),

@@ -1,16 +1,19 @@
 //! Records stored by an earlier version read in today's shapes once the data folder's migrations
-//! ran: jobs and containers stored before they took the production document's shapes.
+//! ran: jobs, containers and helm charts stored before they took the production document's
+//! shapes.
 
 use crate::common;
 
 use common::{records, TestServer};
 use serde_json::json;
 
-const JOBS_AND_CONTAINERS: &str =
-    include_str!("../../migrations/0014_jobs_and_containers_in_the_documents_shape.sql");
+const MIGRATIONS: [&str; 2] = [
+    include_str!("../../migrations/0014_jobs_and_containers_in_the_documents_shape.sql"),
+    include_str!("../../migrations/0015_helm_charts_in_the_documents_shape.sql"),
+];
 
 #[tokio::test]
-async fn jobs_and_containers_stored_before_read_in_the_documents_shapes() {
+async fn services_stored_before_read_in_the_documents_shapes() {
     let document = contract::Document::production();
     let server = TestServer::new().await;
     let ids = records(&server).await;
@@ -43,6 +46,11 @@ async fn jobs_and_containers_stored_before_read_in_the_documents_shapes() {
             "json_remove(spec, '$.maximum_cpu', '$.maximum_memory', '$.maximum_gpu',
                  '$.auto_preview')",
         ),
+        (
+            ids.id("helm_id"),
+            "json_set(spec, '$.source.git.chart_path', '/charts/redis',
+                 '$.source.git.git_repository.root_path', '/')",
+        ),
     ];
     for (id, spec) in older {
         sqlx::query(&format!("UPDATE services SET spec = {spec} WHERE id = ?"))
@@ -51,10 +59,12 @@ async fn jobs_and_containers_stored_before_read_in_the_documents_shapes() {
             .await
             .unwrap();
     }
-    sqlx::raw_sql(JOBS_AND_CONTAINERS)
-        .execute(&server.state.db)
-        .await
-        .unwrap();
+    for migration in MIGRATIONS {
+        sqlx::raw_sql(migration)
+            .execute(&server.state.db)
+            .await
+            .unwrap();
+    }
 
     let cron = server.get(&format!("/api/job/{}", ids.id("job_id"))).await;
     assert_eq!(
@@ -76,10 +86,17 @@ async fn jobs_and_containers_stored_before_read_in_the_documents_shapes() {
         .get(&format!("/api/container/{}", ids.id("container_id")))
         .await;
     assert_eq!(container.body["maximum_cpu"], container.body["cpu"]);
+    let helm = server
+        .get(&format!("/api/helm/{}", ids.id("helm_id")))
+        .await;
+    let git = &helm.body["source"]["git"];
+    assert_eq!(git["git_repository"]["root_path"], "/charts/redis", "{git}");
+    assert!(git.get("chart_path").is_none(), "{git}");
     for (path, reply) in [
         ("/job/{jobId}", &cron),
         ("/job/{jobId}", &seed),
         ("/container/{containerId}", &container),
+        ("/helm/{helmId}", &helm),
     ] {
         let operation = document.operation("get", path).unwrap();
         if let Err(errors) = operation.check_response(reply.status.as_u16(), &reply.body) {

@@ -180,11 +180,15 @@ fn helm(service: &HelmService) -> Vec<Fact> {
     match (&service.source.git, &service.source.repository) {
         (Some(git_source), _) => {
             facts.extend(git(&git_source.git_repository));
-            facts.push(code("Chart", git_source.chart_path.clone()));
+            let directory = git_source.git_repository.root_path.as_deref();
+            facts.push(code("Chart", directory.unwrap_or("/").to_string()));
         }
-        (None, Some(repository)) => facts.push(code(
+        (None, Some(source)) => facts.push(code(
             "Chart",
-            format!("{} {}", repository.chart_name, repository.chart_version),
+            format!(
+                "{} {} from {}",
+                source.chart_name, source.chart_version, source.repository.name
+            ),
         )),
         (None, None) => {}
     }
