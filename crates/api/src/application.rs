@@ -66,29 +66,46 @@ pub struct Application {
     #[serde(default)]
     pub icon_uri: String,
     pub service_type: ServiceType,
+    #[serde(default = "defaults::build_mode")]
     pub build_mode: String,
     pub dockerfile_path: Option<String>,
     pub docker_target_build_stage: Option<String>,
+    #[serde(default)]
     pub git_repository: GitRepository,
     /// milli-CPU
+    #[serde(default = "defaults::cpu")]
     pub cpu: i64,
     /// MiB
+    #[serde(default = "defaults::memory")]
     pub memory: i64,
+    #[serde(default)]
     pub gpu: i64,
+    #[serde(default = "defaults::cpu")]
     pub maximum_cpu: i64,
+    #[serde(default = "defaults::memory")]
     pub maximum_memory: i64,
     /// Spelled so by the spec.
+    #[serde(default)]
     pub maximun_gpu: i64,
+    #[serde(default = "defaults::instances")]
     pub min_running_instances: i64,
+    #[serde(default = "defaults::instances")]
     pub max_running_instances: i64,
+    #[serde(default)]
     pub auto_preview: bool,
+    #[serde(default)]
     pub auto_deploy: bool,
+    #[serde(default)]
     pub arguments: Vec<String>,
     pub entrypoint: Option<String>,
+    #[serde(default)]
     pub storage: Vec<Storage>,
+    #[serde(default)]
     pub ports: Vec<Port>,
     pub healthchecks: Healthchecks,
+    #[serde(default)]
     pub annotations_groups: Vec<AnnotationsGroup>,
+    #[serde(default)]
     pub labels_groups: Vec<LabelsGroup>,
     pub autoscaling: Option<Autoscaling>,
 }
@@ -155,18 +172,43 @@ pub struct Healthchecks {
 pub struct Probe {
     #[serde(rename = "type")]
     pub probe_type: ProbeType,
+    /// The timings default as the production document's do.
+    #[serde(default = "probe_defaults::initial_delay_seconds")]
     pub initial_delay_seconds: i64,
+    #[serde(default = "probe_defaults::period_seconds")]
     pub period_seconds: i64,
+    #[serde(default = "probe_defaults::timeout_seconds")]
     pub timeout_seconds: i64,
+    #[serde(default = "probe_defaults::success_threshold")]
     pub success_threshold: i64,
+    #[serde(default = "probe_defaults::failure_threshold")]
     pub failure_threshold: i64,
 }
 
+mod probe_defaults {
+    pub fn initial_delay_seconds() -> i64 {
+        30
+    }
+    pub fn period_seconds() -> i64 {
+        10
+    }
+    pub fn timeout_seconds() -> i64 {
+        5
+    }
+    pub fn success_threshold() -> i64 {
+        1
+    }
+    pub fn failure_threshold() -> i64 {
+        9
+    }
+}
+
 /// The four probe variants, as `{"tcp": {...}}`, `{"http": {...}}`, `{"exec": {...}}` or `{"grpc": {...}}`.
+/// Read also as the production document writes them: every variant's key, the others `null`.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", try_from = "ProbeTypeForms")]
 pub enum ProbeType {
     Tcp {
         port: i64,
@@ -184,6 +226,79 @@ pub enum ProbeType {
         service: Option<String>,
         port: i64,
     },
+}
+
+#[derive(Deserialize)]
+struct ProbeTypeForms {
+    #[serde(default)]
+    tcp: Option<TcpProbe>,
+    #[serde(default)]
+    http: Option<HttpProbe>,
+    #[serde(default)]
+    exec: Option<ExecProbe>,
+    #[serde(default)]
+    grpc: Option<GrpcProbe>,
+}
+
+#[derive(Deserialize)]
+struct TcpProbe {
+    #[serde(default)]
+    port: i64,
+    #[serde(default)]
+    host: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct HttpProbe {
+    #[serde(default = "root_path")]
+    path: String,
+    #[serde(default = "http_scheme")]
+    scheme: String,
+    #[serde(default)]
+    port: i64,
+}
+
+fn root_path() -> String {
+    "/".to_string()
+}
+
+fn http_scheme() -> String {
+    "HTTP".to_string()
+}
+
+#[derive(Deserialize)]
+struct ExecProbe {
+    command: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct GrpcProbe {
+    #[serde(default)]
+    service: Option<String>,
+    #[serde(default)]
+    port: i64,
+}
+
+impl TryFrom<ProbeTypeForms> for ProbeType {
+    type Error = &'static str;
+
+    /// The first variant given, in the order tcp, http, exec, grpc (the document's form names
+    /// every variant, the others `null`).
+    fn try_from(forms: ProbeTypeForms) -> Result<Self, Self::Error> {
+        if let Some(TcpProbe { port, host }) = forms.tcp {
+            return Ok(ProbeType::Tcp { port, host });
+        }
+        if let Some(HttpProbe { path, scheme, port }) = forms.http {
+            return Ok(ProbeType::Http { path, scheme, port });
+        }
+        if let Some(ExecProbe { command }) = forms.exec {
+            return Ok(ProbeType::Exec { command });
+        }
+        if let Some(GrpcProbe { service, port }) = forms.grpc {
+            return Ok(ProbeType::Grpc { service, port });
+        }
+        Err("must give one of tcp, http, exec and grpc")
+    }
 }
 
 /// Autoscaling policy (spec 2.7).
@@ -340,14 +455,61 @@ pub struct GitRepositoryRequest {
     pub branch: Option<String>,
     #[serde(default)]
     pub root_path: Option<String>,
+    /// The code host; `SAMPLED_CODE_HOST` when left out.
     #[serde(default)]
     pub provider: Option<String>,
+    /// The production document asks for them; this server reads them from the URL.
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The code host of a repository whose request names none: the platform's enum of code hosts
+/// hides their names, so every URL, the reference server's local repositories included, reads
+/// as the one the spec samples.
+pub const SAMPLED_CODE_HOST: &str = "PROVIDER_G";
+
+impl GitRepositoryRequest {
+    /// The repository at `url` with everything the production document asks for: its code
+    /// host, and its owner and name read from the URL.
+    pub fn for_url(url: &str, branch: Option<String>) -> Self {
+        let url = url.trim().to_string();
+        let (owner, name) = repository_owner_and_name(&url);
+        Self {
+            url,
+            branch,
+            root_path: None,
+            provider: Some(SAMPLED_CODE_HOST.to_string()),
+            owner,
+            name,
+        }
+    }
+}
+
+/// `https://host/owner/name.git` gives `(owner, name)`.
+pub fn repository_owner_and_name(url: &str) -> (Option<String>, Option<String>) {
+    let path = url.trim_end_matches('/').trim_end_matches(".git");
+    let mut segments = path.rsplit(['/', ':']);
+    let name = segments
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let owner = segments
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    (owner, name)
 }
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PortRequest {
+    /// The port's id when an update keeps it (the production document's edit names each port
+    /// it keeps by id).
+    #[serde(default)]
+    pub id: Option<Uuid>,
     pub internal_port: i64,
     #[serde(default)]
     pub external_port: Option<i64>,
@@ -378,6 +540,8 @@ impl From<&GitRepository> for GitRepositoryRequest {
             branch: repository.branch.clone(),
             root_path: repository.root_path.clone(),
             provider: repository.provider.clone(),
+            owner: repository.owner.clone(),
+            name: repository.name.clone(),
         }
     }
 }
@@ -385,6 +549,7 @@ impl From<&GitRepository> for GitRepositoryRequest {
 impl From<&Port> for PortRequest {
     fn from(port: &Port) -> Self {
         Self {
+            id: Some(port.id),
             internal_port: port.internal_port,
             external_port: port.external_port,
             protocol: port.protocol.clone(),
@@ -562,5 +727,25 @@ impl DeployRequest {
             )));
         }
         violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owner_and_name_come_from_the_url() {
+        assert_eq!(
+            repository_owner_and_name("https://git.example.com/acme/web.git"),
+            (Some("acme".into()), Some("web".into()))
+        );
+        assert_eq!(
+            repository_owner_and_name("git@example.com:acme/api"),
+            (Some("acme".into()), Some("api".into()))
+        );
+        let request = GitRepositoryRequest::for_url(" https://git.example.com/acme/web ", None);
+        assert_eq!(request.url, "https://git.example.com/acme/web");
+        assert_eq!(request.provider.as_deref(), Some(SAMPLED_CODE_HOST));
     }
 }

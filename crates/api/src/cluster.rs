@@ -31,7 +31,9 @@ pub struct Cluster {
     pub cloud_provider: String,
     pub region: String,
     /// Kubernetes version, one of `KUBERNETES_VERSIONS`.
+    #[serde(default)]
     pub version: String,
+    #[serde(default)]
     pub production: bool,
 }
 

@@ -5,10 +5,23 @@ use uuid::Uuid;
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct List<T> {
-    /// The platform may leave an empty list's `results` out (`Vec::new`, not `default`: that
-    /// would ask every item type to be `Default`).
-    #[serde(default = "Vec::new")]
+    /// The platform may leave an empty list's `results` out, and its document lets some lists
+    /// hold `null` items: those are skipped.
+    #[serde(
+        default = "Vec::new",
+        deserialize_with = "without_nulls",
+        bound(deserialize = "T: Deserialize<'de>")
+    )]
     pub results: Vec<T>,
+}
+
+fn without_nulls<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let items = Vec::<Option<T>>::deserialize(deserializer)?;
+    Ok(items.into_iter().flatten().collect())
 }
 
 impl<T> List<T> {

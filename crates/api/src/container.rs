@@ -42,10 +42,14 @@ pub struct Container {
     /// Whether preview environments get this service.
     #[serde(default)]
     pub auto_preview: bool,
+    #[serde(default)]
     pub auto_deploy: bool,
+    #[serde(default)]
     pub arguments: Vec<String>,
     pub entrypoint: Option<String>,
+    #[serde(default)]
     pub ports: Vec<Port>,
+    #[serde(default)]
     pub storage: Vec<Storage>,
     pub healthchecks: Healthchecks,
 }

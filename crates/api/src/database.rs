@@ -50,12 +50,16 @@ pub struct Database {
     pub database_type: DatabaseType,
     pub version: String,
     pub mode: DatabaseMode,
+    #[serde(default = "private")]
     pub accessibility: DatabaseAccessibility,
     /// milli-CPU
+    #[serde(default = "default_cpu")]
     pub cpu: i64,
     /// MiB
+    #[serde(default = "default_memory")]
     pub memory: i64,
     /// GiB
+    #[serde(default = "default_storage")]
     pub storage: i64,
 }
 

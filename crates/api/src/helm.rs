@@ -134,9 +134,8 @@ pub struct HelmValuesOverride {
     #[serde(default, serialize_with = "as_pairs", deserialize_with = "key_values")]
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<Vec<String>>))]
     pub set: Vec<KeyValue>,
-    /// YAML.
     #[serde(default)]
-    pub file: Option<String>,
+    pub file: Option<HelmValuesFile>,
 }
 
 #[serde_with::skip_serializing_none]
@@ -157,6 +156,7 @@ pub struct HelmService {
     pub arguments: Vec<String>,
     pub allow_cluster_wide_resources: bool,
     pub values_override: HelmValuesOverride,
+    #[serde(default = "default_timeout")]
     pub timeout_sec: i64,
     pub auto_deploy: bool,
     /// Whether preview environments get this service (the production document requires it).
@@ -232,6 +232,41 @@ impl HelmRequest {
         ));
         violations.into_result()
     }
+}
+
+/// A chart's values file: this server's one YAML document, or the production document's files,
+/// inline (`raw`) or read from git.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
+pub enum HelmValuesFile {
+    Yaml(String),
+    Files {
+        #[serde(default)]
+        raw: Option<RawValuesFiles>,
+        #[serde(default)]
+        git: Option<GitValuesFiles>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RawValuesFiles {
+    pub values: Vec<NamedValuesFile>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NamedValuesFile {
+    pub name: String,
+    pub content: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GitValuesFiles {
+    pub git_repository: GitRepositoryRequest,
+    pub paths: Vec<String>,
 }
 
 fn as_pairs<S: serde::Serializer>(set: &[KeyValue], serializer: S) -> Result<S::Ok, S::Error> {

@@ -21,6 +21,13 @@ wire_enum!(
     }
 );
 
+/// What a repository whose kind the platform left out is read as: a classic HTTPS one.
+impl Default for HelmRepositoryKind {
+    fn default() -> Self {
+        HelmRepositoryKind::Https
+    }
+}
+
 impl HelmRepositoryKind {
     /// The schemes a repository of this kind is reached with.
     pub fn schemes(self) -> &'static [&'static str] {
@@ -96,12 +103,18 @@ pub struct HelmRepository {
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
+    /// HTTPS when the platform leaves it out.
+    #[serde(default)]
     pub kind: HelmRepositoryKind,
     pub description: Option<String>,
+    #[serde(default)]
     pub url: String,
     /// Bypasses certificate verification.
+    #[serde(default)]
     pub skip_tls_verification: bool,
+    #[serde(default)]
     pub associated_services_count: i64,
+    #[serde(default)]
     pub config: HelmRepositoryConfig,
 }
 

@@ -33,6 +33,7 @@ pub struct DeploymentIdentifier {
     pub name: String,
     pub service_id: Uuid,
     pub service_type: ServiceType,
+    #[serde(default)]
     pub execution_id: String,
 }
 
@@ -45,6 +46,7 @@ pub struct AuditingData {
     /// Who asked: an API token's name or an access token's user.
     pub triggered_by: String,
     /// Where the request came from: API.
+    #[serde(default)]
     pub origin: String,
 }
 
@@ -69,6 +71,7 @@ pub struct DeploymentHistoryEntry {
     #[serde(default)]
     pub icon_uri: String,
     /// ISO 8601 duration from the request to the end (or to now), e.g. `PT45S`.
+    #[serde(default)]
     pub total_duration: String,
 }
 
@@ -79,6 +82,7 @@ pub struct DeploymentHistoryEntry {
 pub struct DeploymentHistoryPage {
     pub page: i64,
     pub page_size: i64,
+    #[serde(default)]
     pub results: Vec<DeploymentHistoryEntry>,
 }
 
@@ -125,6 +129,7 @@ impl HistoryQuery {
 pub struct LogLine {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
+    #[serde(default)]
     pub execution_id: String,
     pub message: String,
 }

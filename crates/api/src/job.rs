@@ -129,7 +129,9 @@ impl JobSchedule {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobImageSource {
-    pub registry_id: Uuid,
+    /// The platform may leave it out: `registry` names the registry.
+    #[serde(default)]
+    pub registry_id: Option<Uuid>,
     pub registry: RegistryOfImage,
     pub image_name: String,
     pub tag: String,
@@ -211,10 +213,13 @@ pub struct Job {
     pub maximum_memory: i64,
     #[serde(default)]
     pub maximum_gpu: i64,
+    #[serde(default)]
     pub max_nb_restart: i64,
+    #[serde(default)]
     pub max_duration_seconds: i64,
     #[serde(default)]
     pub auto_preview: bool,
+    #[serde(default)]
     pub auto_deploy: bool,
     #[serde(default)]
     pub healthchecks: Healthchecks,

@@ -18,7 +18,8 @@ wire_enum!(
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OnPremiseCredentials {
     pub id: Uuid,
-    pub created_at: DateTime<Utc>,
+    /// The platform may leave it out.
+    pub created_at: Option<DateTime<Utc>>,
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub access_key_id: String,

@@ -24,6 +24,13 @@ wire_enum!(
     }
 );
 
+/// What a registry whose kind the platform left out is read as: any registry.
+impl Default for RegistryKind {
+    fn default() -> Self {
+        RegistryKind::GenericCr
+    }
+}
+
 impl RegistryKind {
     /// The fixed public address of the kinds that have one. The spec hides the vendors behind
     /// letters, so these addresses are neutral stand-ins, one per vendor.
@@ -185,13 +192,19 @@ pub struct ContainerRegistry {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+    #[serde(default)]
     pub name: String,
+    /// GENERIC_CR when the platform leaves it out.
+    #[serde(default)]
     pub kind: RegistryKind,
     pub description: Option<String>,
+    #[serde(default)]
     pub url: String,
     pub cluster: Option<ClusterReference>,
     /// Number of services using the registry.
+    #[serde(default)]
     pub associated_services_count: i64,
+    #[serde(default)]
     pub config: RegistryConfig,
 }
 

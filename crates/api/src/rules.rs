@@ -490,6 +490,7 @@ mod tests {
             arguments: vec![],
             entrypoint: None,
             ports: vec![PortRequest {
+                id: None,
                 internal_port: 70000,
                 external_port: None,
                 protocol: "HTTP".into(),

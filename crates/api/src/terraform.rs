@@ -20,14 +20,14 @@ wire_enum!(
 
 /// Where the terraform files come from, in the git form of the spec.
 #[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformFilesSource {
     pub git: TerraformGitSource,
 }
 
 #[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformGitSource {
     pub git_repository: GitRepository,
@@ -88,6 +88,7 @@ pub struct TerraformVariablesSource {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVar {
+    #[serde(default)]
     pub key: String,
     #[serde(default)]
     pub value: Option<String>,
@@ -161,6 +162,7 @@ pub struct TerraformService {
     pub name: String,
     pub description: Option<String>,
     pub auto_deploy: bool,
+    #[serde(default)]
     pub terraform_files_source: TerraformFilesSource,
     pub terraform_variables_source: TerraformVariablesSource,
     pub backend: TerraformBackend,

@@ -15,10 +15,13 @@ pub struct ApiToken {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+    #[serde(default)]
     pub name: String,
     pub description: Option<String>,
+    #[serde(default)]
     pub role_name: String,
-    pub role_id: Uuid,
+    /// The platform may leave it out.
+    pub role_id: Option<Uuid>,
     /// When the token stops working; `null` for a token that does not expire.
     #[serde(default)]
     pub expires_at: Option<DateTime<Utc>>,
@@ -97,11 +100,17 @@ wire_enum!(
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CustomRole {
+    #[serde(default)]
     pub id: Uuid,
+    #[serde(default)]
     pub name: String,
+    #[serde(default)]
     pub description: String,
-    pub permission: RolePermission,
+    /// This server's roles grant one permission to the whole organization; the platform's
+    /// custom roles grant per project and cluster instead, and have none.
+    pub permission: Option<RolePermission>,
     /// The four roles every organization starts with cannot be changed or deleted.
+    #[serde(default)]
     pub built_in: bool,
 }
 
@@ -250,7 +259,7 @@ mod tests {
             name: "ci".into(),
             description: None,
             role_name: "READ".into(),
-            role_id: Uuid::nil(),
+            role_id: Some(Uuid::nil()),
             expires_at: None,
             token: None,
         };

@@ -95,15 +95,18 @@ pub struct EnvironmentVariable {
     pub value: Option<String>,
     pub scope: VariableScope,
     pub variable_type: VariableType,
+    #[serde(default)]
     pub is_secret: bool,
     pub mount_path: Option<String>,
     pub description: Option<String>,
+    #[serde(default)]
     pub enable_interpolation_in_file: bool,
     pub overridden_variable: Option<VariableReference>,
     pub aliased_variable: Option<VariableReference>,
     pub service_id: Option<Uuid>,
     pub service_name: Option<String>,
     pub service_type: Option<ServiceType>,
+    #[serde(default)]
     pub owned_by: String,
 }
 

@@ -17,6 +17,13 @@ wire_enum!(
     }
 );
 
+/// What a webhook whose kind the platform left out is read as: a plain JSON POST.
+impl Default for WebhookKind {
+    fn default() -> Self {
+        WebhookKind::Standard
+    }
+}
+
 wire_enum!(
     /// The four events of spec 6; no other value is accepted.
     WebhookEvent {
@@ -45,13 +52,21 @@ pub struct Webhook {
     pub id: Uuid,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+    /// STANDARD when the platform leaves it out.
+    #[serde(default)]
     pub kind: WebhookKind,
+    #[serde(default)]
     pub target_url: String,
+    #[serde(default)]
     pub target_secret_set: bool,
     pub description: Option<String>,
+    #[serde(default)]
     pub enabled: bool,
+    #[serde(default)]
     pub events: Vec<WebhookEvent>,
+    #[serde(default)]
     pub project_names_filter: Vec<String>,
+    #[serde(default)]
     pub environment_types_filter: Vec<EnvironmentMode>,
 }
 

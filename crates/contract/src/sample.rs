@@ -59,10 +59,17 @@ impl Builder<'_> {
                 self.object(schema, depth, top)
             }
             Some("object") => json!({}),
-            Some("array") => json!([self.value(&schema["items"], name, depth + 1, false)]),
+            // Two items (one when the schema allows no more): the document's pairs are arrays of
+            // a key and a value.
+            Some("array") => {
+                let item = self.value(&schema["items"], name, depth + 1, false);
+                let count = schema["maxItems"].as_u64().unwrap_or(2).min(2);
+                Value::Array(vec![item; count as usize])
+            }
             Some("string") => string(schema, name),
             Some("integer") => json!(number(schema) as i64),
-            Some("number") => json!(number(schema)),
+            // JSON does not tell 1 from 1.0; the platform writes whole numbers without a point.
+            Some("number") => json!(number(schema).ceil() as i64),
             Some("boolean") => json!(true),
             _ => json!({}),
         }
@@ -93,8 +100,11 @@ impl Builder<'_> {
 }
 
 fn string(schema: &Value, name: &str) -> Value {
+    // Some ids are left without `format: uuid` in the document; the platform's ids are uuids.
+    let is_id = name == "id" || name.ends_with("_id");
     let text = match schema["format"].as_str() {
         Some("uuid") => uuid::Uuid::new_v4().to_string(),
+        None if is_id => uuid::Uuid::new_v4().to_string(),
         Some("date-time") => "2026-01-02T03:04:05Z".into(),
         Some("date") => "2026-01-02".into(),
         Some("uri" | "url") => "https://example.com/sample".into(),

@@ -277,12 +277,7 @@ fn application_request(project: &str, name: &str, repository: Option<&str>) -> A
     ApplicationRequest {
         name: name.to_string(),
         description: Some(format!("The {name} service of {project}")),
-        git_repository: GitRepositoryRequest {
-            url,
-            branch: Some("main".to_string()),
-            root_path: Some("/".to_string()),
-            provider: None,
-        },
+        git_repository: GitRepositoryRequest::for_url(&url, Some("main".to_string())),
         build_mode: "DOCKER".to_string(),
         dockerfile_path: Some("Dockerfile".to_string()),
         docker_target_build_stage: None,
@@ -297,6 +292,7 @@ fn application_request(project: &str, name: &str, repository: Option<&str>) -> A
         entrypoint: None,
         ports: if public {
             vec![PortRequest {
+                id: None,
                 internal_port: 8080,
                 external_port: Some(443),
                 protocol: "HTTP".to_string(),

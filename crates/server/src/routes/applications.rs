@@ -1,8 +1,9 @@
 //! Applications (spec 2.4): services built from git, on the shared service layer.
 
 use platform_api::{
-    Application, ApplicationRequest, FieldError, GitRepository, GitRepositoryRequest, Port,
-    PortRequest, Reference, ServiceType, Storage, StorageRequest,
+    repository_owner_and_name, Application, ApplicationRequest, FieldError, GitRepository,
+    GitRepositoryRequest, Port, PortRequest, Reference, ServiceType, Storage, StorageRequest,
+    SAMPLED_CODE_HOST,
 };
 use serde_json::Value;
 use uuid::Uuid;
@@ -62,7 +63,12 @@ pub fn ports(requests: Vec<PortRequest>, previous: &[Port]) -> Vec<Port> {
         .map(|(index, port)| Port {
             id: previous
                 .iter()
-                .find(|kept| kept.internal_port == port.internal_port)
+                .find(|kept| Some(kept.id) == port.id)
+                .or_else(|| {
+                    previous
+                        .iter()
+                        .find(|kept| kept.internal_port == port.internal_port)
+                })
                 .map_or_else(Uuid::new_v4, |kept| kept.id),
             internal_port: port.internal_port,
             external_port: port.external_port,
@@ -156,42 +162,5 @@ pub fn git_repository(request: GitRepositoryRequest) -> GitRepository {
         root_path: request.root_path.or_else(|| Some("/".to_string())),
         url,
         ..GitRepository::default()
-    }
-}
-
-/// `https://host/owner/name.git` gives `(owner, name)`.
-fn repository_owner_and_name(url: &str) -> (Option<String>, Option<String>) {
-    let path = url.trim_end_matches('/').trim_end_matches(".git");
-    let mut segments = path.rsplit(['/', ':']);
-    let name = segments
-        .next()
-        .filter(|s| !s.is_empty())
-        .map(str::to_string);
-    let owner = segments
-        .next()
-        .filter(|s| !s.is_empty())
-        .map(str::to_string);
-    (owner, name)
-}
-
-/// The code host of a repository whose request names none: the platform's enum of code hosts
-/// hides their names, so every URL, the reference server's local repositories included, reads
-/// as the one the spec samples.
-const SAMPLED_CODE_HOST: &str = "PROVIDER_G";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn owner_and_name_come_from_the_url() {
-        assert_eq!(
-            repository_owner_and_name("https://git.example.com/acme/web.git"),
-            (Some("acme".into()), Some("web".into()))
-        );
-        assert_eq!(
-            repository_owner_and_name("git@example.com:acme/api"),
-            (Some("acme".into()), Some("api".into()))
-        );
     }
 }

@@ -78,7 +78,7 @@ impl ServiceResource for Jobs {
             },
             source: JobSource {
                 image: request.source.image.map(|image| JobImageSource {
-                    registry_id: image.registry_id,
+                    registry_id: Some(image.registry_id),
                     registry: RegistryOfImage::stored(image.registry_id),
                     image_name: image.image_name,
                     tag: image.tag,

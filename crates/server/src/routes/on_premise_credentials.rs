@@ -47,7 +47,7 @@ impl OrganizationResource for OnPremiseCredentialsResource {
             .collect();
         let credentials = OnPremiseCredentials {
             id,
-            created_at,
+            created_at: Some(created_at),
             updated_at,
             name: request.name.trim().to_string(),
             access_key_id: request
@@ -68,6 +68,7 @@ impl OrganizationResource for OnPremiseCredentialsResource {
     }
 
     fn created_at(record: &Self::Record) -> DateTime<Utc> {
-        record.created_at
+        // Always set on the records this server writes.
+        record.created_at.unwrap_or_default()
     }
 }

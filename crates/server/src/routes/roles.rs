@@ -71,7 +71,7 @@ fn role(row: RoleRow) -> ApiResult<CustomRole> {
         id: db::id(&id)?,
         name,
         description,
-        permission: db::wire(&permission)?,
+        permission: Some(db::wire(&permission)?),
         built_in,
     })
 }
@@ -138,7 +138,13 @@ async fn update_role(
     ))
     .bind(request.name.trim())
     .bind(request.description.unwrap_or_default())
-    .bind(request.permission.unwrap_or(current.permission).as_str())
+    .bind(
+        request
+            .permission
+            .or(current.permission)
+            .unwrap_or(RolePermission::Read)
+            .as_str(),
+    )
     .bind(role_id.to_string())
     .fetch_one(&state.db)
     .await

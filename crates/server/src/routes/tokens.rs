@@ -77,7 +77,7 @@ fn api_token(row: TokenRow) -> ApiResult<ApiToken> {
         name,
         description,
         role_name,
-        role_id: db::id(&role_id)?,
+        role_id: Some(db::id(&role_id)?),
         expires_at,
         token: None,
     })

@@ -140,13 +140,14 @@ fn TokenRow(org: Uuid, token: ApiToken, on_deleted: Callback<()>) -> impl IntoVi
     }
 }
 
-/// What a role allows, in a few words.
-fn permission_text(permission: RolePermission) -> &'static str {
+/// What a role allows, in a few words; the platform's custom roles grant per project instead.
+fn permission_text(permission: Option<RolePermission>) -> &'static str {
     match permission {
-        RolePermission::Read => "read only",
-        RolePermission::Deploy => "read and run deployments",
-        RolePermission::Write => "also create and change",
-        RolePermission::Admin => "everything",
+        Some(RolePermission::Read) => "read only",
+        Some(RolePermission::Deploy) => "read and run deployments",
+        Some(RolePermission::Write) => "also create and change",
+        Some(RolePermission::Admin) => "everything",
+        None => "per project",
     }
 }
 
@@ -174,7 +175,7 @@ fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
         if let Some(Ok(roles)) = roles.get() {
             let read_only = roles
                 .iter()
-                .find(|r| r.permission == RolePermission::Read)
+                .find(|r| r.permission == Some(RolePermission::Read))
                 .or(roles.first());
             if let (true, Some(read_only)) = (role.get_untracked().is_empty(), read_only) {
                 role.set(read_only.id.to_string());

@@ -78,7 +78,7 @@ fn CredentialsRow(
             <td><strong>{credentials.name.clone()}</strong></td>
             <td class="mono">{credentials.access_key_id.clone()}</td>
             <td><span class="tag">{credentials.object_type.as_str()}</span></td>
-            <td><RelativeTime at=credentials.created_at/></td>
+            <td>{credentials.created_at.map(|at| view! { <RelativeTime at/> })}</td>
             <td class="row-actions">
                 <DeleteButton question="Delete these credentials?"
                     consequence="The platform can no longer reach what they open."

@@ -101,12 +101,10 @@ fn CreateApplication(environment: Uuid, on_created: Callback<()>) -> impl IntoVi
         let request = ApplicationRequest {
             name: name.get_untracked().trim().to_string(),
             description: None,
-            git_repository: GitRepositoryRequest {
-                url: url.get_untracked().trim().to_string(),
-                branch: (!branch.trim().is_empty()).then(|| branch.trim().to_string()),
-                root_path: None,
-                provider: None,
-            },
+            git_repository: GitRepositoryRequest::for_url(
+                &url.get_untracked(),
+                (!branch.trim().is_empty()).then(|| branch.trim().to_string()),
+            ),
             build_mode: platform_api::defaults::BUILD_MODE.to_string(),
             dockerfile_path: None,
             docker_target_build_stage: None,
@@ -309,13 +307,10 @@ fn CreateJob(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl Int
             JobSourceRequest {
                 image: None,
                 docker: Some(JobDockerSourceRequest {
-                    git_repository: GitRepositoryRequest {
-                        url: url.get_untracked().trim().to_string(),
-                        branch: Some(branch.get_untracked().trim().to_string())
-                            .filter(|b| !b.is_empty()),
-                        root_path: None,
-                        provider: None,
-                    },
+                    git_repository: GitRepositoryRequest::for_url(
+                        &url.get_untracked(),
+                        Some(branch.get_untracked().trim().to_string()).filter(|b| !b.is_empty()),
+                    ),
                     dockerfile_path: Some(dockerfile.get_untracked().trim().to_string())
                         .filter(|d| !d.is_empty()),
                 }),
@@ -536,6 +531,7 @@ fn public_port(numbers: &mut Numbers, text: &str) -> Vec<PortRequest> {
         return Vec::new();
     }
     vec![PortRequest {
+        id: None,
         internal_port: numbers.read("ports[0].internal_port", text),
         external_port: Some(443),
         protocol: "HTTP".to_string(),

@@ -1,0 +1,327 @@
+//! The console writes what the platform takes: each request the console's forms send, built as
+//! they build it (`src/routes/`), is checked against the document's request schema for the
+//! operation the console sends it to (`src/api/`).
+
+use chrono::{Duration, Utc};
+use contract::Document;
+use platform_api::*;
+use serde::Serialize;
+use uuid::Uuid;
+
+fn repository() -> GitRepositoryRequest {
+    GitRepositoryRequest::for_url("https://github.com/acme/web.git", Some("main".into()))
+}
+
+fn job(schedule: JobSchedule) -> JobRequest {
+    JobRequest {
+        name: "nightly-report".into(),
+        description: None,
+        schedule,
+        source: JobSourceRequest {
+            image: None,
+            docker: Some(JobDockerSourceRequest {
+                git_repository: repository(),
+                dockerfile_path: Some("Dockerfile".into()),
+            }),
+        },
+        cpu: defaults::cpu(),
+        memory: defaults::memory(),
+        gpu: 0,
+        max_nb_restart: 0,
+        max_duration_seconds: 300,
+        auto_preview: None,
+        auto_deploy: None,
+        healthchecks: Healthchecks::default(),
+    }
+}
+
+fn body(request: impl Serialize) -> serde_json::Value {
+    serde_json::to_value(request).expect("a request serializes")
+}
+
+/// `(method, path the console sends it to, the request)`.
+fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    let id = Uuid::new_v4();
+    let application = ApplicationRequest {
+        name: "web".into(),
+        description: None,
+        git_repository: repository(),
+        build_mode: defaults::BUILD_MODE.to_string(),
+        dockerfile_path: None,
+        docker_target_build_stage: None,
+        cpu: defaults::cpu(),
+        memory: defaults::memory(),
+        gpu: 0,
+        min_running_instances: 1,
+        max_running_instances: 1,
+        auto_preview: false,
+        auto_deploy: false,
+        arguments: Vec::new(),
+        entrypoint: None,
+        ports: vec![PortRequest {
+            id: None,
+            internal_port: 8080,
+            external_port: Some(443),
+            protocol: "HTTP".into(),
+            publicly_accessible: true,
+            name: None,
+            is_default: None,
+        }],
+        storage: Vec::new(),
+        healthchecks: Healthchecks::default(),
+    };
+    let container = ContainerRequest {
+        name: "nginx".into(),
+        description: None,
+        registry_id: id,
+        image_name: "library/nginx".into(),
+        tag: "1.27".into(),
+        cpu: defaults::cpu(),
+        memory: defaults::memory(),
+        gpu: 0,
+        min_running_instances: 1,
+        max_running_instances: 1,
+        auto_deploy: false,
+        auto_preview: false,
+        arguments: Vec::new(),
+        entrypoint: None,
+        ports: Vec::new(),
+        storage: Vec::new(),
+        healthchecks: Healthchecks::default(),
+    };
+    let cron = JobSchedule {
+        cronjob: Some(CronJobSchedule {
+            scheduled_at: "0 3 * * *".into(),
+            timezone: "Europe/Paris".into(),
+            arguments: Vec::new(),
+            entrypoint: None,
+        }),
+        ..JobSchedule::default()
+    };
+    let lifecycle = JobSchedule {
+        on_start: Some(JobCommand::default()),
+        lifecycle_type: Some(JobLifecycleType::Generic),
+        ..JobSchedule::default()
+    };
+    let variable = VariableRequest {
+        key: "LOG_LEVEL".into(),
+        value: Some("debug".into()),
+        mount_path: None,
+        description: None,
+        enable_interpolation_in_file: false,
+    };
+    vec![
+        (
+            "post",
+            "/organization/{organizationId}/project",
+            body(ProjectRequest {
+                name: "shop".into(),
+                description: None,
+            }),
+        ),
+        (
+            "post",
+            "/project/{projectId}/environment",
+            body(EnvironmentRequest {
+                name: "staging".into(),
+                mode: EnvironmentMode::Staging,
+                cluster_id: Some(id),
+            }),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/application",
+            body(&application),
+        ),
+        (
+            "put",
+            "/application/{applicationId}",
+            // The settings page sends the record's ports back, each with its id.
+            body(ApplicationRequest {
+                ports: vec![PortRequest {
+                    id: Some(id),
+                    ..application.ports[0].clone()
+                }],
+                ..application.clone()
+            }),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/container",
+            body(&container),
+        ),
+        ("put", "/container/{containerId}", body(&container)),
+        ("post", "/environment/{environmentId}/job", body(job(cron))),
+        (
+            "post",
+            "/environment/{environmentId}/job",
+            body(job(lifecycle)),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/database",
+            body(DatabaseRequest {
+                name: "db".into(),
+                description: None,
+                database_type: DatabaseType::Postgresql,
+                version: "16".into(),
+                mode: DatabaseMode::Container,
+                accessibility: DatabaseAccessibility::Private,
+                cpu: 250,
+                memory: 256,
+                storage: 10,
+            }),
+        ),
+        (
+            "post",
+            "/application/{applicationId}/deploy",
+            body(DeployRequest {
+                git_commit_id: Some("a".repeat(40)),
+                plan_only: false,
+            }),
+        ),
+        (
+            "post",
+            "/variable",
+            body(VariableCreation {
+                variable: variable.clone(),
+                is_secret: false,
+                variable_scope: VariableScope::Application,
+                variable_parent_id: id,
+            }),
+        ),
+        ("put", "/variable/{variableId}", body(&variable)),
+        (
+            "post",
+            "/variable/{variableId}/override",
+            body(OverrideRequest {
+                value: Some("info".into()),
+                override_scope: Some(VariableScope::Application),
+                override_parent_id: Some(id),
+                description: None,
+                enable_interpolation_in_file: None,
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/cluster",
+            body(ClusterRequest {
+                name: "main".into(),
+                description: None,
+                cloud_provider: "PROVIDER_A".into(),
+                region: "fr-par".into(),
+                version: Some("1.30".into()),
+                production: false,
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/containerRegistry",
+            body(ContainerRegistryRequest {
+                name: "hub".into(),
+                kind: RegistryKind::GenericCr,
+                description: None,
+                url: Some("https://registry.example".into()),
+                config: RegistryConfigRequest {
+                    username: Some("robot".into()),
+                    password: Some("secret".into()),
+                    ..Default::default()
+                },
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/helmRepository",
+            body(HelmRepositoryRequest {
+                name: "charts".into(),
+                kind: HelmRepositoryKind::Https,
+                description: None,
+                url: "https://charts.example".into(),
+                skip_tls_verification: false,
+                config: Default::default(),
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/webhook",
+            body(WebhookRequest {
+                kind: WebhookKind::Standard,
+                target_url: "https://hooks.example/deployments".into(),
+                target_secret: Some("signing".into()),
+                description: None,
+                enabled: true,
+                events: vec![WebhookEvent::DeploymentSuccessful],
+                project_names_filter: vec!["shop*".into()],
+                environment_types_filter: vec![EnvironmentMode::Production],
+            }),
+        ),
+        (
+            "post",
+            "/alert-receivers",
+            body(AlertReceiverCreation {
+                organization_id: id,
+                name: "on-call".into(),
+                description: "Pages the on-call".into(),
+                receiver_type: AlertReceiverType::Slack,
+                send_resolved: true,
+                webhook_url: "https://hooks.slack.com/services/x".into(),
+                owner: None,
+                severity: None,
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/apiToken",
+            body(ApiTokenRequest {
+                name: "ci".into(),
+                description: None,
+                role_id: Some(id),
+                scope: None,
+                expires_at: Some(Utc::now() + Duration::days(90)),
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/onPremise/credentials",
+            body(OnPremiseCredentialsRequest {
+                name: "rack".into(),
+                access_key_id: Some("AKIA".into()),
+                secret_access_key: Some("secret".into()),
+                object_type: None,
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/labelsGroups",
+            body(LabelsGroupRequest {
+                name: "team".into(),
+                labels: vec![Label {
+                    key: "team".into(),
+                    value: "web".into(),
+                    propagate_to_cloud_provider: false,
+                }],
+            }),
+        ),
+    ]
+}
+
+#[test]
+fn the_console_sends_requests_the_document_takes() {
+    let document = Document::production();
+    let requests = console_requests();
+    let mut failures = Vec::new();
+    for (method, path, request) in &requests {
+        let operation = document
+            .operation(method, path)
+            .unwrap_or_else(|| panic!("the document has no {method} {path}"));
+        if let Err(errors) = operation.check_request(request) {
+            failures.push(format!("{}: {errors:?}\n  {request}", operation.label()));
+        }
+    }
+    println!(
+        "console requests: {} checked, {} in the document's shapes",
+        requests.len(),
+        requests.len() - failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
