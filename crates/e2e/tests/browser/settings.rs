@@ -175,15 +175,19 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     browser
         .wait_for_text("main h1", "On-premise credentials")
         .await?;
+    // The keys are optional, but come as a pair: checked before sending.
     browser.fill("#field-name", "datacenter-1").await?;
+    browser.fill("#field-access_key_id", "AKIAONPREM").await?;
     browser
         .click("form[aria-label='Add on-premise credentials'] button[type=submit]")
         .await?;
     browser
-        .wait_for_text("#field-secret_access_key-error", "is required")
+        .wait_for_text(
+            "#field-secret_access_key-error",
+            "is required with the other key",
+        )
         .await?;
     let secret = "on-prem-s3cret-shown-nowhere";
-    browser.fill("#field-access_key_id", "AKIAONPREM").await?;
     browser.fill("#field-secret_access_key", secret).await?;
     browser
         .click("form[aria-label='Add on-premise credentials'] button[type=submit]")

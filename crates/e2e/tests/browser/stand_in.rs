@@ -1,7 +1,8 @@
 //! The console against the production platform as its API document describes it: a stand-in
 //! answers every call the document has with a sample built from the document's schema (only the
 //! required fields, a list holding one such item; each name "sample name") and nothing else.
-//! The console signs in and shows the organization, a project, an environment and its services.
+//! The console signs in and shows the organization, a project, an environment, its services and
+//! one service's page.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,11 +22,14 @@ fn answer(document: &Document, method: &Method, uri: &Uri) -> Response {
             .operation(method.as_str(), path)
             .and_then(|operation| operation.sample_response(Fields::RequiredWithResults));
         match sample {
-            Some((status, body)) => (
-                StatusCode::from_u16(status).expect("a document's code"),
-                axum::Json(body),
-            )
-                .into_response(),
+            Some((status, mut body)) => {
+                one_id(&mut body);
+                (
+                    StatusCode::from_u16(status).expect("a document's code"),
+                    axum::Json(body),
+                )
+                    .into_response()
+            }
             None => (
                 StatusCode::NOT_FOUND,
                 axum::Json(serde_json::json!({"status": 404, "error": "NOT_FOUND",
@@ -41,6 +45,20 @@ fn answer(document: &Document, method: &Method, uri: &Uri) -> Response {
     headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, any.clone());
     headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, any);
     response
+}
+
+/// Every id of a sample made the same, so that what one answer names (a service in a list) the
+/// next answers find (its status among the environment's).
+fn one_id(value: &mut serde_json::Value) {
+    const ID: &str = "0b7a7c36-5a3c-4c43-9d51-3f3d3c7e9a10";
+    match value {
+        serde_json::Value::String(text) if uuid::Uuid::parse_str(text).is_ok() => {
+            *text = ID.to_string()
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(one_id),
+        serde_json::Value::Object(fields) => fields.values_mut().for_each(one_id),
+        _ => {}
+    }
 }
 
 async fn start_stand_in() -> anyhow::Result<SocketAddr> {
@@ -97,5 +115,14 @@ async fn the_console_works_against_the_documents_samples() -> anyhow::Result<()>
     ] {
         assert!(services.contains(kind), "no {kind} in: {services}");
     }
+
+    // A service's page reads its record, status and history from the document's samples too.
+    browser.click(".table a").await?;
+    browser.wait_for_text("main h1", "sample name").await?;
+    browser
+        .wait_for_text("main", "Steps of the last action")
+        .await?;
+    browser.wait_for_text("main", "0.5 vCPU · 512 MiB").await?;
+    browser.screenshot("stand-in-service").await?;
     browser.close().await
 }

@@ -110,7 +110,10 @@ fn CreateCredentials(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let errors = form.errors;
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let text = |field: RwSignal<String>| Some(field.get_untracked().trim().to_string());
+        let text = |field: RwSignal<String>| {
+            let text = field.get_untracked().trim().to_string();
+            (!text.is_empty()).then_some(text)
+        };
         let request = OnPremiseCredentialsRequest {
             name: name.get_untracked().trim().to_string(),
             access_key_id: text(access_key_id),
@@ -125,9 +128,10 @@ fn CreateCredentials(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             <h2>"New credentials"</h2>
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="datacenter-1"/>
-                <TextField label="Access key id" name="access_key_id" value=access_key_id errors required=true/>
+                <TextField label="Access key id" name="access_key_id" value=access_key_id errors
+                    hint="Optional; given with its secret key."/>
                 <TextField label="Secret access key" name="secret_access_key" value=secret_access_key errors
-                    required=true input_type="password" hint="Kept secret: it is never shown again."/>
+                    input_type="password" hint="Kept secret: it is never shown again."/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Add credentials"
