@@ -178,6 +178,23 @@ pub struct TerraformService {
     pub dockerfile_fragment: Option<DockerfileFragment>,
 }
 
+wire_enum!(
+    /// What an automatic deployment of a terraform service runs, in the production document.
+    TerraformAutoAction {
+        Default = "DEFAULT",
+        Plan = "PLAN",
+        Noop = "NOOP",
+    }
+);
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformAutoDeployConfig {
+    pub auto_deploy: bool,
+    pub terraform_action: TerraformAutoAction,
+}
+
 /// Body of `POST /environment/{id}/terraform` and of `PUT /terraform/{id}` (spec 2.8).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -188,6 +205,9 @@ pub struct TerraformRequest {
     pub description: Option<String>,
     #[serde(default)]
     pub auto_deploy: bool,
+    /// The production document's form of `auto_deploy`; it wins when given.
+    #[serde(default)]
+    pub auto_deploy_config: Option<TerraformAutoDeployConfig>,
     pub terraform_files_source: TerraformFilesSourceRequest,
     #[serde(default)]
     pub terraform_variables_source: TerraformVariablesSource,
@@ -214,6 +234,13 @@ fn default_timeout() -> i64 {
 }
 
 impl TerraformRequest {
+    /// Whether the service deploys on its own: `auto_deploy_config`'s when given.
+    pub fn auto_deploys(&self) -> bool {
+        self.auto_deploy_config
+            .as_ref()
+            .map_or(self.auto_deploy, |config| config.auto_deploy)
+    }
+
     /// `stored_secrets` names the secret variables whose value an update may leave out.
     pub fn validate(&self, stored_secrets: &[&str]) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
@@ -263,6 +290,16 @@ impl TerraformRequest {
                     "is required",
                 )));
             }
+        }
+        if self
+            .auto_deploy_config
+            .as_ref()
+            .is_some_and(|config| config.terraform_action != TerraformAutoAction::Default)
+        {
+            violations.check(Some(FieldError::new(
+                "auto_deploy_config.terraform_action",
+                "must be DEFAULT: this server deploys a terraform service in full",
+            )));
         }
         let version = &self.provider_version.explicit_version;
         if version.trim() != version {

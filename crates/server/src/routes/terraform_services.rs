@@ -55,6 +55,7 @@ impl ServiceResource for TerraformServices {
         previous: Option<&Self::Record>,
     ) -> Self::Record {
         let (created_at, updated_at) = timestamps(previous.map(|p| p.created_at));
+        let auto_deploy = request.auto_deploys();
         let git = request.terraform_files_source.git.git_repository;
         let mut variables = request.terraform_variables_source;
         for var in variables.tf_vars.iter_mut().filter(|var| var.secret) {
@@ -68,7 +69,7 @@ impl ServiceResource for TerraformServices {
             environment: Reference { id: environment_id },
             name: request.name.trim().to_string(),
             description: request.description,
-            auto_deploy: request.auto_deploy,
+            auto_deploy,
             terraform_files_source: TerraformFilesSource {
                 git: TerraformGitSource {
                     git_repository: git_repository(git),

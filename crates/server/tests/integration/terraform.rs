@@ -129,3 +129,23 @@ async fn terraform_rules_name_the_field() {
     description["description"] = json!("d".repeat(256));
     assert_invalid_fields(&server.post(&path, description).await, &["description"]);
 }
+
+#[tokio::test]
+async fn the_documents_auto_deploy_config_sets_auto_deploy() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let path = format!("/api/environment/{environment}/terraform");
+    let mut request = body(json!({"kubernetes": {}}), 600, json!([]));
+    request["auto_deploy_config"] = json!({"auto_deploy": true, "terraform_action": "DEFAULT"});
+    let created = server.post(&path, request.clone()).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    assert_eq!(created.body["auto_deploy"], true);
+    // Automatic plans only are the platform's; this server deploys in full.
+    request["name"] = json!("plans");
+    request["auto_deploy_config"] = json!({"auto_deploy": true, "terraform_action": "PLAN"});
+    assert_invalid_fields(
+        &server.post(&path, request).await,
+        &["auto_deploy_config.terraform_action"],
+    );
+}
