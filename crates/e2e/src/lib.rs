@@ -64,6 +64,8 @@ impl Browser {
             jwt_secret: None,
             rate_limit_per_minute: 10_000,
             webhook_retry_base: std::time::Duration::from_secs(5),
+            // The tests' webhook receivers listen on loopback.
+            allowed_target_networks: vec!["127.0.0.0/8".parse()?],
         })
         .await?;
         let token = server

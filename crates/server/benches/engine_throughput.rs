@@ -60,6 +60,7 @@ async fn main() {
         jwt_secret: None,
         rate_limit_per_minute: u32::MAX,
         webhook_retry_base: std::time::Duration::from_secs(5),
+        allowed_target_networks: Vec::new(),
     })
     .await
     .unwrap();

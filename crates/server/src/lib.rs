@@ -13,6 +13,7 @@ pub mod git;
 pub mod rate_limit;
 pub mod routes;
 mod store;
+pub mod targets;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -24,6 +25,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
 use crate::rate_limit::RateLimiter;
+use crate::targets::TargetPolicy;
 
 /// Everything the server is started with; the binary fills it from its flags.
 #[derive(Clone, Debug)]
@@ -51,6 +53,8 @@ pub struct Config {
     /// The wait before a failed webhook delivery's first retry; each retry waits twice the one
     /// before.
     pub webhook_retry_base: std::time::Duration,
+    /// Networks the server may send webhooks to besides public addresses (`targets`).
+    pub allowed_target_networks: Vec<ipnet::IpNet>,
 }
 
 /// Shared by every handler.
@@ -61,6 +65,8 @@ pub struct AppState {
     pub embed_allowed_origins: Arc<Vec<String>>,
     pub jwt_secret: Option<Arc<[u8]>>,
     pub rate_limiter: Arc<RateLimiter>,
+    /// Where the server may send requests for a caller.
+    pub targets: Arc<TargetPolicy>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -100,6 +106,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
             .as_deref()
             .map(|secret| Arc::from(secret.as_bytes())),
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
+        targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;
@@ -107,6 +114,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         db.clone(),
         config.webhook_retry_base,
         engine.events_recorded.clone(),
+        state.targets.clone(),
     )?)
     .start()
     .await?;

@@ -43,6 +43,10 @@ struct Flags {
     /// up to 6 attempts.
     #[arg(long, default_value_t = 5000)]
     webhook_retry_ms: u64,
+    /// A network (CIDR, e.g. 10.0.0.0/8) webhooks may be sent to besides public addresses
+    /// (repeatable); loopback, private and link-local addresses are refused otherwise.
+    #[arg(long = "allow-target-network")]
+    allowed_target_networks: Vec<ipnet::IpNet>,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -102,6 +106,7 @@ async fn main() -> anyhow::Result<()> {
         jwt_secret: flags.jwt_secret,
         rate_limit_per_minute: flags.rate_limit,
         webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
+        allowed_target_networks: flags.allowed_target_networks,
     })
     .await?;
 

@@ -15,6 +15,7 @@ use tokio::sync::{Notify, Semaphore};
 use crate::engine::action::Action;
 use crate::routes::webhooks::TARGET_SECRET;
 use crate::store::Secrets;
+use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
 
 /// Attempts made before a delivery is given up: the first and five retries.
 pub const MAX_ATTEMPTS: u32 = 6;
@@ -30,6 +31,7 @@ pub const SIGNATURE_HEADER: &str = "X-Platform-Signature";
 pub struct Deliverer {
     db: SqlitePool,
     client: reqwest::Client,
+    targets: Arc<TargetPolicy>,
     /// The wait before the first retry; each retry waits twice the one before.
     retry_base: Duration,
     /// Rung when an event is recorded or an attempt ends.
@@ -46,9 +48,18 @@ struct Due {
 }
 
 impl Deliverer {
-    pub fn new(db: SqlitePool, retry_base: Duration, wake: Arc<Notify>) -> anyhow::Result<Self> {
+    pub fn new(
+        db: SqlitePool,
+        retry_base: Duration,
+        wake: Arc<Notify>,
+        targets: Arc<TargetPolicy>,
+    ) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
             .timeout(ATTEMPT_TIMEOUT)
+            // Names resolve to the addresses the policy allows, at every attempt.
+            .dns_resolver(Arc::new(Resolver {
+                policy: targets.clone(),
+            }))
             // A redirect is an answer, not a delivery: the receiver must be configured right.
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("platform-server/", env!("CARGO_PKG_VERSION")))
@@ -56,6 +67,7 @@ impl Deliverer {
         Ok(Self {
             db,
             client,
+            targets,
             retry_base,
             wake,
             slots: Arc::new(Semaphore::new(CONCURRENT_ATTEMPTS)),
@@ -198,7 +210,14 @@ impl Deliverer {
             );
         }
         let started = Instant::now();
-        let answer = request.body(body).send().await;
+        // An address written in the URL is not resolved, so the resolver does not see it.
+        let literal_refused = reqwest::Url::parse(&webhook.target_url)
+            .map_or(true, |url| self.targets.refuses_literal(&url));
+        let answer = if literal_refused {
+            Err(None)
+        } else {
+            request.body(body).send().await.map_err(Some)
+        };
         let duration_ms = u64::try_from(started.elapsed().as_millis())?;
         let (status_code, error) = match answer {
             Ok(response) if response.status().is_success() => (Some(response.status()), None),
@@ -206,8 +225,7 @@ impl Deliverer {
                 Some(response.status()),
                 Some(format!("The receiver answered {}.", response.status())),
             ),
-            // Without the URL: a chat endpoint's path is a credential.
-            Err(error) => (None, Some(describe(error.without_url()))),
+            Err(error) => (None, Some(describe(error))),
         };
         tracing::info!(
             webhook = %due.webhook_id,
@@ -356,16 +374,27 @@ pub fn slack_message(event: WebhookEvent, payload: &EventPayload) -> serde_json:
     serde_json::json!({ "text": text })
 }
 
-/// An HTTP error in words, with its causes (which say "connection refused", "timed out", ...).
-fn describe(error: reqwest::Error) -> String {
-    let mut words = error.to_string();
+/// Why an attempt got no answer (`None`: its address was refused before sending), in words that
+/// neither repeat the URL (a chat endpoint's path is a credential) nor tell a closed port from a
+/// filtered one.
+fn describe(error: Option<reqwest::Error>) -> String {
+    const REFUSED: &str = "Not sent: the receiver's address is not public.";
+    let Some(error) = error else {
+        return REFUSED.to_string();
+    };
+    let mut causes = Vec::new();
     let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
-        words.push_str(": ");
-        words.push_str(&cause.to_string());
+        causes.push(cause.to_string());
         source = cause.source();
     }
-    words
+    if causes.iter().any(|cause| cause.contains(NOT_PUBLIC)) {
+        REFUSED.to_string()
+    } else if error.is_connect() || error.is_timeout() {
+        "Could not connect to the receiver, or it did not answer in time.".to_string()
+    } else {
+        "The exchange with the receiver failed before it answered.".to_string()
+    }
 }
 
 /// When a delivery row's due time (unix milliseconds) is, for answers.

@@ -113,6 +113,15 @@ async fn create_receiver(
             FieldError::new("organization_id", "must be the organization of your token"),
         );
     }
+    if problems.is_empty() {
+        if let Err(refused) = state
+            .targets
+            .check("webhook_url", &request.webhook_url)
+            .await
+        {
+            problems.push(refused);
+        }
+    }
     if !problems.is_empty() {
         return Err(ApiError::invalid(problems));
     }
@@ -147,6 +156,13 @@ async fn update_receiver(
 ) -> ApiResult<Json<AlertReceiver>> {
     let stored = store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
     request.validate().map_err(ApiError::invalid)?;
+    if let Some(url) = &request.webhook_url {
+        state
+            .targets
+            .check("webhook_url", url)
+            .await
+            .map_err(|refused| ApiError::invalid(vec![refused]))?;
+    }
     let now = Utc::now();
     let (receiver, secrets) = build(id, stored.record.created_at, Some(now), request);
     let mut kept = stored.secrets;

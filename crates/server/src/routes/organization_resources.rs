@@ -59,6 +59,11 @@ pub trait OrganizationResource: Send + Sync + 'static {
     /// Lets the record say which secrets are set (never what they are).
     fn reflect_secrets(_record: &mut Self::Record, _secrets: &Secrets) {}
 
+    /// The URLs the server will call for this record, by field: checked against `targets`.
+    fn targets(_request: &Self::Request) -> Vec<(&'static str, &str)> {
+        Vec::new()
+    }
+
     /// What uses a record of this kind: a record in use is not deleted (409).
     const USED_BY: UsedBy = UsedBy::Nothing;
 
@@ -186,6 +191,21 @@ async fn list<R: OrganizationResource>(
     Ok(Json(List::new(records)))
 }
 
+/// Refuses a request naming a URL the server may not call (`targets`).
+async fn check_targets<R: OrganizationResource>(
+    state: &AppState,
+    request: &R::Request,
+) -> ApiResult<()> {
+    for (field, url) in R::targets(request) {
+        state
+            .targets
+            .check(field, url)
+            .await
+            .map_err(|refused| ApiError::invalid(vec![refused]))?;
+    }
+    Ok(())
+}
+
 async fn create<R: OrganizationResource>(
     State(state): State<AppState>,
     caller: Caller,
@@ -194,6 +214,7 @@ async fn create<R: OrganizationResource>(
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
+    check_targets::<R>(&state, &request).await?;
     Ok((
         StatusCode::CREATED,
         Json(insert::<R>(&state.db, organization_id, request).await?),
@@ -248,6 +269,7 @@ async fn update<R: OrganizationResource>(
     };
     let kept_names: Vec<&str> = kept.keys().map(String::as_str).collect();
     R::validate(&request, &kept_names).map_err(ApiError::invalid)?;
+    check_targets::<R>(&state, &request).await?;
     let now = Utc::now();
     let (mut record, secrets) = R::build(
         id,

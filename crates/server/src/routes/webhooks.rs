@@ -91,6 +91,10 @@ impl OrganizationResource for Webhooks {
         record.created_at
     }
 
+    fn targets(request: &Self::Request) -> Vec<(&'static str, &str)> {
+        vec![("target_url", request.target_url.trim())]
+    }
+
     fn reflect_secrets(record: &mut Self::Record, secrets: &Secrets) {
         record.target_secret_set = secrets.contains_key(TARGET_SECRET);
     }

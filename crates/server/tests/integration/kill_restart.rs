@@ -26,6 +26,7 @@ fn start(data: &TempDir) -> (Server, String) {
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--data-dir", data.path().to_str().unwrap()])
         .args(["--engine-speed", "20", "--new-sign-in-token"])
+        .args(["--allow-target-network", crate::common::LOOPBACK])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -507,3 +507,84 @@ async fn only_the_newest_concluded_deliveries_are_kept() {
     assert!(ids.contains(&first["id"].as_str().unwrap().to_string()));
     assert_eq!(ids.last().unwrap(), newest["id"].as_str().unwrap());
 }
+
+/// A server started without `--allow-target-network`: public targets only.
+async fn server_reaching_public_addresses_only() -> TestServer {
+    let dir = TempDir::new().unwrap();
+    let mut public_only = config(&dir);
+    public_only.allowed_target_networks.clear();
+    TestServer::with_config(dir, public_only).await
+}
+
+#[tokio::test]
+async fn targets_on_the_servers_own_network_are_refused() {
+    let server = server_reaching_public_addresses_only().await;
+    let webhooks = format!("/api/organization/{}/webhook", server.organization_id);
+    for target in [
+        "http://127.0.0.1:18197/internal-admin",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]:22/",
+        "http://10.0.0.7/",
+        "http://[::ffff:192.168.1.1]/",
+        "http://localhost:8080/",
+    ] {
+        let refused = server
+            .post(
+                &webhooks,
+                json!({"target_url": target, "events": ["DEPLOYMENT_STARTED"]}),
+            )
+            .await;
+        common::assert_invalid_fields(&refused, &["target_url"]);
+        assert!(
+            refused.body["fields"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("public address"),
+            "{}",
+            refused.body
+        );
+    }
+    let public = server
+        .post(
+            &webhooks,
+            json!({"target_url": "https://93.184.216.34/hooks", "events": ["DEPLOYMENT_STARTED"]}),
+        )
+        .await;
+    assert_eq!(public.status, StatusCode::CREATED, "{}", public.body);
+    let receiver = server
+        .post(
+            "/api/alert-receivers",
+            json!({"organization_id": server.organization_id, "name": "metadata",
+                   "description": "x", "type": "SLACK", "send_resolved": true,
+                   "webhook_url": "http://169.254.169.254/"}),
+        )
+        .await;
+    common::assert_invalid_fields(&receiver, &["webhook_url"]);
+}
+
+#[tokio::test]
+async fn a_target_that_turns_private_after_it_was_saved_gets_nothing() {
+    let server = server_reaching_public_addresses_only().await;
+    let (receiver, base) = Receiver::start(0).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": "https://93.184.216.34/hooks", "events": ["DEPLOYMENT_STARTED"]}),
+    )
+    .await;
+    // As if its name resolved elsewhere since (DNS rebinding): the stored target is now a name
+    // of the loopback receiver, checked by the resolver at delivery.
+    sqlx::query("UPDATE organization_resources SET record = json_set(record, '$.target_url', ?) WHERE id = ?")
+        .bind(format!("{}/hook", base.replace("127.0.0.1", "localhost")))
+        .bind(&webhook)
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    deployed_application(&server).await;
+    let delivery = concluded_deliveries(&server, &webhook, 1).await.remove(0);
+    assert_eq!(delivery["status"], "FAILED", "{delivery}");
+    let attempts = delivery["attempts"].as_array().unwrap();
+    assert!(attempts
+        .iter()
+        .all(|a| a["error"] == "Not sent: the receiver's address is not public."));
+    assert!(receiver.received().is_empty());
+}

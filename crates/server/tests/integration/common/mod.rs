@@ -48,8 +48,13 @@ pub fn config(dir: &TempDir) -> Config {
         jwt_secret: Some(JWT_SECRET.to_string()),
         rate_limit_per_minute: 100_000,
         webhook_retry_base: std::time::Duration::from_millis(20),
+        // The tests' webhook receivers listen on loopback.
+        allowed_target_networks: vec![LOOPBACK.parse().unwrap()],
     }
 }
+
+/// The network of the tests' receivers, which a server allows only when told to.
+pub const LOOPBACK: &str = "127.0.0.0/8";
 
 impl TestServer {
     pub async fn new() -> Self {
