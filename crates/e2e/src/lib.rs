@@ -66,6 +66,8 @@ impl Browser {
             webhook_retry_base: std::time::Duration::from_secs(5),
             // The tests' webhook receivers listen on loopback.
             allowed_target_networks: vec!["127.0.0.0/8".parse()?],
+            // The tests' repositories are temporary folders.
+            git_roots: vec![std::env::temp_dir()],
         })
         .await?;
         let token = server

@@ -61,6 +61,7 @@ async fn main() {
         rate_limit_per_minute: u32::MAX,
         webhook_retry_base: std::time::Duration::from_secs(5),
         allowed_target_networks: Vec::new(),
+        git_roots: Vec::new(),
     })
     .await
     .unwrap();

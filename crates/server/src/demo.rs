@@ -8,7 +8,7 @@ use platform_api::{
     DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode, GitRepositoryRequest,
     PortRequest, RegistryKind,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use uuid::Uuid;
 
@@ -101,22 +101,28 @@ const REPOSITORY_COMMITS: &[(&str, &[(&str, &str)])] = &[
     ),
 ];
 
-/// Creates the demo repository under the data folder; `None` (with a warning) without git.
+/// Where the demo's repositories live: a folder the server always reads repositories from.
+pub fn repositories_folder(data_dir: &Path) -> PathBuf {
+    data_dir.join("demo-repositories")
+}
+
+/// Creates the demo repository under the data folder; `None` (with a warning) without git. Its
+/// URL is absolute, whatever folder the server was started from.
 async fn demo_repository(data_dir: &Path) -> Option<String> {
-    let path = data_dir.join("demo-repositories").join("storefront");
+    let path = repositories_folder(data_dir).join("storefront");
     let created = tokio::task::spawn_blocking({
         let path = path.clone();
-        move || -> std::io::Result<()> {
+        move || -> std::io::Result<PathBuf> {
             if !path.join(".git").exists() {
                 git::create_repository(&path, REPOSITORY_COMMITS)?;
                 git::tag(&path, "v1.0")?;
             }
-            Ok(())
+            std::fs::canonicalize(&path)
         }
     })
     .await;
     match created {
-        Ok(Ok(())) => Some(format!("file://{}", path.display())),
+        Ok(Ok(path)) => Some(format!("file://{}", path.display())),
         outcome => {
             tracing::warn!(
                 ?outcome,

@@ -1,6 +1,7 @@
 //! Real git data, read with the `git` binary from repositories this server can reach: a local
-//! path or a `file://` URL. Remote repositories are out of reach (no network here): asking for
-//! them is an error that says so, never an empty list.
+//! path or a `file://` URL under one of the folders it was given (`Repositories`). Remote
+//! repositories are out of reach (no network here): asking for them is an error that says so,
+//! never an empty list.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,6 +17,9 @@ pub const COMMITS_MAX: usize = 100;
 pub enum GitError {
     /// The URL is not a local path or `file://` URL.
     Unreachable(String),
+    /// A local path outside the allowed folders, or one that does not exist: the same words for
+    /// both, so that callers cannot learn what the server's disk holds.
+    Refused(String),
     /// `git` failed, or the path is not a repository, or the commit is unknown.
     Failed(String),
 }
@@ -27,6 +31,10 @@ impl std::fmt::Display for GitError {
                 f,
                 "This server cannot reach the repository {url}: it reads only local paths and file:// URLs."
             ),
+            GitError::Refused(url) => write!(
+                f,
+                "This server does not read the repository {url}: it reads only the repositories under the folders it was given."
+            ),
             GitError::Failed(reason) => write!(f, "The repository could not be read: {reason}"),
         }
     }
@@ -35,17 +43,63 @@ impl std::fmt::Display for GitError {
 impl From<GitError> for crate::error::ApiError {
     fn from(error: GitError) -> Self {
         let code = match error {
-            GitError::Unreachable(_) => "REPOSITORY_UNREACHABLE",
+            GitError::Unreachable(_) | GitError::Refused(_) => "REPOSITORY_UNREACHABLE",
             GitError::Failed(_) => "REPOSITORY_ERROR",
         };
         crate::error::ApiError::unanswerable(code, error.to_string())
     }
 }
 
-/// The local path of a repository URL this server can read.
-pub fn local_path(url: &str) -> Option<PathBuf> {
+/// The local path a repository URL names: an absolute path, or a `file://` URL of one.
+fn local_path(url: &str) -> Option<PathBuf> {
     let path = url.strip_prefix("file://").unwrap_or(url);
     path.starts_with('/').then(|| PathBuf::from(path))
+}
+
+/// The folders whose repositories the server reads for its callers (`--git-root`, and the
+/// demo's repositories).
+#[derive(Clone, Debug, Default)]
+pub struct Repositories {
+    roots: Vec<PathBuf>,
+}
+
+/// Where a repository is, for this server.
+#[derive(Debug, PartialEq)]
+pub enum Location {
+    /// Not on this machine: out of reach.
+    Remote,
+    /// Under one of the allowed folders, links resolved.
+    Local(PathBuf),
+}
+
+impl Repositories {
+    pub fn new(roots: Vec<PathBuf>) -> Self {
+        Self { roots }
+    }
+
+    /// Where the repository at `url` is; a local path outside the allowed folders (after its
+    /// links are resolved) or one that does not exist is refused.
+    pub fn locate(&self, url: &str) -> Result<Location, GitError> {
+        let Some(path) = local_path(url) else {
+            return Ok(Location::Remote);
+        };
+        let refused = || GitError::Refused(url.to_string());
+        let real = std::fs::canonicalize(&path).map_err(|_| refused())?;
+        let inside = self
+            .roots
+            .iter()
+            .filter_map(|root| std::fs::canonicalize(root).ok())
+            .any(|root| real.starts_with(root));
+        inside.then_some(Location::Local(real)).ok_or_else(refused)
+    }
+
+    /// The local repository at `url`: a remote one is out of reach.
+    pub fn local(&self, url: &str) -> Result<PathBuf, GitError> {
+        match self.locate(url)? {
+            Location::Local(path) => Ok(path),
+            Location::Remote => Err(GitError::Unreachable(url.to_string())),
+        }
+    }
 }
 
 /// What to list: from the tip of `branch` (HEAD when none), or only the commits after (older
@@ -56,9 +110,8 @@ pub struct CommitQuery<'a> {
     pub only: Option<&'a str>,
 }
 
-/// The commits of the repository at `url`, newest first, at most `COMMITS_MAX`.
-pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> {
-    let path = local_path(url).ok_or_else(|| GitError::Unreachable(url.to_string()))?;
+/// The commits of the repository at `path`, newest first, at most `COMMITS_MAX`.
+pub fn commits(path: &Path, query: &CommitQuery) -> Result<Vec<Commit>, GitError> {
     let (revision, limit) = match (query.only, query.start_after) {
         (Some(commit), _) => (commit.to_string(), 1),
         (None, Some(start)) => (format!("{start}^"), COMMITS_MAX),
@@ -67,7 +120,7 @@ pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> 
     if revision.starts_with('-') {
         return Err(GitError::Failed(format!("{revision} is not a revision")));
     }
-    let log = run(git(&path)
+    let log = run(git(path)
         .args(["log", "--decorate=short", &format!("-n{limit}")])
         .arg("--format=%H%x1f%an%x1f%aI%x1f%D%x1f%s")
         .arg(&revision)
@@ -76,36 +129,35 @@ pub fn commits(url: &str, query: &CommitQuery) -> Result<Vec<Commit>, GitError> 
 }
 
 /// The full id of `revision` (a commit id, whole or abbreviated, a tag, a branch) in the
-/// repository at `url`.
-pub fn resolve(url: &str, revision: &str) -> Result<String, GitError> {
+/// repository at `path`.
+pub fn resolve(path: &Path, revision: &str) -> Result<String, GitError> {
     let query = CommitQuery {
         branch: None,
         start_after: None,
         only: Some(revision),
     };
-    commits(url, &query)?
+    commits(path, &query)?
         .into_iter()
         .next()
         .map(|commit| commit.git_commit_id)
         .ok_or_else(|| GitError::Failed(format!("{revision} names no commit")))
 }
 
-/// The `.tfvars` files of the repository at `url` under `root` (a path in the repository), at
+/// The `.tfvars` files of the repository at `path` under `root` (a path in the repository), at
 /// the tip of `branch`: each file's path and content. Every one, or those `wanted` names, in its
 /// order (each must exist).
 pub fn tfvars_files(
-    url: &str,
+    path: &Path,
     branch: Option<&str>,
     root: Option<&str>,
     wanted: Option<&[String]>,
 ) -> Result<Vec<(String, String)>, GitError> {
-    let path = local_path(url).ok_or_else(|| GitError::Unreachable(url.to_string()))?;
     let revision = branch.unwrap_or("HEAD");
     if revision.starts_with('-') {
         return Err(GitError::Failed(format!("{revision} is not a revision")));
     }
     let root = root.unwrap_or("/").trim_matches('/');
-    let listing = run(git(&path)
+    let listing = run(git(path)
         .args(["ls-tree", "-r", "--name-only", revision, "--"])
         .arg(if root.is_empty() { "." } else { root }))?;
     let found: Vec<&str> = listing
@@ -130,7 +182,7 @@ pub fn tfvars_files(
     files
         .into_iter()
         .map(|file| {
-            let content = run(git(&path).arg("show").arg(format!("{revision}:{file}")))?;
+            let content = run(git(path).arg("show").arg(format!("{revision}:{file}")))?;
             Ok((file.to_string(), content))
         })
         .collect()
@@ -239,23 +291,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_local_repositories_are_reachable() {
+    fn only_local_repositories_under_the_allowed_folders_are_read() {
         assert_eq!(
             local_path("file:///srv/repo"),
             Some(PathBuf::from("/srv/repo"))
         );
         assert_eq!(local_path("/srv/repo"), Some(PathBuf::from("/srv/repo")));
         assert_eq!(local_path("https://git.example.com/a.git"), None);
-        let error = commits(
-            "https://git.example.com/a.git",
-            &CommitQuery {
-                branch: None,
-                start_after: None,
-                only: None,
-            },
-        )
-        .unwrap_err();
-        assert!(error.to_string().contains("cannot reach"));
+        let allowed = tempfile::TempDir::new().unwrap();
+        let elsewhere = tempfile::TempDir::new().unwrap();
+        let inside = allowed.path().join("web");
+        std::fs::create_dir(&inside).unwrap();
+        let repositories = Repositories::new(vec![allowed.path().to_path_buf()]);
+        let remote = repositories
+            .local("https://git.example.com/a.git")
+            .unwrap_err();
+        assert!(remote.to_string().contains("cannot reach"));
+        assert_eq!(
+            repositories
+                .locate(&format!("file://{}", inside.display()))
+                .unwrap(),
+            Location::Local(std::fs::canonicalize(&inside).unwrap())
+        );
+        // Outside, missing, or reached through `..` or a link: the same refusal.
+        let link = allowed.path().join("link");
+        std::os::unix::fs::symlink(elsewhere.path(), &link).unwrap();
+        let outside = [
+            elsewhere.path().display().to_string(),
+            format!("{}/missing", allowed.path().display()),
+            format!("{}/web/../..", allowed.path().display()),
+            link.display().to_string(),
+            "/etc".to_string(),
+        ];
+        let messages: Vec<String> = outside
+            .iter()
+            .map(|url| {
+                let refused = repositories.local(url).unwrap_err();
+                assert!(matches!(refused, GitError::Refused(_)), "{url}");
+                refused.to_string().replace(url.as_str(), "URL")
+            })
+            .collect();
+        assert!(
+            messages.iter().all(|message| *message == messages[0]),
+            "{messages:?}"
+        );
     }
 
     #[test]
@@ -267,9 +346,9 @@ mod tests {
         )
         .unwrap();
         tag(dir.path(), "v1.0").unwrap();
-        let url = format!("file://{}", dir.path().display());
+        let path = dir.path();
         let all = commits(
-            &url,
+            path,
             &CommitQuery {
                 branch: Some("main"),
                 start_after: None,
@@ -283,7 +362,7 @@ mod tests {
         assert_eq!(all[1].tag, "");
         assert_eq!(all[0].author_name, "Platform demo");
         let older = commits(
-            &url,
+            path,
             &CommitQuery {
                 branch: None,
                 start_after: Some(&all[0].git_commit_id),
@@ -294,7 +373,7 @@ mod tests {
         assert_eq!(older.len(), 1);
         assert_eq!(older[0].message, "first");
         let one = commits(
-            &url,
+            path,
             &CommitQuery {
                 branch: None,
                 start_after: None,
@@ -305,7 +384,7 @@ mod tests {
         assert_eq!(one[0].git_commit_id, all[1].git_commit_id);
         assert!(matches!(
             commits(
-                &url,
+                path,
                 &CommitQuery {
                     branch: None,
                     start_after: None,

@@ -24,6 +24,7 @@ use sqlx::SqlitePool;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
+use crate::git::Repositories;
 use crate::rate_limit::RateLimiter;
 use crate::targets::TargetPolicy;
 
@@ -55,6 +56,9 @@ pub struct Config {
     pub webhook_retry_base: std::time::Duration,
     /// Networks the server may send webhooks to besides public addresses (`targets`).
     pub allowed_target_networks: Vec<ipnet::IpNet>,
+    /// Folders whose git repositories the server reads, besides the demo's
+    /// (`<data_dir>/demo-repositories`).
+    pub git_roots: Vec<PathBuf>,
 }
 
 /// Shared by every handler.
@@ -92,10 +96,13 @@ pub struct Running {
 pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
     let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
+    let mut git_roots = config.git_roots.clone();
+    git_roots.push(demo::repositories_folder(&config.data_dir));
     let engine = Arc::new(Engine::new(
         db.clone(),
         config.engine_speed,
         config.engine_workers,
+        Repositories::new(git_roots),
     ));
     let state = AppState {
         db: db.clone(),

@@ -47,6 +47,10 @@ struct Flags {
     /// (repeatable); loopback, private and link-local addresses are refused otherwise.
     #[arg(long = "allow-target-network")]
     allowed_target_networks: Vec<ipnet::IpNet>,
+    /// A folder whose git repositories (local paths and file:// URLs under it) services may be
+    /// built from (repeatable); the demo's repositories are always readable, nothing else is.
+    #[arg(long = "git-root")]
+    git_roots: Vec<PathBuf>,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -107,6 +111,7 @@ async fn main() -> anyhow::Result<()> {
         rate_limit_per_minute: flags.rate_limit,
         webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
         allowed_target_networks: flags.allowed_target_networks,
+        git_roots: flags.git_roots,
     })
     .await?;
 

@@ -22,11 +22,13 @@ use uuid::Uuid;
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 use crate::events;
-use crate::git;
+use crate::git::{self, Repositories};
 use action::Action;
 use plan::{PlannedStep, QUEUE_SECONDS};
 
 pub struct Engine {
+    /// The folders whose git repositories deployments read.
+    pub repositories: Repositories,
     db: SqlitePool,
     /// How many times faster than real life steps run.
     speed: f64,
@@ -200,9 +202,10 @@ enum Outcome {
 }
 
 impl Engine {
-    pub fn new(db: SqlitePool, speed: f64, workers: usize) -> Self {
+    pub fn new(db: SqlitePool, speed: f64, workers: usize, repositories: Repositories) -> Self {
         Self {
             db,
+            repositories,
             speed,
             workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
             events_recorded: Arc::new(tokio::sync::Notify::new()),
@@ -553,15 +556,16 @@ impl Engine {
         service_id: Uuid,
         kind: ServiceType,
     ) -> anyhow::Result<Result<Option<String>, git::GitError>> {
-        let readable = self
-            .repository_url(service_id, kind)
-            .await?
-            .filter(|(url, _)| git::local_path(url).is_some());
-        let Some((url, branch)) = readable else {
+        let Some((url, branch)) = self.repository_url(service_id, kind).await? else {
             return Ok(Ok(None));
         };
+        let path = match self.repositories.locate(&url) {
+            Ok(git::Location::Local(path)) => path,
+            Ok(git::Location::Remote) => return Ok(Ok(None)),
+            Err(refused) => return Ok(Err(refused)),
+        };
         let revision = branch.unwrap_or_else(|| "HEAD".into());
-        let tip = tokio::task::spawn_blocking(move || git::resolve(&url, &revision)).await?;
+        let tip = tokio::task::spawn_blocking(move || git::resolve(&path, &revision)).await?;
         Ok(tip.map(Some))
     }
 

@@ -300,9 +300,10 @@ async fn commits<R: ServiceResource>(
             format!("This {} is not built from a git repository.", R::WHAT),
         )
     })?;
+    let path = state.engine.repositories.local(&repository.url)?;
     let commits = tokio::task::spawn_blocking(move || {
         git::commits(
-            &repository.url,
+            &path,
             &git::CommitQuery {
                 branch: repository.branch.as_deref(),
                 start_after: query.start_id.as_deref(),
@@ -340,7 +341,9 @@ async fn deploy<R: ServiceResource>(
         .validate(R::TYPE, repository.is_some())
         .map_err(ApiError::invalid)?;
     let commit = match (request.git_commit_id, repository) {
-        (Some(commit), Some(repository)) => Some(known_commit(&repository.url, commit).await?),
+        (Some(commit), Some(repository)) => {
+            Some(known_commit(&state.engine.repositories, &repository.url, commit).await?)
+        }
         (commit, _) => commit,
     };
     let status = state
@@ -351,16 +354,20 @@ async fn deploy<R: ServiceResource>(
 }
 
 /// The full id of `commit` when the repository can be read here (400 naming `git_commit_id` if
-/// it has no such commit); `commit` as given when it cannot, as the build would find out.
-async fn known_commit(url: &str, commit: String) -> ApiResult<String> {
-    if git::local_path(url).is_none() {
-        return Ok(commit);
-    }
-    let url = url.to_string();
-    tokio::task::spawn_blocking(move || match git::resolve(&url, &commit) {
+/// it has no such commit); `commit` as given when it is remote, as the build would find out.
+async fn known_commit(
+    repositories: &git::Repositories,
+    url: &str,
+    commit: String,
+) -> ApiResult<String> {
+    let path = match repositories.locate(url)? {
+        git::Location::Local(path) => path,
+        git::Location::Remote => return Ok(commit),
+    };
+    tokio::task::spawn_blocking(move || match git::resolve(&path, &commit) {
         Ok(full) => Ok(full),
         // A repository that reads (it has a HEAD) but not this commit: the request is wrong.
-        Err(git::GitError::Failed(_)) if git::resolve(&url, "HEAD").is_ok() => {
+        Err(git::GitError::Failed(_)) if git::resolve(&path, "HEAD").is_ok() => {
             Err(ApiError::invalid(vec![FieldError::new(
                 "git_commit_id",
                 "is not a commit of the service's repository",

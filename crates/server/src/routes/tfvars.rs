@@ -27,7 +27,7 @@ pub fn register(routes: &mut RouteTable) {
 }
 
 async fn list_tfvars_files(
-    State(_): State<AppState>,
+    State(state): State<AppState>,
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<TfVarsListingRequest>,
@@ -35,10 +35,11 @@ async fn list_tfvars_files(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let repository = request.git_repository;
+    let path = state.engine.repositories.local(&repository.url)?;
     let wanted = request.mode.specific_paths();
     let files = tokio::task::spawn_blocking(move || {
         git::tfvars_files(
-            &repository.url,
+            &path,
             repository.branch.as_deref(),
             repository.root_path.as_deref(),
             wanted.as_deref(),

@@ -415,3 +415,59 @@ async fn a_branch_that_is_gone_fails_the_clone_and_says_why() {
         "{last}"
     );
 }
+
+#[tokio::test]
+async fn repositories_outside_the_allowed_folders_are_refused_alike() {
+    // A server given no folder: the tests' temporary repositories are outside what it reads.
+    let dir = tempfile::TempDir::new().unwrap();
+    let mut no_roots = common::config(&dir);
+    no_roots.git_roots.clear();
+    let server = TestServer::with_config(dir, no_roots).await;
+    let (_repository, existing) = repository();
+    let missing = "file:///nowhere/at/all".to_string();
+    let read = format!("Token {}", server.token_with_role("READ").await);
+    let tfvars = format!(
+        "/api/organization/{}/listTfVarsFilesFromGitRepo",
+        server.organization_id
+    );
+    let mut messages = Vec::new();
+    for url in [&existing, &missing, &"/etc".to_string()] {
+        let body = json!({"git_repository": {"url": url}, "mode": {"type": "AutoDiscover"}});
+        let refused = server
+            .call(
+                axum::http::Method::POST,
+                &tfvars,
+                Some(&read),
+                Some(&body.to_string()),
+            )
+            .await;
+        assert_error(&refused, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
+        messages.push(
+            refused.body["message"]
+                .as_str()
+                .unwrap()
+                .replace(url.as_str(), "URL"),
+        );
+    }
+    // The same words whether the path exists, is a repository, or not: the disk is not probed.
+    assert!(messages.iter().all(|m| *m == messages[0]), "{messages:?}");
+
+    // An application built from such a path lists no commits, and does not deploy.
+    let (_, environment, _) = server.hierarchy().await;
+    let application = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "peek", "git_repository": {"url": existing}}),
+        )
+        .await;
+    let id = application.body["id"].as_str().unwrap();
+    let commits = server.get(&format!("/api/application/{id}/commit")).await;
+    assert_error(&commits, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
+    let deploy = server
+        .post(
+            &format!("/api/application/{id}/deploy"),
+            json!({"git_commit_id": "0123456789abcdef0123456789abcdef01234567"}),
+        )
+        .await;
+    assert_error(&deploy, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
+}

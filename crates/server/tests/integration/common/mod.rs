@@ -50,6 +50,8 @@ pub fn config(dir: &TempDir) -> Config {
         webhook_retry_base: std::time::Duration::from_millis(20),
         // The tests' webhook receivers listen on loopback.
         allowed_target_networks: vec![LOOPBACK.parse().unwrap()],
+        // The tests' repositories are temporary folders.
+        git_roots: vec![std::env::temp_dir()],
     }
 }
 
