@@ -89,6 +89,42 @@ pub struct Running {
     pub sign_in_token: Option<String>,
     pub state: AppState,
     pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Held while the server runs: no other server works on its data folder.
+    _data_lock: std::fs::File,
+}
+
+/// Takes the data folder for this process: a second server started on it stops here, naming the
+/// process that holds it. The lock goes with the process, however it ends.
+pub fn lock_data_dir(data_dir: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use std::io::{Read, Seek, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::create_dir_all(data_dir)?;
+    let path = data_dir.join("platform.lock");
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(&path)?;
+    match file.try_lock() {
+        Ok(()) => {
+            file.set_len(0)?;
+            file.rewind()?;
+            write!(file, "{}", std::process::id())?;
+            Ok(file)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            file.read_to_string(&mut holder)?;
+            anyhow::bail!(
+                "another platform-server (process {}) is using the data folder {}: stop it, or start this one with another --data-dir",
+                holder.trim(),
+                data_dir.display()
+            )
+        }
+        Err(std::fs::TryLockError::Error(error)) => Err(error.into()),
+    }
 }
 
 /// Opens (or creates) the database, makes sure the organization exists, resumes unfinished
@@ -131,10 +167,15 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     Ok((state, outcome))
 }
 
-/// Prepares the server and starts serving.
+/// Takes the data folder, binds the port, then prepares the server (resuming what a previous
+/// run left) and starts serving: a start that cannot have the folder or the port touches
+/// nothing.
 pub async fn start(config: Config) -> anyhow::Result<Running> {
+    let data_lock = lock_data_dir(&config.data_dir)?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|error| anyhow::anyhow!("cannot listen on {}: {error}", config.listen))?;
     let (state, outcome) = prepare(&config).await?;
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let address = listener.local_addr()?;
     let router = app(state.clone(), config.console_dir.clone());
     let server = tokio::spawn(async move { axum::serve(listener, router).await });
@@ -143,5 +184,6 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         sign_in_token: outcome.sign_in_token,
         state,
         server,
+        _data_lock: data_lock,
     })
 }

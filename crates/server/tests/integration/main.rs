@@ -13,6 +13,7 @@ mod commits;
 mod console;
 mod contract;
 mod contract_writes;
+mod data_folder;
 mod demo;
 mod engine;
 mod history;
