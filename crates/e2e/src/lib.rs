@@ -68,6 +68,7 @@ impl Browser {
             allowed_target_networks: vec!["127.0.0.0/8".parse()?],
             // The tests' repositories are temporary folders.
             git_roots: vec![std::env::temp_dir()],
+            secrets_key: None,
         })
         .await?;
         let token = server

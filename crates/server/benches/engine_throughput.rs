@@ -62,6 +62,7 @@ async fn main() {
         webhook_retry_base: std::time::Duration::from_secs(5),
         allowed_target_networks: Vec::new(),
         git_roots: Vec::new(),
+        secrets_key: None,
     })
     .await
     .unwrap();

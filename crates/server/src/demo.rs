@@ -142,7 +142,7 @@ pub async fn populate(
     let production_cluster = cluster(state, organization_id, "eu-production", "1.30", true).await?;
     let other_cluster = cluster(state, organization_id, "eu-shared", "1.28", false).await?;
     organization_resources::insert::<ContainerRegistries>(
-        &state.db,
+        state,
         organization_id,
         ContainerRegistryRequest {
             name: "public-images".to_string(),
@@ -178,7 +178,7 @@ pub async fn populate(
         let mut services = Vec::new();
         for name in environment.applications {
             let application = insert::<Applications>(
-                &state.db,
+                state,
                 organization_id,
                 environment_id,
                 application_request(environment.project, name, repository.as_deref()),
@@ -189,7 +189,7 @@ pub async fn populate(
         }
         for name in environment.databases {
             let database = insert::<Databases>(
-                &state.db,
+                state,
                 organization_id,
                 environment_id,
                 database_request(name),
@@ -220,7 +220,7 @@ async fn cluster(
     production: bool,
 ) -> anyhow::Result<Uuid> {
     let cluster = organization_resources::insert::<Clusters>(
-        &state.db,
+        state,
         organization_id,
         ClusterRequest {
             name: name.to_string(),

@@ -12,6 +12,7 @@ pub mod events;
 pub mod git;
 pub mod rate_limit;
 pub mod routes;
+pub mod seal;
 mod store;
 pub mod targets;
 
@@ -26,6 +27,7 @@ use tower_http::trace::TraceLayer;
 use crate::engine::Engine;
 use crate::git::Repositories;
 use crate::rate_limit::RateLimiter;
+use crate::seal::Sealer;
 use crate::targets::TargetPolicy;
 
 /// Everything the server is started with; the binary fills it from its flags.
@@ -59,6 +61,8 @@ pub struct Config {
     /// Folders whose git repositories the server reads, besides the demo's
     /// (`<data_dir>/demo-repositories`).
     pub git_roots: Vec<PathBuf>,
+    /// The key sealing stored secrets (64 hex characters); `<data_dir>/secrets.key` without it.
+    pub secrets_key: Option<String>,
 }
 
 /// Shared by every handler.
@@ -71,6 +75,8 @@ pub struct AppState {
     pub rate_limiter: Arc<RateLimiter>,
     /// Where the server may send requests for a caller.
     pub targets: Arc<TargetPolicy>,
+    /// Seals the secrets the server stores.
+    pub sealer: Arc<Sealer>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -132,6 +138,11 @@ pub fn lock_data_dir(data_dir: &std::path::Path) -> anyhow::Result<std::fs::File
 pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
     let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
+    let sealer = Arc::new(Sealer::load(
+        &config.data_dir,
+        config.secrets_key.as_deref(),
+    )?);
+    sealer.seal_stored(&db).await?;
     let mut git_roots = config.git_roots.clone();
     git_roots.push(demo::repositories_folder(&config.data_dir));
     let engine = Arc::new(Engine::new(
@@ -150,6 +161,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
             .map(|secret| Arc::from(secret.as_bytes())),
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
         targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
+        sealer: sealer.clone(),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;
@@ -158,6 +170,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         config.webhook_retry_base,
         engine.events_recorded.clone(),
         state.targets.clone(),
+        sealer,
     )?)
     .start()
     .await?;

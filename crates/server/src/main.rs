@@ -51,6 +51,10 @@ struct Flags {
     /// built from (repeatable); the demo's repositories are always readable, nothing else is.
     #[arg(long = "git-root")]
     git_roots: Vec<PathBuf>,
+    /// The key sealing the secrets the server stores: 64 hex characters (32 bytes). Without it,
+    /// the key in <data-dir>/secrets.key, created at the first start.
+    #[arg(long, env = "PLATFORM_SECRETS_KEY", hide_env_values = true)]
+    secrets_key: Option<String>,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -112,6 +116,7 @@ async fn main() -> anyhow::Result<()> {
         webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
         allowed_target_networks: flags.allowed_target_networks,
         git_roots: flags.git_roots,
+        secrets_key: flags.secrets_key,
     })
     .await?;
 

@@ -14,6 +14,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::engine::action::Action;
 use crate::routes::webhooks::TARGET_SECRET;
+use crate::seal::Sealer;
 use crate::store::Secrets;
 use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
 
@@ -32,6 +33,8 @@ pub struct Deliverer {
     db: SqlitePool,
     client: reqwest::Client,
     targets: Arc<TargetPolicy>,
+    /// Opens the webhooks' signing secrets.
+    sealer: Arc<Sealer>,
     /// The wait before the first retry; each retry waits twice the one before.
     retry_base: Duration,
     /// Rung when an event is recorded or an attempt ends.
@@ -53,6 +56,7 @@ impl Deliverer {
         retry_base: Duration,
         wake: Arc<Notify>,
         targets: Arc<TargetPolicy>,
+        sealer: Arc<Sealer>,
     ) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
             .timeout(ATTEMPT_TIMEOUT)
@@ -68,6 +72,7 @@ impl Deliverer {
             db,
             client,
             targets,
+            sealer,
             retry_base,
             wake,
             slots: Arc::new(Semaphore::new(CONCURRENT_ATTEMPTS)),
@@ -203,10 +208,11 @@ impl Deliverer {
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("X-Platform-Event", due.event.as_str())
             .header("X-Platform-Delivery", &due.id);
-        if let Some(secret) = secrets.get(TARGET_SECRET) {
+        if let Some(sealed) = secrets.get(TARGET_SECRET) {
+            let secret = self.sealer.open(sealed)?;
             request = request.header(
                 SIGNATURE_HEADER,
-                signature(secret, attempted_at.timestamp(), &body),
+                signature(&secret, attempted_at.timestamp(), &body),
             );
         }
         let started = Instant::now();

@@ -128,6 +128,7 @@ async fn create_receiver(
     let (id, now) = (Uuid::new_v4(), Utc::now());
     let organization_id = request.organization_id;
     let (receiver, secrets) = build(id, now, None, request.into_update());
+    let secrets = state.sealer.seal_all(secrets);
     let entry = Entry {
         id,
         name: &receiver.name,
@@ -166,7 +167,7 @@ async fn update_receiver(
     let now = Utc::now();
     let (receiver, secrets) = build(id, stored.record.created_at, Some(now), request);
     let mut kept = stored.secrets;
-    kept.extend(secrets);
+    kept.extend(state.sealer.seal_all(secrets));
     let entry = Entry {
         id,
         name: &receiver.name,

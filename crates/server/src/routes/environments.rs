@@ -209,7 +209,7 @@ async fn cluster_for(
                 version: None,
                 production: false,
             };
-            Ok(insert::<Clusters>(&state.db, organization_id, default)
+            Ok(insert::<Clusters>(state, organization_id, default)
                 .await?
                 .id)
         }

@@ -217,20 +217,21 @@ async fn create<R: OrganizationResource>(
     check_targets::<R>(&state, &request).await?;
     Ok((
         StatusCode::CREATED,
-        Json(insert::<R>(&state.db, organization_id, request).await?),
+        Json(insert::<R>(&state, organization_id, request).await?),
     ))
 }
 
 /// Stores a new record of `R` from a request whose rules were checked; 409 when its name is
 /// taken.
 pub async fn insert<R: OrganizationResource>(
-    db: &sqlx::SqlitePool,
+    state: &AppState,
     organization_id: Uuid,
     request: R::Request,
 ) -> ApiResult<R::Record> {
     let (id, now) = (Uuid::new_v4(), Utc::now());
     let (mut record, secrets) = R::build(id, organization_id, now, None, request, None);
     R::reflect_secrets(&mut record, &secrets);
+    let secrets = state.sealer.seal_all(secrets);
     let entry = Entry {
         id,
         name: &R::name(&record),
@@ -238,7 +239,7 @@ pub async fn insert<R: OrganizationResource>(
         secrets: &secrets,
         at: now,
     };
-    store::insert(db, R::KIND, organization_id, entry).await?;
+    store::insert(&state.db, R::KIND, organization_id, entry).await?;
     Ok(record)
 }
 
@@ -279,7 +280,7 @@ async fn update<R: OrganizationResource>(
         request,
         Some(&stored.record),
     );
-    kept.extend(secrets);
+    kept.extend(state.sealer.seal_all(secrets));
     R::reflect_secrets(&mut record, &kept);
     let entry = Entry {
         id,

@@ -411,13 +411,7 @@ async fn create<R: ServiceResource>(
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     let environment = find_environment(&state, &caller, environment_id).await?;
     check::<R>(&state.db, environment.organization.id, &request, &[]).await?;
-    let record = insert::<R>(
-        &state.db,
-        environment.organization.id,
-        environment_id,
-        request,
-    )
-    .await?;
+    let record = insert::<R>(&state, environment.organization.id, environment_id, request).await?;
     // Answered as a read answers it (with what the record names filled in).
     let (created, _) = find::<R>(&state, &caller, R::id(&record)).await?;
     Ok((StatusCode::CREATED, Json(created)))
@@ -446,7 +440,7 @@ async fn update<R: ServiceResource>(
     let mut secrets: Secrets = serde_json::from_str(&stored).map_err(ApiError::internal)?;
     let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
     check::<R>(&state.db, caller.organization_id, &request, &kept).await?;
-    secrets.extend(R::secrets(&request));
+    secrets.extend(state.sealer.seal_all(R::secrets(&request)));
     let mut record = R::build(id, environment_id, request, Some(&previous));
     // What was deployed stays known across a change of configuration.
     if let (Some(deployed), Some(repository)) =
@@ -544,13 +538,14 @@ pub async fn find<R: ServiceResource>(
 /// Stores a new service of kind `R`, READY and NEVER_DEPLOYED. The request must have been
 /// checked.
 pub async fn insert<R: ServiceResource>(
-    db: &SqlitePool,
+    state: &AppState,
     organization_id: Uuid,
     environment_id: Uuid,
     request: R::Request,
 ) -> ApiResult<R::Record> {
+    let db = &state.db;
     let id = Uuid::new_v4();
-    let secrets = R::secrets(&request);
+    let secrets = state.sealer.seal_all(R::secrets(&request));
     let record = R::build(id, environment_id, request, None);
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
     let mut tx = db.begin().await?;

@@ -664,7 +664,11 @@ async fn insert(
     .bind(parent.id.to_string())
     .bind(&new.key)
     .bind(&new.value)
-    .bind(&new.secret_value)
+    .bind(
+        new.secret_value
+            .as_deref()
+            .map(|value| state.sealer.seal(value)),
+    )
     .bind(new.is_secret)
     .bind(new.variable_type.as_str())
     .bind(&new.mount_path)
@@ -702,7 +706,11 @@ async fn update(
     )
     .bind(&request.key)
     .bind(value)
-    .bind(secret_value)
+    .bind(
+        secret_value
+            .as_deref()
+            .map(|value| state.sealer.seal(value)),
+    )
     .bind(&request.mount_path)
     .bind(&request.description)
     .bind(request.enable_interpolation_in_file)

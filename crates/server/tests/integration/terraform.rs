@@ -16,13 +16,20 @@ fn body(backend: Value, timeout_sec: i64, tf_vars: Value) -> Value {
            "dockerfile_fragment": null})
 }
 
+/// The service's stored secrets, opened.
 async fn stored_secrets(server: &TestServer, id: &str) -> String {
     let (secrets,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
         .bind(id)
         .fetch_one(&server.state.db)
         .await
         .unwrap();
-    secrets
+    let sealed: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&secrets).unwrap();
+    sealed
+        .values()
+        .map(|value| server.state.sealer.open(value).unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[tokio::test]

@@ -395,7 +395,7 @@ async fn a_secret_update_may_keep_its_value_and_job_secrets_are_listed() {
             .fetch_one(&server.state.db)
             .await
             .unwrap();
-    assert_eq!(value.as_deref(), Some("first"));
+    assert_eq!(server.state.sealer.open(&value.unwrap()).unwrap(), "first");
 
     let job = server
         .post(

@@ -52,6 +52,7 @@ pub fn config(dir: &TempDir) -> Config {
         allowed_target_networks: vec![LOOPBACK.parse().unwrap()],
         // The tests' repositories are temporary folders.
         git_roots: vec![std::env::temp_dir()],
+        secrets_key: None,
     }
 }
 
