@@ -72,6 +72,9 @@ pub struct AccessClaims {
     pub role: String,
     /// Expiry, in seconds since the Unix epoch.
     pub exp: u64,
+    /// Not valid before, in seconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<u64>,
 }
 
 /// Signs an access token with the server's key, as an identity provider would.
@@ -190,11 +193,15 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
     })?;
     let mut validation = Validation::new(Algorithm::HS256);
     validation.leeway = 0;
+    validation.validate_nbf = true;
     let claims =
         jsonwebtoken::decode::<AccessClaims>(token, &DecodingKey::from_secret(secret), &validation)
             .map_err(|error| match error.kind() {
                 ErrorKind::ExpiredSignature => {
                     ApiError::unauthorized("The access token has expired.")
+                }
+                ErrorKind::ImmatureSignature => {
+                    ApiError::unauthorized("The access token is not valid yet.")
                 }
                 _ => ApiError::unauthorized("The access token is not valid."),
             })?

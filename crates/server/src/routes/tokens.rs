@@ -171,10 +171,26 @@ async fn delete_token(
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     find_token(&state, organization_id, token_id).await?;
-    sqlx::query("DELETE FROM api_tokens WHERE id = ?")
-        .bind(token_id.to_string())
-        .execute(&state.db)
-        .await?;
+    // One statement, so that two deletions at once cannot both pass the check: an ADMIN token
+    // goes only while another unexpired ADMIN token stays.
+    let deleted = sqlx::query(
+        "DELETE FROM api_tokens WHERE id = ?1 AND (
+             (SELECT r.permission FROM roles r JOIN api_tokens t ON t.role_id = r.id
+              WHERE t.id = ?1) != 'ADMIN'
+             OR (SELECT COUNT(*) FROM api_tokens t JOIN roles r ON r.id = t.role_id
+                 WHERE t.organization_id = ?2 AND t.id != ?1 AND r.permission = 'ADMIN'
+                   AND (t.expires_at IS NULL OR t.expires_at > ?3)) > 0)",
+    )
+    .bind(token_id.to_string())
+    .bind(organization_id.to_string())
+    .bind(Utc::now())
+    .execute(&state.db)
+    .await?;
+    if deleted.rows_affected() == 0 {
+        return Err(ApiError::conflict(
+            "This is the organization's last ADMIN token: create another ADMIN token first, or nobody could manage the organization.",
+        ));
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

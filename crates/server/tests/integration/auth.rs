@@ -79,6 +79,7 @@ fn claims(server: &TestServer, role: &str, expires_in: i64) -> AccessClaims {
         organization_id: server.organization_id.parse().unwrap(),
         role: role.to_string(),
         exp: (chrono::Utc::now().timestamp() + expires_in) as u64,
+        nbf: None,
     }
 }
 
@@ -262,4 +263,22 @@ async fn every_route_answers_404_for_an_unknown_id_and_400_for_a_malformed_one()
         }
     }
     assert!(checked >= 40, "checked only {checked} routes");
+}
+
+#[tokio::test]
+async fn an_access_token_is_refused_before_its_not_before_time() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}/project", server.organization_id);
+    let mut early = claims(&server, "ADMIN", 600);
+    early.nbf = Some((chrono::Utc::now().timestamp() + 300) as u64);
+    let refused = server
+        .call(Method::GET, &path, Some(&bearer(JWT_SECRET, &early)), None)
+        .await;
+    assert_error(&refused, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+    assert!(refused.body["message"].as_str().unwrap().contains("not valid yet"));
+    early.nbf = Some((chrono::Utc::now().timestamp() - 5) as u64);
+    let taken = server
+        .call(Method::GET, &path, Some(&bearer(JWT_SECRET, &early)), None)
+        .await;
+    assert_eq!(taken.status, StatusCode::OK, "{}", taken.body);
 }

@@ -322,3 +322,35 @@ async fn a_role_in_the_documents_shape_reads_until_given_more() {
     assert_eq!(token.status, StatusCode::CREATED, "{}", token.body);
     assert_eq!(token.body["role_name"], "ADMIN");
 }
+
+#[tokio::test]
+async fn the_last_admin_token_is_kept() {
+    let server = TestServer::new().await;
+    let tokens = format!("/api/organization/{}/apiToken", server.organization_id);
+    let listed = server.get(&tokens).await;
+    let sign_in = listed.body["results"][0]["id"].as_str().unwrap().to_string();
+    let refused = server
+        .call(
+            Method::DELETE,
+            &format!("{tokens}/{sign_in}"),
+            Some(&format!("Token {}", server.token)),
+            None,
+        )
+        .await;
+    assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("last ADMIN token"));
+    // With another ADMIN token, the first may go.
+    let other = server.token_with_role("ADMIN").await;
+    let deleted = server
+        .call(
+            Method::DELETE,
+            &format!("{tokens}/{sign_in}"),
+            Some(&format!("Token {other}")),
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.body);
+}
