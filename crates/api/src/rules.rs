@@ -6,6 +6,8 @@ use crate::error::FieldError;
 
 pub const NAME_MAX_CHARS: usize = 255;
 pub const DESCRIPTION_MAX_CHARS: usize = 255;
+/// A variable's value, a secret's, a terraform variable's: room for a certificate or a file.
+pub const VALUE_MAX_BYTES: usize = 64 * 1024;
 pub const BUILD_MODES: &[&str] = &["DOCKER", "BUILDPACKS"];
 
 /// Collects the broken rules of one request.
@@ -39,9 +41,36 @@ pub fn name(field: &str, value: &str) -> Option<FieldError> {
             field,
             format!("must be at most {NAME_MAX_CHARS} characters"),
         ))
+    } else if value.chars().any(hidden) {
+        Some(FieldError::new(
+            field,
+            "must not hold control characters, line breaks or text-direction marks",
+        ))
     } else {
         None
     }
+}
+
+/// A character that is not shown as itself and can make a name read as another: control
+/// characters (NUL, line breaks, tabs...) and the marks that reorder text (U+202E...).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// A value is at most `VALUE_MAX_BYTES` long.
+pub fn value(field: &str, value: Option<&str>) -> Option<FieldError> {
+    let length = value.map_or(0, str::len);
+    (length > VALUE_MAX_BYTES).then(|| {
+        FieldError::new(
+            field,
+            format!(
+                "must be at most {} KiB (it has {} KiB)",
+                VALUE_MAX_BYTES / 1024,
+                length.div_ceil(1024)
+            ),
+        )
+    })
 }
 
 /// A description is optional and at most 255 characters.
@@ -312,6 +341,26 @@ mod tests {
             .into_iter()
             .map(|error| error.field)
             .collect()
+    }
+
+    #[test]
+    fn names_hold_no_hidden_characters() {
+        for name in [
+            "a\0b",
+            "line\nbreak",
+            "tab\there",
+            "evil\u{202E}gnp.exe",
+            "zero\u{200B}width",
+        ] {
+            assert!(name_rule_refuses(name), "{name:?}");
+        }
+        for name in ["web", "Boutique — été", "数据库", "a-b_c.d"] {
+            assert!(!name_rule_refuses(name), "{name:?}");
+        }
+    }
+
+    fn name_rule_refuses(value: &str) -> bool {
+        name("name", value).is_some()
     }
 
     #[test]

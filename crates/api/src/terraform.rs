@@ -283,6 +283,10 @@ impl TerraformRequest {
             variables.iter().map(|var| var.key.as_str()),
         ));
         for (index, var) in variables.iter().enumerate() {
+            violations.check(rules::value(
+                &format!("terraform_variables_source.tf_vars[{index}].value"),
+                var.value.as_deref(),
+            ));
             let kept = var.secret && stored_secrets.contains(&var.key.as_str());
             if var.value.is_none() && !kept {
                 violations.check(Some(FieldError::new(

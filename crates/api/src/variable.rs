@@ -208,6 +208,7 @@ impl VariableRequest {
         if let Some(path) = &self.mount_path {
             violations.check(rules::mount_point("mount_path", path));
         }
+        violations.check(rules::value("value", self.value.as_deref()));
         violations.check(rules::description(
             "description",
             self.description.as_deref(),
@@ -258,6 +259,7 @@ impl OverrideRequest {
                 violations.check(Some(FieldError::new(field, "is required")));
             }
         }
+        violations.check(rules::value("value", self.value.as_deref()));
         violations.check(rules::description(
             "description",
             self.description.as_deref(),
@@ -284,6 +286,7 @@ pub struct ScopedOverrideRequest {
 impl ScopedOverrideRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
+        violations.check(rules::value("value", Some(&self.value)));
         violations.check(rules::description(
             "description",
             self.description.as_deref(),

@@ -141,10 +141,26 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json = request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|media| {
+                let media = media.trim().to_ascii_lowercase();
+                media == "application/json" || media.ends_with("+json")
+            });
         let bytes = match axum::body::Bytes::from_request(request, state).await {
             Ok(bytes) => bytes,
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                return Err(ApiError::too_large());
+            }
             Err(rejection) => return Err(ApiError::bad_request(rejection.body_text())),
         };
+        // A body is JSON said so; a request without one (an action) needs no content type.
+        if !bytes.is_empty() && json == Some(false) {
+            return Err(ApiError::unsupported_media_type());
+        }
         let bytes = if bytes.is_empty() {
             axum::body::Bytes::from_static(b"{}")
         } else {
@@ -213,6 +229,26 @@ where
 }
 
 impl ApiError {
+    /// A body over the server's limit.
+    pub fn too_large() -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "PAYLOAD_TOO_LARGE",
+            format!(
+                "The body is larger than {} MiB.",
+                crate::routes::BODY_LIMIT_BYTES / (1024 * 1024)
+            ),
+        )
+    }
+
+    pub fn unsupported_media_type() -> Self {
+        Self::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "The body must be JSON, sent with Content-Type: application/json.",
+        )
+    }
+
     pub fn no_route() -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

@@ -70,6 +70,10 @@ pub fn table(state: &AppState) -> RouteTable {
     routes
 }
 
+/// The largest request body the API reads: far above any request of the spec; a larger one
+/// answers 413.
+pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
+
 pub fn api(state: &AppState) -> Router<AppState> {
     let table = table(state);
     let document = Arc::new(openapi(table.rules()));
@@ -84,6 +88,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         )
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES))
         .layer(cors())
 }
 

@@ -487,3 +487,59 @@ async fn nothing_is_deleted_while_a_deployment_runs() {
         assert_eq!(server.get(&path).await.status, StatusCode::OK);
     }
 }
+
+#[tokio::test]
+async fn bodies_are_json_of_a_bounded_size() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}/project", server.organization_id);
+    let auth = format!("Token {}", server.token);
+    // A body the client did not say was JSON is not read as JSON.
+    let request = axum::http::Request::builder()
+        .method(Method::POST)
+        .uri(&path)
+        .header("Authorization", &auth)
+        .header("Content-Type", "text/plain")
+        .body(axum::body::Body::from(r#"{"name": "plain"}"#))
+        .unwrap();
+    let plain = server.send(request).await;
+    assert_error(
+        &plain,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "UNSUPPORTED_MEDIA_TYPE",
+    );
+    // A body over the limit answers 413 in the error body.
+    let huge = json!({"name": "big", "description": "x".repeat(10 * 1024 * 1024)}).to_string();
+    let too_large = server
+        .call(Method::POST, &path, Some(&auth), Some(&huge))
+        .await;
+    assert_error(
+        &too_large,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "PAYLOAD_TOO_LARGE",
+    );
+    // An action without a body needs no content type.
+    assert_eq!(server.get(&path).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn names_show_what_they_are_and_values_are_bounded() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}/project", server.organization_id);
+    for name in ["a\u{0}b", "two\nlines", "invoice\u{202E}fdp.exe"] {
+        assert_invalid_fields(&server.post(&path, json!({"name": name})).await, &["name"]);
+    }
+    let (_, _, application) = server.hierarchy().await;
+    let variables = format!("/api/application/{application}/environmentVariable");
+    let huge = "x".repeat(70 * 1024);
+    assert_invalid_fields(
+        &server
+            .post(&variables, json!({"key": "BIG", "value": huge}))
+            .await,
+        &["value"],
+    );
+    let fits = "x".repeat(60 * 1024);
+    let kept = server
+        .post(&variables, json!({"key": "FITS", "value": fits}))
+        .await;
+    assert_eq!(kept.status, StatusCode::CREATED, "{}", kept.body);
+}

@@ -275,7 +275,10 @@ async fn an_access_token_is_refused_before_its_not_before_time() {
         .call(Method::GET, &path, Some(&bearer(JWT_SECRET, &early)), None)
         .await;
     assert_error(&refused, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
-    assert!(refused.body["message"].as_str().unwrap().contains("not valid yet"));
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("not valid yet"));
     early.nbf = Some((chrono::Utc::now().timestamp() - 5) as u64);
     let taken = server
         .call(Method::GET, &path, Some(&bearer(JWT_SECRET, &early)), None)

@@ -328,7 +328,10 @@ async fn the_last_admin_token_is_kept() {
     let server = TestServer::new().await;
     let tokens = format!("/api/organization/{}/apiToken", server.organization_id);
     let listed = server.get(&tokens).await;
-    let sign_in = listed.body["results"][0]["id"].as_str().unwrap().to_string();
+    let sign_in = listed.body["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let refused = server
         .call(
             Method::DELETE,

@@ -106,6 +106,11 @@ impl TestServer {
         let request = request
             .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
             .unwrap();
+        self.send(request).await
+    }
+
+    /// Sends a request built whole (its own headers), and reads the answer.
+    pub async fn send(&self, request: Request<Body>) -> Reply {
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
