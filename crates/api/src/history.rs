@@ -86,7 +86,7 @@ pub struct DeploymentHistoryPage {
     pub results: Vec<DeploymentHistoryEntry>,
 }
 
-/// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1.
+/// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1 to `PAGE_MAX`.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -96,6 +96,10 @@ pub struct HistoryQuery {
     #[serde(default = "first_page")]
     pub page: i64,
 }
+
+/// The last page a history may be asked for: far beyond any history, and low enough that the
+/// offset it makes (`page` times `pageSize`) cannot overflow.
+pub const PAGE_MAX: i64 = 1_000_000;
 
 fn default_page_size() -> i64 {
     20
@@ -111,8 +115,11 @@ impl HistoryQuery {
         if !(1..=100).contains(&self.page_size) {
             problems.push(FieldError::new("pageSize", "must be from 1 to 100"));
         }
-        if self.page < 1 {
-            problems.push(FieldError::new("page", "must be 1 or more"));
+        if !(1..=PAGE_MAX).contains(&self.page) {
+            problems.push(FieldError::new(
+                "page",
+                format!("must be from 1 to {PAGE_MAX}"),
+            ));
         }
         if problems.is_empty() {
             Ok(())

@@ -64,6 +64,13 @@ async fn history_lists_deployments_newest_first_by_page() {
         &["pageSize"],
     );
     assert_invalid_fields(&server.get(&format!("{history}?page=0")).await, &["page"]);
+    // A page so far that its offset would overflow is refused, not read as the first.
+    assert_invalid_fields(
+        &server
+            .get(&format!("{history}?page=9223372036854775807"))
+            .await,
+        &["page"],
+    );
 }
 
 #[tokio::test]
