@@ -1,12 +1,33 @@
 /// Declares a string enum of the wire format: serde names, the list of every value, and the
 /// conversions to and from the exact wire string (the server stores these strings in SQLite).
 macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident = $wire:literal),+ $(,)? }) => {
-        $(#[$meta])*
+    ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal),+ $(,)? }) => {
+        $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         pub enum $name {
             $(#[serde(rename = $wire)] $variant),+
+        }
+
+        // Written by hand: utoipa's derive does not see the renames through this macro, and
+        // would document the Rust names instead of the wire's.
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let lines: &[&str] = &[$($doc),*];
+                let description = lines.iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ");
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .description((!description.is_empty()).then_some(description))
+                    .enum_values(Some([$($wire),+]))
+                    .into()
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed(stringify!($name))
+            }
         }
 
         impl $name {

@@ -42,9 +42,10 @@ pub struct TerraformFilesSourceRequest {
 }
 
 /// The files' source as either side writes it: the spec's response form `{git: {git_repository}}`
-/// or the production document's request form `{git_repository}`.
+/// or the production document's request form `{git_repository}`; one of the two.
 #[derive(Deserialize)]
-struct TerraformFilesSourceForms {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformFilesSourceForms {
     #[serde(default)]
     git: Option<TerraformGitSourceRequest>,
     #[serde(default)]
@@ -208,6 +209,7 @@ pub struct TerraformRequest {
     /// The production document's form of `auto_deploy`; it wins when given.
     #[serde(default)]
     pub auto_deploy_config: Option<TerraformAutoDeployConfig>,
+    #[cfg_attr(feature = "openapi", schema(value_type = TerraformFilesSourceForms))]
     pub terraform_files_source: TerraformFilesSourceRequest,
     #[serde(default)]
     pub terraform_variables_source: TerraformVariablesSource,

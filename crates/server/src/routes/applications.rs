@@ -40,6 +40,8 @@ impl ServiceResource for Applications {
     }
 
     /// The document's `ApplicationEditRequest` requires neither the name nor the repository.
+    const PARTIAL_EDIT: bool = true;
+
     fn completed_update(previous: &Self::Record, body: Value) -> Value {
         over(previous.to_request(), body)
     }

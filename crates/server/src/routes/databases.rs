@@ -58,6 +58,8 @@ impl ServiceResource for Databases {
     }
 
     /// The document's `DatabaseEditRequest` has no required field (nor type and mode at all).
+    const PARTIAL_EDIT: bool = true;
+
     fn completed_update(previous: &Self::Record, body: Value) -> Value {
         over(previous.to_request(), body)
     }

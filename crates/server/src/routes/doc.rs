@@ -36,6 +36,22 @@ impl Payload {
         }
     }
 
+    /// `T` with no required field, named `<T>Edit`: an update whose left-out fields keep their
+    /// values.
+    fn edit_of<T: ToSchema>() -> Self {
+        let mut schema = T::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            object.required.clear();
+        }
+        let name = format!("{}Edit", T::name());
+        let mut components = vec![(name.clone(), schema)];
+        T::schemas(&mut components);
+        Self {
+            schema: RefOr::Ref(Ref::from_schema_name(name)),
+            components,
+        }
+    }
+
     /// `{"results": [T]}`, the shape of every list (a generic schema would give every list one
     /// name).
     fn list_of<T: ToSchema>() -> Self {
@@ -74,6 +90,12 @@ impl Doc {
     /// The route takes a JSON body of type `T`.
     pub fn body<T: ToSchema>(mut self) -> Self {
         self.body = Some(Payload::of::<T>());
+        self
+    }
+
+    /// The route takes a `T` whose fields may all be left out (they keep their values).
+    pub fn edit_body<T: ToSchema>(mut self) -> Self {
+        self.body = Some(Payload::edit_of::<T>());
         self
     }
 

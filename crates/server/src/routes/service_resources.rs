@@ -80,8 +80,12 @@ pub trait ServiceResource: Send + Sync + 'static {
 
     fn id(record: &Self::Record) -> Uuid;
 
-    /// The body of an update as a whole request: kinds whose edit request in the production
-    /// document leaves every field optional take the fields left out from the record.
+    /// Whether an update may leave out any field (it keeps its value): the kinds whose edit
+    /// request in the production document has no required field. Their `completed_update`
+    /// fills the fields left out.
+    const PARTIAL_EDIT: bool = false;
+
+    /// The body of an update as a whole request (see `PARTIAL_EDIT`).
     fn completed_update(_previous: &Self::Record, body: Value) -> Value {
         body
     }
@@ -147,10 +151,16 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Method::PUT,
             R::ITEM,
             Permission::Write,
-            Doc::new(format!(
-                "Update a {what}; a deployed one becomes OUT_OF_DATE"
-            ))
-            .body::<R::Request>()
+            {
+                let doc = Doc::new(format!(
+                    "Update a {what}; a deployed one becomes OUT_OF_DATE"
+                ));
+                if R::PARTIAL_EDIT {
+                    doc.edit_body::<R::Request>()
+                } else {
+                    doc.body::<R::Request>()
+                }
+            }
             .answers::<R::Record>(StatusCode::OK),
             update::<R>,
         )

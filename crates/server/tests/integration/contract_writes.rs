@@ -22,6 +22,11 @@ const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
 async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shapes() {
     let document = contract::Document::production();
     let server = TestServer::new().await;
+    // The server's own document must say the same of every one of these writes.
+    let own = server
+        .call(Method::GET, "/api/openapi.json", None, None)
+        .await;
+    let own = contract::Document::from_yaml(&own.body.to_string());
     let mut ids = records(&server).await;
     // Variables of the highest scope, for the overrides to override.
     for (parameter, key) in [
@@ -77,12 +82,19 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     let admin = format!("Token {}", server.token);
     let refused: BTreeMap<&str, &str> = REFUSED_BY_A_RULE_OF_THE_SPEC.iter().copied().collect();
     let mut messages = Vec::new();
+    let mut own_messages = Vec::new();
     for (method, template, body) in &writes {
         let operation = document.operation(method.as_str(), template).unwrap();
         let label = operation.label();
+        let own_operation = own
+            .operation(method.as_str(), template)
+            .unwrap_or_else(|| panic!("{label} is not in the server's own document"));
         if let Some(body) = body {
             if let Err(errors) = operation.check_request(body) {
                 panic!("the request written for {label} is not the document's: {errors:?}");
+            }
+            if let Err(errors) = own_operation.check_request(body) {
+                own_messages.push(format!("{label} request: {}", errors.join("; ")));
             }
         }
         // Each update and deletion of a variable or secret takes one of its own scope.
@@ -110,6 +122,13 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
         if let Err(errors) = operation.check_response(reply.status.as_u16(), &reply.body) {
             messages.push(format!("{label}: {}; {}", errors.join("; "), reply.body));
         }
+        if let Err(errors) = own_operation.check_response(reply.status.as_u16(), &reply.body) {
+            own_messages.push(format!(
+                "{label} answer: {}; {}",
+                errors.join("; "),
+                reply.body
+            ));
+        }
         if is_action(template) {
             settle_services(&server, &ids).await;
         }
@@ -125,6 +144,11 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
         messages.is_empty(),
         "writes that do not fit the document:\n{}",
         messages.join("\n")
+    );
+    assert!(
+        own_messages.is_empty(),
+        "writes the server's own document does not describe:\n{}",
+        own_messages.join("\n")
     );
     assert!(shared.len() >= 110, "only {} writes shared", shared.len());
 }

@@ -20,6 +20,7 @@ mod history;
 mod kill_restart;
 mod load;
 mod openapi;
+mod own_document;
 mod registries;
 mod secrets;
 mod services;
