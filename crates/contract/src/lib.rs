@@ -6,6 +6,7 @@
 //! document is read with its vendor names translated to the spec's letters (`vendors`), so that
 //! both sides are held to the same words.
 
+mod fuzz;
 mod sample;
 mod schema;
 mod vendors;
@@ -16,6 +17,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
+pub use fuzz::Fuzzer;
 pub use sample::Fields;
 
 /// Where the document lives beside a checkout: `PRODUCTION_OPENAPI` overrides it.
@@ -126,7 +128,7 @@ impl Document {
             .copied()
     }
 
-    fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
+    pub(crate) fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
         let mut schema = schema;
         for _ in 0..16 {
             match schema.get("$ref").and_then(Value::as_str) {
@@ -212,6 +214,27 @@ impl<'a> Operation<'a> {
         if !codes.contains(&status) {
             return Err(vec![format!(
                 "answered {status}; the document answers {codes:?}"
+            )]);
+        }
+        match self.response_schema(status) {
+            Some(schema) => self.check(&format!("{} {status}", self.label()), schema, body),
+            None if body.is_null() => Ok(()),
+            None => Err(vec![format!(
+                "answered a body with {status}; the document gives that code none"
+            )]),
+        }
+    }
+
+    /// Whether an answer of `status` with `body` is one the document gives for this operation,
+    /// an error as well as a success: a code it lists, and a body valid against that code's
+    /// schema.
+    pub fn check_documented(&self, status: u16, body: &Value) -> Result<(), Vec<String>> {
+        if !self
+            .responses()
+            .any(|(code, _)| code.as_str() == status.to_string())
+        {
+            return Err(vec![format!(
+                "answered {status}, a code the document does not give"
             )]);
         }
         match self.response_schema(status) {

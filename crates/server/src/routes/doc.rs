@@ -272,6 +272,8 @@ const ERRORS: &[(u16, &str)] = &[
     (403, "The token's role does not allow this call"),
     (404, "No such record in the caller's organization"),
     (409, "A name is taken, or an action is already running"),
+    (413, "The body is over the server's limit"),
+    (415, "The body is not sent as JSON"),
     (
         429,
         "Over the rate limit; retry after `X-RateLimit-Reset` seconds",

@@ -16,6 +16,7 @@ mod contract_writes;
 mod data_folder;
 mod demo;
 mod engine;
+mod fuzz;
 mod history;
 mod kill_restart;
 mod load;
