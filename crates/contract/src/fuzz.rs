@@ -29,6 +29,15 @@ impl<'a> Fuzzer<'a> {
         self.value(schema, "body", 0)
     }
 
+    /// A value for a query parameter of `schema`, as the query string writes it.
+    pub fn query_value(&mut self, schema: &Value) -> String {
+        match self.value(schema, "query", MAX_DEPTH) {
+            Value::String(text) => text,
+            Value::Null => String::new(),
+            other => other.to_string(),
+        }
+    }
+
     /// One of `choices`, at random.
     pub fn pick<T: Clone>(&mut self, choices: &[T]) -> T {
         choices[self.rng.random_range(0..choices.len())].clone()

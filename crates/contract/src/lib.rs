@@ -199,6 +199,24 @@ impl<'a> Operation<'a> {
         response.pointer("/content/application~1json/schema")
     }
 
+    /// The query parameters the operation reads: name, schema, whether required.
+    pub fn query_parameters(&self) -> Vec<(&'a str, &'a Value, bool)> {
+        self.value["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|parameter| self.document.resolve(parameter))
+            .filter(|parameter| parameter["in"] == "query")
+            .filter_map(|parameter| {
+                Some((
+                    parameter["name"].as_str()?,
+                    &parameter["schema"],
+                    parameter["required"] == true,
+                ))
+            })
+            .collect()
+    }
+
     /// The JSON schema of the request body, if the operation takes one.
     pub fn request_schema(&self) -> Option<&'a Value> {
         let body = self.value.get("requestBody")?;

@@ -12,7 +12,8 @@ use uuid::Uuid;
 use super::own_organization;
 use crate::auth::{Caller, Permission};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
-use crate::routes::{Doc, RouteTable};
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
 use crate::store::{self, Entry, Kind, Secrets};
 use crate::AppState;
 
@@ -41,6 +42,7 @@ pub fn register(routes: &mut RouteTable) {
             receivers,
             Permission::Read,
             Doc::new("List the alert receivers of an organization (`?organization_id=`, the caller's by default)")
+                .query("organization_id", false, doc::uuid())
                 .answers_list_of::<AlertReceiver>(StatusCode::OK),
             |state: State<AppState>, caller: Caller, ApiQuery(query): ApiQuery<ListQuery>| {
                 let organization_id = query.organization_id.unwrap_or(caller.organization_id);

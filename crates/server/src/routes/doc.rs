@@ -67,10 +67,43 @@ impl Payload {
     }
 }
 
+#[derive(Clone)]
+struct QueryParameter {
+    name: String,
+    required: bool,
+    schema: Schema,
+}
+
+/// A query parameter's schema: an integer from `minimum` to `maximum`.
+pub fn integer(minimum: i64, maximum: i64) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(minimum as f64))
+        .maximum(Some(maximum as f64))
+}
+
+/// A query parameter's schema: a string.
+pub fn text() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String)
+}
+
+/// A query parameter's schema: a uuid.
+pub fn uuid() -> ObjectBuilder {
+    text().format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)))
+}
+
+/// A query parameter's schema: one of `values`.
+pub fn one_of(values: impl IntoIterator<Item = &'static str>) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values))
+}
+
 /// What a route does, takes and answers, for the document.
 #[derive(Clone)]
 pub struct Doc {
     summary: String,
+    query: Vec<QueryParameter>,
     body: Option<Payload>,
     status: StatusCode,
     answer: Option<Payload>,
@@ -81,6 +114,7 @@ impl Doc {
     pub fn new(summary: impl Into<String>) -> Self {
         Self {
             summary: summary.into(),
+            query: Vec::new(),
             body: None,
             status: StatusCode::OK,
             answer: None,
@@ -90,6 +124,16 @@ impl Doc {
     /// The route takes a JSON body of type `T`.
     pub fn body<T: ToSchema>(mut self) -> Self {
         self.body = Some(Payload::of::<T>());
+        self
+    }
+
+    /// The route reads the query parameter `name`, of `schema`.
+    pub fn query(mut self, name: &str, required: bool, schema: ObjectBuilder) -> Self {
+        self.query.push(QueryParameter {
+            name: name.to_string(),
+            required,
+            schema: schema.into(),
+        });
         self
     }
 
@@ -184,6 +228,19 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
                             .schema_type(Type::String)
                             .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
                     )),
+            );
+        }
+        for parameter in &doc.query {
+            operation = operation.parameter(
+                ParameterBuilder::new()
+                    .name(&parameter.name)
+                    .parameter_in(ParameterIn::Query)
+                    .required(if parameter.required {
+                        Required::True
+                    } else {
+                        Required::False
+                    })
+                    .schema(Some(parameter.schema.clone())),
             );
         }
         if let Some(body) = &doc.body {

@@ -6,7 +6,7 @@ pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod containers;
 pub(crate) mod databases;
-mod doc;
+pub mod doc;
 mod environments;
 mod groups;
 mod helm_repositories;

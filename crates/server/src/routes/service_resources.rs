@@ -25,7 +25,8 @@ use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::git;
-use crate::routes::{Doc, RouteTable};
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
 
@@ -202,6 +203,8 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Doc::new(format!(
                 "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1)"
             ))
+            .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
+            .query("pageSize", false, doc::integer(1, 100))
             .answers::<DeploymentHistoryPage>(StatusCode::OK),
             history::<R>,
         )
@@ -212,6 +215,8 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Doc::new(format!(
                 "What the engine did to a {what}: the last `tail` lines (100 by default), of one `execution_id` if given"
             ))
+            .query("tail", false, doc::integer(1, platform_api::LOG_TAIL_MAX))
+            .query("execution_id", false, doc::text())
             .answers_list_of::<LogLine>(StatusCode::OK),
             log::<R>,
         );
@@ -223,6 +228,8 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Doc::new(format!(
                 "The commits of a {what}'s git repository, newest first, at most 100 (`startId`: those after that one; `gitCommitId`: that one)"
             ))
+            .query("startId", false, doc::text())
+            .query("gitCommitId", false, doc::text())
             .answers_list_of::<Commit>(StatusCode::OK),
             commits::<R>,
         );

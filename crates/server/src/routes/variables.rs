@@ -24,7 +24,8 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
-use crate::routes::{Doc, RouteTable};
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
 use crate::AppState;
 
 /// The scopes variables are defined at, with their path segment and id parameter.
@@ -205,6 +206,12 @@ fn register_variable_family(routes: &mut RouteTable) {
             "/variable",
             Permission::Read,
             Doc::new("List the variables and secrets seen at a parent (`?parent_id=&scope=`)")
+                .query("parent_id", true, doc::uuid())
+                .query(
+                    "scope",
+                    true,
+                    doc::one_of(VariableScope::ALL.iter().map(|scope| scope.as_str())),
+                )
                 .answers_list_of::<EnvironmentVariable>(StatusCode::OK),
             |State(state): State<AppState>,
              caller: Caller,

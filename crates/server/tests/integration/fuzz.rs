@@ -39,7 +39,27 @@ async fn the_servers_document_holds_under_fuzzing() {
             .operation(rule.method.as_str(), &rule.path)
             .unwrap_or_else(|| panic!("{} {} is not documented", rule.method, rule.path));
         for case in 0..CASES_PER_OPERATION {
-            let (path, malformed_path) = fuzzed_path(&mut fuzzer, &rule.path, &ids, case);
+            let (mut path, malformed_path) = fuzzed_path(&mut fuzzer, &rule.path, &ids, case);
+            let query: Vec<String> = operation
+                .query_parameters()
+                .into_iter()
+                .filter(|(_, _, required)| *required || case % 2 == 0)
+                .map(|(name, schema, _)| {
+                    let value = fuzzer.query_value(schema);
+                    format!(
+                        "{name}={}",
+                        url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
+                    )
+                })
+                .collect();
+            if !query.is_empty() {
+                // Replaces the query `concrete` gives the variable list.
+                path = format!(
+                    "{}?{}",
+                    path.split('?').next().unwrap_or(&path),
+                    query.join("&")
+                );
+            }
             let body = operation.request_schema().map(|schema| fuzzer.body(schema));
             let text = body.as_ref().map(Value::to_string);
             let authorization = if case % 8 == 7 {

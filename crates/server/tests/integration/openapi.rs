@@ -48,14 +48,25 @@ async fn every_route_served_is_documented() {
                 rule.path
             );
         }
-        let parameters = rule.path.matches('{').count();
-        assert_eq!(
-            operation["parameters"].as_array().map_or(0, Vec::len),
-            parameters,
-            "{}",
-            rule.path
-        );
+        let in_path = operation["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|parameter| parameter["in"] == "path")
+            .count();
+        assert_eq!(in_path, rule.path.matches('{').count(), "{}", rule.path);
     }
+    // The query parameters the server reads are documented, with their bounds.
+    let history = &document["paths"]["/application/{application_id}/deploymentHistoryV2"]["get"];
+    let page_size = history["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|parameter| parameter["name"] == "pageSize" && parameter["in"] == "query")
+        .expect("pageSize is documented");
+    assert_eq!(page_size["schema"]["maximum"], 100.0);
+    let variables = &document["paths"]["/variable"]["get"]["parameters"];
+    assert!(variables.to_string().contains("parent_id"), "{variables}");
     let documented: usize = document["paths"]
         .as_object()
         .unwrap()
