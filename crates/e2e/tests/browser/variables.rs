@@ -131,7 +131,7 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         sqlx::query_as("SELECT secret_value FROM variables WHERE key = 'PAYMENT_API_KEY'")
             .fetch_one(&browser.server.state.db)
             .await?;
-    assert_eq!(kept, secret_value);
+    assert_eq!(browser.server.state.sealer.open(&kept)?, secret_value);
 
     browser.fill("input[type=search]", "log").await?;
     assert!(
