@@ -4,7 +4,8 @@
 use futures::future::try_join_all;
 use platform_api::{
     Application, Commit, Container, Database, DeployRequest, DeploymentHistoryPage, GitRepository,
-    GitSource, HelmService, Job, List, LogLine, ServiceType, Status, TerraformService,
+    GitSource, HelmService, Job, List, LogLine, ServiceType, Status, TerraformDeployAction,
+    TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -193,8 +194,10 @@ impl Api {
                 plan_only,
                 git_commit_id,
             } => DeployRequest {
-                plan_only: *plan_only,
                 git_commit_id: git_commit_id.clone(),
+                // The production document's form, which this server reads too.
+                action: plan_only.then_some(TerraformDeployAction::Plan),
+                ..DeployRequest::default()
             },
             _ => DeployRequest::default(),
         };

@@ -527,6 +527,9 @@ pub struct PortRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StorageRequest {
+    /// The volume's id when an update keeps it (the production document names each by id).
+    #[serde(default)]
+    pub id: Option<Uuid>,
     #[serde(rename = "type")]
     pub storage_type: String,
     pub size: i64,
@@ -563,6 +566,7 @@ impl From<&Port> for PortRequest {
 impl From<&Storage> for StorageRequest {
     fn from(storage: &Storage) -> Self {
         Self {
+            id: Some(storage.id),
             storage_type: storage.storage_type.clone(),
             size: storage.size,
             mount_point: storage.mount_point.clone(),
@@ -705,12 +709,64 @@ pub struct DeployRequest {
     /// Terraform services only: run `plan` and stop there, applying nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub plan_only: bool,
+    /// Services run from an image (containers, jobs): the tag to deploy, which becomes theirs.
+    #[serde(default)]
+    pub image_tag: Option<String>,
+    /// The production document's form of `plan_only`: PLAN.
+    #[serde(default)]
+    pub action: Option<TerraformDeployAction>,
+    /// The production document lets a terraform deployment name its id; this server names its
+    /// deployments itself, so it reads the field and leaves it alone.
+    #[serde(default, skip_serializing)]
+    pub id: Option<Uuid>,
 }
 
+wire_enum!(
+    /// What a terraform deployment runs, in the production document.
+    TerraformDeployAction {
+        Plan = "PLAN",
+        ForceUnlock = "FORCE_UNLOCK",
+        MigrateState = "MIGRATE_STATE",
+    }
+);
+
 impl DeployRequest {
-    /// The rules for deploying a service of `kind`, built from git or not.
-    pub fn validate(&self, kind: ServiceType, built_from_git: bool) -> Result<(), Vec<FieldError>> {
+    /// Whether only a plan is asked for, in either form.
+    pub fn plans_only(&self) -> bool {
+        self.plan_only || self.action == Some(TerraformDeployAction::Plan)
+    }
+
+    /// The rules for deploying a service of `kind`, built from git or not, run from an image or
+    /// not.
+    pub fn validate(
+        &self,
+        kind: ServiceType,
+        built_from_git: bool,
+        runs_image: bool,
+    ) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
+        if let Some(tag) = &self.image_tag {
+            violations.check(rules::image_tag("image_tag", tag));
+            if !runs_image {
+                violations.check(Some(FieldError::new(
+                    "image_tag",
+                    "applies to services run from an image only",
+                )));
+            }
+        }
+        match self.action {
+            Some(_) if kind != ServiceType::Terraform => violations.check(Some(FieldError::new(
+                "action",
+                "applies to terraform services only",
+            ))),
+            Some(TerraformDeployAction::ForceUnlock | TerraformDeployAction::MigrateState) => {
+                violations.check(Some(FieldError::new(
+                    "action",
+                    "must be PLAN: this server runs no other terraform action",
+                )))
+            }
+            _ => {}
+        }
         if let Some(commit) = &self.git_commit_id {
             violations.check(rules::git_commit_id("git_commit_id", commit));
             if !built_from_git {

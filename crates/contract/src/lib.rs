@@ -286,6 +286,12 @@ impl<'a> Operation<'a> {
         }
     }
 
+    /// A request built from the operation's request schema, if it takes a body.
+    pub fn sample_request(&self, fields: Fields) -> Option<Value> {
+        let schema = self.request_schema()?;
+        Some(sample::build(self.document, schema, fields))
+    }
+
     /// An answer built from the schema of the operation's first success code with a body:
     /// `(status, body)`.
     pub fn sample_response(&self, fields: Fields) -> Option<(u16, Value)> {

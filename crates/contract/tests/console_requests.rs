@@ -177,7 +177,15 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             "/application/{applicationId}/deploy",
             body(DeployRequest {
                 git_commit_id: Some("a".repeat(40)),
-                plan_only: false,
+                ..DeployRequest::default()
+            }),
+        ),
+        (
+            "post",
+            "/terraform/{terraformId}/deploy",
+            body(DeployRequest {
+                action: Some(TerraformDeployAction::Plan),
+                ..DeployRequest::default()
             }),
         ),
         (

@@ -167,15 +167,36 @@ where
             bytes
         };
         let deserializer = &mut serde_json::Deserializer::from_slice(&bytes);
-        serde_path_to_error::deserialize(deserializer)
-            .map(ApiJson)
-            .map_err(json_error)
+        read_known(deserializer).map(ApiJson)
     }
 }
 
 /// A JSON value read as `T`, its errors named as `ApiJson` names them.
 pub fn from_json<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(json_error)
+    read_known(value)
+}
+
+/// `T` read from `deserializer`, refusing the fields it does not know (400 naming each), except
+/// those the production platform's document gives that this server leaves alone.
+fn read_known<'de, T, D>(deserializer: D) -> Result<T, ApiError>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+{
+    let mut unknown = Vec::new();
+    let mut notice = |path: serde_ignored::Path| unknown.push(path.to_string());
+    let noticing = serde_ignored::Deserializer::new(deserializer, &mut notice);
+    let value = serde_path_to_error::deserialize(noticing).map_err(json_error)?;
+    let refused: Vec<FieldError> = unknown
+        .into_iter()
+        .filter(|path| !crate::platform_fields::left_alone(path))
+        .map(|path| FieldError::new(path, "is not a field of this request"))
+        .collect();
+    if refused.is_empty() {
+        Ok(value)
+    } else {
+        Err(ApiError::invalid(refused))
+    }
 }
 
 fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {

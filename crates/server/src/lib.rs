@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod events;
 pub mod git;
+mod platform_fields;
 pub mod rate_limit;
 pub mod routes;
 pub mod seal;

@@ -94,7 +94,12 @@ pub fn storage(requests: Vec<StorageRequest>, previous: &[Storage]) -> Vec<Stora
         .map(|storage| Storage {
             id: previous
                 .iter()
-                .find(|kept| kept.mount_point == storage.mount_point)
+                .find(|kept| Some(kept.id) == storage.id)
+                .or_else(|| {
+                    previous
+                        .iter()
+                        .find(|kept| kept.mount_point == storage.mount_point)
+                })
                 .map_or_else(Uuid::new_v4, |kept| kept.id),
             storage_type: storage.storage_type,
             size: storage.size,

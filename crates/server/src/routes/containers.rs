@@ -87,4 +87,8 @@ impl ServiceResource for Containers {
     fn id(record: &Self::Record) -> Uuid {
         record.id
     }
+
+    fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
+        Some("$.tag")
+    }
 }

@@ -111,4 +111,8 @@ impl ServiceResource for Jobs {
     fn id(record: &Self::Record) -> Uuid {
         record.id
     }
+
+    fn image_tag_at(record: &Self::Record) -> Option<&'static str> {
+        record.source.image.as_ref().map(|_| "$.source.image.tag")
+    }
 }

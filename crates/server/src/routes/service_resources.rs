@@ -79,6 +79,12 @@ pub trait ServiceResource: Send + Sync + 'static {
 
     fn name(record: &Self::Record) -> &str;
 
+    /// Where the record holds the tag of the image it runs (`$.tag`), if it runs one: a deploy
+    /// with `image_tag` sets it.
+    fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
+        None
+    }
+
     fn id(record: &Self::Record) -> Uuid;
 
     /// Whether an update may leave out any field (it keeps its value): the kinds whose edit
@@ -354,9 +360,22 @@ async fn deploy<R: ServiceResource>(
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
     let repository = record.git_repository().cloned();
+    let image_tag_at = R::image_tag_at(&record);
     request
-        .validate(R::TYPE, repository.is_some())
+        .validate(R::TYPE, repository.is_some(), image_tag_at.is_some())
         .map_err(ApiError::invalid)?;
+    if let (Some(tag), Some(path)) = (&request.image_tag, image_tag_at) {
+        // The tag deployed becomes the service's, as an update would make it.
+        engine::ensure_idle(&state.db, Scope::Service(id)).await?;
+        sqlx::query(&format!(
+            "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
+        ))
+        .bind(tag.trim())
+        .bind(id.to_string())
+        .execute(&state.db)
+        .await?;
+    }
+    let plan_only = request.plans_only();
     let commit = match (request.git_commit_id, repository) {
         (Some(commit), Some(repository)) => {
             Some(known_commit(&state.engine.repositories, &repository.url, commit).await?)
@@ -365,7 +384,7 @@ async fn deploy<R: ServiceResource>(
     };
     let status = state
         .engine
-        .request(Action::Deploy, id, commit, request.plan_only, &caller.name)
+        .request(Action::Deploy, id, commit, plan_only, &caller.name)
         .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }

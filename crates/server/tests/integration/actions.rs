@@ -348,3 +348,55 @@ async fn an_environment_acts_on_all_its_services() {
         .body;
     assert_eq!(statuses["databases"][0]["state"], "STOPPED");
 }
+
+#[tokio::test]
+async fn a_deploy_in_the_documents_form_deploys_the_tag_or_plans() {
+    let server = TestServer::new().await;
+    let ids = common::records(&server).await;
+    let container = ids.id("container_id");
+    let deploy = server
+        .post(
+            &format!("/api/container/{container}/deploy"),
+            json!({"image_tag": "1.29"}),
+        )
+        .await;
+    assert_eq!(deploy.status, StatusCode::ACCEPTED, "{}", deploy.body);
+    server
+        .settled(&format!("/api/container/{container}/status"))
+        .await;
+    let record = server.get(&format!("/api/container/{container}")).await;
+    assert_eq!(record.body["tag"], "1.29");
+    // A service built from git runs no image of its own.
+    let application = ids.id("application_id");
+    common::assert_invalid_fields(
+        &server
+            .post(
+                &format!("/api/application/{application}/deploy"),
+                json!({"image_tag": "2"}),
+            )
+            .await,
+        &["image_tag"],
+    );
+    let terraform = ids.id("terraform_id");
+    let plan = server
+        .post(
+            &format!("/api/terraform/{terraform}/deploy"),
+            json!({"action": "PLAN"}),
+        )
+        .await;
+    assert_eq!(plan.status, StatusCode::ACCEPTED, "{}", plan.body);
+    assert_eq!(
+        plan.body["status_details"]["sub_action"], "TERRAFORM_PLAN_ONLY",
+        "{}",
+        plan.body
+    );
+    common::assert_invalid_fields(
+        &server
+            .post(
+                &format!("/api/terraform/{terraform}/deploy"),
+                json!({"action": "FORCE_UNLOCK"}),
+            )
+            .await,
+        &["action"],
+    );
+}

@@ -543,3 +543,26 @@ async fn names_show_what_they_are_and_values_are_bounded() {
         .await;
     assert_eq!(kept.status, StatusCode::CREATED, "{}", kept.body);
 }
+
+#[tokio::test]
+async fn fields_nobody_knows_are_refused_by_name() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}/project", server.organization_id);
+    let refused = server
+        .post(
+            &path,
+            json!({"name": "shop", "id": "8a6b3d1e-9f0c-4c1b-a7d2-0f3e5b6c7d8e", "colour": "red"}),
+        )
+        .await;
+    assert_invalid_fields(&refused, &["colour", "id"]);
+    // A field of the production platform's document that this server leaves alone is taken.
+    let (_, environment, _) = server.hierarchy().await;
+    let taken = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER",
+                   "instance_type": "db.t3.micro"}),
+        )
+        .await;
+    assert_eq!(taken.status, StatusCode::CREATED, "{}", taken.body);
+}

@@ -153,6 +153,54 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     assert!(shared.len() >= 110, "only {} writes shared", shared.len());
 }
 
+/// A client written against the platform may send any field its document names: none is
+/// refused as unknown (the server refuses only fields neither it nor the document knows). Every
+/// shared write is sent with every field of its request schema.
+#[tokio::test]
+async fn no_field_the_document_names_is_refused_as_unknown() {
+    let document = contract::Document::production();
+    let server = TestServer::new().await;
+    let ids = records(&server).await;
+    let admin = format!("Token {}", server.token);
+    let table = platform_server::routes::table(&server.state);
+    let mut refused = BTreeSet::new();
+    for rule in table
+        .rules()
+        .iter()
+        .filter(|rule| rule.method != Method::GET)
+    {
+        let Some(operation) = document.operation(rule.method.as_str(), &rule.path) else {
+            continue;
+        };
+        let Some(body) = operation.sample_request(contract::Fields::All) else {
+            continue;
+        };
+        let path = if is_variable(&rule.path) {
+            fresh_variable(&server, &ids, &rule.path).await
+        } else {
+            concrete(&rule.path, &ids)
+        };
+        let reply = server
+            .call(
+                rule.method.clone(),
+                &path,
+                Some(&admin),
+                Some(&body.to_string()),
+            )
+            .await;
+        for field in reply.body["fields"].as_array().into_iter().flatten() {
+            if field["message"] == "is not a field of this request" {
+                refused.insert(format!("{}: {}", operation.label(), field["field"]));
+            }
+        }
+    }
+    assert!(
+        refused.is_empty(),
+        "fields of the document refused as unknown:\n{}",
+        refused.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
 const SERVICE_KINDS: [&str; 6] = [
     "application",
     "container",
