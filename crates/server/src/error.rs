@@ -262,6 +262,28 @@ impl ApiError {
         )
     }
 
+    pub fn uri_too_long() -> Self {
+        Self::new(
+            StatusCode::URI_TOO_LONG,
+            "URI_TOO_LONG",
+            format!(
+                "The path and query are longer than {} KiB.",
+                crate::routes::URI_LIMIT_BYTES / 1024
+            ),
+        )
+    }
+
+    pub fn headers_too_large() -> Self {
+        Self::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "HEADERS_TOO_LARGE",
+            format!(
+                "The headers are larger than {} KiB.",
+                crate::routes::HEADERS_LIMIT_BYTES / 1024
+            ),
+        )
+    }
+
     pub fn unsupported_media_type() -> Self {
         Self::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

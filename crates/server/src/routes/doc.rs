@@ -330,7 +330,9 @@ const ERRORS: &[(u16, &str)] = &[
     (404, "No such record in the caller's organization"),
     (409, "A name is taken, or an action is already running"),
     (413, "The body is over the server's limit"),
+    (414, "The path and query are over the server's limit"),
     (415, "The body is not sent as JSON"),
+    (431, "The headers are over the server's limit"),
     (
         429,
         "Over the rate limit; retry after `X-RateLimit-Reset` seconds",

@@ -73,6 +73,35 @@ pub fn table(state: &AppState) -> RouteTable {
 /// The largest request body the API reads: far above any request of the spec; a larger one
 /// answers 413.
 pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
+/// The longest path and query the API reads; a longer one answers 414.
+pub const URI_LIMIT_BYTES: usize = 8 * 1024;
+/// The most header bytes (names and values) the API reads; more answer 431.
+pub const HEADERS_LIMIT_BYTES: usize = 32 * 1024;
+
+/// 414 and 431 in the error body, for requests under hyper's own limits (its answers past them
+/// have no body).
+async fn bounded_heads(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let uri = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    let headers: usize = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    if uri > URI_LIMIT_BYTES {
+        return ApiError::uri_too_long().into_response();
+    }
+    if headers > HEADERS_LIMIT_BYTES {
+        return ApiError::headers_too_large().into_response();
+    }
+    next.run(request).await
+}
 
 pub fn api(state: &AppState) -> Router<AppState> {
     let table = table(state);
@@ -89,6 +118,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::method_not_allowed() })
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT_BYTES))
+        .layer(axum::middleware::from_fn(bounded_heads))
         .layer(cors())
 }
 

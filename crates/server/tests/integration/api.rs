@@ -566,3 +566,32 @@ async fn fields_nobody_knows_are_refused_by_name() {
         .await;
     assert_eq!(taken.status, StatusCode::CREATED, "{}", taken.body);
 }
+
+#[tokio::test]
+async fn long_addresses_and_large_headers_answer_in_the_error_body() {
+    let server = TestServer::new().await;
+    let long = format!(
+        "/api/organization/{}/project?{}",
+        server.organization_id,
+        "a=b&".repeat(3000)
+    );
+    assert_error(
+        &server.get(&long).await,
+        StatusCode::URI_TOO_LONG,
+        "URI_TOO_LONG",
+    );
+    let request = axum::http::Request::builder()
+        .uri(format!(
+            "/api/organization/{}/project",
+            server.organization_id
+        ))
+        .header("Authorization", format!("Token {}", server.token))
+        .header("X-Padding", "p".repeat(40 * 1024))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    assert_error(
+        &server.send(request).await,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+        "HEADERS_TOO_LARGE",
+    );
+}
