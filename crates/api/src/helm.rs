@@ -40,6 +40,17 @@ pub struct RepositoryOfChart {
     pub url: String,
 }
 
+impl RepositoryOfChart {
+    /// The repository with this id, as stored (the rest is filled when read).
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            name: String::new(),
+            url: String::new(),
+        }
+    }
+}
+
 /// Exactly one of `git` and `repository`.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -75,11 +75,7 @@ impl ServiceResource for HelmServices {
                     .source
                     .repository
                     .map(|source| HelmRepositorySource {
-                        repository: RepositoryOfChart {
-                            id: source.repository_id,
-                            name: String::new(),
-                            url: String::new(),
-                        },
+                        repository: RepositoryOfChart::stored(source.repository_id),
                         chart_name: source.chart_name,
                         chart_version: source.chart_version,
                     }),

@@ -23,10 +23,7 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     let document = contract::Document::production();
     let server = TestServer::new().await;
     // The server's own document must say the same of every one of these writes.
-    let own = server
-        .call(Method::GET, "/api/openapi.json", None, None)
-        .await;
-    let own = contract::Document::from_yaml(&own.body.to_string());
+    let own = server.own_document().await;
     let mut ids = records(&server).await;
     // Variables of the highest scope, for the overrides to override.
     for (parameter, key) in [

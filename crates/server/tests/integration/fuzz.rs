@@ -20,10 +20,7 @@ const SEED: u64 = 0x5eed_2026;
 async fn the_servers_document_holds_under_fuzzing() {
     let server = TestServer::new().await;
     let ids = records(&server).await;
-    let reply = server
-        .call(Method::GET, "/api/openapi.json", None, None)
-        .await;
-    let document = contract::Document::from_yaml(&reply.body.to_string());
+    let document = server.own_document().await;
     let mut fuzzer = contract::Fuzzer::new(&document, SEED);
     let admin = format!("Token {}", server.token);
 

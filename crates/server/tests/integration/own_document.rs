@@ -7,18 +7,10 @@ use crate::common;
 use axum::http::Method;
 use common::{concrete, fresh_variable, is_variable, records, TestServer};
 
-/// The server's own document, read as the contract reads the production one.
-async fn own_document(server: &TestServer) -> contract::Document {
-    let reply = server
-        .call(Method::GET, "/api/openapi.json", None, None)
-        .await;
-    contract::Document::from_yaml(&reply.body.to_string())
-}
-
 #[tokio::test]
 async fn every_read_answers_as_the_servers_own_document_says() {
     let server = TestServer::new().await;
-    let document = own_document(&server).await;
+    let document = server.own_document().await;
     let ids = records(&server).await;
     let application = ids.id("application_id");
     server

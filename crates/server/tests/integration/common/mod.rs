@@ -109,6 +109,14 @@ impl TestServer {
         self.send(request).await
     }
 
+    /// The server's own OpenAPI document, read as the contract reads the production one.
+    pub async fn own_document(&self) -> contract::Document {
+        let reply = self
+            .call(Method::GET, "/api/openapi.json", None, None)
+            .await;
+        contract::Document::from_yaml(&reply.body.to_string())
+    }
+
     /// Sends a request built whole (its own headers), and reads the answer.
     pub async fn send(&self, request: Request<Body>) -> Reply {
         let response = self.router.clone().oneshot(request).await.unwrap();
