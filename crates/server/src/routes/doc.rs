@@ -5,6 +5,11 @@ use axum::http::{Method, StatusCode};
 use platform_api::ErrorBody;
 use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
 use utoipa::openapi::request_body::RequestBodyBuilder;
+
+/// What every request body's schema leaves unsaid: the production document's fields this server
+/// does not use are accepted (`platform_fields.rs`), any other field is refused.
+const UNKNOWN_FIELDS: &str = "JSON, at most 1 MiB. A field that neither this schema nor the \
+    production API names is refused with a 400 that names it.";
 use utoipa::openapi::schema::{
     ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
 };
@@ -246,6 +251,7 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
         if let Some(body) = &doc.body {
             operation = operation.request_body(Some(
                 RequestBodyBuilder::new()
+                    .description(Some(UNKNOWN_FIELDS))
                     .content(
                         "application/json",
                         ContentBuilder::new()

@@ -2,14 +2,15 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
-use platform_api::{List, Project, ProjectRequest, Reference};
+use platform_api::{List, Project, ProjectListQuery, ProjectRequest, Reference};
 use uuid::Uuid;
 
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
-use crate::routes::{Doc, RouteTable};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
 use crate::AppState;
 
 use super::own_organization;
@@ -21,7 +22,14 @@ pub fn register(routes: &mut RouteTable) {
             Method::GET,
             projects,
             Permission::Read,
-            Doc::new("List the projects").answers_list_of::<Project>(StatusCode::OK),
+            Doc::new("List the projects, by name; every one unless `pageSize` is given")
+                .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
+                .query(
+                    "pageSize",
+                    false,
+                    doc::integer(1, platform_api::PROJECT_PAGE_SIZE_MAX),
+                )
+                .answers_list_of::<Project>(StatusCode::OK),
             list_projects,
         )
         .add(
@@ -91,12 +99,17 @@ async fn list_projects(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<ProjectListQuery>,
 ) -> ApiResult<Json<List<Project>>> {
     own_organization(&caller, organization_id)?;
+    query.validate().map_err(ApiError::invalid)?;
+    let (limit, offset) = query.limit_and_offset();
     let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name"
+        "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
     ))
     .bind(organization_id.to_string())
+    .bind(limit)
+    .bind(offset)
     .fetch_all(&state.db)
     .await?;
     let projects = rows.into_iter().map(project).collect::<ApiResult<_>>()?;

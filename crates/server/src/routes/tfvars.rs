@@ -1,10 +1,14 @@
 //! `POST /organization/{id}/listTfVarsFilesFromGitRepo`: every `.tfvars` file of a repository
 //! (under `root_path`), with its variables parsed as HCL.
+//!
+//! Reading the variables of any repository is what creating a terraform service from it allows
+//! (WRITE); a caller who may only read reads those of the repositories its organization's
+//! terraform services already use, as it reads the services themselves.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{List, TfVarsFile, TfVarsListingRequest};
+use platform_api::{List, ServiceType, TfVarsFile, TfVarsListingRequest};
 use uuid::Uuid;
 
 use super::own_organization;
@@ -35,6 +39,14 @@ async fn list_tfvars_files(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let repository = request.git_repository;
+    if caller.require(Permission::Write).is_err()
+        && !used_by_a_terraform_service(&state, organization_id, &repository.url).await?
+    {
+        return Err(ApiError::forbidden(format!(
+            "Your token's role ({}) reads the variables only of repositories this organization's terraform services use.",
+            caller.role_name
+        )));
+    }
     let path = state.engine.repositories.local(&repository.url)?;
     let wanted = request.mode.specific_paths();
     let files = tokio::task::spawn_blocking(move || {
@@ -60,4 +72,25 @@ async fn list_tfvars_files(
         })
         .collect::<ApiResult<_>>()?;
     Ok(Json(List::new(parsed)))
+}
+
+async fn used_by_a_terraform_service(
+    state: &AppState,
+    organization_id: Uuid,
+    url: &str,
+) -> ApiResult<bool> {
+    let path = ServiceType::Terraform
+        .git_repository_path()
+        .expect("terraform services are built from git");
+    let used: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT 1 FROM services
+         WHERE organization_id = ? AND kind = ? AND json_extract(spec, '{path}.url') = ?
+         LIMIT 1"
+    ))
+    .bind(organization_id.to_string())
+    .bind(ServiceType::Terraform.as_str())
+    .bind(url)
+    .fetch_optional(&state.db)
+    .await?;
+    Ok(used.is_some())
 }

@@ -146,6 +146,41 @@ async fn projects_are_created_listed_and_unique() {
 }
 
 #[tokio::test]
+async fn the_project_list_is_paged_when_asked_and_whole_otherwise() {
+    let server = TestServer::new().await;
+    for name in ["a", "b", "c", "d", "e"] {
+        server.project(name).await;
+    }
+    let path = format!("/api/organization/{}/project", server.organization_id);
+    let names = |reply: &common::Reply| -> Vec<String> {
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+        reply.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|project| project["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // As the production API, which pages nothing here: every project.
+    assert_eq!(names(&server.get(&path).await), ["a", "b", "c", "d", "e"]);
+    assert_eq!(
+        names(&server.get(&format!("{path}?pageSize=2&page=2")).await),
+        ["c", "d"]
+    );
+    assert_eq!(
+        names(&server.get(&format!("{path}?pageSize=2")).await),
+        ["a", "b"]
+    );
+    assert!(names(&server.get(&format!("{path}?pageSize=2&page=1000000")).await).is_empty());
+    assert_invalid_fields(
+        &server
+            .get(&format!("{path}?pageSize=1001&page=9223372036854775807"))
+            .await,
+        &["pageSize", "page"],
+    );
+}
+
+#[tokio::test]
 async fn environments_are_created_with_a_mode() {
     let server = TestServer::new().await;
     let project = server.project("shop").await;

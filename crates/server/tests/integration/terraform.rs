@@ -156,3 +156,52 @@ async fn the_documents_auto_deploy_config_sets_auto_deploy() {
         &["auto_deploy_config.terraform_action"],
     );
 }
+
+#[tokio::test]
+async fn a_read_token_reads_the_tfvars_only_of_repositories_a_terraform_service_uses() {
+    let server = TestServer::new().await;
+    let dir = tempfile::TempDir::new().unwrap();
+    platform_server::git::create_repository(
+        dir.path(),
+        &[("infra", &[("prod.tfvars", "region = \"eu-west-3\"\n")])],
+    )
+    .unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let path = format!(
+        "/api/organization/{}/listTfVarsFilesFromGitRepo",
+        server.organization_id
+    );
+    let listing =
+        json!({"git_repository": {"url": url}, "mode": {"type": "AutoDiscover"}}).to_string();
+    let read = format!("Token {}", server.token_with_role("READ").await);
+    let list_as_reader = || server.call(Method::POST, &path, Some(&read), Some(&listing));
+
+    let unused = list_as_reader().await;
+    common::assert_error(&unused, StatusCode::FORBIDDEN, "FORBIDDEN");
+    assert!(
+        !unused.body.to_string().contains("region"),
+        "{}",
+        unused.body
+    );
+    // WRITE may create a terraform service from any repository, so it may read its variables.
+    let write = format!("Token {}", server.token_with_role("WRITE").await);
+    let as_writer = server
+        .call(Method::POST, &path, Some(&write), Some(&listing))
+        .await;
+    assert_eq!(as_writer.status, StatusCode::OK, "{}", as_writer.body);
+
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let mut service = body(json!({"kubernetes": {}}), 600, json!([]));
+    service["terraform_files_source"]["git"]["git_repository"]["url"] = json!(url);
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/terraform"),
+            service,
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let used = list_as_reader().await;
+    assert_eq!(used.status, StatusCode::OK, "{}", used.body);
+    assert_eq!(used.body["results"][0]["variables"]["region"], "eu-west-3");
+}
