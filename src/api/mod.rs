@@ -16,6 +16,7 @@ pub mod organization;
 pub mod project;
 pub mod registry;
 pub mod service;
+pub mod tfvars;
 pub mod token;
 pub mod variable;
 pub mod webhook;

@@ -163,6 +163,23 @@ impl Api {
         })
     }
 
+    /// Creates a service of `kind` in the environment from the request of its kind; the answer
+    /// names it.
+    pub async fn create_service<R: serde::Serialize>(
+        &self,
+        kind: ServiceType,
+        environment_id: Uuid,
+        request: &R,
+    ) -> Result<ServiceSummary, ApiError> {
+        let path = format!("/environment/{environment_id}/{}", kind.path_segment());
+        let created: Listed = self.post(&path, request).await?;
+        Ok(ServiceSummary {
+            id: created.id,
+            name: created.name,
+            service_type: kind,
+        })
+    }
+
     /// Saves a service's settings: the update of its kind (`ApplicationRequest`, ...), whole.
     pub async fn update_service<R: serde::Serialize>(
         &self,

@@ -1,9 +1,13 @@
 use leptos::prelude::*;
-use platform_api::FieldError;
+use platform_api::{FieldError, WireEnum};
 
 /// The message for `field` among the errors of a form (from `platform-api` rules before sending,
 /// or the server's `fields` after).
-pub fn error_for(errors: RwSignal<Vec<FieldError>>, field: &'static str) -> Signal<Option<String>> {
+pub fn error_for(
+    errors: RwSignal<Vec<FieldError>>,
+    field: impl Into<String>,
+) -> Signal<Option<String>> {
+    let field = field.into();
     Signal::derive(move || {
         errors.with(|errors| {
             errors
@@ -14,12 +18,36 @@ pub fn error_for(errors: RwSignal<Vec<FieldError>>, field: &'static str) -> Sign
     })
 }
 
+/// The id of the input that fills the request field `name` (`ports[0].internal_port` gives
+/// `field-ports-0--internal_port`).
+pub fn field_id(name: &str) -> String {
+    format!("field-{}", name.replace(['.', '[', ']'], "-"))
+}
+
+/// An optional text as typed: `None` when left empty, trimmed otherwise.
+pub fn optional_text(field: RwSignal<String>) -> Option<String> {
+    let text = field.get_untracked().trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+/// A list written one item per line (arguments, paths), blank lines left out.
+pub fn lines_of(field: RwSignal<String>) -> Vec<String> {
+    field
+        .get_untracked()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// A labelled input with its rule's message under it.
 #[component]
 pub fn TextField(
-    label: &'static str,
+    #[prop(into)] label: String,
     /// The request field it fills, e.g. `git_repository.url`: also the input's id.
-    name: &'static str,
+    #[prop(into)]
+    name: String,
     value: RwSignal<String>,
     errors: RwSignal<Vec<FieldError>>,
     #[prop(default = "text")] input_type: &'static str,
@@ -31,20 +59,27 @@ pub fn TextField(
     #[prop(optional, into)]
     form_id: Option<String>,
 ) -> impl IntoView {
-    let error = error_for(errors, name);
-    let field = format!("field-{}", name.replace(['.', '[', ']'], "-"));
+    let error = error_for(errors, name.clone());
+    let field = field_id(&name);
     let id = match form_id {
         Some(form) => format!("{form}-{field}"),
         None => field,
     };
     let error_id = format!("{id}-error");
+    // A number is typed in a text input with a numeric keyboard: a number input reads "" while
+    // a person is half-way through "-5", and the bound value would wipe the "-".
+    let (html_type, inputmode) = match input_type {
+        "number" => ("text", Some("numeric")),
+        other => (other, None),
+    };
     view! {
         <div class="field" class:field--invalid=move || error.get().is_some()>
             <label for=id.clone()>{label}{required.then_some(" *")}</label>
             <input
                 id=id
                 name=name
-                type=input_type
+                type=html_type
+                inputmode=inputmode
                 placeholder=placeholder
                 bind:value=value
                 aria-invalid=move || error.get().is_some().to_string()
@@ -70,7 +105,7 @@ where
     V: ToString + 'static,
 {
     let error = error_for(errors, name);
-    let id = format!("field-{name}");
+    let id = field_id(name);
     view! {
         <div class="field" class:field--invalid=move || error.get().is_some()>
             <label for=id.clone()>{label}{required.then_some(" *")}</label>
@@ -80,6 +115,66 @@ where
                 }).collect_view()}
             </select>
             <p class="field__error">{move || error.get()}</p>
+        </div>
+    }
+}
+
+/// A select of every value of a wire enumeration (or of `only` these), shown by their labels and
+/// bound to the value itself.
+#[component]
+pub fn EnumSelect<E: WireEnum>(
+    label: &'static str,
+    name: &'static str,
+    value: RwSignal<E>,
+    errors: RwSignal<Vec<FieldError>>,
+    #[prop(optional)] only: Option<&'static [E]>,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let error = error_for(errors, name);
+    let id = field_id(name);
+    let error_id = format!("{id}-error");
+    let choose = move |event: leptos::ev::Event| {
+        if let Ok(chosen) = event_target_value(&event).parse::<E>() {
+            value.set(chosen);
+        }
+    };
+    view! {
+        <div class="field" class:field--invalid=move || error.get().is_some()>
+            <label for=id.clone()>{label}</label>
+            <select id=id name=name on:change=choose aria-describedby=error_id.clone()
+                prop:value=move || value.get().as_str()>
+                {only.unwrap_or(E::all()).iter().map(|option| {
+                    let option = *option;
+                    view! {
+                        <option value=option.as_str() selected=move || value.get() == option>
+                            {option.label()}
+                        </option>
+                    }
+                }).collect_view()}
+            </select>
+            {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}
+            <p class="field__error" id=error_id>{move || error.get()}</p>
+        </div>
+    }
+}
+
+/// A labelled checkbox, with what ticking it means under it.
+#[component]
+pub fn CheckboxField(
+    label: &'static str,
+    #[prop(into)] name: String,
+    checked: RwSignal<bool>,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let id = field_id(&name);
+    let label_for = id.clone();
+    view! {
+        <div class="field">
+            <label class="checkbox" for=label_for>
+                <input type="checkbox" id=id name=name bind:checked=checked/>
+                {label}
+            </label>
+            {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}
         </div>
     }
 }
@@ -104,7 +199,7 @@ pub fn LinesField(
                 .collect::<Vec<_>>()
         })
     });
-    let id = format!("field-{name}");
+    let id = field_id(name);
     let error_id = format!("{id}-error");
     view! {
         <div class="field field--wide" class:field--invalid=move || !messages.get().is_empty()>

@@ -11,24 +11,24 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     DatabaseType {
-        Postgresql = "POSTGRESQL",
-        Mysql = "MYSQL",
-        Mongodb = "MONGODB",
-        Redis = "REDIS",
+        Postgresql = "POSTGRESQL" => "PostgreSQL",
+        Mysql = "MYSQL" => "MySQL",
+        Mongodb = "MONGODB" => "MongoDB",
+        Redis = "REDIS" => "Redis",
     }
 );
 
 wire_enum!(
     DatabaseMode {
-        Managed = "MANAGED",
-        Container = "CONTAINER",
+        Managed = "MANAGED" => "Managed by the cloud provider",
+        Container = "CONTAINER" => "In the cluster (container)",
     }
 );
 
 wire_enum!(
     DatabaseAccessibility {
-        Private = "PRIVATE",
-        Public = "PUBLIC",
+        Private = "PRIVATE" => "The environment only (private)",
+        Public = "PUBLIC" => "The internet (public)",
     }
 );
 

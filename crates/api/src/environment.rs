@@ -9,10 +9,10 @@ use crate::rules::{self, Violations};
 wire_enum!(
     /// Environment mode (spec 2.1).
     EnvironmentMode {
-        Development = "DEVELOPMENT",
-        Preview = "PREVIEW",
-        Production = "PRODUCTION",
-        Staging = "STAGING",
+        Development = "DEVELOPMENT" => "Development",
+        Preview = "PREVIEW" => "Preview",
+        Production = "PRODUCTION" => "Production",
+        Staging = "STAGING" => "Staging",
     }
 );
 

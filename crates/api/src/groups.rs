@@ -9,15 +9,15 @@ use crate::rules::{self, Violations};
 wire_enum!(
     /// The Kubernetes objects an annotation group applies to.
     AnnotationScope {
-        Deployments = "DEPLOYMENTS",
-        StatefulSets = "STATEFUL_SETS",
-        Services = "SERVICES",
-        Ingress = "INGRESS",
-        Hpa = "HPA",
-        Pods = "PODS",
-        Secrets = "SECRETS",
-        Jobs = "JOBS",
-        CronJobs = "CRON_JOBS",
+        Deployments = "DEPLOYMENTS" => "Deployments",
+        StatefulSets = "STATEFUL_SETS" => "Stateful sets",
+        Services = "SERVICES" => "Services",
+        Ingress = "INGRESS" => "Ingress",
+        Hpa = "HPA" => "Horizontal pod autoscalers",
+        Pods = "PODS" => "Pods",
+        Secrets = "SECRETS" => "Secrets",
+        Jobs = "JOBS" => "Jobs",
+        CronJobs = "CRON_JOBS" => "Cron jobs",
     }
 );
 

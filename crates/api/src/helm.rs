@@ -203,6 +203,35 @@ fn default_timeout() -> i64 {
     600
 }
 
+impl HelmService {
+    /// The update that keeps the service as it is.
+    pub fn to_request(&self) -> HelmRequest {
+        HelmRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            source: HelmSourceRequest {
+                git: self.source.git.as_ref().map(|git| HelmGitSourceRequest {
+                    git_repository: (&git.git_repository).into(),
+                    chart_path: None,
+                }),
+                repository: self.source.repository.as_ref().map(|source| {
+                    HelmRepositorySourceRequest {
+                        repository_id: source.repository.id,
+                        chart_name: source.chart_name.clone(),
+                        chart_version: source.chart_version.clone(),
+                    }
+                }),
+            },
+            arguments: self.arguments.clone(),
+            allow_cluster_wide_resources: self.allow_cluster_wide_resources,
+            values_override: self.values_override.clone(),
+            timeout_sec: self.timeout_sec,
+            auto_deploy: self.auto_deploy,
+            auto_preview: Some(self.auto_preview),
+        }
+    }
+}
+
 impl HelmRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();

@@ -13,17 +13,17 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     JobType {
-        Cron = "CRON",
-        Lifecycle = "LIFECYCLE",
+        Cron = "CRON" => "On a schedule (cron)",
+        Lifecycle = "LIFECYCLE" => "At the environment's lifecycle events",
     }
 );
 
 wire_enum!(
     /// What a lifecycle job deploys, in the production document.
     JobLifecycleType {
-        Generic = "GENERIC",
-        Terraform = "TERRAFORM",
-        Cloudformation = "CLOUDFORMATION",
+        Generic = "GENERIC" => "Generic",
+        Terraform = "TERRAFORM" => "Terraform",
+        Cloudformation = "CLOUDFORMATION" => "CloudFormation",
     }
 );
 
@@ -257,6 +257,45 @@ pub struct JobRequest {
 
 fn default_max_duration() -> i64 {
     300
+}
+
+impl Job {
+    /// The update that keeps the job as it is: a form changes what it shows and sends the rest
+    /// unchanged.
+    pub fn to_request(&self) -> JobRequest {
+        JobRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            schedule: self.schedule.clone(),
+            source: JobSourceRequest {
+                image: self
+                    .source
+                    .image
+                    .as_ref()
+                    .map(|image| JobImageSourceRequest {
+                        registry_id: image.registry_id.unwrap_or(image.registry.id),
+                        image_name: image.image_name.clone(),
+                        tag: image.tag.clone(),
+                    }),
+                docker: self
+                    .source
+                    .docker
+                    .as_ref()
+                    .map(|docker| JobDockerSourceRequest {
+                        git_repository: (&docker.git_repository).into(),
+                        dockerfile_path: Some(docker.dockerfile_path.clone()),
+                    }),
+            },
+            cpu: self.cpu,
+            memory: self.memory,
+            gpu: self.gpu,
+            max_nb_restart: self.max_nb_restart,
+            max_duration_seconds: self.max_duration_seconds,
+            auto_preview: Some(self.auto_preview),
+            auto_deploy: Some(self.auto_deploy),
+            healthchecks: self.healthchecks.clone(),
+        }
+    }
 }
 
 impl JobRequest {

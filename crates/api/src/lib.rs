@@ -56,3 +56,14 @@ pub use tfvars::*;
 pub use token::*;
 pub use variable::*;
 pub use webhook::*;
+
+/// What every enumeration of the wire (declared with `wire_enum!`) can say of itself: what a
+/// select of it offers, sends and shows.
+pub trait WireEnum: Copy + PartialEq + Send + Sync + std::str::FromStr + 'static {
+    /// Every value, in the spec's order.
+    fn all() -> &'static [Self];
+    /// The value as the wire spells it.
+    fn as_str(self) -> &'static str;
+    /// The value in the words of a page.
+    fn label(self) -> &'static str;
+}

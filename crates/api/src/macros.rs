@@ -1,7 +1,11 @@
-/// Declares a string enum of the wire format: serde names, the list of every value, and the
-/// conversions to and from the exact wire string (the server stores these strings in SQLite).
+/// Declares a string enum of the wire format: serde names, the list of every value, the
+/// conversions to and from the exact wire string (the server stores these strings in SQLite), and
+/// the words a page shows for each value (`Variant = "WIRE" => "Label"`; the wire string when a
+/// value has no label).
 macro_rules! wire_enum {
-    ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal),+ $(,)? }) => {
+    (@label $wire:literal) => { $wire };
+    (@label $wire:literal $label:literal) => { $label };
+    ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal $(=> $label:literal)?),+ $(,)? }) => {
         $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum $name {
@@ -38,6 +42,24 @@ macro_rules! wire_enum {
             pub fn as_str(self) -> &'static str {
                 match self {
                     $($name::$variant => $wire),+
+                }
+            }
+        }
+
+        impl crate::WireEnum for $name {
+            fn all() -> &'static [Self] {
+                Self::ALL
+            }
+
+            fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $wire),+
+                }
+            }
+
+            fn label(self) -> &'static str {
+                match self {
+                    $($name::$variant => wire_enum!(@label $wire $($label)?)),+
                 }
             }
         }

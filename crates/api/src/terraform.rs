@@ -13,8 +13,8 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     TerraformEngine {
-        Terraform = "TERRAFORM",
-        OpenTofu = "OPEN_TOFU",
+        Terraform = "TERRAFORM" => "Terraform",
+        OpenTofu = "OPEN_TOFU" => "OpenTofu",
     }
 );
 
@@ -182,9 +182,9 @@ pub struct TerraformService {
 wire_enum!(
     /// What an automatic deployment of a terraform service runs, in the production document.
     TerraformAutoAction {
-        Default = "DEFAULT",
-        Plan = "PLAN",
-        Noop = "NOOP",
+        Default = "DEFAULT" => "Plan and apply",
+        Plan = "PLAN" => "Plan only",
+        Noop = "NOOP" => "Nothing",
     }
 );
 
@@ -233,6 +233,34 @@ pub struct TerraformRequest {
 
 fn default_timeout() -> i64 {
     1800
+}
+
+impl TerraformService {
+    /// The update that keeps the service as it is; secret variables go without their values,
+    /// which the server keeps.
+    pub fn to_request(&self) -> TerraformRequest {
+        TerraformRequest {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            auto_deploy: self.auto_deploy,
+            auto_deploy_config: None,
+            terraform_files_source: TerraformFilesSourceRequest {
+                git: TerraformGitSourceRequest {
+                    git_repository: (&self.terraform_files_source.git.git_repository).into(),
+                },
+            },
+            terraform_variables_source: self.terraform_variables_source.clone(),
+            backend: self.backend.clone(),
+            engine: self.engine,
+            provider_version: self.provider_version.clone(),
+            job_resources: self.job_resources.clone(),
+            timeout_sec: self.timeout_sec,
+            icon_uri: None,
+            use_cluster_credentials: self.use_cluster_credentials,
+            action_extra_arguments: self.action_extra_arguments.clone(),
+            dockerfile_fragment: self.dockerfile_fragment.clone(),
+        }
+    }
 }
 
 impl TerraformRequest {

@@ -272,6 +272,33 @@ impl Browser {
         Ok(())
     }
 
+    /// Clicks the first element matching `css` whose text is `text`, once it shows.
+    pub async fn click_text(&self, css: &str, text: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            for element in self.client.find_all(Locator::Css(css)).await? {
+                if element.text().await.is_ok_and(|shown| shown.trim() == text) {
+                    element.click().await?;
+                    return Ok(());
+                }
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("no {css} shows {text:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Chooses the option of value `value` in the select matching `css`, as a person would.
+    pub async fn choose(&self, css: &str, value: &str) -> Result<()> {
+        self.find(css)
+            .await?
+            .select_by_value(value)
+            .await
+            .with_context(|| format!("{css} offers no {value:?}"))?;
+        Ok(())
+    }
+
     pub async fn click(&self, css: &str) -> Result<()> {
         self.find(css).await?.click().await?;
         Ok(())

@@ -98,9 +98,7 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
 
     // From an image, with no registry yet: the form says where to add one.
     browser
-        .find("#field-source option[value=image]")
-        .await?
-        .click()
+        .click("input[name=job-source]:not(:checked)")
         .await?;
     browser
         .wait_for_text(

@@ -2,7 +2,7 @@
 //! fields in the forms that create them and in those that change them.
 
 use leptos::prelude::*;
-use platform_api::{DatabaseAccessibility, FieldError};
+use platform_api::FieldError;
 
 use crate::components::form::Numbers;
 use crate::components::form_field::TextField;
@@ -69,18 +69,4 @@ pub fn ResourceFields(resources: Resources, errors: RwSignal<Vec<FieldError>>) -
         <TextField label="Maximum instances" name="max_running_instances" value=resources.max_instances
             errors input_type="number"/>
     }
-}
-
-/// Where a database can be reached from, as a select offers it.
-pub fn database_reach_options() -> Vec<(&'static str, String)> {
-    vec![
-        (
-            DatabaseAccessibility::Private.as_str(),
-            "The environment only (private)".to_string(),
-        ),
-        (
-            DatabaseAccessibility::Public.as_str(),
-            "The internet (public)".to_string(),
-        ),
-    ]
 }

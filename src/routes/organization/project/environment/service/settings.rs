@@ -1,11 +1,11 @@
-//! `.../service/:service/settings`: change a service's settings (applications, containers and
-//! databases: name, description, source, resources), the rest of its configuration kept as it
-//! is; the notice that a deployment applies them; and deleting the service.
+//! `.../service/:service/settings`: change a service's settings, in the form of its kind (the
+//! one that creates it, for jobs, helm charts and terraform services), what the form does not
+//! show kept as it is; the notice that a deployment applies them; and deleting the service.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{Application, Container, Database, DatabaseAccessibility, ServiceType};
+use platform_api::{Application, Container, Database, ServiceType, WireEnum};
 
 use super::{
     no_service, use_addressed_service, AddressedService, OutOfDate, OutOfDateNotice, ServiceTabs,
@@ -15,16 +15,18 @@ use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, Numbers};
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{optional_text, EnumSelect, TextField};
 use crate::components::loaded::loaded;
-use crate::routes::organization::project::environment::resources::{
-    database_reach_options, ResourceFields, Resources,
+use crate::routes::organization::project::environment::resources::{ResourceFields, Resources};
+use crate::routes::organization::project::environment::service_form::{
+    helm::HelmForm, job::JobForm, terraform::TerraformForm,
 };
 use crate::routes::{param_id, paths};
 
 #[component]
 pub fn ServiceSettings() -> impl IntoView {
     let addressed = use_addressed_service();
+    let org = param_id("org");
     let out_of_date = OutOfDate::of(addressed);
     let saved = Callback::new(move |()| {
         addressed.record.refetch();
@@ -43,19 +45,21 @@ pub fn ServiceSettings() -> impl IntoView {
                 ServiceRecord::Application(application) => view! { <EditApplication application on_saved=saved/> }.into_any(),
                 ServiceRecord::Container(container) => view! { <EditContainer container on_saved=saved/> }.into_any(),
                 ServiceRecord::Database(database) => view! { <EditDatabase database on_saved=saved/> }.into_any(),
-                other => {
-                    let kind = match other {
-                        ServiceRecord::Job(_) => ServiceType::Job,
-                        ServiceRecord::Helm(_) => ServiceType::Helm,
-                        _ => ServiceType::Terraform,
-                    };
-                    view! {
-                        <p>
-                            "The console shows this kind's settings on the overview; change them through the API ("
-                            <code>{format!("PUT /{}/{{id}}", kind.path_segment())}</code> ")."
-                        </p>
-                    }.into_any()
-                }
+                ServiceRecord::Job(job) => view! {
+                    <JobForm org=org.get_untracked().unwrap_or_default() initial=job.to_request()
+                        form=save_form(ServiceType::Job, job.id, saved)
+                        submit_label="Save" purpose="Job settings"/>
+                }.into_any(),
+                ServiceRecord::Helm(helm) => view! {
+                    <HelmForm org=org.get_untracked().unwrap_or_default() initial=helm.to_request()
+                        form=save_form(ServiceType::Helm, helm.id, saved)
+                        submit_label="Save" purpose="Helm settings"/>
+                }.into_any(),
+                ServiceRecord::Terraform(terraform) => view! {
+                    <TerraformForm org=org.get_untracked().unwrap_or_default() initial=terraform.to_request()
+                        form=save_form(ServiceType::Terraform, terraform.id, saved)
+                        submit_label="Save" purpose="Terraform settings"/>
+                }.into_any(),
             })}
         </section>
         <DeleteService service=addressed/>
@@ -76,12 +80,6 @@ fn save_form<R: serde::Serialize + Clone + 'static>(
             "Settings saved: deploy the service to apply them.".to_string()
         },
     )
-}
-
-/// An optional text as typed: `None` when left empty.
-fn typed(field: RwSignal<String>) -> Option<String> {
-    let text = field.get_untracked().trim().to_string();
-    (!text.is_empty()).then_some(text)
 }
 
 #[component]
@@ -118,11 +116,11 @@ fn EditApplication(application: Application, on_saved: Callback<()>) -> impl Int
         let typed_resources = resources.read(&mut numbers);
         let mut request = application.to_request();
         request.name = name.get_untracked().trim().to_string();
-        request.description = typed(description);
+        request.description = optional_text(description);
         request.git_repository.url = url.get_untracked().trim().to_string();
-        request.git_repository.branch = typed(branch);
-        request.git_repository.root_path = typed(root_path);
-        request.dockerfile_path = typed(dockerfile);
+        request.git_repository.branch = optional_text(branch);
+        request.git_repository.root_path = optional_text(root_path);
+        request.dockerfile_path = optional_text(dockerfile);
         request.cpu = typed_resources.cpu;
         request.memory = typed_resources.memory;
         request.min_running_instances = typed_resources.min_running_instances;
@@ -167,7 +165,7 @@ fn EditContainer(container: Container, on_saved: Callback<()>) -> impl IntoView 
         let typed_resources = resources.read(&mut numbers);
         let mut request = container.to_request();
         request.name = name.get_untracked().trim().to_string();
-        request.description = typed(description);
+        request.description = optional_text(description);
         request.image_name = image.get_untracked().trim().to_string();
         request.tag = tag.get_untracked().trim().to_string();
         request.cpu = typed_resources.cpu;
@@ -199,26 +197,23 @@ fn EditDatabase(database: Database, on_saved: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(database.name.clone());
     let description = RwSignal::new(database.description.clone().unwrap_or_default());
     let version = RwSignal::new(database.version.clone());
-    let accessibility = RwSignal::new(database.accessibility.as_str().to_string());
+    let accessibility = RwSignal::new(database.accessibility);
     let cpu = RwSignal::new(database.cpu.to_string());
     let memory = RwSignal::new(database.memory.to_string());
     let storage = RwSignal::new(database.storage.to_string());
     let what = format!(
         "{} · {}",
-        database.database_type.as_str(),
-        database.mode.as_str()
+        database.database_type.label(),
+        database.mode.label()
     );
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
         let mut request = database.to_request();
         request.name = name.get_untracked().trim().to_string();
-        request.description = typed(description);
+        request.description = optional_text(description);
         request.version = version.get_untracked().trim().to_string();
-        request.accessibility = accessibility
-            .get_untracked()
-            .parse()
-            .unwrap_or(DatabaseAccessibility::Private);
+        request.accessibility = accessibility.get_untracked();
         request.cpu = numbers.read("cpu", &cpu.get_untracked());
         request.memory = numbers.read("memory", &memory.get_untracked());
         request.storage = numbers.read("storage", &storage.get_untracked());
@@ -232,8 +227,7 @@ fn EditDatabase(database: Database, on_saved: Callback<()>) -> impl IntoView {
                 <TextField label="Name" name="name" value=name errors required=true/>
                 <TextField label="Description" name="description" value=description errors/>
                 <TextField label="Version" name="version" value=version errors required=true/>
-                <SelectField label="Reachable from" name="accessibility" value=accessibility errors
-                    options=database_reach_options()/>
+                <EnumSelect label="Reachable from" name="accessibility" value=accessibility errors/>
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>

@@ -1,0 +1,113 @@
+//! A helm service changed through its settings page: from a chart in git to a chart of a helm
+//! repository, a missing chart version refused before sending, its values (a file written inline
+//! and `--set` pairs added and removed), arguments, timeout and cluster-wide resources saved; the
+//! record read back through the API holds every change.
+
+use e2e::Browser;
+use serde_json::json;
+
+const FORM: &str = "form[aria-label='Helm settings']";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let charts = browser
+        .create(
+            &format!("/organization/{}/helmRepository", place.organization),
+            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example",
+                   "skip_tls_verification": false, "config": {}}),
+        )
+        .await?;
+    let helm = browser
+        .create(
+            &format!("/environment/{}/helm", place.environment),
+            json!({"name": "cache", "source": {"git": {"git_repository": {"url": "https://git.example.com/acme/charts.git", "root_path": "/charts/redis"}}},
+                   "values_override": {"set": [["auth.enabled", "false"], ["image.tag", "7"]],
+                                       "file": {"raw": {"values": [{"name": "values.yaml", "content": "replica:\n  count: 1\n"}]}}}}),
+        )
+        .await?;
+
+    browser.sign_in().await?;
+    browser.open(&place.service_page(&helm)).await?;
+    browser.click("a.tabs__tab[href$='/settings']").await?;
+    browser.wait_for_value("#field-name", "cache").await?;
+    browser
+        .wait_for_value(
+            "#field-source-git-git_repository-root_path",
+            "/charts/redis",
+        )
+        .await?;
+    browser
+        .wait_for_value("#field-values_override-file", "count: 1")
+        .await?;
+    browser
+        .wait_for_value("#field-values_override-set-1--key", "image.tag")
+        .await?;
+
+    browser
+        .click("input[name=helm-source]:not(:checked)")
+        .await?;
+    browser
+        .wait_for_text("#field-source-repository-repository_id", "bitnami")
+        .await?;
+    browser
+        .fill("#field-source-repository-chart_name", "redis")
+        .await?;
+    browser
+        .click(&format!("{FORM} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-source-repository-chart_version-error",
+            "is required",
+        )
+        .await?;
+
+    browser
+        .fill("#field-source-repository-chart_version", "19.0.1")
+        .await?;
+    browser
+        .fill("#field-values_override-file", "replica:\n  count: 3\n")
+        .await?;
+    browser.click("button[aria-label='Remove value 1']").await?;
+    browser.click_text("button", "Add a value").await?;
+    browser
+        .fill("#field-values_override-set-1--key", "metrics.enabled")
+        .await?;
+    browser
+        .fill("#field-values_override-set-1--value", "true")
+        .await?;
+    browser.fill("#field-arguments", "--atomic").await?;
+    browser.fill("#field-timeout_sec", "300").await?;
+    browser.click("#field-allow_cluster_wide_resources").await?;
+    browser
+        .click(&format!("{FORM} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "Settings saved")
+        .await?;
+
+    let after = browser
+        .api("GET", &format!("/helm/{helm}"), json!(null))
+        .await?;
+    assert!(after["source"]["git"].is_null(), "{after}");
+    assert_eq!(after["source"]["repository"]["repository"]["id"], charts);
+    assert_eq!(after["source"]["repository"]["chart_name"], "redis");
+    assert_eq!(after["source"]["repository"]["chart_version"], "19.0.1");
+    assert_eq!(
+        after["values_override"]["set"],
+        json!([["image.tag", "7"], ["metrics.enabled", "true"]])
+    );
+    let values = after["values_override"]["file"]["raw"]["values"][0]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(values.contains("count: 3"), "{after}");
+    assert_eq!(after["arguments"], json!(["--atomic"]));
+    assert_eq!(after["timeout_sec"], 300);
+    assert_eq!(after["allow_cluster_wide_resources"], true);
+    browser.screenshot("helm-settings").await?;
+    browser.close().await
+}

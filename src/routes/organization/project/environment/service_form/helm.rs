@@ -1,0 +1,249 @@
+//! A helm service's form: the chart (from a helm repository with its name and version, or from a
+//! directory of a git repository), the values given on top of the chart's (a values file written
+//! inline, and `--set` pairs), helm's arguments, its timeout and whether it deploys on every push.
+
+use leptos::prelude::*;
+use platform_api::{
+    FieldError, HelmGitSourceRequest, HelmRepositorySourceRequest, HelmRequest, HelmSourceRequest,
+    HelmValuesFile, HelmValuesOverride, KeyValue, NamedValuesFile, RawValuesFiles,
+};
+use uuid::Uuid;
+
+use super::{
+    chosen_id, GitFields, GitRepositoryFields, HelmRepositoryField, SourceChoice, SubmitButton,
+};
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{
+    lines_of, optional_text, CheckboxField, LinesField, TextField,
+};
+use crate::components::rows::{RowList, Rows};
+
+/// What a values file written in the console is called, as the production API names files.
+const INLINE_VALUES: &str = "values.yaml";
+
+/// A new helm service's request: a chart of a helm repository, chosen in the form.
+pub fn new_helm() -> HelmRequest {
+    HelmRequest {
+        name: String::new(),
+        description: None,
+        source: HelmSourceRequest {
+            git: None,
+            repository: Some(HelmRepositorySourceRequest {
+                repository_id: Uuid::nil(),
+                chart_name: String::new(),
+                chart_version: String::new(),
+            }),
+        },
+        arguments: Vec::new(),
+        allow_cluster_wide_resources: false,
+        values_override: HelmValuesOverride::default(),
+        timeout_sec: 600,
+        auto_deploy: false,
+        auto_preview: None,
+    }
+}
+
+/// The values file written inline, whichever form it was stored in.
+fn inline_values(file: Option<&HelmValuesFile>) -> String {
+    match file {
+        Some(HelmValuesFile::Yaml(yaml)) => yaml.clone(),
+        Some(HelmValuesFile::Files { raw: Some(raw), .. }) => raw
+            .values
+            .iter()
+            .map(|file| file.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n---\n"),
+        _ => String::new(),
+    }
+}
+
+/// The values override as the form holds it: the inline file written (the production API's
+/// `raw` form), and values files read from git kept as they were.
+fn values_file(written: &str, kept: Option<&HelmValuesFile>) -> Option<HelmValuesFile> {
+    let git = match kept {
+        Some(HelmValuesFile::Files { git, .. }) => git.clone(),
+        _ => None,
+    };
+    let raw = (!written.trim().is_empty()).then(|| RawValuesFiles {
+        values: vec![NamedValuesFile {
+            name: INLINE_VALUES.into(),
+            content: written.to_string(),
+        }],
+    });
+    (raw.is_some() || git.is_some()).then_some(HelmValuesFile::Files { raw, git })
+}
+
+/// One `--set key=value` pair of the form.
+#[derive(Clone, Copy)]
+struct SetPair {
+    key: RwSignal<String>,
+    value: RwSignal<String>,
+}
+
+impl SetPair {
+    fn new() -> Self {
+        Self {
+            key: RwSignal::new(String::new()),
+            value: RwSignal::new(String::new()),
+        }
+    }
+
+    fn of(pair: &KeyValue) -> Self {
+        Self {
+            key: RwSignal::new(pair.key.clone()),
+            value: RwSignal::new(pair.value.clone()),
+        }
+    }
+}
+
+fn set_pair_fields(
+    index: usize,
+    pair: SetPair,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    view! {
+        <TextField label=format!("Key {}", index + 1) name=format!("values_override.set[{index}].key")
+            value=pair.key errors/>
+        <TextField label=format!("Value {}", index + 1) name=format!("values_override.set[{index}].value")
+            value=pair.value errors/>
+    }
+}
+
+#[component]
+pub fn HelmForm(
+    org: Uuid,
+    initial: HelmRequest,
+    form: Form<HelmRequest>,
+    submit_label: &'static str,
+    purpose: &'static str,
+) -> impl IntoView {
+    let errors = form.errors;
+    let name = RwSignal::new(initial.name.clone());
+    let description = RwSignal::new(initial.description.clone().unwrap_or_default());
+    let git = initial.source.git.clone();
+    let repository = initial.source.repository.clone();
+    let from_repository = RwSignal::new(git.is_none());
+    let helm_repository = RwSignal::new(
+        repository
+            .as_ref()
+            .map(|r| r.repository_id)
+            .filter(|id| !id.is_nil())
+            .map(|id| id.to_string())
+            .unwrap_or_default(),
+    );
+    let chart_name = RwSignal::new(
+        repository
+            .as_ref()
+            .map(|r| r.chart_name.clone())
+            .unwrap_or_default(),
+    );
+    let chart_version = RwSignal::new(
+        repository
+            .as_ref()
+            .map(|r| r.chart_version.clone())
+            .unwrap_or_default(),
+    );
+    let git = GitFields::of(git.as_ref().map(|g| &g.git_repository));
+    let kept_file = initial.values_override.file.clone();
+    let values = RwSignal::new(inline_values(kept_file.as_ref()));
+    let set = Rows::new(initial.values_override.set.iter().map(SetPair::of));
+    let arguments = RwSignal::new(initial.arguments.join("\n"));
+    let timeout = RwSignal::new(initial.timeout_sec.to_string());
+    let cluster_wide = RwSignal::new(initial.allow_cluster_wide_resources);
+    let auto_deploy = RwSignal::new(initial.auto_deploy);
+    let git_files_kept = matches!(&kept_file, Some(HelmValuesFile::Files { git: Some(_), .. }));
+
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let source = if from_repository.get_untracked() {
+            let repository_id = match chosen_id(
+                "source.repository.repository_id",
+                helm_repository,
+                "a helm repository",
+            ) {
+                Ok(id) => id,
+                Err(problem) => return errors.set(vec![problem]),
+            };
+            HelmSourceRequest {
+                git: None,
+                repository: Some(HelmRepositorySourceRequest {
+                    repository_id,
+                    chart_name: chart_name.get_untracked().trim().to_string(),
+                    chart_version: chart_version.get_untracked().trim().to_string(),
+                }),
+            }
+        } else {
+            HelmSourceRequest {
+                git: Some(HelmGitSourceRequest {
+                    git_repository: git.read(),
+                    chart_path: None,
+                }),
+                repository: None,
+            }
+        };
+        let mut numbers = Numbers::default();
+        let request = HelmRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+            source,
+            arguments: lines_of(arguments),
+            allow_cluster_wide_resources: cluster_wide.get_untracked(),
+            values_override: HelmValuesOverride {
+                set: set.read(|_, pair| KeyValue {
+                    key: pair.key.get_untracked().trim().to_string(),
+                    value: pair.value.get_untracked(),
+                }),
+                file: values_file(&values.get_untracked(), kept_file.as_ref()),
+            },
+            timeout_sec: numbers.read("timeout_sec", &timeout.get_untracked()),
+            auto_deploy: auto_deploy.get_untracked(),
+            ..initial.clone()
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    view! {
+        <form on:submit=submit novalidate aria-label=purpose>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="ingress"/>
+                <TextField label="Description" name="description" value=description errors/>
+            </div>
+            <SourceChoice legend="Chart" name="helm-source" first="From a helm repository"
+                second="From a git repository" first_chosen=from_repository/>
+            <div class="form-grid">
+                {move || if from_repository.get() {
+                    view! {
+                        <HelmRepositoryField org name="source.repository.repository_id" value=helm_repository errors/>
+                        <TextField label="Chart name" name="source.repository.chart_name" value=chart_name
+                            errors required=true placeholder="ingress-nginx"/>
+                        <TextField label="Chart version" name="source.repository.chart_version"
+                            value=chart_version errors required=true placeholder="4.10.0"/>
+                    }.into_any()
+                } else {
+                    view! {
+                        <GitRepositoryFields git prefix="source.git.git_repository" errors
+                            root_label="Chart directory" root_hint="Where Chart.yaml is in the repository."/>
+                    }.into_any()
+                }}
+            </div>
+            <div class="form-grid">
+                <LinesField label="Values (YAML)" name="values_override.file" value=values errors
+                    hint="Given on top of the chart's own values."/>
+            </div>
+            {git_files_kept.then(|| view! {
+                <p class="muted">"Values files read from git are kept as they are."</p>
+            })}
+            <RowList legend="Values set one by one (--set)" what="value" rows=set
+                new_row=SetPair::new row=set_pair_fields errors/>
+            <div class="form-grid">
+                <LinesField label="Helm arguments" name="arguments" value=arguments errors
+                    hint="One per line, e.g. --atomic."/>
+                <TextField label="Timeout (seconds)" name="timeout_sec" value=timeout errors input_type="number"/>
+                <CheckboxField label="Allow cluster-wide resources" name="allow_cluster_wide_resources"
+                    checked=cluster_wide hint="Lets the chart create resources outside its namespace."/>
+                <CheckboxField label="Deploy on every push" name="auto_deploy" checked=auto_deploy/>
+            </div>
+            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+        </form>
+    }
+}

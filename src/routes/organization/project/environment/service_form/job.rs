@@ -1,0 +1,244 @@
+//! A job's form: when it runs (a cron schedule in a timezone, or the environment's lifecycle
+//! events), what it runs (built from git, or an image of a registry; arguments and entrypoint),
+//! and with what (resources, longest run, restarts).
+
+use leptos::prelude::*;
+use platform_api::{
+    CronJobSchedule, GitRepositoryRequest, JobCommand, JobDockerSourceRequest,
+    JobImageSourceRequest, JobLifecycleType, JobRequest, JobSchedule, JobSourceRequest, JobType,
+};
+use uuid::Uuid;
+
+use super::{chosen_id, GitFields, GitRepositoryFields, RegistryField, SourceChoice, SubmitButton};
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{
+    error_for, lines_of, optional_text, CheckboxField, EnumSelect, TextField,
+};
+
+/// A new job's request: nightly at 3, built from git.
+pub fn new_job() -> JobRequest {
+    JobRequest {
+        name: String::new(),
+        description: None,
+        schedule: JobSchedule {
+            cronjob: Some(CronJobSchedule {
+                scheduled_at: "0 3 * * *".into(),
+                timezone: "Etc/UTC".into(),
+                arguments: Vec::new(),
+                entrypoint: None,
+            }),
+            ..JobSchedule::default()
+        },
+        source: JobSourceRequest {
+            image: None,
+            docker: Some(JobDockerSourceRequest {
+                git_repository: GitRepositoryRequest::for_url("", Some("main".into())),
+                dockerfile_path: Some("Dockerfile".into()),
+            }),
+        },
+        cpu: platform_api::defaults::cpu(),
+        memory: platform_api::defaults::memory(),
+        gpu: 0,
+        max_nb_restart: 0,
+        max_duration_seconds: 300,
+        auto_preview: None,
+        auto_deploy: None,
+        healthchecks: Default::default(),
+    }
+}
+
+/// What the job runs, wherever its schedule keeps it: the cron job's, else the first lifecycle
+/// event's.
+fn command_of(schedule: &JobSchedule) -> (Vec<String>, Option<String>) {
+    if let Some(cron) = &schedule.cronjob {
+        return (cron.arguments.clone(), cron.entrypoint.clone());
+    }
+    [&schedule.on_start, &schedule.on_stop, &schedule.on_delete]
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|command| (command.arguments.clone(), command.entrypoint.clone()))
+        .unwrap_or_default()
+}
+
+#[component]
+pub fn JobForm(
+    org: Uuid,
+    initial: JobRequest,
+    form: Form<JobRequest>,
+    submit_label: &'static str,
+    /// The form's accessible name.
+    purpose: &'static str,
+) -> impl IntoView {
+    let errors = form.errors;
+    let name = RwSignal::new(initial.name.clone());
+    let description = RwSignal::new(initial.description.clone().unwrap_or_default());
+    let job_type = RwSignal::new(initial.schedule.job_type());
+    let cron = initial.schedule.cronjob.clone();
+    let schedule = RwSignal::new(
+        cron.as_ref()
+            .map_or("0 3 * * *".into(), |c| c.scheduled_at.clone()),
+    );
+    let timezone = RwSignal::new(
+        cron.as_ref()
+            .map_or("Etc/UTC".into(), |c| c.timezone.clone()),
+    );
+    let on_start = RwSignal::new(
+        initial.schedule.on_start.is_some()
+            || cron.is_none() && initial.schedule.events().is_empty(),
+    );
+    let on_stop = RwSignal::new(initial.schedule.on_stop.is_some());
+    let on_delete = RwSignal::new(initial.schedule.on_delete.is_some());
+    let (arguments, entrypoint) = command_of(&initial.schedule);
+    let arguments = RwSignal::new(arguments.join("\n"));
+    let entrypoint = RwSignal::new(entrypoint.unwrap_or_default());
+    let docker = initial.source.docker.clone();
+    let image = initial.source.image.clone();
+    let from_git = RwSignal::new(image.is_none());
+    let git = GitFields::of(docker.as_ref().map(|d| &d.git_repository));
+    let dockerfile = RwSignal::new(
+        docker
+            .as_ref()
+            .and_then(|d| d.dockerfile_path.clone())
+            .unwrap_or_else(|| "Dockerfile".into()),
+    );
+    let registry = RwSignal::new(
+        image
+            .as_ref()
+            .map(|i| i.registry_id.to_string())
+            .unwrap_or_default(),
+    );
+    let image_name = RwSignal::new(
+        image
+            .as_ref()
+            .map(|i| i.image_name.clone())
+            .unwrap_or_default(),
+    );
+    let tag = RwSignal::new(image.as_ref().map_or("latest".into(), |i| i.tag.clone()));
+    let cpu = RwSignal::new(initial.cpu.to_string());
+    let memory = RwSignal::new(initial.memory.to_string());
+    let max_duration = RwSignal::new(initial.max_duration_seconds.to_string());
+    let max_restarts = RwSignal::new(initial.max_nb_restart.to_string());
+    let auto_deploy = RwSignal::new(initial.auto_deploy.unwrap_or(false));
+
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let source = if from_git.get_untracked() {
+            JobSourceRequest {
+                image: None,
+                docker: Some(JobDockerSourceRequest {
+                    git_repository: git.read(),
+                    dockerfile_path: optional_text(dockerfile),
+                }),
+            }
+        } else {
+            let registry_id = match chosen_id("source.image.registry_id", registry, "a registry") {
+                Ok(id) => id,
+                Err(problem) => return errors.set(vec![problem]),
+            };
+            JobSourceRequest {
+                image: Some(JobImageSourceRequest {
+                    registry_id,
+                    image_name: image_name.get_untracked().trim().to_string(),
+                    tag: tag.get_untracked().trim().to_string(),
+                }),
+                docker: None,
+            }
+        };
+        let command = JobCommand {
+            arguments: lines_of(arguments),
+            entrypoint: optional_text(entrypoint),
+        };
+        let schedule = match job_type.get_untracked() {
+            JobType::Cron => JobSchedule {
+                cronjob: Some(CronJobSchedule {
+                    scheduled_at: schedule.get_untracked().trim().to_string(),
+                    timezone: timezone.get_untracked().trim().to_string(),
+                    arguments: command.arguments,
+                    entrypoint: command.entrypoint,
+                }),
+                ..JobSchedule::default()
+            },
+            JobType::Lifecycle => {
+                let at = |chosen: RwSignal<bool>| chosen.get_untracked().then(|| command.clone());
+                JobSchedule {
+                    cronjob: None,
+                    on_start: at(on_start),
+                    on_stop: at(on_stop),
+                    on_delete: at(on_delete),
+                    lifecycle_type: Some(JobLifecycleType::Generic),
+                }
+            }
+        };
+        let mut numbers = Numbers::default();
+        let request = JobRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+            schedule,
+            source,
+            cpu: numbers.read("cpu", &cpu.get_untracked()),
+            memory: numbers.read("memory", &memory.get_untracked()),
+            max_duration_seconds: numbers
+                .read("max_duration_seconds", &max_duration.get_untracked()),
+            max_nb_restart: numbers.read("max_nb_restart", &max_restarts.get_untracked()),
+            auto_deploy: Some(auto_deploy.get_untracked()),
+            ..initial.clone()
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    let events_error = error_for(errors, "schedule");
+    view! {
+        <form on:submit=submit novalidate aria-label=purpose>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="nightly-report"/>
+                <TextField label="Description" name="description" value=description errors/>
+                <EnumSelect label="Runs" name="job_type" value=job_type errors/>
+                <Show when=move || job_type.get() == JobType::Cron>
+                    <TextField label="Schedule" name="schedule.cronjob.scheduled_at" value=schedule errors
+                        required=true hint="Five cron fields: minute hour day month weekday."/>
+                    <TextField label="Timezone" name="schedule.cronjob.timezone" value=timezone errors
+                        required=true hint="The schedule's timezone, e.g. Europe/Paris."/>
+                </Show>
+            </div>
+            <Show when=move || job_type.get() == JobType::Lifecycle>
+                <fieldset class="choices" aria-describedby="field-schedule-error">
+                    <legend>"Runs when the environment *"</legend>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_start" bind:checked=on_start/>"starts"</label>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_stop" bind:checked=on_stop/>"stops"</label>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_delete" bind:checked=on_delete/>"is deleted"</label>
+                    <p class="field__error" id="field-schedule-error">{move || events_error.get()}</p>
+                </fieldset>
+            </Show>
+            <SourceChoice legend="Source" name="job-source" first="Built from git"
+                second="An image of a registry" first_chosen=from_git/>
+            <div class="form-grid">
+                {move || if from_git.get() {
+                    view! {
+                        <GitRepositoryFields git prefix="source.docker.git_repository" errors/>
+                        <TextField label="Dockerfile" name="source.docker.dockerfile_path" value=dockerfile errors/>
+                    }.into_any()
+                } else {
+                    view! {
+                        <RegistryField org name="source.image.registry_id" value=registry errors/>
+                        <TextField label="Image" name="source.image.image_name" value=image_name errors
+                            required=true placeholder="acme/report"/>
+                        <TextField label="Tag" name="source.image.tag" value=tag errors required=true/>
+                    }.into_any()
+                }}
+                <TextField label="Entrypoint" name="schedule.entrypoint" value=entrypoint errors
+                    hint="Leave empty for the image's own."/>
+                <crate::components::form_field::LinesField label="Arguments" name="schedule.arguments"
+                    value=arguments errors hint="One per line, passed as they are."/>
+                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
+                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                <TextField label="Longest run (seconds)" name="max_duration_seconds" value=max_duration
+                    errors input_type="number"/>
+                <TextField label="Restarts after a failure" name="max_nb_restart" value=max_restarts
+                    errors input_type="number"/>
+                <CheckboxField label="Deploy on every push" name="auto_deploy" checked=auto_deploy/>
+            </div>
+            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+        </form>
+    }
+}

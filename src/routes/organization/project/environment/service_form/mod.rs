@@ -1,0 +1,198 @@
+//! The form of each kind of service, one per kind, used both to create a service (filled with
+//! the kind's defaults) and to change it (filled from its record): the environment's "New
+//! service" and the service's Settings show the same fields under the same rules.
+
+pub mod helm;
+pub mod job;
+pub mod terraform;
+
+use leptos::prelude::*;
+use platform_api::{FieldError, GitRepositoryRequest};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::form_field::{optional_text, SelectField, TextField};
+use crate::routes::paths;
+
+/// A git repository as a form holds it: its address, branch and the directory that matters.
+#[derive(Clone, Copy)]
+pub struct GitFields {
+    url: RwSignal<String>,
+    branch: RwSignal<String>,
+    root_path: RwSignal<String>,
+}
+
+impl GitFields {
+    /// The repository's fields, or a new one's (on `main`).
+    pub fn of(repository: Option<&GitRepositoryRequest>) -> Self {
+        Self {
+            url: RwSignal::new(repository.map(|r| r.url.clone()).unwrap_or_default()),
+            branch: RwSignal::new(
+                repository
+                    .and_then(|r| r.branch.clone())
+                    .unwrap_or_else(|| "main".into()),
+            ),
+            root_path: RwSignal::new(
+                repository
+                    .and_then(|r| r.root_path.clone())
+                    .unwrap_or_default(),
+            ),
+        }
+    }
+
+    pub fn read(&self) -> GitRepositoryRequest {
+        let mut repository =
+            GitRepositoryRequest::for_url(&self.url.get_untracked(), optional_text(self.branch));
+        repository.root_path = optional_text(self.root_path);
+        repository
+    }
+}
+
+/// The fields of a git repository, named under `prefix` (`source.git.git_repository`).
+#[component]
+pub fn GitRepositoryFields(
+    git: GitFields,
+    prefix: &'static str,
+    errors: RwSignal<Vec<FieldError>>,
+    #[prop(default = "Root path")] root_label: &'static str,
+    #[prop(optional)] root_hint: &'static str,
+) -> impl IntoView {
+    view! {
+        <TextField label="Git repository URL" name=format!("{prefix}.url") value=git.url errors
+            required=true placeholder="https://git.example.com/acme/repository.git"/>
+        <TextField label="Branch" name=format!("{prefix}.branch") value=git.branch errors/>
+        <TextField label=root_label name=format!("{prefix}.root_path") value=git.root_path errors
+            hint=root_hint/>
+    }
+}
+
+/// A choice between two sources (git or an image, git or a helm repository), as radio buttons
+/// bound to whether the first is chosen.
+#[component]
+pub fn SourceChoice(
+    legend: &'static str,
+    /// The radio group's name.
+    name: &'static str,
+    first: &'static str,
+    second: &'static str,
+    first_chosen: RwSignal<bool>,
+) -> impl IntoView {
+    view! {
+        <fieldset class="choices">
+            <legend>{legend}</legend>
+            <label class="checkbox">
+                <input type="radio" name=name checked=move || first_chosen.get()
+                    on:change=move |_| first_chosen.set(true)/>
+                {first}
+            </label>
+            <label class="checkbox">
+                <input type="radio" name=name checked=move || !first_chosen.get()
+                    on:change=move |_| first_chosen.set(false)/>
+                {second}
+            </label>
+        </fieldset>
+    }
+}
+
+/// A record of the organization to choose by id (a registry, a helm repository): a select, or,
+/// when the organization has none, the way to add one.
+#[component]
+fn OrganizationRecordField(
+    label: &'static str,
+    /// The request field it fills.
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+    /// The records, as `(id, what the select shows)`.
+    records: LocalResource<Result<Vec<(Uuid, String)>, crate::api::ApiError>>,
+    /// What to say, and where to go, when there is none.
+    none: &'static str,
+    add_at: String,
+) -> impl IntoView {
+    move || {
+        Some(match records.get()? {
+            Err(error) => {
+                view! { <p class="notice notice--error">{error.to_string()}</p> }.into_any()
+            }
+            Ok(list) if list.is_empty() => view! {
+                <p class="notice notice--warning">
+                    {none} " " <a href=add_at.clone()>"Add one"</a> " first."
+                </p>
+            }
+            .into_any(),
+            Ok(list) => {
+                if value.get_untracked().is_empty() {
+                    value.set(list[0].0.to_string());
+                }
+                view! { <SelectField label name value options=list errors required=true/> }
+                    .into_any()
+            }
+        })
+    }
+}
+
+/// A container registry of the organization to take an image from.
+#[component]
+pub fn RegistryField(
+    org: Uuid,
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let records = LocalResource::new(move || async move {
+        Ok(api
+            .container_registries(org)
+            .await?
+            .into_iter()
+            .map(|r| (r.id, format!("{} ({})", r.name, r.url)))
+            .collect())
+    });
+    view! {
+        <OrganizationRecordField label="Registry" name value errors records
+            none="Images come from a registry, and this organization has none yet."
+            add_at=paths::container_registries(org)/>
+    }
+}
+
+/// A helm repository of the organization to take a chart from.
+#[component]
+pub fn HelmRepositoryField(
+    org: Uuid,
+    name: &'static str,
+    value: RwSignal<String>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let records = LocalResource::new(move || async move {
+        Ok(api
+            .helm_repositories(org)
+            .await?
+            .into_iter()
+            .map(|r| (r.id, format!("{} ({})", r.name, r.url)))
+            .collect())
+    });
+    view! {
+        <OrganizationRecordField label="Helm repository" name value errors records
+            none="Charts come from a helm repository, and this organization has none yet."
+            add_at=paths::helm_repositories(org)/>
+    }
+}
+
+/// The id chosen in a select of records, or the error saying one is needed.
+pub fn chosen_id(field: &str, value: RwSignal<String>, what: &str) -> Result<Uuid, FieldError> {
+    value
+        .get_untracked()
+        .parse()
+        .map_err(|_| FieldError::new(field, format!("is required: choose {what}")))
+}
+
+/// A submit button that says what it does and waits while the form is sent.
+#[component]
+pub fn SubmitButton(label: &'static str, pending: Signal<bool>) -> impl IntoView {
+    view! {
+        <button type="submit" class="button button--primary" disabled=move || pending.get()>
+            {label}
+        </button>
+    }
+}
