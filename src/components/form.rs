@@ -74,12 +74,17 @@ pub struct Numbers(Vec<FieldError>);
 
 impl Numbers {
     /// `text` as a whole number; 0 after reporting it when it is not one.
-    pub fn read(&mut self, field: &'static str, text: &str) -> i64 {
+    pub fn read(&mut self, field: impl Into<String>, text: &str) -> i64 {
         text.trim().parse().unwrap_or_else(|_| {
             self.0
                 .push(FieldError::new(field, "must be a whole number"));
             0
         })
+    }
+
+    /// `text` as a whole number, or `None` when left empty.
+    pub fn read_optional(&mut self, field: impl Into<String>, text: &str) -> Option<i64> {
+        (!text.trim().is_empty()).then(|| self.read(field, text))
     }
 
     /// The outcome of the request's rules, with the unreadable numbers: a field that is not a

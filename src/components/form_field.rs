@@ -124,14 +124,14 @@ where
 #[component]
 pub fn EnumSelect<E: WireEnum>(
     label: &'static str,
-    name: &'static str,
+    #[prop(into)] name: String,
     value: RwSignal<E>,
     errors: RwSignal<Vec<FieldError>>,
     #[prop(optional)] only: Option<&'static [E]>,
     #[prop(optional)] hint: &'static str,
 ) -> impl IntoView {
-    let error = error_for(errors, name);
-    let id = field_id(name);
+    let error = error_for(errors, name.clone());
+    let id = field_id(&name);
     let error_id = format!("{id}-error");
     let choose = move |event: leptos::ev::Event| {
         if let Ok(chosen) = event_target_value(&event).parse::<E>() {
@@ -185,21 +185,23 @@ pub fn CheckboxField(
 pub fn LinesField(
     label: &'static str,
     /// The request's list field, e.g. `labels`.
-    name: &'static str,
+    #[prop(into)]
+    name: String,
     value: RwSignal<String>,
     errors: RwSignal<Vec<FieldError>>,
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] hint: &'static str,
 ) -> impl IntoView {
+    let list = name.clone();
     let messages = Signal::derive(move || {
         errors.with(|errors| {
             errors
                 .iter()
-                .filter_map(|error| line_message(name, error))
+                .filter_map(|error| line_message(&list, error))
                 .collect::<Vec<_>>()
         })
     });
-    let id = field_id(name);
+    let id = field_id(&name);
     let error_id = format!("{id}-error");
     view! {
         <div class="field field--wide" class:field--invalid=move || !messages.get().is_empty()>

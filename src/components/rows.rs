@@ -22,21 +22,13 @@ impl<T: Copy + Send + Sync + 'static> Rows<T> {
     }
 
     /// Every row, in order, as a submission reads them.
-    pub fn read<R>(&self, each: impl Fn(usize, T) -> R) -> Vec<R> {
+    pub fn read<R>(&self, mut each: impl FnMut(usize, T) -> R) -> Vec<R> {
         self.0
             .get_untracked()
             .into_iter()
             .enumerate()
             .map(|(index, row)| each(index, row))
             .collect()
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.with(Vec::len)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

@@ -521,6 +521,98 @@ pub struct PortRequest {
     pub name: Option<String>,
     #[serde(default)]
     pub is_default: Option<bool>,
+    /// The path the port answers under on its public address ("/" when left out).
+    #[serde(default)]
+    pub public_path: Option<String>,
+    /// What that path becomes before the request reaches the service.
+    #[serde(default)]
+    pub public_path_rewrite: Option<String>,
+}
+
+wire_enum!(
+    /// What a port speaks (the production document's `PortProtocolEnum`).
+    PortProtocol {
+        Http = "HTTP" => "HTTP",
+        Grpc = "GRPC" => "gRPC",
+        Tcp = "TCP" => "TCP",
+        Udp = "UDP" => "UDP",
+    }
+);
+
+wire_enum!(
+    /// The scheme of an HTTP probe.
+    HttpScheme {
+        Http = "HTTP" => "HTTP",
+        Https = "HTTPS" => "HTTPS",
+    }
+);
+
+wire_enum!(
+    /// How a probe checks a service: the variant of its `type`.
+    ProbeKind {
+        Tcp = "TCP" => "TCP connection",
+        Http = "HTTP" => "HTTP request",
+        Exec = "EXEC" => "Command",
+        Grpc = "GRPC" => "gRPC health check",
+    }
+);
+
+impl ProbeType {
+    pub fn kind(&self) -> ProbeKind {
+        match self {
+            ProbeType::Tcp { .. } => ProbeKind::Tcp,
+            ProbeType::Http { .. } => ProbeKind::Http,
+            ProbeType::Exec { .. } => ProbeKind::Exec,
+            ProbeType::Grpc { .. } => ProbeKind::Grpc,
+        }
+    }
+}
+
+impl Probe {
+    /// The rules of a probe named `field` (`healthchecks.readiness_probe`): ports that are ports,
+    /// an HTTP path from the root, a command to run, timings Kubernetes accepts.
+    pub fn check(&self, field: &str, violations: &mut Violations) {
+        match &self.probe_type {
+            ProbeType::Tcp { port, .. } | ProbeType::Grpc { port, .. } => {
+                violations.check(rules::port(&format!("{field}.type.port"), *port));
+            }
+            ProbeType::Http { path, scheme, port } => {
+                violations.check(rules::port(&format!("{field}.type.port"), *port));
+                if !path.starts_with('/') {
+                    violations.check(Some(FieldError::new(
+                        format!("{field}.type.path"),
+                        "must start with /",
+                    )));
+                }
+                if scheme.parse::<HttpScheme>().is_err() {
+                    violations.check(Some(FieldError::new(
+                        format!("{field}.type.scheme"),
+                        "must be HTTP or HTTPS",
+                    )));
+                }
+            }
+            ProbeType::Exec { command } => {
+                if command.iter().all(|part| part.trim().is_empty()) {
+                    violations.check(Some(FieldError::new(
+                        format!("{field}.type.command"),
+                        "is required: the command to run",
+                    )));
+                }
+            }
+        }
+        violations.check(rules::not_negative(
+            &format!("{field}.initial_delay_seconds"),
+            self.initial_delay_seconds,
+        ));
+        for (name, value) in [
+            ("period_seconds", self.period_seconds),
+            ("timeout_seconds", self.timeout_seconds),
+            ("success_threshold", self.success_threshold),
+            ("failure_threshold", self.failure_threshold),
+        ] {
+            violations.check(rules::positive(&format!("{field}.{name}"), value));
+        }
+    }
 }
 
 #[serde_with::skip_serializing_none]
@@ -558,6 +650,8 @@ impl From<&Port> for PortRequest {
             protocol: port.protocol.clone(),
             publicly_accessible: port.publicly_accessible,
             name: port.name.clone(),
+            public_path: port.public_path.clone(),
+            public_path_rewrite: port.public_path_rewrite.clone(),
             is_default: Some(port.is_default),
         }
     }
@@ -629,6 +723,7 @@ impl ApplicationRequest {
             max_running_instances: self.max_running_instances,
             ports: &self.ports,
             storage: &self.storage,
+            healthchecks: &self.healthchecks,
         }
     }
 }
@@ -643,6 +738,7 @@ pub struct Runtime<'a> {
     pub max_running_instances: i64,
     pub ports: &'a [PortRequest],
     pub storage: &'a [StorageRequest],
+    pub healthchecks: &'a Healthchecks,
 }
 
 impl Runtime<'_> {
@@ -675,6 +771,22 @@ impl Runtime<'_> {
                     external_port,
                 ));
             }
+            if port.protocol.parse::<PortProtocol>().is_err() {
+                violations.check(Some(FieldError::new(
+                    format!("ports[{index}].protocol"),
+                    "must be one of HTTP, GRPC, TCP and UDP",
+                )));
+            }
+            if port
+                .public_path
+                .as_deref()
+                .is_some_and(|path| !path.starts_with('/'))
+            {
+                violations.check(Some(FieldError::new(
+                    format!("ports[{index}].public_path"),
+                    "must start with /",
+                )));
+            }
             if port.publicly_accessible && port.external_port.is_none() {
                 violations.check(Some(FieldError::new(
                     format!("ports[{index}].external_port"),
@@ -686,6 +798,20 @@ impl Runtime<'_> {
             "ports",
             self.ports.iter().map(|port| port.internal_port),
         ));
+        for (field, probe) in [
+            (
+                "healthchecks.readiness_probe",
+                &self.healthchecks.readiness_probe,
+            ),
+            (
+                "healthchecks.liveness_probe",
+                &self.healthchecks.liveness_probe,
+            ),
+        ] {
+            if let Some(probe) = probe {
+                probe.check(field, violations);
+            }
+        }
         for (index, storage) in self.storage.iter().enumerate() {
             violations.check(rules::positive(
                 &format!("storage[{index}].size"),

@@ -162,6 +162,7 @@ impl ContainerRequest {
             max_running_instances: self.max_running_instances,
             ports: &self.ports,
             storage: &self.storage,
+            healthchecks: &self.healthchecks,
         }
         .check(&mut violations);
         violations.into_result()

@@ -546,6 +546,8 @@ mod tests {
                 publicly_accessible: true,
                 name: None,
                 is_default: None,
+                public_path: None,
+                public_path_rewrite: None,
             }],
             storage: vec![],
             healthchecks: Default::default(),

@@ -66,6 +66,8 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             publicly_accessible: true,
             name: None,
             is_default: None,
+            public_path: None,
+            public_path_rewrite: None,
         }],
         storage: Vec::new(),
         healthchecks: Healthchecks::default(),

@@ -305,6 +305,8 @@ fn application_request(project: &str, name: &str, repository: Option<&str>) -> A
                 publicly_accessible: true,
                 name: None,
                 is_default: None,
+                public_path: None,
+                public_path_rewrite: None,
             }]
         } else {
             Vec::new()

@@ -54,11 +54,12 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
             "https://git.example.com/acme/web.git",
         )
         .await?;
+    browser.click_text("button", "Add a port").await?;
     browser
         .fill("[id='field-ports-0--internal_port']", "8080")
         .await?;
     browser
-        .click("form[aria-label='Create an application'] button")
+        .click("form[aria-label='Create an application'] button[type=submit]")
         .await?;
     browser
         .wait_for_text("tr[data-service=web]", "Ready")

@@ -2,6 +2,7 @@
 //! built console and drives it in headless Chromium as a person would.
 
 mod api_tokens;
+mod application_settings;
 mod clusters;
 mod commits;
 mod connection;

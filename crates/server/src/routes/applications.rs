@@ -80,8 +80,8 @@ pub fn ports(requests: Vec<PortRequest>, previous: &[Port]) -> Vec<Port> {
                 .name
                 .or_else(|| Some(format!("p{}", port.internal_port))),
             is_default: port.is_default.unwrap_or(!has_default && index == 0),
-            public_path: Some("/".to_string()),
-            public_path_rewrite: None,
+            public_path: port.public_path.or_else(|| Some("/".to_string())),
+            public_path_rewrite: port.public_path_rewrite,
         })
         .collect()
 }

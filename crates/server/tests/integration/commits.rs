@@ -425,7 +425,8 @@ async fn repositories_outside_the_allowed_folders_are_refused_alike() {
     let server = TestServer::with_config(dir, no_roots).await;
     let (_repository, existing) = repository();
     let missing = "file:///nowhere/at/all".to_string();
-    let read = format!("Token {}", server.token_with_role("READ").await);
+    // WRITE may read the variables of any repository the server reads: the folders decide.
+    let write = format!("Token {}", server.token_with_role("WRITE").await);
     let tfvars = format!(
         "/api/organization/{}/listTfVarsFilesFromGitRepo",
         server.organization_id
@@ -437,7 +438,7 @@ async fn repositories_outside_the_allowed_folders_are_refused_alike() {
             .call(
                 axum::http::Method::POST,
                 &tfvars,
-                Some(&read),
+                Some(&write),
                 Some(&body.to_string()),
             )
             .await;

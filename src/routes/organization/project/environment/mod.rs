@@ -1,5 +1,4 @@
 mod new_service;
 pub mod overview;
-mod resources;
 pub mod service;
 pub mod service_form;

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{Application, Container, Database, ServiceType, WireEnum};
+use platform_api::ServiceType;
 
 use super::{
     no_service, use_addressed_service, AddressedService, OutOfDate, OutOfDateNotice, ServiceTabs,
@@ -14,12 +14,11 @@ use super::{
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
-use crate::components::form::{Form, Numbers};
-use crate::components::form_field::{optional_text, EnumSelect, TextField};
+use crate::components::form::Form;
 use crate::components::loaded::loaded;
-use crate::routes::organization::project::environment::resources::{ResourceFields, Resources};
 use crate::routes::organization::project::environment::service_form::{
-    helm::HelmForm, job::JobForm, terraform::TerraformForm,
+    application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
+    job::JobForm, terraform::TerraformForm,
 };
 use crate::routes::{param_id, paths};
 
@@ -42,9 +41,21 @@ pub fn ServiceSettings() -> impl IntoView {
             <h2 id="settings-title">"Settings"</h2>
             <p class="muted">"Saved settings take effect at the service's next deployment."</p>
             {loaded(addressed.record, 6, move |record| match record {
-                ServiceRecord::Application(application) => view! { <EditApplication application on_saved=saved/> }.into_any(),
-                ServiceRecord::Container(container) => view! { <EditContainer container on_saved=saved/> }.into_any(),
-                ServiceRecord::Database(database) => view! { <EditDatabase database on_saved=saved/> }.into_any(),
+                ServiceRecord::Application(application) => view! {
+                    <ApplicationForm initial=application.to_request()
+                        form=save_form(ServiceType::Application, application.id, saved)
+                        submit_label="Save" purpose="Application settings"/>
+                }.into_any(),
+                ServiceRecord::Container(container) => view! {
+                    <ContainerForm org=org.get_untracked().unwrap_or_default() initial=container.to_request()
+                        form=save_form(ServiceType::Container, container.id, saved)
+                        submit_label="Save" purpose="Container settings"/>
+                }.into_any(),
+                ServiceRecord::Database(database) => view! {
+                    <DatabaseForm initial=database.to_request() creating=false
+                        form=save_form(ServiceType::Database, database.id, saved)
+                        submit_label="Save" purpose="Database settings"/>
+                }.into_any(),
                 ServiceRecord::Job(job) => view! {
                     <JobForm org=org.get_untracked().unwrap_or_default() initial=job.to_request()
                         form=save_form(ServiceType::Job, job.id, saved)
@@ -80,161 +91,6 @@ fn save_form<R: serde::Serialize + Clone + 'static>(
             "Settings saved: deploy the service to apply them.".to_string()
         },
     )
-}
-
-#[component]
-fn EditApplication(application: Application, on_saved: Callback<()>) -> impl IntoView {
-    let form = save_form(ServiceType::Application, application.id, on_saved);
-    let errors = form.errors;
-    let name = RwSignal::new(application.name.clone());
-    let description = RwSignal::new(application.description.clone().unwrap_or_default());
-    let url = RwSignal::new(application.git_repository.url.clone());
-    let branch = RwSignal::new(
-        application
-            .git_repository
-            .branch
-            .clone()
-            .unwrap_or_default(),
-    );
-    let root_path = RwSignal::new(
-        application
-            .git_repository
-            .root_path
-            .clone()
-            .unwrap_or_default(),
-    );
-    let dockerfile = RwSignal::new(application.dockerfile_path.clone().unwrap_or_default());
-    let resources = Resources::of(
-        application.cpu,
-        application.memory,
-        application.min_running_instances,
-        application.max_running_instances,
-    );
-    let submit = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let mut numbers = Numbers::default();
-        let typed_resources = resources.read(&mut numbers);
-        let mut request = application.to_request();
-        request.name = name.get_untracked().trim().to_string();
-        request.description = optional_text(description);
-        request.git_repository.url = url.get_untracked().trim().to_string();
-        request.git_repository.branch = optional_text(branch);
-        request.git_repository.root_path = optional_text(root_path);
-        request.dockerfile_path = optional_text(dockerfile);
-        request.cpu = typed_resources.cpu;
-        request.memory = typed_resources.memory;
-        request.min_running_instances = typed_resources.min_running_instances;
-        request.max_running_instances = typed_resources.max_running_instances;
-        let checked = numbers.and_rules(request.validate());
-        form.submit(request, checked);
-    };
-    view! {
-        <form on:submit=submit novalidate aria-label="Application settings">
-            <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true/>
-                <TextField label="Description" name="description" value=description errors/>
-                <TextField label="Git repository URL" name="git_repository.url" value=url errors required=true/>
-                <TextField label="Branch" name="git_repository.branch" value=branch errors/>
-                <TextField label="Root path" name="git_repository.root_path" value=root_path errors
-                    hint="Where the application is in the repository."/>
-                <TextField label="Dockerfile" name="dockerfile_path" value=dockerfile errors/>
-                <ResourceFields resources errors/>
-            </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>"Save"</button>
-        </form>
-    }
-}
-
-#[component]
-fn EditContainer(container: Container, on_saved: Callback<()>) -> impl IntoView {
-    let form = save_form(ServiceType::Container, container.id, on_saved);
-    let errors = form.errors;
-    let name = RwSignal::new(container.name.clone());
-    let description = RwSignal::new(container.description.clone().unwrap_or_default());
-    let image = RwSignal::new(container.image_name.clone());
-    let tag = RwSignal::new(container.tag.clone());
-    let resources = Resources::of(
-        container.cpu,
-        container.memory,
-        container.min_running_instances,
-        container.max_running_instances,
-    );
-    let submit = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let mut numbers = Numbers::default();
-        let typed_resources = resources.read(&mut numbers);
-        let mut request = container.to_request();
-        request.name = name.get_untracked().trim().to_string();
-        request.description = optional_text(description);
-        request.image_name = image.get_untracked().trim().to_string();
-        request.tag = tag.get_untracked().trim().to_string();
-        request.cpu = typed_resources.cpu;
-        request.memory = typed_resources.memory;
-        request.min_running_instances = typed_resources.min_running_instances;
-        request.max_running_instances = typed_resources.max_running_instances;
-        let checked = numbers.and_rules(request.validate());
-        form.submit(request, checked);
-    };
-    view! {
-        <form on:submit=submit novalidate aria-label="Container settings">
-            <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true/>
-                <TextField label="Description" name="description" value=description errors/>
-                <TextField label="Image" name="image_name" value=image errors required=true/>
-                <TextField label="Tag" name="tag" value=tag errors required=true
-                    hint="A new tag is pulled at the next deployment."/>
-                <ResourceFields resources errors/>
-            </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>"Save"</button>
-        </form>
-    }
-}
-
-#[component]
-fn EditDatabase(database: Database, on_saved: Callback<()>) -> impl IntoView {
-    let form = save_form(ServiceType::Database, database.id, on_saved);
-    let errors = form.errors;
-    let name = RwSignal::new(database.name.clone());
-    let description = RwSignal::new(database.description.clone().unwrap_or_default());
-    let version = RwSignal::new(database.version.clone());
-    let accessibility = RwSignal::new(database.accessibility);
-    let cpu = RwSignal::new(database.cpu.to_string());
-    let memory = RwSignal::new(database.memory.to_string());
-    let storage = RwSignal::new(database.storage.to_string());
-    let what = format!(
-        "{} · {}",
-        database.database_type.label(),
-        database.mode.label()
-    );
-    let submit = move |event: leptos::ev::SubmitEvent| {
-        event.prevent_default();
-        let mut numbers = Numbers::default();
-        let mut request = database.to_request();
-        request.name = name.get_untracked().trim().to_string();
-        request.description = optional_text(description);
-        request.version = version.get_untracked().trim().to_string();
-        request.accessibility = accessibility.get_untracked();
-        request.cpu = numbers.read("cpu", &cpu.get_untracked());
-        request.memory = numbers.read("memory", &memory.get_untracked());
-        request.storage = numbers.read("storage", &storage.get_untracked());
-        let checked = numbers.and_rules(request.validate());
-        form.submit(request, checked);
-    };
-    view! {
-        <form on:submit=submit novalidate aria-label="Database settings">
-            <p class="muted">{what} " (the type and mode are chosen once, at creation)"</p>
-            <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true/>
-                <TextField label="Description" name="description" value=description errors/>
-                <TextField label="Version" name="version" value=version errors required=true/>
-                <EnumSelect label="Reachable from" name="accessibility" value=accessibility errors/>
-                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
-                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
-                <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
-            </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>"Save"</button>
-        </form>
-    }
 }
 
 /// Deleting the service, configuration, variables and history with it; then back to its

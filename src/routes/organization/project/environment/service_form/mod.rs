@@ -2,8 +2,13 @@
 //! the kind's defaults) and to change it (filled from its record): the environment's "New
 //! service" and the service's Settings show the same fields under the same rules.
 
+pub mod application;
+pub mod container;
+pub mod database;
 pub mod helm;
 pub mod job;
+mod resources;
+mod runtime;
 pub mod terraform;
 
 use leptos::prelude::*;

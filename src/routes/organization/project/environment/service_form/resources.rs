@@ -25,17 +25,6 @@ pub struct ResourceValues {
 }
 
 impl Resources {
-    /// The defaults of a new service.
-    pub fn new() -> Self {
-        let instances = platform_api::defaults::instances();
-        Self::of(
-            platform_api::defaults::cpu(),
-            platform_api::defaults::memory(),
-            instances,
-            instances,
-        )
-    }
-
     /// A service's present resources.
     pub fn of(cpu: i64, memory: i64, min_instances: i64, max_instances: i64) -> Self {
         Self {

@@ -1,0 +1,118 @@
+//! An application's form: its git repository and how it is built (Dockerfile and target stage),
+//! then what it shares with containers (command, resources, ports, volumes, probes, deployments).
+
+use leptos::prelude::*;
+use platform_api::{ApplicationRequest, GitRepositoryRequest};
+
+use super::resources::Resources;
+use super::runtime::{RuntimeFields, RuntimeFieldsView, RuntimeRecord};
+use super::{GitFields, GitRepositoryFields, SubmitButton};
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{optional_text, TextField};
+
+/// A new application's request: built from the `main` branch with its Dockerfile.
+pub fn new_application() -> ApplicationRequest {
+    let instances = platform_api::defaults::instances();
+    ApplicationRequest {
+        name: String::new(),
+        description: None,
+        git_repository: GitRepositoryRequest::for_url("", Some("main".into())),
+        build_mode: platform_api::defaults::BUILD_MODE.to_string(),
+        dockerfile_path: Some("Dockerfile".into()),
+        docker_target_build_stage: None,
+        cpu: platform_api::defaults::cpu(),
+        memory: platform_api::defaults::memory(),
+        gpu: 0,
+        min_running_instances: instances,
+        max_running_instances: instances,
+        auto_preview: false,
+        auto_deploy: false,
+        arguments: Vec::new(),
+        entrypoint: None,
+        ports: Vec::new(),
+        storage: Vec::new(),
+        healthchecks: Default::default(),
+    }
+}
+
+#[component]
+pub fn ApplicationForm(
+    initial: ApplicationRequest,
+    form: Form<ApplicationRequest>,
+    submit_label: &'static str,
+    purpose: &'static str,
+) -> impl IntoView {
+    let errors = form.errors;
+    let name = RwSignal::new(initial.name.clone());
+    let description = RwSignal::new(initial.description.clone().unwrap_or_default());
+    let git = GitFields::of(Some(&initial.git_repository));
+    let dockerfile = RwSignal::new(initial.dockerfile_path.clone().unwrap_or_default());
+    let target_stage = RwSignal::new(
+        initial
+            .docker_target_build_stage
+            .clone()
+            .unwrap_or_default(),
+    );
+    let runtime = RuntimeFields::of(RuntimeRecord {
+        resources: Resources::of(
+            initial.cpu,
+            initial.memory,
+            initial.min_running_instances,
+            initial.max_running_instances,
+        ),
+        arguments: &initial.arguments,
+        entrypoint: initial.entrypoint.as_deref(),
+        ports: &initial.ports,
+        storage: &initial.storage,
+        healthchecks: &initial.healthchecks,
+        auto_deploy: initial.auto_deploy,
+        auto_preview: initial.auto_preview,
+    });
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let mut numbers = Numbers::default();
+        let typed = runtime.read(&mut numbers);
+        let request = ApplicationRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+            git_repository: git.read(),
+            dockerfile_path: optional_text(dockerfile),
+            docker_target_build_stage: optional_text(target_stage),
+            cpu: typed.resources.cpu,
+            memory: typed.resources.memory,
+            min_running_instances: typed.resources.min_running_instances,
+            max_running_instances: typed.resources.max_running_instances,
+            auto_preview: typed.auto_preview,
+            auto_deploy: typed.auto_deploy,
+            arguments: typed.arguments,
+            entrypoint: typed.entrypoint,
+            ports: typed.ports,
+            storage: typed.storage,
+            healthchecks: typed.healthchecks,
+            ..initial.clone()
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    view! {
+        <form on:submit=submit novalidate aria-label=purpose>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="web"/>
+                <TextField label="Description" name="description" value=description errors/>
+            </div>
+            <fieldset class="form-section">
+                <legend>"Source"</legend>
+                <div class="form-grid">
+                    <GitRepositoryFields git prefix="git_repository" errors
+                        root_hint="Where the application is in the repository."/>
+                    <TextField label="Dockerfile" name="dockerfile_path" value=dockerfile errors
+                        hint="Built with Docker, from the root path."/>
+                    <TextField label="Target stage" name="docker_target_build_stage" value=target_stage errors
+                        hint="The stage of a multi-stage Dockerfile to build; empty for the last."/>
+                </div>
+            </fieldset>
+            <RuntimeFieldsView fields=runtime errors/>
+            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+        </form>
+    }
+}

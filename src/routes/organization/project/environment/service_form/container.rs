@@ -1,0 +1,122 @@
+//! A container's form: the image of one of the organization's registries and its tag, then what
+//! it shares with applications (command, resources, ports, volumes, probes, deployments).
+
+use leptos::prelude::*;
+use platform_api::ContainerRequest;
+use uuid::Uuid;
+
+use super::resources::Resources;
+use super::runtime::{RuntimeFields, RuntimeFieldsView, RuntimeRecord};
+use super::{chosen_id, RegistryField, SubmitButton};
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{optional_text, TextField};
+
+/// A new container's request: the `latest` tag of an image chosen in the form.
+pub fn new_container() -> ContainerRequest {
+    let instances = platform_api::defaults::instances();
+    ContainerRequest {
+        name: String::new(),
+        description: None,
+        registry_id: Uuid::nil(),
+        image_name: String::new(),
+        tag: "latest".into(),
+        cpu: platform_api::defaults::cpu(),
+        memory: platform_api::defaults::memory(),
+        gpu: 0,
+        min_running_instances: instances,
+        max_running_instances: instances,
+        auto_deploy: false,
+        auto_preview: false,
+        arguments: Vec::new(),
+        entrypoint: None,
+        ports: Vec::new(),
+        storage: Vec::new(),
+        healthchecks: Default::default(),
+    }
+}
+
+#[component]
+pub fn ContainerForm(
+    org: Uuid,
+    initial: ContainerRequest,
+    form: Form<ContainerRequest>,
+    submit_label: &'static str,
+    purpose: &'static str,
+) -> impl IntoView {
+    let errors = form.errors;
+    let name = RwSignal::new(initial.name.clone());
+    let description = RwSignal::new(initial.description.clone().unwrap_or_default());
+    let registry = RwSignal::new(
+        Some(initial.registry_id)
+            .filter(|id| !id.is_nil())
+            .map(|id| id.to_string())
+            .unwrap_or_default(),
+    );
+    let image = RwSignal::new(initial.image_name.clone());
+    let tag = RwSignal::new(initial.tag.clone());
+    let runtime = RuntimeFields::of(RuntimeRecord {
+        resources: Resources::of(
+            initial.cpu,
+            initial.memory,
+            initial.min_running_instances,
+            initial.max_running_instances,
+        ),
+        arguments: &initial.arguments,
+        entrypoint: initial.entrypoint.as_deref(),
+        ports: &initial.ports,
+        storage: &initial.storage,
+        healthchecks: &initial.healthchecks,
+        auto_deploy: initial.auto_deploy,
+        auto_preview: initial.auto_preview,
+    });
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let registry_id = match chosen_id("registry_id", registry, "a registry") {
+            Ok(id) => id,
+            Err(problem) => return errors.set(vec![problem]),
+        };
+        let mut numbers = Numbers::default();
+        let typed = runtime.read(&mut numbers);
+        let request = ContainerRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+            registry_id,
+            image_name: image.get_untracked().trim().to_string(),
+            tag: tag.get_untracked().trim().to_string(),
+            cpu: typed.resources.cpu,
+            memory: typed.resources.memory,
+            min_running_instances: typed.resources.min_running_instances,
+            max_running_instances: typed.resources.max_running_instances,
+            auto_preview: typed.auto_preview,
+            auto_deploy: typed.auto_deploy,
+            arguments: typed.arguments,
+            entrypoint: typed.entrypoint,
+            ports: typed.ports,
+            storage: typed.storage,
+            healthchecks: typed.healthchecks,
+            ..initial.clone()
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    view! {
+        <form on:submit=submit novalidate aria-label=purpose>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="api"/>
+                <TextField label="Description" name="description" value=description errors/>
+            </div>
+            <fieldset class="form-section">
+                <legend>"Image"</legend>
+                <div class="form-grid">
+                    <RegistryField org name="registry_id" value=registry errors/>
+                    <TextField label="Image" name="image_name" value=image errors required=true
+                        placeholder="acme/api"/>
+                    <TextField label="Tag" name="tag" value=tag errors required=true
+                        hint="A new tag is pulled at the next deployment."/>
+                </div>
+            </fieldset>
+            <RuntimeFieldsView fields=runtime errors/>
+            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+        </form>
+    }
+}

@@ -1,0 +1,87 @@
+//! A database's form: its type, version and mode (chosen once, when it is created), where it can
+//! be reached from, and its resources.
+
+use leptos::prelude::*;
+use platform_api::{DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, WireEnum};
+
+use super::SubmitButton;
+use crate::components::form::{Form, Numbers};
+use crate::components::form_field::{optional_text, EnumSelect, TextField};
+
+/// A new database's request: PostgreSQL 16 in the cluster, private.
+pub fn new_database() -> DatabaseRequest {
+    DatabaseRequest {
+        name: String::new(),
+        description: None,
+        database_type: DatabaseType::Postgresql,
+        version: "16".into(),
+        mode: DatabaseMode::Container,
+        accessibility: DatabaseAccessibility::Private,
+        cpu: 250,
+        memory: 256,
+        storage: 10,
+    }
+}
+
+#[component]
+pub fn DatabaseForm(
+    initial: DatabaseRequest,
+    form: Form<DatabaseRequest>,
+    /// Whether the type and mode can still be chosen: only when the database is created.
+    creating: bool,
+    submit_label: &'static str,
+    purpose: &'static str,
+) -> impl IntoView {
+    let errors = form.errors;
+    let name = RwSignal::new(initial.name.clone());
+    let description = RwSignal::new(initial.description.clone().unwrap_or_default());
+    let database_type = RwSignal::new(initial.database_type);
+    let version = RwSignal::new(initial.version.clone());
+    let mode = RwSignal::new(initial.mode);
+    let accessibility = RwSignal::new(initial.accessibility);
+    let cpu = RwSignal::new(initial.cpu.to_string());
+    let memory = RwSignal::new(initial.memory.to_string());
+    let storage = RwSignal::new(initial.storage.to_string());
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let mut numbers = Numbers::default();
+        let request = DatabaseRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+            database_type: database_type.get_untracked(),
+            version: version.get_untracked().trim().to_string(),
+            mode: mode.get_untracked(),
+            accessibility: accessibility.get_untracked(),
+            cpu: numbers.read("cpu", &cpu.get_untracked()),
+            memory: numbers.read("memory", &memory.get_untracked()),
+            storage: numbers.read("storage", &storage.get_untracked()),
+        };
+        let checked = numbers.and_rules(request.validate());
+        form.submit(request, checked);
+    };
+    let chosen_once = format!(
+        "{} · {} (the type and mode are chosen once, at creation)",
+        initial.database_type.label(),
+        initial.mode.label()
+    );
+    view! {
+        <form on:submit=submit novalidate aria-label=purpose>
+            {(!creating).then(|| view! { <p class="muted">{chosen_once}</p> })}
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="orders-db"/>
+                <TextField label="Description" name="description" value=description errors/>
+                {creating.then(|| view! {
+                    <EnumSelect label="Type" name="type" value=database_type errors/>
+                    <EnumSelect label="Mode" name="mode" value=mode errors/>
+                })}
+                <TextField label="Version" name="version" value=version errors required=true
+                    placeholder="16" hint="A version number such as 16 or 8.0."/>
+                <EnumSelect label="Reachable from" name="accessibility" value=accessibility errors/>
+                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
+                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
+            </div>
+            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+        </form>
+    }
+}
