@@ -75,7 +75,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.click("tr[data-service=orders] a").await?;
     browser.wait_for_text("main h1", "orders").await?;
     browser.wait_for_text(".page__lead", "Database").await?;
-    browser.wait_for_text(".facts", "POSTGRESQL 16").await?;
+    browser.wait_for_text(".facts", "PostgreSQL 16").await?;
     browser.wait_for_text(".breadcrumbs", "orders").await?;
     // A database holds no variables: no tab leads there.
     let tabs = browser.wait_for_text("nav.tabs", "Settings").await?;

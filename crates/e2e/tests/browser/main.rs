@@ -6,6 +6,7 @@ mod application_settings;
 mod clusters;
 mod commits;
 mod connection;
+mod database_connection;
 mod deploy_journey;
 mod embed;
 mod environment_actions;

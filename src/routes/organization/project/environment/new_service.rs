@@ -47,8 +47,10 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
                 {choice(ServiceType::Terraform, "Terraform")}
                 {choice(ServiceType::Database, "Database")}
             </fieldset>
-            {move || match (kind.get(), created.get()).0 {
-                kind => view! { <CreateWithForm org environment kind on_created/> }.into_any(),
+            {move || {
+                created.track();
+                let kind = kind.get();
+                view! { <CreateWithForm org environment kind on_created/> }
             }}
         </section>
     }

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use platform_api::{
     Application, Container, Database, GitRepository, HelmService, Job, Port, TerraformService,
+    WireEnum,
 };
 
 use crate::api::service::ServiceRecord;
@@ -139,10 +140,10 @@ fn database(service: &Database) -> Vec<Fact> {
     vec![
         text(
             "Engine",
-            format!("{} {}", service.database_type, service.version),
+            format!("{} {}", service.database_type.label(), service.version),
         ),
-        text("Mode", service.mode.to_string()),
-        text("Accessibility", service.accessibility.to_string()),
+        text("Runs", service.mode.label()),
+        text("Reachable from", service.accessibility.label()),
         text(
             "Resources",
             format!(

@@ -1,6 +1,7 @@
 //! `.../service/:service/...`: the pages of one service, of any kind.
 
 mod commit_picker;
+mod connection;
 pub mod deployments;
 mod facts;
 pub mod logs;

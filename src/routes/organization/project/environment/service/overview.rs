@@ -19,6 +19,7 @@ use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 
 use super::commit_picker::CommitPicker;
+use super::connection::DatabaseConnection;
 use super::facts::Facts;
 use super::{no_service, use_addressed_service, AddressedService, ServiceTabs, ServiceTitle};
 
@@ -186,6 +187,10 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
+        {move || match (kind.get(), service.get()) {
+            (Some(Ok(ServiceType::Database)), Some(database)) => Some(view! { <DatabaseConnection database/> }),
+            _ => None,
+        }}
         <section class="card" aria-labelledby="log-title">
             <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}
