@@ -363,6 +363,34 @@ pub struct KeyValue {
     pub value: String,
 }
 
+impl AnnotationsGroup {
+    /// The group with this id, as a service stores it (the rest is the group's own, read with
+    /// the service).
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            created_at: DateTime::UNIX_EPOCH,
+            updated_at: None,
+            name: String::new(),
+            annotations: Vec::new(),
+            scopes: Vec::new(),
+        }
+    }
+}
+
+impl LabelsGroup {
+    /// The group with this id, as a service stores it.
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            created_at: DateTime::UNIX_EPOCH,
+            updated_at: None,
+            name: String::new(),
+            labels: Vec::new(),
+        }
+    }
+}
+
 /// Labels group (spec 2.10).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -423,6 +451,14 @@ pub struct ApplicationRequest {
     pub storage: Vec<StorageRequest>,
     #[serde(default)]
     pub healthchecks: Healthchecks,
+    /// The organization's annotations groups attached to it.
+    #[serde(default)]
+    pub annotations_groups: Vec<GroupReference>,
+    /// The organization's labels groups attached to it.
+    #[serde(default)]
+    pub labels_groups: Vec<GroupReference>,
+    #[serde(default)]
+    pub autoscaling: Option<AutoscalingRequest>,
 }
 
 /// Defaults of an application created without them, as the production platform uses.
@@ -628,6 +664,118 @@ pub struct StorageRequest {
     pub mount_point: String,
 }
 
+/// A group a service is attached to, by id (the production document's `ServiceLabelRequest`
+/// and `ServiceAnnotationRequest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GroupReference {
+    pub id: Uuid,
+}
+
+wire_enum!(
+    /// What a scaler is for: the one that scales, or a safety net beside it.
+    ScalerRole {
+        Primary = "PRIMARY" => "Primary",
+        Safety = "SAFETY" => "Safety",
+    }
+);
+
+/// The only autoscaling mode of the platform.
+pub const KEDA: &str = "KEDA";
+
+/// Autoscaling as a request sets it (the production document's `KedaAutoscalingRequest`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AutoscalingRequest {
+    pub mode: String,
+    #[serde(default)]
+    pub polling_interval_seconds: Option<i64>,
+    #[serde(default)]
+    pub cooldown_period_seconds: Option<i64>,
+    pub scalers: Vec<ScalerRequest>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScalerRequest {
+    pub scaler_type: String,
+    #[serde(default)]
+    pub enabled: Option<bool>,
+    pub role: ScalerRole,
+    #[serde(default)]
+    pub config_json: Option<serde_json::Value>,
+    #[serde(default)]
+    pub config_yaml: Option<String>,
+}
+
+/// How often KEDA polls and how long it waits before scaling down, when a request leaves them out.
+pub mod autoscaling_defaults {
+    pub const POLLING_INTERVAL_SECONDS: i64 = 30;
+    pub const COOLDOWN_PERIOD_SECONDS: i64 = 300;
+}
+
+impl AutoscalingRequest {
+    pub fn check(&self, violations: &mut Violations) {
+        if self.mode != KEDA {
+            violations.check(Some(FieldError::new("autoscaling.mode", "must be KEDA")));
+        }
+        if let Some(polling) = self.polling_interval_seconds {
+            violations.check(rules::positive(
+                "autoscaling.polling_interval_seconds",
+                polling,
+            ));
+        }
+        if let Some(cooldown) = self.cooldown_period_seconds {
+            violations.check(rules::not_negative(
+                "autoscaling.cooldown_period_seconds",
+                cooldown,
+            ));
+        }
+        if self.scalers.is_empty() {
+            violations.check(Some(FieldError::new(
+                "autoscaling.scalers",
+                "must have at least one scaler",
+            )));
+        }
+        for (index, scaler) in self.scalers.iter().enumerate() {
+            if scaler.scaler_type.trim().is_empty() {
+                violations.check(Some(FieldError::new(
+                    format!("autoscaling.scalers[{index}].scaler_type"),
+                    "is required, e.g. cpu or prometheus",
+                )));
+            }
+        }
+    }
+}
+
+impl From<&Autoscaling> for AutoscalingRequest {
+    fn from(autoscaling: &Autoscaling) -> Self {
+        Self {
+            mode: autoscaling.mode.clone(),
+            polling_interval_seconds: Some(autoscaling.polling_interval_seconds),
+            cooldown_period_seconds: Some(autoscaling.cooldown_period_seconds),
+            scalers: autoscaling
+                .scalers
+                .iter()
+                .map(|scaler| ScalerRequest {
+                    scaler_type: scaler.scaler_type.clone(),
+                    enabled: Some(scaler.enabled),
+                    role: scaler.role.parse().unwrap_or(ScalerRole::Primary),
+                    config_json: Some(scaler.config_json.clone()),
+                    config_yaml: scaler.config_yaml.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The references of a record's groups, as a request names them.
+pub fn group_references<'a>(ids: impl IntoIterator<Item = &'a Uuid>) -> Vec<GroupReference> {
+    ids.into_iter().map(|&id| GroupReference { id }).collect()
+}
+
 impl From<&GitRepository> for GitRepositoryRequest {
     fn from(repository: &GitRepository) -> Self {
         Self {
@@ -691,6 +839,9 @@ impl Application {
             ports: self.ports.iter().map(Into::into).collect(),
             storage: self.storage.iter().map(Into::into).collect(),
             healthchecks: self.healthchecks.clone(),
+            annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
+            labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
+            autoscaling: self.autoscaling.as_ref().map(Into::into),
         }
     }
 }
@@ -724,6 +875,7 @@ impl ApplicationRequest {
             ports: &self.ports,
             storage: &self.storage,
             healthchecks: &self.healthchecks,
+            autoscaling: self.autoscaling.as_ref(),
         }
     }
 }
@@ -739,6 +891,7 @@ pub struct Runtime<'a> {
     pub ports: &'a [PortRequest],
     pub storage: &'a [StorageRequest],
     pub healthchecks: &'a Healthchecks,
+    pub autoscaling: Option<&'a AutoscalingRequest>,
 }
 
 impl Runtime<'_> {
@@ -798,6 +951,9 @@ impl Runtime<'_> {
             "ports",
             self.ports.iter().map(|port| port.internal_port),
         ));
+        if let Some(autoscaling) = self.autoscaling {
+            autoscaling.check(violations);
+        }
         for (field, probe) in [
             (
                 "healthchecks.readiness_probe",

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::application::{
-    defaults, Healthchecks, Port, PortRequest, Runtime, ServiceType, Storage, StorageRequest,
+    defaults, group_references, AnnotationsGroup, Autoscaling, AutoscalingRequest, GroupReference,
+    Healthchecks, LabelsGroup, Port, PortRequest, Runtime, ServiceType, Storage, StorageRequest,
 };
 use crate::common::Reference;
 use crate::error::FieldError;
@@ -52,6 +53,12 @@ pub struct Container {
     #[serde(default)]
     pub storage: Vec<Storage>,
     pub healthchecks: Healthchecks,
+    #[serde(default)]
+    pub annotations_groups: Vec<AnnotationsGroup>,
+    #[serde(default)]
+    pub labels_groups: Vec<LabelsGroup>,
+    #[serde(default)]
+    pub autoscaling: Option<Autoscaling>,
 }
 
 /// The registry an image comes from, as a container or a job names it (the production
@@ -117,6 +124,14 @@ pub struct ContainerRequest {
     pub storage: Vec<StorageRequest>,
     #[serde(default)]
     pub healthchecks: Healthchecks,
+    /// The organization's annotations groups attached to it.
+    #[serde(default)]
+    pub annotations_groups: Vec<GroupReference>,
+    /// The organization's labels groups attached to it.
+    #[serde(default)]
+    pub labels_groups: Vec<GroupReference>,
+    #[serde(default)]
+    pub autoscaling: Option<AutoscalingRequest>,
 }
 
 impl Container {
@@ -140,6 +155,9 @@ impl Container {
             ports: self.ports.iter().map(Into::into).collect(),
             storage: self.storage.iter().map(Into::into).collect(),
             healthchecks: self.healthchecks.clone(),
+            annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
+            labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
+            autoscaling: self.autoscaling.as_ref().map(Into::into),
         }
     }
 }
@@ -163,6 +181,7 @@ impl ContainerRequest {
             ports: &self.ports,
             storage: &self.storage,
             healthchecks: &self.healthchecks,
+            autoscaling: self.autoscaling.as_ref(),
         }
         .check(&mut violations);
         violations.into_result()

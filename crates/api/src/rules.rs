@@ -551,6 +551,9 @@ mod tests {
             }],
             storage: vec![],
             healthchecks: Default::default(),
+            annotations_groups: Vec::new(),
+            labels_groups: Vec::new(),
+            autoscaling: None,
         };
         assert_eq!(
             fields(request.validate()),

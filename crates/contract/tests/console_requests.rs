@@ -71,6 +71,9 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         }],
         storage: Vec::new(),
         healthchecks: Healthchecks::default(),
+        annotations_groups: Vec::new(),
+        labels_groups: Vec::new(),
+        autoscaling: None,
     };
     let container = ContainerRequest {
         name: "nginx".into(),
@@ -90,6 +93,9 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ports: Vec::new(),
         storage: Vec::new(),
         healthchecks: Healthchecks::default(),
+        annotations_groups: Vec::new(),
+        labels_groups: Vec::new(),
+        autoscaling: None,
     };
     let cron = JobSchedule {
         cronjob: Some(CronJobSchedule {

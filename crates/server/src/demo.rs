@@ -313,5 +313,8 @@ fn application_request(project: &str, name: &str, repository: Option<&str>) -> A
         },
         storage: Vec::new(),
         healthchecks: Default::default(),
+        annotations_groups: Vec::new(),
+        labels_groups: Vec::new(),
+        autoscaling: None,
     }
 }

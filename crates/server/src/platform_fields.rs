@@ -5,8 +5,9 @@
 
 /// Each such field by the end of its path (`git_repository.owner` stands for it wherever a git
 /// repository is given). What the reference server has no machinery for: cloud and cluster
-/// sizing, groups attached to services, CPU architectures, secret managers, blueprints, icons
-/// chosen by the caller, helm ports, a job's port, routing paths of ports, build variants,
+/// sizing, groups and autoscaling of the kinds that do not run instances (jobs, helm, terraform), a
+/// scaler's trigger authentication (its own resource in the platform), CPU architectures, secret managers, blueprints, icons
+/// chosen by the caller, helm ports, a job's port, build variants,
 /// and the deploy options it does not run (a chart version or values commit per deployment, a
 /// terraform deployment's id, read by `DeployRequest`).
 const LEFT_ALONE: &[&str] = &[
@@ -14,6 +15,7 @@ const LEFT_ALONE: &[&str] = &[
     "annotations_groups",
     "labels_groups",
     "autoscaling",
+    "trigger_authentication",
     "cpu_architecture",
     "ephemeral_storage_in_gib",
     "icon_uri",
@@ -24,8 +26,6 @@ const LEFT_ALONE: &[&str] = &[
     "ports",
     "values_override.set_json",
     "values_override.set_string",
-    "ports.public_path",
-    "ports.public_path_rewrite",
     "dockerfile_raw",
     "docker_target_build_stage",
     "git_repository.owner",

@@ -1,14 +1,18 @@
 //! Applications (spec 2.4): services built from git, on the shared service layer.
 
 use platform_api::{
-    repository_owner_and_name, Application, ApplicationRequest, FieldError, GitRepository,
-    GitRepositoryRequest, Port, PortRequest, Reference, ServiceType, Storage, StorageRequest,
-    SAMPLED_CODE_HOST,
+    autoscaling_defaults, repository_owner_and_name, AnnotationsGroup, Application,
+    ApplicationRequest, Autoscaling, AutoscalingRequest, FieldError, GitRepository,
+    GitRepositoryRequest, GroupReference, LabelsGroup, Port, PortRequest, Reference, Scaler,
+    ServiceType, Storage, StorageRequest, SAMPLED_CODE_HOST,
 };
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::groups::{AnnotationsGroups, LabelsGroups};
+use super::organization_resources::OrganizationResource;
 use super::service_resources::{over, timestamps, ServiceResource};
+use crate::store::Kind;
 
 pub struct Applications;
 
@@ -25,6 +29,10 @@ impl ServiceResource for Applications {
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
+    }
+
+    fn references(request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
+        group_references(&request.annotations_groups, &request.labels_groups)
     }
 
     fn build(
@@ -147,10 +155,88 @@ fn from_request(
         ),
         ports: ports(request.ports, previous.map_or(&[][..], |kept| &kept.ports)),
         healthchecks: request.healthchecks,
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
+        annotations_groups: request
+            .annotations_groups
+            .iter()
+            .map(|group| AnnotationsGroup::stored(group.id))
+            .collect(),
+        labels_groups: request
+            .labels_groups
+            .iter()
+            .map(|group| LabelsGroup::stored(group.id))
+            .collect(),
+        autoscaling: autoscaling(
+            request.autoscaling,
+            id,
+            previous.and_then(|kept| kept.autoscaling.as_ref()),
+        ),
     }
+}
+
+/// The groups a request attaches, to check that each is the organization's.
+pub fn group_references(
+    annotations: &[GroupReference],
+    labels: &[GroupReference],
+) -> Vec<(String, Kind, Uuid)> {
+    let annotations = annotations.iter().enumerate().map(|(index, group)| {
+        (
+            format!("annotations_groups[{index}].id"),
+            AnnotationsGroups::KIND,
+            group.id,
+        )
+    });
+    let labels = labels.iter().enumerate().map(|(index, group)| {
+        (
+            format!("labels_groups[{index}].id"),
+            LabelsGroups::KIND,
+            group.id,
+        )
+    });
+    annotations.chain(labels).collect()
+}
+
+/// Autoscaling as stored: the policy and each scaler with an id (kept from the previous policy,
+/// scaler by scaler in order), the intervals the platform uses when left out.
+pub fn autoscaling(
+    request: Option<AutoscalingRequest>,
+    service_id: Uuid,
+    previous: Option<&Autoscaling>,
+) -> Option<Autoscaling> {
+    let request = request?;
+    let now = chrono::Utc::now();
+    let scalers = request
+        .scalers
+        .into_iter()
+        .enumerate()
+        .map(|(index, scaler)| {
+            let kept = previous.and_then(|policy| policy.scalers.get(index));
+            Scaler {
+                id: kept.map_or_else(Uuid::new_v4, |kept| kept.id),
+                created_at: kept.map_or(now, |kept| kept.created_at),
+                updated_at: kept.map(|_| now),
+                scaler_type: scaler.scaler_type.trim().to_string(),
+                enabled: scaler.enabled.unwrap_or(true),
+                role: scaler.role.as_str().to_string(),
+                config_json: scaler.config_json.unwrap_or_else(|| serde_json::json!({})),
+                config_yaml: scaler.config_yaml,
+                trigger_authentication: None,
+            }
+        })
+        .collect();
+    Some(Autoscaling {
+        id: previous.map_or_else(Uuid::new_v4, |kept| kept.id),
+        created_at: previous.map_or(now, |kept| kept.created_at),
+        updated_at: previous.map(|_| now),
+        service_id,
+        mode: request.mode,
+        polling_interval_seconds: request
+            .polling_interval_seconds
+            .unwrap_or(autoscaling_defaults::POLLING_INTERVAL_SECONDS),
+        cooldown_period_seconds: request
+            .cooldown_period_seconds
+            .unwrap_or(autoscaling_defaults::COOLDOWN_PERIOD_SECONDS),
+        scalers,
+    })
 }
 
 /// A git repository as stored: owner and name read from the URL, branch `main` and root path `/`

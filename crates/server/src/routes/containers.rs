@@ -1,11 +1,12 @@
 //! Containers: services run from an image of one of the organization's container registries.
 
 use platform_api::{
-    Container, ContainerRequest, FieldError, Reference, RegistryOfImage, ServiceType,
+    AnnotationsGroup, Container, ContainerRequest, FieldError, LabelsGroup, Reference,
+    RegistryOfImage, ServiceType,
 };
 use uuid::Uuid;
 
-use super::applications::{ports, storage};
+use super::applications::{autoscaling, group_references, ports, storage};
 use super::container_registries::ContainerRegistries;
 use super::organization_resources::OrganizationResource;
 use super::service_resources::{timestamps, Names, ServiceResource};
@@ -32,12 +33,17 @@ impl ServiceResource for Containers {
         request.validate()
     }
 
-    fn references(request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
-        vec![(
-            "registry_id",
+    fn references(request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
+        let mut references = vec![(
+            "registry_id".to_string(),
             ContainerRegistries::KIND,
             request.registry_id,
-        )]
+        )];
+        references.extend(group_references(
+            &request.annotations_groups,
+            &request.labels_groups,
+        ));
+        references
     }
 
     fn build(
@@ -77,6 +83,21 @@ impl ServiceResource for Containers {
                 previous.map_or(&[][..], |kept| &kept.storage),
             ),
             healthchecks: request.healthchecks,
+            annotations_groups: request
+                .annotations_groups
+                .iter()
+                .map(|group| AnnotationsGroup::stored(group.id))
+                .collect(),
+            labels_groups: request
+                .labels_groups
+                .iter()
+                .map(|group| LabelsGroup::stored(group.id))
+                .collect(),
+            autoscaling: autoscaling(
+                request.autoscaling,
+                id,
+                previous.and_then(|kept| kept.autoscaling.as_ref()),
+            ),
         }
     }
 

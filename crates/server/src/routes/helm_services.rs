@@ -33,14 +33,14 @@ impl ServiceResource for HelmServices {
         request.validate()
     }
 
-    fn references(request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+    fn references(request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
         request
             .source
             .repository
             .iter()
             .map(|source| {
                 (
-                    "source.repository.repository_id",
+                    "source.repository.repository_id".to_string(),
                     HelmRepositories::KIND,
                     source.repository_id,
                 )

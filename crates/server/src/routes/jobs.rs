@@ -33,14 +33,14 @@ impl ServiceResource for Jobs {
         request.validate()
     }
 
-    fn references(request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+    fn references(request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
         request
             .source
             .image
             .iter()
             .map(|image| {
                 (
-                    "source.image.registry_id",
+                    "source.image.registry_id".to_string(),
                     ContainerRegistries::KIND,
                     image.registry_id,
                 )

@@ -65,7 +65,7 @@ pub trait ServiceResource: Send + Sync + 'static {
 
     /// The organization's records the request names (a registry, a helm repository), checked
     /// to exist: `(field, kind, id)`.
-    fn references(_request: &Self::Request) -> Vec<(&'static str, Kind, Uuid)> {
+    fn references(_request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
         Vec::new()
     }
 
@@ -422,8 +422,9 @@ async fn list<R: ServiceResource>(
 ) -> ApiResult<Json<List<R::Record>>> {
     find_environment(&state, &caller, environment_id).await?;
     let rows: Vec<(String,)> = sqlx::query_as(&format!(
-        "SELECT {SPEC} FROM services s {WITH_REGISTRY}
-         WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name"
+        "SELECT {} FROM services s {WITH_REGISTRY}
+         WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name",
+        spec()
     ))
     .bind(R::NAMES.map(|names| names.at))
     .bind(R::NAMES.map(|names| names.kind.stored_as))
@@ -531,18 +532,36 @@ async fn check<R: ServiceResource>(
 ) -> ApiResult<()> {
     R::validate(request, kept).map_err(ApiError::invalid)?;
     for (field, kind, id) in R::references(request) {
-        ensure_exists(db, kind, organization_id, id, field).await?;
+        ensure_exists(db, kind, organization_id, id, &field).await?;
     }
     Ok(())
 }
 
-/// A service's record as read: its stored spec, with the organization's record it names (at the
-/// path bound first, as in `ServiceResource::NAMES`) as that record is now.
-const SPEC: &str = "CASE WHEN r.id IS NULL THEN s.spec ELSE json_set(s.spec, ?, json_object(
-    'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
-    'kind', json_extract(r.record, '$.kind'))) END";
+/// A service's stored spec with the groups it is attached to as they are now, in the order
+/// attached (a group deleted since is gone); specs of kinds without groups as stored.
+const GROUPED: &str = "CASE WHEN json_type(s.spec, '$.annotations_groups') IS NULL THEN s.spec
+    ELSE json_set(s.spec,
+        '$.annotations_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
+            FROM json_each(s.spec, '$.annotations_groups') j JOIN organization_resources g
+            ON g.kind = 'annotations_group' AND g.organization_id = s.organization_id
+            AND g.id = json_extract(j.value, '$.id'))),
+        '$.labels_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
+            FROM json_each(s.spec, '$.labels_groups') j JOIN organization_resources g
+            ON g.kind = 'labels_group' AND g.organization_id = s.organization_id
+            AND g.id = json_extract(j.value, '$.id'))))
+    END";
 
-/// The record of `SPEC` (of the kind bound second), joined on the id at the path bound third.
+/// A service's record as read: `GROUPED`, with the organization's record it names (at the path
+/// bound first, as in `ServiceResource::NAMES`) as that record is now.
+fn spec() -> String {
+    format!(
+        "CASE WHEN r.id IS NULL THEN {GROUPED} ELSE json_set({GROUPED}, ?, json_object(
+            'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
+            'kind', json_extract(r.record, '$.kind'))) END"
+    )
+}
+
+/// The record of `spec()` (of the kind bound second), joined on the id at the path bound third.
 const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
     ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
 
@@ -553,8 +572,9 @@ pub async fn find<R: ServiceResource>(
     id: Uuid,
 ) -> ApiResult<(R::Record, Uuid)> {
     let (spec, environment_id): (String, String) = sqlx::query_as(&format!(
-        "SELECT {SPEC}, s.environment_id FROM services s {WITH_REGISTRY}
-         WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?"
+        "SELECT {}, s.environment_id FROM services s {WITH_REGISTRY}
+         WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
+        spec()
     ))
     .bind(R::NAMES.map(|names| names.at))
     .bind(R::NAMES.map(|names| names.kind.stored_as))

@@ -485,3 +485,119 @@ async fn a_record_sent_back_as_its_request_is_unchanged() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
+    let server = TestServer::new().await;
+    let (_, environment, _) = server.hierarchy().await;
+    let org = &server.organization_id;
+    let labels = server
+        .post(
+            &format!("/api/organization/{org}/labelsGroups"),
+            json!({"name": "team", "labels": [{"key": "team", "value": "web", "propagate_to_cloud_provider": false}]}),
+        )
+        .await;
+    let annotations = server
+        .post(
+            &format!("/api/organization/{org}/annotationsGroup"),
+            json!({"name": "mesh", "annotations": [{"key": "mesh/inject", "value": "true"}], "scopes": ["DEPLOYMENTS"]}),
+        )
+        .await;
+    let (labels, annotations) = (&labels.body["id"], &annotations.body["id"]);
+    let path = format!("/api/environment/{environment}/application");
+    let body = |labels_groups: Value, autoscaling: Value| {
+        json!({"name": "api", "git_repository": {"url": "https://git.example.com/acme/api.git"},
+               "labels_groups": labels_groups, "annotations_groups": [{"id": annotations}],
+               "autoscaling": autoscaling})
+    };
+
+    let unknown = server
+        .post(
+            &path,
+            body(
+                json!([{"id": "00000000-0000-4000-8000-000000000000"}]),
+                Value::Null,
+            ),
+        )
+        .await;
+    assert_invalid_fields(&unknown, &["labels_groups[0].id"]);
+    let no_scaler = server
+        .post(
+            &path,
+            body(
+                json!([{"id": labels}]),
+                json!({"mode": "KEDA", "scalers": []}),
+            ),
+        )
+        .await;
+    assert_invalid_fields(&no_scaler, &["autoscaling.scalers"]);
+
+    let created = server
+        .post(
+            &path,
+            body(
+                json!([{"id": labels}]),
+                json!({"mode": "KEDA", "polling_interval_seconds": 15,
+                       "scalers": [{"scaler_type": "cpu", "role": "PRIMARY", "config_yaml": "value: \"60\""}]}),
+            ),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let application = created.body["id"].as_str().unwrap();
+    assert_eq!(created.body["labels_groups"][0]["name"], "team");
+    assert_eq!(
+        created.body["labels_groups"][0]["labels"][0]["value"],
+        "web"
+    );
+    assert_eq!(
+        created.body["annotations_groups"][0]["annotations"][0]["key"],
+        "mesh/inject"
+    );
+    let policy = &created.body["autoscaling"];
+    assert_eq!(policy["mode"], "KEDA");
+    assert_eq!(policy["service_id"], application);
+    assert_eq!(policy["polling_interval_seconds"], 15);
+    assert_eq!(policy["cooldown_period_seconds"], 300);
+    assert_eq!(policy["scalers"][0]["scaler_type"], "cpu");
+    assert_eq!(policy["scalers"][0]["enabled"], true);
+
+    // A group renamed shows under its new name on the service; a group deleted is gone from it.
+    server
+        .put(
+            &format!("/api/organization/{org}/labelsGroups/{}", labels.as_str().unwrap()),
+            json!({"name": "squad", "labels": [{"key": "team", "value": "web", "propagate_to_cloud_provider": false}]}),
+        )
+        .await;
+    let read = server.get(&format!("/api/application/{application}")).await;
+    assert_eq!(read.body["labels_groups"][0]["name"], "squad");
+    // An update keeps the policy's and the scaler's ids.
+    let updated = server
+        .put(
+            &format!("/api/application/{application}"),
+            json!({"autoscaling": {"mode": "KEDA", "cooldown_period_seconds": 60,
+                   "scalers": [{"scaler_type": "cpu", "role": "PRIMARY"}]}}),
+        )
+        .await;
+    assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
+    assert_eq!(updated.body["autoscaling"]["id"], policy["id"]);
+    assert_eq!(
+        updated.body["autoscaling"]["scalers"][0]["id"],
+        policy["scalers"][0]["id"]
+    );
+    assert_eq!(updated.body["autoscaling"]["cooldown_period_seconds"], 60);
+    assert_eq!(updated.body["labels_groups"][0]["name"], "squad");
+    let deleted = server
+        .call(
+            Method::DELETE,
+            &format!(
+                "/api/organization/{org}/annotationsGroup/{}",
+                annotations.as_str().unwrap()
+            ),
+            Some(&format!("Token {}", server.token)),
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.body);
+    let read = server.get(&format!("/api/application/{application}")).await;
+    assert_eq!(read.body["annotations_groups"], json!([]));
+}

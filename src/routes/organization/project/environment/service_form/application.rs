@@ -32,6 +32,9 @@ pub fn new_application() -> ApplicationRequest {
         ports: Vec::new(),
         storage: Vec::new(),
         healthchecks: Default::default(),
+        annotations_groups: Vec::new(),
+        labels_groups: Vec::new(),
+        autoscaling: None,
     }
 }
 
