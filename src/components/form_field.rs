@@ -179,6 +179,54 @@ pub fn CheckboxField(
     }
 }
 
+/// A group of checkboxes, one per option `(value, label)`, bound to the values ticked (in the
+/// options' order).
+#[component]
+pub fn CheckboxGroup<T>(
+    legend: &'static str,
+    #[prop(into)] name: String,
+    options: Vec<(T, String)>,
+    chosen: RwSignal<Vec<T>>,
+    errors: RwSignal<Vec<FieldError>>,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView
+where
+    T: Clone + PartialEq + ToString + Send + Sync + 'static,
+{
+    let error = error_for(errors, name.clone());
+    let error_id = format!("{}-error", field_id(&name));
+    let described_by = error_id.clone();
+    let order: Vec<T> = options.iter().map(|(value, _)| value.clone()).collect();
+    let toggle = move |value: T, on: bool| {
+        chosen.update(|list| {
+            list.retain(|kept| *kept != value);
+            if on {
+                list.push(value);
+                list.sort_by_key(|kept| order.iter().position(|o| o == kept));
+            }
+        })
+    };
+    view! {
+        <fieldset class="choices" aria-describedby=described_by>
+            <legend>{legend}</legend>
+            {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}
+            {options.into_iter().map(|(value, label)| {
+                let ticked = value.clone();
+                let toggle = toggle.clone();
+                view! {
+                    <label class="checkbox">
+                        <input type="checkbox" name=name.clone() value=value.to_string()
+                            checked=move || chosen.with(|list| list.contains(&ticked))
+                            on:change=move |event| toggle(value.clone(), event_target_checked(&event))/>
+                        {label}
+                    </label>
+                }
+            }).collect_view()}
+            <p class="field__error" id=error_id>{move || error.get()}</p>
+        </fieldset>
+    }
+}
+
 /// A labelled text area for a list written one item per line (`key=value`, say). The errors of
 /// the list and of its items (`labels[2].key`) show under it, an item's by its line number.
 #[component]

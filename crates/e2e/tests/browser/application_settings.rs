@@ -1,7 +1,7 @@
 //! An application's runtime changed through its settings page: a port added with its protocol,
 //! public path and rewrite (the kept port keeps its id), a volume (its mount point's rule refused
-//! first), the command, both health probes in each of their four variants, and how it deploys;
-//! each save read back through the API.
+//! first), the command, both health probes in each of their four variants, autoscaling with a
+//! scaler, a labels group attached, and how it deploys; each save read back through the API.
 
 use e2e::Browser;
 use serde_json::json;
@@ -35,6 +35,12 @@ async fn an_applications_ports_volumes_probes_and_command_are_changed() -> anyho
         .await?;
     let before = browser
         .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    let team = browser
+        .create(
+            &format!("/organization/{}/labelsGroups", place.organization),
+            json!({"name": "team-web", "labels": [{"key": "team", "value": "web", "propagate_to_cloud_provider": false}]}),
+        )
         .await?;
 
     browser.sign_in().await?;
@@ -83,6 +89,16 @@ async fn an_applications_ports_volumes_probes_and_command_are_changed() -> anyho
         .await?;
     browser.click("#field-auto_deploy").await?;
     browser
+        .click(&format!("input[name=labels_groups][value='{team}']"))
+        .await?;
+    browser.click("#field-autoscaling-mode").await?;
+    browser
+        .fill("#field-autoscaling-polling_interval_seconds", "15")
+        .await?;
+    browser
+        .fill("#field-autoscaling-scalers-0--config_yaml", "value: \"60\"")
+        .await?;
+    browser
         .click(&format!("{FORM} button[type=submit]"))
         .await?;
     browser
@@ -127,6 +143,14 @@ async fn an_applications_ports_volumes_probes_and_command_are_changed() -> anyho
         15
     );
     assert_eq!(after["auto_deploy"], true);
+    assert_eq!(after["labels_groups"][0]["id"], team);
+    assert_eq!(after["labels_groups"][0]["name"], "team-web");
+    let policy = &after["autoscaling"];
+    assert_eq!(policy["mode"], "KEDA");
+    assert_eq!(policy["polling_interval_seconds"], 15);
+    assert_eq!(policy["scalers"][0]["scaler_type"], "cpu");
+    assert_eq!(policy["scalers"][0]["role"], "PRIMARY");
+    assert_eq!(policy["scalers"][0]["config_yaml"], "value: \"60\"");
 
     // The two other variants: a command, and a gRPC health check.
     browser

@@ -80,7 +80,7 @@ fn CreateWithForm(
     }
     match kind {
         ServiceType::Application => view! {
-            <ApplicationForm initial=new_application() form=form(kind, environment, on_created)
+            <ApplicationForm org initial=new_application() form=form(kind, environment, on_created)
                 submit_label="Create application" purpose="Create an application"/>
         }
         .into_any(),

@@ -42,7 +42,7 @@ pub fn ServiceSettings() -> impl IntoView {
             <p class="muted">"Saved settings take effect at the service's next deployment."</p>
             {loaded(addressed.record, 6, move |record| match record {
                 ServiceRecord::Application(application) => view! {
-                    <ApplicationForm initial=application.to_request()
+                    <ApplicationForm org=org.get_untracked().unwrap_or_default() initial=application.to_request()
                         form=save_form(ServiceType::Application, application.id, saved)
                         submit_label="Save" purpose="Application settings"/>
                 }.into_any(),

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use platform_api::{ApplicationRequest, GitRepositoryRequest};
+use uuid::Uuid;
 
 use super::resources::Resources;
 use super::runtime::{RuntimeFields, RuntimeFieldsView, RuntimeRecord};
@@ -40,6 +41,7 @@ pub fn new_application() -> ApplicationRequest {
 
 #[component]
 pub fn ApplicationForm(
+    org: Uuid,
     initial: ApplicationRequest,
     form: Form<ApplicationRequest>,
     submit_label: &'static str,
@@ -70,6 +72,9 @@ pub fn ApplicationForm(
         healthchecks: &initial.healthchecks,
         auto_deploy: initial.auto_deploy,
         auto_preview: initial.auto_preview,
+        annotations_groups: &initial.annotations_groups,
+        labels_groups: &initial.labels_groups,
+        autoscaling: initial.autoscaling.as_ref(),
     });
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -92,6 +97,9 @@ pub fn ApplicationForm(
             ports: typed.ports,
             storage: typed.storage,
             healthchecks: typed.healthchecks,
+            annotations_groups: typed.annotations_groups,
+            labels_groups: typed.labels_groups,
+            autoscaling: typed.autoscaling,
             ..initial.clone()
         };
         let checked = numbers.and_rules(request.validate());
@@ -114,7 +122,7 @@ pub fn ApplicationForm(
                         hint="The stage of a multi-stage Dockerfile to build; empty for the last."/>
                 </div>
             </fieldset>
-            <RuntimeFieldsView fields=runtime errors/>
+            <RuntimeFieldsView org fields=runtime errors/>
             <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
         </form>
     }

@@ -71,6 +71,9 @@ pub fn ContainerForm(
         healthchecks: &initial.healthchecks,
         auto_deploy: initial.auto_deploy,
         auto_preview: initial.auto_preview,
+        annotations_groups: &initial.annotations_groups,
+        labels_groups: &initial.labels_groups,
+        autoscaling: initial.autoscaling.as_ref(),
     });
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -97,6 +100,9 @@ pub fn ContainerForm(
             ports: typed.ports,
             storage: typed.storage,
             healthchecks: typed.healthchecks,
+            annotations_groups: typed.annotations_groups,
+            labels_groups: typed.labels_groups,
+            autoscaling: typed.autoscaling,
             ..initial.clone()
         };
         let checked = numbers.and_rules(request.validate());
@@ -118,7 +124,7 @@ pub fn ContainerForm(
                         hint="A new tag is pulled at the next deployment."/>
                 </div>
             </fieldset>
-            <RuntimeFieldsView fields=runtime errors/>
+            <RuntimeFieldsView org fields=runtime errors/>
             <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
         </form>
     }

@@ -4,17 +4,20 @@
 
 use leptos::prelude::*;
 use platform_api::{
-    FieldError, Healthchecks, HttpScheme, PortProtocol, PortRequest, Probe, ProbeKind, ProbeType,
-    StorageRequest,
+    group_references, AutoscalingRequest, FieldError, GroupReference, Healthchecks, HttpScheme,
+    PortProtocol, PortRequest, Probe, ProbeKind, ProbeType, ScalerRequest, ScalerRole,
+    StorageRequest, KEDA,
 };
 use uuid::Uuid;
 
 use super::resources::{ResourceFields, ResourceValues, Resources};
+use crate::api::use_api;
 use crate::components::form::Numbers;
 use crate::components::form_field::{
-    lines_of, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
+    lines_of, optional_text, CheckboxField, CheckboxGroup, EnumSelect, LinesField, TextField,
 };
 use crate::components::rows::{RowList, Rows};
+use crate::routes::paths;
 
 /// The only storage type the platform offers.
 const STORAGE_TYPE: &str = "FAST_SSD";
@@ -29,6 +32,9 @@ pub struct RuntimeValues {
     pub healthchecks: Healthchecks,
     pub auto_deploy: bool,
     pub auto_preview: bool,
+    pub annotations_groups: Vec<GroupReference>,
+    pub labels_groups: Vec<GroupReference>,
+    pub autoscaling: Option<AutoscalingRequest>,
 }
 
 /// The shared part of the form: its signals.
@@ -43,6 +49,9 @@ pub struct RuntimeFields {
     liveness: ProbeFields,
     auto_deploy: RwSignal<bool>,
     auto_preview: RwSignal<bool>,
+    annotations_groups: RwSignal<Vec<Uuid>>,
+    labels_groups: RwSignal<Vec<Uuid>>,
+    autoscaling: AutoscalingFields,
 }
 
 /// What `RuntimeFields::of` fills the form from.
@@ -55,6 +64,9 @@ pub struct RuntimeRecord<'a> {
     pub healthchecks: &'a Healthchecks,
     pub auto_deploy: bool,
     pub auto_preview: bool,
+    pub annotations_groups: &'a [GroupReference],
+    pub labels_groups: &'a [GroupReference],
+    pub autoscaling: Option<&'a AutoscalingRequest>,
 }
 
 impl RuntimeFields {
@@ -69,6 +81,9 @@ impl RuntimeFields {
             liveness: ProbeFields::of(record.healthchecks.liveness_probe.as_ref()),
             auto_deploy: RwSignal::new(record.auto_deploy),
             auto_preview: RwSignal::new(record.auto_preview),
+            annotations_groups: RwSignal::new(ids(record.annotations_groups)),
+            labels_groups: RwSignal::new(ids(record.labels_groups)),
+            autoscaling: AutoscalingFields::of(record.autoscaling),
         }
     }
 
@@ -85,13 +100,21 @@ impl RuntimeFields {
             },
             auto_deploy: self.auto_deploy.get_untracked(),
             auto_preview: self.auto_preview.get_untracked(),
+            annotations_groups: group_references(&self.annotations_groups.get_untracked()),
+            labels_groups: group_references(&self.labels_groups.get_untracked()),
+            autoscaling: self.autoscaling.read(numbers),
         }
     }
+}
+
+fn ids(groups: &[GroupReference]) -> Vec<Uuid> {
+    groups.iter().map(|group| group.id).collect()
 }
 
 /// The shared fields, in sections.
 #[component]
 pub fn RuntimeFieldsView(
+    org: Uuid,
     fields: RuntimeFields,
     errors: RwSignal<Vec<FieldError>>,
 ) -> impl IntoView {
@@ -117,6 +140,8 @@ pub fn RuntimeFieldsView(
             errors hint="Fast SSD storage, kept across deployments."/>
         <ProbeFieldsView legend="Readiness probe" field="healthchecks.readiness_probe" probe=fields.readiness errors/>
         <ProbeFieldsView legend="Liveness probe" field="healthchecks.liveness_probe" probe=fields.liveness errors/>
+        <AutoscalingFieldsView fields=fields.autoscaling errors/>
+        <Groups org annotations=fields.annotations_groups labels=fields.labels_groups errors/>
         <fieldset class="form-section">
             <legend>"Deployments"</legend>
             <div class="form-grid">
@@ -425,6 +450,180 @@ fn ProbeFieldsView(
                     <TextField label="Failures to fail" name=name("failure_threshold") value=probe.failure
                         errors input_type="number"/>
                 </div>
+            </Show>
+        </fieldset>
+    }
+}
+
+/// The groups of the organization attached to the service, ticked among those it has.
+#[component]
+fn Groups(
+    org: Uuid,
+    annotations: RwSignal<Vec<Uuid>>,
+    labels: RwSignal<Vec<Uuid>>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let groups = LocalResource::new(move || async move {
+        let labels = api.labels_groups(org).await?;
+        let annotations = api.annotations_groups(org).await?;
+        Ok::<_, crate::api::ApiError>((
+            labels
+                .into_iter()
+                .map(|g| (g.id, g.name))
+                .collect::<Vec<_>>(),
+            annotations
+                .into_iter()
+                .map(|g| (g.id, g.name))
+                .collect::<Vec<_>>(),
+        ))
+    });
+    view! {
+        <fieldset class="form-section">
+            <legend>"Labels and annotations"</legend>
+            {move || groups.get().map(|loaded| match loaded {
+                Err(error) => view! { <p class="notice notice--error">{error.to_string()}</p> }.into_any(),
+                Ok((labels_groups, annotations_groups)) if labels_groups.is_empty() && annotations_groups.is_empty() => view! {
+                    <p class="muted">"This organization has no labels or annotations groups yet: "
+                        <a href=paths::labels_annotations(org)>"add one"</a> "."</p>
+                }.into_any(),
+                Ok((labels_groups, annotations_groups)) => view! {
+                    <CheckboxGroup legend="Labels groups" name="labels_groups" options=labels_groups
+                        chosen=labels errors/>
+                    <CheckboxGroup legend="Annotations groups" name="annotations_groups"
+                        options=annotations_groups chosen=annotations errors/>
+                }.into_any(),
+            })}
+        </fieldset>
+    }
+}
+
+/// A KEDA autoscaling policy as typed: whether there is one, its intervals and its scalers.
+#[derive(Clone, Copy)]
+struct AutoscalingFields {
+    enabled: RwSignal<bool>,
+    polling: RwSignal<String>,
+    cooldown: RwSignal<String>,
+    scalers: Rows<ScalerRow>,
+}
+
+impl AutoscalingFields {
+    fn of(policy: Option<&AutoscalingRequest>) -> Self {
+        let interval = |value: Option<i64>, default: i64| value.unwrap_or(default).to_string();
+        Self {
+            enabled: RwSignal::new(policy.is_some()),
+            polling: RwSignal::new(interval(
+                policy.and_then(|p| p.polling_interval_seconds),
+                platform_api::autoscaling_defaults::POLLING_INTERVAL_SECONDS,
+            )),
+            cooldown: RwSignal::new(interval(
+                policy.and_then(|p| p.cooldown_period_seconds),
+                platform_api::autoscaling_defaults::COOLDOWN_PERIOD_SECONDS,
+            )),
+            scalers: Rows::new(
+                policy
+                    .map(|p| p.scalers.iter().map(ScalerRow::of).collect::<Vec<_>>())
+                    .unwrap_or_else(|| vec![ScalerRow::new()]),
+            ),
+        }
+    }
+
+    fn read(&self, numbers: &mut Numbers) -> Option<AutoscalingRequest> {
+        self.enabled.get_untracked().then(|| AutoscalingRequest {
+            mode: KEDA.into(),
+            polling_interval_seconds: Some(numbers.read(
+                "autoscaling.polling_interval_seconds",
+                &self.polling.get_untracked(),
+            )),
+            cooldown_period_seconds: Some(numbers.read(
+                "autoscaling.cooldown_period_seconds",
+                &self.cooldown.get_untracked(),
+            )),
+            scalers: self.scalers.read(|_, row| row.read()),
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+struct ScalerRow {
+    scaler_type: RwSignal<String>,
+    role: RwSignal<ScalerRole>,
+    enabled: RwSignal<bool>,
+    config_yaml: RwSignal<String>,
+    /// The scaler's JSON configuration, which the form does not show: kept as it is.
+    config_json: StoredValue<Option<serde_json::Value>>,
+}
+
+impl ScalerRow {
+    fn new() -> Self {
+        Self {
+            scaler_type: RwSignal::new("cpu".into()),
+            role: RwSignal::new(ScalerRole::Primary),
+            enabled: RwSignal::new(true),
+            config_yaml: RwSignal::new(String::new()),
+            config_json: StoredValue::new(None),
+        }
+    }
+
+    fn of(scaler: &ScalerRequest) -> Self {
+        Self {
+            scaler_type: RwSignal::new(scaler.scaler_type.clone()),
+            role: RwSignal::new(scaler.role),
+            enabled: RwSignal::new(scaler.enabled.unwrap_or(true)),
+            config_yaml: RwSignal::new(scaler.config_yaml.clone().unwrap_or_default()),
+            config_json: StoredValue::new(scaler.config_json.clone()),
+        }
+    }
+
+    fn read(self) -> ScalerRequest {
+        ScalerRequest {
+            scaler_type: self.scaler_type.get_untracked().trim().to_string(),
+            enabled: Some(self.enabled.get_untracked()),
+            role: self.role.get_untracked(),
+            config_json: self.config_json.get_value(),
+            config_yaml: optional_text(self.config_yaml),
+        }
+    }
+}
+
+fn scaler_fields(
+    index: usize,
+    scaler: ScalerRow,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let field = move |name: &str| format!("autoscaling.scalers[{index}].{name}");
+    let n = index + 1;
+    view! {
+        <TextField label=format!("Scaler {n} type") name=field("scaler_type") value=scaler.scaler_type
+            errors placeholder="cpu" hint="A KEDA scaler: cpu, memory, prometheus, rabbitmq…"/>
+        <EnumSelect label="Role" name=field("role") value=scaler.role errors/>
+        <CheckboxField label="Enabled" name=field("enabled") checked=scaler.enabled/>
+        <LinesField label="Configuration (YAML)" name=field("config_yaml") value=scaler.config_yaml errors
+            placeholder="value: \"60\""/>
+    }
+}
+
+#[component]
+fn AutoscalingFieldsView(
+    fields: AutoscalingFields,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    view! {
+        <fieldset class="rows">
+            <legend>"Autoscaling"</legend>
+            <CheckboxField label="Scale with KEDA" name="autoscaling.mode" checked=fields.enabled
+                hint="Between the minimum and maximum instances, by the scalers' measures."/>
+            <Show when=move || fields.enabled.get()>
+                <div class="form-grid">
+                    <TextField label="Polling interval (s)" name="autoscaling.polling_interval_seconds"
+                        value=fields.polling errors input_type="number"/>
+                    <TextField label="Cooldown (s)" name="autoscaling.cooldown_period_seconds"
+                        value=fields.cooldown errors input_type="number"
+                        hint="How long it waits before scaling down."/>
+                </div>
+                <RowList legend="Scalers" what="scaler" rows=fields.scalers new_row=ScalerRow::new
+                    row=scaler_fields errors/>
+                <p class="field__error">{move || crate::components::form_field::error_for(errors, "autoscaling.scalers").get()}</p>
             </Show>
         </fieldset>
     }
