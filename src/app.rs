@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::path;
+use leptos_router::{path, StaticSegment};
 
 use crate::components::shell::Shell;
 use crate::routes::home::Home;
@@ -16,6 +16,7 @@ use crate::routes::organization::project::environment::service::logs::ServiceLog
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
+use crate::routes::organization::project::environment::service::ServiceLayout;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
@@ -24,6 +25,7 @@ use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
+use crate::routes::paths::ServiceTab;
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::EmbedBridge;
@@ -74,38 +76,23 @@ pub fn App() -> impl IntoView {
                         path=path!("/organization/:org/project/:project/environment/:env/overview")
                         view=EnvironmentOverview
                     />
-                    <Route
-                        path=path!(
-                            "/organization/:org/project/:project/environment/:env/service/:service/overview"
-                        )
-                        view=ServiceOverview
-                    />
-                    <Route
-                        path=path!(
-                            "/organization/:org/project/:project/environment/:env/service/:service/deployments"
-                        )
-                        view=ServiceDeployments
-                    />
-                    <Route
-                        path=path!(
-                            "/organization/:org/project/:project/environment/:env/service/:service/logs"
-                        )
-                        view=ServiceLogs
-                    />
-                    <Route
-                        path=path!(
-                            "/organization/:org/project/:project/environment/:env/service/:service/variables"
-                        )
-                        view=ServiceVariables
-                    />
-                    <Route
-                        path=path!(
-                            "/organization/:org/project/:project/environment/:env/service/:service/settings"
-                        )
-                        view=ServiceSettings
-                    />
+                    <ParentRoute
+                        path=path!("/organization/:org/project/:project/environment/:env/service/:service")
+                        view=ServiceLayout
+                    >
+                        <Route path=tab(ServiceTab::Overview) view=ServiceOverview/>
+                        <Route path=tab(ServiceTab::Deployments) view=ServiceDeployments/>
+                        <Route path=tab(ServiceTab::Logs) view=ServiceLogs/>
+                        <Route path=tab(ServiceTab::Variables) view=ServiceVariables/>
+                        <Route path=tab(ServiceTab::Settings) view=ServiceSettings/>
+                    </ParentRoute>
                 </ParentRoute>
             </Routes>
         </Router>
     }
+}
+
+/// The route of a service's tab, from the segment its links use.
+fn tab(tab: ServiceTab) -> (StaticSegment<&'static str>,) {
+    (StaticSegment(tab.segment()),)
 }

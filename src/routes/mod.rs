@@ -81,38 +81,62 @@ pub mod paths {
         format!("/organization/{org}/project/{project}/environment/{environment}/overview")
     }
 
-    pub fn service(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
-        format!(
-            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/overview"
-        )
+    /// The pages of a service, one per tab, in the order of its tabs.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum ServiceTab {
+        Overview,
+        Deployments,
+        Logs,
+        Variables,
+        Settings,
     }
 
-    pub fn service_deployments(
+    impl ServiceTab {
+        pub const ALL: [ServiceTab; 5] = [
+            ServiceTab::Overview,
+            ServiceTab::Deployments,
+            ServiceTab::Logs,
+            ServiceTab::Variables,
+            ServiceTab::Settings,
+        ];
+
+        /// The last segment of the tab's address: the route table's and the links'.
+        pub fn segment(self) -> &'static str {
+            match self {
+                ServiceTab::Overview => "overview",
+                ServiceTab::Deployments => "deployments",
+                ServiceTab::Logs => "logs",
+                ServiceTab::Variables => "variables",
+                ServiceTab::Settings => "settings",
+            }
+        }
+
+        pub fn label(self) -> &'static str {
+            match self {
+                ServiceTab::Overview => "Overview",
+                ServiceTab::Deployments => "Deployments",
+                ServiceTab::Logs => "Logs",
+                ServiceTab::Variables => "Variables",
+                ServiceTab::Settings => "Settings",
+            }
+        }
+    }
+
+    /// A service's overview.
+    pub fn service(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
+        service_tab(org, project, environment, service, ServiceTab::Overview)
+    }
+
+    pub fn service_tab(
         org: Uuid,
         project: Uuid,
         environment: Uuid,
         service: Uuid,
+        tab: ServiceTab,
     ) -> String {
         format!(
-            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/deployments"
-        )
-    }
-
-    pub fn service_logs(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
-        format!(
-            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/logs"
-        )
-    }
-
-    pub fn service_settings(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
-        format!(
-            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/settings"
-        )
-    }
-
-    pub fn service_variables(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
-        format!(
-            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/variables"
+            "/organization/{org}/project/{project}/environment/{environment}/service/{service}/{}",
+            tab.segment()
         )
     }
 }

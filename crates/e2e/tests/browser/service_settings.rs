@@ -1,6 +1,8 @@
-//! A service's settings page: the form filled with the service's settings, its rules checked
-//! before sending, a change saved (what the form does not show kept as it was) and the page
-//! saying the running service is out of date; then the service deleted, back on its environment.
+//! A service's settings page: reached from the overview without reading the service again (the
+//! layout loaded it once), the form filled with the service's settings, its rules checked before
+//! sending, a change saved (what the form does not show kept as it was), the page saying the
+//! running service is out of date and deploying it from the same tab; then the service deleted,
+//! back on its environment.
 
 use e2e::Browser;
 use serde_json::json;
@@ -26,8 +28,17 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
 
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;
+    browser.wait_for_text(".facts", "git.example.com").await?;
+    let reads_of_the_record = format!(
+        "return performance.getEntriesByType('resource')
+            .filter(e => new URL(e.name).pathname.endsWith('/application/{web}')).length"
+    );
+    let before_tab = browser.client.execute(&reads_of_the_record, vec![]).await?;
+    assert!(before_tab.as_u64() >= Some(1), "the overview read the service");
     browser.click("a.tabs__tab[href$='/settings']").await?;
     browser.wait_for_value("#field-name", "web").await?;
+    let after_tab = browser.client.execute(&reads_of_the_record, vec![]).await?;
+    assert_eq!(before_tab, after_tab, "switching tabs read the service again");
     browser
         .wait_for_value("#field-git_repository-branch", "main")
         .await?;
@@ -56,6 +67,9 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
         .wait_for_text(".toast--success", "Settings saved")
         .await?;
     browser.wait_for_text("[role=status]", "deploy it").await?;
+    // The actions are on every tab: deployed from here, the notice goes once it is done.
+    browser.click_button("Deploy").await?;
+    browser.wait_until_gone(".notice--warning").await?;
     let after = browser
         .api("GET", &format!("/application/{web}"), json!(null))
         .await?;

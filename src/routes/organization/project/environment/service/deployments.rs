@@ -12,7 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
+use super::{no_service, use_addressed_service};
 use crate::api::service::short_commit;
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
@@ -63,10 +63,6 @@ pub fn ServiceDeployments() -> impl IntoView {
     );
 
     view! {
-        <div class="page__header">
-            <ServiceTitle service=addressed/>
-        </div>
-        <ServiceTabs service=addressed/>
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Deployments"</h2>
             {loaded(history, 6, move |(kind, page)| {

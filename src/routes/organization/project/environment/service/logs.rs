@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
 
-use super::{no_service, use_addressed_service, ServiceTabs, ServiceTitle};
+use super::{no_service, use_addressed_service};
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
@@ -109,10 +109,6 @@ pub fn ServiceLogs() -> impl IntoView {
     };
 
     view! {
-        <div class="page__header">
-            <ServiceTitle service=addressed/>
-        </div>
-        <ServiceTabs service=addressed/>
         <section class="card" aria-labelledby="logs-title">
             <div class="card__header">
                 <h2 id="logs-title">"Logs"</h2>

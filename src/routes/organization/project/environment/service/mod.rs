@@ -1,5 +1,8 @@
-//! `.../service/:service/...`: the pages of one service, of any kind.
+//! `.../service/:service/...`: the pages of one service, of any kind, inside one layout that
+//! loads the service once (its kind, record and status) and shows its title, its actions and the
+//! tabs around the page of the tab chosen, so that switching tabs fetches nothing again.
 
+mod actions;
 mod commit_picker;
 mod connection;
 pub mod deployments;
@@ -9,30 +12,64 @@ pub mod overview;
 pub mod settings;
 pub mod variables;
 
+use std::time::Duration;
+
 use leptos::prelude::*;
-use leptos_router::components::A;
+use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::use_location;
 use platform_api::{DeploymentStatus, ServiceType, Status};
 use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, ApiError};
-use crate::routes::{param_id, paths};
+use crate::routes::param_id;
+use crate::routes::paths::{self, ServiceTab};
+use crate::state::polling::poll;
 
-/// The service the address names: its id, its kind and its record, what every service page
-/// starts from.
+use actions::ServiceActions;
+
+/// How often the status of a service is polled while an action runs on it.
+const POLL_ACTION: Duration = Duration::from_secs(1);
+
+/// The service the address names: its id, its kind, its record and its status, loaded once by
+/// the layout for every tab.
 #[derive(Clone, Copy)]
 pub struct AddressedService {
     pub id: Memo<Option<Uuid>>,
     pub kind: LocalResource<Result<ServiceType, ApiError>>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
+    pub status: LocalResource<Result<Status, ApiError>>,
+}
+
+impl AddressedService {
+    /// The status, once loaded.
+    pub fn current(&self) -> Option<Status> {
+        self.status.get().and_then(Result::ok)
+    }
+
+    /// Whether the service runs older settings or variables than it has.
+    pub fn out_of_date(&self) -> bool {
+        self.current()
+            .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+    }
+
+    /// Reads the record and the status again, after a change.
+    pub fn refresh(&self) {
+        self.record.refetch();
+        self.status.refetch();
+    }
 }
 
 pub fn no_service() -> ApiError {
     ApiError::NotFound("The address names no service.".into())
 }
 
+/// The service of the layout around the page.
 pub fn use_addressed_service() -> AddressedService {
+    expect_context::<AddressedService>()
+}
+
+fn address_service() -> AddressedService {
     let api = use_api();
     let (environment, id) = (param_id("env"), param_id("service"));
     // The address does not say the kind; the environment's statuses do.
@@ -49,12 +86,59 @@ pub fn use_addressed_service() -> AddressedService {
         let id = id.get();
         async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
     });
-    AddressedService { id, kind, record }
+    let status = LocalResource::new(move || {
+        let id = id.get();
+        async move {
+            api.service_status(kind.await?, id.ok_or_else(no_service)?)
+                .await
+        }
+    });
+    AddressedService {
+        id,
+        kind,
+        record,
+        status,
+    }
+}
+
+#[component]
+pub fn ServiceLayout() -> impl IntoView {
+    let service = address_service();
+    provide_context(service);
+    // Poll while an action runs; stop at a terminal state.
+    poll(
+        move || {
+            service
+                .current()
+                .filter(|status| status.state.is_in_progress())
+                .map(|_| POLL_ACTION)
+        },
+        move || service.status.refetch(),
+    );
+    // The record holds the deployed commit, which an action changes when it ends.
+    Effect::new(move |was_in_progress: Option<bool>| {
+        let now = service
+            .current()
+            .is_some_and(|status| status.state.is_in_progress());
+        if was_in_progress == Some(true) && !now {
+            service.record.refetch();
+        }
+        now
+    });
+    view! {
+        <div class="page__header page__header--actions">
+            <ServiceTitle service/>
+            <ServiceActions service/>
+        </div>
+        <ServiceTabs service/>
+        <OutOfDateNotice service/>
+        <Outlet/>
+    }
 }
 
 /// The service's name and kind, as a page title.
 #[component]
-pub fn ServiceTitle(service: AddressedService) -> impl IntoView {
+fn ServiceTitle(service: AddressedService) -> impl IntoView {
     view! {
         <div>
             <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
@@ -66,12 +150,12 @@ pub fn ServiceTitle(service: AddressedService) -> impl IntoView {
 /// Links between the pages of one service, the current one marked; no Variables for a
 /// database, which holds none.
 #[component]
-pub fn ServiceTabs(service: AddressedService) -> impl IntoView {
+fn ServiceTabs(service: AddressedService) -> impl IntoView {
     let database = move || service.kind.get().and_then(Result::ok) == Some(ServiceType::Database);
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let location = use_location();
     let tabs = move || {
-        let (Some(org), Some(project), Some(environment), Some(service)) = (
+        let (Some(org), Some(project), Some(environment), Some(id)) = (
             org.get(),
             project.get(),
             environment.get(),
@@ -79,32 +163,16 @@ pub fn ServiceTabs(service: AddressedService) -> impl IntoView {
         ) else {
             return Vec::new();
         };
-        let mut tabs = vec![
-            (
-                "Overview",
-                paths::service(org, project, environment, service),
-            ),
-            (
-                "Deployments",
-                paths::service_deployments(org, project, environment, service),
-            ),
-            (
-                "Logs",
-                paths::service_logs(org, project, environment, service),
-            ),
-            (
-                "Variables",
-                paths::service_variables(org, project, environment, service),
-            ),
-            (
-                "Settings",
-                paths::service_settings(org, project, environment, service),
-            ),
-        ];
-        if database() {
-            tabs.retain(|(label, _)| *label != "Variables");
-        }
-        tabs
+        ServiceTab::ALL
+            .iter()
+            .filter(|tab| !(database() && **tab == ServiceTab::Variables))
+            .map(|&tab| {
+                (
+                    tab.label(),
+                    paths::service_tab(org, project, environment, id, tab),
+                )
+            })
+            .collect::<Vec<_>>()
     };
     view! {
         <nav class="tabs" aria-label="Service pages">
@@ -122,57 +190,14 @@ pub fn ServiceTabs(service: AddressedService) -> impl IntoView {
     }
 }
 
-/// Whether the service runs older settings or variables than it has: changed since its last
-/// deployment.
-#[derive(Clone, Copy)]
-pub struct OutOfDate(LocalResource<Result<Status, ApiError>>);
-
-impl OutOfDate {
-    pub fn of(service: AddressedService) -> Self {
-        let api = use_api();
-        Self(LocalResource::new(move || {
-            let id = service.id.get();
-            async move {
-                api.service_status(service.kind.await?, id.ok_or_else(no_service)?)
-                    .await
-            }
-        }))
-    }
-
-    /// Reads it again, after a change.
-    pub fn refresh(&self) {
-        self.0.refetch();
-    }
-
-    fn get(&self) -> bool {
-        self.0
-            .get()
-            .and_then(Result::ok)
-            .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
-    }
-}
-
-/// Says so while the service is out of date, with the way to the page that deploys it.
+/// Says so while the service runs older settings or variables than it has, with the way to
+/// deploy it (the actions above).
 #[component]
-pub fn OutOfDateNotice(out_of_date: OutOfDate) -> impl IntoView {
-    let (org, project, environment, service) = (
-        param_id("org"),
-        param_id("project"),
-        param_id("env"),
-        param_id("service"),
-    );
-    let overview = move || match (org.get(), project.get(), environment.get(), service.get()) {
-        (Some(org), Some(project), Some(environment), Some(service)) => {
-            paths::service(org, project, environment, service)
-        }
-        _ => String::new(),
-    };
+fn OutOfDateNotice(service: AddressedService) -> impl IntoView {
     view! {
-        <Show when=move || out_of_date.get()>
+        <Show when=move || service.out_of_date()>
             <p class="notice notice--warning" role="status">
-                "The service runs with older variables or settings: "
-                <a href=overview>"deploy it"</a>
-                " to apply the changes."
+                "The service runs with older variables or settings: deploy it to apply the changes."
             </p>
         </Show>
     }

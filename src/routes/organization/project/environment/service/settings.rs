@@ -7,10 +7,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::ServiceType;
 
-use super::{
-    no_service, use_addressed_service, AddressedService, OutOfDate, OutOfDateNotice, ServiceTabs,
-    ServiceTitle,
-};
+use super::{no_service, use_addressed_service, AddressedService};
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
@@ -26,17 +23,10 @@ use crate::routes::{param_id, paths};
 pub fn ServiceSettings() -> impl IntoView {
     let addressed = use_addressed_service();
     let org = param_id("org");
-    let out_of_date = OutOfDate::of(addressed);
     let saved = Callback::new(move |()| {
-        addressed.record.refetch();
-        out_of_date.refresh();
+        addressed.refresh();
     });
     view! {
-        <div class="page__header">
-            <ServiceTitle service=addressed/>
-        </div>
-        <ServiceTabs service=addressed/>
-        <OutOfDateNotice out_of_date/>
         <section class="card" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
             <p class="muted">"Saved settings take effect at the service's next deployment."</p>

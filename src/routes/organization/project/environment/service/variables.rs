@@ -11,9 +11,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{
-    no_service, use_addressed_service, OutOfDate, OutOfDateNotice, ServiceTabs, ServiceTitle,
-};
+use super::{no_service, use_addressed_service};
 use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
@@ -59,19 +57,13 @@ pub fn ServiceVariables() -> impl IntoView {
             None => Ok(None),
         }
     });
-    let out_of_date = OutOfDate::of(addressed);
     let changed = Callback::new(move |()| {
         variables.refetch();
-        out_of_date.refresh();
+        addressed.status.refetch();
     });
     let filter = RwSignal::new(String::new());
 
     view! {
-        <div class="page__header">
-            <ServiceTitle service=addressed/>
-        </div>
-        <ServiceTabs service=addressed/>
-        <OutOfDateNotice out_of_date/>
         <section class="card" aria-labelledby="variables-title">
             <div class="card__header">
                 <h2 id="variables-title">"Variables and secrets"</h2>
