@@ -1,14 +1,17 @@
 //! Component tests in headless Chromium: what the status badge, the steps timeline and the
-//! deployment log show, and that a confirm button acts only once confirmed.
+//! deployment log show, that a confirm button acts only once confirmed, and the typed pieces the
+//! forms are built from (a select bound to an enumeration, checkboxes, repeatable rows).
 
 use console::components::confirm_button::ConfirmButton;
 use console::components::deployment_log::DeploymentLog;
+use console::components::form_field::{CheckboxGroup, EnumSelect, TextField};
+use console::components::rows::{RowList, Rows};
 use console::components::status_badge::StatusBadge;
 use console::components::steps_timeline::StepsTimeline;
 use leptos::prelude::*;
 use platform_api::{
-    ActionStatus, DeploymentStatus, LogLine, ServiceState, Status, StatusAction, StatusDetails,
-    Step, StepName, StepStatus, Steps, SubAction,
+    ActionStatus, DatabaseType, DeploymentStatus, FieldError, LogLine, ServiceState, Status,
+    StatusAction, StatusDetails, Step, StepName, StepStatus, Steps, SubAction, WireEnum,
 };
 use uuid::Uuid;
 use wasm_bindgen::JsCast;
@@ -276,4 +279,140 @@ async fn a_confirm_button_acts_only_once_confirmed() {
     settle().await;
     assert!(!dialog_open(&container));
     assert_eq!(confirmed.get_untracked(), 1);
+}
+
+fn select_value(container: &web_sys::HtmlElement, css: &str) -> web_sys::HtmlSelectElement {
+    container
+        .query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+        .unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn an_enum_select_shows_labels_and_is_bound_to_the_value() {
+    let chosen = RwSignal::new(DatabaseType::Postgresql);
+    let errors = RwSignal::new(Vec::<FieldError>::new());
+    let container = mount(move || {
+        view! { <EnumSelect label="Type" name="type" value=chosen errors/> }
+    });
+    settle().await;
+    let select = select_value(&container, "select");
+    let shown: Vec<String> = (0..select.length())
+        .map(|index| {
+            select
+                .item(index)
+                .unwrap()
+                .text_content()
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let labels: Vec<&str> = DatabaseType::ALL.iter().map(|t| t.label()).collect();
+    assert_eq!(shown, labels, "labels, not wire codes");
+    assert_eq!(select.value(), "POSTGRESQL");
+
+    // A person's choice reaches the signal as the enumeration's value.
+    select.set_value("REDIS");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(chosen.get_untracked(), DatabaseType::Redis);
+
+    // And the signal's value shows in the select.
+    chosen.set(DatabaseType::Mysql);
+    settle().await;
+    assert_eq!(select.value(), "MYSQL");
+
+    errors.set(vec![FieldError::new("type", "is not offered here")]);
+    settle().await;
+    let error = container
+        .query_selector("#field-type-error")
+        .unwrap()
+        .unwrap();
+    assert_eq!(error.text_content().unwrap(), "is not offered here");
+}
+
+#[wasm_bindgen_test]
+async fn a_checkbox_group_keeps_the_values_ticked_in_the_options_order() {
+    let chosen = RwSignal::new(vec![3]);
+    let errors = RwSignal::new(Vec::<FieldError>::new());
+    let options = vec![
+        (1, "one".to_string()),
+        (2, "two".to_string()),
+        (3, "three".to_string()),
+    ];
+    let container = mount(move || {
+        view! { <CheckboxGroup legend="Groups" name="groups" options chosen errors/> }
+    });
+    settle().await;
+    click(&container, "input[value='1']");
+    settle().await;
+    assert_eq!(chosen.get_untracked(), [1, 3]);
+    click(&container, "input[value='3']");
+    settle().await;
+    assert_eq!(chosen.get_untracked(), [1]);
+    let ticked = container
+        .query_selector("input[value='1']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlInputElement>();
+    assert!(ticked.checked());
+}
+
+/// A row of the rows test: one text field.
+#[derive(Clone, Copy)]
+struct Row(RwSignal<String>);
+
+fn new_row() -> Row {
+    Row(RwSignal::new(String::new()))
+}
+
+fn row_fields(index: usize, row: Row, errors: RwSignal<Vec<FieldError>>) -> impl IntoView {
+    view! { <TextField label=format!("Port {}", index + 1) name=format!("ports[{index}].internal_port") value=row.0 errors/> }
+}
+
+fn row_values(rows: Rows<Row>) -> Vec<String> {
+    rows.read(|_, row| row.0.get_untracked())
+}
+
+#[wasm_bindgen_test]
+async fn rows_are_added_and_removed_each_keeping_its_values_and_errors_by_place() {
+    let rows = Rows::new(["80", "443", "8080"].map(|port| Row(RwSignal::new(port.to_string()))));
+    let errors = RwSignal::new(Vec::<FieldError>::new());
+    let container = mount(move || {
+        view! { <RowList legend="Ports" what="port" rows new_row row=row_fields errors/> }
+    });
+    settle().await;
+    assert_eq!(row_values(rows), ["80", "443", "8080"]);
+
+    click(&container, "button[aria-label='Remove port 2']");
+    settle().await;
+    assert_eq!(row_values(rows), ["80", "8080"]);
+    // The rows after it move up a place, and so do their fields' names.
+    let second = container
+        .query_selector("#field-ports-1--internal_port")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlInputElement>();
+    assert_eq!(second.value(), "8080");
+
+    click(&container, ".rows > button");
+    settle().await;
+    assert_eq!(row_values(rows), ["80", "8080", ""]);
+    let added = container.query_selector(".rows > button").unwrap().unwrap();
+    assert_eq!(added.text_content().unwrap(), "Add a port");
+
+    errors.set(vec![FieldError::new(
+        "ports[2].internal_port",
+        "must be a port number",
+    )]);
+    settle().await;
+    let error = container
+        .query_selector("#field-ports-2--internal_port-error")
+        .unwrap()
+        .unwrap();
+    assert_eq!(error.text_content().unwrap(), "must be a port number");
 }

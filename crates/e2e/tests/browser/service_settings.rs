@@ -34,11 +34,17 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
             .filter(e => new URL(e.name).pathname.endsWith('/application/{web}')).length"
     );
     let before_tab = browser.client.execute(&reads_of_the_record, vec![]).await?;
-    assert!(before_tab.as_u64() >= Some(1), "the overview read the service");
+    assert!(
+        before_tab.as_u64() >= Some(1),
+        "the overview read the service"
+    );
     browser.click("a.tabs__tab[href$='/settings']").await?;
     browser.wait_for_value("#field-name", "web").await?;
     let after_tab = browser.client.execute(&reads_of_the_record, vec![]).await?;
-    assert_eq!(before_tab, after_tab, "switching tabs read the service again");
+    assert_eq!(
+        before_tab, after_tab,
+        "switching tabs read the service again"
+    );
     browser
         .wait_for_value("#field-git_repository-branch", "main")
         .await?;
