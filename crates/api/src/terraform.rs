@@ -141,13 +141,26 @@ impl Default for TerraformJobResources {
     }
 }
 
+wire_enum!(
+    /// Where the lines added to the runner's Dockerfile come from.
+    DockerfileFragmentType {
+        File = "file" => "A file of the repository",
+        Inline = "inline" => "Written here",
+    }
+);
+
+/// Lines added to the Dockerfile of the image that runs terraform: a file of the repository
+/// (`path`) or written inline (`content`), as the production document's two forms.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DockerfileFragment {
     #[serde(rename = "type")]
-    pub fragment_type: String,
-    pub path: String,
+    pub fragment_type: DockerfileFragmentType,
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default)]
+    pub content: Option<String>,
 }
 
 /// A terraform service as returned (spec 2.8).
@@ -335,6 +348,17 @@ impl TerraformRequest {
                 "must be DEFAULT: this server deploys a terraform service in full",
             )));
         }
+        if let Some(fragment) = &self.dockerfile_fragment {
+            let (field, given) = match fragment.fragment_type {
+                DockerfileFragmentType::File => ("dockerfile_fragment.path", &fragment.path),
+                DockerfileFragmentType::Inline => {
+                    ("dockerfile_fragment.content", &fragment.content)
+                }
+            };
+            if given.as_deref().is_none_or(|text| text.trim().is_empty()) {
+                violations.check(Some(FieldError::new(field, "is required")));
+            }
+        }
         let version = &self.provider_version.explicit_version;
         if version.trim() != version {
             violations.check(Some(FieldError::new(
@@ -379,6 +403,26 @@ mod tests {
             r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "TERRAFORM", "timeout_sec": 0}}"#
         ));
         assert!(one.validate(&[]).is_ok());
+    }
+
+    #[test]
+    fn a_dockerfile_fragment_is_a_file_with_its_path_or_lines_written_inline() {
+        let with = |fragment: &str| {
+            request(&format!(
+                r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "TERRAFORM", "dockerfile_fragment": {fragment}}}"#
+            ))
+            .validate(&[])
+        };
+        assert!(with(r#"{"type": "file", "path": "docker/fragment"}"#).is_ok());
+        assert!(with(r#"{"type": "inline", "content": "RUN apk add jq"}"#).is_ok());
+        assert_eq!(
+            fields(with(r#"{"type": "file"}"#)),
+            ["dockerfile_fragment.path"]
+        );
+        assert_eq!(
+            fields(with(r#"{"type": "inline", "path": "docker/fragment"}"#)),
+            ["dockerfile_fragment.content"]
+        );
     }
 
     #[test]

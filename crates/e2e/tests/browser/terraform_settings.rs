@@ -98,8 +98,12 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
         .click("#field-provider_version-read_from_terraform_block")
         .await?;
     browser.fill("#field-job_resources-ram_mib", "2048").await?;
+    browser.click("#field-dockerfile_fragment-enabled").await?;
     browser
-        .fill("#field-dockerfile_fragment-path", "docker/runner.fragment")
+        .choose("#field-dockerfile_fragment-type", "inline")
+        .await?;
+    browser
+        .fill("#field-dockerfile_fragment-content", "RUN apk add jq")
         .await?;
     browser.click("#field-use_cluster_credentials").await?;
     browser.click_text("button", "Add a command").await?;
@@ -145,7 +149,7 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
     );
     assert_eq!(
         after["dockerfile_fragment"],
-        json!({"type": "file", "path": "docker/runner.fragment"})
+        json!({"type": "inline", "content": "RUN apk add jq"})
     );
     // The secret's value was kept by the server, never sent to the page.
     let (secrets,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")

@@ -62,6 +62,7 @@ pub fn ApplicationForm(
         resources: Resources::of(
             initial.cpu,
             initial.memory,
+            initial.gpu,
             initial.min_running_instances,
             initial.max_running_instances,
         ),
@@ -88,6 +89,7 @@ pub fn ApplicationForm(
             docker_target_build_stage: optional_text(target_stage),
             cpu: typed.resources.cpu,
             memory: typed.resources.memory,
+            gpu: typed.resources.gpu,
             min_running_instances: typed.resources.min_running_instances,
             max_running_instances: typed.resources.max_running_instances,
             auto_preview: typed.auto_preview,

@@ -61,6 +61,7 @@ pub fn ContainerForm(
         resources: Resources::of(
             initial.cpu,
             initial.memory,
+            initial.gpu,
             initial.min_running_instances,
             initial.max_running_instances,
         ),
@@ -91,6 +92,7 @@ pub fn ContainerForm(
             tag: tag.get_untracked().trim().to_string(),
             cpu: typed.resources.cpu,
             memory: typed.resources.memory,
+            gpu: typed.resources.gpu,
             min_running_instances: typed.resources.min_running_instances,
             max_running_instances: typed.resources.max_running_instances,
             auto_preview: typed.auto_preview,
@@ -103,7 +105,6 @@ pub fn ContainerForm(
             annotations_groups: typed.annotations_groups,
             labels_groups: typed.labels_groups,
             autoscaling: typed.autoscaling,
-            ..initial.clone()
         };
         let checked = numbers.and_rules(request.validate());
         form.submit(request, checked);

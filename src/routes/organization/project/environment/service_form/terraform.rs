@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 use platform_api::{
-    DockerfileFragment, FieldError, GitRepositoryRequest, TerraformBackend, TerraformEngine,
-    TerraformFilesSourceRequest, TerraformGitSourceRequest, TerraformJobResources,
+    DockerfileFragment, DockerfileFragmentType, FieldError, GitRepositoryRequest, TerraformBackend,
+    TerraformEngine, TerraformFilesSourceRequest, TerraformGitSourceRequest, TerraformJobResources,
     TerraformProviderVersion, TerraformRequest, TerraformVariablesSource, TfVar, TfVarsDiscovery,
     TfVarsGitRepository, TfVarsListingRequest, TfVarsMode,
 };
@@ -18,7 +18,7 @@ use super::{GitFields, GitRepositoryFields, SourceChoice, SubmitButton};
 use crate::api::use_api;
 use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{
-    error_for, optional_text, CheckboxField, EnumSelect, TextField,
+    error_for, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
 };
 use crate::components::rows::{RowList, Rows};
 
@@ -181,13 +181,7 @@ pub fn TerraformForm(
                 arguments: RwSignal::new(arguments.join(" ")),
             }),
     );
-    let fragment = RwSignal::new(
-        initial
-            .dockerfile_fragment
-            .as_ref()
-            .map(|f| f.path.clone())
-            .unwrap_or_default(),
-    );
+    let fragment = FragmentFields::of(initial.dockerfile_fragment.as_ref());
     let cluster_credentials = RwSignal::new(initial.use_cluster_credentials);
     let auto_deploy = RwSignal::new(initial.auto_deploys());
 
@@ -239,10 +233,7 @@ pub fn TerraformForm(
                 .into_iter()
                 .filter(|(command, _)| !command.is_empty())
                 .collect(),
-            dockerfile_fragment: optional_text(fragment).map(|path| DockerfileFragment {
-                fragment_type: "file".into(),
-                path,
-            }),
+            dockerfile_fragment: fragment.read(),
             use_cluster_credentials: cluster_credentials.get_untracked(),
             ..initial.clone()
         };
@@ -282,16 +273,80 @@ pub fn TerraformForm(
                 <TextField label="Job storage (GiB)" name="job_resources.storage_gib" value=storage errors input_type="number"/>
                 <TextField label="Timeout (seconds)" name="timeout_sec" value=timeout errors input_type="number"
                     hint="0 for none."/>
-                <TextField label="Dockerfile fragment" name="dockerfile_fragment.path" value=fragment errors
-                    hint="A file of the repository added to the runner's image; empty for none."/>
                 <CheckboxField label="Use the cluster's credentials" name="use_cluster_credentials"
                     checked=cluster_credentials/>
                 <CheckboxField label="Deploy on every push" name="auto_deploy" checked=auto_deploy/>
             </div>
             <RowList legend="Extra arguments per command" what="command" rows=commands
                 new_row=CommandArguments::new row=command_fields errors/>
+            <FragmentFieldsView fragment errors/>
             <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
         </form>
+    }
+}
+
+/// The Dockerfile fragment as typed: whether there is one, where it comes from, and the path or
+/// the lines.
+#[derive(Clone, Copy)]
+struct FragmentFields {
+    enabled: RwSignal<bool>,
+    source: RwSignal<DockerfileFragmentType>,
+    path: RwSignal<String>,
+    content: RwSignal<String>,
+}
+
+impl FragmentFields {
+    fn of(fragment: Option<&DockerfileFragment>) -> Self {
+        Self {
+            enabled: RwSignal::new(fragment.is_some()),
+            source: RwSignal::new(
+                fragment.map_or(DockerfileFragmentType::File, |f| f.fragment_type),
+            ),
+            path: RwSignal::new(fragment.and_then(|f| f.path.clone()).unwrap_or_default()),
+            content: RwSignal::new(fragment.and_then(|f| f.content.clone()).unwrap_or_default()),
+        }
+    }
+
+    fn read(&self) -> Option<DockerfileFragment> {
+        let fragment_type = self.source.get_untracked();
+        self.enabled.get_untracked().then(|| DockerfileFragment {
+            fragment_type,
+            path: (fragment_type == DockerfileFragmentType::File)
+                .then(|| optional_text(self.path))
+                .flatten(),
+            content: (fragment_type == DockerfileFragmentType::Inline)
+                .then(|| self.content.get_untracked())
+                .filter(|content| !content.trim().is_empty()),
+        })
+    }
+}
+
+#[component]
+fn FragmentFieldsView(
+    fragment: FragmentFields,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    view! {
+        <fieldset class="rows">
+            <legend>"Dockerfile fragment"</legend>
+            <CheckboxField label="Add lines to the runner's Dockerfile" name="dockerfile_fragment.enabled"
+                checked=fragment.enabled hint="To install tools the terraform files need."/>
+            <Show when=move || fragment.enabled.get()>
+                <div class="form-grid">
+                    <EnumSelect label="From" name="dockerfile_fragment.type" value=fragment.source errors/>
+                    {move || match fragment.source.get() {
+                        DockerfileFragmentType::File => view! {
+                            <TextField label="Path in the repository" name="dockerfile_fragment.path"
+                                value=fragment.path errors placeholder="docker/runner.fragment"/>
+                        }.into_any(),
+                        DockerfileFragmentType::Inline => view! {
+                            <LinesField label="Lines" name="dockerfile_fragment.content" value=fragment.content
+                                errors placeholder="RUN apk add --no-cache jq"/>
+                        }.into_any(),
+                    }}
+                </div>
+            </Show>
+        </fieldset>
     }
 }
 
