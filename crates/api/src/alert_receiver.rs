@@ -10,8 +10,8 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     AlertReceiverType {
-        Slack = "SLACK",
-        Email = "EMAIL",
+        Slack = "SLACK" => "Slack",
+        Email = "EMAIL" => "Email",
     }
 );
 

@@ -10,14 +10,14 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     HelmRepositoryKind {
-        Https = "HTTPS",
-        OciEcr = "OCI_ECR",
-        OciProviderACr = "OCI_PROVIDER_A_CR",
-        OciProviderBHub = "OCI_PROVIDER_B_HUB",
-        OciPublicEcr = "OCI_PUBLIC_ECR",
-        OciGenericCr = "OCI_GENERIC_CR",
-        OciProviderCCr = "OCI_PROVIDER_C_CR",
-        OciProviderDCr = "OCI_PROVIDER_D_CR",
+        Https = "HTTPS" => "HTTPS chart repository",
+        OciEcr = "OCI_ECR" => "OCI: Elastic Container Registry",
+        OciProviderACr = "OCI_PROVIDER_A_CR" => "OCI: Provider A registry",
+        OciProviderBHub = "OCI_PROVIDER_B_HUB" => "OCI: Provider B Hub",
+        OciPublicEcr = "OCI_PUBLIC_ECR" => "OCI: Public ECR",
+        OciGenericCr = "OCI_GENERIC_CR" => "OCI: any registry (generic)",
+        OciProviderCCr = "OCI_PROVIDER_C_CR" => "OCI: Provider C registry",
+        OciProviderDCr = "OCI_PROVIDER_D_CR" => "OCI: Provider D registry",
     }
 );
 

@@ -9,7 +9,7 @@ use crate::rules::{self, Violations};
 
 wire_enum!(
     OnPremiseObjectType {
-        Aws = "AWS",
+        Aws = "AWS" => "AWS",
     }
 );
 

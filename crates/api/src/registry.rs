@@ -10,16 +10,16 @@ use crate::rules::{self, Violations};
 wire_enum!(
     /// Registry kinds (spec 2.9.1).
     RegistryKind {
-        Ecr = "ECR",
-        ProviderACr = "PROVIDER_A_CR",
-        ProviderBHub = "PROVIDER_B_HUB",
-        ProviderCCr = "PROVIDER_C_CR",
-        ProviderCEnterpriseCr = "PROVIDER_C_ENTERPRISE_CR",
-        ProviderDCr = "PROVIDER_D_CR",
-        PublicEcr = "PUBLIC_ECR",
-        Docr = "DOCR",
-        GenericCr = "GENERIC_CR",
-        ProviderEArtifactRegistry = "PROVIDER_E_ARTIFACT_REGISTRY",
+        Ecr = "ECR" => "Elastic Container Registry (ECR)",
+        ProviderACr = "PROVIDER_A_CR" => "Provider A container registry",
+        ProviderBHub = "PROVIDER_B_HUB" => "Provider B Hub",
+        ProviderCCr = "PROVIDER_C_CR" => "Provider C container registry",
+        ProviderCEnterpriseCr = "PROVIDER_C_ENTERPRISE_CR" => "Provider C enterprise registry",
+        ProviderDCr = "PROVIDER_D_CR" => "Provider D container registry",
+        PublicEcr = "PUBLIC_ECR" => "Public ECR",
+        Docr = "DOCR" => "DigitalOcean registry (DOCR)",
+        GenericCr = "GENERIC_CR" => "Any registry (generic)",
+        ProviderEArtifactRegistry = "PROVIDER_E_ARTIFACT_REGISTRY" => "Provider E Artifact Registry",
         ProviderFCr = "PROVIDER_F_CR",
     }
 );

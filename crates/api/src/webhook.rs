@@ -12,8 +12,8 @@ use crate::status::{ServiceState, StatusAction};
 
 wire_enum!(
     WebhookKind {
-        Standard = "STANDARD",
-        Slack = "SLACK",
+        Standard = "STANDARD" => "Standard (signed JSON)",
+        Slack = "SLACK" => "Slack (chat message)",
     }
 );
 

@@ -92,7 +92,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .click("form[aria-label='Add an alert receiver'] button[type=submit]")
         .await?;
     let row = browser
-        .wait_for_text("tr[data-receiver=on-call]", "SLACK")
+        .wait_for_text("tr[data-receiver=on-call]", "Slack")
         .await?;
     for shown in ["The on-call channel", "Sent", "critical"] {
         assert!(row.contains(shown), "{shown} missing from {row}");

@@ -3,14 +3,14 @@
 //! never shown. A form to add one; delete after a confirmation.
 
 use leptos::prelude::*;
-use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverType};
+use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverType, WireEnum};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
@@ -74,7 +74,7 @@ fn ReceiverRow(receiver: AlertReceiver, on_deleted: Callback<()>) -> impl IntoVi
                 <strong>{receiver.name.clone()}</strong>
                 <div class="muted cell-note">{receiver.description.clone()}</div>
             </td>
-            <td><span class="tag">{receiver.receiver_type.as_str()}</span></td>
+            <td><span class="tag">{receiver.receiver_type.label()}</span></td>
             <td>{if receiver.send_resolved { "Sent" } else { "Not sent" }}</td>
             <td>{or_dash(receiver.owner.clone())}</td>
             <td>{or_dash(receiver.severity.clone())}</td>
@@ -93,7 +93,7 @@ fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
-    let receiver_type = RwSignal::new(AlertReceiverType::Slack.as_str().to_string());
+    let receiver_type = RwSignal::new(AlertReceiverType::Slack);
     let webhook_url = RwSignal::new(String::new());
     let owner = RwSignal::new(String::new());
     let severity = RwSignal::new(String::new());
@@ -119,10 +119,7 @@ fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             organization_id: org,
             name: name.get_untracked().trim().to_string(),
             description: description.get_untracked().trim().to_string(),
-            receiver_type: receiver_type
-                .get_untracked()
-                .parse()
-                .unwrap_or(AlertReceiverType::Slack),
+            receiver_type: receiver_type.get_untracked(),
             send_resolved: send_resolved.get_untracked(),
             webhook_url: webhook_url.get_untracked().trim().to_string(),
             owner: optional(owner),
@@ -131,10 +128,6 @@ fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let checked = request.validate();
         form.submit(request, checked);
     };
-    let types = vec![
-        (AlertReceiverType::Slack.as_str(), "Slack".to_string()),
-        (AlertReceiverType::Email.as_str(), "Email".to_string()),
-    ];
     view! {
         <form class="card" on:submit=submit novalidate aria-label="Add an alert receiver">
             <h2>"New alert receiver"</h2>
@@ -142,7 +135,7 @@ fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <TextField label="Name" name="name" value=name errors required=true placeholder="on-call"/>
                 <TextField label="Description" name="description" value=description errors
                     placeholder="The on-call channel"/>
-                <SelectField label="Type" name="type" value=receiver_type options=types errors/>
+                <EnumSelect label="Type" name="type" value=receiver_type errors/>
                 <TextField label="Webhook URL" name="webhook_url" value=webhook_url errors required=true
                     input_type="password" hint="Kept secret: it is never shown again."/>
                 <TextField label="Owner" name="owner" value=owner errors placeholder="platform-team"/>

@@ -4,13 +4,13 @@
 //! (refused while services use it).
 
 use leptos::prelude::*;
-use platform_api::{ContainerRegistry, ContainerRegistryRequest, RegistryKind};
+use platform_api::{ContainerRegistry, ContainerRegistryRequest, RegistryKind, WireEnum};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
 use crate::components::form::Form;
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
@@ -47,18 +47,32 @@ pub fn ContainerRegistries() -> impl IntoView {
     }
 }
 
+/// The kinds a new registry may be of: every one but DOCR, which the platform keeps for
+/// registries it made itself.
+const OFFERED: &[RegistryKind] = &[
+    RegistryKind::GenericCr,
+    RegistryKind::Ecr,
+    RegistryKind::PublicEcr,
+    RegistryKind::ProviderACr,
+    RegistryKind::ProviderBHub,
+    RegistryKind::ProviderCCr,
+    RegistryKind::ProviderCEnterpriseCr,
+    RegistryKind::ProviderDCr,
+    RegistryKind::ProviderEArtifactRegistry,
+];
+
 #[component]
 fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
-    let kind = RwSignal::new(RegistryKind::GenericCr.as_str().to_string());
+    let kind = RwSignal::new(RegistryKind::GenericCr);
     let url = RwSignal::new(String::new());
     let credentials = CredentialValues::new(
         RegistryKind::ALL
             .iter()
             .flat_map(|kind| kind.config_fields().iter().copied()),
     );
-    let chosen = move || kind.get().parse().unwrap_or(RegistryKind::GenericCr);
+    let chosen = move || kind.get();
     let form = Form::new(
         move |request: ContainerRegistryRequest| async move {
             api.create_container_registry(org, &request).await
@@ -79,10 +93,7 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let credentials = credentials.clone();
         move |event: leptos::ev::SubmitEvent| {
             event.prevent_default();
-            let kind: RegistryKind = kind
-                .get_untracked()
-                .parse()
-                .unwrap_or(RegistryKind::GenericCr);
+            let kind = kind.get_untracked();
             let url = url.get_untracked();
             let request = ContainerRegistryRequest {
                 name: name.get_untracked().trim().to_string(),
@@ -95,17 +106,12 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             form.submit(request, checked);
         }
     };
-    let kinds: Vec<(&str, String)> = RegistryKind::ALL
-        .iter()
-        .filter(|kind| **kind != RegistryKind::Docr)
-        .map(|kind| (kind.as_str(), kind.as_str().to_string()))
-        .collect();
     view! {
         <form class="card" on:submit=submit novalidate aria-label="Add a container registry">
             <h2>"New registry"</h2>
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="builds"/>
-                <SelectField label="Kind" name="kind" value=kind options=kinds errors/>
+                <EnumSelect label="Kind" name="kind" value=kind only=OFFERED errors/>
                 {move || match chosen().fixed_url() {
                     Some(fixed) => view! {
                         <div class="field">
@@ -135,7 +141,7 @@ fn source(registry: ContainerRegistry) -> Source {
     Source {
         id: registry.id,
         name: registry.name,
-        kind: registry.kind.as_str(),
+        kind: registry.kind.label(),
         url: registry.url,
         note: registry.config.username.map(|user| format!("as {user}")),
         warning: false,

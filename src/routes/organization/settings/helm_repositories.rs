@@ -4,13 +4,13 @@
 //! delete after a confirmation (refused while services use it).
 
 use leptos::prelude::*;
-use platform_api::{HelmRepository, HelmRepositoryKind, HelmRepositoryRequest};
+use platform_api::{HelmRepository, HelmRepositoryKind, HelmRepositoryRequest, WireEnum};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
 use crate::components::form::Form;
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
@@ -50,7 +50,7 @@ pub fn HelmRepositories() -> impl IntoView {
 fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
-    let kind = RwSignal::new(HelmRepositoryKind::Https.as_str().to_string());
+    let kind = RwSignal::new(HelmRepositoryKind::Https);
     let url = RwSignal::new(String::new());
     let skip_tls = RwSignal::new(false);
     let credentials = CredentialValues::new(
@@ -58,7 +58,7 @@ fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             .iter()
             .flat_map(|kind| kind.config_fields().iter().copied()),
     );
-    let chosen = move || kind.get().parse().unwrap_or(HelmRepositoryKind::Https);
+    let chosen = move || kind.get();
     let form = Form::new(
         move |request: HelmRepositoryRequest| async move {
             api.create_helm_repository(org, &request).await
@@ -79,10 +79,7 @@ fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let credentials = credentials.clone();
         move |event: leptos::ev::SubmitEvent| {
             event.prevent_default();
-            let kind: HelmRepositoryKind = kind
-                .get_untracked()
-                .parse()
-                .unwrap_or(HelmRepositoryKind::Https);
+            let kind = kind.get_untracked();
             let request = HelmRepositoryRequest {
                 name: name.get_untracked().trim().to_string(),
                 kind,
@@ -95,16 +92,12 @@ fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             form.submit(request, checked);
         }
     };
-    let kinds: Vec<(&str, String)> = HelmRepositoryKind::ALL
-        .iter()
-        .map(|kind| (kind.as_str(), kind.as_str().to_string()))
-        .collect();
     view! {
         <form class="card" on:submit=submit novalidate aria-label="Add a helm repository">
             <h2>"New helm repository"</h2>
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="charts"/>
-                <SelectField label="Kind" name="kind" value=kind options=kinds errors/>
+                <EnumSelect label="Kind" name="kind" value=kind errors/>
                 <TextField label="Address" name="url" value=url errors required=true
                     placeholder="https://charts.example.com"/>
                 <CredentialFields values=credentials
@@ -127,7 +120,7 @@ fn source(repository: HelmRepository) -> Source {
     Source {
         id: repository.id,
         name: repository.name,
-        kind: repository.kind.as_str(),
+        kind: repository.kind.label(),
         url: repository.url,
         note: repository
             .skip_tls_verification

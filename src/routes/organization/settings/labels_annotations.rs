@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use platform_api::{
     AnnotationScope, AnnotationsGroup, AnnotationsGroupRequest, FieldError, KeyValue, Label,
-    LabelsGroup, LabelsGroupRequest,
+    LabelsGroup, LabelsGroupRequest, WireEnum,
 };
 use uuid::Uuid;
 
@@ -130,7 +130,7 @@ fn AnnotationsGroupList(
             <tbody>
                 {groups.into_iter().map(|group| {
                     let id = group.id;
-                    let scopes = group.scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+                    let scopes = group.scopes.iter().map(|s| s.label()).collect::<Vec<_>>().join(", ");
                     view! {
                         <tr data-group=group.name.clone()>
                             <td><strong>{group.name.clone()}</strong></td>
@@ -281,7 +281,7 @@ fn CreateAnnotationsGroup(org: Uuid, on_created: Callback<()>) -> impl IntoView 
             <fieldset class="choices" aria-describedby="field-scopes-error">
                 <legend>"Put on *"</legend>
                 {scopes.into_iter().map(|(scope, on)| view! {
-                    <label class="checkbox"><input type="checkbox" name="scopes" value=scope.as_str() bind:checked=on/>{scope.as_str()}</label>
+                    <label class="checkbox"><input type="checkbox" name="scopes" value=scope.as_str() bind:checked=on/>{scope.label()}</label>
                 }).collect_view()}
                 <p class="field__error" id="field-scopes-error">{move || scopes_error.get()}</p>
             </fieldset>

@@ -3,7 +3,7 @@
 //! one; delete after a confirmation.
 
 use leptos::prelude::*;
-use platform_api::{OnPremiseCredentials, OnPremiseCredentialsRequest};
+use platform_api::{OnPremiseCredentials, OnPremiseCredentialsRequest, WireEnum};
 use uuid::Uuid;
 
 use crate::api::use_api;
@@ -77,7 +77,7 @@ fn CredentialsRow(
         <tr data-credentials=credentials.name.clone()>
             <td><strong>{credentials.name.clone()}</strong></td>
             <td class="mono">{credentials.access_key_id.clone()}</td>
-            <td><span class="tag">{credentials.object_type.as_str()}</span></td>
+            <td><span class="tag">{credentials.object_type.label()}</span></td>
             <td>{credentials.created_at.map(|at| view! { <RelativeTime at/> })}</td>
             <td class="row-actions">
                 <DeleteButton question="Delete these credentials?"

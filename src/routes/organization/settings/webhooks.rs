@@ -7,7 +7,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use platform_api::{
     DeliveryStatus, EnvironmentMode, Webhook, WebhookDelivery, WebhookEvent, WebhookKind,
-    WebhookRequest,
+    WebhookRequest, WireEnum,
 };
 use uuid::Uuid;
 
@@ -15,7 +15,7 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
-use crate::components::form_field::{error_for, SelectField, TextField};
+use crate::components::form_field::{error_for, EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
@@ -94,7 +94,7 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
         <li class="webhook" data-webhook=id.to_string()>
             <div class="webhook__head">
                 <span class="mono webhook__target">{webhook.target_url}</span>
-                <span class="tag">{if webhook.kind == WebhookKind::Slack { "Slack" } else { "Standard" }}</span>
+                <span class="tag">{webhook.kind.label()}</span>
                 {if webhook.enabled {
                     view! { <span class="tag tag--preview">"Enabled"</span> }.into_any()
                 } else {
@@ -204,7 +204,7 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let target_url = RwSignal::new(String::new());
     let secret = RwSignal::new(String::new());
-    let kind = RwSignal::new(WebhookKind::Standard.as_str().to_string());
+    let kind = RwSignal::new(WebhookKind::Standard);
     let projects = RwSignal::new(String::new());
     let events: Vec<(WebhookEvent, RwSignal<bool>)> = WebhookEvent::ALL
         .iter()
@@ -232,10 +232,7 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         event.prevent_default();
         let secret = secret.get_untracked();
         let request = WebhookRequest {
-            kind: kind
-                .get_untracked()
-                .parse()
-                .unwrap_or(WebhookKind::Standard),
+            kind: kind.get_untracked(),
             target_url: target_url.get_untracked().trim().to_string(),
             target_secret: (!secret.is_empty()).then_some(secret),
             description: None,
@@ -261,23 +258,13 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let checked = request.validate();
         form.submit(request, checked);
     };
-    let kinds = vec![
-        (
-            WebhookKind::Standard.as_str(),
-            "Standard (signed JSON)".to_string(),
-        ),
-        (
-            WebhookKind::Slack.as_str(),
-            "Slack (chat message)".to_string(),
-        ),
-    ];
     view! {
         <form class="card" on:submit=submit novalidate aria-label="Add a webhook">
             <h2>"New webhook"</h2>
             <div class="form-grid">
                 <TextField label="Target URL" name="target_url" value=target_url errors required=true
                     placeholder="https://hooks.example.com/deployments"/>
-                <SelectField label="Kind" name="kind" value=kind options=kinds errors/>
+                <EnumSelect label="Kind" name="kind" value=kind errors/>
                 <TextField label="Signing secret" name="target_secret" value=secret errors
                     input_type="password" hint="Signs each delivery (X-Platform-Signature); never shown again."/>
                 <TextField label="Projects" name="project_names_filter" value=projects errors
