@@ -163,7 +163,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     let annotations = browser
         .wait_for_text("tr[data-group=monitoring]", "prometheus.io/scrape=true")
         .await?;
-    assert!(annotations.contains("PODS"), "{annotations}");
+    assert!(annotations.contains("Pods"), "{annotations}");
     browser.screenshot("labels-annotations").await?;
     browser.click("tr[data-group=team] .button--danger").await?;
     browser.accept_confirmation().await?;
