@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn fields_are_matched_by_the_end_of_their_path() {
         assert!(left_alone("cpu_architecture"));
-        assert!(left_alone("ports.1.public_path"));
+        assert!(left_alone("autoscaling.?.scalers.0.trigger_authentication"));
         assert!(left_alone("source.docker.?.git_repository.owner"));
         assert!(!left_alone("name"));
         assert!(!left_alone("field_nobody_knows"));
