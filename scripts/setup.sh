@@ -7,6 +7,7 @@ set -euo pipefail
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
+AXE_CORE_VERSION=4.14.1
 TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
 
 export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -36,6 +37,15 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
   npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/binaryen-$BINARYEN_VERSION" \
     "binaryen@$BINARYEN_VERSION" >&2
 fi
+
+# The accessibility rules the browser tests run in each page (crates/e2e reads the link).
+if [ ! -f "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js" ]; then
+  say "installing axe-core $AXE_CORE_VERSION from the npm registry"
+  mkdir -p "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION"
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION" \
+    "axe-core@$AXE_CORE_VERSION" >&2
+fi
+ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js" "$TOOLS_DIR/axe.min.js"
 
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (a few minutes, once)"

@@ -11,7 +11,8 @@ pub fn DeploymentLog(lines: Vec<LogLine>) -> impl IntoView {
         return view! { <p class="log__empty">"No deployment yet."</p> }.into_any();
     }
     view! {
-        <ol class="log" aria-label="Deployment log">
+        // Focusable: a long log scrolls, and a keyboard must reach it to scroll it.
+        <ol class="log" aria-label="Deployment log" tabindex="0">
             {lines
                 .into_iter()
                 .map(|line| view! {

@@ -442,6 +442,61 @@ impl Browser {
         Ok(())
     }
 
+    /// Shows the page as a screen `width` pixels wide would (a phone at 375), through Chromium's
+    /// device emulation: a headless window cannot be made narrower than 500 px.
+    pub async fn set_width(&self, width: u32) -> Result<()> {
+        self.client
+            .issue_cmd(DevTools {
+                command: "Emulation.setDeviceMetricsOverride",
+                params: serde_json::json!({
+                    "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600,
+                }),
+            })
+            .await
+            .context("chromedriver's device emulation")?;
+        Ok(())
+    }
+
+    /// The rules of axe-core (WCAG 2.1 A and AA, and best practices) the page breaks, one line
+    /// each: the rule, its impact, and the elements.
+    pub async fn axe_violations(&self) -> Result<Vec<String>> {
+        let axe = std::fs::read_to_string(axe_core_path()).context(
+            "axe-core is not installed: run scripts/setup.sh (it fetches it from the npm registry)",
+        )?;
+        self.client.execute(&axe, vec![]).await?;
+        let found = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 axe.run(document, {runOnly: {type: 'tag',
+                     values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+                   .then(r => done(r.violations.map(v => v.id + ' (' + v.impact + '): '
+                       + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', '))))
+                   .catch(e => done(['axe failed: ' + e]));",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(found)?)
+    }
+
+    /// The elements wider than the screen, when the page scrolls sideways; empty otherwise.
+    pub async fn overflow(&self) -> Result<Vec<String>> {
+        let wide = self
+            .client
+            .execute(
+                "const width = document.documentElement.clientWidth;
+                 if (document.documentElement.scrollWidth <= width) return [];
+                 return [...document.querySelectorAll('body *')]
+                   .filter(e => e.getBoundingClientRect().right > width + 1)
+                   .slice(0, 8)
+                   .map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')
+                        + ' ' + Math.round(e.getBoundingClientRect().right) + 'px');",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(wide)?)
+    }
+
     pub async fn close(self) -> Result<()> {
         self.client.close().await?;
         Ok(())
@@ -474,6 +529,43 @@ impl TestEnvironment {
 }
 
 /// chromedriver's network emulation: offline, or back to the real network.
+/// Where `scripts/setup.sh` links axe-core's script.
+fn axe_core_path() -> PathBuf {
+    let tools = std::env::var("PLATFORM_TOOLS_DIR").map_or_else(
+        |_| {
+            PathBuf::from(std::env::var("HOME").unwrap_or_default())
+                .join(".cache/platform-console-tools")
+        },
+        PathBuf::from,
+    );
+    tools.join("axe.min.js")
+}
+
+/// A Chrome DevTools command, through chromedriver.
+#[derive(Debug)]
+struct DevTools {
+    command: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({"cmd": self.command, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
 #[derive(Debug)]
 struct NetworkConditions {
     offline: bool,

@@ -11,6 +11,7 @@ mod deploy_journey;
 mod embed;
 mod environment_actions;
 mod every_kind;
+mod every_page;
 mod failure_view;
 mod helm_settings;
 mod job_settings;

@@ -1,0 +1,114 @@
+//! Every route of the console, at a desktop's width and a phone's (375 px): loaded with real
+//! records, checked with axe-core (WCAG 2.1 A and AA, best practices) and for sideways scrolling,
+//! and photographed into `target/e2e-screenshots/page-*.png`. One report of every failure.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
+    let browser = Browser::start(50.0).await?;
+    let place = browser
+        .create_environment("storefront", "production", "PRODUCTION")
+        .await?;
+    let org = &place.organization;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"},
+                   "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true}]}),
+        )
+        .await?;
+    browser.deployed(&web).await?;
+    let database = browser
+        .create(
+            &format!("/environment/{}/database", place.environment),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        )
+        .await?;
+    let clusters = browser
+        .api("GET", &format!("/organization/{org}/cluster"), json!(null))
+        .await?;
+    let cluster = clusters["results"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+
+    let service = |id: &str, tab: &str| {
+        format!(
+            "/organization/{org}/project/{}/environment/{}/service/{id}/{tab}",
+            place.project, place.environment
+        )
+    };
+    let mut pages = vec![
+        ("sign-in".to_string(), "/sign-in".to_string()),
+        (
+            "organization".into(),
+            format!("/organization/{org}/overview"),
+        ),
+        ("clusters".into(), format!("/organization/{org}/clusters")),
+        (
+            "project".into(),
+            format!("/organization/{org}/project/{}/overview", place.project),
+        ),
+        ("environment".into(), place.page()),
+    ];
+    if !cluster.is_empty() {
+        pages.push((
+            "cluster".into(),
+            format!("/organization/{org}/cluster/{cluster}/overview"),
+        ));
+    }
+    for tab in ["overview", "deployments", "logs", "variables", "settings"] {
+        pages.push((format!("service-{tab}"), service(&web, tab)));
+    }
+    pages.push(("database-overview".into(), service(&database, "overview")));
+    for settings in [
+        "api-tokens",
+        "webhooks",
+        "container-registries",
+        "helm-repositories",
+        "labels-annotations",
+        "alert-receivers",
+        "on-premise-credentials",
+    ] {
+        pages.push((
+            format!("settings-{settings}"),
+            format!("/organization/{org}/settings/{settings}"),
+        ));
+    }
+
+    browser.sign_in().await?;
+    let mut failures = Vec::new();
+    for width in [1280, 375] {
+        browser.set_width(width).await?;
+        for (name, path) in &pages {
+            if name == "sign-in" {
+                browser
+                    .client
+                    .execute("sessionStorage.clear(); localStorage.clear();", vec![])
+                    .await?;
+            }
+            browser.open(path).await?;
+            browser.find("main h1").await?;
+            // The page's records loaded: no skeleton left.
+            browser.wait_until_gone(".skeleton").await?;
+            for violation in browser.axe_violations().await? {
+                failures.push(format!("{name} at {width} px: {violation}"));
+            }
+            let wide = browser.overflow().await?;
+            if !wide.is_empty() {
+                failures.push(format!(
+                    "{name} at {width} px scrolls sideways: {}",
+                    wide.join(", ")
+                ));
+            }
+            browser.screenshot(&format!("page-{name}-{width}")).await?;
+            if name == "sign-in" {
+                browser.sign_in().await?;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    browser.close().await
+}
