@@ -268,6 +268,12 @@ fn Breadcrumbs() -> impl IntoView {
         crumbs
     };
 
+    // The browser's tab says where the page is, most specific first.
+    Effect::new(move |_| {
+        let names: Vec<String> = crumbs().into_iter().map(|(name, _)| name).collect();
+        document().set_title(&document_title(&names));
+    });
+
     view! {
         <nav class="breadcrumbs" aria-label="Breadcrumb">
             <ol>
@@ -284,10 +290,46 @@ fn Breadcrumbs() -> impl IntoView {
     }
 }
 
+/// The title of a page from its breadcrumb, most specific first ("web · production ·
+/// storefront — Platform console"); the organization only when nothing is below it, and names
+/// still loading ("…") left out.
+pub fn document_title(crumbs: &[String]) -> String {
+    let known: Vec<&str> = crumbs
+        .iter()
+        .map(String::as_str)
+        .filter(|name| *name != "…")
+        .collect();
+    let shown: Vec<&str> = match known.as_slice() {
+        [] => Vec::new(),
+        [organization] => vec![*organization],
+        [_, below @ ..] => below.iter().rev().copied().collect(),
+    };
+    if shown.is_empty() {
+        "Platform console".to_string()
+    } else {
+        format!("{} — Platform console", shown.join(" · "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn a_page_is_titled_by_where_it_is() {
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            document_title(&names(&["Acme", "storefront", "production", "api"])),
+            "api · production · storefront — Platform console"
+        );
+        assert_eq!(document_title(&names(&["Acme"])), "Acme — Platform console");
+        assert_eq!(
+            document_title(&names(&["Acme", "storefront", "…"])),
+            "storefront — Platform console"
+        );
+        assert_eq!(document_title(&[]), "Platform console");
+    }
 
     #[wasm_bindgen_test]
     fn ids_come_from_the_path() {

@@ -337,6 +337,21 @@ impl Browser {
         Ok(())
     }
 
+    /// Waits until the browser's tab shows `title`.
+    pub async fn wait_for_title(&self, title: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let shown = self.client.title().await?;
+            if shown == title {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("the title stayed {shown:?}, not {title:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Waits until the URL's path matches `predicate`.
     pub async fn wait_for_path(&self, predicate: impl Fn(&str) -> bool) -> Result<String> {
         let deadline = tokio::time::Instant::now() + PATIENCE;

@@ -29,6 +29,9 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;
     browser.wait_for_text(".facts", "git.example.com").await?;
+    browser
+        .wait_for_title("web · staging · shop — Platform console")
+        .await?;
     let reads_of_the_record = format!(
         "return performance.getEntriesByType('resource')
             .filter(e => new URL(e.name).pathname.endsWith('/application/{web}')).length"
