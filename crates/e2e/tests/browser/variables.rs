@@ -74,6 +74,13 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         "the secret's value is on the page"
     );
     browser.wait_for_text("[role=status]", "deploy it").await?;
+    // The form is ready for the next variable: not a secret unless ticked again.
+    let ticked = browser
+        .find("input[name=is_secret]")
+        .await?
+        .prop("checked")
+        .await?;
+    assert_eq!(ticked.as_deref(), Some("false"), "the Secret box stayed ticked");
 
     // An inherited variable gets this service's own value; the environment keeps its own.
     browser

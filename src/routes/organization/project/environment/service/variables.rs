@@ -385,6 +385,8 @@ fn AddVariable(
         move |created: EnvironmentVariable| {
             key.set(String::new());
             value.set(String::new());
+            // The next variable is not a secret unless the person says so again.
+            secret.set(false);
             mount_path.set(String::new());
             description.set(String::new());
             on_created.run(());
