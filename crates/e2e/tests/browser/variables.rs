@@ -80,7 +80,11 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         .await?
         .prop("checked")
         .await?;
-    assert_eq!(ticked.as_deref(), Some("false"), "the Secret box stayed ticked");
+    assert_eq!(
+        ticked.as_deref(),
+        Some("false"),
+        "the Secret box stayed ticked"
+    );
 
     // An inherited variable gets this service's own value; the environment keeps its own.
     browser

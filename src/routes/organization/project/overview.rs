@@ -3,13 +3,13 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{Cluster, Environment, EnvironmentMode, EnvironmentRequest, FieldError};
+use platform_api::{Cluster, Environment, EnvironmentMode, EnvironmentRequest};
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::{param_id, paths};
@@ -114,6 +114,17 @@ fn ModeTag(mode: EnvironmentMode) -> impl IntoView {
     }
 }
 
+/// The cluster a new environment of `mode` goes on unless the person picks another: a production
+/// cluster for a production environment, another one for the rest, else the first there is.
+fn suggested_cluster(clusters: &[Cluster], mode: EnvironmentMode) -> Option<Uuid> {
+    let production = mode == EnvironmentMode::Production;
+    clusters
+        .iter()
+        .find(|cluster| cluster.production == production)
+        .or_else(|| clusters.first())
+        .map(|cluster| cluster.id)
+}
+
 #[component]
 fn CreateEnvironment(
     project: Uuid,
@@ -122,14 +133,14 @@ fn CreateEnvironment(
 ) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
-    let mode = RwSignal::new(EnvironmentMode::Development.as_str().to_string());
-    // The first cluster is chosen at first; without one the environment names none.
-    let cluster = RwSignal::new(
-        clusters
-            .first()
-            .map(|c| c.id.to_string())
-            .unwrap_or_default(),
-    );
+    let mode = RwSignal::new(EnvironmentMode::Development);
+    // The cluster follows the mode until the person picks one; without one, none.
+    let cluster = RwSignal::new(String::new());
+    let suggestions = clusters.clone();
+    Effect::new(move |_| {
+        let suggested = suggested_cluster(&suggestions, mode.get());
+        cluster.set(suggested.map(|id| id.to_string()).unwrap_or_default());
+    });
     let form = Form::new(
         move |request: EnvironmentRequest| async move {
             api.create_environment(project, &request).await
@@ -144,16 +155,9 @@ fn CreateEnvironment(
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let Ok(mode) = mode.get_untracked().parse::<EnvironmentMode>() else {
-            errors.set(vec![FieldError::new(
-                "mode",
-                "must be one of the modes listed",
-            )]);
-            return;
-        };
         let request = EnvironmentRequest {
             name: name.get_untracked().trim().to_string(),
-            mode,
+            mode: mode.get_untracked(),
             cluster_id: cluster.get_untracked().parse().ok(),
         };
         let checked = request.validate();
@@ -170,21 +174,57 @@ fn CreateEnvironment(
         })
         .chain(std::iter::once((String::new(), "None".to_string())))
         .collect();
-    let modes = EnvironmentMode::ALL
-        .iter()
-        .map(|mode| (mode.as_str(), mode.label()))
-        .collect();
     view! {
         <form class="card form-inline" on:submit=submit novalidate aria-label="Create an environment">
             <h2>"New environment"</h2>
             <div class="form-inline__fields">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="staging"/>
-                <SelectField label="Mode" name="mode" value=mode options=modes errors/>
+                <EnumSelect label="Mode" name="mode" value=mode errors/>
                 <SelectField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Create environment"
             </button>
         </form>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn cluster(id: u128, production: bool) -> Cluster {
+        let mut cluster: Cluster = serde_json::from_value(serde_json::json!({
+            "id": Uuid::from_u128(id), "created_at": "2026-01-01T00:00:00Z",
+            "organization": {"id": Uuid::nil()}, "name": "c", "cloud_provider": "AWS",
+            "region": "eu-west-3", "kubernetes": "MANAGED", "version": "1.30"
+        }))
+        .expect("a cluster");
+        cluster.production = production;
+        cluster
+    }
+
+    #[wasm_bindgen_test]
+    fn a_new_environment_goes_on_a_cluster_of_its_kind() {
+        let clusters = [cluster(1, true), cluster(2, false)];
+        let id = |n| Some(Uuid::from_u128(n));
+        assert_eq!(
+            suggested_cluster(&clusters, EnvironmentMode::Production),
+            id(1)
+        );
+        assert_eq!(
+            suggested_cluster(&clusters, EnvironmentMode::Development),
+            id(2)
+        );
+        assert_eq!(
+            suggested_cluster(&clusters, EnvironmentMode::Staging),
+            id(2)
+        );
+        assert_eq!(
+            suggested_cluster(&clusters[..1], EnvironmentMode::Preview),
+            id(1)
+        );
+        assert_eq!(suggested_cluster(&[], EnvironmentMode::Preview), None);
     }
 }
