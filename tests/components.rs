@@ -92,6 +92,18 @@ fn badge_shows_every_state_in_words_and_colour() {
 }
 
 #[wasm_bindgen_test]
+fn a_service_never_deployed_reads_not_deployed_rather_than_ready() {
+    let container =
+        mount(|| view! { <StatusBadge state=ServiceState::Ready never_deployed=true/> });
+    let badge = container.query_selector(".badge").unwrap().unwrap();
+    assert_eq!(badge.text_content().unwrap(), "Not deployed");
+    assert_eq!(badge.get_attribute("data-state").unwrap(), "READY");
+    let deployed_once =
+        mount(|| view! { <StatusBadge state=ServiceState::Ready never_deployed=false/> });
+    assert_eq!(deployed_once.text_content().unwrap(), "Ready");
+}
+
+#[wasm_bindgen_test]
 async fn badge_follows_its_signal() {
     let state = RwSignal::new(ServiceState::DeploymentQueued);
     let container = mount(move || view! { <StatusBadge state/> });

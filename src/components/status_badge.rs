@@ -4,7 +4,6 @@ use platform_api::{ClusterState, ServiceState, StateTone};
 /// A state a badge can show: a service's or a cluster's.
 trait BadgeState: Copy + Send + Sync + 'static {
     fn tone(self) -> StateTone;
-    fn label(self) -> String;
     /// The API's word for it, for `data-state`.
     fn wire(self) -> &'static str;
 }
@@ -12,9 +11,6 @@ trait BadgeState: Copy + Send + Sync + 'static {
 impl BadgeState for ServiceState {
     fn tone(self) -> StateTone {
         ServiceState::tone(self)
-    }
-    fn label(self) -> String {
-        ServiceState::label(self)
     }
     fn wire(self) -> &'static str {
         self.as_str()
@@ -25,27 +21,34 @@ impl BadgeState for ClusterState {
     fn tone(self) -> StateTone {
         ClusterState::tone(self)
     }
-    fn label(self) -> String {
-        ClusterState::label(self)
-    }
     fn wire(self) -> &'static str {
         self.as_str()
     }
 }
 
-/// A service's state as colour *and* text, so that it reads without colour too.
+/// A service's state as colour *and* text, so that it reads without colour too. A service that
+/// was never deployed is READY to be: it reads "Not deployed", not "Ready".
 #[component]
-pub fn StatusBadge(#[prop(into)] state: Signal<ServiceState>) -> impl IntoView {
-    badge(state)
+pub fn StatusBadge(
+    #[prop(into)] state: Signal<ServiceState>,
+    #[prop(optional, into)] never_deployed: Signal<bool>,
+) -> impl IntoView {
+    badge(state, move || match state.get() {
+        ServiceState::Ready if never_deployed.get() => "Not deployed".to_string(),
+        other => other.label(),
+    })
 }
 
 /// A cluster's state, the same way.
 #[component]
 pub fn ClusterStatusBadge(#[prop(into)] state: Signal<ClusterState>) -> impl IntoView {
-    badge(state)
+    badge(state, move || state.get().label())
 }
 
-fn badge<S: BadgeState>(state: Signal<S>) -> impl IntoView {
+fn badge<S: BadgeState>(
+    state: Signal<S>,
+    label: impl Fn() -> String + Send + Sync + 'static,
+) -> impl IntoView {
     let tone = move || match state.get().tone() {
         StateTone::Progress => "progress",
         StateTone::Success => "success",
@@ -59,7 +62,7 @@ fn badge<S: BadgeState>(state: Signal<S>) -> impl IntoView {
             role="status"
         >
             <span class="badge__dot" aria-hidden="true"></span>
-            {move || state.get().label()}
+            {label}
         </span>
     }
 }

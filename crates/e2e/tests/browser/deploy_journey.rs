@@ -62,7 +62,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
         .click("form[aria-label='Create an application'] button[type=submit]")
         .await?;
     browser
-        .wait_for_text("tr[data-service=web]", "Ready")
+        .wait_for_text("tr[data-service=web]", "Not deployed")
         .await?;
     browser.wait_for_text(".breadcrumbs", "shop").await?;
     browser.screenshot("environment-overview").await?;

@@ -29,7 +29,7 @@ async fn an_environment_is_deployed_restarted_and_stopped_as_a_whole() -> anyhow
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
     browser
-        .wait_for_text("tr[data-service=orders]", "Ready")
+        .wait_for_text("tr[data-service=orders]", "Not deployed")
         .await?;
     // Nothing runs yet: only Deploy all is offered.
     let actions = browser

@@ -67,7 +67,7 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
         let row = browser
             .wait_for_text(&format!("tr[data-service={name}]"), kind)
             .await?;
-        assert!(row.contains("Ready"), "{name}: {row}");
+        assert!(row.contains("Not deployed"), "{name}: {row}");
     }
     browser.screenshot("environment-every-kind").await?;
 
@@ -148,7 +148,9 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".facts", "Kubernetes").await?;
     browser.click_button("Plan only").await?;
     browser.wait_for_text(".log", "Planned").await?;
-    browser.wait_for_text("[data-state]", "Ready").await?;
+    browser
+        .wait_for_text("[data-state]", "Not deployed")
+        .await?;
     let timeline = browser.wait_for_text(".timeline", "Git clone").await?;
     assert!(timeline.contains("Build"), "{timeline}");
     assert!(

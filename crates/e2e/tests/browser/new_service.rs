@@ -40,7 +40,7 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
     let row = browser
         .wait_for_text("tr[data-service=orders-db]", "Database")
         .await?;
-    assert!(row.contains("Ready"), "{row}");
+    assert!(row.contains("Not deployed"), "{row}");
     let databases = browser
         .api(
             "GET",

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{EnvironmentStatuses, Status};
+use platform_api::{DeploymentStatus, EnvironmentStatuses, Status};
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
@@ -203,7 +203,10 @@ fn ServiceTable(
                                 </A>
                             </td>
                             <td class="muted">{service.service_type.noun()}</td>
-                            <td>{move || status().map(|s| view! { <StatusBadge state=s.state/> })}</td>
+                            <td>{move || status().map(|s| view! {
+                                <StatusBadge state=s.state
+                                    never_deployed=s.service_deployment_status == DeploymentStatus::NeverDeployed/>
+                            })}</td>
                             <td class="muted">
                                 {move || status().map(|s| s.service_deployment_status.label())}
                             </td>

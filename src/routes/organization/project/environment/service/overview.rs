@@ -3,7 +3,7 @@
 //! the action reaches a terminal state; that action's log.
 
 use leptos::prelude::*;
-use platform_api::{ServiceType, Status};
+use platform_api::{DeploymentStatus, ServiceType, Status};
 
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
@@ -69,10 +69,11 @@ pub fn ServiceOverview() -> impl IntoView {
 #[component]
 fn StatusPanel(status: Status) -> impl IntoView {
     let state = status.state;
+    let never_deployed = status.service_deployment_status == DeploymentStatus::NeverDeployed;
     view! {
         <dl class="facts">
             <dt>"State"</dt>
-            <dd><StatusBadge state/></dd>
+            <dd><StatusBadge state never_deployed/></dd>
             <dt>"Deployment"</dt>
             <dd>{status.service_deployment_status.label()}</dd>
             <dt>"Last deployed"</dt>
