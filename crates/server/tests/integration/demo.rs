@@ -98,4 +98,17 @@ async fn the_demo_organization_is_ready_to_explore() {
         commits.body["results"][0]["message"],
         "Serve the site faster"
     );
+    // What was deployed is the branch's commit, named on the service and in its history (the
+    // console showed "latest of the branch" and "—" while the demo's repositories were unread).
+    let latest = &commits.body["results"][0]["git_commit_id"];
+    let application = server.get(&format!("/api/application/{web}")).await.body;
+    assert_eq!(&application["git_repository"]["deployed_commit_id"], latest);
+    let history = server
+        .get(&format!("/api/application/{web}/deploymentHistoryV2"))
+        .await
+        .body;
+    assert_eq!(
+        &history["results"][0]["details"]["commit"]["git_commit_id"], latest,
+        "{history}"
+    );
 }
