@@ -24,6 +24,19 @@ impl Api {
             .await
     }
 
+    pub async fn update_environment(
+        &self,
+        environment_id: Uuid,
+        request: &EnvironmentRequest,
+    ) -> Result<Environment, ApiError> {
+        self.put(&format!("/environment/{environment_id}"), request)
+            .await
+    }
+
+    pub async fn delete_environment(&self, environment_id: Uuid) -> Result<(), ApiError> {
+        self.delete(&format!("/environment/{environment_id}")).await
+    }
+
     /// Every service status of the environment, in one call.
     pub async fn environment_statuses(
         &self,

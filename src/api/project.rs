@@ -23,4 +23,16 @@ impl Api {
         self.post(&format!("/organization/{organization_id}/project"), request)
             .await
     }
+
+    pub async fn update_project(
+        &self,
+        project_id: Uuid,
+        request: &ProjectRequest,
+    ) -> Result<Project, ApiError> {
+        self.put(&format!("/project/{project_id}"), request).await
+    }
+
+    pub async fn delete_project(&self, project_id: Uuid) -> Result<(), ApiError> {
+        self.delete(&format!("/project/{project_id}")).await
+    }
 }

@@ -20,8 +20,24 @@ use crate::state::rate_limit::use_rate_limit;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
 
+/// Told when a page renames what the breadcrumb names, so that it reads the names again.
+#[derive(Clone, Copy)]
+pub struct NamesChanged(RwSignal<u32>);
+
+impl NamesChanged {
+    pub fn notify(&self) {
+        self.0.update(|count| *count += 1);
+    }
+}
+
+/// The breadcrumb's, when a page is inside the shell.
+pub fn use_names_changed() -> Option<NamesChanged> {
+    use_context::<NamesChanged>()
+}
+
 #[component]
 pub fn Shell() -> impl IntoView {
+    provide_context(NamesChanged(RwSignal::new(0)));
     let session = use_session();
     let embed = use_embed();
     let location = use_location();
@@ -187,7 +203,9 @@ fn Breadcrumbs() -> impl IntoView {
 
     let organization =
         LocalResource::new(move || async move { api.organization().await.ok().map(|o| o.name) });
+    let renamed = use_names_changed();
     let project = LocalResource::new(move || {
+        renamed.map(|names| names.0.track());
         let id = ids.get().project;
         async move {
             match id {
@@ -197,6 +215,7 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
     let environment = LocalResource::new(move || {
+        renamed.map(|names| names.0.track());
         let id = ids.get().environment;
         async move {
             match id {

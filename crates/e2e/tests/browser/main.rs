@@ -17,6 +17,7 @@ mod helm_settings;
 mod job_settings;
 mod new_service;
 mod registries;
+mod rename_delete;
 mod service_settings;
 mod session;
 mod settings;

@@ -3,7 +3,11 @@
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{Cluster, Environment, EnvironmentMode, EnvironmentRequest};
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use platform_api::{
+    Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project, ProjectRequest,
+};
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
@@ -12,6 +16,8 @@ use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::components::rename_and_delete::RenameAndDelete;
+use crate::components::shell::use_names_changed;
 use crate::routes::{param_id, paths};
 
 #[component]
@@ -39,6 +45,28 @@ pub fn ProjectOverview() -> impl IntoView {
         }
     });
 
+    let record = LocalResource::new(move || {
+        let id = project.get();
+        async move {
+            api.project(
+                id.ok_or_else(|| ApiError::NotFound("The address names no project.".into()))?,
+            )
+            .await
+        }
+    });
+    let navigate = use_navigate();
+    let deleted = Callback::new(move |()| {
+        if let Some(org) = org.get_untracked() {
+            navigate(&paths::organization(org), NavigateOptions::default());
+        }
+    });
+    let renamed = Callback::new(move |()| {
+        record.refetch();
+        if let Some(names) = use_names_changed() {
+            names.notify();
+        }
+    });
+
     view! {
         <div class="page__header">
             <h1>"Environments"</h1>
@@ -56,6 +84,19 @@ pub fn ProjectOverview() -> impl IntoView {
                 <CreateEnvironment project clusters on_created=Callback::new(move |_| environments.refetch())/>
             })
         }}
+        {loaded(record, 2, move |current: Project| {
+            let (id, description) = (current.id, current.description.clone());
+            view! {
+                <RenameAndDelete what="project" name=current.name.clone()
+                    consequence="Its environments and their services are deleted with it."
+                    rename=move |name: String| {
+                        let request = ProjectRequest { name, description: description.clone() };
+                        async move { api.update_project(id, &request).await.map(drop) }
+                    }
+                    delete=move || async move { api.delete_project(id).await }
+                    on_renamed=renamed on_deleted=deleted/>
+            }
+        })}
     }
 }
 

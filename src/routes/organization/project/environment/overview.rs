@@ -7,7 +7,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{DeploymentStatus, EnvironmentStatuses, Status};
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use platform_api::{
+    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, Status,
+};
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
@@ -17,6 +21,8 @@ use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::components::rename_and_delete::RenameAndDelete;
+use crate::components::shell::use_names_changed;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
@@ -74,6 +80,28 @@ pub fn EnvironmentOverview() -> impl IntoView {
         Some(Ok(statuses)) => index(&statuses),
         _ => HashMap::new(),
     });
+    let record = LocalResource::new(move || {
+        let ids = ids.get();
+        async move {
+            api.environment(ids.ok_or_else(no_environment)?.environment)
+                .await
+        }
+    });
+    let navigate = use_navigate();
+    let deleted = Callback::new(move |()| {
+        if let Some(ids) = ids.get_untracked() {
+            navigate(
+                &paths::project(ids.org, ids.project),
+                NavigateOptions::default(),
+            );
+        }
+    });
+    let renamed = Callback::new(move |()| {
+        record.refetch();
+        if let Some(names) = use_names_changed() {
+            names.notify();
+        }
+    });
 
     view! {
         <div class="page__header page__header--actions">
@@ -96,6 +124,19 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 services.refetch();
                 statuses.refetch();
             })/>
+        })}
+        {loaded(record, 2, move |current: Environment| {
+            let (id, mode, cluster) = (current.id, current.mode, current.cluster_id);
+            view! {
+                <RenameAndDelete what="environment" name=current.name.clone()
+                    consequence="Its services stop and are deleted with it, their variables and history too."
+                    rename=move |name: String| {
+                        let request = EnvironmentRequest { name, mode, cluster_id: Some(cluster) };
+                        async move { api.update_environment(id, &request).await.map(drop) }
+                    }
+                    delete=move || async move { api.delete_environment(id).await }
+                    on_renamed=renamed on_deleted=deleted/>
+            }
         })}
     }
 }
