@@ -205,7 +205,9 @@ fn Breadcrumbs() -> impl IntoView {
         LocalResource::new(move || async move { api.organization().await.ok().map(|o| o.name) });
     let renamed = use_names_changed();
     let project = LocalResource::new(move || {
-        renamed.map(|names| names.0.track());
+        if let Some(names) = renamed {
+            names.0.track();
+        }
         let id = ids.get().project;
         async move {
             match id {
@@ -215,7 +217,9 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
     let environment = LocalResource::new(move || {
-        renamed.map(|names| names.0.track());
+        if let Some(names) = renamed {
+            names.0.track();
+        }
         let id = ids.get().environment;
         async move {
             match id {
