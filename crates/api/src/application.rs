@@ -910,7 +910,7 @@ impl Runtime<'_> {
         violations.check(rules::at_most(
             "min_running_instances",
             self.min_running_instances,
-            "max_running_instances",
+            "the maximum instances",
             self.max_running_instances,
         ));
         for (index, port) in self.ports.iter().enumerate() {

@@ -94,9 +94,9 @@ pub fn not_negative(field: &str, value: i64) -> Option<FieldError> {
 }
 
 /// `low` may not exceed `high`; the error names the low field.
-pub fn at_most(low_field: &str, low: i64, high_field: &str, high: i64) -> Option<FieldError> {
+pub fn at_most(low_field: &str, low: i64, high_label: &str, high: i64) -> Option<FieldError> {
     (low > high)
-        .then(|| FieldError::new(low_field, format!("must be at most {high_field} ({high})")))
+        .then(|| FieldError::new(low_field, format!("must be at most {high_label} ({high})")))
 }
 
 /// A TCP port number: 1 to 65535.
@@ -143,6 +143,9 @@ pub fn keys<'a>(list: &str, keys: impl IntoIterator<Item = &'a str>) -> Vec<Fiel
 
 /// An absolute http(s) address with a host, such as a webhook URL.
 pub fn uri(field: &str, value: &str) -> Option<FieldError> {
+    if value.trim().is_empty() {
+        return Some(FieldError::new(field, "is required"));
+    }
     let rest = value
         .trim()
         .strip_prefix("https://")
@@ -498,13 +501,23 @@ mod tests {
     }
 
     #[test]
-    fn min_instances_at_most_max() {
-        assert!(at_most("min", 1, "max", 2).is_none());
+    fn an_empty_address_is_required_rather_than_malformed() {
+        assert_eq!(uri("target_url", " ").unwrap().message, "is required");
         assert_eq!(
-            at_most("min_running_instances", 3, "max_running_instances", 2)
+            uri("target_url", "ftp://x").unwrap().message,
+            "must be an absolute http:// or https:// address"
+        );
+        assert!(uri("target_url", "https://hooks.example.com/x").is_none());
+    }
+
+    #[test]
+    fn min_instances_at_most_max() {
+        assert!(at_most("min", 1, "the maximum", 2).is_none());
+        assert_eq!(
+            at_most("min_running_instances", 3, "the maximum instances", 2)
                 .unwrap()
                 .message,
-            "must be at most max_running_instances (2)"
+            "must be at most the maximum instances (2)"
         );
     }
 

@@ -121,21 +121,13 @@ impl WebhookRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         let url = self.target_url.trim();
-        if !(url.starts_with("https://") || url.starts_with("http://"))
-            || url
-                .trim_start_matches("https://")
-                .trim_start_matches("http://")
-                .is_empty()
-        {
-            violations.check(Some(FieldError::new(
-                "target_url",
-                "must start with http:// or https://",
-            )));
+        if let Some(broken) = rules::uri("target_url", url) {
+            violations.check(Some(broken));
         } else if self.kind == WebhookKind::Slack && !url.starts_with(SLACK_URL_PREFIX) {
             violations.check(Some(FieldError::new(
                 "target_url",
                 format!(
-                    "must be a chat endpoint starting with {SLACK_URL_PREFIX} for a SLACK webhook"
+                    "must be a chat endpoint starting with {SLACK_URL_PREFIX} for a Slack webhook"
                 ),
             )));
         }
@@ -331,6 +323,9 @@ mod tests {
             fields(request(WebhookKind::Standard, "https://").validate()),
             ["target_url"]
         );
+        // Left empty, it is missing, not malformed.
+        let empty = request(WebhookKind::Standard, "").validate().unwrap_err();
+        assert_eq!(empty[0].message, "is required");
         assert_eq!(
             fields(request(WebhookKind::Slack, "https://example.com/hook").validate()),
             ["target_url"]

@@ -41,7 +41,10 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
         .click("form[aria-label='Add a webhook'] button[type=submit]")
         .await?;
     browser
-        .wait_for_text(".field__error", "must start with http:// or https://")
+        .wait_for_text(
+            ".field__error",
+            "must be an absolute http:// or https:// address",
+        )
         .await?;
 
     browser.fill("#field-target_url", &target).await?;
