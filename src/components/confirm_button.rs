@@ -26,7 +26,12 @@ pub fn ConfirmButton(
     #[prop(into, optional)]
     title: Signal<Option<&'static str>>,
     #[prop(default = "button button--ghost button--danger")] class: &'static str,
+    /// What it acts on, when the page holds several such buttons: read with the label by
+    /// screen readers ("Delete team-web").
+    #[prop(into, default = None)]
+    target: Option<String>,
 ) -> impl IntoView {
+    let accessible_name = target.map(|target| format!("{label} {target}"));
     let dialog = NodeRef::<Dialog>::new();
     let heading = format!("confirm-{}", DIALOGS.fetch_add(1, Ordering::Relaxed));
     let labelled_by = heading.clone();
@@ -42,7 +47,7 @@ pub fn ConfirmButton(
     };
     view! {
         <button type="button" class=class disabled=move || disabled.get() title=move || title.get()
-            on:click=open>
+            aria-label=accessible_name on:click=open>
             {label.clone()}
         </button>
         <dialog node_ref=dialog class="confirm" aria-labelledby=labelled_by>

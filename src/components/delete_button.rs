@@ -18,6 +18,9 @@ pub fn DeleteButton<F, Fut>(
     done: &'static str,
     delete: F,
     on_deleted: Callback<()>,
+    /// The name of what it deletes, when a page lists several.
+    #[prop(optional, into)]
+    item: Option<String>,
 ) -> impl IntoView
 where
     F: Fn() -> Fut + 'static,
@@ -37,7 +40,7 @@ where
         }
     });
     view! {
-        <ConfirmButton label="Delete" question consequence
+        <ConfirmButton label="Delete" question consequence target=item
             class="button button--small button--ghost button--danger"
             disabled=Signal::derive(move || action.pending().get())
             on_confirm=move |()| { action.dispatch_local(()); }/>

@@ -165,7 +165,11 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .await?;
     assert!(annotations.contains("Pods"), "{annotations}");
     browser.screenshot("labels-annotations").await?;
-    browser.click("tr[data-group=team] .button--danger").await?;
+    // Each row's Delete says which row it deletes.
+    browser
+        .find("button[aria-label='Delete monitoring']")
+        .await?;
+    browser.click("button[aria-label='Delete team']").await?;
     browser.accept_confirmation().await?;
     browser.wait_until_gone("tr[data-group=team]").await?;
 

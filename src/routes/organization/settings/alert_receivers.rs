@@ -79,7 +79,7 @@ fn ReceiverRow(receiver: AlertReceiver, on_deleted: Callback<()>) -> impl IntoVi
             <td>{or_dash(receiver.owner.clone())}</td>
             <td>{or_dash(receiver.severity.clone())}</td>
             <td class="row-actions">
-                <DeleteButton question="Delete this alert receiver?"
+                <DeleteButton question="Delete this alert receiver?" item=receiver.name.clone()
                     consequence="Alerts no longer go there."
                     done="Alert receiver deleted."
                     delete=move || async move { api.delete_alert_receiver(id).await } on_deleted/>

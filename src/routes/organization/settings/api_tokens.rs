@@ -131,7 +131,7 @@ fn TokenRow(org: Uuid, token: ApiToken, on_deleted: Callback<()>) -> impl IntoVi
             <td><RelativeTime at=token.created_at/></td>
             <td>{expires}</td>
             <td class="row-actions">
-                <DeleteButton question="Delete this API token?"
+                <DeleteButton question="Delete this API token?" item=token.name.clone()
                     consequence="Whatever uses it is refused from now on. Signed in with it, you are signed out."
                     done="API token deleted: it no longer works."
                     delete=move || async move { api.delete_api_token(org, id).await } on_deleted/>

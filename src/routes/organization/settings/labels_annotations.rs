@@ -91,7 +91,7 @@ fn LabelsGroupList(org: Uuid, groups: Vec<LabelsGroup>, on_deleted: Callback<()>
                             </td>
                             <td>{pairs(group.labels.iter().map(|l| (l.key.as_str(), l.value.as_str())))}</td>
                             <td class="row-actions">
-                                <DeleteButton question="Delete this labels group?"
+                                <DeleteButton question="Delete this labels group?" item=group.name.clone()
                                     consequence="Services stop putting its labels on what they run at their next deployment."
                                     done="Labels group deleted."
                                     delete=move || async move { api.delete_labels_group(org, id).await }
@@ -137,7 +137,7 @@ fn AnnotationsGroupList(
                             <td>{pairs(group.annotations.iter().map(|a| (a.key.as_str(), a.value.as_str())))}</td>
                             <td class="cell-note">{scopes}</td>
                             <td class="row-actions">
-                                <DeleteButton question="Delete this annotation group?"
+                                <DeleteButton question="Delete this annotation group?" item=group.name.clone()
                                     consequence="Services stop putting its annotations on what they run at their next deployment."
                                     done="Annotation group deleted."
                                     delete=move || async move { api.delete_annotations_group(org, id).await }

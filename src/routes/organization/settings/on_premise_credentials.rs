@@ -80,7 +80,7 @@ fn CredentialsRow(
             <td><span class="tag">{credentials.object_type.label()}</span></td>
             <td>{credentials.created_at.map(|at| view! { <RelativeTime at/> })}</td>
             <td class="row-actions">
-                <DeleteButton question="Delete these credentials?"
+                <DeleteButton question="Delete these credentials?" item=credentials.name.clone()
                     consequence="The platform can no longer reach what they open."
                     done="Credentials deleted."
                     delete=move || async move { api.delete_on_premise_credentials(org, id).await } on_deleted/>

@@ -61,6 +61,7 @@ where
             <tbody>
                 {sources.into_iter().map(|source| {
                     let (id, delete, name) = (source.id, delete.clone(), source.name.clone());
+                    let row_name = name.clone();
                     let note_class = if source.warning { "cell-note warning-text" } else { "cell-note muted" };
                     view! {
                         <tr data-source=name>
@@ -73,7 +74,7 @@ where
                             <td>{services_using(source.used_by)}</td>
                             <td class="row-actions">
                                 <DeleteButton question=words.question consequence=words.consequence
-                                    done=words.done delete=move || delete(id) on_deleted/>
+                                    done=words.done delete=move || delete(id) on_deleted item=row_name.clone()/>
                             </td>
                         </tr>
                     }

@@ -90,6 +90,7 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let target = webhook.target_url.clone();
     view! {
         <li class="webhook" data-webhook=id.to_string()>
             <div class="webhook__head">
@@ -113,7 +114,7 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
                     on:click=move |_| open.update(|open| *open = !*open)>
                     {move || if open.get() { "Hide deliveries" } else { "Deliveries" }}
                 </button>
-                <DeleteButton question="Delete this webhook?"
+                <DeleteButton question="Delete this webhook?" item=target
                     consequence="It gets no more events, and the record of its deliveries goes with it."
                     done="Webhook deleted."
                     delete=move || async move { api.delete_webhook(org, id).await } on_deleted=on_deleted/>

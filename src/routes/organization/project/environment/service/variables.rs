@@ -190,7 +190,7 @@ fn VariableRow(
                             on:click=move |_| toggle(Editor::Edit)>"Edit"</button>
                     })}
                     {(!built_in).then(|| view! {
-                        <DeleteButton question="Delete this variable?"
+                        <DeleteButton question="Delete this variable?" item=key.clone()
                     consequence="Every service that sees it loses it at its next deployment."
                     done="Variable deleted."
                     delete=move || async move { api.delete_variable(id).await } on_deleted=on_changed/>
