@@ -155,22 +155,19 @@ fn from_request(
         ),
         ports: ports(request.ports, previous.map_or(&[][..], |kept| &kept.ports)),
         healthchecks: request.healthchecks,
-        annotations_groups: request
-            .annotations_groups
-            .iter()
-            .map(|group| AnnotationsGroup::stored(group.id))
-            .collect(),
-        labels_groups: request
-            .labels_groups
-            .iter()
-            .map(|group| LabelsGroup::stored(group.id))
-            .collect(),
+        annotations_groups: attached(&request.annotations_groups, AnnotationsGroup::stored),
+        labels_groups: attached(&request.labels_groups, LabelsGroup::stored),
         autoscaling: autoscaling(
             request.autoscaling,
             id,
             previous.and_then(|kept| kept.autoscaling.as_ref()),
         ),
     }
+}
+
+/// The groups a request attaches, as a service stores them (by id: a read fills in the rest).
+pub fn attached<G>(references: &[GroupReference], stored: fn(Uuid) -> G) -> Vec<G> {
+    references.iter().map(|group| stored(group.id)).collect()
 }
 
 /// The groups a request attaches, to check that each is the organization's.

@@ -6,7 +6,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::applications::{autoscaling, group_references, ports, storage};
+use super::applications::{attached, autoscaling, group_references, ports, storage};
 use super::container_registries::ContainerRegistries;
 use super::organization_resources::OrganizationResource;
 use super::service_resources::{timestamps, Names, ServiceResource};
@@ -83,16 +83,8 @@ impl ServiceResource for Containers {
                 previous.map_or(&[][..], |kept| &kept.storage),
             ),
             healthchecks: request.healthchecks,
-            annotations_groups: request
-                .annotations_groups
-                .iter()
-                .map(|group| AnnotationsGroup::stored(group.id))
-                .collect(),
-            labels_groups: request
-                .labels_groups
-                .iter()
-                .map(|group| LabelsGroup::stored(group.id))
-                .collect(),
+            annotations_groups: attached(&request.annotations_groups, AnnotationsGroup::stored),
+            labels_groups: attached(&request.labels_groups, LabelsGroup::stored),
             autoscaling: autoscaling(
                 request.autoscaling,
                 id,
