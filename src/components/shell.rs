@@ -201,13 +201,22 @@ fn Breadcrumbs() -> impl IntoView {
     let location = use_location();
     let ids = Memo::new(move |_| path_ids(&location.pathname.get()));
 
-    let organization =
-        LocalResource::new(move || async move { api.organization().await.ok().map(|o| o.name) });
+    // Names are read again after a rename and once the API answers after an outage, so a page
+    // opened while it could not be reached is named as soon as it can be.
     let renamed = use_names_changed();
-    let project = LocalResource::new(move || {
+    let connection = use_connection();
+    let read_again = move || {
         if let Some(names) = renamed {
             names.0.track();
         }
+        connection.restored();
+    };
+    let organization = LocalResource::new(move || {
+        read_again();
+        async move { api.organization().await.ok().map(|o| o.name) }
+    });
+    let project = LocalResource::new(move || {
+        read_again();
         let id = ids.get().project;
         async move {
             match id {
@@ -217,9 +226,7 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
     let environment = LocalResource::new(move || {
-        if let Some(names) = renamed {
-            names.0.track();
-        }
+        read_again();
         let id = ids.get().environment;
         async move {
             match id {
@@ -229,6 +236,7 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
     let service = LocalResource::new(move || {
+        read_again();
         let PathIds {
             environment,
             service,
@@ -243,6 +251,7 @@ fn Breadcrumbs() -> impl IntoView {
     });
 
     let cluster = LocalResource::new(move || {
+        read_again();
         let PathIds {
             organization,
             cluster,

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::cloud::CloudProvider;
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
@@ -45,7 +46,8 @@ pub struct ClusterRequest {
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
-    pub cloud_provider: String,
+    pub cloud_provider: CloudProvider,
+    /// One of the provider's regions when the platform lists them.
     pub region: String,
     /// Defaults to the oldest supported version, so that upgrades can be tried.
     #[serde(default)]
@@ -62,14 +64,7 @@ impl ClusterRequest {
             "description",
             self.description.as_deref(),
         ));
-        for (field, value) in [
-            ("cloud_provider", &self.cloud_provider),
-            ("region", &self.region),
-        ] {
-            if value.trim().is_empty() {
-                violations.check(Some(FieldError::new(field, "is required")));
-            }
-        }
+        violations.check(rules::region("region", self.cloud_provider, &self.region));
         if let Some(version) = &self.version {
             if !KUBERNETES_VERSIONS.contains(&version.as_str()) {
                 violations.check(Some(FieldError::new(
@@ -189,7 +184,7 @@ mod tests {
         let request = ClusterRequest {
             name: "prod".into(),
             description: None,
-            cloud_provider: " ".into(),
+            cloud_provider: CloudProvider::ProviderA,
             region: "eu-west-3".into(),
             version: Some("1.99".into()),
             production: true,
@@ -200,7 +195,7 @@ mod tests {
             .into_iter()
             .map(|e| e.field)
             .collect();
-        assert_eq!(fields, ["cloud_provider", "version"]);
+        assert_eq!(fields, ["region", "version"]);
         let lock = ClusterLockRequest {
             reason: "".into(),
             ttl_in_days: 0,

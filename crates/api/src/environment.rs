@@ -72,7 +72,27 @@ pub struct EnvironmentRequest {
 impl EnvironmentRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
-        violations.check(rules::name("name", &self.name));
+        violations.check(rules::environment_name("name", &self.name));
         violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_environment_name_is_a_word_of_letters_digits_and_hyphens() {
+        let named = |name: &str| EnvironmentRequest {
+            name: name.into(),
+            mode: EnvironmentMode::Development,
+            cluster_id: None,
+        };
+        assert!(named("preview-42").validate().is_ok());
+        assert!(named("Staging_EU").validate().is_ok());
+        let refused = named("Bad Name!! with spaces").validate().unwrap_err();
+        assert_eq!(refused[0].field, "name");
+        assert!(refused[0].message.contains("only letters, digits, hyphens"));
+        assert!(named("-leading").validate().is_err());
     }
 }

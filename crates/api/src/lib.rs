@@ -8,6 +8,7 @@ mod macros;
 
 pub mod alert_receiver;
 pub mod application;
+pub mod cloud;
 pub mod cluster;
 pub mod common;
 pub mod container;
@@ -34,6 +35,7 @@ pub mod webhook;
 
 pub use alert_receiver::*;
 pub use application::*;
+pub use cloud::*;
 pub use cluster::*;
 pub use common::*;
 pub use container::*;

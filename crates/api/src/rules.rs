@@ -51,6 +51,23 @@ pub fn name(field: &str, value: &str) -> Option<FieldError> {
     }
 }
 
+/// An environment's name goes into addresses and namespaces: letters, digits, hyphens and
+/// underscores, starting with a letter (the platform compares names without case).
+pub fn environment_name(field: &str, value: &str) -> Option<FieldError> {
+    name(field, value).or_else(|| {
+        let well_formed = value.starts_with(|c: char| c.is_ascii_alphabetic())
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        (!well_formed).then(|| {
+            FieldError::new(
+                field,
+                "must start with a letter and hold only letters, digits, hyphens and underscores",
+            )
+        })
+    })
+}
+
 /// A character that is not shown as itself and can make a name read as another: control
 /// characters (NUL, line breaks, tabs...) and the marks that reorder text (U+202E...).
 fn hidden(c: char) -> bool {
@@ -329,6 +346,46 @@ pub fn mount_point(field: &str, value: &str) -> Option<FieldError> {
 pub fn git_commit_id(field: &str, value: &str) -> Option<FieldError> {
     let valid = (7..=40).contains(&value.len()) && value.chars().all(|c| c.is_ascii_hexdigit());
     (!valid).then(|| FieldError::new(field, "must be 7 to 40 hexadecimal characters"))
+}
+
+/// Region names are lowercase letters, digits and hyphens, as every provider writes them.
+const REGION_MAX_CHARS: usize = 63;
+
+/// `region` is one of `provider`'s, or, for a provider whose regions are not listed, a
+/// well-formed region name.
+pub fn region(
+    field: &str,
+    provider: crate::cloud::CloudProvider,
+    value: &str,
+) -> Option<FieldError> {
+    use crate::WireEnum;
+    if value.trim().is_empty() {
+        return Some(FieldError::new(field, "is required"));
+    }
+    match provider.regions() {
+        Some(regions) if !regions.iter().any(|known| known.name == value) => Some(FieldError::new(
+            field,
+            format!(
+                "is not a region of {} (for example {})",
+                provider.label(),
+                regions[0].name
+            ),
+        )),
+        Some(_) => None,
+        None => {
+            let well_formed = value.len() <= REGION_MAX_CHARS
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && value.starts_with(|c: char| c.is_ascii_lowercase());
+            (!well_formed).then(|| {
+                FieldError::new(
+                    field,
+                    "must start with a lowercase letter and hold only lowercase letters, digits and hyphens",
+                )
+            })
+        }
+    }
 }
 
 #[cfg(test)]

@@ -224,7 +224,7 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             body(ClusterRequest {
                 name: "main".into(),
                 description: None,
-                cloud_provider: "PROVIDER_A".into(),
+                cloud_provider: CloudProvider::ProviderA,
                 region: "fr-par".into(),
                 version: Some("1.30".into()),
                 production: false,

@@ -4,9 +4,9 @@
 
 use chrono::Utc;
 use platform_api::{
-    ApplicationRequest, ClusterRequest, ContainerRegistryRequest, DatabaseAccessibility,
-    DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode, GitRepositoryRequest,
-    PortRequest, RegistryKind,
+    ApplicationRequest, CloudProvider, ClusterRequest, ContainerRegistryRequest,
+    DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode,
+    GitRepositoryRequest, PortRequest, RegistryKind,
 };
 use std::path::{Path, PathBuf};
 
@@ -225,7 +225,7 @@ async fn cluster(
         ClusterRequest {
             name: name.to_string(),
             description: None,
-            cloud_provider: "PROVIDER_A".to_string(),
+            cloud_provider: CloudProvider::Aws,
             region: "eu-west-3".to_string(),
             version: Some(version.to_string()),
             production,

@@ -5,13 +5,14 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{Cluster, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS};
+use platform_api::{CloudProvider, Cluster, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
-use crate::components::form_field::{SelectField, TextField};
+use crate::components::form_field::{EnumSelect, SelectField, TextField};
+use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::status_badge::ClusterStatusBadge;
 use crate::routes::organization::organization_records;
@@ -79,7 +80,7 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
                             <A href=paths::cluster(org, cluster.id)>{link_text}</A>
                             {cluster.production.then(|| view! { " " <span class="tag tag--production">"Production"</span> })}
                         </td>
-                        <td>{format!("{} · {}", cluster.cloud_provider, cluster.region)}</td>
+                        <td>{format!("{} · {}", label_of::<CloudProvider>(&cluster.cloud_provider), cluster.region)}</td>
                         <td>
                             {cluster.version.clone()}
                             {status.next_k8s_available_version.clone().map(|next| view! {
@@ -102,8 +103,25 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
 fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let api = use_api();
     let name = RwSignal::new(String::new());
-    let provider = RwSignal::new(String::new());
+    let provider = RwSignal::new(CloudProvider::Aws);
     let region = RwSignal::new(String::new());
+    // A listed provider's region is picked from its list; a region of another provider is
+    // cleared rather than sent with the wrong provider.
+    Effect::new(move |_| {
+        let listed = provider.get().regions();
+        let current = region.get_untracked();
+        match listed {
+            Some(regions) if !regions.iter().any(|known| known.name == current) => {
+                region.set(regions[0].name.to_string())
+            }
+            None if platform_api::rules::region("region", CloudProvider::OnPremise, &current)
+                .is_some() =>
+            {
+                region.set(String::new())
+            }
+            _ => {}
+        }
+    });
     let version = RwSignal::new(KUBERNETES_VERSIONS[0].to_string());
     let production = RwSignal::new(false);
     let form = Form::new(
@@ -120,7 +138,7 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let request = ClusterRequest {
             name: name.get_untracked().trim().to_string(),
             description: None,
-            cloud_provider: provider.get_untracked().trim().to_string(),
+            cloud_provider: provider.get_untracked(),
             region: region.get_untracked().trim().to_string(),
             version: Some(version.get_untracked()),
             production: production.get_untracked(),
@@ -137,9 +155,19 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             <h2>"New cluster"</h2>
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="eu-production"/>
-                <TextField label="Cloud provider" name="cloud_provider" value=provider errors required=true
-                    placeholder="PROVIDER_A"/>
-                <TextField label="Region" name="region" value=region errors required=true placeholder="eu-west-3"/>
+                <EnumSelect label="Cloud provider" name="cloud_provider" value=provider errors/>
+                {move || match provider.get().regions() {
+                    Some(regions) => {
+                        let options: Vec<(&str, String)> = regions
+                            .iter()
+                            .map(|known| (known.name, format!("{} ({}, {})", known.name, known.city, known.country_code)))
+                            .collect();
+                        view! { <SelectField label="Region" name="region" value=region options errors required=true/> }.into_any()
+                    }
+                    None => view! {
+                        <TextField label="Region" name="region" value=region errors required=true placeholder="dc-paris-1"/>
+                    }.into_any(),
+                }}
                 <SelectField label="Kubernetes version" name="version" value=version options=versions errors/>
             </div>
             <label class="checkbox">

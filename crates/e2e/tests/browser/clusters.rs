@@ -20,8 +20,23 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         .wait_for_text(".field__error", "is required")
         .await?;
     browser.fill("#field-name", "eu-prod").await?;
-    browser.fill("#field-cloud_provider", "PROVIDER_A").await?;
-    browser.fill("#field-region", "eu-west-3").await?;
+    // A region of a provider that lists none must at least be a region's name.
+    browser
+        .choose("#field-cloud_provider", "ON_PREMISE")
+        .await?;
+    browser.fill("#field-region", "Narnia 1!").await?;
+    browser
+        .click("form[aria-label='Add a cluster'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            ".field__error",
+            "only lowercase letters, digits and hyphens",
+        )
+        .await?;
+    // A listed provider's regions are a list to pick from.
+    browser.choose("#field-cloud_provider", "AWS").await?;
+    browser.choose("#field-region", "eu-west-3").await?;
     browser.click("input[name=production]").await?;
     browser
         .click("form[aria-label='Add a cluster'] button[type=submit]")
@@ -29,7 +44,12 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
     let row = browser
         .wait_for_text("tr[data-cluster=eu-prod]", "1.29 available")
         .await?;
-    for shown in ["1.28", "PROVIDER_A · eu-west-3", "Production", "Ready"] {
+    for shown in [
+        "1.28",
+        "Amazon Web Services · eu-west-3",
+        "Production",
+        "Ready",
+    ] {
         assert!(row.contains(shown), "{shown} missing from {row}");
     }
 
@@ -115,7 +135,7 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         ))
         .await?;
     browser
-        .wait_for_text("#field-cluster_id", "eu-prod (PROVIDER_A · eu-west-3)")
+        .wait_for_text("#field-cluster_id", "eu-prod (Amazon Web Services · eu-west-3)")
         .await?;
     browser.fill("#field-name", "production").await?;
     browser

@@ -3,9 +3,9 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    ActionStatus, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus, Environment,
-    EnvironmentMode, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List, Reference,
-    Status, StatusAction, StatusDetails, SubAction,
+    ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus,
+    Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List,
+    Reference, Status, StatusAction, StatusDetails, SubAction,
 };
 use uuid::Uuid;
 
@@ -204,7 +204,7 @@ async fn cluster_for(
             let default = ClusterRequest {
                 name: "default".into(),
                 description: Some("Created for the organization's first environment".into()),
-                cloud_provider: "ON_PREMISE".into(),
+                cloud_provider: CloudProvider::OnPremise,
                 region: "local".into(),
                 version: None,
                 production: false,

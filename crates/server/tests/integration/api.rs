@@ -210,6 +210,18 @@ async fn environments_are_created_with_a_mode() {
             .await,
         &["mode"],
     );
+    // An environment's name goes into addresses: no spaces or punctuation.
+    let badly_named = server
+        .post(
+            &path,
+            json!({"name": "Bad Name!! with spaces", "mode": "DEVELOPMENT"}),
+        )
+        .await;
+    assert_invalid_fields(&badly_named, &["name"]);
+    assert!(badly_named
+        .body
+        .to_string()
+        .contains("only letters, digits, hyphens"));
     // The platform's default mode.
     let unnamed_mode = server.post(&path, json!({"name": "x"})).await;
     assert_eq!(

@@ -21,7 +21,7 @@ async fn cluster(server: &TestServer, body: Value) -> Value {
 #[tokio::test]
 async fn a_new_cluster_is_ready_with_an_upgrade_available() {
     let server = TestServer::new().await;
-    let created = cluster(&server, json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu-west-3", "version": "1.30"})).await;
+    let created = cluster(&server, json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-3", "version": "1.30"})).await;
     assert_eq!(created["version"], "1.30");
     let id = created["id"].as_str().unwrap();
     let status = server
@@ -39,7 +39,7 @@ async fn a_new_cluster_is_ready_with_an_upgrade_available() {
 
     let latest = cluster(
         &server,
-        json!({"name": "edge", "cloud_provider": "PROVIDER_B", "region": "us", "version": "1.32"}),
+        json!({"name": "edge", "cloud_provider": "AWS", "region": "us-east-1", "version": "1.32"}),
     )
     .await;
     let status = server
@@ -57,7 +57,7 @@ async fn a_cluster_is_locked_and_unlocked_by_name() {
     let server = TestServer::new().await;
     let created = cluster(
         &server,
-        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+        json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-1"}),
     )
     .await;
     let lock = format!(
@@ -94,7 +94,7 @@ async fn each_token_call_gives_a_fresh_short_lived_token() {
     let server = TestServer::new().await;
     let created = cluster(
         &server,
-        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+        json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-1"}),
     )
     .await;
     let path = format!("/api/cluster/{}/token", created["id"].as_str().unwrap());
@@ -134,10 +134,19 @@ async fn cluster_rules_and_environments_that_name_one() {
         &server
             .post(
                 &clusters,
-                json!({"name": "x", "cloud_provider": "", "region": "eu", "version": "0.1"}),
+                json!({"name": "x", "cloud_provider": "AWS", "region": "narnia-1", "version": "0.1"}),
             )
             .await,
-        &["cloud_provider", "version"],
+        &["region", "version"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &clusters,
+                json!({"name": "x", "cloud_provider": "MARS", "region": "eu-west-1"}),
+            )
+            .await,
+        &["cloud_provider"],
     );
     assert_invalid_fields(
         &server.post(&clusters, json!({"name": "x"})).await,
@@ -145,7 +154,7 @@ async fn cluster_rules_and_environments_that_name_one() {
     );
     let created = cluster(
         &server,
-        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu"}),
+        json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-1"}),
     )
     .await;
     let project = server.project("shop").await;
@@ -203,7 +212,7 @@ async fn a_cluster_upgrades_one_version_when_it_may() {
     let server = TestServer::with_config(dir, slower).await;
     let created = cluster(
         &server,
-        json!({"name": "prod", "cloud_provider": "PROVIDER_A", "region": "eu", "version": "1.30"}),
+        json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-1", "version": "1.30"}),
     )
     .await;
     let id = created["id"].as_str().unwrap();

@@ -326,7 +326,7 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
             post.clone(),
             "/organization/{organization_id}/cluster".into(),
             Some(json!({
-            "name": "contract-cluster", "region": "eu-west-3", "cloud_provider": "PROVIDER_A"})),
+            "name": "contract-cluster", "region": "eu-west-3", "cloud_provider": "AWS"})),
         ),
         (
             post.clone(),
@@ -431,7 +431,7 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
             put.clone(),
             "/organization/{organization_id}/cluster/{cluster_id}".into(),
             Some(json!({
-            "name": "main", "region": "eu-west-3", "cloud_provider": "PROVIDER_A"})),
+            "name": "main", "region": "eu-west-3", "cloud_provider": "AWS"})),
         ),
         (
             put.clone(),

@@ -57,7 +57,7 @@ async fn updates_of_every_other_kind_succeed() {
     let updates = [
         (
             "/organization/{organization_id}/cluster/{cluster_id}",
-            json!({"name": "main-eu", "cloud_provider": "PROVIDER_A", "region": "eu-west-1", "version": "1.29"}),
+            json!({"name": "main-eu", "cloud_provider": "AWS", "region": "eu-west-1", "version": "1.29"}),
             "version",
             json!("1.29"),
         ),

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use leptos::prelude::*;
-use platform_api::{Cluster, ClusterLock, ClusterLockRequest, ClusterStatus, ClusterToken};
+use platform_api::{
+    CloudProvider, Cluster, ClusterLock, ClusterLockRequest, ClusterStatus, ClusterToken,
+};
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
@@ -117,7 +119,7 @@ fn ClusterFacts(
             <dt>"Version"</dt>
             <dd data-version=cluster.version.clone()>{cluster.version.clone()}</dd>
             <dt>"Where"</dt>
-            <dd>{format!("{} · {}", cluster.cloud_provider, cluster.region)}</dd>
+            <dd>{format!("{} · {}", format::label_of::<CloudProvider>(&cluster.cloud_provider), cluster.region)}</dd>
             <dt>"Runs"</dt>
             <dd>{if cluster.production { "Production environments" } else { "Non-production environments" }}</dd>
             <dt>"Last deployed"</dt>

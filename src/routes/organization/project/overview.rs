@@ -6,7 +6,8 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{
-    Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project, ProjectRequest,
+    CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project,
+    ProjectRequest,
 };
 use uuid::Uuid;
 
@@ -14,6 +15,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
+use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
@@ -210,7 +212,12 @@ fn CreateEnvironment(
         .map(|c| {
             (
                 c.id.to_string(),
-                format!("{} ({} · {})", c.name, c.cloud_provider, c.region),
+                format!(
+                    "{} ({} · {})",
+                    c.name,
+                    label_of::<CloudProvider>(&c.cloud_provider),
+                    c.region
+                ),
             )
         })
         .chain(std::iter::once((String::new(), "None".to_string())))

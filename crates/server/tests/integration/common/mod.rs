@@ -383,7 +383,7 @@ pub async fn records(server: &TestServer) -> Records {
         (
             "cluster_id",
             "cluster",
-            json!({"name": "main", "cloud_provider": "PROVIDER_A", "region": "eu-west-3"}),
+            json!({"name": "main", "cloud_provider": "AWS", "region": "eu-west-3"}),
         ),
         (
             "credentials_id",

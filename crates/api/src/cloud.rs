@@ -1,0 +1,162 @@
+//! Where clusters run: the cloud providers the platform knows (its `CloudVendorEnum`, vendors
+//! written with the spec's letters: PROVIDER_A is the document's SCW, PROVIDER_E its GCP,
+//! PROVIDER_F its AZURE) and, for those whose regions it lists (`GET /aws/region` and the like),
+//! the regions.
+
+wire_enum!(
+    /// The cloud a cluster runs in.
+    CloudProvider {
+        Aws = "AWS" => "Amazon Web Services",
+        ProviderA = "PROVIDER_A" => "Provider A",
+        ProviderE = "PROVIDER_E" => "Provider E",
+        DigitalOcean = "DO" => "DigitalOcean",
+        ProviderF = "PROVIDER_F" => "Provider F",
+        Ovh = "OVH" => "OVHcloud",
+        Civo = "CIVO" => "Civo",
+        Hetzner = "HETZNER" => "Hetzner",
+        Oracle = "ORACLE" => "Oracle Cloud",
+        Ibm = "IBM" => "IBM Cloud",
+        OnPremise = "ON_PREMISE" => "On premise",
+    }
+);
+
+/// One region of a provider, as the platform's `ClusterRegion` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub name: &'static str,
+    pub city: &'static str,
+    pub country_code: &'static str,
+}
+
+const fn region(name: &'static str, city: &'static str, country_code: &'static str) -> Region {
+    Region {
+        name,
+        city,
+        country_code,
+    }
+}
+
+const AWS: &[Region] = &[
+    region("us-east-1", "N. Virginia", "US"),
+    region("us-east-2", "Ohio", "US"),
+    region("us-west-1", "N. California", "US"),
+    region("us-west-2", "Oregon", "US"),
+    region("ca-central-1", "Montreal", "CA"),
+    region("sa-east-1", "São Paulo", "BR"),
+    region("eu-west-1", "Dublin", "IE"),
+    region("eu-west-2", "London", "GB"),
+    region("eu-west-3", "Paris", "FR"),
+    region("eu-central-1", "Frankfurt", "DE"),
+    region("eu-south-1", "Milan", "IT"),
+    region("eu-north-1", "Stockholm", "SE"),
+    region("ap-south-1", "Mumbai", "IN"),
+    region("ap-northeast-1", "Tokyo", "JP"),
+    region("ap-northeast-2", "Seoul", "KR"),
+    region("ap-southeast-1", "Singapore", "SG"),
+    region("ap-southeast-2", "Sydney", "AU"),
+];
+
+const PROVIDER_A: &[Region] = &[
+    region("fr-par", "Paris", "FR"),
+    region("nl-ams", "Amsterdam", "NL"),
+    region("pl-waw", "Warsaw", "PL"),
+];
+
+const PROVIDER_E: &[Region] = &[
+    region("us-central1", "Iowa", "US"),
+    region("us-east1", "South Carolina", "US"),
+    region("us-east4", "N. Virginia", "US"),
+    region("us-west1", "Oregon", "US"),
+    region("southamerica-east1", "São Paulo", "BR"),
+    region("europe-west1", "St. Ghislain", "BE"),
+    region("europe-west2", "London", "GB"),
+    region("europe-west3", "Frankfurt", "DE"),
+    region("europe-west4", "Eemshaven", "NL"),
+    region("europe-west9", "Paris", "FR"),
+    region("asia-east1", "Changhua County", "TW"),
+    region("asia-northeast1", "Tokyo", "JP"),
+    region("asia-southeast1", "Singapore", "SG"),
+    region("australia-southeast1", "Sydney", "AU"),
+];
+
+const PROVIDER_F: &[Region] = &[
+    region("eastus", "Virginia", "US"),
+    region("eastus2", "Virginia", "US"),
+    region("centralus", "Iowa", "US"),
+    region("westus2", "Washington", "US"),
+    region("canadacentral", "Toronto", "CA"),
+    region("brazilsouth", "São Paulo", "BR"),
+    region("northeurope", "Dublin", "IE"),
+    region("westeurope", "Amsterdam", "NL"),
+    region("uksouth", "London", "GB"),
+    region("francecentral", "Paris", "FR"),
+    region("germanywestcentral", "Frankfurt", "DE"),
+    region("japaneast", "Tokyo", "JP"),
+    region("southeastasia", "Singapore", "SG"),
+    region("australiaeast", "Sydney", "AU"),
+];
+
+impl CloudProvider {
+    /// The regions a cluster of this provider may be in, when the platform lists them; `None`
+    /// for providers whose regions are not listed (any well-formed region name is taken).
+    pub fn regions(self) -> Option<&'static [Region]> {
+        match self {
+            CloudProvider::Aws => Some(AWS),
+            CloudProvider::ProviderA => Some(PROVIDER_A),
+            CloudProvider::ProviderE => Some(PROVIDER_E),
+            CloudProvider::ProviderF => Some(PROVIDER_F),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules;
+
+    #[test]
+    fn a_region_must_be_one_of_the_providers() {
+        assert_eq!(
+            rules::region("region", CloudProvider::Aws, "eu-west-3"),
+            None
+        );
+        let refused = rules::region("region", CloudProvider::Aws, "narnia-1").unwrap();
+        assert_eq!(refused.field, "region");
+        assert!(refused
+            .message
+            .contains("not a region of Amazon Web Services"));
+        assert!(rules::region("region", CloudProvider::ProviderA, "eu-west-3").is_some());
+        assert!(rules::region("region", CloudProvider::Aws, "")
+            .unwrap()
+            .message
+            .contains("required"));
+    }
+
+    #[test]
+    fn an_unlisted_providers_region_must_be_well_formed() {
+        assert_eq!(
+            rules::region("region", CloudProvider::OnPremise, "dc-paris-2"),
+            None
+        );
+        assert!(rules::region("region", CloudProvider::OnPremise, "Narnia 1!").is_some());
+    }
+
+    #[test]
+    fn every_listed_region_is_well_formed_and_listed_once() {
+        for provider in CloudProvider::ALL {
+            let Some(regions) = provider.regions() else {
+                continue;
+            };
+            for (index, region) in regions.iter().enumerate() {
+                assert!(region
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+                assert!(!regions[..index]
+                    .iter()
+                    .any(|other| other.name == region.name));
+            }
+        }
+    }
+}
