@@ -61,6 +61,14 @@ pub fn memory(mib: i64) -> String {
     }
 }
 
+/// The words for a value of a wire enumeration held as text in a record (a platform may send a
+/// value this console does not know yet: it is shown as sent).
+pub fn label_of<E: platform_api::WireEnum>(wire: &str) -> String {
+    wire.parse::<E>()
+        .map(|value| value.label().to_string())
+        .unwrap_or_else(|_| wire.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,12 +107,4 @@ mod tests {
         assert_eq!(memory(512), "512 MiB");
         assert_eq!(memory(2048), "2 GiB");
     }
-}
-
-/// The words for a value of a wire enumeration held as text in a record (a platform may send a
-/// value this console does not know yet: it is shown as sent).
-pub fn label_of<E: platform_api::WireEnum>(wire: &str) -> String {
-    wire.parse::<E>()
-        .map(|value| value.label().to_string())
-        .unwrap_or_else(|_| wire.to_string())
 }
