@@ -1,4 +1,4 @@
-use platform_api::{ApiToken, ApiTokenRequest, CustomRole, List};
+use platform_api::{ApiToken, ApiTokenRequest, CallerRole, CustomRole, List};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -29,5 +29,10 @@ impl Api {
     pub async fn roles(&self, org: Uuid) -> Result<Vec<CustomRole>, ApiError> {
         let list: List<CustomRole> = self.get(&format!("/organization/{org}/customRole")).await?;
         Ok(list.results)
+    }
+
+    /// The role the signed-in token carries; a platform without this server's route answers 404.
+    pub async fn current_role(&self, org: Uuid) -> Result<CallerRole, ApiError> {
+        self.get(&format!("/organization/{org}/currentRole")).await
     }
 }

@@ -24,7 +24,7 @@ pub fn ConfirmButton(
     #[prop(into, optional)] disabled: Signal<bool>,
     /// Why the button is disabled, shown on hover.
     #[prop(into, optional)]
-    title: Signal<Option<&'static str>>,
+    title: Signal<Option<String>>,
     #[prop(default = "button button--ghost button--danger")] class: &'static str,
     /// What it acts on, when the page holds several such buttons: read with the label by
     /// screen readers ("Delete team-web").

@@ -17,6 +17,7 @@ use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::polling::poll;
 use crate::state::rate_limit::use_rate_limit;
+use crate::state::role::provide_current_role;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
 
@@ -38,6 +39,7 @@ pub fn use_names_changed() -> Option<NamesChanged> {
 #[component]
 pub fn Shell() -> impl IntoView {
     provide_context(NamesChanged(RwSignal::new(0)));
+    provide_current_role();
     let session = use_session();
     let embed = use_embed();
     let location = use_location();

@@ -5,6 +5,7 @@ pub mod connection;
 pub mod embed;
 pub mod polling;
 pub mod rate_limit;
+pub mod role;
 pub mod session;
 pub mod theme;
 pub mod toasts;

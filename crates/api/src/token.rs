@@ -95,6 +95,37 @@ wire_enum!(
     }
 );
 
+impl RolePermission {
+    /// Whether this level includes `needed` (each level includes the ones before it).
+    pub fn allows(self, needed: RolePermission) -> bool {
+        let rank = |level: RolePermission| Self::ALL.iter().position(|known| *known == level);
+        rank(self) >= rank(needed)
+    }
+}
+
+/// The role the signed-in caller carries, as `GET /organization/{id}/currentRole` gives it (this
+/// server's: the production document reports no such thing for a token).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CallerRole {
+    /// The role's name (ADMIN, WRITE, DEPLOY, READ or a custom role's).
+    pub name: String,
+    pub permission: RolePermission,
+}
+
+impl CallerRole {
+    /// Why the caller cannot `doing` ("deploy"), when its role falls short of `needed`.
+    pub fn refusal(&self, needed: RolePermission, doing: &str) -> Option<String> {
+        (!self.permission.allows(needed)).then(|| {
+            format!(
+                "Your token's role ({}) cannot {doing}: that needs the {} permission.",
+                self.name,
+                needed.as_str()
+            )
+        })
+    }
+}
+
 /// A role of the organization, as `GET /organization/{id}/customRole` lists them.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -265,5 +296,20 @@ mod tests {
         };
         let json = serde_json::to_value(&token).unwrap();
         assert!(json.get("token").is_none());
+    }
+
+    #[test]
+    fn a_role_allows_its_level_and_those_below() {
+        let read = CallerRole {
+            name: "READ".into(),
+            permission: RolePermission::Read,
+        };
+        assert_eq!(
+            read.refusal(RolePermission::Deploy, "deploy").as_deref(),
+            Some("Your token's role (READ) cannot deploy: that needs the DEPLOY permission.")
+        );
+        assert_eq!(read.refusal(RolePermission::Read, "read"), None);
+        assert!(RolePermission::Admin.allows(RolePermission::Write));
+        assert!(!RolePermission::Deploy.allows(RolePermission::Write));
     }
 }

@@ -417,10 +417,15 @@ impl Browser {
 
     /// Signs in through the sign-in page with the printed token.
     pub async fn sign_in(&self) -> Result<()> {
+        self.sign_in_with(&self.token).await
+    }
+
+    /// Signs in through the sign-in page with `token`.
+    pub async fn sign_in_with(&self, token: &str) -> Result<()> {
         self.open("/sign-in").await?;
         // The API address is filled from config.json.
         self.wait_for_value("#field-base_url", "/api").await?;
-        self.fill("#field-token", &self.token).await?;
+        self.fill("#field-token", token).await?;
         self.click("button[type=submit]").await?;
         self.wait_for_path(|path| path.ends_with("/overview"))
             .await?;

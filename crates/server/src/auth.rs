@@ -113,6 +113,17 @@ impl Caller {
         }
     }
 
+    /// The caller's permission level, as the wire names it.
+    pub fn permission(&self) -> platform_api::RolePermission {
+        use platform_api::RolePermission;
+        match self.permission {
+            Permission::Read => RolePermission::Read,
+            Permission::Deploy => RolePermission::Deploy,
+            Permission::Write => RolePermission::Write,
+            Permission::Admin => RolePermission::Admin,
+        }
+    }
+
     pub fn rate_key(&self) -> &str {
         &self.rate_key
     }

@@ -135,7 +135,10 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         ))
         .await?;
     browser
-        .wait_for_text("#field-cluster_id", "eu-prod (Amazon Web Services · eu-west-3)")
+        .wait_for_text(
+            "#field-cluster_id",
+            "eu-prod (Amazon Web Services · eu-west-3)",
+        )
         .await?;
     browser.fill("#field-name", "production").await?;
     browser

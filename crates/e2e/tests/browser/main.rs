@@ -16,6 +16,7 @@ mod failure_view;
 mod helm_settings;
 mod job_settings;
 mod new_service;
+mod read_only;
 mod registries;
 mod rename_delete;
 mod service_settings;

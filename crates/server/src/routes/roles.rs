@@ -4,7 +4,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{CustomRole, CustomRoleRequest, List, RolePermission};
+use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List, RolePermission};
 use uuid::Uuid;
 
 use super::own_organization;
@@ -16,6 +16,17 @@ use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     let roles = "/organization/{organization_id}/customRole";
+    routes.add(
+        Method::GET,
+        "/organization/{organization_id}/currentRole",
+        Permission::Read,
+        Doc::new(
+            "The role the caller's token carries, so that a client can tell what it may do \
+             before trying (this server's; the production document has none)",
+        )
+        .answers::<CallerRole>(StatusCode::OK),
+        current_role,
+    );
     let role = "/organization/{organization_id}/customRole/{role_id}";
     routes
         .add(
@@ -74,6 +85,17 @@ fn role(row: RoleRow) -> ApiResult<CustomRole> {
         permission: Some(db::wire(&permission)?),
         built_in,
     })
+}
+
+async fn current_role(
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<CallerRole>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(CallerRole {
+        name: caller.role_name.clone(),
+        permission: caller.permission(),
+    }))
 }
 
 async fn list_roles(

@@ -21,7 +21,11 @@ async fn cluster(server: &TestServer, body: Value) -> Value {
 #[tokio::test]
 async fn a_new_cluster_is_ready_with_an_upgrade_available() {
     let server = TestServer::new().await;
-    let created = cluster(&server, json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-3", "version": "1.30"})).await;
+    let created = cluster(
+        &server,
+        json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-3", "version": "1.30"}),
+    )
+    .await;
     assert_eq!(created["version"], "1.30");
     let id = created["id"].as_str().unwrap();
     let status = server

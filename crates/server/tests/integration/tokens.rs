@@ -123,6 +123,17 @@ async fn a_token_is_shown_once_and_works_with_its_role() {
         .call(Method::GET, "/api/organization", Some(&read), None)
         .await;
     assert_eq!(reply.status, StatusCode::OK);
+    // The token can tell what its role allows before trying.
+    let role = server
+        .call(
+            Method::GET,
+            &format!("/api/organization/{}/currentRole", server.organization_id),
+            Some(&read),
+            None,
+        )
+        .await;
+    assert_eq!(role.status, StatusCode::OK);
+    assert_eq!(role.body, json!({"name": "READ", "permission": "READ"}));
     let refused = server
         .call(
             Method::POST,

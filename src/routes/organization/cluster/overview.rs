@@ -9,10 +9,11 @@ use chrono::Utc;
 use leptos::prelude::*;
 use platform_api::{
     CloudProvider, Cluster, ClusterLock, ClusterLockRequest, ClusterStatus, ClusterToken,
+    RolePermission,
 };
 use uuid::Uuid;
 
-use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
+use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::copy_button::CopyButton;
 use crate::components::form::Form;
@@ -23,6 +24,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::ClusterStatusBadge;
 use crate::routes::param_id;
 use crate::state::polling::poll;
+use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
 /// How often the status is polled while an upgrade runs.
@@ -95,7 +97,7 @@ fn ClusterFacts(
 ) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
-    let forbidden = RwSignal::new(false);
+    let permitted = Permitted::new(RolePermission::Deploy, "upgrade clusters");
     let id = cluster.id;
     let upgrade = Action::new_local(move |_: &()| async move {
         match api.upgrade_cluster(id).await {
@@ -104,9 +106,7 @@ fn ClusterFacts(
                 on_changed.run(());
             }
             Err(error) => {
-                if matches!(error, ApiError::Forbidden(_)) {
-                    forbidden.set(true);
-                }
+                permitted.note(&error);
                 toasts.error(error.to_string());
             }
         }
@@ -135,15 +135,15 @@ fn ClusterFacts(
                     let locked = s.cluster_lock.is_some();
                     let busy = s.status.is_in_progress();
                     let why = move || {
-                        if forbidden.get() {
-                            Some(DEPLOY_FORBIDDEN)
-                        } else if locked {
-                            Some("The cluster is locked; lift the lock first.")
-                        } else if busy {
-                            Some("An upgrade is running.")
-                        } else {
-                            None
-                        }
+                        permitted.refusal().or_else(|| {
+                            if locked {
+                                Some("The cluster is locked; lift the lock first.".to_string())
+                            } else if busy {
+                                Some("An upgrade is running.".to_string())
+                            } else {
+                                None
+                            }
+                        })
                     };
                     view! {
                         <ConfirmButton label=format!("Upgrade to {next}")

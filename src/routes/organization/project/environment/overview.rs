@@ -10,13 +10,13 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{
-    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, Status,
+    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission, Status,
 };
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
 use crate::api::service::ServiceSummary;
-use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
+use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
@@ -26,6 +26,7 @@ use crate::components::shell::use_names_changed;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
+use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
 use super::new_service::NewService;
@@ -150,14 +151,14 @@ fn EnvironmentActions(
 ) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
-    let forbidden = RwSignal::new(false);
+    let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &EnvironmentAction| {
         let action = *action;
         async move {
             match api.act_on_environment(environment, action).await {
                 Ok(_) => toasts.success(action.accepted()),
                 Err(error) => {
-                    forbidden.set(matches!(error, ApiError::Forbidden(_)));
+                    permitted.note(&error);
                     toasts.error(error.to_string());
                 }
             }
@@ -168,19 +169,17 @@ fn EnvironmentActions(
     let has_services = move || current().is_some_and(|s| s.all().next().is_some());
     let any_runs = move || current().is_some_and(|s| s.all().any(Status::runs));
     let any_in_progress = move || current().is_some_and(|s| s.any_in_progress());
-    let disabled = move || act.pending().get() || forbidden.get() || any_in_progress();
     let refusal = move || {
-        if forbidden.get() {
-            Some(DEPLOY_FORBIDDEN)
-        } else if any_in_progress() {
-            Some("An action runs in this environment; wait until it ends.")
-        } else {
-            None
-        }
+        permitted.refusal().or_else(|| {
+            any_in_progress()
+                .then(|| "An action runs in this environment; wait until it ends.".to_string())
+        })
     };
+    let disabled = move || act.pending().get() || refusal().is_some();
     view! {
         <Show when=has_services>
             <div class="actions">
+                <p class="actions__refusal">{move || permitted.refusal()}</p>
                 <Show when=any_runs>
                     <button type="button" class="button button--ghost" disabled=disabled
                         title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Restart); }>

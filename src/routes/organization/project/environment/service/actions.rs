@@ -3,13 +3,14 @@
 //! while it applies to the service's status.
 
 use leptos::prelude::*;
-use platform_api::{ServiceState, ServiceType, StatusAction};
+use platform_api::{RolePermission, ServiceState, ServiceType, StatusAction};
 
 use super::commit_picker::CommitPicker;
 use super::AddressedService;
 use crate::api::service::ServiceAction;
-use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
+use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
+use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
 #[component]
@@ -22,7 +23,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
         record,
         status,
     } = service;
-    let forbidden = RwSignal::new(false);
+    let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &ServiceAction| {
         let (action, id) = (action.clone(), id.get_untracked());
         async move {
@@ -32,7 +33,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             match api.act_on_service(kind, id, &action).await {
                 Ok(_) => toasts.success(action.accepted()),
                 Err(error) => {
-                    forbidden.set(matches!(error, ApiError::Forbidden(_)));
+                    permitted.note(&error);
                     toasts.error(error.to_string());
                 }
             }
@@ -53,13 +54,14 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             status.state.is_in_progress() && status.state != ServiceState::Canceling
         })
     };
-    let busy = move || act.pending().get() || forbidden.get();
+    let refusal = move || permitted.refusal();
+    let busy = move || act.pending().get() || refusal().is_some();
     let disabled = move || busy() || in_progress();
-    let refusal = move || forbidden.get().then_some(DEPLOY_FORBIDDEN);
     let is_terraform = move || matches!(kind.get(), Some(Ok(ServiceType::Terraform)));
 
     view! {
             <div class="actions">
+                <p class="actions__refusal" id="actions-refusal">{refusal}</p>
                 <Show when=cancelable>
                     <button type="button" class="button button--secondary" disabled=busy
                         title=refusal on:click=move |_| { act.dispatch_local(ServiceAction::Cancel); }>

@@ -19,7 +19,7 @@ pub fn CommitPicker(
     /// The commit deployed now, marked in the list.
     deployed: Option<String>,
     #[prop(into)] disabled: Signal<bool>,
-    #[prop(into)] title: Signal<Option<&'static str>>,
+    #[prop(into)] title: Signal<Option<String>>,
     #[prop(into)] on_pick: Callback<String>,
 ) -> impl IntoView {
     let api = use_api();
