@@ -4,7 +4,7 @@
 
 pub mod delivery;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use platform_api::{
     EnvironmentMode, EventPayload, ServiceState, ServiceType, StatusAction, Webhook, WebhookEvent,
 };
@@ -44,21 +44,34 @@ pub async fn emit(
         if !webhook.wants(event, &payload.project_name, payload.environment_mode) {
             continue;
         }
-        sqlx::query(
-            "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
-             VALUES (?, ?, ?, ?, 'PENDING', ?, ?)",
-        )
-        .bind(Uuid::new_v4().to_string())
-        .bind(webhook_id)
-        .bind(event.as_str())
-        .bind(&body)
-        .bind(now)
-        .bind(now.timestamp_millis())
-        .execute(&mut **tx)
-        .await?;
+        record_delivery(&mut **tx, Uuid::new_v4(), &webhook_id, event, &body, now).await?;
         recorded += 1;
     }
     Ok(recorded)
+}
+
+/// Records one delivery of `event` to a webhook, due at once; `delivery` sends it.
+pub async fn record_delivery<'e>(
+    executor: impl sqlx::Executor<'e, Database = Sqlite>,
+    id: Uuid,
+    webhook_id: &str,
+    event: WebhookEvent,
+    body: &str,
+    now: DateTime<Utc>,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, 'PENDING', ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(webhook_id)
+    .bind(event.as_str())
+    .bind(body)
+    .bind(now)
+    .bind(now.timestamp_millis())
+    .execute(executor)
+    .await?;
+    Ok(())
 }
 
 /// Who the event is about: the service of the action and everything it belongs to.

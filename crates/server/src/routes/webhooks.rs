@@ -8,7 +8,8 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    DeliveryAttempt, DeliveryStatus, FieldError, List, Webhook, WebhookDelivery, WebhookEventSent,
+    DeliveryAttempt, DeliveryStatus, EnvironmentMode, EventPayload, FieldError, List, ServiceState,
+    ServiceType, StatusAction, Webhook, WebhookDelivery, WebhookEvent, WebhookEventSent,
     WebhookRequest,
 };
 use uuid::Uuid;
@@ -19,6 +20,7 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::events::delivery::due_at;
+use crate::events::record_delivery;
 use crate::routes::{Doc, RouteTable};
 use crate::store::{self, Kind, Secrets};
 use crate::AppState;
@@ -103,6 +105,18 @@ impl OrganizationResource for Webhooks {
 pub fn register(routes: &mut RouteTable) {
     organization_resources::register::<Webhooks>(routes);
     routes.add(
+        Method::POST,
+        "/organization/{organization_id}/webhook/{webhook_id}/test",
+        Permission::Admin,
+        Doc::new(
+            "Send a test event to an enabled webhook (409 when disabled): its first event, about \
+             an example service, signed and retried like any other (this server's; the \
+             production document has none)",
+        )
+        .answers::<WebhookDelivery>(StatusCode::ACCEPTED),
+        send_test_event,
+    );
+    routes.add(
         Method::GET,
         "/organization/{organization_id}/webhook/{webhook_id}/delivery",
         Permission::Admin,
@@ -122,6 +136,78 @@ pub fn register(routes: &mut RouteTable) {
         .answers_list_of::<WebhookEventSent>(StatusCode::OK),
         list_events_sent,
     );
+}
+
+async fn send_test_event(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, webhook_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<(StatusCode, Json<WebhookDelivery>)> {
+    own_organization(&caller, organization_id)?;
+    let webhook =
+        store::find::<Webhook>(&state.db, Webhooks::KIND, organization_id, webhook_id).await?;
+    // A disabled webhook is sent nothing, tests included: it would be given up at delivery.
+    if !webhook.record.enabled {
+        return Err(ApiError::conflict(
+            "The webhook is disabled: enable it to send a test event.",
+        ));
+    }
+    let event = webhook
+        .record
+        .events
+        .first()
+        .copied()
+        .unwrap_or(WebhookEvent::DeploymentStarted);
+    let (organization_name,): (String,) =
+        sqlx::query_as("SELECT name FROM organizations WHERE id = ?")
+            .bind(organization_id.to_string())
+            .fetch_one(&state.db)
+            .await?;
+    let example = Uuid::nil();
+    let payload = EventPayload {
+        organization_id,
+        organization_name,
+        project_id: example,
+        project_name: "example-project".into(),
+        environment_id: example,
+        environment_name: "example-environment".into(),
+        environment_mode: EnvironmentMode::Development,
+        service_id: example,
+        service_name: "example-service".into(),
+        service_type: ServiceType::Application,
+        application_id: Some(example),
+        action: StatusAction::Deploy,
+        state: ServiceState::Deploying,
+        execution_id: "test-event".into(),
+        git_commit_id: None,
+    };
+    let id = Uuid::new_v4();
+    let created_at = Utc::now();
+    let body = serde_json::to_string(&payload).map_err(ApiError::internal)?;
+    record_delivery(
+        &state.db,
+        id,
+        &webhook_id.to_string(),
+        event,
+        &body,
+        created_at,
+    )
+    .await?;
+    state.engine.events_recorded.notify_one();
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(WebhookDelivery {
+            id,
+            webhook_id,
+            event_type: event,
+            created_at,
+            status: DeliveryStatus::Pending,
+            outcome: None,
+            next_attempt_at: Some(created_at),
+            attempts: Vec::new(),
+            payload,
+        }),
+    ))
 }
 
 /// A delivery with its latest attempt, as read.

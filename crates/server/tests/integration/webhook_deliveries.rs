@@ -588,3 +588,54 @@ async fn a_target_that_turns_private_after_it_was_saved_gets_nothing() {
         .all(|a| a["error"] == "Not sent: the receiver's address is not public."));
     assert!(receiver.received().is_empty());
 }
+
+#[tokio::test]
+async fn a_test_event_reaches_the_receiver_of_an_enabled_webhook() {
+    let server = TestServer::new().await;
+    let (receiver, base) = Receiver::start(0).await;
+    let webhook = create_webhook(
+        &server,
+        json!({"target_url": format!("{base}/trial"), "target_secret": "shared",
+               "events": ["DEPLOYMENT_SUCCESSFUL"], "enabled": false}),
+    )
+    .await;
+    let test = format!(
+        "/api/organization/{}/webhook/{webhook}/test",
+        server.organization_id
+    );
+    let disabled = server.post(&test, json!({})).await;
+    common::assert_error(&disabled, StatusCode::CONFLICT, "CONFLICT");
+    let enable = server
+        .put(
+            &format!("/api/organization/{}/webhook/{webhook}", server.organization_id),
+            json!({"target_url": format!("{base}/trial"), "events": ["DEPLOYMENT_SUCCESSFUL"],
+                   "enabled": true}),
+        )
+        .await;
+    assert_eq!(enable.status, StatusCode::OK, "{}", enable.body);
+    let sent = server.post(&test, json!({})).await;
+    assert_eq!(sent.status, StatusCode::ACCEPTED, "{}", sent.body);
+    assert_eq!(sent.body["status"], "PENDING");
+    assert_eq!(sent.body["event_type"], "DEPLOYMENT_SUCCESSFUL");
+
+    let concluded = concluded_deliveries(&server, &webhook, 1).await;
+    assert_eq!(concluded[0]["status"], "DELIVERED", "{concluded:?}");
+    let received = receiver.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0].path, "trial");
+    let body: Value = serde_json::from_str(&received[0].body).unwrap();
+    assert_eq!(body["event_type"], "DEPLOYMENT_SUCCESSFUL");
+    assert_eq!(body["payload"]["service_name"], "example-service");
+    assert!(received[0].headers.contains_key("x-platform-signature"));
+
+    let reader = server.token_with_role("WRITE").await;
+    let forbidden = server
+        .call(
+            axum::http::Method::POST,
+            &test,
+            Some(&format!("Token {reader}")),
+            Some("{}"),
+        )
+        .await;
+    common::assert_error(&forbidden, StatusCode::FORBIDDEN, "FORBIDDEN");
+}
