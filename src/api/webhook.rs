@@ -18,6 +18,27 @@ impl Api {
             .await
     }
 
+    /// Saves the whole webhook; a request without a secret keeps the one set.
+    pub async fn update_webhook(
+        &self,
+        org: Uuid,
+        webhook: Uuid,
+        request: &WebhookRequest,
+    ) -> Result<Webhook, ApiError> {
+        self.put(&format!("/organization/{org}/webhook/{webhook}"), request)
+            .await
+    }
+
+    /// Sends the webhook a test event (this server's route); the answer is its delivery, pending.
+    pub async fn test_webhook(
+        &self,
+        org: Uuid,
+        webhook: Uuid,
+    ) -> Result<WebhookDelivery, ApiError> {
+        self.post(&format!("/organization/{org}/webhook/{webhook}/test"), &())
+            .await
+    }
+
     pub async fn delete_webhook(&self, org: Uuid, webhook: Uuid) -> Result<(), ApiError> {
         self.delete(&format!("/organization/{org}/webhook/{webhook}"))
             .await

@@ -18,10 +18,19 @@ pub fn error_for(
     })
 }
 
+/// Set by a form when the page may hold another of the same request (an edit form open beside
+/// the add form), so that the ids of its fields stay unique: `field-{scope}-{name}`.
+#[derive(Clone)]
+pub struct FieldScope(pub String);
+
 /// The id of the input that fills the request field `name` (`ports[0].internal_port` gives
 /// `field-ports-0--internal_port`).
 pub fn field_id(name: &str) -> String {
-    format!("field-{}", name.replace(['.', '[', ']'], "-"))
+    let name = name.replace(['.', '[', ']'], "-");
+    match use_context::<FieldScope>() {
+        Some(FieldScope(scope)) => format!("field-{scope}-{name}"),
+        None => format!("field-{name}"),
+    }
 }
 
 /// An optional text as typed: `None` when left empty, trimmed otherwise.

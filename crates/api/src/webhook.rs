@@ -71,6 +71,20 @@ pub struct Webhook {
 }
 
 impl Webhook {
+    /// The request that saves this webhook as it is; its secret left out, so kept.
+    pub fn to_request(&self) -> WebhookRequest {
+        WebhookRequest {
+            kind: self.kind,
+            target_url: self.target_url.clone(),
+            target_secret: None,
+            description: self.description.clone(),
+            enabled: self.enabled,
+            events: self.events.clone(),
+            project_names_filter: self.project_names_filter.clone(),
+            environment_types_filter: self.environment_types_filter.clone(),
+        }
+    }
+
     /// Whether an event of `event` from a project named `project_name` in an environment of
     /// `mode` goes to this webhook (spec 6, rules 1 and 2).
     pub fn wants(&self, event: WebhookEvent, project_name: &str, mode: EnvironmentMode) -> bool {

@@ -107,3 +107,92 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     assert_eq!(left["results"], json!([]), "{left}");
     browser.close().await
 }
+
+/// A receiver on loopback that counts the POSTs it gets and answers 200.
+async fn counting_receiver() -> (std::sync::Arc<std::sync::atomic::AtomicUsize>, String) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let app = Router::new().route(
+        "/trial",
+        post(move || {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, Ordering::SeqCst);
+                StatusCode::OK
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (count, format!("http://{address}/trial"))
+}
+
+/// A webhook is edited in place, disabled (no test event then, with the reason) and enabled
+/// again, and its test event reaches a receiver on loopback.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_webhook_is_edited_disabled_and_sent_a_test_event() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let (received, target) = counting_receiver().await;
+    let organization = browser.organization_id().await?;
+    let webhook = browser
+        .create(
+            &format!("/organization/{organization}/webhook"),
+            json!({"target_url": target, "events": ["DEPLOYMENT_STARTED"], "target_secret": "kept"}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    browser
+        .open(&format!("/organization/{organization}/settings/webhooks"))
+        .await?;
+    browser.wait_for_text(".webhooks", &target).await?;
+
+    // Edit: the filters change, the secret is kept.
+    browser
+        .click_text(".webhook__actions button", "Edit")
+        .await?;
+    let scoped = format!("#field-{webhook}-project_names_filter");
+    browser.fill(&scoped, "api*").await?;
+    browser
+        .click("form[aria-label='Edit the webhook'] button[type=submit]")
+        .await?;
+    browser.wait_for_text(".webhooks", "api*").await?;
+    assert!(browser
+        .find(".webhooks")
+        .await?
+        .text()
+        .await?
+        .contains("Signed"));
+
+    // Disabled, it cannot be sent a test event, and says why.
+    browser
+        .click_text(".webhook__actions button", "Disable")
+        .await?;
+    browser.wait_for_text(".webhook__head", "Disabled").await?;
+    let test = browser
+        .wait_for_text(".webhook__actions button", "Send a test event")
+        .await?;
+    assert_eq!(test, "Send a test event");
+    let button = browser
+        .find(".webhook__actions button[title='Enable the webhook to send it a test event.']")
+        .await?;
+    assert_eq!(button.attr("disabled").await?.as_deref(), Some("true"));
+
+    // Enabled again, its test event is delivered.
+    browser
+        .click_text(".webhook__actions button", "Enable")
+        .await?;
+    browser.wait_for_text(".webhook__head", "Enabled").await?;
+    browser
+        .click_text(".webhook__actions button", "Send a test event")
+        .await?;
+    let delivered = browser
+        .wait_for_text(".deliveries tr:first-child", "Delivered")
+        .await?;
+    assert!(delivered.contains("example-project"), "{delivered}");
+    assert_eq!(received.load(std::sync::atomic::Ordering::SeqCst), 1);
+    browser.screenshot("webhook-test-event").await?;
+    browser.close().await
+}

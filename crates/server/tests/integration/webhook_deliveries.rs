@@ -607,7 +607,10 @@ async fn a_test_event_reaches_the_receiver_of_an_enabled_webhook() {
     common::assert_error(&disabled, StatusCode::CONFLICT, "CONFLICT");
     let enable = server
         .put(
-            &format!("/api/organization/{}/webhook/{webhook}", server.organization_id),
+            &format!(
+                "/api/organization/{}/webhook/{webhook}",
+                server.organization_id
+            ),
             json!({"target_url": format!("{base}/trial"), "events": ["DEPLOYMENT_SUCCESSFUL"],
                    "enabled": true}),
         )

@@ -15,13 +15,14 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
-use crate::components::form_field::{error_for, EnumSelect, TextField};
+use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
 use crate::state::polling::poll;
+use crate::state::toasts::use_toasts;
 
 /// How often open deliveries are polled: often while one is being retried, calmly otherwise, so
 /// that new events show up.
@@ -38,17 +39,17 @@ pub fn Webhooks() -> impl IntoView {
         <section class="card" aria-labelledby="webhooks-title">
             <h2 id="webhooks-title">"All webhooks"</h2>
             {loaded(webhooks_list, 3, move |(org, webhooks)| view! {
-                <WebhookList org webhooks on_deleted=Callback::new(move |_| webhooks_list.refetch())/>
+                <WebhookList org webhooks on_changed=Callback::new(move |_| webhooks_list.refetch())/>
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateWebhook org on_created=Callback::new(move |_| webhooks_list.refetch())/>
+            <WebhookForm org editing=None on_saved=Callback::new(move |_| webhooks_list.refetch())/>
         })}
     }
 }
 
 #[component]
-fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_deleted: Callback<()>) -> impl IntoView {
+fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_changed: Callback<()>) -> impl IntoView {
     if webhooks.is_empty() {
         return view! {
             <EmptyState title="No webhook yet"
@@ -58,17 +59,59 @@ fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_deleted: Callback<()>) -> i
     }
     view! {
         <ul class="webhooks">
-            {webhooks.into_iter().map(|webhook| view! { <WebhookItem org webhook on_deleted/> }).collect_view()}
+            {webhooks.into_iter().map(|webhook| view! { <WebhookItem org webhook on_changed/> }).collect_view()}
         </ul>
     }
     .into_any()
 }
 
 #[component]
-fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl IntoView {
+fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl IntoView {
     let api = use_api();
+    let toasts = use_toasts();
     let open = RwSignal::new(false);
+    let editing = RwSignal::new(false);
     let id = webhook.id;
+    let enabled = webhook.enabled;
+    let toggled = {
+        let mut request = webhook.to_request();
+        request.enabled = !enabled;
+        request
+    };
+    let toggle = Action::new_local(move |request: &WebhookRequest| {
+        let request = request.clone();
+        async move {
+            match api.update_webhook(org, id, &request).await {
+                Ok(_) => {
+                    toasts.success(if request.enabled {
+                        "Webhook enabled."
+                    } else {
+                        "Webhook disabled."
+                    });
+                    on_changed.run(());
+                }
+                Err(error) => toasts.error(error.to_string()),
+            }
+        }
+    });
+    let send_test = Action::new_local(move |_: &()| async move {
+        match api.test_webhook(org, id).await {
+            Ok(_) => {
+                toasts.success("Test event sent: its delivery is listed below.");
+                open.set(true);
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    let test_refusal = (!enabled).then_some("Enable the webhook to send it a test event.");
+    let record = webhook.clone();
+    // Each button names its webhook, for a list of several read by a screen reader.
+    let named = |action: &str| format!("{action} {}", webhook.target_url);
+    let (edit_name, toggle_name, test_name) = (
+        named("Edit"),
+        named(if enabled { "Disable" } else { "Enable" }),
+        named("Send a test event to"),
+    );
     let events = webhook
         .events
         .iter()
@@ -114,11 +157,30 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_deleted: Callback<()>) -> impl In
                     on:click=move |_| open.update(|open| *open = !*open)>
                     {move || if open.get() { "Hide deliveries" } else { "Deliveries" }}
                 </button>
+                <button type="button" class="button button--small button--secondary"
+                    aria-expanded=move || editing.get().to_string() aria-label=edit_name
+                    on:click=move |_| editing.update(|editing| *editing = !*editing)>
+                    {move || if editing.get() { "Close the form" } else { "Edit" }}
+                </button>
+                <button type="button" class="button button--small button--secondary"
+                    disabled=move || toggle.pending().get() aria-label=toggle_name
+                    on:click=move |_| { toggle.dispatch_local(toggled.clone()); }>
+                    {if enabled { "Disable" } else { "Enable" }}
+                </button>
+                <button type="button" class="button button--small button--secondary"
+                    disabled=move || test_refusal.is_some() || send_test.pending().get()
+                    title=test_refusal aria-label=test_name
+                    on:click=move |_| { send_test.dispatch_local(()); }>
+                    "Send a test event"
+                </button>
                 <DeleteButton question="Delete this webhook?" item=target
                     consequence="It gets no more events, and the record of its deliveries goes with it."
                     done="Webhook deleted."
-                    delete=move || async move { api.delete_webhook(org, id).await } on_deleted=on_deleted/>
+                    delete=move || async move { api.delete_webhook(org, id).await } on_deleted=on_changed/>
             </div>
+            <Show when=move || editing.get()>
+                <WebhookForm org editing=Some(record.clone()) on_saved=on_changed/>
+            </Show>
             <Show when=move || open.get()>
                 <Deliveries org webhook=id/>
             </Show>
@@ -200,29 +262,67 @@ fn DeliveryTable(deliveries: Vec<WebhookDelivery>) -> impl IntoView {
     .into_any()
 }
 
+/// Adds a webhook, or, `editing` one, saves it whole (its secret kept unless a new one is typed).
 #[component]
-fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
+fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let target_url = RwSignal::new(String::new());
+    let saved = editing.clone().unwrap_or_else(|| Webhook {
+        id: Uuid::nil(),
+        created_at: chrono::Utc::now(),
+        updated_at: None,
+        kind: WebhookKind::Standard,
+        target_url: String::new(),
+        target_secret_set: false,
+        description: None,
+        enabled: true,
+        events: WebhookEvent::ALL.to_vec(),
+        project_names_filter: Vec::new(),
+        environment_types_filter: Vec::new(),
+    });
+    let existing = editing.as_ref().map(|webhook| webhook.id);
+    if let Some(id) = existing {
+        provide_context(FieldScope(id.to_string()));
+    }
+    let events_error_id = format!("{}-error", field_id("events"));
+    let events_described_by = events_error_id.clone();
+    let target_url = RwSignal::new(saved.target_url.clone());
     let secret = RwSignal::new(String::new());
-    let kind = RwSignal::new(WebhookKind::Standard);
-    let projects = RwSignal::new(String::new());
+    let kind = RwSignal::new(saved.kind);
+    let projects = RwSignal::new(saved.project_names_filter.join(", "));
+    let enabled = saved.enabled;
     let events: Vec<(WebhookEvent, RwSignal<bool>)> = WebhookEvent::ALL
         .iter()
-        .map(|event| (*event, RwSignal::new(true)))
+        .map(|event| (*event, RwSignal::new(saved.events.contains(event))))
         .collect();
     let modes: Vec<(EnvironmentMode, RwSignal<bool>)> = EnvironmentMode::ALL
         .iter()
-        .map(|mode| (*mode, RwSignal::new(false)))
+        .map(|mode| {
+            (
+                *mode,
+                RwSignal::new(saved.environment_types_filter.contains(mode)),
+            )
+        })
         .collect();
     let form = Form::new(
-        move |request: WebhookRequest| async move { api.create_webhook(org, &request).await },
+        move |request: WebhookRequest| async move {
+            match existing {
+                Some(id) => api.update_webhook(org, id, &request).await,
+                None => api.create_webhook(org, &request).await,
+            }
+        },
         move |_: Webhook| {
-            target_url.set(String::new());
             secret.set(String::new());
-            projects.set(String::new());
-            on_created.run(());
-            "Webhook added.".to_string()
+            if existing.is_none() {
+                target_url.set(String::new());
+                projects.set(String::new());
+            }
+            on_saved.run(());
+            if existing.is_some() {
+                "Webhook saved."
+            } else {
+                "Webhook added."
+            }
+            .to_string()
         },
     );
     let errors = form.errors;
@@ -236,8 +336,8 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             kind: kind.get_untracked(),
             target_url: target_url.get_untracked().trim().to_string(),
             target_secret: (!secret.is_empty()).then_some(secret),
-            description: None,
-            enabled: true,
+            description: saved.description.clone(),
+            enabled,
             events: chosen_events
                 .iter()
                 .filter(|(_, on)| on.get_untracked())
@@ -259,24 +359,34 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let checked = request.validate();
         form.submit(request, checked);
     };
+    let (label, title, button) = if existing.is_some() {
+        ("Edit the webhook", "Edit", "Save webhook")
+    } else {
+        ("Add a webhook", "New webhook", "Add webhook")
+    };
+    let secret_hint = if saved.target_secret_set {
+        "A secret is set: leave empty to keep it, or type a new one."
+    } else {
+        "Signs each delivery (X-Platform-Signature); never shown again."
+    };
     view! {
-        <form class="card" on:submit=submit novalidate aria-label="Add a webhook">
-            <h2>"New webhook"</h2>
+        <form class="card" on:submit=submit novalidate aria-label=label>
+            <h2>{title}</h2>
             <div class="form-grid">
                 <TextField label="Target URL" name="target_url" value=target_url errors required=true
                     placeholder="https://hooks.example.com/deployments"/>
                 <EnumSelect label="Kind" name="kind" value=kind errors/>
                 <TextField label="Signing secret" name="target_secret" value=secret errors
-                    input_type="password" hint="Signs each delivery (X-Platform-Signature); never shown again."/>
+                    input_type="password" hint=secret_hint/>
                 <TextField label="Projects" name="project_names_filter" value=projects errors
                     placeholder="shop*, api" hint="Comma-separated names; * matches anything. Empty: every project."/>
             </div>
-            <fieldset class="choices" aria-describedby="field-events-error">
+            <fieldset class="choices" aria-describedby=events_described_by>
                 <legend>"Events *"</legend>
                 {events.into_iter().map(|(event, on)| view! {
                     <label class="checkbox"><input type="checkbox" name="events" value=event.as_str() bind:checked=on/>{event.label()}</label>
                 }).collect_view()}
-                <p class="field__error" id="field-events-error">{move || events_error.get()}</p>
+                <p class="field__error" id=events_error_id>{move || events_error.get()}</p>
             </fieldset>
             <fieldset class="choices">
                 <legend>"Environments (none ticked: every environment)"</legend>
@@ -285,7 +395,7 @@ fn CreateWebhook(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 }).collect_view()}
             </fieldset>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add webhook"
+                {button}
             </button>
         </form>
     }
