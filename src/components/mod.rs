@@ -1,5 +1,6 @@
 //! Reusable presentational pieces.
 
+pub mod command_palette;
 pub mod confirm_button;
 pub mod copy_button;
 pub mod credential_fields;

@@ -10,6 +10,7 @@ use uuid::Uuid;
 /// How often the API is tried again while it cannot be reached.
 const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 
+use super::command_palette::CommandPalette;
 use super::toasts::ToastHost;
 use crate::api::use_api;
 use crate::routes::paths;
@@ -94,6 +95,7 @@ fn Header() -> impl IntoView {
             <A href="/" attr:class="header__brand">"Platform console"</A>
             <Breadcrumbs/>
             <div class="header__end">
+                <CommandPalette/>
                 <ThemeSelect/>
                 <span class="header__api" title="API base URL">{base_url}</span>
                 <button type="button" class="button button--secondary button--small"

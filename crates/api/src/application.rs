@@ -12,12 +12,12 @@ use crate::rules::{self, Violations};
 wire_enum!(
     /// Kind of service a record is (spec 2.1).
     ServiceType {
-        Application = "APPLICATION",
-        Container = "CONTAINER",
-        Database = "DATABASE",
-        Job = "JOB",
-        Helm = "HELM",
-        Terraform = "TERRAFORM",
+        Application = "APPLICATION" => "Application",
+        Container = "CONTAINER" => "Container",
+        Database = "DATABASE" => "Database",
+        Job = "JOB" => "Job",
+        Helm = "HELM" => "Helm chart",
+        Terraform = "TERRAFORM" => "Terraform",
     }
 );
 
@@ -36,18 +36,6 @@ impl ServiceType {
             ServiceType::Job => "job",
             ServiceType::Helm => "helm",
             ServiceType::Terraform => "terraform",
-        }
-    }
-
-    /// The kind as a person names it.
-    pub fn noun(self) -> &'static str {
-        match self {
-            ServiceType::Application => "Application",
-            ServiceType::Container => "Container",
-            ServiceType::Database => "Database",
-            ServiceType::Job => "Job",
-            ServiceType::Helm => "Helm chart",
-            ServiceType::Terraform => "Terraform",
         }
     }
 }

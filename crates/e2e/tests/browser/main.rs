@@ -4,6 +4,7 @@
 mod api_tokens;
 mod application_settings;
 mod clusters;
+mod command_palette;
 mod commits;
 mod connection;
 mod database_connection;

@@ -28,6 +28,19 @@ pub fn SettingsHeader(title: &'static str, lead: &'static str) -> impl IntoView 
     }
 }
 
+/// Every settings page of the organization, by title, in the order of its tabs.
+pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 7] {
+    [
+        ("Container registries", paths::container_registries(org)),
+        ("Helm repositories", paths::helm_repositories(org)),
+        ("API tokens", paths::api_tokens(org)),
+        ("Webhooks", paths::webhooks(org)),
+        ("Alert receivers", paths::alert_receivers(org)),
+        ("Labels and annotations", paths::labels_annotations(org)),
+        ("On-premise credentials", paths::on_premise_credentials(org)),
+    ]
+}
+
 /// Links between the settings pages, the current one marked.
 #[component]
 fn SettingsTabs() -> impl IntoView {
@@ -36,15 +49,7 @@ fn SettingsTabs() -> impl IntoView {
     move || {
         let org = org.get()?;
         let here = location.pathname.get();
-        let tabs = [
-            ("Container registries", paths::container_registries(org)),
-            ("Helm repositories", paths::helm_repositories(org)),
-            ("API tokens", paths::api_tokens(org)),
-            ("Webhooks", paths::webhooks(org)),
-            ("Alert receivers", paths::alert_receivers(org)),
-            ("Labels and annotations", paths::labels_annotations(org)),
-            ("On-premise credentials", paths::on_premise_credentials(org)),
-        ];
+        let tabs = settings_pages(org);
         Some(view! {
             <nav class="tabs" aria-label="Organization settings">
                 {tabs.into_iter().map(|(label, href)| {

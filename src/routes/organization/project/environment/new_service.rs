@@ -3,7 +3,7 @@
 //! terraform service or a database.
 
 use leptos::prelude::*;
-use platform_api::ServiceType;
+use platform_api::{ServiceType, WireEnum};
 use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
@@ -74,7 +74,7 @@ fn CreateWithForm(
             move |request: R| async move { api.create_service(kind, environment, &request).await },
             move |created: ServiceSummary| {
                 on_created.run(());
-                format!("{} {} created.", kind.noun(), created.name)
+                format!("{} {} created.", kind.label(), created.name)
             },
         )
     }

@@ -11,6 +11,7 @@ use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{
     DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission, Status,
+    WireEnum,
 };
 use uuid::Uuid;
 
@@ -242,7 +243,7 @@ fn ServiceTable(
                                     {link_text}
                                 </A>
                             </td>
-                            <td class="muted">{service.service_type.noun()}</td>
+                            <td class="muted">{service.service_type.label()}</td>
                             <td>{move || status().map(|s| view! {
                                 <StatusBadge state=s.state
                                     never_deployed=s.service_deployment_status == DeploymentStatus::NeverDeployed/>

@@ -17,7 +17,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::use_location;
-use platform_api::{DeploymentStatus, ServiceType, Status};
+use platform_api::{DeploymentStatus, ServiceType, Status, WireEnum};
 use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
@@ -142,7 +142,7 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
     view! {
         <div>
             <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
-            <p class="page__lead">{move || service.kind.get().and_then(Result::ok).map(ServiceType::noun)}</p>
+            <p class="page__lead">{move || service.kind.get().and_then(Result::ok).map(ServiceType::label)}</p>
         </div>
     }
 }

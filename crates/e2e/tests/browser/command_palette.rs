@@ -1,0 +1,71 @@
+//! Ctrl-K finds a service by what a person types and runs its deploy without opening it; it
+//! also goes to a service's logs and to a settings page.
+
+use e2e::Browser;
+use fantoccini::key::Key;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
+        )
+        .await?;
+    browser.sign_in().await?;
+
+    // The keyboard shortcut opens it, focused on its search field.
+    browser
+        .find("body")
+        .await?
+        .send_keys(&format!("{}k", char::from(Key::Control)))
+        .await?;
+    browser
+        .wait_for_text(".palette__empty, .palette__option", "")
+        .await?;
+    let input = browser.find("dialog.palette[open] .palette__input").await?;
+    input.send_keys("dep web").await?;
+    browser
+        .wait_for_text(".palette__option[aria-selected=true]", "Deploy web")
+        .await?;
+    browser.screenshot("command-palette").await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "axe: {violations:?}");
+    input.send_keys(&char::from(Key::Enter).to_string()).await?;
+    browser
+        .wait_for_text(".toast", "Deployment queued.")
+        .await?;
+    // It deployed the service for real.
+    browser.open(&place.service_page(&web)).await?;
+    browser.wait_for_text(".badge", "Deployed").await?;
+
+    // Going somewhere: a service's logs, by the search button.
+    browser.click(".header__search").await?;
+    let input = browser.find("dialog.palette[open] .palette__input").await?;
+    input.send_keys("logs of web").await?;
+    browser
+        .wait_for_text(".palette__option[aria-selected=true]", "Logs of web")
+        .await?;
+    input.send_keys(&char::from(Key::Enter).to_string()).await?;
+    browser
+        .wait_for_path(|path| path.ends_with(&format!("/service/{web}/logs")))
+        .await?;
+
+    // And a settings page, chosen with the arrow keys.
+    browser.click(".header__search").await?;
+    let input = browser.find("dialog.palette[open] .palette__input").await?;
+    input.send_keys("tokens").await?;
+    browser
+        .wait_for_text(".palette__option[aria-selected=true]", "API tokens")
+        .await?;
+    input.send_keys(&char::from(Key::Enter).to_string()).await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/settings/api-tokens"))
+        .await?;
+    browser.close().await
+}
