@@ -12,7 +12,7 @@ const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 
 use super::command_palette::CommandPalette;
 use super::toasts::ToastHost;
-use crate::api::use_api;
+use crate::api::{use_api, Api};
 use crate::routes::paths;
 use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
@@ -279,24 +279,30 @@ fn Breadcrumbs() -> impl IntoView {
         let Some(org) = ids.organization else {
             return crumbs;
         };
-        crumbs.push((name(organization), paths::organization(org)));
+        crumbs.push((name(organization), paths::organization(org), None));
         if ids.clusters {
-            crumbs.push(("Clusters".to_string(), paths::clusters(org)));
+            crumbs.push(("Clusters".to_string(), paths::clusters(org), None));
             if let Some(cluster_id) = ids.cluster {
-                crumbs.push((name(cluster), paths::cluster(org, cluster_id)));
+                crumbs.push((name(cluster), paths::cluster(org, cluster_id), None));
             }
         }
         if let Some(project_id) = ids.project {
-            crumbs.push((name(project), paths::project(org, project_id)));
+            crumbs.push((
+                name(project),
+                paths::project(org, project_id),
+                Some(Siblings::Projects(org)),
+            ));
             if let Some(environment_id) = ids.environment {
                 crumbs.push((
                     name(environment),
                     paths::environment(org, project_id, environment_id),
+                    Some(Siblings::Environments(org, project_id)),
                 ));
                 if let Some(service_id) = ids.service {
                     crumbs.push((
                         name(service),
                         paths::service(org, project_id, environment_id, service_id),
+                        Some(Siblings::Services(org, project_id, environment_id)),
                     ));
                 }
             }
@@ -306,7 +312,7 @@ fn Breadcrumbs() -> impl IntoView {
 
     // The browser's tab says where the page is, most specific first.
     Effect::new(move |_| {
-        let names: Vec<String> = crumbs().into_iter().map(|(name, _)| name).collect();
+        let names: Vec<String> = crumbs().into_iter().map(|(name, _, _)| name).collect();
         document().set_title(&document_title(&names));
     });
 
@@ -316,13 +322,99 @@ fn Breadcrumbs() -> impl IntoView {
                 {move || {
                     let crumbs = crumbs();
                     let last = crumbs.len().saturating_sub(1);
-                    crumbs.into_iter().enumerate().map(|(index, (name, href))| {
+                    crumbs.into_iter().enumerate().map(|(index, (name, href, siblings))| {
                         let current = (index == last).then_some("page");
-                        view! { <li><a href=href aria-current=current>{name}</a></li> }
+                        let switcher = siblings.map(|siblings| view! { <Switcher siblings name=name.clone()/> });
+                        view! { <li><a href=href aria-current=current>{name}</a>{switcher}</li> }
                     }).collect_view()
                 }}
             </ol>
         </nav>
+    }
+}
+
+/// The records beside one of the breadcrumb, that its switcher lists.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Siblings {
+    Projects(Uuid),
+    Environments(Uuid, Uuid),
+    Services(Uuid, Uuid, Uuid),
+}
+
+impl Siblings {
+    /// Each sibling's name and page, read from the API.
+    async fn read(self, api: Api) -> Vec<(String, String)> {
+        match self {
+            Siblings::Projects(org) => api
+                .projects(org)
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .map(|project| (project.name, paths::project(org, project.id)))
+                .collect(),
+            Siblings::Environments(org, project) => api
+                .environments(project)
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .map(|environment| {
+                    let href = paths::environment(org, project, environment.id);
+                    (environment.name, href)
+                })
+                .collect(),
+            Siblings::Services(org, project, environment) => api
+                .services(environment)
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .map(|service| {
+                    let href = paths::service(org, project, environment, service.id);
+                    (service.name, href)
+                })
+                .collect(),
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Siblings::Projects(_) => "project",
+            Siblings::Environments(..) => "environment",
+            Siblings::Services(..) => "service",
+        }
+    }
+}
+
+/// A crumb's list of its siblings, read when opened: another project, environment or service
+/// in one click.
+#[component]
+fn Switcher(siblings: Siblings, name: String) -> impl IntoView {
+    let api = use_api();
+    let open = RwSignal::new(false);
+    let listed = LocalResource::new(move || {
+        let open = open.get();
+        async move {
+            if open {
+                siblings.read(api).await
+            } else {
+                Vec::new()
+            }
+        }
+    });
+    let label = format!("Switch {} (now {name})", siblings.what());
+    view! {
+        <details class="switcher" prop:open=move || open.get()
+            on:toggle=move |event| {
+                let element: web_sys::HtmlDetailsElement = event_target(&event);
+                open.set(element.open());
+            }>
+            <summary class="switcher__toggle" aria-label=label>"▾"</summary>
+            <ul class="switcher__list">
+                {move || listed.get().unwrap_or_default().into_iter().map(|(sibling, href)| {
+                    let current = (sibling == name).then_some("page");
+                    view! { <li><a href=href aria-current=current on:click=move |_| open.set(false)>{sibling}</a></li> }
+                }).collect_view()}
+            </ul>
+        </details>
     }
 }
 

@@ -24,6 +24,7 @@ mod service_settings;
 mod session;
 mod settings;
 mod stand_in;
+mod switchers;
 mod terraform_settings;
 mod theme;
 mod variables;

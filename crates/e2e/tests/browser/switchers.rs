@@ -1,0 +1,69 @@
+//! The breadcrumb's switchers list a crumb's siblings: from one service to another of its
+//! environment, and from one environment to another of its project, in two clicks.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_breadcrumb_switches_between_siblings() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let staging = browser
+        .create(
+            &format!("/project/{}/environment", place.project),
+            json!({"name": "staging", "mode": "STAGING"}),
+        )
+        .await?;
+    let git = json!({"url": "https://git.example.com/acme/shop.git"});
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": git}),
+        )
+        .await?;
+    let api = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "api", "git_repository": git}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.service_page(&web)).await?;
+    browser
+        .wait_for_text(".breadcrumbs [aria-current=page]", "web")
+        .await?;
+
+    // From web to api, its sibling.
+    browser
+        .click(".breadcrumbs summary[aria-label='Switch service (now web)']")
+        .await?;
+    browser
+        .wait_for_text(".switcher[open] .switcher__list", "api")
+        .await?;
+    browser.screenshot("switcher-services").await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "axe: {violations:?}");
+    browser
+        .click_text(".switcher[open] .switcher__list a", "api")
+        .await?;
+    browser
+        .wait_for_path(|path| path.contains(&format!("/service/{api}")))
+        .await?;
+    browser
+        .wait_for_text(".breadcrumbs [aria-current=page]", "api")
+        .await?;
+
+    // From production to staging.
+    browser
+        .click(".breadcrumbs summary[aria-label='Switch environment (now production)']")
+        .await?;
+    browser
+        .click_text(".switcher[open] .switcher__list a", "staging")
+        .await?;
+    browser
+        .wait_for_path(|path| path.ends_with(&format!("/environment/{staging}/overview")))
+        .await?;
+    browser.close().await
+}
