@@ -116,7 +116,7 @@ impl JobSchedule {
             }
             None if events.is_empty() => violations.check(Some(FieldError::new(
                 "schedule",
-                "must give cronjob, or at least one of on_start, on_stop and on_delete",
+                "needs a cron schedule, or at least one lifecycle event (start, stop or delete)",
             ))),
             None => {}
         }
