@@ -42,7 +42,7 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
         .click(&format!("{FORM} button[type=submit]"))
         .await?;
     browser
-        .wait_for_text("#field-schedule-error", "at least one of")
+        .wait_for_text("#field-schedule-error", "at least one lifecycle event")
         .await?;
 
     browser
