@@ -3,6 +3,7 @@ use std::future::Future;
 use leptos::prelude::*;
 use platform_api::FieldError;
 
+use super::new_dialog::EnclosingDialog;
 use crate::api::ApiError;
 use crate::state::toasts::use_toasts;
 
@@ -22,7 +23,7 @@ impl<R: 'static> Copy for Form<R> {}
 
 impl<R: Clone + 'static> Form<R> {
     /// `send` calls the API. On success, `on_success` resets what it must and returns the message
-    /// to toast; on failure the server's per-field errors show under the fields and the error is
+    /// to toast (and the "New …" dialog the form is in closes); on failure the server's per-field errors show under the fields and the error is
     /// toasted.
     pub fn new<T, Fut>(
         send: impl Fn(R) -> Fut + 'static,
@@ -33,13 +34,20 @@ impl<R: Clone + 'static> Form<R> {
         Fut: Future<Output = Result<T, ApiError>> + 'static,
     {
         let toasts = use_toasts();
+        // A creation form behind a "New …" button closes once it has created.
+        let dialog = use_context::<EnclosingDialog>();
         let errors = RwSignal::new(Vec::new());
         let action = Action::new_local(move |request: &R| {
             let sent = send(request.clone());
             let on_success = on_success.clone();
             async move {
                 match sent.await {
-                    Ok(created) => toasts.success(on_success(created)),
+                    Ok(created) => {
+                        toasts.success(on_success(created));
+                        if let Some(dialog) = dialog {
+                            dialog.close();
+                        }
+                    }
                     Err(error) => {
                         errors.set(error.fields().to_vec());
                         toasts.error(error.to_string());

@@ -12,6 +12,7 @@ pub mod form;
 pub mod form_field;
 pub mod format;
 pub mod loaded;
+pub mod new_dialog;
 pub mod relative_time;
 pub mod rename_and_delete;
 pub mod rows;

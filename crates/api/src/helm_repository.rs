@@ -150,7 +150,11 @@ impl HelmRepositoryRequest {
         if scheme.is_none_or(|scheme| url.len() <= scheme.len()) {
             violations.check(Some(FieldError::new(
                 "url",
-                format!("must start with {} for {}", schemes.join(" or "), crate::WireEnum::label(self.kind)),
+                format!(
+                    "must start with {} for {}",
+                    schemes.join(" or "),
+                    crate::WireEnum::label(self.kind)
+                ),
             )));
         }
         for field in self.kind.required_config() {

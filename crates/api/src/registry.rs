@@ -246,7 +246,10 @@ impl ContainerRegistryRequest {
             (Some(fixed), Some(url)) if url.trim_end_matches('/') != fixed => {
                 violations.check(Some(FieldError::new(
                     "url",
-                    format!("must be {fixed} for {} (or be omitted)", crate::WireEnum::label(self.kind)),
+                    format!(
+                        "must be {fixed} for {} (or be omitted)",
+                        crate::WireEnum::label(self.kind)
+                    ),
                 )));
             }
             (Some(_), _) => {}

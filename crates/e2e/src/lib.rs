@@ -272,6 +272,18 @@ impl Browser {
         Ok(())
     }
 
+    /// The first element matching `css` now, without waiting for one.
+    pub async fn find_now(&self, css: &str) -> Result<Element> {
+        Ok(self.client.find(Locator::Css(css)).await?)
+    }
+
+    /// Opens the dialog of the page's "New …" button labelled `label` ("New cluster").
+    pub async fn open_new(&self, label: &str) -> Result<()> {
+        self.click_text(".new-dialog__opener button", label).await?;
+        self.find("dialog.new-dialog[open]").await?;
+        Ok(())
+    }
+
     /// Clicks the first element matching `css` whose text is `text`, once it shows.
     pub async fn click_text(&self, css: &str, text: &str) -> Result<()> {
         let deadline = tokio::time::Instant::now() + PATIENCE;

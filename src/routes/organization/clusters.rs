@@ -14,6 +14,7 @@ use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::status_badge::ClusterStatusBadge;
 use crate::routes::organization::organization_records;
 use crate::routes::{param_id, paths};
@@ -48,7 +49,7 @@ pub fn Clusters() -> impl IntoView {
             {loaded(clusters, 3, |(org, clusters)| view! { <ClusterTable org clusters/> })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateCluster org on_created=Callback::new(move |()| clusters.refetch())/>
+            <NewDialog label="New cluster"><CreateCluster org on_created=Callback::new(move |()| clusters.refetch())/></NewDialog>
         })}
     }
 }
@@ -58,7 +59,7 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
     if clusters.is_empty() {
         return view! {
             <EmptyState title="No cluster yet"
-                hint="Add one with the form below; environments then name it to run there."/>
+                hint="Add one with the button below; environments then name it to run there."/>
         }
         .into_any();
     }

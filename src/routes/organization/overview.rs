@@ -10,6 +10,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
 use crate::routes::{param_id, paths};
@@ -37,7 +38,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             {loaded(projects, 4, |(org, projects)| view! { <ProjectTable org projects/> })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateProject org on_created=Callback::new(move |_| projects.refetch())/>
+            <NewDialog label="New project"><CreateProject org on_created=Callback::new(move |_| projects.refetch())/></NewDialog>
         })}
     }
 }

@@ -36,6 +36,7 @@ async fn a_token_is_created_shown_once_and_deleted() -> anyhow::Result<()> {
     assert!(sign_in.contains("Never"), "{sign_in}");
 
     // The rules of platform-api are checked before sending.
+    browser.open_new("New API token").await?;
     browser
         .click("form[aria-label='Create an API token'] button[type=submit]")
         .await?;

@@ -13,6 +13,7 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
     browser.wait_for_text(".empty", "No cluster yet").await?;
 
     // The rules of platform-api are checked before sending.
+    browser.open_new("New cluster").await?;
     browser
         .click("form[aria-label='Add a cluster'] button[type=submit]")
         .await?;
@@ -134,6 +135,7 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
             "/organization/{organization}/project/{project}/overview"
         ))
         .await?;
+    browser.open_new("New environment").await?;
     browser
         .wait_for_text(
             "#field-cluster_id",

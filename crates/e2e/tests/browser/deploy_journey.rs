@@ -23,6 +23,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".empty", "No project yet").await?;
 
     // Rules of platform-api are checked before sending.
+    browser.open_new("New project").await?;
     browser
         .click("form[aria-label='Create a project'] button")
         .await?;
@@ -39,6 +40,7 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
     browser.click(".table a").await?;
 
     browser.wait_for_text("main h1", "Environments").await?;
+    browser.open_new("New environment").await?;
     browser.fill("#field-name", "staging").await?;
     browser
         .click("form[aria-label='Create an environment'] button")

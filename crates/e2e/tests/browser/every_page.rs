@@ -104,6 +104,24 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
                 ));
             }
             browser.screenshot(&format!("page-{name}-{width}")).await?;
+            // A page's "New …" dialog, open, is checked the same way.
+            if let Ok(opener) = browser.find_now(".new-dialog__opener button").await {
+                opener.click().await?;
+                browser.find("dialog.new-dialog[open]").await?;
+                for violation in browser.axe_violations().await? {
+                    failures.push(format!("{name}'s new dialog at {width} px: {violation}"));
+                }
+                let wide = browser.overflow().await?;
+                if !wide.is_empty() {
+                    failures.push(format!(
+                        "{name}'s new dialog at {width} px scrolls sideways: {}",
+                        wide.join(", ")
+                    ));
+                }
+                browser
+                    .screenshot(&format!("page-{name}-new-{width}"))
+                    .await?;
+            }
             if name == "sign-in" {
                 browser.sign_in().await?;
             }

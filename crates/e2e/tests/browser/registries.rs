@@ -17,6 +17,7 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
     browser.wait_for_text(".empty", "No registry yet").await?;
 
     // A generic registry needs an address (its credentials are optional): checked before sending.
+    browser.open_new("New container registry").await?;
     browser.fill("#field-name", "builds").await?;
     browser
         .click("form[aria-label='Add a container registry'] button[type=submit]")

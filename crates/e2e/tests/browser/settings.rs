@@ -20,6 +20,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     browser
         .wait_for_text("main h1", "Helm repositories")
         .await?;
+    browser.open_new("New helm repository").await?;
     browser.fill("#field-name", "charts").await?;
     browser
         .fill("#field-url", "oci://charts.example.com")
@@ -71,6 +72,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .click("a.tabs__tab[href$='/settings/alert-receivers']")
         .await?;
     browser.wait_for_text("main h1", "Alert receivers").await?;
+    browser.open_new("New alert receiver").await?;
     browser.fill("#field-webhook_url", "not a url").await?;
     browser
         .click("form[aria-label='Add an alert receiver'] button[type=submit]")
@@ -110,6 +112,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     browser
         .wait_for_text("main h1", "Labels and annotations")
         .await?;
+    browser.open_new("New labels group").await?;
     browser.fill("#labels-field-name", "team").await?;
     browser
         .fill("#field-labels", "team=payments\nowner")
@@ -141,6 +144,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     browser
         .wait_for_text("tr[data-group=team]", "cost-center=42")
         .await?;
+    browser.open_new("New annotation group").await?;
     browser
         .fill("#annotations-field-name", "monitoring")
         .await?;
@@ -180,6 +184,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .wait_for_text("main h1", "On-premise credentials")
         .await?;
     // The keys are optional, but come as a pair: checked before sending.
+    browser.open_new("New credentials").await?;
     browser.fill("#field-name", "datacenter-1").await?;
     browser.fill("#field-access_key_id", "AKIAONPREM").await?;
     browser

@@ -36,6 +36,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     browser.wait_for_text(".empty", "No webhook yet").await?;
 
     // The rules of platform-api are checked before sending.
+    browser.open_new("New webhook").await?;
     browser.fill("#field-target_url", "ftp://nowhere").await?;
     browser
         .click("form[aria-label='Add a webhook'] button[type=submit]")

@@ -17,6 +17,7 @@ use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
@@ -83,7 +84,7 @@ pub fn ProjectOverview() -> impl IntoView {
         {move || {
             let clusters = clusters.get().and_then(Result::ok)?;
             project.get().map(|project| view! {
-                <CreateEnvironment project clusters on_created=Callback::new(move |_| environments.refetch())/>
+                <NewDialog label="New environment"><CreateEnvironment project clusters on_created=Callback::new(move |_| environments.refetch())/></NewDialog>
             })
         }}
         {loaded(record, 2, move |current: Project| {

@@ -12,6 +12,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
@@ -28,7 +29,7 @@ pub fn AlertReceivers() -> impl IntoView {
             <h2 id="receivers-title">"All receivers"</h2>
             {loaded(receivers, 3, move |(_, receivers)| view! { <ReceiverTable receivers on_deleted=changed/> })}
         </section>
-        {move || org.get().map(|org| view! { <CreateReceiver org on_created=changed/> })}
+        {move || org.get().map(|org| view! { <NewDialog label="New alert receiver"><CreateReceiver org on_created=changed/></NewDialog> })}
     }
 }
 
@@ -37,7 +38,7 @@ fn ReceiverTable(receivers: Vec<AlertReceiver>, on_deleted: Callback<()>) -> imp
     if receivers.is_empty() {
         return view! {
             <EmptyState title="No alert receiver yet"
-                hint="Add one with the form below: a Slack channel's webhook or an email relay."/>
+                hint="Add one with the button below: a Slack channel's webhook or an email relay."/>
         }
         .into_any();
     }

@@ -14,6 +14,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
@@ -47,10 +48,12 @@ pub fn ApiTokens() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateToken org on_created=Callback::new(move |token: ApiToken| {
-                created.set(Some(token));
-                token_list.refetch();
-            })/>
+            <NewDialog label="New API token">
+                <CreateToken org on_created=Callback::new(move |token: ApiToken| {
+                    created.set(Some(token));
+                    token_list.refetch();
+                })/>
+            </NewDialog>
         })}
     }
 }
@@ -86,7 +89,7 @@ fn TokenTable(org: Uuid, tokens: Vec<ApiToken>, on_deleted: Callback<()>) -> imp
     if tokens.is_empty() {
         return view! {
             <EmptyState title="No API token"
-                hint="Create one with the form below for a script or a CI pipeline."/>
+                hint="Create one with the button below for a script or a CI pipeline."/>
         }
         .into_any();
     }

@@ -12,6 +12,7 @@ use crate::components::credential_fields::{CredentialFields, CredentialValues};
 use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
 use crate::routes::organization::settings::SettingsHeader;
@@ -32,7 +33,7 @@ pub fn ContainerRegistries() -> impl IntoView {
                 <SourceTable sources=list.into_iter().map(source).collect()
                     words=SourceWords {
                         empty_title: "No registry yet",
-                        empty_hint: "Add one with the form below; containers and jobs then take their images from it.",
+                        empty_hint: "Add one with the button below; containers and jobs then take their images from it.",
                         question: "Delete this registry?",
                         consequence: "Its credentials go with it. A registry that services use is kept until they change.",
                         done: "Registry deleted.",
@@ -42,7 +43,7 @@ pub fn ContainerRegistries() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateRegistry org on_created=Callback::new(move |()| registries.refetch())/>
+            <NewDialog label="New container registry"><CreateRegistry org on_created=Callback::new(move |()| registries.refetch())/></NewDialog>
         })}
     }
 }

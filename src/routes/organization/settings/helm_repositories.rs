@@ -12,6 +12,7 @@ use crate::components::credential_fields::{CredentialFields, CredentialValues};
 use crate::components::form::Form;
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
 use crate::routes::organization::settings::SettingsHeader;
@@ -33,7 +34,7 @@ pub fn HelmRepositories() -> impl IntoView {
                 <SourceTable sources=list.into_iter().map(source).collect()
                     words=SourceWords {
                         empty_title: "No helm repository yet",
-                        empty_hint: "Add one with the form below; helm services then take their charts from it.",
+                        empty_hint: "Add one with the button below; helm services then take their charts from it.",
                         question: "Delete this helm repository?",
                         consequence: "Its credentials go with it. A repository that services use is kept until they change.",
                         done: "Helm repository deleted.",
@@ -42,7 +43,7 @@ pub fn HelmRepositories() -> impl IntoView {
                     on_deleted=changed/>
             })}
         </section>
-        {move || org.get().map(|org| view! { <CreateRepository org on_created=changed/> })}
+        {move || org.get().map(|org| view! { <NewDialog label="New helm repository"><CreateRepository org on_created=changed/></NewDialog> })}
     }
 }
 

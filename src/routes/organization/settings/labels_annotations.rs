@@ -16,6 +16,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, key_value_lines, LinesField, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::param_id;
@@ -37,7 +38,7 @@ pub fn LabelsAnnotations() -> impl IntoView {
                 <LabelsGroupList org groups on_deleted=labels_changed/>
             })}
         </section>
-        {move || org.get().map(|org| view! { <CreateLabelsGroup org on_created=labels_changed/> })}
+        {move || org.get().map(|org| view! { <NewDialog label="New labels group"><CreateLabelsGroup org on_created=labels_changed/></NewDialog> })}
         <section class="card" aria-labelledby="annotations-title">
             <h2 id="annotations-title">"Annotation groups"</h2>
             {loaded(annotations, 2, move |(org, groups)| view! {
@@ -45,7 +46,7 @@ pub fn LabelsAnnotations() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <CreateAnnotationsGroup org on_created=annotations_changed/>
+            <NewDialog label="New annotation group"><CreateAnnotationsGroup org on_created=annotations_changed/></NewDialog>
         })}
     }
 }
@@ -66,7 +67,7 @@ fn LabelsGroupList(org: Uuid, groups: Vec<LabelsGroup>, on_deleted: Callback<()>
     let api = use_api();
     if groups.is_empty() {
         return view! {
-            <EmptyState title="No labels group yet" hint="Add one with the form below."/>
+            <EmptyState title="No labels group yet" hint="Add one with the button below."/>
         }
         .into_any();
     }
@@ -115,7 +116,7 @@ fn AnnotationsGroupList(
     let api = use_api();
     if groups.is_empty() {
         return view! {
-            <EmptyState title="No annotation group yet" hint="Add one with the form below."/>
+            <EmptyState title="No annotation group yet" hint="Add one with the button below."/>
         }
         .into_any();
     }

@@ -12,6 +12,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
@@ -32,7 +33,7 @@ pub fn OnPremiseCredentialsPage() -> impl IntoView {
                 <CredentialsTable org credentials=list on_deleted=changed/>
             })}
         </section>
-        {move || org.get().map(|org| view! { <CreateCredentials org on_created=changed/> })}
+        {move || org.get().map(|org| view! { <NewDialog label="New credentials"><CreateCredentials org on_created=changed/></NewDialog> })}
     }
 }
 
@@ -44,7 +45,7 @@ fn CredentialsTable(
 ) -> impl IntoView {
     if credentials.is_empty() {
         return view! {
-            <EmptyState title="No credentials yet" hint="Add a key pair with the form below."/>
+            <EmptyState title="No credentials yet" hint="Add a key pair with the button below."/>
         }
         .into_any();
     }

@@ -17,6 +17,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
@@ -43,7 +44,7 @@ pub fn Webhooks() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <WebhookForm org editing=None on_saved=Callback::new(move |_| webhooks_list.refetch())/>
+            <NewDialog label="New webhook"><WebhookForm org editing=None on_saved=Callback::new(move |_| webhooks_list.refetch())/></NewDialog>
         })}
     }
 }
@@ -53,7 +54,7 @@ fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_changed: Callback<()>) -> i
     if webhooks.is_empty() {
         return view! {
             <EmptyState title="No webhook yet"
-                hint="Add one with the form below: its URL receives a POST at each deployment event."/>
+                hint="Add one with the button below: its URL receives a POST at each deployment event."/>
         }
         .into_any();
     }

@@ -1,0 +1,43 @@
+//! Creation behind a "New …" button: the form opens in a modal dialog over the list, and closes
+//! once the record is created (`Form` closes the dialog it is in), so lists are not followed by
+//! forms that are always open.
+
+use leptos::html::Dialog;
+use leptos::prelude::*;
+
+/// The dialog a form is in, for `Form` to close on success.
+#[derive(Clone, Copy)]
+pub struct EnclosingDialog(NodeRef<Dialog>);
+
+impl EnclosingDialog {
+    pub fn close(&self) {
+        if let Some(dialog) = self.0.get_untracked() {
+            dialog.close();
+        }
+    }
+}
+
+#[component]
+pub fn NewDialog(
+    /// The button's words, and the dialog's name: "New cluster".
+    label: &'static str,
+    children: Children,
+) -> impl IntoView {
+    let dialog = NodeRef::<Dialog>::new();
+    provide_context(EnclosingDialog(dialog));
+    let open = move |_| {
+        if let Some(dialog) = dialog.get() {
+            let _ = dialog.show_modal();
+        }
+    };
+    view! {
+        <div class="new-dialog__opener">
+            <button type="button" class="button button--primary" on:click=open>{label}</button>
+        </div>
+        <dialog node_ref=dialog class="new-dialog" aria-label=label>
+            <button type="button" class="new-dialog__close" aria-label="Close"
+                on:click=move |_| EnclosingDialog(dialog).close()>"×"</button>
+            {children()}
+        </dialog>
+    }
+}
