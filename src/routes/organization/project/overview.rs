@@ -113,7 +113,7 @@ fn EnvironmentTable(
     if environments.is_empty() {
         return view! {
             <EmptyState title="No environment yet"
-                hint="Create one with the form below: production, staging, a preview…"/>
+                hint="Create one with the button below: production, staging, a preview…"/>
         }
         .into_any();
     }
