@@ -47,7 +47,7 @@ pub fn OrganizationOverview() -> impl IntoView {
 fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
     if projects.is_empty() {
         return view! {
-            <EmptyState title="No project yet" hint="Create your first project with the form below."/>
+            <EmptyState title="No project yet" hint="Create your first project with the button below."/>
         }
         .into_any();
     }
