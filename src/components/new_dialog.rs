@@ -4,6 +4,9 @@
 
 use leptos::html::Dialog;
 use leptos::prelude::*;
+use platform_api::RolePermission;
+
+use crate::state::role::Permitted;
 
 /// The dialog a form is in, for `Form` to close on success.
 #[derive(Clone, Copy)]
@@ -21,8 +24,13 @@ impl EnclosingDialog {
 pub fn NewDialog(
     /// The button's words, and the dialog's name: "New cluster".
     label: &'static str,
+    /// The permission creating takes: WRITE unless said (tokens and webhooks take ADMIN). A
+    /// weaker role sees the button disabled with the reason.
+    #[prop(default = RolePermission::Write)]
+    needs: RolePermission,
     children: Children,
 ) -> impl IntoView {
+    let permitted = Permitted::new(needs, "create here");
     let dialog = NodeRef::<Dialog>::new();
     provide_context(EnclosingDialog(dialog));
     let open = move |_| {
@@ -32,7 +40,11 @@ pub fn NewDialog(
     };
     view! {
         <div class="new-dialog__opener">
-            <button type="button" class="button button--primary" on:click=open>{label}</button>
+            <button type="button" class="button button--primary" on:click=open
+                disabled=move || permitted.refusal().is_some() title=move || permitted.refusal()>
+                {label}
+            </button>
+            <p class="actions__refusal">{move || permitted.refusal()}</p>
         </div>
         <dialog node_ref=dialog class="new-dialog" aria-label=label>
             <button type="button" class="new-dialog__close" aria-label="Close"

@@ -40,6 +40,9 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
     browser
         .wait_for_text(".toast", "Deployment queued.")
         .await?;
+    // The page with its toast showing passes axe-core too.
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "axe with a toast: {violations:?}");
     // It deployed the service for real.
     browser.open(&place.service_page(&web)).await?;
     browser.wait_for_text(".badge", "Deployed").await?;

@@ -121,6 +121,16 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
                 browser
                     .screenshot(&format!("page-{name}-new-{width}"))
                     .await?;
+                // Sent empty, it shows its rules' errors: checked again.
+                browser
+                    .click("dialog.new-dialog[open] button[type=submit]")
+                    .await?;
+                browser
+                    .find("dialog.new-dialog[open] .field--invalid")
+                    .await?;
+                for violation in browser.axe_violations().await? {
+                    failures.push(format!("{name}'s refused form at {width} px: {violation}"));
+                }
             }
             if name == "sign-in" {
                 browser.sign_in().await?;

@@ -1,5 +1,5 @@
-//! A token whose role only reads sees the actions it cannot take disabled, with the reason, before
-//! any click: the console reads the role from the API.
+//! A token whose role only reads sees the actions it cannot take (deploy, create) disabled, with
+//! the reason, before any click: the console reads the role from the API.
 
 use e2e::Browser;
 use serde_json::json;
@@ -39,5 +39,18 @@ async fn a_read_token_sees_disabled_actions_with_their_reason() -> anyhow::Resul
     browser.wait_for_text(".actions__refusal", reason).await?;
     let deploy_all = browser.action_button("Deploy all").await?;
     assert_eq!(deploy_all.attr("disabled").await?.as_deref(), Some("true"));
+
+    // Creating takes WRITE: the "New …" button says so instead of opening a form bound to fail.
+    browser
+        .open(&format!("/organization/{}/overview", place.organization))
+        .await?;
+    browser
+        .wait_for_text(
+            ".new-dialog__opener",
+            "Your token's role (READ) cannot create here: that needs the WRITE permission.",
+        )
+        .await?;
+    let new_project = browser.find(".new-dialog__opener button").await?;
+    assert_eq!(new_project.attr("disabled").await?.as_deref(), Some("true"));
     browser.close().await
 }

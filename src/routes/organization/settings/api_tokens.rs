@@ -48,7 +48,7 @@ pub fn ApiTokens() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <NewDialog label="New API token">
+            <NewDialog label="New API token" needs=RolePermission::Admin>
                 <CreateToken org on_created=Callback::new(move |token: ApiToken| {
                     created.set(Some(token));
                     token_list.refetch();

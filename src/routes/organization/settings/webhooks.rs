@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use platform_api::{
-    DeliveryStatus, EnvironmentMode, Webhook, WebhookDelivery, WebhookEvent, WebhookKind,
-    WebhookRequest, WireEnum,
+    DeliveryStatus, EnvironmentMode, RolePermission, Webhook, WebhookDelivery, WebhookEvent,
+    WebhookKind, WebhookRequest, WireEnum,
 };
 use uuid::Uuid;
 
@@ -44,7 +44,7 @@ pub fn Webhooks() -> impl IntoView {
             })}
         </section>
         {move || org.get().map(|org| view! {
-            <NewDialog label="New webhook"><WebhookForm org editing=None on_saved=Callback::new(move |_| webhooks_list.refetch())/></NewDialog>
+            <NewDialog label="New webhook" needs=RolePermission::Admin><WebhookForm org editing=None on_saved=Callback::new(move |_| webhooks_list.refetch())/></NewDialog>
         })}
     }
 }
