@@ -1,12 +1,17 @@
 //! Serves the built console: static files, `index.html` for every deep link, and `config.json`
 //! generated for the address the browser used. Only the console's own origin and the origins
-//! allowed to embed it may show it in a frame.
+//! allowed to embed it may show it in a frame. Files whose name carries trunk's content hash are
+//! cached for good; `index.html` and `config.json` are checked at every load, so a new build is
+//! picked up at once.
 
 use std::path::PathBuf;
 
+use axum::extract::Request;
 use axum::extract::State;
-use axum::http::header::{CONTENT_SECURITY_POLICY, HOST};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST};
 use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::{self, Next};
+use axum::response::Response;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -25,10 +30,39 @@ pub fn router(console_dir: Option<PathBuf>, embed_allowed_origins: &[String]) ->
         }
         None => router,
     };
-    router.layer(SetResponseHeaderLayer::overriding(
-        CONTENT_SECURITY_POLICY,
-        frame_ancestors(embed_allowed_origins),
-    ))
+    router
+        .layer(SetResponseHeaderLayer::overriding(
+            CONTENT_SECURITY_POLICY,
+            frame_ancestors(embed_allowed_origins),
+        ))
+        .layer(middleware::from_fn(cache_control))
+}
+
+/// `immutable` for a file named by its content (`console-ccb78c1f92a0cedb_bg.wasm`), `no-cache`
+/// for everything else the console is served as.
+async fn cache_control(request: Request, next: Next) -> Response {
+    let policy = if is_hashed(request.uri().path()) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    let mut response = next.run(request).await;
+    if response.status().is_success() {
+        response
+            .headers_mut()
+            .insert(CACHE_CONTROL, HeaderValue::from_static(policy));
+    }
+    response
+}
+
+/// Whether the file's name ends in trunk's hash: `-` then 16 hex digits before its extension
+/// (`_bg` after the hash for the wasm).
+fn is_hashed(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let stem = name.split('.').next().unwrap_or_default();
+    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
+    stem.rsplit_once('-')
+        .is_some_and(|(_, hash)| hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// Who may frame the console: itself, and the pages allowed to embed it. Any other site that
@@ -52,4 +86,20 @@ async fn config_json(State(state): State<AppState>, headers: HeaderMap) -> Json<
         "api_base_url": format!("http://{host}/api"),
         "embed": { "allowed_origins": *state.embed_allowed_origins },
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hashed;
+
+    #[test]
+    fn only_files_named_by_their_content_are_hashed() {
+        assert!(is_hashed("/console-ccb78c1f92a0cedb_bg.wasm"));
+        assert!(is_hashed("/console-ccb78c1f92a0cedb.js"));
+        assert!(is_hashed("/main-da7e1f9fdf7cb8ed.css"));
+        assert!(!is_hashed("/index.html"));
+        assert!(!is_hashed("/config.json"));
+        assert!(!is_hashed("/organization/5f0c/project/overview"));
+        assert!(!is_hashed("/eu-production-1"));
+    }
 }

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use sqlx::SqlitePool;
+use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
@@ -85,6 +86,8 @@ pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
         .nest("/api", routes::api(&state))
         .merge(console::router(console_dir, &state.embed_allowed_origins))
+        // gzip or brotli, as the client accepts: the console's wasm shrinks to about a quarter.
+        .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

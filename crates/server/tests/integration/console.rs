@@ -78,3 +78,52 @@ async fn without_allowed_origins_only_the_console_frames_itself() {
         "frame-ancestors 'self'"
     );
 }
+
+/// Hashed files are cached for good and `index.html` checked each load; both, and the API's
+/// answers, come compressed to a client that accepts it.
+#[tokio::test]
+async fn console_files_are_cached_by_their_hash_and_sent_compressed() {
+    let data = TempDir::new().unwrap();
+    let dist = TempDir::new().unwrap();
+    let index = format!("<!doctype html><title>console</title>{}", " ".repeat(4096));
+    std::fs::write(dist.path().join("index.html"), &index).unwrap();
+    let wasm = vec![7u8; 64 * 1024];
+    std::fs::write(dist.path().join("console-ccb78c1f92a0cedb_bg.wasm"), &wasm).unwrap();
+    let config = common::config(&data);
+    let (state, _) = prepare(&config).await.unwrap();
+    let router = app(state, Some(dist.path().to_path_buf()));
+    let get = |path: &str, encoding: &str| {
+        let request = Request::get(path)
+            .header("Accept-Encoding", encoding)
+            .body(Body::empty())
+            .unwrap();
+        router.clone().oneshot(request)
+    };
+
+    let hashed = get("/console-ccb78c1f92a0cedb_bg.wasm", "br")
+        .await
+        .unwrap();
+    assert_eq!(hashed.status(), StatusCode::OK);
+    assert_eq!(
+        hashed.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(hashed.headers()["content-encoding"], "br");
+    let sent = hashed.into_body().collect().await.unwrap().to_bytes();
+    assert!(sent.len() < wasm.len() / 10, "{} bytes sent", sent.len());
+
+    for path in ["/", "/organization/x/overview", "/config.json"] {
+        let page = get(path, "gzip").await.unwrap();
+        assert_eq!(page.headers()["cache-control"], "no-cache", "{path}");
+    }
+    let page = get("/", "gzip").await.unwrap();
+    assert_eq!(page.headers()["content-encoding"], "gzip");
+
+    // Without Accept-Encoding, nothing is compressed.
+    let plain = get("/console-ccb78c1f92a0cedb_bg.wasm", "identity")
+        .await
+        .unwrap();
+    assert!(!plain.headers().contains_key("content-encoding"));
+    let body = plain.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(body.len(), wasm.len());
+}
