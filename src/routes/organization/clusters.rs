@@ -106,22 +106,16 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let provider = RwSignal::new(CloudProvider::Aws);
     let region = RwSignal::new(String::new());
-    // A listed provider's region is picked from its list; a region of another provider is
-    // cleared rather than sent with the wrong provider.
+    // The region follows the provider: one of its list (kept when it is in it), or typed anew
+    // for a provider whose regions are not listed.
     Effect::new(move |_| {
-        let listed = provider.get().regions();
         let current = region.get_untracked();
-        match listed {
-            Some(regions) if !regions.iter().any(|known| known.name == current) => {
-                region.set(regions[0].name.to_string())
-            }
-            None if platform_api::rules::region("region", CloudProvider::OnPremise, &current)
-                .is_some() =>
-            {
-                region.set(String::new())
-            }
-            _ => {}
-        }
+        let next = match provider.get().regions() {
+            Some(regions) if regions.iter().any(|known| known.name == current) => current,
+            Some(regions) => regions[0].name.to_string(),
+            None => String::new(),
+        };
+        region.set(next);
     });
     let version = RwSignal::new(KUBERNETES_VERSIONS[0].to_string());
     let production = RwSignal::new(false);
