@@ -123,6 +123,22 @@ pub struct WebhookRequest {
     pub environment_types_filter: Vec<EnvironmentMode>,
 }
 
+impl WebhookRequest {
+    /// What a new webhook starts as: enabled, signed JSON, every event, no filter.
+    pub fn new_webhook() -> Self {
+        WebhookRequest {
+            kind: standard(),
+            target_url: String::new(),
+            target_secret: None,
+            description: None,
+            enabled: enabled(),
+            events: WebhookEvent::ALL.to_vec(),
+            project_names_filter: Vec::new(),
+            environment_types_filter: Vec::new(),
+        }
+    }
+}
+
 fn standard() -> WebhookKind {
     WebhookKind::Standard
 }

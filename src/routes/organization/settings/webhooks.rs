@@ -7,7 +7,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use platform_api::{
     DeliveryStatus, EnvironmentMode, RolePermission, Webhook, WebhookDelivery, WebhookEvent,
-    WebhookKind, WebhookRequest, WireEnum,
+    WebhookRequest, WireEnum,
 };
 use uuid::Uuid;
 
@@ -267,19 +267,13 @@ fn DeliveryTable(deliveries: Vec<WebhookDelivery>) -> impl IntoView {
 #[component]
 fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<()>) -> impl IntoView {
     let api = use_api();
-    let saved = editing.clone().unwrap_or_else(|| Webhook {
-        id: Uuid::nil(),
-        created_at: chrono::Utc::now(),
-        updated_at: None,
-        kind: WebhookKind::Standard,
-        target_url: String::new(),
-        target_secret_set: false,
-        description: None,
-        enabled: true,
-        events: WebhookEvent::ALL.to_vec(),
-        project_names_filter: Vec::new(),
-        environment_types_filter: Vec::new(),
-    });
+    let saved = editing
+        .as_ref()
+        .map(Webhook::to_request)
+        .unwrap_or_else(WebhookRequest::new_webhook);
+    let secret_set = editing
+        .as_ref()
+        .is_some_and(|webhook| webhook.target_secret_set);
     let existing = editing.as_ref().map(|webhook| webhook.id);
     if let Some(id) = existing {
         provide_context(FieldScope(id.to_string()));
@@ -365,7 +359,7 @@ fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<()>) -> i
     } else {
         ("Add a webhook", "New webhook", "Add webhook")
     };
-    let secret_hint = if saved.target_secret_set {
+    let secret_hint = if secret_set {
         "A secret is set: leave empty to keep it, or type a new one."
     } else {
         "Signs each delivery (X-Platform-Signature); never shown again."
