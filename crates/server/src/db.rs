@@ -8,18 +8,33 @@ use sqlx::SqlitePool;
 
 pub async fn open(path: &Path) -> anyhow::Result<SqlitePool> {
     owner_only(path)?;
-    let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
-        .create_if_missing(true)
-        .foreign_keys(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .busy_timeout(std::time::Duration::from_secs(10));
     let pool = SqlitePoolOptions::new()
         .max_connections(8)
-        .connect_with(options)
+        .connect_with(options(path)?)
         .await?;
     sqlx::migrate!("./migrations").run(&pool).await?;
     Ok(pool)
+}
+
+/// One connection to the database `open` made, for the engine's writes. SQLite takes one writer
+/// at a time: writers queued here in turn wait less than writers contending for its lock, whose
+/// busy handler sleeps between tries.
+pub async fn writer(path: &Path) -> anyhow::Result<SqlitePool> {
+    Ok(SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options(path)?)
+        .await?)
+}
+
+fn options(path: &Path) -> anyhow::Result<SqliteConnectOptions> {
+    Ok(
+        SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
+            .create_if_missing(true)
+            .foreign_keys(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(std::time::Duration::from_secs(10)),
+    )
 }
 
 /// The database readable by the server's user only: created so, or made so when an earlier

@@ -141,7 +141,8 @@ pub fn lock_data_dir(data_dir: &std::path::Path) -> anyhow::Result<std::fs::File
 /// deployments and adds the demo data: everything but listening.
 pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
-    let db = db::open(&config.data_dir.join("platform.sqlite")).await?;
+    let database = config.data_dir.join("platform.sqlite");
+    let db = db::open(&database).await?;
     let sealer = Arc::new(Sealer::load(
         &config.data_dir,
         config.secrets_key.as_deref(),
@@ -151,6 +152,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     git_roots.push(demo::repositories_folder(&config.data_dir));
     let engine = Arc::new(Engine::new(
         db.clone(),
+        db::writer(&database).await?,
         config.engine_speed,
         config.engine_workers,
         Repositories::new(git_roots),

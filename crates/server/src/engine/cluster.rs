@@ -83,7 +83,7 @@ impl Engine {
             .await?;
         self.wait(UPGRADE_SECONDS).await;
         let now = Utc::now();
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         sqlx::query(
             "UPDATE organization_resources
              SET record = json_set(record, '$.version',

@@ -30,6 +30,8 @@ pub struct Engine {
     /// The folders whose git repositories deployments read.
     pub repositories: Repositories,
     db: SqlitePool,
+    /// The engine's writes, one at a time (`db::writer`).
+    writes: SqlitePool,
     /// How many times faster than real life steps run.
     speed: f64,
     /// One permit per worker: an action waits in its queued state until a worker is free.
@@ -202,9 +204,16 @@ enum Outcome {
 }
 
 impl Engine {
-    pub fn new(db: SqlitePool, speed: f64, workers: usize, repositories: Repositories) -> Self {
+    pub fn new(
+        db: SqlitePool,
+        writes: SqlitePool,
+        speed: f64,
+        workers: usize,
+        repositories: Repositories,
+    ) -> Self {
         Self {
             db,
+            writes,
             repositories,
             speed,
             workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
@@ -233,7 +242,7 @@ impl Engine {
         let from_git = self.repository_url(service_id, kind).await?.is_some();
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         // One conditional update claims the service, so two concurrent requests cannot both win.
         let claimed = sqlx::query(&format!(
             "UPDATE service_statuses
@@ -303,7 +312,7 @@ impl Engine {
     pub async fn cancel(&self, service_id: Uuid) -> ApiResult<platform_api::Status> {
         // The transaction starts with its write: under WAL, a transaction that read first could
         // not write after the engine did (SQLITE_BUSY_SNAPSHOT, which no timeout waits out).
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         let running: Option<(String,)> = sqlx::query_as(
             "UPDATE deployments SET cancel_requested = 1
              WHERE id = (SELECT deployment_request_id FROM service_statuses WHERE service_id = ?)
@@ -440,7 +449,7 @@ impl Engine {
         };
         match resuming {
             Some(message) => {
-                let mut tx = self.db.begin().await?;
+                let mut tx = self.writes.begin().await?;
                 log(&mut tx, deployment_id, service_id, message).await?;
                 tx.commit().await?;
             }
@@ -598,7 +607,7 @@ impl Engine {
         step: &PlannedStep,
         commit: &str,
     ) -> anyhow::Result<()> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         sqlx::query("UPDATE deployments SET git_commit_id = ? WHERE id = ?")
             .bind(commit)
             .bind(deployment_id.to_string())
@@ -661,7 +670,7 @@ impl Engine {
         service_id: Uuid,
         step: &PlannedStep,
     ) -> anyhow::Result<()> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         set_state(
             &mut tx,
             deployment_id,
@@ -716,7 +725,7 @@ impl Engine {
             Outcome::Failed => (StepStatus::Error, "failed"),
             Outcome::Canceled => (StepStatus::Cancel, "canceled"),
         };
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         sqlx::query(
             "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
              VALUES (?, ?, ?, ?, ?, ?)",
@@ -750,7 +759,7 @@ impl Engine {
         git_commit_id: Option<String>,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         if sub_action == SubAction::TerraformPlanOnly {
             return self.finish_plan(tx, deployment_id, service_id).await;
         }
@@ -856,7 +865,7 @@ impl Engine {
         state: ServiceState,
         message: &str,
     ) -> anyhow::Result<()> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         let recorded = end(
             &mut tx,
             deployment_id,
@@ -872,7 +881,7 @@ impl Engine {
     }
 
     async fn finish_canceled(&self, deployment_id: Uuid, service_id: Uuid) -> anyhow::Result<()> {
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.writes.begin().await?;
         let recorded = end(
             &mut tx,
             deployment_id,

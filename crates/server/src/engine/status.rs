@@ -1,4 +1,8 @@
-//! Reads service statuses (spec 2.16) as the engine left them.
+//! Reads service statuses (spec 2.16) as the engine left them. An environment's statuses take two
+//! queries whatever its number of services: one for the statuses, one for the steps of the
+//! actions still running (a finished action's steps are read with the service's own status).
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use platform_api::{
@@ -12,53 +16,81 @@ use super::plan::is_computing;
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 
-type StatusRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    bool,
-    Option<String>,
-    Option<DateTime<Utc>>,
-    Option<String>,
-    i64,
-    Option<DateTime<Utc>>,
-    Option<DateTime<Utc>>,
-);
+#[derive(sqlx::FromRow)]
+struct StatusRow {
+    service_id: String,
+    kind: String,
+    state: String,
+    deployment_status: String,
+    action: String,
+    action_status: String,
+    sub_action: String,
+    is_part_last_deployment: bool,
+    deployment_request_id: Option<String>,
+    last_deployment_date: Option<DateTime<Utc>>,
+    execution_id: Option<String>,
+    deployment_requests_count: i64,
+    requested_at: Option<DateTime<Utc>>,
+    finished_at: Option<DateTime<Utc>>,
+}
 
+/// The statuses of the services `WHERE` picks (`sv` is the service, `s` its status); the count of
+/// unfinished requests is grouped once rather than counted per row.
 const SELECT: &str = "
     SELECT s.service_id, sv.kind, s.state, s.deployment_status, s.action, s.action_status,
            s.sub_action, s.is_part_last_deployment, s.deployment_request_id,
            s.last_deployment_date, s.execution_id,
-           (SELECT COUNT(*) FROM deployments d
-             WHERE d.service_id = s.service_id AND d.finished_at IS NULL),
-           d.created_at, d.finished_at
+           COALESCE(unfinished.count, 0) AS deployment_requests_count,
+           d.created_at AS requested_at, d.finished_at
     FROM service_statuses s
     JOIN services sv ON sv.id = s.service_id
-    LEFT JOIN deployments d ON d.id = s.deployment_request_id";
+    LEFT JOIN deployments d ON d.id = s.deployment_request_id
+    LEFT JOIN (SELECT service_id, COUNT(*) AS count FROM deployments
+               WHERE finished_at IS NULL GROUP BY service_id) unfinished
+      ON unfinished.service_id = s.service_id";
+
+#[derive(sqlx::FromRow)]
+struct StepRow {
+    deployment_id: String,
+    step_name: String,
+    status: String,
+    duration_sec: i64,
+}
+
+const SELECT_STEPS: &str = "
+    SELECT st.deployment_id, st.step_name, st.status, st.duration_sec
+    FROM deployment_steps st
+    JOIN service_statuses s ON s.deployment_request_id = st.deployment_id
+    JOIN services sv ON sv.id = s.service_id
+    JOIN deployments d ON d.id = st.deployment_id";
+
+/// The steps of each deployment, in order.
+type StepsByDeployment = HashMap<String, Vec<Step>>;
 
 pub async fn of_service(db: &mut SqliteConnection, service_id: Uuid) -> ApiResult<Status> {
+    let id = service_id.to_string();
     let row: StatusRow = sqlx::query_as(&format!("{SELECT} WHERE s.service_id = ?"))
-        .bind(service_id.to_string())
+        .bind(&id)
         .fetch_optional(&mut *db)
         .await?
         .ok_or_else(|| ApiError::not_found("service"))?;
-    Ok(status(db, row).await?.1)
+    let mut steps = steps_where(db, "s.service_id = ?", &id).await?;
+    Ok(status(row, &mut steps)?.1)
 }
 
+/// The statuses of the environment's services, by kind; steps only for the actions running.
 pub async fn of_environment(
     db: &mut SqliteConnection,
     environment_id: Uuid,
 ) -> ApiResult<EnvironmentStatuses> {
+    let id = environment_id.to_string();
     let rows: Vec<StatusRow> = sqlx::query_as(&format!(
         "{SELECT} WHERE sv.environment_id = ? ORDER BY sv.name"
     ))
-    .bind(environment_id.to_string())
+    .bind(&id)
     .fetch_all(&mut *db)
     .await?;
+    let mut steps = steps_where(db, "sv.environment_id = ? AND d.finished_at IS NULL", &id).await?;
     let mut statuses = EnvironmentStatuses {
         environment: EnvironmentState {
             id: environment_id,
@@ -74,7 +106,7 @@ pub async fn of_environment(
         terraforms: Vec::new(),
     };
     for row in rows {
-        let (kind, status) = status(db, row).await?;
+        let (kind, status) = status(row, &mut steps)?;
         match kind {
             ServiceType::Application => statuses.applications.push(status),
             ServiceType::Container => statuses.containers.push(status),
@@ -104,77 +136,70 @@ fn environment_state(states: impl Iterator<Item = ServiceState>) -> ServiceState
         .unwrap_or(ServiceState::Ready)
 }
 
-async fn status(db: &mut SqliteConnection, row: StatusRow) -> ApiResult<(ServiceType, Status)> {
-    let (
-        service_id,
-        kind,
-        state,
-        deployment_status,
-        action,
-        action_status,
-        sub_action,
-        is_part_last_deployment,
-        deployment_request_id,
-        last_deployment_date,
-        execution_id,
-        deployment_requests_count,
-        requested_at,
-        finished_at,
-    ) = row;
-    let steps = match (&deployment_request_id, requested_at) {
-        (Some(deployment_id), Some(requested_at)) => {
-            Some(steps(db, deployment_id, requested_at, finished_at).await?)
-        }
+fn status(row: StatusRow, steps: &mut StepsByDeployment) -> ApiResult<(ServiceType, Status)> {
+    let steps = match (&row.deployment_request_id, row.requested_at) {
+        (Some(deployment_id), Some(requested_at)) => steps
+            .remove(deployment_id)
+            .map(|details| totals(details, requested_at, row.finished_at)),
         _ => None,
     };
     Ok((
-        db::wire(&kind)?,
+        db::wire(&row.kind)?,
         Status {
-            id: db::id(&service_id)?,
-            state: db::wire(&state)?,
-            service_deployment_status: db::wire(&deployment_status)?,
-            is_part_last_deployment,
+            id: db::id(&row.service_id)?,
+            state: db::wire(&row.state)?,
+            service_deployment_status: db::wire(&row.deployment_status)?,
+            is_part_last_deployment: row.is_part_last_deployment,
             status_details: StatusDetails {
-                action: db::wire(&action)?,
-                status: db::wire(&action_status)?,
-                sub_action: db::wire(&sub_action)?,
+                action: db::wire(&row.action)?,
+                status: db::wire(&row.action_status)?,
+                sub_action: db::wire(&row.sub_action)?,
             },
-            deployment_request_id: deployment_request_id.as_deref().map(db::id).transpose()?,
-            deployment_requests_count,
-            last_deployment_date,
+            deployment_request_id: row
+                .deployment_request_id
+                .as_deref()
+                .map(db::id)
+                .transpose()?,
+            deployment_requests_count: row.deployment_requests_count,
+            last_deployment_date: row.last_deployment_date,
             steps,
-            execution_id,
+            execution_id: row.execution_id,
         },
     ))
 }
 
-async fn steps(
+/// The steps of the current deployments of the services `filter` picks (bound to `value`).
+async fn steps_where(
     db: &mut SqliteConnection,
-    deployment_id: &str,
-    requested_at: DateTime<Utc>,
-    finished_at: Option<DateTime<Utc>>,
-) -> ApiResult<Steps> {
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT step_name, status, duration_sec FROM deployment_steps
-         WHERE deployment_id = ? ORDER BY position",
-    )
-    .bind(deployment_id)
+    filter: &str,
+    value: &str,
+) -> ApiResult<StepsByDeployment> {
+    let rows: Vec<StepRow> = sqlx::query_as(&format!(
+        "{SELECT_STEPS} WHERE {filter} ORDER BY st.deployment_id, st.position"
+    ))
+    .bind(value)
     .fetch_all(&mut *db)
     .await?;
-    let details = rows
-        .into_iter()
-        .map(|(name, status, duration_sec)| {
-            Ok(Step {
-                step_name: db::wire(&name)?,
-                status: db::wire(&status)?,
-                duration_sec,
-            })
-        })
-        .collect::<ApiResult<Vec<_>>>()?;
+    let mut steps = StepsByDeployment::new();
+    for row in rows {
+        steps.entry(row.deployment_id).or_default().push(Step {
+            step_name: db::wire(&row.step_name)?,
+            status: db::wire(&row.status)?,
+            duration_sec: row.duration_sec,
+        });
+    }
+    Ok(steps)
+}
+
+fn totals(
+    details: Vec<Step>,
+    requested_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+) -> Steps {
     let end = finished_at.unwrap_or_else(Utc::now);
     // Each step is rounded to whole seconds: the total is never shown below the sum of its parts.
     let steps_sec: i64 = details.iter().map(|step| step.duration_sec).sum();
-    Ok(Steps {
+    Steps {
         total_duration_sec: (end - requested_at).num_seconds().max(steps_sec),
         total_computing_duration_sec: details
             .iter()
@@ -182,7 +207,7 @@ async fn steps(
             .map(|step| step.duration_sec)
             .sum(),
         details,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use utoipa::openapi::request_body::RequestBodyBuilder;
 const UNKNOWN_FIELDS: &str = "JSON, at most 1 MiB. A field that neither this schema nor the \
     production API names is refused with a 400 that names it.";
 use utoipa::openapi::schema::{
-    ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type,
+    ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema,
+    SchemaFormat, Type,
 };
 use utoipa::openapi::security::{
     ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
@@ -29,6 +30,13 @@ use super::RouteRule;
 struct Payload {
     schema: RefOr<Schema>,
     components: Vec<(String, RefOr<Schema>)>,
+}
+
+/// One of the types a list may hold (`Doc::answers_list_of_any`).
+pub struct Item(Payload);
+
+pub fn item<T: ToSchema>() -> Item {
+    Item(Payload::of::<T>())
 }
 
 impl Payload {
@@ -159,6 +167,26 @@ impl Doc {
     pub fn answers_list_of<T: ToSchema>(mut self, status: StatusCode) -> Self {
         self.status = status;
         self.answer = Some(Payload::list_of::<T>());
+        self
+    }
+
+    /// The route answers `status` with a list whose items are each one of `items`.
+    pub fn answers_list_of_any(mut self, status: StatusCode, items: Vec<Item>) -> Self {
+        let mut one_of = OneOfBuilder::new();
+        let mut components = Vec::new();
+        for Item(payload) in items {
+            one_of = one_of.item(payload.schema);
+            components.extend(payload.components);
+        }
+        let schema = ObjectBuilder::new()
+            .property("results", ArrayBuilder::new().items(one_of))
+            .required("results")
+            .into();
+        self.status = status;
+        self.answer = Some(Payload {
+            schema: RefOr::T(schema),
+            components,
+        });
         self
     }
 

@@ -26,6 +26,7 @@ use crate::engine::{self, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::git;
 use crate::routes::doc::{self, Doc};
+use crate::routes::stored_list::StoredList;
 use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -419,10 +420,21 @@ async fn list<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-) -> ApiResult<Json<List<R::Record>>> {
+) -> ApiResult<StoredList> {
     find_environment(&state, &caller, environment_id).await?;
-    let rows: Vec<(String,)> = sqlx::query_as(&format!(
-        "SELECT {} FROM services s {WITH_REGISTRY}
+    let records = stored::<R>(&state.db, environment_id).await?;
+    Ok(StoredList(
+        records.into_iter().map(|(_, record)| record).collect(),
+    ))
+}
+
+/// The environment's services of kind `R` as stored, by name: each name and record (JSON).
+pub async fn stored<R: ServiceResource>(
+    db: &SqlitePool,
+    environment_id: Uuid,
+) -> ApiResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT s.name, {} FROM services s {WITH_REGISTRY}
          WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name",
         spec()
     ))
@@ -431,13 +443,8 @@ async fn list<R: ServiceResource>(
     .bind(R::NAMES.map(|names| names.at))
     .bind(environment_id.to_string())
     .bind(R::TYPE.as_str())
-    .fetch_all(&state.db)
-    .await?;
-    let records = rows
-        .into_iter()
-        .map(|(spec,)| serde_json::from_str(&spec).map_err(ApiError::internal))
-        .collect::<ApiResult<_>>()?;
-    Ok(Json(List::new(records)))
+    .fetch_all(db)
+    .await?)
 }
 
 async fn create<R: ServiceResource>(

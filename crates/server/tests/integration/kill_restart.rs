@@ -165,7 +165,15 @@ fn a_killed_server_resumes_every_deployment() {
     };
     for status in settled["applications"].as_array().unwrap() {
         assert_eq!(status["deployment_requests_count"], 0);
-        assert_eq!(status["steps"]["details"].as_array().unwrap().len(), 7);
+        let id = status["id"].as_str().unwrap();
+        let own = call(
+            &restarted,
+            &token,
+            "GET",
+            &format!("/application/{id}/status"),
+            None,
+        );
+        assert_eq!(own["steps"]["details"].as_array().unwrap().len(), 7);
     }
     let resumed = applications.iter().filter(|id| {
         let log = call(

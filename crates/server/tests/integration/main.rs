@@ -22,6 +22,7 @@ mod kill_restart;
 mod load;
 mod openapi;
 mod own_document;
+mod queries;
 mod registries;
 mod secrets;
 mod services;

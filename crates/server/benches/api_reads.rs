@@ -1,0 +1,185 @@
+//! Requests per second of the API's heaviest reads, side by side with a bare axum handler that
+//! answers the same body from memory (no auth, no database): how much of the machine's HTTP
+//! speed each route keeps. Both run in this process on loopback and are called by the same
+//! clients (keep-alive connections on threads), so the ratio is what to read.
+//!
+//! `cargo bench -p platform-server --bench api_reads [-- SERVICES REQUESTS CLIENTS]`
+
+use std::time::{Duration, Instant};
+
+use axum::routing::get;
+use axum::Router;
+use platform_server::{start, Config};
+use serde_json::{json, Value};
+use tempfile::TempDir;
+
+struct Client {
+    base: String,
+    authorization: String,
+}
+
+impl Client {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let request = ureq::request(method, &format!("{}{path}", self.base))
+            .set("Authorization", &self.authorization);
+        let response = match body {
+            Some(body) => request.send_json(body),
+            None => request.call(),
+        }
+        .unwrap_or_else(|error| panic!("{method} {path}: {error}"));
+        response.into_json().unwrap_or(Value::Null)
+    }
+}
+
+/// Requests per second and the 99th percentile latency of `requests` GETs of `url` sent by
+/// `clients` threads, each on its own keep-alive connection.
+fn load(
+    url: &str,
+    authorization: Option<&str>,
+    requests: usize,
+    clients: usize,
+) -> (f64, Duration) {
+    let started = Instant::now();
+    let threads: Vec<_> = (0..clients)
+        .map(|_| {
+            let (url, authorization) = (url.to_string(), authorization.map(str::to_string));
+            std::thread::spawn(move || {
+                let agent = ureq::agent();
+                let mut latencies = Vec::new();
+                for _ in 0..requests / clients {
+                    let sent = Instant::now();
+                    let mut request = agent.get(&url);
+                    if let Some(authorization) = &authorization {
+                        request = request.set("Authorization", authorization);
+                    }
+                    let body = request.call().unwrap().into_string().unwrap();
+                    assert!(!body.is_empty());
+                    latencies.push(sent.elapsed());
+                }
+                latencies
+            })
+        })
+        .collect();
+    let mut latencies: Vec<Duration> = threads
+        .into_iter()
+        .flat_map(|thread| thread.join().unwrap())
+        .collect();
+    let seconds = started.elapsed().as_secs_f64();
+    latencies.sort();
+    let p99 = latencies[latencies.len() * 99 / 100];
+    (latencies.len() as f64 / seconds, p99)
+}
+
+/// A server answering `body` at `/` from memory, as fast as axum goes.
+async fn bare_handler(body: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let router = Router::new().route(
+        "/",
+        get(move || {
+            let body = body.clone();
+            async move { ([("content-type", "application/json")], body) }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    url
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
+    let services: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let clients: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(8);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = TempDir::new().unwrap();
+    let running = runtime
+        .block_on(start(Config {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            data_dir: dir.path().to_path_buf(),
+            console_dir: None,
+            demo: false,
+            engine_speed: 1e9,
+            engine_workers: 16,
+            new_sign_in_token: true,
+            embed_allowed_origins: vec![],
+            jwt_secret: None,
+            rate_limit_per_minute: u32::MAX,
+            webhook_retry_base: Duration::from_secs(5),
+            allowed_target_networks: Vec::new(),
+            git_roots: Vec::new(),
+            secrets_key: None,
+        }))
+        .unwrap();
+    let client = Client {
+        base: format!("http://{}/api", running.address),
+        authorization: format!("Token {}", running.sign_in_token.clone().unwrap()),
+    };
+    let organization = client.call("GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // An organization of 50 projects, one of which has an environment of `services` deployed
+    // applications.
+    let mut project = String::new();
+    for index in 0..50 {
+        let created = client.call(
+            "POST",
+            &format!("/organization/{organization}/project"),
+            Some(json!({"name": format!("project-{index:02}")})),
+        );
+        project = created["id"].as_str().unwrap().to_string();
+    }
+    let environment = client.call(
+        "POST",
+        &format!("/project/{project}/environment"),
+        Some(json!({"name": "production", "mode": "PRODUCTION"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for index in 0..services {
+        client.call(
+            "POST",
+            &format!("/environment/{environment}/application"),
+            Some(json!({"name": format!("app-{index:04}"),
+                        "git_repository": {"url": "https://git.example.com/a.git"}})),
+        );
+    }
+    client.call(
+        "POST",
+        &format!("/environment/{environment}/deploy"),
+        Some(json!({})),
+    );
+    let statuses = format!("/environment/{environment}/statuses");
+    while client.call("GET", &statuses, None)["environment"]["state"] != "DEPLOYED" {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    println!(
+        "{services} deployed applications, {requests} requests from {clients} clients each way"
+    );
+    println!(
+        "{:<44} {:>9} {:>9} {:>9} {:>9} {:>7}",
+        "route", "req/s", "p99 ms", "bare r/s", "p99 ms", "share"
+    );
+    for path in [
+        statuses,
+        format!("/environment/{environment}/application"),
+        format!("/organization/{organization}/project"),
+    ] {
+        let url = format!("{}{path}", client.base);
+        let body = client.call("GET", &path, None).to_string();
+        let bare = runtime.block_on(bare_handler(body));
+        let (ours, our_p99) = load(&url, Some(&client.authorization), requests, clients);
+        let (theirs, their_p99) = load(&bare, None, requests, clients);
+        let route = path
+            .replace(&environment, "{id}")
+            .replace(&organization, "{id}");
+        println!(
+            "{route:<44} {ours:>9.0} {:>9.1} {theirs:>9.0} {:>9.1} {:>6.0}%",
+            our_p99.as_secs_f64() * 1e3,
+            their_p99.as_secs_f64() * 1e3,
+            ours / theirs * 100.0
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! `GET /environment/{id}/services`: every service of the environment whatever its kind, by
+//! name, in one answer (the production platform's "List Services By EnvironmentId").
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use uuid::Uuid;
+
+use super::applications::Applications;
+use super::containers::Containers;
+use super::databases::Databases;
+use super::doc::{item, Doc};
+use super::environments::find_environment;
+use super::helm_services::HelmServices;
+use super::jobs::Jobs;
+use super::service_resources::{stored, ServiceResource};
+use super::stored_list::StoredList;
+use super::terraform_services::TerraformServices;
+use super::RouteTable;
+use crate::auth::{Caller, Permission};
+use crate::error::{ApiPath, ApiResult};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::GET,
+        "/environment/{environment_id}/services",
+        Permission::Read,
+        Doc::new("Every service of the environment, whatever its kind (told by service_type)")
+            .answers_list_of_any(
+                StatusCode::OK,
+                vec![
+                    item::<<Applications as ServiceResource>::Record>(),
+                    item::<<Containers as ServiceResource>::Record>(),
+                    item::<<Databases as ServiceResource>::Record>(),
+                    item::<<HelmServices as ServiceResource>::Record>(),
+                    item::<<Jobs as ServiceResource>::Record>(),
+                    item::<<TerraformServices as ServiceResource>::Record>(),
+                ],
+            ),
+        list_services,
+    );
+}
+
+/// One query per kind (each kind names its organization records its own way), merged by name.
+async fn list_services(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<StoredList> {
+    find_environment(&state, &caller, environment_id).await?;
+    let db = &state.db;
+    let mut services = Vec::new();
+    services.extend(stored::<Applications>(db, environment_id).await?);
+    services.extend(stored::<Containers>(db, environment_id).await?);
+    services.extend(stored::<Databases>(db, environment_id).await?);
+    services.extend(stored::<HelmServices>(db, environment_id).await?);
+    services.extend(stored::<Jobs>(db, environment_id).await?);
+    services.extend(stored::<TerraformServices>(db, environment_id).await?);
+    services.sort_by_cached_key(|(name, _)| name.to_lowercase());
+    Ok(StoredList(
+        services.into_iter().map(|(_, record)| record).collect(),
+    ))
+}

@@ -1,0 +1,103 @@
+//! Reads whose number of SQL statements does not grow with the number of services: counted by
+//! SQLite itself (`sqlite3_trace_v2`) on the connection the read runs on.
+
+use crate::common;
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::TestServer;
+use platform_server::engine::status;
+use serde_json::json;
+use sqlx::SqliteConnection;
+use uuid::Uuid;
+
+/// Counts each statement SQLite starts on the connection `context` was registered with.
+unsafe extern "C" fn count_statement(
+    _kind: c_uint,
+    context: *mut c_void,
+    _statement: *mut c_void,
+    sql: *mut c_void,
+) -> c_int {
+    // SQLite reports the statements of triggers too, as comments ("-- ...").
+    let sql = unsafe { CStr::from_ptr(sql as *const c_char) };
+    if !sql.to_bytes().starts_with(b"--") {
+        let counter = unsafe { &*(context as *const AtomicUsize) };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+    0
+}
+
+/// Sets (`Some`) or clears (`None`) the statement counter of `connection`.
+async fn trace(connection: &mut SqliteConnection, counter: Option<&AtomicUsize>) {
+    let mut handle = connection.lock_handle().await.unwrap();
+    let database = handle.as_raw_handle().as_ptr();
+    let (mask, callback, context) = match counter {
+        Some(counter) => (
+            libsqlite3_sys::SQLITE_TRACE_STMT as c_uint,
+            Some(count_statement as _),
+            counter as *const AtomicUsize as *mut c_void,
+        ),
+        None => (0, None, std::ptr::null_mut()),
+    };
+    // SAFETY: the connection is locked for the call; `counter` outlives the registration, which
+    // `statements` clears before returning.
+    let result = unsafe { libsqlite3_sys::sqlite3_trace_v2(database, mask, callback, context) };
+    assert_eq!(result, libsqlite3_sys::SQLITE_OK);
+}
+
+/// The statements the environment's statuses take, and how many services they name.
+async fn statuses_statements(server: &TestServer, environment: &str) -> (usize, usize) {
+    let mut connection = server.state.db.acquire().await.unwrap();
+    let counter = AtomicUsize::new(0);
+    trace(&mut connection, Some(&counter)).await;
+    let statuses = status::of_environment(&mut connection, environment.parse::<Uuid>().unwrap())
+        .await
+        .unwrap();
+    trace(&mut connection, None).await;
+    (counter.load(Ordering::Relaxed), statuses.all().count())
+}
+
+async fn deployed_environment(server: &TestServer, project: &str, services: usize) -> String {
+    let environment = server
+        .environment(project, &format!("env-{services}"))
+        .await;
+    for index in 0..services {
+        server
+            .application(&environment, &format!("app-{index}"))
+            .await;
+    }
+    let deploy = server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    assert_eq!(deploy.status.as_u16(), 202, "{}", deploy.body);
+    let statuses = format!("/api/environment/{environment}/statuses");
+    for _ in 0..3000 {
+        let body = server.get(&statuses).await.body;
+        if body["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["state"] == "DEPLOYED")
+        {
+            return environment;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("the {services} services of {environment} were never all deployed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_environments_statuses_take_the_same_statements_for_10_or_200_services() {
+    let server = TestServer::new().await;
+    let project = server.project("scale").await;
+    let small = deployed_environment(&server, &project, 10).await;
+    let large = deployed_environment(&server, &project, 200).await;
+
+    let (small_statements, small_services) = statuses_statements(&server, &small).await;
+    let (large_statements, large_services) = statuses_statements(&server, &large).await;
+    assert_eq!((small_services, large_services), (10, 200));
+    assert_eq!(small_statements, large_statements);
+    // The statuses, then the steps of the actions running.
+    assert_eq!(large_statements, 2);
+}
