@@ -1,7 +1,6 @@
 //! What every kind of service shares: listing, reading, status, actions, history, log. Each
 //! kind's routes start with its `ServiceType::path_segment`.
 
-use futures::future::try_join_all;
 use platform_api::{
     Application, Commit, Container, Database, DeployRequest, DeploymentHistoryPage, GitRepository,
     GitSource, HelmService, Job, List, LogLine, ServiceType, Status, TerraformDeployAction,
@@ -20,11 +19,13 @@ pub struct ServiceSummary {
     pub service_type: ServiceType,
 }
 
-/// What a kind's list gives of each service; its kind is the list's.
+/// What the console reads of a listed service (the rest of its record is skipped).
 #[derive(Deserialize)]
 struct Listed {
     id: Uuid,
     name: String,
+    /// Kept as text: the platform lists kinds this console does not show.
+    service_type: String,
 }
 
 /// A service's record, in the shape of its kind.
@@ -121,20 +122,24 @@ fn item(kind: ServiceType, id: Uuid) -> String {
 }
 
 impl Api {
-    /// Every service of the environment, whatever its kind, by name.
+    /// Every service of the environment, whatever its kind, by name, in one request; a kind this
+    /// console does not know is left out.
     pub async fn services(&self, environment_id: Uuid) -> Result<Vec<ServiceSummary>, ApiError> {
-        let lists = try_join_all(ServiceType::ALL.iter().map(|&kind| async move {
-            let path = format!("/environment/{environment_id}/{}", kind.path_segment());
-            let list = self.get::<List<Listed>>(&path).await?;
-            Ok::<_, ApiError>(list.results.into_iter().map(move |listed| ServiceSummary {
-                id: listed.id,
-                name: listed.name,
-                service_type: kind,
-            }))
-        }))
-        .await?;
-        let mut services: Vec<ServiceSummary> = lists.into_iter().flatten().collect();
-        services.sort_by_key(|service| service.name.to_lowercase());
+        let list: List<Listed> = self
+            .get(&format!("/environment/{environment_id}/services"))
+            .await?;
+        let mut services: Vec<ServiceSummary> = list
+            .results
+            .into_iter()
+            .filter_map(|listed| {
+                Some(ServiceSummary {
+                    service_type: listed.service_type.parse().ok()?,
+                    id: listed.id,
+                    name: listed.name,
+                })
+            })
+            .collect();
+        services.sort_by_cached_key(|service| service.name.to_lowercase());
         Ok(services)
     }
 

@@ -474,6 +474,19 @@ impl Browser {
         Ok(())
     }
 
+    /// Sends a Chrome DevTools Protocol command to the page (`Performance.getMetrics`, ...) and
+    /// returns its answer.
+    pub async fn devtools(
+        &self,
+        command: &'static str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        self.client
+            .issue_cmd(DevTools { command, params })
+            .await
+            .with_context(|| format!("DevTools {command}"))
+    }
+
     /// Shows the page as a screen `width` pixels wide would (a phone at 375), through Chromium's
     /// device emulation: a headless window cannot be made narrower than 500 px.
     pub async fn set_width(&self, width: u32) -> Result<()> {

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{
-    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission, Status,
-    WireEnum,
+    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission,
+    ServiceState, Status, WireEnum,
 };
 use uuid::Uuid;
 
@@ -78,10 +79,6 @@ pub fn EnvironmentOverview() -> impl IntoView {
         },
         move || statuses.refetch(),
     );
-    let by_service = Memo::new(move |_| match statuses.get() {
-        Some(Ok(statuses)) => index(&statuses),
-        _ => HashMap::new(),
-    });
     let record = LocalResource::new(move || {
         let ids = ids.get();
         async move {
@@ -118,7 +115,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
             {loaded(services, 4, move |(ids, services)| view! {
-                <ServiceTable ids services statuses=by_service/>
+                <ServiceTable ids services statuses/>
             })}
         </section>
         {move || ids.get().map(|ids| view! {
@@ -201,18 +198,32 @@ fn EnvironmentActions(
     }
 }
 
-fn index(statuses: &EnvironmentStatuses) -> HashMap<Uuid, Status> {
-    statuses
-        .all()
-        .map(|status| (status.id, status.clone()))
-        .collect()
+/// What a row shows of its service's status: a row is touched only when this changes.
+#[derive(Clone, PartialEq)]
+struct RowStatus {
+    state: ServiceState,
+    deployment: DeploymentStatus,
+    last_deployed: Option<DateTime<Utc>>,
 }
 
+impl RowStatus {
+    fn of(status: &Status) -> Self {
+        Self {
+            state: status.state,
+            deployment: status.service_deployment_status,
+            last_deployed: status.last_deployment_date,
+        }
+    }
+}
+
+/// The services, a row each keyed by id. Each row's status is a signal of its own, set by one
+/// pass over each answer of the polled statuses only where it changed: a poll that changes
+/// nothing touches no row, a poll that changes everything touches each row once.
 #[component]
 fn ServiceTable(
     ids: Ids,
     services: Vec<ServiceSummary>,
-    statuses: Memo<HashMap<Uuid, Status>>,
+    statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
 ) -> impl IntoView {
     if services.is_empty() {
         return view! {
@@ -221,6 +232,25 @@ fn ServiceTable(
         }
         .into_any();
     }
+    let rows: HashMap<Uuid, RwSignal<Option<RowStatus>>> = services
+        .iter()
+        .map(|service| (service.id, RwSignal::new(None)))
+        .collect();
+    let row_of = rows.clone();
+    Effect::new(move |_| {
+        statuses.with(|answer| {
+            let Some(Ok(answer)) = answer else { return };
+            for status in answer.all() {
+                let Some(row) = rows.get(&status.id) else {
+                    continue;
+                };
+                let now = RowStatus::of(status);
+                if row.with_untracked(|shown| shown.as_ref() != Some(&now)) {
+                    row.set(Some(now));
+                }
+            }
+        });
+    });
     view! {
         <table class="table">
             <thead><tr>
@@ -232,35 +262,41 @@ fn ServiceTable(
             </tr></thead>
             <tbody>
                 {services.into_iter().map(|service| {
-                    let id = service.id;
-                    let status = move || statuses.with(|s| s.get(&id).cloned());
-                    let name = service.name;
-                    let link_text = name.clone();
+                    let status = row_of[&service.id];
                     view! {
-                        <tr data-service=name>
-                            <td>
-                                <A href=paths::service(ids.org, ids.project, ids.environment, id)>
-                                    {link_text}
-                                </A>
-                            </td>
-                            <td class="muted">{service.service_type.label()}</td>
-                            <td>{move || status().map(|s| view! {
-                                <StatusBadge state=s.state
-                                    never_deployed=s.service_deployment_status == DeploymentStatus::NeverDeployed/>
-                            })}</td>
-                            <td class="muted">
-                                {move || status().map(|s| s.service_deployment_status.label())}
-                            </td>
-                            <td>
-                                {move || status().and_then(|s| s.last_deployment_date).map(|at| view! {
-                                    <RelativeTime at/>
-                                })}
-                            </td>
-                        </tr>
+                        <ServiceRow ids service status/>
                     }
                 }).collect_view()}
             </tbody>
         </table>
     }
     .into_any()
+}
+
+#[component]
+fn ServiceRow(
+    ids: Ids,
+    service: ServiceSummary,
+    status: RwSignal<Option<RowStatus>>,
+) -> impl IntoView {
+    let href = paths::service(ids.org, ids.project, ids.environment, service.id);
+    let name = service.name.clone();
+    view! {
+        <tr data-service=service.name>
+            <td><A href=href>{name}</A></td>
+            <td class="muted">{service.service_type.label()}</td>
+            <td>{move || status.with(|s| s.as_ref().map(|s| view! {
+                <StatusBadge state=s.state
+                    never_deployed=s.deployment == DeploymentStatus::NeverDeployed/>
+            }))}</td>
+            <td class="muted">
+                {move || status.with(|s| s.as_ref().map(|s| s.deployment.label()))}
+            </td>
+            <td>
+                {move || status.with(|s| s.as_ref().and_then(|s| s.last_deployed)).map(|at| view! {
+                    <RelativeTime at/>
+                })}
+            </td>
+        </tr>
+    }
 }

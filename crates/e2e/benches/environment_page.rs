@@ -1,0 +1,278 @@
+//! The environment page at scale, in headless Chromium, side by side with a static HTML table of
+//! the same rows (served from memory by a bare axum server, its statuses refreshed by plain JS):
+//!
+//! - navigation → every row in the DOM: `performance.now()` when a frame first sees all rows,
+//!   recorded by a script Chromium runs before the page's own (median of RUNS warm loads, and the
+//!   first, cold one);
+//! - one status refresh where every status changes: the script time (DevTools
+//!   `Performance.getMetrics` ScriptDuration) from the change in the database until every row
+//!   shows it, and the same for a poll where nothing changed.
+//!
+//! Needs the built console (`scripts/build-console.sh`) and chromium/chromedriver (scripts/setup.sh).
+//! `cargo bench -p e2e --bench environment_page [-- SERVICES RUNS]`
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use axum::routing::get;
+use axum::Router;
+use e2e::Browser;
+use serde_json::{json, Value};
+
+/// Records, in `window.__rowsAt`, the time of the first frame that shows `rows` table rows.
+const ROWS_AT: &str = "(() => { const wanted = ROWS; const check = () => {
+    if (document.querySelectorAll('tbody tr').length >= wanted) { window.__rowsAt = performance.now(); }
+    else { requestAnimationFrame(check); } }; requestAnimationFrame(check); })();";
+
+/// The states a refresh switches every service between: all in progress, so that the console
+/// polls every two seconds.
+const STATES: [&str; 2] = ["BUILDING", "DEPLOYING"];
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
+    let services: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let browser = Browser::start(1e9).await?;
+    let place = browser
+        .create_environment("bench", "production", "PRODUCTION")
+        .await?;
+    for index in 0..services {
+        browser
+            .create(
+                &format!("/environment/{}/application", place.environment),
+                json!({"name": format!("app-{index:05}"),
+                       "git_repository": {"url": "https://git.example.com/a.git"}}),
+            )
+            .await?;
+    }
+    let statuses_path = format!("/environment/{}/statuses", place.environment);
+    browser
+        .api(
+            "POST",
+            &format!("/environment/{}/deploy", place.environment),
+            json!({}),
+        )
+        .await?;
+    while browser.api("GET", &statuses_path, Value::Null).await?["environment"]["state"]
+        != "DEPLOYED"
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let statuses = browser.api("GET", &statuses_path, Value::Null).await?;
+    let names = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/services", place.environment),
+            Value::Null,
+        )
+        .await?;
+
+    let static_statuses = Arc::new(Mutex::new(statuses.to_string()));
+    let static_url = static_table(static_page(&names, &statuses), static_statuses.clone()).await?;
+    browser
+        .devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": ROWS_AT.replace("ROWS", &services.to_string())}),
+        )
+        .await?;
+    browser.devtools("Performance.enable", json!({})).await?;
+
+    browser.sign_in().await?;
+    let console_url = browser.url(&place.page());
+    let console_cold = rows_at(&browser, &console_url).await?;
+    let console_load = median(&browser, &console_url, runs).await?;
+    let static_load = median(&browser, &static_url, runs).await?;
+
+    // The console's page, open and settled, sees every status change at once, several times.
+    browser.client.goto(&console_url).await?;
+    shown_everywhere(&browser, "DEPLOYED", services).await?;
+    let mut console_refresh = Vec::new();
+    for run in 0..=runs {
+        let state = STATES[run % 2];
+        let before = script_seconds(&browser).await?;
+        set_every_state(&browser, state).await?;
+        shown_everywhere(&browser, state, services).await?;
+        // The first change waits out the settled poll; the others are measured.
+        if run > 0 {
+            console_refresh.push((script_seconds(&browser).await? - before) * 1e3);
+        }
+    }
+    let before = script_seconds(&browser).await?;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let console_unchanged = (script_seconds(&browser).await? - before) * 1e3;
+
+    browser.client.goto(&static_url).await?;
+    let mut static_refresh = Vec::new();
+    for run in 0..runs {
+        let state = STATES[run % 2];
+        set_every_state(&browser, state).await?;
+        *static_statuses.lock().unwrap() = browser
+            .api("GET", &statuses_path, Value::Null)
+            .await?
+            .to_string();
+        let before = script_seconds(&browser).await?;
+        browser
+            .client
+            .execute_async("refresh().then(arguments[0])", vec![])
+            .await?;
+        shown_everywhere(&browser, state, services).await?;
+        static_refresh.push((script_seconds(&browser).await? - before) * 1e3);
+    }
+
+    println!("environment page, {services} services, median of {runs} runs");
+    println!("{:<48} {:>10} {:>14}", "", "console", "static table");
+    println!(
+        "{:<48} {:>10.0} {:>14.0}   (console cold: {console_cold:.0} ms)",
+        "navigation → every row in the DOM (ms)", console_load, static_load
+    );
+    println!(
+        "{:<48} {:>10.1} {:>14.1}",
+        "script of a refresh changing every status (ms)",
+        middle(console_refresh),
+        middle(static_refresh)
+    );
+    println!(
+        "{:<48} {:>10.1}",
+        "script of 2.5 s with a poll changing nothing (ms)", console_unchanged
+    );
+    browser.close().await?;
+    Ok(())
+}
+
+async fn rows_at(browser: &Browser, url: &str) -> Result<f64> {
+    browser.client.goto(url).await?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let at = browser
+            .client
+            .execute("return window.__rowsAt", vec![])
+            .await?;
+        if let Some(at) = at.as_f64() {
+            return Ok(at);
+        }
+        if tokio::time::Instant::now() > deadline {
+            bail!("{url} never showed every row");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn median(browser: &Browser, url: &str, runs: usize) -> Result<f64> {
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        times.push(rows_at(browser, url).await?);
+    }
+    Ok(middle(times))
+}
+
+fn middle(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The page's script time so far, in seconds.
+async fn script_seconds(browser: &Browser) -> Result<f64> {
+    let metrics = browser
+        .devtools("Performance.getMetrics", json!({}))
+        .await?;
+    metrics["metrics"]
+        .as_array()
+        .and_then(|all| all.iter().find(|m| m["name"] == "ScriptDuration"))
+        .and_then(|m| m["value"].as_f64())
+        .ok_or_else(|| anyhow::anyhow!("no ScriptDuration in {metrics}"))
+}
+
+/// Every service's state changed in the database, as the engine would.
+async fn set_every_state(browser: &Browser, state: &str) -> Result<()> {
+    sqlx::query("UPDATE service_statuses SET state = ?")
+        .bind(state)
+        .execute(&browser.server.state.db)
+        .await?;
+    Ok(())
+}
+
+async fn shown_everywhere(browser: &Browser, state: &str, services: usize) -> Result<()> {
+    let count = format!("return document.querySelectorAll('[data-state=\"{state}\"]').length");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while browser.client.execute(&count, vec![]).await?.as_u64() != Some(services as u64) {
+        if tokio::time::Instant::now() > deadline {
+            bail!("the page never showed {state} on every row");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
+}
+
+/// The same rows as the console's table, as static HTML, with a plain-JS `refresh()` that reads
+/// the statuses and updates each row's cells.
+fn static_page(names: &Value, statuses: &Value) -> String {
+    let mut rows = String::new();
+    let state_of = |id: &Value| {
+        [
+            "applications",
+            "containers",
+            "jobs",
+            "databases",
+            "helms",
+            "terraforms",
+        ]
+        .iter()
+        .flat_map(|kind| statuses[kind].as_array().cloned().unwrap_or_default())
+        .find(|status| &status["id"] == id)
+        .unwrap_or(Value::Null)
+    };
+    for service in names["results"].as_array().unwrap() {
+        let status = state_of(&service["id"]);
+        rows.push_str(&format!(
+            "<tr id=\"s-{id}\"><td><a href=\"#{id}\">{name}</a></td><td>Application</td>\
+             <td><span class=\"badge\" data-state=\"{state}\">{state}</span></td>\
+             <td>{deployment}</td><td>{date}</td></tr>",
+            id = service["id"].as_str().unwrap(),
+            name = service["name"].as_str().unwrap(),
+            state = status["state"].as_str().unwrap_or(""),
+            deployment = status["service_deployment_status"].as_str().unwrap_or(""),
+            date = status["last_deployment_date"].as_str().unwrap_or(""),
+        ));
+    }
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Static table</title>\
+         </head><body><table><thead><tr><th>Name</th><th>Kind</th><th>Status</th><th>Deployment</th>\
+         <th>Last deployed</th></tr></thead><tbody>{rows}</tbody></table><script>\
+         async function refresh() {{\
+           const statuses = await (await fetch('/statuses')).json();\
+           for (const kind of ['applications','containers','jobs','databases','helms','terraforms']) {{\
+             for (const s of statuses[kind] || []) {{\
+               const row = document.getElementById('s-' + s.id); if (!row) continue;\
+               const badge = row.cells[2].firstChild;\
+               if (badge.dataset.state !== s.state) {{ badge.dataset.state = s.state; badge.textContent = s.state; }}\
+               if (row.cells[3].textContent !== s.service_deployment_status) row.cells[3].textContent = s.service_deployment_status;\
+             }}\
+           }}\
+         }}</script></body></html>"
+    )
+}
+
+/// Serves `page` at `/` and the current `statuses` at `/statuses`; returns the page's address.
+async fn static_table(page: String, statuses: Arc<Mutex<String>>) -> Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}/", listener.local_addr()?);
+    let router = Router::new()
+        .route(
+            "/",
+            get(move || {
+                let page = page.clone();
+                async move { axum::response::Html(page) }
+            }),
+        )
+        .route(
+            "/statuses",
+            get(move || {
+                let body = statuses.lock().unwrap().clone();
+                async move { ([("content-type", "application/json")], body) }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(url)
+}
