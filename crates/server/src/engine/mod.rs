@@ -409,7 +409,9 @@ impl Engine {
                 .map(|step| step.name),
             _ => None,
         };
+        let tx = self.writes.begin().await?;
         self.finish_failed(
+            tx,
             deployment_id,
             service_id.parse()?,
             action.failed(step.unwrap_or(StepName::Deployment)),
@@ -473,20 +475,27 @@ impl Engine {
             .unwrap_or(0);
 
         for (position, step) in plan.iter().enumerate().skip(done) {
-            if self.cancel_requested(deployment_id).await? {
-                // Canceled between two steps: the step that would have run is the one canceled.
-                self.record_step(
-                    deployment_id,
-                    service_id,
-                    position,
-                    step,
-                    Duration::ZERO,
-                    Outcome::Canceled,
-                )
-                .await?;
-                return self.finish_canceled(deployment_id, service_id).await;
+            // Later steps were entered in the transaction that recorded the step before.
+            if position == done {
+                if self.cancel_requested(deployment_id).await? {
+                    // Canceled before its first step ran: that step is the one canceled.
+                    let mut tx = self.writes.begin().await?;
+                    record_step(
+                        &mut tx,
+                        (deployment_id, service_id),
+                        position,
+                        step,
+                        Duration::ZERO,
+                        Outcome::Canceled,
+                    )
+                    .await?;
+                    return self.finish_canceled(tx, deployment_id, service_id).await;
+                }
+                let mut tx = self.writes.begin().await?;
+                let recorded = enter_state(&mut tx, deployment_id, service_id, step).await?;
+                tx.commit().await?;
+                self.wake_deliveries(recorded);
             }
-            self.enter_state(deployment_id, service_id, step).await?;
             let started = Instant::now();
             self.wait(step.seconds).await;
             let fails = fail_at.as_deref().is_some_and(|target| {
@@ -524,21 +533,42 @@ impl Engine {
             } else {
                 Outcome::Done
             };
-            self.record_step(
-                deployment_id,
-                service_id,
+            // The step's end and what follows it (the next step, or the action's end) are one
+            // transaction: half as many commits, and no moment between two states.
+            let mut tx = self.writes.begin().await?;
+            record_step(
+                &mut tx,
+                (deployment_id, service_id),
                 position,
                 step,
                 started.elapsed(),
                 outcome,
             )
             .await?;
-            match outcome {
-                Outcome::Done => {}
-                Outcome::Canceled => return self.finish_canceled(deployment_id, service_id).await,
-                Outcome::Failed => {
+            match (outcome, plan.get(position + 1)) {
+                (Outcome::Done, Some(next)) => {
+                    let recorded = enter_state(&mut tx, deployment_id, service_id, next).await?;
+                    tx.commit().await?;
+                    self.wake_deliveries(recorded);
+                }
+                (Outcome::Done, None) => {
+                    return self
+                        .finish(
+                            tx,
+                            (action, sub_action),
+                            deployment_id,
+                            (service_id, kind),
+                            git_commit_id,
+                        )
+                        .await;
+                }
+                (Outcome::Canceled, _) => {
+                    return self.finish_canceled(tx, deployment_id, service_id).await;
+                }
+                (Outcome::Failed, _) => {
                     return self
                         .finish_failed(
+                            tx,
                             deployment_id,
                             service_id,
                             action.failed(step.name),
@@ -548,9 +578,11 @@ impl Engine {
                 }
             }
         }
+        // A resumed action whose every step was recorded ends now.
+        let tx = self.writes.begin().await?;
         self.finish(
-            action,
-            sub_action,
+            tx,
+            (action, sub_action),
             deployment_id,
             (service_id, kind),
             git_commit_id,
@@ -664,102 +696,16 @@ impl Engine {
         tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await;
     }
 
-    async fn enter_state(
-        &self,
-        deployment_id: Uuid,
-        service_id: Uuid,
-        step: &PlannedStep,
-    ) -> anyhow::Result<()> {
-        let mut tx = self.writes.begin().await?;
-        set_state(
-            &mut tx,
-            deployment_id,
-            service_id,
-            step.state,
-            ActionStatus::Ongoing,
-        )
-        .await?;
-        log(
-            &mut tx,
-            deployment_id,
-            service_id,
-            &format!("{}: started.", step.name.label()),
-        )
-        .await?;
-        // The first step of an action starts it, once, even when a restart replays the step.
-        let first = sqlx::query(
-            "UPDATE deployments SET started_at = ? WHERE id = ? AND started_at IS NULL",
-        )
-        .bind(Utc::now())
-        .bind(deployment_id.to_string())
-        .execute(&mut *tx)
-        .await?;
-        let recorded = if first.rows_affected() == 1 {
-            events::emit(
-                &mut tx,
-                deployment_id,
-                WebhookEvent::DeploymentStarted,
-                step.state,
-            )
-            .await?
-        } else {
-            0
-        };
-        tx.commit().await?;
-        self.wake_deliveries(recorded);
-        Ok(())
-    }
-
-    async fn record_step(
-        &self,
-        deployment_id: Uuid,
-        service_id: Uuid,
-        position: usize,
-        step: &PlannedStep,
-        took: Duration,
-        outcome: Outcome,
-    ) -> anyhow::Result<()> {
-        let duration_sec = took.as_secs_f64().round() as i64;
-        let (status, ended) = match outcome {
-            Outcome::Done => (StepStatus::Success, "done"),
-            Outcome::Failed => (StepStatus::Error, "failed"),
-            Outcome::Canceled => (StepStatus::Cancel, "canceled"),
-        };
-        let mut tx = self.writes.begin().await?;
-        sqlx::query(
-            "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
-             VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .bind(deployment_id.to_string())
-        .bind(i64::try_from(position)?)
-        .bind(step.name.as_str())
-        .bind(status.as_str())
-        .bind(duration_sec)
-        .bind(Utc::now())
-        .execute(&mut *tx)
-        .await?;
-        log(
-            &mut tx,
-            deployment_id,
-            service_id,
-            &format!("{}: {ended} in {duration_sec} s.", step.name.label()),
-        )
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// The action went through: the service reaches the action's done state.
     async fn finish(
         &self,
-        action: Action,
-        sub_action: SubAction,
+        mut tx: Transaction<'_, Sqlite>,
+        (action, sub_action): (Action, SubAction),
         deployment_id: Uuid,
         (service_id, kind): (Uuid, ServiceType),
         git_commit_id: Option<String>,
     ) -> anyhow::Result<()> {
         let now = Utc::now();
-        let mut tx = self.writes.begin().await?;
         if sub_action == SubAction::TerraformPlanOnly {
             return self.finish_plan(tx, deployment_id, service_id).await;
         }
@@ -860,12 +806,12 @@ impl Engine {
 
     async fn finish_failed(
         &self,
+        mut tx: Transaction<'_, Sqlite>,
         deployment_id: Uuid,
         service_id: Uuid,
         state: ServiceState,
         message: &str,
     ) -> anyhow::Result<()> {
-        let mut tx = self.writes.begin().await?;
         let recorded = end(
             &mut tx,
             deployment_id,
@@ -880,8 +826,12 @@ impl Engine {
         Ok(())
     }
 
-    async fn finish_canceled(&self, deployment_id: Uuid, service_id: Uuid) -> anyhow::Result<()> {
-        let mut tx = self.writes.begin().await?;
+    async fn finish_canceled(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+        service_id: Uuid,
+    ) -> anyhow::Result<()> {
         let recorded = end(
             &mut tx,
             deployment_id,
@@ -895,6 +845,85 @@ impl Engine {
         self.wake_deliveries(recorded);
         Ok(())
     }
+}
+
+/// Enters the state of `step`, in the transaction that recorded the step before (or on its own for
+/// an action's first step); returns how many webhook deliveries it recorded.
+async fn enter_state(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    step: &PlannedStep,
+) -> anyhow::Result<usize> {
+    set_state(
+        tx,
+        deployment_id,
+        service_id,
+        step.state,
+        ActionStatus::Ongoing,
+    )
+    .await?;
+    log(
+        tx,
+        deployment_id,
+        service_id,
+        &format!("{}: started.", step.name.label()),
+    )
+    .await?;
+    // The first step of an action starts it, once, even when a restart replays the step.
+    let first =
+        sqlx::query("UPDATE deployments SET started_at = ? WHERE id = ? AND started_at IS NULL")
+            .bind(Utc::now())
+            .bind(deployment_id.to_string())
+            .execute(&mut **tx)
+            .await?;
+    Ok(if first.rows_affected() == 1 {
+        events::emit(
+            tx,
+            deployment_id,
+            WebhookEvent::DeploymentStarted,
+            step.state,
+        )
+        .await?
+    } else {
+        0
+    })
+}
+
+async fn record_step(
+    tx: &mut Transaction<'_, Sqlite>,
+    (deployment_id, service_id): (Uuid, Uuid),
+    position: usize,
+    step: &PlannedStep,
+    took: Duration,
+    outcome: Outcome,
+) -> anyhow::Result<()> {
+    let duration_sec = took.as_secs_f64().round() as i64;
+    let (status, ended) = match outcome {
+        Outcome::Done => (StepStatus::Success, "done"),
+        Outcome::Failed => (StepStatus::Error, "failed"),
+        Outcome::Canceled => (StepStatus::Cancel, "canceled"),
+    };
+    sqlx::query(
+        "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(deployment_id.to_string())
+    .bind(i64::try_from(position)?)
+    .bind(step.name.as_str())
+    .bind(status.as_str())
+    .bind(duration_sec)
+    .bind(Utc::now())
+    .execute(&mut **tx)
+    .await?;
+    log(
+        tx,
+        deployment_id,
+        service_id,
+        &format!("{}: {ended} in {duration_sec} s.", step.name.label()),
+    )
+    .await?;
+    Ok(())
 }
 
 /// Ends an action in `state`: the state, the end time, a last log line and the event that says
