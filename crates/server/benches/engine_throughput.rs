@@ -154,8 +154,8 @@ async fn main() {
         .fetch_one(&state.db)
         .await
         .unwrap();
-    // Each of the engine's transactions (an action requested, a state entered, a step recorded,
-    // an action ended) writes one log line with its change.
+    // Each change the engine persists (an action requested, a state entered, a step recorded, an
+    // action ended) writes one log line with it, in the same transaction.
     let (changes,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM deployment_logs")
         .fetch_one(&state.db)
         .await

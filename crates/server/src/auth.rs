@@ -163,36 +163,64 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
     }
 }
 
+/// An API token's caller and when the token expires, as `Fresh` keeps them.
+#[derive(Clone)]
+pub struct TokenCaller {
+    caller: Caller,
+    expires_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    type Row = (
-        String,
-        String,
-        String,
-        String,
-        String,
-        Option<chrono::DateTime<chrono::Utc>>,
-    );
-    let row: Option<Row> = sqlx::query_as(
-        "SELECT t.id, t.organization_id, t.name, r.name, r.permission, t.expires_at
-         FROM api_tokens t JOIN roles r ON r.id = t.role_id WHERE t.token_hash = ?",
-    )
-    .bind(hash_token(token))
-    .fetch_optional(&state.db)
-    .await?;
-    let (token_id, organization_id, token_name, role_name, permission, expires_at) =
-        row.ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
-    if expires_at.is_some_and(|at| at <= chrono::Utc::now()) {
+    let hash = hash_token(token);
+    let found = match state.callers.get(&hash) {
+        Some(found) => found,
+        None => {
+            let (commits, read_at) = (state.callers.reading(), std::time::Instant::now());
+            let found = read_token_caller(state, &hash).await?;
+            state.callers.keep(hash, commits, read_at, found.clone());
+            found
+        }
+    };
+    if found.expires_at.is_some_and(|at| at <= chrono::Utc::now()) {
         return Err(ApiError::unauthorized("The API token has expired."));
     }
-    let permission = role_permission(&permission).ok_or_else(|| {
-        ApiError::internal(format!("role {role_name} grants an unknown permission"))
+    Ok(found.caller)
+}
+
+async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, ApiError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        token_id: String,
+        organization_id: String,
+        token_name: String,
+        role_name: String,
+        permission: String,
+        expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    }
+    let row: Row = sqlx::query_as(
+        "SELECT t.id AS token_id, t.organization_id, t.name AS token_name, r.name AS role_name,
+                r.permission, t.expires_at
+         FROM api_tokens t JOIN roles r ON r.id = t.role_id WHERE t.token_hash = ?",
+    )
+    .bind(hash)
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
+    let permission = role_permission(&row.permission).ok_or_else(|| {
+        ApiError::internal(format!(
+            "role {} grants an unknown permission",
+            row.role_name
+        ))
     })?;
-    Ok(Caller {
-        organization_id: organization_id.parse().map_err(ApiError::internal)?,
-        name: format!("API token {token_name}"),
-        role_name,
-        permission,
-        rate_key: format!("token:{token_id}"),
+    Ok(TokenCaller {
+        caller: Caller {
+            organization_id: row.organization_id.parse().map_err(ApiError::internal)?,
+            name: format!("API token {}", row.token_name),
+            role_name: row.role_name,
+            permission,
+            rate_key: format!("token:{}", row.token_id),
+        },
+        expires_at: row.expires_at,
     })
 }
 

@@ -2,7 +2,7 @@
 //! generated for the address the browser used. Only the console's own origin and the origins
 //! allowed to embed it may show it in a frame. Files whose name carries trunk's content hash are
 //! cached for good; `index.html` and `config.json` are checked at every load, so a new build is
-//! picked up at once.
+//! picked up at once. Pre-compressed copies (`x.wasm.br`, `x.wasm.gz`) are sent when present.
 
 use std::path::PathBuf;
 
@@ -25,8 +25,16 @@ pub fn router(console_dir: Option<PathBuf>, embed_allowed_origins: &[String]) ->
     let router = Router::new().route("/config.json", get(config_json));
     let router = match console_dir {
         Some(dir) => {
-            let index = ServeFile::new(dir.join("index.html"));
-            router.fallback_service(ServeDir::new(dir).fallback(index))
+            // The build's `.br` and `.gz` files (highest levels) are sent when the browser takes
+            // them, so nothing is compressed per request.
+            let index = ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip();
+            let files = ServeDir::new(dir)
+                .precompressed_br()
+                .precompressed_gzip()
+                .fallback(index);
+            router.fallback_service(files)
         }
         None => router,
     };

@@ -2,14 +2,46 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-pub async fn open(path: &Path) -> anyhow::Result<SqlitePool> {
+/// How many transactions have written to the database since the server started, on any
+/// connection of `open` or `writer` (SQLite's commit hook, called as each one commits).
+#[derive(Clone, Default)]
+pub struct Commits(Arc<AtomicU64>);
+
+impl Commits {
+    pub fn count(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+
+    pub fn committed(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The pool options that count the commits of each of the pool's connections.
+    fn counted(&self, pool: SqlitePoolOptions) -> SqlitePoolOptions {
+        let commits = self.clone();
+        pool.after_connect(move |connection, _| {
+            let commits = commits.clone();
+            Box::pin(async move {
+                connection.lock_handle().await?.set_commit_hook(move || {
+                    commits.committed();
+                    true
+                });
+                Ok(())
+            })
+        })
+    }
+}
+
+pub async fn open(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> {
     owner_only(path)?;
-    let pool = SqlitePoolOptions::new()
-        .max_connections(8)
+    let pool = commits
+        .counted(SqlitePoolOptions::new().max_connections(8))
         .connect_with(options(path)?)
         .await?;
     sqlx::migrate!("./migrations").run(&pool).await?;
@@ -19,9 +51,9 @@ pub async fn open(path: &Path) -> anyhow::Result<SqlitePool> {
 /// One connection to the database `open` made, for the engine's writes. SQLite takes one writer
 /// at a time: writers queued here in turn wait less than writers contending for its lock, whose
 /// busy handler sleeps between tries.
-pub async fn writer(path: &Path) -> anyhow::Result<SqlitePool> {
-    Ok(SqlitePoolOptions::new()
-        .max_connections(1)
+pub async fn writer(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> {
+    Ok(commits
+        .counted(SqlitePoolOptions::new().max_connections(1))
         .connect_with(options(path)?)
         .await?)
 }

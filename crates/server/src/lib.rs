@@ -9,6 +9,7 @@ mod demo;
 pub mod engine;
 pub mod error;
 pub mod events;
+mod fresh;
 pub mod git;
 mod platform_fields;
 pub mod rate_limit;
@@ -27,6 +28,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
+use crate::fresh::Fresh;
 use crate::git::Repositories;
 use crate::rate_limit::RateLimiter;
 use crate::seal::Sealer;
@@ -79,6 +81,11 @@ pub struct AppState {
     pub targets: Arc<TargetPolicy>,
     /// Seals the secrets the server stores.
     pub sealer: Arc<Sealer>,
+    /// Each environment's statuses as last read (JSON), while the database has not changed.
+    pub statuses: Arc<Fresh<uuid::Uuid, axum::body::Bytes>>,
+    /// Each API token's caller as last read (by the token's hash), while the database has not
+    /// changed.
+    pub callers: Arc<Fresh<String, auth::TokenCaller>>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -142,7 +149,8 @@ pub fn lock_data_dir(data_dir: &std::path::Path) -> anyhow::Result<std::fs::File
 pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Outcome)> {
     std::fs::create_dir_all(&config.data_dir)?;
     let database = config.data_dir.join("platform.sqlite");
-    let db = db::open(&database).await?;
+    let commits = db::Commits::default();
+    let db = db::open(&database, &commits).await?;
     let sealer = Arc::new(Sealer::load(
         &config.data_dir,
         config.secrets_key.as_deref(),
@@ -152,7 +160,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     git_roots.push(demo::repositories_folder(&config.data_dir));
     let engine = Arc::new(Engine::new(
         db.clone(),
-        db::writer(&database).await?,
+        db::writer(&database, &commits).await?,
         config.engine_speed,
         config.engine_workers,
         Repositories::new(git_roots),
@@ -168,6 +176,8 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
         targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
         sealer: sealer.clone(),
+        statuses: Arc::new(Fresh::new(commits.clone())),
+        callers: Arc::new(Fresh::new(commits)),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;

@@ -1,5 +1,9 @@
+use std::time::Instant;
+
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
@@ -12,6 +16,7 @@ use uuid::Uuid;
 use super::clusters::Clusters;
 use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
+use super::raw_json;
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::action::Action;
@@ -303,16 +308,28 @@ async fn delete_environment(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Every service status of the environment in one answer, so that the console polls once.
+/// Every service status of the environment in one answer, so that the console polls once. A
+/// still environment (no action running) is answered from memory until the database changes.
 async fn environment_statuses(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-) -> ApiResult<Json<EnvironmentStatuses>> {
+) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    Ok(Json(
-        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?,
-    ))
+    if let Some(body) = state.statuses.get(&environment_id) {
+        return Ok(raw_json::json(body));
+    }
+    let (commits, read_at) = (state.statuses.reading(), Instant::now());
+    let statuses =
+        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    let body = Bytes::from(serde_json::to_vec(&statuses).map_err(ApiError::internal)?);
+    // A running action's durations grow with the clock, commit or not.
+    if statuses.all().all(|status| status.steps.is_none()) {
+        state
+            .statuses
+            .keep(environment_id, commits, read_at, body.clone());
+    }
+    Ok(raw_json::json(body))
 }
 
 /// Runs `action` on each service of the environment it applies to (a stop or a restart skips

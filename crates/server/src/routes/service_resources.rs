@@ -26,7 +26,7 @@ use crate::engine::{self, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::git;
 use crate::routes::doc::{self, Doc};
-use crate::routes::stored_list::StoredList;
+use crate::routes::raw_json::StoredList;
 use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -545,8 +545,10 @@ async fn check<R: ServiceResource>(
 }
 
 /// A service's stored spec with the groups it is attached to as they are now, in the order
-/// attached (a group deleted since is gone); specs of kinds without groups as stored.
-const GROUPED: &str = "CASE WHEN json_type(s.spec, '$.annotations_groups') IS NULL THEN s.spec
+/// attached (a group deleted since is gone); specs attached to no group (most, and every kind
+/// without groups) as stored, without rewriting their JSON.
+const GROUPED: &str = "CASE WHEN COALESCE(json_array_length(s.spec, '$.annotations_groups'), 0)
+        + COALESCE(json_array_length(s.spec, '$.labels_groups'), 0) = 0 THEN s.spec
     ELSE json_set(s.spec,
         '$.annotations_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
             FROM json_each(s.spec, '$.annotations_groups') j JOIN organization_resources g

@@ -127,3 +127,43 @@ async fn console_files_are_cached_by_their_hash_and_sent_compressed() {
     let body = plain.into_body().collect().await.unwrap().to_bytes();
     assert_eq!(body.len(), wasm.len());
 }
+
+/// The build's pre-compressed copies are sent as they are, with the encoding the browser takes.
+#[tokio::test]
+async fn pre_compressed_copies_are_sent_when_present() {
+    let data = TempDir::new().unwrap();
+    let dist = TempDir::new().unwrap();
+    std::fs::write(dist.path().join("index.html"), "<!doctype html>").unwrap();
+    let name = "console-ccb78c1f92a0cedb.js";
+    std::fs::write(dist.path().join(name), "let console = 1;").unwrap();
+    std::fs::write(dist.path().join(format!("{name}.br")), "brotli copy").unwrap();
+    std::fs::write(dist.path().join(format!("{name}.gz")), "gzip copy").unwrap();
+    let (state, _) = prepare(&common::config(&data)).await.unwrap();
+    let router = app(state, Some(dist.path().to_path_buf()));
+    for (accepted, encoding, body) in [
+        ("br, gzip", Some("br"), "brotli copy"),
+        ("gzip", Some("gzip"), "gzip copy"),
+        ("identity", None, "let console = 1;"),
+    ] {
+        let request = Request::get(format!("/{name}"))
+            .header("Accept-Encoding", accepted)
+            .body(Body::empty())
+            .unwrap();
+        let answer = router.clone().oneshot(request).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK);
+        assert_eq!(
+            answer
+                .headers()
+                .get("content-encoding")
+                .map(|value| value.to_str().unwrap()),
+            encoding,
+            "{accepted}"
+        );
+        assert_eq!(
+            answer.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        let sent = answer.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(sent, body.as_bytes(), "{accepted}");
+    }
+}

@@ -1,5 +1,6 @@
-//! Reads whose number of SQL statements does not grow with the number of services: counted by
-//! SQLite itself (`sqlite3_trace_v2`) on the connection the read runs on.
+//! Reads at scale: statuses whose number of SQL statements does not grow with the number of
+//! services (counted by SQLite itself, `sqlite3_trace_v2`, on the connection the read runs on),
+//! and answers kept in memory that never outlive a change.
 
 use crate::common;
 
@@ -100,4 +101,33 @@ async fn an_environments_statuses_take_the_same_statements_for_10_or_200_service
     assert_eq!(small_statements, large_statements);
     // The statuses, then the steps of the actions running.
     assert_eq!(large_statements, 2);
+}
+
+/// A still environment's statuses are answered from memory, and any commit (here one the API
+/// did not make) ends that at once.
+#[tokio::test]
+async fn statuses_answered_from_memory_never_hide_a_change() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let deploy = server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    assert_eq!(deploy.status.as_u16(), 202);
+    server.settled_status(&application).await;
+    let statuses = format!("/api/environment/{environment}/statuses");
+    let state = |body: serde_json::Value| body["applications"][0]["state"].clone();
+    assert_eq!(state(server.get(&statuses).await.body), "DEPLOYED");
+    assert_eq!(state(server.get(&statuses).await.body), "DEPLOYED");
+
+    sqlx::query("UPDATE service_statuses SET state = 'STOPPED'")
+        .execute(&server.state.db)
+        .await
+        .unwrap();
+    assert_eq!(state(server.get(&statuses).await.body), "STOPPED");
+
+    let restart = server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    assert_eq!(restart.status.as_u16(), 202, "{}", restart.body);
+    assert_ne!(state(server.get(&statuses).await.body), "STOPPED");
 }

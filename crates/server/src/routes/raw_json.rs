@@ -1,9 +1,16 @@
-//! A list answered from records as stored: each record was written as JSON from its record type,
-//! in the answer's shape (a change of shape comes with a migration), so it is spliced into
-//! `{"results": [...]}` as it is instead of being decoded and encoded again.
+//! Answers whose JSON is already written: a list spliced from records as stored (each record was
+//! written as JSON from its record type, in the answer's shape; a change of shape comes with a
+//! migration), and an answer kept in memory (`fresh`), sent without being decoded and encoded
+//! again.
 
+use axum::body::Bytes;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
+
+/// An answer's JSON, sent as it is.
+pub fn json(body: Bytes) -> Response {
+    ([(CONTENT_TYPE, "application/json")], body).into_response()
+}
 
 pub struct StoredList(pub Vec<String>);
 
@@ -19,7 +26,7 @@ impl IntoResponse for StoredList {
             body.push_str(record);
         }
         body.push_str("]}");
-        ([(CONTENT_TYPE, "application/json")], body).into_response()
+        json(Bytes::from(body))
     }
 }
 

@@ -1,0 +1,101 @@
+//! Answers kept in memory while the database stays as they were read from: each is stored with
+//! the count of commits that wrote to the database when it was read (`db::Commits`), and served
+//! again only while that count stands, and for at most `MAX_AGE` (SQLite tells of a commit just
+//! before it lands, so a read racing a commit may miss it: never for longer than that).
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::db::Commits;
+
+/// The longest an answer is served again, whatever the commits.
+pub const MAX_AGE: Duration = Duration::from_secs(1);
+
+pub struct Fresh<K, V> {
+    commits: Commits,
+    entries: Mutex<HashMap<K, Entry<V>>>,
+}
+
+struct Entry<V> {
+    commits: u64,
+    read_at: Instant,
+    value: V,
+}
+
+impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
+    pub fn new(commits: Commits) -> Self {
+        Self {
+            commits,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The answer kept for `key`, if the database has not changed since it was read.
+    pub fn get(&self, key: &K) -> Option<V> {
+        let now = self.commits.count();
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .get(key)
+            .filter(|entry| entry.commits == now && entry.read_at.elapsed() < MAX_AGE)
+            .map(|entry| entry.value.clone())
+    }
+
+    /// The count of commits to read at: pass it to `keep` with what was read.
+    pub fn reading(&self) -> u64 {
+        self.commits.count()
+    }
+
+    /// Keeps `value`, read for `key` when the count of commits was `commits`; answers read at an
+    /// older count are dropped, so that the memory held stays what one state of the database
+    /// answered.
+    pub fn keep(&self, key: K, commits: u64, read_at: Instant, value: V) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|_, entry| entry.commits == commits);
+        if self.commits.count() == commits {
+            entries.insert(
+                key,
+                Entry {
+                    commits,
+                    read_at,
+                    value,
+                },
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_is_served_until_the_next_commit() {
+        let commits = Commits::default();
+        let fresh = Fresh::new(commits.clone());
+        let at = fresh.reading();
+        fresh.keep("env", at, Instant::now(), 1);
+        assert_eq!(fresh.get(&"env"), Some(1));
+        commits.committed();
+        assert_eq!(fresh.get(&"env"), None);
+    }
+
+    #[test]
+    fn an_answer_read_before_a_commit_is_not_kept() {
+        let commits = Commits::default();
+        let fresh = Fresh::new(commits.clone());
+        let at = fresh.reading();
+        commits.committed();
+        fresh.keep("env", at, Instant::now(), 1);
+        assert_eq!(fresh.get(&"env"), None);
+    }
+
+    #[test]
+    fn an_answer_is_not_served_past_its_age() {
+        let fresh = Fresh::new(Commits::default());
+        let at = fresh.reading();
+        fresh.keep("env", at, Instant::now() - MAX_AGE, 1);
+        assert_eq!(fresh.get(&"env"), None);
+    }
+}
