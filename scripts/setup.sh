@@ -21,6 +21,7 @@ fi
 missing_packages=()
 command -v chromium >/dev/null || missing_packages+=(chromium)
 command -v chromedriver >/dev/null || missing_packages+=(chromium-driver)
+command -v brotli >/dev/null || missing_packages+=(brotli)
 command -v git >/dev/null || missing_packages+=(git)
 command -v node >/dev/null || missing_packages+=(nodejs)
 command -v npm >/dev/null || missing_packages+=(npm)

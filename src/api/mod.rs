@@ -74,24 +74,34 @@ impl Api {
     }
 
     pub async fn delete(&self, path: &str) -> Result<(), ApiError> {
-        self.send::<serde_json::Value>(Method::DELETE, path, None)
-            .await
-            .map(drop)
+        self.send_text(Method::DELETE, path, None).await.map(drop)
     }
 
+    /// The typed face of `send_text`: only the decoding is compiled once per answer type.
     async fn send<T: DeserializeOwned>(
         &self,
         method: Method,
         path: &str,
         body: Option<String>,
     ) -> Result<T, ApiError> {
+        decode(&self.send_text(method, path, body).await?)
+    }
+
+    /// One call, retried after a 429, that signs out on 401 and tells the connection state how
+    /// it went; the answer's text. Not generic: one copy in the wasm for every call.
+    async fn send_text(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<String, ApiError> {
         let credentials = self
             .session
             .credentials_untracked()
             .ok_or(ApiError::NotSignedIn)?;
         let mut attempt = 0;
         loop {
-            let outcome = send_with(&credentials, method.clone(), path, body.as_deref()).await;
+            let outcome = text_with(&credentials, method.clone(), path, body.as_deref()).await;
             match &outcome {
                 Err(ApiError::Network(_)) => self.connection.failed(&credentials.base_url),
                 _ => self.connection.reached(),
@@ -118,6 +128,22 @@ pub async fn send_with<T: DeserializeOwned>(
     path: &str,
     body: Option<&str>,
 ) -> Result<T, ApiError> {
+    decode(&text_with(credentials, method, path, body).await?)
+}
+
+/// An answer's JSON as `T`; an empty answer reads as `null`.
+fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    let text = if text.is_empty() { "null" } else { text };
+    serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
+}
+
+/// One call with the given credentials: the answer's text, or the error it says.
+async fn text_with(
+    credentials: &Credentials,
+    method: Method,
+    path: &str,
+    body: Option<&str>,
+) -> Result<String, ApiError> {
     let url = format!("{}{}", credentials.base_url.trim_end_matches('/'), path);
     let builder = RequestBuilder::new(&url)
         .method(method)
@@ -135,12 +161,10 @@ pub async fn send_with<T: DeserializeOwned>(
         .await
         .map_err(|_| ApiError::Network(credentials.base_url.clone()))?;
     if response.ok() {
-        let text = response
+        response
             .text()
             .await
-            .map_err(|e| ApiError::Network(e.to_string()))?;
-        let text = if text.is_empty() { "null" } else { &text };
-        serde_json::from_str(text).map_err(|e| ApiError::Decode(e.to_string()))
+            .map_err(|e| ApiError::Network(e.to_string()))
     } else {
         Err(ApiError::from_response(response).await)
     }

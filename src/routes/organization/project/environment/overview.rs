@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use leptos::prelude::*;
-use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{
@@ -22,6 +21,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
+use crate::components::pager::{page_range, use_page, ListPager};
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
@@ -216,6 +216,10 @@ impl RowStatus {
     }
 }
 
+/// Services shown at once: an environment of the issue-14 scale (1,000) shows whole, a larger one
+/// a page at a time.
+const SERVICES_PER_PAGE: usize = 1000;
+
 /// The services, a row each keyed by id. Each row's status is a signal of its own, set by one
 /// pass over each answer of the polled statuses only where it changed: a poll that changes
 /// nothing touches no row, a poll that changes everything touches each row once.
@@ -232,45 +236,57 @@ fn ServiceTable(
         }
         .into_any();
     }
-    let rows: HashMap<Uuid, RwSignal<Option<RowStatus>>> = services
-        .iter()
-        .map(|service| (service.id, RwSignal::new(None)))
-        .collect();
-    let row_of = rows.clone();
-    Effect::new(move |_| {
-        statuses.with(|answer| {
-            let Some(Ok(answer)) = answer else { return };
-            for status in answer.all() {
-                let Some(row) = rows.get(&status.id) else {
-                    continue;
-                };
-                let now = RowStatus::of(status);
-                if row.with_untracked(|shown| shown.as_ref() != Some(&now)) {
-                    row.set(Some(now));
-                }
-            }
+    let page = use_page();
+    let total = services.len();
+    let services = StoredValue::new(services);
+    let table = move || {
+        let page = page.get();
+        let shown =
+            services.with_value(|all| all[page_range(total, SERVICES_PER_PAGE, page)].to_vec());
+        // Rows start with the statuses at hand, so that the first pass below changes none.
+        let current: HashMap<Uuid, RowStatus> = statuses.with_untracked(|answer| match answer {
+            Some(Ok(answer)) => answer.all().map(|s| (s.id, RowStatus::of(s))).collect(),
+            _ => HashMap::new(),
         });
-    });
-    view! {
-        <table class="table">
-            <thead><tr>
-                <th scope="col">"Name"</th>
-                <th scope="col">"Kind"</th>
-                <th scope="col">"Status"</th>
-                <th scope="col">"Deployment"</th>
-                <th scope="col">"Last deployed"</th>
-            </tr></thead>
-            <tbody>
-                {services.into_iter().map(|service| {
-                    let status = row_of[&service.id];
-                    view! {
-                        <ServiceRow ids service status/>
+        let rows: HashMap<Uuid, RwSignal<Option<RowStatus>>> = shown
+            .iter()
+            .map(|service| (service.id, RwSignal::new(current.get(&service.id).cloned())))
+            .collect();
+        let row_of = rows.clone();
+        Effect::new(move |_| {
+            statuses.with(|answer| {
+                let Some(Ok(answer)) = answer else { return };
+                for status in answer.all() {
+                    let Some(row) = rows.get(&status.id) else {
+                        continue;
+                    };
+                    let now = RowStatus::of(status);
+                    if row.with_untracked(|shown| shown.as_ref() != Some(&now)) {
+                        row.set(Some(now));
                     }
-                }).collect_view()}
-            </tbody>
-        </table>
-    }
-    .into_any()
+                }
+            });
+        });
+        view! {
+            <table class="table">
+                <thead><tr>
+                    <th scope="col">"Name"</th>
+                    <th scope="col">"Kind"</th>
+                    <th scope="col">"Status"</th>
+                    <th scope="col">"Deployment"</th>
+                    <th scope="col">"Last deployed"</th>
+                </tr></thead>
+                <tbody>
+                    {shown.into_iter().map(|service| {
+                        let status = row_of[&service.id];
+                        view! { <ServiceRow ids service status/> }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <ListPager label="Pages of services" total size=SERVICES_PER_PAGE page/>
+        }
+    };
+    table.into_any()
 }
 
 #[component]
@@ -283,7 +299,9 @@ fn ServiceRow(
     let name = service.name.clone();
     view! {
         <tr data-service=service.name>
-            <td><A href=href>{name}</A></td>
+            // A plain link (the router takes its clicks): a thousand rows need no active-link
+            // tracking.
+            <td><a href=href>{name}</a></td>
             <td class="muted">{service.service_type.label()}</td>
             <td>{move || status.with(|s| s.as_ref().map(|s| view! {
                 <StatusBadge state=s.state

@@ -5,8 +5,6 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::{use_location, use_query_map};
 use platform_api::{
     iso_duration_seconds, DeploymentHistoryEntry, DeploymentHistoryPage, ServiceType,
 };
@@ -19,6 +17,7 @@ use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::format;
 use crate::components::loaded::loaded;
+use crate::components::pager::{use_page, PagerNav};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
@@ -34,16 +33,9 @@ pub fn ServiceDeployments() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
     let (service, kind) = (addressed.id, addressed.kind);
-    let query = use_query_map();
-    let page = Memo::new(move |_| {
-        query
-            .with(|q| q.get("page"))
-            .and_then(|page| page.parse::<u32>().ok())
-            .filter(|page| *page >= 1)
-            .unwrap_or(1)
-    });
+    let page = use_page();
     let history = LocalResource::new(move || {
-        let (id, page) = (service.get(), page.get());
+        let (id, page) = (service.get(), u32::try_from(page.get()).unwrap_or(u32::MAX));
         async move {
             let kind = kind.await?;
             let page = api
@@ -75,10 +67,8 @@ pub fn ServiceDeployments() -> impl IntoView {
 
 #[component]
 fn History(kind: ServiceType, id: Uuid, page: DeploymentHistoryPage) -> impl IntoView {
-    let location = use_location();
-    let number = u32::try_from(page.page).unwrap_or(1);
+    let number = usize::try_from(page.page).unwrap_or(1);
     let full = page.results.len() as i64 == page.page_size;
-    let link = move |number: u32| format!("{}?page={number}", location.pathname.get_untracked());
     if page.results.is_empty() {
         return view! {
             <EmptyState title="No deployment yet"
@@ -99,11 +89,8 @@ fn History(kind: ServiceType, id: Uuid, page: DeploymentHistoryPage) -> impl Int
             </tr></thead>
             {page.results.into_iter().map(|entry| view! { <Row kind id entry/> }).collect_view()}
         </table>
-        <nav class="pager" aria-label="Pages of deployments">
-            {(number > 1).then(|| view! { <A href=link(number - 1)>"← Newer"</A> })}
-            <span class="muted">"Page " {number}</span>
-            {full.then(|| view! { <A href=link(number + 1)>"Older →"</A> })}
-        </nav>
+        <PagerNav label="Pages of deployments" page=number has_next=full previous="← Newer"
+            next="Older →" position=format!("Page {number}")/>
     }
     .into_any()
 }

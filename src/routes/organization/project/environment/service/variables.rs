@@ -18,6 +18,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
+use crate::components::pager::{page_range, use_page, ListPager};
 use crate::routes::param_id;
 
 /// Where a variable is defined: a scope and the id of the project, environment or service.
@@ -91,6 +92,11 @@ pub fn ServiceVariables() -> impl IntoView {
     }
 }
 
+/// Variables shown a page at a time: a service may see thousands.
+const VARIABLES_PER_PAGE: usize = 100;
+
+/// The variables whose key holds the filter, a page of them; rows are keyed by id, so a row
+/// being edited stays open while the filter or the page changes around it.
 #[component]
 fn VariableTable(
     own: Level,
@@ -105,6 +111,18 @@ fn VariableTable(
         }
         .into_any();
     }
+    let page = use_page();
+    let matching = Memo::new(move |_| {
+        let wanted = filter.with(|f| f.trim().to_lowercase());
+        variables
+            .iter()
+            .filter(|variable| variable.key.to_lowercase().contains(&wanted))
+            .cloned()
+            .collect::<Vec<_>>()
+    });
+    let shown = move || {
+        matching.with(|all| all[page_range(all.len(), VARIABLES_PER_PAGE, page.get())].to_vec())
+    };
     view! {
         <table class="table variables">
             <thead><tr>
@@ -113,10 +131,14 @@ fn VariableTable(
                 <th scope="col">"Defined at"</th>
                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
-            {variables.into_iter().map(|variable| view! {
-                <VariableRow own variable filter on_changed/>
-            }).collect_view()}
+            <For each=shown key=|variable| variable.id let:variable>
+                <VariableRow own variable on_changed/>
+            </For>
         </table>
+        {move || view! {
+            <ListPager label="Pages of variables" total=matching.with(Vec::len)
+                size=VARIABLES_PER_PAGE page=page.get()/>
+        }}
     }
     .into_any()
 }
@@ -133,17 +155,12 @@ enum Editor {
 fn VariableRow(
     own: Level,
     variable: EnvironmentVariable,
-    filter: RwSignal<String>,
     on_changed: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
     let editor = RwSignal::new(Editor::Closed);
     let id = variable.id;
     let key = variable.key.clone();
-    let hidden = {
-        let key = key.to_lowercase();
-        move || !key.contains(&filter.get().trim().to_lowercase())
-    };
     let built_in = variable.variable_type == VariableType::BuiltIn;
     let inherited = !built_in && variable.scope != own.scope;
     let editable = !built_in && variable.variable_type != VariableType::Alias;
@@ -164,7 +181,7 @@ fn VariableRow(
     let row_variable = variable.clone();
 
     view! {
-        <tbody hidden=hidden data-variable=key.clone()>
+        <tbody data-variable=key.clone()>
             <tr>
                 <td>
                     <span class="mono">{key.clone()}</span>
