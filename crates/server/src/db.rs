@@ -25,16 +25,19 @@ impl Commits {
     /// The pool options that count the commits of each of the pool's connections.
     fn counted(&self, pool: SqlitePoolOptions) -> SqlitePoolOptions {
         let commits = self.clone();
-        pool.after_connect(move |connection, _| {
-            let commits = commits.clone();
-            Box::pin(async move {
-                connection.lock_handle().await?.set_commit_hook(move || {
-                    commits.committed();
-                    true
-                });
-                Ok(())
+        // A connection to a local file does not go stale: no ping (a round trip to SQLite's
+        // thread) before each use.
+        pool.test_before_acquire(false)
+            .after_connect(move |connection, _| {
+                let commits = commits.clone();
+                Box::pin(async move {
+                    connection.lock_handle().await?.set_commit_hook(move || {
+                        commits.committed();
+                        true
+                    });
+                    Ok(())
+                })
             })
-        })
     }
 }
 

@@ -3,6 +3,7 @@
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
+use axum::response::Response;
 use uuid::Uuid;
 
 use super::applications::Applications;
@@ -12,7 +13,7 @@ use super::doc::{item, Doc};
 use super::environments::find_environment;
 use super::helm_services::HelmServices;
 use super::jobs::Jobs;
-use super::raw_json::StoredList;
+use super::raw_json::{self, Read, StoredList};
 use super::service_resources::{stored, ServiceResource};
 use super::terraform_services::TerraformServices;
 use super::RouteTable;
@@ -46,18 +47,23 @@ async fn list_services(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-) -> ApiResult<StoredList> {
+) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    let db = &state.db;
-    let mut services = Vec::new();
-    services.extend(stored::<Applications>(db, environment_id).await?);
-    services.extend(stored::<Containers>(db, environment_id).await?);
-    services.extend(stored::<Databases>(db, environment_id).await?);
-    services.extend(stored::<HelmServices>(db, environment_id).await?);
-    services.extend(stored::<Jobs>(db, environment_id).await?);
-    services.extend(stored::<TerraformServices>(db, environment_id).await?);
-    services.sort_by_cached_key(|(name, _)| name.to_lowercase());
-    Ok(StoredList(
-        services.into_iter().map(|(_, record)| record).collect(),
-    ))
+    raw_json::kept(&state.service_lists, (environment_id, None), async {
+        let db = &state.db;
+        let mut services = Vec::new();
+        services.extend(stored::<Applications>(db, environment_id).await?);
+        services.extend(stored::<Containers>(db, environment_id).await?);
+        services.extend(stored::<Databases>(db, environment_id).await?);
+        services.extend(stored::<HelmServices>(db, environment_id).await?);
+        services.extend(stored::<Jobs>(db, environment_id).await?);
+        services.extend(stored::<TerraformServices>(db, environment_id).await?);
+        services.sort_by_cached_key(|(name, _)| name.to_lowercase());
+        let records = services.into_iter().map(|(_, record)| record).collect();
+        Ok(Read {
+            body: StoredList(records).into_bytes(),
+            keep: true,
+        })
+    })
+    .await
 }

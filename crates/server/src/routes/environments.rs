@@ -1,5 +1,3 @@
-use std::time::Instant;
-
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -16,7 +14,7 @@ use uuid::Uuid;
 use super::clusters::Clusters;
 use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
-use super::raw_json;
+use super::raw_json::{self, Read};
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::action::Action;
@@ -316,20 +314,15 @@ async fn environment_statuses(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    if let Some(body) = state.statuses.get(&environment_id) {
-        return Ok(raw_json::json(body));
-    }
-    let (commits, read_at) = (state.statuses.reading(), Instant::now());
-    let statuses =
-        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
-    let body = Bytes::from(serde_json::to_vec(&statuses).map_err(ApiError::internal)?);
-    // A running action's durations grow with the clock, commit or not.
-    if statuses.all().all(|status| status.steps.is_none()) {
-        state
-            .statuses
-            .keep(environment_id, commits, read_at, body.clone());
-    }
-    Ok(raw_json::json(body))
+    raw_json::kept(&state.statuses, environment_id, async {
+        let statuses =
+            engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+        // A running action's durations grow with the clock, commit or not.
+        let keep = statuses.all().all(|status| status.steps.is_none());
+        let body = Bytes::from(serde_json::to_vec(&statuses).map_err(ApiError::internal)?);
+        Ok(Read { body, keep })
+    })
+    .await
 }
 
 /// Runs `action` on each service of the environment it applies to (a stop or a restart skips

@@ -3,19 +3,51 @@
 //! migration), and an answer kept in memory (`fresh`), sent without being decoded and encoded
 //! again.
 
+use std::future::Future;
+use std::hash::Hash;
+use std::time::Instant;
+
 use axum::body::Bytes;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiResult;
+use crate::fresh::Fresh;
 
 /// An answer's JSON, sent as it is.
 pub fn json(body: Bytes) -> Response {
     ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
+/// What a read gives: the answer's JSON, and whether it may be served again while the database
+/// stays as it is.
+pub struct Read {
+    pub body: Bytes,
+    pub keep: bool,
+}
+
+/// The answer `fresh` keeps for `key`, or the one `read` reads (kept if it says so).
+pub async fn kept<K: Eq + Hash>(
+    fresh: &Fresh<K, Bytes>,
+    key: K,
+    read: impl Future<Output = ApiResult<Read>>,
+) -> ApiResult<Response> {
+    if let Some(body) = fresh.get(&key) {
+        return Ok(json(body));
+    }
+    let (commits, read_at) = (fresh.reading(), Instant::now());
+    let Read { body, keep } = read.await?;
+    if keep {
+        fresh.keep(key, commits, read_at, body.clone());
+    }
+    Ok(json(body))
+}
+
 pub struct StoredList(pub Vec<String>);
 
-impl IntoResponse for StoredList {
-    fn into_response(self) -> Response {
+impl StoredList {
+    /// `{"results": [...]}` with the records as they are.
+    pub fn into_bytes(self) -> Bytes {
         let length = self.0.iter().map(|record| record.len() + 1).sum::<usize>();
         let mut body = String::with_capacity(length + 16);
         body.push_str("{\"results\":[");
@@ -26,17 +58,16 @@ impl IntoResponse for StoredList {
             body.push_str(record);
         }
         body.push_str("]}");
-        json(Bytes::from(body))
+        Bytes::from(body)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http_body_util::BodyExt;
 
-    #[tokio::test]
-    async fn records_are_spliced_into_a_results_list() {
+    #[test]
+    fn records_are_spliced_into_a_results_list() {
         for (records, expected) in [
             (vec![], r#"{"results":[]}"#),
             (vec![r#"{"a":1}"#], r#"{"results":[{"a":1}]}"#),
@@ -45,10 +76,7 @@ mod tests {
                 r#"{"results":[{"a":1},{"b":[2]}]}"#,
             ),
         ] {
-            let response =
-                StoredList(records.into_iter().map(String::from).collect()).into_response();
-            assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
-            let body = response.into_body().collect().await.unwrap().to_bytes();
+            let body = StoredList(records.into_iter().map(String::from).collect()).into_bytes();
             assert_eq!(body, expected.as_bytes());
             serde_json::from_slice::<serde_json::Value>(&body).unwrap();
         }

@@ -5,6 +5,7 @@
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
@@ -26,7 +27,7 @@ use crate::engine::{self, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::git;
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::StoredList;
+use crate::routes::raw_json::{self, Read, StoredList};
 use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -420,12 +421,21 @@ async fn list<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-) -> ApiResult<StoredList> {
+) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    let records = stored::<R>(&state.db, environment_id).await?;
-    Ok(StoredList(
-        records.into_iter().map(|(_, record)| record).collect(),
-    ))
+    raw_json::kept(
+        &state.service_lists,
+        (environment_id, Some(R::TYPE)),
+        async {
+            let records = stored::<R>(&state.db, environment_id).await?;
+            Ok(Read {
+                body: StoredList(records.into_iter().map(|(_, record)| record).collect())
+                    .into_bytes(),
+                keep: true,
+            })
+        },
+    )
+    .await
 }
 
 /// The environment's services of kind `R` as stored, by name: each name and record (JSON).

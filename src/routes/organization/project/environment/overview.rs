@@ -71,9 +71,13 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 .await
         }
     });
+    // Read once per answer, outside the suspense of the table (a read inside it would render the
+    // whole table again at each poll).
+    let summary = Memo::new(move |_| statuses.with(|answer| answer.as_ref().map(Summary::of)));
+    let rows = RowStatuses::follow(statuses);
     poll(
-        move || match statuses.get() {
-            Some(Ok(statuses)) if statuses.any_in_progress() => Some(POLL_BUSY),
+        move || match summary.get() {
+            Some(summary) if summary.any_in_progress => Some(POLL_BUSY),
             Some(_) => Some(POLL_SETTLED),
             None => None,
         },
@@ -109,13 +113,13 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
             </div>
             {move || ids.get().map(|ids| view! {
-                <EnvironmentActions environment=ids.environment statuses/>
+                <EnvironmentActions environment=ids.environment statuses summary/>
             })}
         </div>
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
             {loaded(services, 4, move |(ids, services)| view! {
-                <ServiceTable ids services statuses/>
+                <ServiceTable ids services rows/>
             })}
         </section>
         {move || ids.get().map(|ids| view! {
@@ -146,6 +150,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
 fn EnvironmentActions(
     environment: Uuid,
     statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
+    summary: Memo<Option<Summary>>,
 ) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
@@ -163,10 +168,9 @@ fn EnvironmentActions(
             statuses.refetch();
         }
     });
-    let current = move || statuses.get().and_then(Result::ok);
-    let has_services = move || current().is_some_and(|s| s.all().next().is_some());
-    let any_runs = move || current().is_some_and(|s| s.all().any(Status::runs));
-    let any_in_progress = move || current().is_some_and(|s| s.any_in_progress());
+    let has_services = move || summary.get().is_some_and(|s| s.has_services);
+    let any_runs = move || summary.get().is_some_and(|s| s.any_runs);
+    let any_in_progress = move || summary.get().is_some_and(|s| s.any_in_progress);
     let refusal = move || {
         permitted.refusal().or_else(|| {
             any_in_progress()
@@ -216,19 +220,79 @@ impl RowStatus {
     }
 }
 
+/// What the environment's actions need to know of its statuses.
+#[derive(Clone, Copy, PartialEq)]
+struct Summary {
+    has_services: bool,
+    any_runs: bool,
+    any_in_progress: bool,
+}
+
+impl Summary {
+    fn of(answer: &Result<EnvironmentStatuses, ApiError>) -> Self {
+        let statuses = answer.as_ref().ok();
+        Self {
+            has_services: statuses.is_some_and(|s| s.all().next().is_some()),
+            any_runs: statuses.is_some_and(|s| s.all().any(Status::runs)),
+            any_in_progress: statuses.is_some_and(EnvironmentStatuses::any_in_progress),
+        }
+    }
+}
+
+/// Each service's status as a signal of its own, set by one pass over each answer of the polled
+/// statuses, and only where it changed: a poll that changes nothing touches no row, a poll that
+/// changes everything touches each row once.
+#[derive(Clone, Copy)]
+struct RowStatuses(StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>);
+
+impl RowStatuses {
+    fn follow(statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>) -> Self {
+        let rows = Self(StoredValue::new(HashMap::new()));
+        Effect::new(move |_| {
+            let mut changed = Vec::new();
+            statuses.with(|answer| {
+                let Some(Ok(answer)) = answer else { return };
+                rows.0.update_value(|rows| {
+                    for status in answer.all() {
+                        let now = Some(RowStatus::of(status));
+                        match rows.get(&status.id) {
+                            Some(row) if row.with_untracked(|shown| *shown != now) => {
+                                changed.push((row.clone(), now));
+                            }
+                            Some(_) => {}
+                            None => {
+                                rows.insert(status.id, ArcRwSignal::new(now));
+                            }
+                        }
+                    }
+                });
+            });
+            for (row, now) in changed {
+                row.set(now);
+            }
+        });
+        rows
+    }
+
+    /// The signal of the service's row (empty until its status is known).
+    fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
+        self.0
+            .try_update_value(|rows| {
+                rows.entry(id)
+                    .or_insert_with(|| ArcRwSignal::new(None))
+                    .clone()
+            })
+            .unwrap_or_else(|| ArcRwSignal::new(None))
+    }
+}
+
 /// Services shown at once: an environment of the issue-14 scale (1,000) shows whole, a larger one
 /// a page at a time.
 const SERVICES_PER_PAGE: usize = 1000;
 
-/// The services, a row each keyed by id. Each row's status is a signal of its own, set by one
-/// pass over each answer of the polled statuses only where it changed: a poll that changes
-/// nothing touches no row, a poll that changes everything touches each row once.
+/// The services, a row each keyed by id, with its status from `rows`.
 #[component]
-fn ServiceTable(
-    ids: Ids,
-    services: Vec<ServiceSummary>,
-    statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
-) -> impl IntoView {
+fn ServiceTable(ids: Ids, services: Vec<ServiceSummary>, rows: RowStatuses) -> impl IntoView {
     if services.is_empty() {
         return view! {
             <EmptyState title="No service yet"
@@ -243,30 +307,6 @@ fn ServiceTable(
         let page = page.get();
         let shown =
             services.with_value(|all| all[page_range(total, SERVICES_PER_PAGE, page)].to_vec());
-        // Rows start with the statuses at hand, so that the first pass below changes none.
-        let current: HashMap<Uuid, RowStatus> = statuses.with_untracked(|answer| match answer {
-            Some(Ok(answer)) => answer.all().map(|s| (s.id, RowStatus::of(s))).collect(),
-            _ => HashMap::new(),
-        });
-        let rows: HashMap<Uuid, RwSignal<Option<RowStatus>>> = shown
-            .iter()
-            .map(|service| (service.id, RwSignal::new(current.get(&service.id).cloned())))
-            .collect();
-        let row_of = rows.clone();
-        Effect::new(move |_| {
-            statuses.with(|answer| {
-                let Some(Ok(answer)) = answer else { return };
-                for status in answer.all() {
-                    let Some(row) = rows.get(&status.id) else {
-                        continue;
-                    };
-                    let now = RowStatus::of(status);
-                    if row.with_untracked(|shown| shown.as_ref() != Some(&now)) {
-                        row.set(Some(now));
-                    }
-                }
-            });
-        });
         view! {
             <table class="table">
                 <thead><tr>
@@ -278,7 +318,7 @@ fn ServiceTable(
                 </tr></thead>
                 <tbody>
                     {shown.into_iter().map(|service| {
-                        let status = row_of[&service.id];
+                        let status = rows.of(service.id);
                         view! { <ServiceRow ids service status/> }
                     }).collect_view()}
                 </tbody>
@@ -293,8 +333,10 @@ fn ServiceTable(
 fn ServiceRow(
     ids: Ids,
     service: ServiceSummary,
-    status: RwSignal<Option<RowStatus>>,
+    status: ArcRwSignal<Option<RowStatus>>,
 ) -> impl IntoView {
+    // A handle of this row's, on the signal the statuses keep.
+    let status = RwSignal::from(status);
     let href = paths::service(ids.org, ids.project, ids.environment, service.id);
     let name = service.name.clone();
     view! {
