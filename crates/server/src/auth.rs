@@ -172,12 +172,15 @@ pub struct TokenCaller {
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
     let hash = hash_token(token);
-    let found = match state.callers.get(&hash) {
+    let found = match state.kept.callers.get(&hash) {
         Some(found) => found,
         None => {
-            let (commits, read_at) = (state.callers.reading(), std::time::Instant::now());
+            let (commits, read_at) = (state.kept.callers.reading(), std::time::Instant::now());
             let found = read_token_caller(state, &hash).await?;
-            state.callers.keep(hash, commits, read_at, found.clone());
+            state
+                .kept
+                .callers
+                .keep(hash, commits, read_at, found.clone());
             found
         }
     };

@@ -8,7 +8,36 @@ use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
+use platform_api::ServiceType;
+use uuid::Uuid;
+
+use crate::auth::TokenCaller;
 use crate::db::Commits;
+
+/// What the server keeps: the reads that clients repeat most (polls, lists, every request's
+/// token), each answer as JSON ready to send.
+pub struct Kept {
+    /// Each environment's statuses.
+    pub statuses: Fresh<Uuid, Bytes>,
+    /// Each environment's services of a kind, or of every kind (`None`).
+    pub service_lists: Fresh<(Uuid, Option<ServiceType>), Bytes>,
+    /// Each page of an organization's projects: organization, limit, offset.
+    pub project_lists: Fresh<(Uuid, i64, i64), Bytes>,
+    /// Each API token's caller, by the token's hash.
+    pub callers: Fresh<String, TokenCaller>,
+}
+
+impl Kept {
+    pub fn new(commits: &Commits) -> Self {
+        Self {
+            statuses: Fresh::new(commits.clone()),
+            service_lists: Fresh::new(commits.clone()),
+            project_lists: Fresh::new(commits.clone()),
+            callers: Fresh::new(commits.clone()),
+        }
+    }
+}
 
 /// The longest an answer is served again, whatever the commits.
 pub const MAX_AGE: Duration = Duration::from_secs(1);

@@ -28,12 +28,11 @@ use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
-use crate::fresh::Fresh;
+use crate::fresh::Kept;
 use crate::git::Repositories;
 use crate::rate_limit::RateLimiter;
 use crate::seal::Sealer;
 use crate::targets::TargetPolicy;
-use platform_api::ServiceType;
 
 /// Everything the server is started with; the binary fills it from its flags.
 #[derive(Clone, Debug)]
@@ -82,14 +81,8 @@ pub struct AppState {
     pub targets: Arc<TargetPolicy>,
     /// Seals the secrets the server stores.
     pub sealer: Arc<Sealer>,
-    /// Each environment's statuses as last read (JSON), while the database has not changed.
-    pub statuses: Arc<Fresh<uuid::Uuid, axum::body::Bytes>>,
-    /// Each environment's service lists (by kind, or of every kind) as last read (JSON), while
-    /// the database has not changed.
-    pub service_lists: Arc<Fresh<(uuid::Uuid, Option<ServiceType>), axum::body::Bytes>>,
-    /// Each API token's caller as last read (by the token's hash), while the database has not
-    /// changed.
-    pub callers: Arc<Fresh<String, auth::TokenCaller>>,
+    /// Answers kept in memory while the database has not changed.
+    pub kept: Arc<Kept>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -180,9 +173,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
         targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
         sealer: sealer.clone(),
-        statuses: Arc::new(Fresh::new(commits.clone())),
-        service_lists: Arc::new(Fresh::new(commits.clone())),
-        callers: Arc::new(Fresh::new(commits)),
+        kept: Arc::new(Kept::new(&commits)),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;

@@ -24,6 +24,7 @@ mod service_settings;
 mod session;
 mod settings;
 mod stand_in;
+mod status_refresh;
 mod switchers;
 mod terraform_settings;
 mod theme;

@@ -49,7 +49,7 @@ async fn list_services(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    raw_json::kept(&state.service_lists, (environment_id, None), async {
+    raw_json::kept(&state.kept.service_lists, (environment_id, None), async {
         let db = &state.db;
         let mut services = Vec::new();
         services.extend(stored::<Applications>(db, environment_id).await?);

@@ -314,7 +314,7 @@ async fn environment_statuses(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    raw_json::kept(&state.statuses, environment_id, async {
+    raw_json::kept(&state.kept.statuses, environment_id, async {
         let statuses =
             engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
         // A running action's durations grow with the clock, commit or not.

@@ -17,7 +17,7 @@ mod on_premise_credentials;
 pub(crate) mod organization_resources;
 mod organizations;
 mod projects;
-mod raw_json;
+pub(crate) mod raw_json;
 mod roles;
 pub(crate) mod service_resources;
 mod table;

@@ -1,5 +1,6 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
+use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{List, Project, ProjectListQuery, ProjectRequest, Reference};
@@ -10,6 +11,7 @@ use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::routes::doc::{self, Doc};
+use crate::routes::raw_json::{self, Read};
 use crate::routes::RouteTable;
 use crate::AppState;
 
@@ -100,20 +102,28 @@ async fn list_projects(
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
     ApiQuery(query): ApiQuery<ProjectListQuery>,
-) -> ApiResult<Json<List<Project>>> {
+) -> ApiResult<Response> {
     own_organization(&caller, organization_id)?;
     query.validate().map_err(ApiError::invalid)?;
     let (limit, offset) = query.limit_and_offset();
-    let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
-    ))
-    .bind(organization_id.to_string())
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(&state.db)
-    .await?;
-    let projects = rows.into_iter().map(project).collect::<ApiResult<_>>()?;
-    Ok(Json(List::new(projects)))
+    let key = (organization_id, limit, offset);
+    raw_json::kept(&state.kept.project_lists, key, async {
+        let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
+            "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
+        ))
+        .bind(organization_id.to_string())
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&state.db)
+        .await?;
+        let projects = rows.into_iter().map(project).collect::<ApiResult<Vec<_>>>()?;
+        let body = serde_json::to_vec(&List::new(projects)).map_err(ApiError::internal)?;
+        Ok(Read {
+            body: body.into(),
+            keep: true,
+        })
+    })
+    .await
 }
 
 async fn create_project(

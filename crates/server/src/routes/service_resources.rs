@@ -424,7 +424,7 @@ async fn list<R: ServiceResource>(
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
     raw_json::kept(
-        &state.service_lists,
+        &state.kept.service_lists,
         (environment_id, Some(R::TYPE)),
         async {
             let records = stored::<R>(&state.db, environment_id).await?;

@@ -76,10 +76,13 @@ pub fn EnvironmentOverview() -> impl IntoView {
     let summary = Memo::new(move |_| statuses.with(|answer| answer.as_ref().map(Summary::of)));
     let rows = RowStatuses::follow(statuses);
     poll(
-        move || match summary.get() {
-            Some(summary) if summary.any_in_progress => Some(POLL_BUSY),
-            Some(_) => Some(POLL_SETTLED),
-            None => None,
+        // Read from the answer itself: each answer sets the next poll, changed or not.
+        move || {
+            statuses.with(|answer| match answer {
+                Some(Ok(statuses)) if statuses.any_in_progress() => Some(POLL_BUSY),
+                Some(_) => Some(POLL_SETTLED),
+                None => None,
+            })
         },
         move || statuses.refetch(),
     );
