@@ -215,6 +215,17 @@ impl Browser {
         Ok(())
     }
 
+    /// Creates an application named `name` in `environment`, built from a git repository the
+    /// server cannot read (so it deploys the branch's tip without a commit); returns its id.
+    pub async fn create_application(&self, environment: &str, name: &str) -> Result<String> {
+        self.create(
+            &format!("/environment/{environment}/application"),
+            serde_json::json!({"name": name,
+                               "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
+        )
+        .await
+    }
+
     /// Creates a project and an environment of `mode` in it, in the person's organization.
     pub async fn create_environment(
         &self,

@@ -23,12 +23,7 @@ async fn a_poll_touches_only_the_rows_whose_status_changed() -> anyhow::Result<(
         .create_environment("shop", "staging", "STAGING")
         .await?;
     for name in ["api", "web", "worker"] {
-        browser
-            .create(
-                &format!("/environment/{}/application", place.environment),
-                json!({"name": name, "git_repository": {"url": "https://git.example.com/a.git"}}),
-            )
-            .await?;
+        browser.create_application(&place.environment, name).await?;
     }
     // Every service in progress, so that the page polls every two seconds.
     let set_state = |state: &'static str, name: &'static str| {

@@ -19,10 +19,7 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         .create_environment("shop", "staging", "STAGING")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
-        )
+        .create_application(&place.environment, "web")
         .await?;
     browser
         .create(
@@ -174,10 +171,7 @@ async fn a_long_list_of_variables_is_paged() -> anyhow::Result<()> {
         .create_environment("shop", "staging", "STAGING")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
-        )
+        .create_application(&place.environment, "web")
         .await?;
     for index in 0..130 {
         browser

@@ -340,6 +340,18 @@ fn ServiceRow(
 ) -> impl IntoView {
     // A handle of this row's, on the signal the statuses keep.
     let status = RwSignal::from(status);
+    let known = move || status.with(Option::is_some);
+    let state = Signal::derive(move || {
+        status.with(|s| s.as_ref().map_or(ServiceState::Ready, |s| s.state))
+    });
+    let never_deployed = Signal::derive(move || {
+        status.with(|s| {
+            s.as_ref()
+                .is_some_and(|s| s.deployment == DeploymentStatus::NeverDeployed)
+        })
+    });
+    let last_deployed =
+        Memo::new(move |_| status.with(|s| s.as_ref().and_then(|s| s.last_deployed)));
     let href = paths::service(ids.org, ids.project, ids.environment, service.id);
     let name = service.name.clone();
     view! {
@@ -348,18 +360,12 @@ fn ServiceRow(
             // tracking.
             <td><a href=href>{name}</a></td>
             <td class="muted">{service.service_type.label()}</td>
-            <td>{move || status.with(|s| s.as_ref().map(|s| view! {
-                <StatusBadge state=s.state
-                    never_deployed=s.deployment == DeploymentStatus::NeverDeployed/>
-            }))}</td>
+            // The badge is made once; a change of status changes its class and words only.
+            <td><Show when=known><StatusBadge state never_deployed/></Show></td>
             <td class="muted">
                 {move || status.with(|s| s.as_ref().map(|s| s.deployment.label()))}
             </td>
-            <td>
-                {move || status.with(|s| s.as_ref().and_then(|s| s.last_deployed)).map(|at| view! {
-                    <RelativeTime at/>
-                })}
-            </td>
+            <td>{move || last_deployed.get().map(|at| view! { <RelativeTime at/> })}</td>
         </tr>
     }
 }
