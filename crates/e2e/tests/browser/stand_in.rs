@@ -101,20 +101,12 @@ async fn the_console_works_against_the_documents_samples() -> anyhow::Result<()>
     browser.wait_for_text(".table", "sample name").await?;
     browser.click(".table a").await?;
 
-    // An environment's services: one of each kind, each read from its kind's list.
+    // An environment's services, from its one list of every kind (`GET .../services`), whose
+    // sample holds the first kind its `oneOf` names, each item telling its `service_type`.
     browser.wait_for_text("main h1", "Services").await?;
     let services = browser.wait_for_text(".table", "sample name").await?;
     browser.screenshot("stand-in-environment").await?;
-    for kind in [
-        "Application",
-        "Container",
-        "Database",
-        "Job",
-        "Helm",
-        "Terraform",
-    ] {
-        assert!(services.contains(kind), "no {kind} in: {services}");
-    }
+    assert!(services.contains("Application"), "no Application in: {services}");
 
     // A service's page reads its record, status and history from the document's samples too.
     browser.click(".table a").await?;
