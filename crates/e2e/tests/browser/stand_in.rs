@@ -106,7 +106,10 @@ async fn the_console_works_against_the_documents_samples() -> anyhow::Result<()>
     browser.wait_for_text("main h1", "Services").await?;
     let services = browser.wait_for_text(".table", "sample name").await?;
     browser.screenshot("stand-in-environment").await?;
-    assert!(services.contains("Application"), "no Application in: {services}");
+    assert!(
+        services.contains("Application"),
+        "no Application in: {services}"
+    );
 
     // A service's page reads its record, status and history from the document's samples too.
     browser.click(".table a").await?;
