@@ -71,7 +71,8 @@ fn badge_shows_every_state_in_words_and_colour() {
         let badge = container.query_selector(".badge").unwrap().unwrap();
         assert_eq!(badge.text_content().unwrap(), state.label(), "{state}");
         assert_eq!(badge.get_attribute("data-state").unwrap(), state.as_str());
-        assert_eq!(badge.get_attribute("role").unwrap(), "status");
+        // A list's badge is no live region; the one a page is about is.
+        assert_eq!(badge.get_attribute("role"), None);
         let class = badge.class_name();
         let expected = match state {
             ServiceState::Deployed | ServiceState::Restarted => "badge--success",
@@ -89,6 +90,13 @@ fn badge_shows_every_state_in_words_and_colour() {
         };
         assert!(class.contains(expected), "{state}: {class}");
     }
+}
+
+#[wasm_bindgen_test]
+fn a_live_badge_is_a_status_region() {
+    let container = mount(|| view! { <StatusBadge state=ServiceState::Building live=true/> });
+    let badge = container.query_selector(".badge").unwrap().unwrap();
+    assert_eq!(badge.get_attribute("role").unwrap(), "status");
 }
 
 #[wasm_bindgen_test]

@@ -27,27 +27,35 @@ impl BadgeState for ClusterState {
 }
 
 /// A service's state as colour *and* text, so that it reads without colour too. A service that
-/// was never deployed is READY to be: it reads "Not deployed", not "Ready".
+/// was never deployed is READY to be: it reads "Not deployed", not "Ready". `live` makes it a
+/// live region, its changes read out: for the one status a page is about, not for a list's
+/// rows (a thousand live regions would talk over each other).
 #[component]
 pub fn StatusBadge(
     #[prop(into)] state: Signal<ServiceState>,
     #[prop(optional, into)] never_deployed: Signal<bool>,
+    #[prop(optional)] live: bool,
 ) -> impl IntoView {
-    badge(state, move || match state.get() {
+    let label = move || match state.get() {
         ServiceState::Ready if never_deployed.get() => "Not deployed".to_string(),
         other => other.label(),
-    })
+    };
+    badge(state, label, live)
 }
 
 /// A cluster's state, the same way.
 #[component]
-pub fn ClusterStatusBadge(#[prop(into)] state: Signal<ClusterState>) -> impl IntoView {
-    badge(state, move || state.get().label())
+pub fn ClusterStatusBadge(
+    #[prop(into)] state: Signal<ClusterState>,
+    #[prop(optional)] live: bool,
+) -> impl IntoView {
+    badge(state, move || state.get().label(), live)
 }
 
 fn badge<S: BadgeState>(
     state: Signal<S>,
     label: impl Fn() -> String + Send + Sync + 'static,
+    live: bool,
 ) -> impl IntoView {
     let tone = move || match state.get().tone() {
         StateTone::Progress => "progress",
@@ -59,7 +67,7 @@ fn badge<S: BadgeState>(
         <span
             class=move || format!("badge badge--{}", tone())
             data-state=move || state.get().wire()
-            role="status"
+            role=live.then_some("status")
         >
             <span class="badge__dot" aria-hidden="true"></span>
             {label}

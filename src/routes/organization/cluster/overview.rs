@@ -115,7 +115,7 @@ fn ClusterFacts(
     view! {
         <dl class="facts">
             <dt>"Status"</dt>
-            <dd>{move || current().map(|s| view! { <ClusterStatusBadge state=s.status/> })}</dd>
+            <dd>{move || current().map(|s| view! { <ClusterStatusBadge state=s.status live=true/> })}</dd>
             <dt>"Version"</dt>
             <dd data-version=cluster.version.clone()>{cluster.version.clone()}</dd>
             <dt>"Where"</dt>

@@ -73,7 +73,7 @@ fn StatusPanel(status: Status) -> impl IntoView {
     view! {
         <dl class="facts">
             <dt>"State"</dt>
-            <dd><StatusBadge state never_deployed/></dd>
+            <dd><StatusBadge state never_deployed live=true/></dd>
             <dt>"Deployment"</dt>
             <dd>{status.service_deployment_status.label()}</dd>
             <dt>"Last deployed"</dt>
