@@ -204,6 +204,10 @@ async fn a_long_list_of_variables_is_paged() -> anyhow::Result<()> {
         .wait_until_gone("tbody[data-variable=KEY_000]")
         .await?;
     assert!(browser.axe_violations().await?.is_empty());
+    browser.set_width(375).await?;
+    assert_eq!(browser.overflow().await?, Vec::<String>::new());
+    browser.screenshot("variables-paged-375").await?;
+    browser.set_width(1280).await?;
 
     // The filter looks through every page.
     browser.fill("input[type=search]", "KEY_005").await?;
