@@ -2,6 +2,8 @@
 //! under `/organization/{organization_id}/...`, stored as a record plus secrets kept apart. Each
 //! kind says its paths, types, rules and secrets by implementing `OrganizationResource`.
 
+use std::collections::HashMap;
+
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
@@ -92,29 +94,48 @@ impl UsedBy {
     }
 }
 
-/// How many use the record `id`.
-async fn users(
+/// How many use each of the organization's records of `kind` (`only` that one, when given), in
+/// one query whatever the number of records; a record nothing uses is left out.
+async fn usage(
     db: &sqlx::SqlitePool,
-    used_by: UsedBy,
+    (used_by, kind): (UsedBy, Kind),
+    organization_id: Uuid,
+    only: Option<Uuid>,
+) -> ApiResult<HashMap<Uuid, i64>> {
+    let users = match used_by {
+        UsedBy::Nothing => return Ok(HashMap::new()),
+        // Ids are UUIDs, so a configuration that holds one names that record.
+        UsedBy::Services => {
+            "services u ON u.organization_id = r.organization_id AND instr(u.spec, r.id) > 0"
+        }
+        UsedBy::Environments => {
+            "environments u ON u.organization_id = r.organization_id AND u.cluster_id = r.id"
+        }
+    };
+    let rows: Vec<(String, i64)> = sqlx::query_as(&format!(
+        "SELECT r.id, COUNT(*) FROM organization_resources r JOIN {users}
+         WHERE r.organization_id = ? AND r.kind = ? AND (? IS NULL OR r.id = ?)
+         GROUP BY r.id"
+    ))
+    .bind(organization_id.to_string())
+    .bind(kind.stored_as)
+    .bind(only.map(|id| id.to_string()))
+    .bind(only.map(|id| id.to_string()))
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(id, count)| Ok((crate::db::id(&id)?, count)))
+        .collect()
+}
+
+/// How many use the record `id` of `R`.
+async fn users<R: OrganizationResource>(
+    db: &sqlx::SqlitePool,
     organization_id: Uuid,
     id: Uuid,
 ) -> ApiResult<i64> {
-    let query = match used_by {
-        UsedBy::Nothing => return Ok(0),
-        // Ids are UUIDs, so a configuration that holds this one names this record.
-        UsedBy::Services => {
-            "SELECT COUNT(*) FROM services WHERE organization_id = ? AND instr(spec, ?) > 0"
-        }
-        UsedBy::Environments => {
-            "SELECT COUNT(*) FROM environments WHERE organization_id = ? AND cluster_id = ?"
-        }
-    };
-    let (count,): (i64,) = sqlx::query_as(query)
-        .bind(organization_id.to_string())
-        .bind(id.to_string())
-        .fetch_one(db)
-        .await?;
-    Ok(count)
+    let usage = usage(db, (R::USED_BY, R::KIND), organization_id, Some(id)).await?;
+    Ok(usage.get(&id).copied().unwrap_or(0))
 }
 
 /// The record as callers see it: with how many use it.
@@ -125,10 +146,7 @@ async fn with_usage<R: OrganizationResource>(
     mut record: R::Record,
 ) -> ApiResult<R::Record> {
     if R::USED_BY != UsedBy::Nothing {
-        R::reflect_usage(
-            &mut record,
-            users(db, R::USED_BY, organization_id, id).await?,
-        );
+        R::reflect_usage(&mut record, users::<R>(db, organization_id, id).await?);
     }
     Ok(record)
 }
@@ -184,10 +202,17 @@ async fn list<R: OrganizationResource>(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<R::Record>>> {
     own_organization(&caller, organization_id)?;
-    let mut records = Vec::new();
-    for (id, record) in store::list::<R::Record>(&state.db, R::KIND, organization_id).await? {
-        records.push(with_usage::<R>(&state.db, organization_id, id, record).await?);
-    }
+    let records = store::list::<R::Record>(&state.db, R::KIND, organization_id).await?;
+    let usage = usage(&state.db, (R::USED_BY, R::KIND), organization_id, None).await?;
+    let records = records
+        .into_iter()
+        .map(|(id, mut record)| {
+            if R::USED_BY != UsedBy::Nothing {
+                R::reflect_usage(&mut record, usage.get(&id).copied().unwrap_or(0));
+            }
+            record
+        })
+        .collect();
     Ok(Json(List::new(records)))
 }
 
@@ -302,7 +327,7 @@ async fn delete<R: OrganizationResource>(
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
-    let users = users(&state.db, R::USED_BY, organization_id, id).await?;
+    let users = users::<R>(&state.db, organization_id, id).await?;
     if users > 0 {
         let (what, plural) = (R::USED_BY.what(), if users == 1 { "" } else { "s" });
         return Err(ApiError::conflict(format!(
