@@ -3,7 +3,6 @@
 
 use e2e::Browser;
 use fantoccini::key::Key;
-use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
@@ -12,10 +11,7 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
         .create_environment("shop", "production", "PRODUCTION")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
-        )
+        .create_application(&place.environment, "web")
         .await?;
     browser.sign_in().await?;
 

@@ -12,10 +12,7 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
         .create_environment("shop", "staging", "STAGING")
         .await?;
     let application = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
-        )
+        .create_application(&place.environment, "web")
         .await?;
     // The documented way to make a service fail on purpose (docs/decisions.md).
     browser

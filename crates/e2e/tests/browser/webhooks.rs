@@ -64,10 +64,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
         .create_environment("shop-front", "staging", "STAGING")
         .await?;
     let application = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}}),
-        )
+        .create_application(&place.environment, "web")
         .await?;
     browser
         .api(
