@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::error::ApiError;
+use crate::fresh::Read;
 use crate::AppState;
 
 /// What a role lets a caller do; each level includes the ones before it.
@@ -172,18 +173,14 @@ pub struct TokenCaller {
 
 async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
     let hash = hash_token(token);
-    let found = match state.kept.callers.get(&hash) {
-        Some(found) => found,
-        None => {
-            let (commits, read_at) = (state.kept.callers.reading(), std::time::Instant::now());
-            let found = read_token_caller(state, &hash).await?;
-            state
-                .kept
-                .callers
-                .keep(hash, commits, read_at, found.clone());
-            found
-        }
-    };
+    let found = state
+        .kept
+        .callers
+        .get_or_read(hash.clone(), async {
+            let value = read_token_caller(state, &hash).await?;
+            Ok::<_, ApiError>(Read { value, keep: true })
+        })
+        .await?;
     if found.expires_at.is_some_and(|at| at <= chrono::Utc::now()) {
         return Err(ApiError::unauthorized("The API token has expired."));
     }

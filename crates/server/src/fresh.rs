@@ -4,6 +4,7 @@
 //! before it lands, so a read racing a commit may miss it: never for longer than that).
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -42,6 +43,13 @@ impl Kept {
 /// The longest an answer is served again, whatever the commits.
 pub const MAX_AGE: Duration = Duration::from_secs(1);
 
+/// What a read gives: the answer, and whether it may be served again while the database stays
+/// as it is.
+pub struct Read<V> {
+    pub value: V,
+    pub keep: bool,
+}
+
 pub struct Fresh<K, V> {
     commits: Commits,
     entries: Mutex<HashMap<K, Entry<V>>>,
@@ -61,8 +69,25 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
         }
     }
 
+    /// The answer kept for `key`, or the one `read` reads (kept if it says so).
+    pub async fn get_or_read<E>(
+        &self,
+        key: K,
+        read: impl Future<Output = Result<Read<V>, E>>,
+    ) -> Result<V, E> {
+        if let Some(value) = self.get(&key) {
+            return Ok(value);
+        }
+        let (commits, read_at) = (self.reading(), Instant::now());
+        let Read { value, keep } = read.await?;
+        if keep {
+            self.keep(key, commits, read_at, value.clone());
+        }
+        Ok(value)
+    }
+
     /// The answer kept for `key`, if the database has not changed since it was read.
-    pub fn get(&self, key: &K) -> Option<V> {
+    fn get(&self, key: &K) -> Option<V> {
         let now = self.commits.count();
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries
@@ -72,14 +97,14 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
     }
 
     /// The count of commits to read at: pass it to `keep` with what was read.
-    pub fn reading(&self) -> u64 {
+    fn reading(&self) -> u64 {
         self.commits.count()
     }
 
     /// Keeps `value`, read for `key` when the count of commits was `commits`; answers read at an
     /// older count are dropped, so that the memory held stays what one state of the database
     /// answered.
-    pub fn keep(&self, key: K, commits: u64, read_at: Instant, value: V) {
+    fn keep(&self, key: K, commits: u64, read_at: Instant, value: V) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.retain(|_, entry| entry.commits == commits);
         if self.commits.count() == commits {

@@ -13,12 +13,13 @@ use super::doc::{item, Doc};
 use super::environments::find_environment;
 use super::helm_services::HelmServices;
 use super::jobs::Jobs;
-use super::raw_json::{self, Read, StoredList};
+use super::raw_json::{self, StoredList};
 use super::service_resources::{stored, ServiceResource};
 use super::terraform_services::TerraformServices;
 use super::RouteTable;
 use crate::auth::{Caller, Permission};
 use crate::error::{ApiPath, ApiResult};
+use crate::fresh::Read;
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
@@ -61,7 +62,7 @@ async fn list_services(
         services.sort_by_cached_key(|(name, _)| name.to_lowercase());
         let records = services.into_iter().map(|(_, record)| record).collect();
         Ok(Read {
-            body: StoredList(records).into_bytes(),
+            value: StoredList(records).into_bytes(),
             keep: true,
         })
     })

@@ -14,12 +14,13 @@ use uuid::Uuid;
 use super::clusters::Clusters;
 use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
-use super::raw_json::{self, Read};
+use super::raw_json;
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::action::Action;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::fresh::Read;
 use crate::routes::{Doc, RouteTable};
 use crate::AppState;
 
@@ -320,7 +321,7 @@ async fn environment_statuses(
         // A running action's durations grow with the clock, commit or not.
         let keep = statuses.all().all(|status| status.steps.is_none());
         let body = Bytes::from(serde_json::to_vec(&statuses).map_err(ApiError::internal)?);
-        Ok(Read { body, keep })
+        Ok(Read { value: body, keep })
     })
     .await
 }

@@ -10,8 +10,9 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::fresh::Read;
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::{self, Read};
+use crate::routes::raw_json;
 use crate::routes::RouteTable;
 use crate::AppState;
 
@@ -119,7 +120,7 @@ async fn list_projects(
         let projects = rows.into_iter().map(project).collect::<ApiResult<Vec<_>>>()?;
         let body = serde_json::to_vec(&List::new(projects)).map_err(ApiError::internal)?;
         Ok(Read {
-            body: body.into(),
+            value: body.into(),
             keep: true,
         })
     })

@@ -5,42 +5,26 @@
 
 use std::future::Future;
 use std::hash::Hash;
-use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiResult;
-use crate::fresh::Fresh;
+use crate::fresh::{Fresh, Read};
 
 /// An answer's JSON, sent as it is.
 pub fn json(body: Bytes) -> Response {
     ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// What a read gives: the answer's JSON, and whether it may be served again while the database
-/// stays as it is.
-pub struct Read {
-    pub body: Bytes,
-    pub keep: bool,
-}
-
-/// The answer `fresh` keeps for `key`, or the one `read` reads (kept if it says so).
+/// The answer `fresh` keeps for `key`, or the one `read` reads (kept if it says so), as JSON.
 pub async fn kept<K: Eq + Hash>(
     fresh: &Fresh<K, Bytes>,
     key: K,
-    read: impl Future<Output = ApiResult<Read>>,
+    read: impl Future<Output = ApiResult<Read<Bytes>>>,
 ) -> ApiResult<Response> {
-    if let Some(body) = fresh.get(&key) {
-        return Ok(json(body));
-    }
-    let (commits, read_at) = (fresh.reading(), Instant::now());
-    let Read { body, keep } = read.await?;
-    if keep {
-        fresh.keep(key, commits, read_at, body.clone());
-    }
-    Ok(json(body))
+    Ok(json(fresh.get_or_read(key, read).await?))
 }
 
 pub struct StoredList(pub Vec<String>);

@@ -25,9 +25,10 @@ use crate::auth::{Caller, Permission};
 use crate::engine::action::Action;
 use crate::engine::{self, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::fresh::Read;
 use crate::git;
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::{self, Read, StoredList};
+use crate::routes::raw_json::{self, StoredList};
 use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -429,7 +430,7 @@ async fn list<R: ServiceResource>(
         async {
             let records = stored::<R>(&state.db, environment_id).await?;
             Ok(Read {
-                body: StoredList(records.into_iter().map(|(_, record)| record).collect())
+                value: StoredList(records.into_iter().map(|(_, record)| record).collect())
                     .into_bytes(),
                 keep: true,
             })
