@@ -131,6 +131,11 @@ pub async fn send_with<T: DeserializeOwned>(
     decode(&text_with(credentials, method, path, body).await?)
 }
 
+/// A value as a query string carries it.
+pub fn query_value(value: &str) -> String {
+    js_sys::encode_uri_component(value).into()
+}
+
 /// An answer's JSON as `T`; an empty answer reads as `null`.
 fn decode<T: DeserializeOwned>(text: &str) -> Result<T, ApiError> {
     let text = if text.is_empty() { "null" } else { text };

@@ -2,9 +2,10 @@
 //! kind's routes start with its `ServiceType::path_segment`.
 
 use platform_api::{
-    Application, Commit, Container, Database, DeployRequest, DeploymentHistoryPage, GitRepository,
-    GitSource, HelmService, Job, List, LogLine, ServiceType, Status, TerraformDeployAction,
-    TerraformService,
+    Application, ApplicationRequest, Commit, Container, ContainerRequest, Database, DeployRequest,
+    DeploymentHistoryEntry, DeploymentHistoryPage, GitRepository, GitSource, HelmRequest,
+    HelmService, HistoryOutcome, Job, JobRequest, List, LogLine, ServiceType, Status,
+    TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -51,6 +52,19 @@ impl ServiceRecord {
             ServiceRecord::Job(service) => service.git_repository(),
             ServiceRecord::Helm(service) => service.git_repository(),
             ServiceRecord::Terraform(service) => service.git_repository(),
+        }
+    }
+
+    /// Whether the service deploys on every push of its branch; `None` for the kinds that never
+    /// do (databases).
+    pub fn auto_deploys(&self) -> Option<bool> {
+        match self {
+            ServiceRecord::Application(service) => Some(service.auto_deploy),
+            ServiceRecord::Container(service) => Some(service.auto_deploy),
+            ServiceRecord::Database(_) => None,
+            ServiceRecord::Job(service) => Some(service.auto_deploy),
+            ServiceRecord::Helm(service) => Some(service.auto_deploy),
+            ServiceRecord::Terraform(service) => Some(service.auto_deploy),
         }
     }
 
@@ -110,6 +124,15 @@ impl ServiceAction {
             ServiceAction::Cancel => "Cancel requested: the running step ends first.".into(),
         }
     }
+}
+
+/// What a history is narrowed to: an outcome, a commit (a prefix of its id), who asked (a part
+/// of the name); empty text narrows nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HistoryFilter {
+    pub outcome: Option<HistoryOutcome>,
+    pub commit: String,
+    pub triggered_by: String,
 }
 
 /// The first 8 characters of a commit id, as commits are shown.
@@ -197,6 +220,68 @@ impl Api {
             .map(drop)
     }
 
+    /// Turns off the service's deployments on every push, its other settings kept: a rollback
+    /// that the next push would undo otherwise.
+    pub async fn stop_auto_deploy(&self, record: &ServiceRecord) -> Result<(), ApiError> {
+        match record {
+            ServiceRecord::Application(service) => {
+                let request = ApplicationRequest {
+                    auto_deploy: false,
+                    ..service.to_request()
+                };
+                self.update_service(ServiceType::Application, service.id, &request)
+                    .await
+            }
+            ServiceRecord::Container(service) => {
+                let request = ContainerRequest {
+                    auto_deploy: false,
+                    ..service.to_request()
+                };
+                self.update_service(ServiceType::Container, service.id, &request)
+                    .await
+            }
+            ServiceRecord::Job(service) => {
+                let request = JobRequest {
+                    auto_deploy: Some(false),
+                    ..service.to_request()
+                };
+                self.update_service(ServiceType::Job, service.id, &request)
+                    .await
+            }
+            ServiceRecord::Helm(service) => {
+                let request = HelmRequest {
+                    auto_deploy: false,
+                    ..service.to_request()
+                };
+                self.update_service(ServiceType::Helm, service.id, &request)
+                    .await
+            }
+            ServiceRecord::Terraform(service) => {
+                let request = TerraformRequest {
+                    auto_deploy: false,
+                    ..service.to_request()
+                };
+                self.update_service(ServiceType::Terraform, service.id, &request)
+                    .await
+            }
+            ServiceRecord::Database(_) => Ok(()),
+        }
+    }
+
+    /// Deploys again what an entry of the service's history deployed.
+    pub async fn roll_back(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        entry: &DeploymentHistoryEntry,
+    ) -> Result<Status, ApiError> {
+        self.post(
+            &format!("{}/deploy", item(kind, id)),
+            &DeployRequest::rolling_back_to(entry),
+        )
+        .await
+    }
+
     pub async fn delete_service(&self, kind: ServiceType, id: Uuid) -> Result<(), ApiError> {
         self.delete(&item(kind, id)).await
     }
@@ -240,19 +325,31 @@ impl Api {
         Ok(list.results)
     }
 
-    /// One page (from 1) of the service's actions, newest first.
+    /// One page (from 1) of the service's actions, newest first, filtered.
     pub async fn service_history(
         &self,
         kind: ServiceType,
         id: Uuid,
         page: u32,
         page_size: u32,
+        filter: &HistoryFilter,
     ) -> Result<DeploymentHistoryPage, ApiError> {
-        self.get(&format!(
+        let mut path = format!(
             "{}/deploymentHistoryV2?page={page}&pageSize={page_size}",
             item(kind, id)
-        ))
-        .await
+        );
+        if let Some(outcome) = filter.outcome {
+            path.push_str(&format!("&status={}", outcome.as_str()));
+        }
+        for (name, value) in [
+            ("git_commit_id", &filter.commit),
+            ("triggered_by", &filter.triggered_by),
+        ] {
+            if !value.trim().is_empty() {
+                path.push_str(&format!("&{name}={}", super::query_value(value.trim())));
+            }
+        }
+        self.get(&path).await
     }
 
     /// The last `tail` lines of the service's log, oldest first: of one execution, or of all.

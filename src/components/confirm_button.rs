@@ -30,6 +30,13 @@ pub fn ConfirmButton(
     /// screen readers ("Delete team-web").
     #[prop(into, default = None)]
     target: Option<String>,
+    /// The dialog's confirming button: destructive unless the action is not.
+    #[prop(default = "button button--destructive")]
+    confirm_class: &'static str,
+    /// More of the dialog, between the consequence and its buttons (a choice that goes with the
+    /// action).
+    #[prop(optional)]
+    children: Option<Children>,
 ) -> impl IntoView {
     let accessible_name = target.map(|target| format!("{label} {target}"));
     let dialog = NodeRef::<Dialog>::new();
@@ -53,12 +60,13 @@ pub fn ConfirmButton(
         <dialog node_ref=dialog class="confirm" aria-labelledby=labelled_by>
             <h2 id=heading class="confirm__question">{question}</h2>
             <p class="confirm__consequence">{consequence}</p>
+            {children.map(|children| children())}
             <div class="confirm__actions">
                 // Focus starts on the harmless choice.
                 <button type="button" class="button button--secondary" autofocus on:click=move |_| close()>
                     "Cancel"
                 </button>
-                <button type="button" class="button button--destructive"
+                <button type="button" class=confirm_class
                     on:click=move |_| {
                         close();
                         on_confirm.run(());

@@ -23,7 +23,7 @@ pub mod paths {
     /// The sign-in page, with the page to come back to afterwards.
     pub fn sign_in(back_to: Option<&str>) -> String {
         match back_to.filter(|path| *path != "/" && is_local(path)) {
-            Some(path) => format!("/sign-in?next={}", js_sys::encode_uri_component(path)),
+            Some(path) => format!("/sign-in?next={}", crate::api::query_value(path)),
             None => "/sign-in".to_string(),
         }
     }

@@ -982,6 +982,15 @@ pub struct DeployRequest {
     /// Services run from an image (containers, jobs): the tag to deploy, which becomes theirs.
     #[serde(default)]
     pub image_tag: Option<String>,
+    /// Helm services installed from a helm repository: the chart version to deploy, which
+    /// becomes theirs (the production document's `HelmDeployRequest`).
+    #[serde(default)]
+    pub chart_version: Option<String>,
+    /// Ours: the execution id of an earlier successful deployment of the service to deploy again
+    /// exactly (its commit, image, chart version and values). The fields above, when given too,
+    /// must name what it deployed: a platform without rollbacks reads them alone.
+    #[serde(default)]
+    pub rollback_to: Option<String>,
     /// The production document's form of `plan_only`: PLAN.
     #[serde(default)]
     pub action: Option<TerraformDeployAction>,
@@ -1013,8 +1022,33 @@ impl DeployRequest {
         kind: ServiceType,
         built_from_git: bool,
         runs_image: bool,
+        installs_chart_version: bool,
     ) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
+        if let Some(version) = &self.chart_version {
+            violations.check(rules::name("chart_version", version));
+            if !installs_chart_version {
+                violations.check(Some(FieldError::new(
+                    "chart_version",
+                    "applies to helm services installed from a helm repository only",
+                )));
+            }
+        }
+        if let Some(execution) = &self.rollback_to {
+            violations.check(rules::name("rollback_to", execution));
+            if matches!(kind, ServiceType::Database) {
+                violations.check(Some(FieldError::new(
+                    "rollback_to",
+                    "applies to services built from git, run from an image or installed from a chart",
+                )));
+            }
+            if self.plans_only() {
+                violations.check(Some(FieldError::new(
+                    "rollback_to",
+                    "cannot be combined with a plan",
+                )));
+            }
+        }
         if let Some(tag) = &self.image_tag {
             violations.check(rules::image_tag("image_tag", tag));
             if !runs_image {

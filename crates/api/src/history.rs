@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::application::ServiceType;
 use crate::error::FieldError;
-use crate::status::{ServiceState, StatusDetails};
+use crate::status::{ActionStatus, ServiceState, StatusAction, StatusDetails, SubAction};
 
 /// A git commit (spec 2.18).
 #[serde_with::skip_serializing_none]
@@ -51,12 +51,60 @@ pub struct AuditingData {
 }
 
 #[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentDetails {
-    /// The commit asked for, when the request named one.
+    /// The commit deployed, for services built from git: its message and author when the
+    /// repository can be read.
     pub commit: Option<Commit>,
+    /// The image deployed, for services run from one (the production document's container and
+    /// job details).
+    pub image_name: Option<String>,
+    pub tag: Option<String>,
+    /// The chart deployed, for helm services installed from a helm repository.
+    pub repository: Option<DeployedChart>,
+    /// Ours: the execution id of the earlier deployment this one rolled back to.
+    pub rollback_to: Option<String>,
 }
+
+/// The chart of a helm deployment (the production document's `HelmDeploymentHistoryDetails`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeployedChart {
+    pub chart_name: Option<String>,
+    pub chart_version: Option<String>,
+}
+
+impl DeploymentDetails {
+    /// What the deployment put in place, in a few words: a short commit, an image tag, a chart
+    /// version.
+    pub fn what(&self) -> Option<String> {
+        if let Some(commit) = &self.commit {
+            return Some(commit.git_commit_id.chars().take(7).collect());
+        }
+        if let Some(tag) = &self.tag {
+            return Some(match &self.image_name {
+                Some(image) => format!("{image}:{tag}"),
+                None => tag.clone(),
+            });
+        }
+        let chart = self.repository.as_ref()?;
+        Some(format!(
+            "{} {}",
+            chart.chart_name.as_deref().unwrap_or("chart"),
+            chart.chart_version.as_deref()?
+        ))
+    }
+}
+
+wire_enum!(
+    /// How a deployment ended, as the history filters it.
+    HistoryOutcome {
+        Success = "SUCCESS" => "Succeeded",
+        Failed = "FAILED" => "Failed",
+    }
+);
 
 /// One deployment of a service (spec 2.17).
 #[serde_with::skip_serializing_none]
@@ -75,6 +123,39 @@ pub struct DeploymentHistoryEntry {
     pub total_duration: String,
 }
 
+impl DeploymentHistoryEntry {
+    /// Whether deploying again what this entry deployed makes sense: a deployment that succeeded,
+    /// of a service that is built, runs an image or installs a chart (not a database, not a plan).
+    pub fn can_roll_back_to(&self) -> bool {
+        self.status_details.action == StatusAction::Deploy
+            && self.status_details.status == ActionStatus::Success
+            && self.status_details.sub_action != SubAction::TerraformPlanOnly
+            && self.identifier.service_type != ServiceType::Database
+    }
+}
+
+impl crate::DeployRequest {
+    /// The deploy that puts back what `entry` deployed: the production document's fields (its
+    /// commit, image tag or chart version), which a platform without rollbacks reads alone, and
+    /// ours naming the entry, with which this server also restores the image and chart values.
+    pub fn rolling_back_to(entry: &DeploymentHistoryEntry) -> Self {
+        let details = &entry.details;
+        crate::DeployRequest {
+            git_commit_id: details
+                .commit
+                .as_ref()
+                .map(|commit| commit.git_commit_id.clone()),
+            image_tag: details.tag.clone(),
+            chart_version: details
+                .repository
+                .as_ref()
+                .and_then(|chart| chart.chart_version.clone()),
+            rollback_to: Some(entry.identifier.execution_id.clone()),
+            ..crate::DeployRequest::default()
+        }
+    }
+}
+
 /// A page of the history, newest first.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -86,20 +167,31 @@ pub struct DeploymentHistoryPage {
     pub results: Vec<DeploymentHistoryEntry>,
 }
 
-/// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1 to `PAGE_MAX`.
+/// Query of a history: `pageSize` 1 to 100 (20 by default), `page` from 1 to `PAGE_MAX`; only
+/// the deployments that ended in `status`, of `git_commit_id` (a prefix of it), asked for by
+/// `triggered_by`, when given.
 #[serde_with::skip_serializing_none]
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HistoryQuery {
     #[serde(rename = "pageSize", default = "default_page_size")]
     pub page_size: i64,
     #[serde(default = "first_page")]
     pub page: i64,
+    #[serde(default)]
+    pub status: Option<HistoryOutcome>,
+    #[serde(default)]
+    pub git_commit_id: Option<String>,
+    #[serde(default)]
+    pub triggered_by: Option<String>,
 }
 
 /// The last page a history may be asked for: far beyond any history, and low enough that the
 /// offset it makes (`page` times `pageSize`) cannot overflow.
 pub const PAGE_MAX: i64 = 1_000_000;
+
+/// Longer than any token's or user's name: a filter past it can match nothing.
+const TRIGGERED_BY_MAX_CHARS: usize = 255;
 
 fn default_page_size() -> i64 {
     20
@@ -119,6 +211,19 @@ impl HistoryQuery {
             problems.push(FieldError::new(
                 "page",
                 format!("must be from 1 to {PAGE_MAX}"),
+            ));
+        }
+        if let Some(commit) = &self.git_commit_id {
+            problems.extend(crate::rules::git_commit_id("git_commit_id", commit));
+        }
+        if self
+            .triggered_by
+            .as_ref()
+            .is_some_and(|who| who.chars().count() > TRIGGERED_BY_MAX_CHARS)
+        {
+            problems.push(FieldError::new(
+                "triggered_by",
+                format!("must be at most {TRIGGERED_BY_MAX_CHARS} characters"),
             ));
         }
         if problems.is_empty() {
@@ -221,6 +326,8 @@ mod tests {
         let wrong = HistoryQuery {
             page_size: 101,
             page: 0,
+            git_commit_id: Some("main".into()),
+            ..query
         };
         let fields: Vec<String> = wrong
             .validate()
@@ -228,7 +335,7 @@ mod tests {
             .into_iter()
             .map(|e| e.field)
             .collect();
-        assert_eq!(fields, ["pageSize", "page"]);
+        assert_eq!(fields, ["pageSize", "page", "git_commit_id"]);
         let log: LogQuery = serde_json::from_str("{}").unwrap();
         assert_eq!(log.tail, 100);
         assert!(LogQuery {

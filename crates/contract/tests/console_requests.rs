@@ -190,6 +190,24 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/container/{containerId}/deploy",
+            body(DeployRequest {
+                image_tag: Some("1.27".into()),
+                rollback_to: Some("0f6c2f5e8a1b4c3d".into()),
+                ..DeployRequest::default()
+            }),
+        ),
+        (
+            "post",
+            "/helm/{helmId}/deploy",
+            body(DeployRequest {
+                chart_version: Some("19.0.0".into()),
+                rollback_to: Some("0f6c2f5e8a1b4c3d".into()),
+                ..DeployRequest::default()
+            }),
+        ),
+        (
+            "post",
             "/terraform/{terraformId}/deploy",
             body(DeployRequest {
                 action: Some(TerraformDeployAction::Plan),

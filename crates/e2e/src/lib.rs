@@ -577,8 +577,13 @@ impl TestEnvironment {
 
     /// The page of one of its services.
     pub fn service_page(&self, service: &str) -> String {
+        self.service_tab(service, "overview")
+    }
+
+    /// A tab of one of its services: `deployments`, `settings`...
+    pub fn service_tab(&self, service: &str, tab: &str) -> String {
         format!(
-            "/organization/{}/project/{}/environment/{}/service/{service}/overview",
+            "/organization/{}/project/{}/environment/{}/service/{service}/{tab}",
             self.organization, self.project, self.environment
         )
     }

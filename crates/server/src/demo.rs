@@ -202,7 +202,7 @@ pub async fn populate(
             for (name, id) in services {
                 state
                     .engine
-                    .request(Action::Deploy, id, None, false, "demo data")
+                    .request(Action::Deploy, id, "demo data")
                     .await
                     .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
             }

@@ -128,6 +128,22 @@ pub fn commits(path: &Path, query: &CommitQuery) -> Result<Vec<Commit>, GitError
     Ok(log.lines().filter_map(parse_commit).collect())
 }
 
+/// The commits with these full ids, in one call; an error when one is not in the repository.
+pub fn describe(path: &Path, ids: &[String]) -> Result<Vec<Commit>, GitError> {
+    if let Some(odd) = ids
+        .iter()
+        .find(|id| !id.chars().all(|c| c.is_ascii_hexdigit()))
+    {
+        return Err(GitError::Failed(format!("{odd} is not a commit id")));
+    }
+    let log = run(git(path)
+        .args(["log", "--no-walk=unsorted", "--decorate=short"])
+        .arg("--format=%H%x1f%an%x1f%aI%x1f%D%x1f%s")
+        .args(ids)
+        .arg("--"))?;
+    Ok(log.lines().filter_map(parse_commit).collect())
+}
+
 /// The full id of `revision` (a commit id, whole or abbreviated, a tag, a branch) in the
 /// repository at `path`.
 pub fn resolve(path: &Path, revision: &str) -> Result<String, GitError> {

@@ -20,6 +20,7 @@ mod new_service;
 mod read_only;
 mod registries;
 mod rename_delete;
+mod rollback;
 mod service_settings;
 mod session;
 mod settings;

@@ -2,6 +2,29 @@
 
 use platform_api::{ServiceState, ServiceType, StatusAction, StepName, SubAction};
 
+/// What a caller asks the engine to run on a service.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub action: Action,
+    /// The commit to deploy; the branch's latest when `None`.
+    pub git_commit_id: Option<String>,
+    /// Terraform services: plan only.
+    pub plan_only: bool,
+    /// The execution id of the earlier deployment this one deploys again.
+    pub rollback_to: Option<String>,
+}
+
+impl From<Action> for Request {
+    fn from(action: Action) -> Self {
+        Request {
+            action,
+            git_commit_id: None,
+            plan_only: false,
+            rollback_to: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     Deploy,

@@ -1,107 +1,211 @@
 //! Reads what the engine recorded: the deployments of a service, newest first, and its log lines.
 
+use std::collections::HashMap;
+use std::path::PathBuf;
+
 use chrono::{DateTime, Utc};
 use platform_api::{
-    iso_duration, ActionStatus, AuditingData, Commit, DeploymentDetails, DeploymentHistoryEntry,
-    DeploymentIdentifier, HistoryQuery, LogLine, LogQuery, ServiceState, ServiceType, StateTone,
-    StatusDetails,
+    iso_duration, ActionStatus, AuditingData, Commit, DeployedChart, DeploymentDetails,
+    DeploymentHistoryEntry, DeploymentIdentifier, HistoryOutcome, HistoryQuery, LogLine, LogQuery,
+    ServiceState, ServiceType, StateTone, StatusDetails,
 };
+use serde_json::Value;
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use crate::db;
 use crate::error::ApiResult;
+use crate::{db, git};
 
 /// Where deployment requests come from: every request reaches the engine through the API.
 const ORIGIN: &str = "API";
 
-type DeploymentRow = (
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    String,
-    DateTime<Utc>,
-    DateTime<Utc>,
-    Option<DateTime<Utc>>,
-);
+#[derive(sqlx::FromRow)]
+struct DeploymentRow {
+    execution_id: String,
+    action: String,
+    sub_action: String,
+    state: String,
+    git_commit_id: Option<String>,
+    triggered_by: String,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+    spec: Option<String>,
+    rollback_to: Option<String>,
+}
 
-/// One page of the service's deployments, newest first.
+/// The service a history is read for.
+pub struct HistoryOf<'a> {
+    pub id: Uuid,
+    pub name: &'a str,
+    pub kind: ServiceType,
+    /// Its git repository, when it is built from one that can be read here: the commits'
+    /// messages and authors come from it.
+    pub repository: Option<PathBuf>,
+}
+
+/// One page of the service's deployments, newest first, filtered as the query asks.
 pub async fn page(
     db: &SqlitePool,
-    service_id: Uuid,
-    service_name: &str,
-    service_type: ServiceType,
-    query: HistoryQuery,
+    service: HistoryOf<'_>,
+    query: &HistoryQuery,
 ) -> ApiResult<Vec<DeploymentHistoryEntry>> {
-    let rows: Vec<DeploymentRow> = sqlx::query_as(
-        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, created_at, updated_at,
-                finished_at
-         FROM deployments WHERE service_id = ? ORDER BY created_at DESC, id LIMIT ? OFFSET ?",
-    )
-    .bind(service_id.to_string())
+    let ended_in = |outcome: HistoryOutcome| {
+        let wanted = match outcome {
+            HistoryOutcome::Success => ActionStatus::Success,
+            HistoryOutcome::Failed => ActionStatus::Error,
+        };
+        ServiceState::ALL
+            .iter()
+            .filter(|state| action_status(**state) == wanted)
+            .map(|state| format!("'{}'", state.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let status_filter = query
+        .status
+        .map(|outcome| format!("AND state IN ({})", ended_in(outcome)))
+        .unwrap_or_default();
+    let rows: Vec<DeploymentRow> = sqlx::query_as(&format!(
+        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, created_at,
+                updated_at, finished_at, spec, rollback_to
+         FROM deployments
+         WHERE service_id = ? {status_filter}
+           AND (? IS NULL OR git_commit_id LIKE ? || '%')
+           AND (? IS NULL OR instr(lower(triggered_by), lower(?)) > 0)
+         ORDER BY created_at DESC, id LIMIT ? OFFSET ?"
+    ))
+    .bind(service.id.to_string())
+    .bind(query.git_commit_id.as_deref())
+    .bind(query.git_commit_id.as_deref().map(str::to_lowercase))
+    .bind(query.triggered_by.as_deref())
+    .bind(query.triggered_by.as_deref())
     .bind(query.page_size)
     .bind((query.page - 1) * query.page_size)
     .fetch_all(db)
     .await?;
+    let commits = describe_commits(service.repository.clone(), &rows).await;
     rows.into_iter()
         .map(|row| {
-            let (
-                execution_id,
-                action,
-                sub_action,
-                state,
-                commit,
-                triggered_by,
-                created_at,
-                updated_at,
-                finished_at,
-            ) = row;
-            let state: ServiceState = db::wire(&state)?;
+            let state: ServiceState = db::wire(&row.state)?;
+            let spec: Option<Value> = row
+                .spec
+                .as_deref()
+                .and_then(|spec| serde_json::from_str(spec).ok());
             Ok(DeploymentHistoryEntry {
                 identifier: DeploymentIdentifier {
-                    name: service_name.to_string(),
-                    service_id,
-                    service_type,
-                    execution_id,
+                    name: service.name.to_string(),
+                    service_id: service.id,
+                    service_type: service.kind,
+                    execution_id: row.execution_id,
                 },
                 status: state,
                 auditing_data: AuditingData {
-                    created_at,
-                    updated_at: Some(updated_at),
-                    triggered_by,
+                    created_at: row.created_at,
+                    updated_at: Some(row.updated_at),
+                    triggered_by: row.triggered_by,
                     origin: ORIGIN.to_string(),
                 },
-                details: DeploymentDetails {
-                    // The entry keeps the commit's id only: its date stands for when it was
-                    // deployed, and its message and author are left empty.
-                    commit: commit.map(|git_commit_id| Commit {
-                        created_at,
-                        git_commit_id,
-                        tag: String::new(),
-                        message: String::new(),
-                        author_name: String::new(),
-                        author_avatar_url: None,
-                        commit_page_url: None,
+                details: details(
+                    service.kind,
+                    spec.as_ref(),
+                    row.git_commit_id.map(|id| {
+                        commits.get(&id).cloned().unwrap_or_else(|| Commit {
+                            // Known by its id only: its date stands for when it was deployed.
+                            created_at: row.created_at,
+                            git_commit_id: id,
+                            tag: String::new(),
+                            message: String::new(),
+                            author_name: String::new(),
+                            author_avatar_url: None,
+                            commit_page_url: None,
+                        })
                     }),
-                },
+                    row.rollback_to,
+                ),
                 status_details: StatusDetails {
-                    action: db::wire(&action)?,
+                    action: db::wire(&row.action)?,
                     status: action_status(state),
-                    sub_action: db::wire(&sub_action)?,
+                    sub_action: db::wire(&row.sub_action)?,
                 },
-                icon_uri: service_type.default_icon_uri(),
+                icon_uri: service.kind.default_icon_uri(),
                 total_duration: iso_duration(
-                    (finished_at.unwrap_or_else(Utc::now) - created_at).num_seconds(),
+                    (row.finished_at.unwrap_or_else(Utc::now) - row.created_at).num_seconds(),
                 ),
             })
         })
         .collect()
 }
 
+/// The commits of the page, with their messages and authors, read from the repository in one
+/// call; none when it cannot be read.
+async fn describe_commits(
+    repository: Option<PathBuf>,
+    rows: &[DeploymentRow],
+) -> HashMap<String, Commit> {
+    let mut ids: Vec<String> = rows
+        .iter()
+        .filter_map(|row| row.git_commit_id.clone())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    let Some(path) = repository.filter(|_| !ids.is_empty()) else {
+        return HashMap::new();
+    };
+    let described = tokio::task::spawn_blocking(move || git::describe(&path, &ids)).await;
+    match described {
+        Ok(Ok(commits)) => commits
+            .into_iter()
+            .map(|commit| (commit.git_commit_id.clone(), commit))
+            .collect(),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "the deployed commits could not be described");
+            HashMap::new()
+        }
+        Err(_) => HashMap::new(),
+    }
+}
+
+/// What a deployment put in place, read from the configuration it was asked with.
+fn details(
+    kind: ServiceType,
+    spec: Option<&Value>,
+    commit: Option<Commit>,
+    rollback_to: Option<String>,
+) -> DeploymentDetails {
+    let text = |pointer: &str| {
+        spec.and_then(|spec| spec.pointer(pointer))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let (image_name, tag, repository) = match kind {
+        ServiceType::Container => (text("/image_name"), text("/tag"), None),
+        ServiceType::Job => (
+            text("/source/image/image_name"),
+            text("/source/image/tag"),
+            None,
+        ),
+        ServiceType::Helm if text("/source/repository/chart_version").is_some() => (
+            None,
+            None,
+            Some(DeployedChart {
+                chart_name: text("/source/repository/chart_name"),
+                chart_version: text("/source/repository/chart_version"),
+            }),
+        ),
+        _ => (None, None, None),
+    };
+    DeploymentDetails {
+        commit,
+        image_name,
+        tag,
+        repository,
+        rollback_to,
+    }
+}
+
 /// How far an action in `state` got.
-fn action_status(state: ServiceState) -> ActionStatus {
+pub fn action_status(state: ServiceState) -> ActionStatus {
     match (state, state.tone()) {
         (ServiceState::Canceled, _) => ActionStatus::Canceled,
         (ServiceState::Canceling, _) => ActionStatus::Canceling,

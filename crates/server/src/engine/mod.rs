@@ -6,6 +6,7 @@ pub mod action;
 mod cluster;
 pub mod history;
 pub mod plan;
+pub mod rollback;
 pub mod status;
 
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use crate::db;
 use crate::error::{ApiError, ApiResult};
 use crate::events;
 use crate::git::{self, Repositories};
-use action::Action;
+use action::{Action, Request};
 use plan::{PlannedStep, QUEUE_SECONDS};
 
 pub struct Engine {
@@ -225,12 +226,16 @@ impl Engine {
     /// the service, or when the action makes no sense in its state.
     pub async fn request(
         self: &Arc<Self>,
-        action: Action,
+        request: impl Into<Request>,
         service_id: Uuid,
-        git_commit_id: Option<String>,
-        plan_only: bool,
         triggered_by: &str,
     ) -> ApiResult<platform_api::Status> {
+        let Request {
+            action,
+            git_commit_id,
+            plan_only,
+            rollback_to,
+        } = request.into();
         let current = status::of_service(&mut *self.db.acquire().await?, service_id).await?;
         precondition(action, &current)?;
         let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
@@ -266,8 +271,8 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, rollback_to, spec)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
         )
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
@@ -279,12 +284,22 @@ impl Engine {
         .bind(now)
         .bind(now)
         .bind(triggered_by)
+        .bind(rollback_to.as_deref())
+        .bind(service_id.to_string())
         .execute(&mut *tx)
         .await?;
         let requested = match (action, &git_commit_id) {
             _ if sub_action == SubAction::TerraformPlanOnly => {
                 "Plan requested: nothing will be applied; waiting in the queue.".to_string()
             }
+            _ if rollback_to.is_some() => format!(
+                "Rollback requested to deployment {}{}; waiting in the queue.",
+                rollback_to.as_deref().unwrap_or_default(),
+                git_commit_id
+                    .as_deref()
+                    .map(|commit| format!(" (commit {commit})"))
+                    .unwrap_or_default()
+            ),
             (Action::Deploy, Some(commit)) => {
                 format!("Deployment requested at commit {commit}; waiting in the queue.")
             }

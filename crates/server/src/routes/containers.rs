@@ -104,4 +104,6 @@ impl ServiceResource for Containers {
     fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
         Some("$.tag")
     }
+
+    const RESTORED_BY_ROLLBACK: &'static [&'static str] = &["$.image_name", "$.tag"];
 }

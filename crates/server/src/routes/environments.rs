@@ -358,7 +358,7 @@ async fn start_on_environment(
     for (service_id,) in services {
         let outcome = state
             .engine
-            .request(action, db::id(&service_id)?, None, false, &caller.name)
+            .request(action, db::id(&service_id)?, &caller.name)
             .await;
         match outcome {
             Ok(_) => started += 1,

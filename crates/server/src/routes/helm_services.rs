@@ -93,6 +93,17 @@ impl ServiceResource for HelmServices {
         &record.name
     }
 
+    fn chart_version_at(record: &Self::Record) -> Option<&'static str> {
+        record
+            .source
+            .repository
+            .as_ref()
+            .map(|_| "$.source.repository.chart_version")
+    }
+
+    const RESTORED_BY_ROLLBACK: &'static [&'static str] =
+        &["$.source.repository.chart_version", "$.values_override"];
+
     fn id(record: &Self::Record) -> Uuid {
         record.id
     }

@@ -115,4 +115,7 @@ impl ServiceResource for Jobs {
     fn image_tag_at(record: &Self::Record) -> Option<&'static str> {
         record.source.image.as_ref().map(|_| "$.source.image.tag")
     }
+
+    const RESTORED_BY_ROLLBACK: &'static [&'static str] =
+        &["$.source.image.image_name", "$.source.image.tag"];
 }

@@ -9,8 +9,8 @@ use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryQuery, List,
-    LogLine, LogQuery, ServiceType, Status,
+    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryOutcome,
+    HistoryQuery, List, LogLine, LogQuery, ServiceType, Status,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -22,8 +22,8 @@ use uuid::Uuid;
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
 use crate::auth::{Caller, Permission};
-use crate::engine::action::Action;
-use crate::engine::{self, status, Scope};
+use crate::engine::action::{Action, Request};
+use crate::engine::{self, rollback, status, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
 use crate::git;
@@ -87,6 +87,16 @@ pub trait ServiceResource: Send + Sync + 'static {
     fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
         None
     }
+
+    /// Where the record holds the version of the chart it installs from a helm repository, if
+    /// it installs one: a deploy with `chart_version` sets it.
+    fn chart_version_at(_record: &Self::Record) -> Option<&'static str> {
+        None
+    }
+
+    /// The parts of the record that say what runs, beyond the commit (an image, a chart version
+    /// and values): a rollback puts back those of the deployment it deploys again.
+    const RESTORED_BY_ROLLBACK: &'static [&'static str] = &[];
 
     fn id(record: &Self::Record) -> Uuid;
 
@@ -210,10 +220,17 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             format!("{}/deploymentHistoryV2", R::ITEM),
             Permission::Read,
             Doc::new(format!(
-                "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1)"
+                "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1); only those that ended in `status`, of `git_commit_id` (a prefix), asked for by `triggered_by` (a part of the name), when given"
             ))
             .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
             .query("pageSize", false, doc::integer(1, 100))
+            .query(
+                "status",
+                false,
+                doc::one_of(HistoryOutcome::ALL.iter().map(|outcome| outcome.as_str())),
+            )
+            .query("git_commit_id", false, doc::text())
+            .query("triggered_by", false, doc::text())
             .answers::<DeploymentHistoryPage>(StatusCode::OK),
             history::<R>,
         )
@@ -273,10 +290,7 @@ async fn act<R: ServiceResource>(
     action: Action,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
-    let status = state
-        .engine
-        .request(action, id, None, false, &caller.name)
-        .await?;
+    let status = state.engine.request(action, id, &caller.name).await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
@@ -297,7 +311,19 @@ async fn history<R: ServiceResource>(
 ) -> ApiResult<Json<DeploymentHistoryPage>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
     query.validate().map_err(ApiError::invalid)?;
-    let results = engine::history::page(&state.db, id, R::name(&record), R::TYPE, query).await?;
+    let repository = record.git_repository().and_then(|repository| {
+        match state.engine.repositories.locate(&repository.url) {
+            Ok(git::Location::Local(path)) => Some(path),
+            _ => None,
+        }
+    });
+    let service = engine::history::HistoryOf {
+        id,
+        name: R::name(&record),
+        kind: R::TYPE,
+        repository,
+    };
+    let results = engine::history::page(&state.db, service, &query).await?;
     Ok(Json(DeploymentHistoryPage {
         page: query.page,
         page_size: query.page_size,
@@ -364,30 +390,85 @@ async fn deploy<R: ServiceResource>(
     let (record, _) = find::<R>(&state, &caller, id).await?;
     let repository = record.git_repository().cloned();
     let image_tag_at = R::image_tag_at(&record);
+    let chart_version_at = R::chart_version_at(&record);
     request
-        .validate(R::TYPE, repository.is_some(), image_tag_at.is_some())
+        .validate(
+            R::TYPE,
+            repository.is_some(),
+            image_tag_at.is_some(),
+            chart_version_at.is_some(),
+        )
         .map_err(ApiError::invalid)?;
-    if let (Some(tag), Some(path)) = (&request.image_tag, image_tag_at) {
-        // The tag deployed becomes the service's, as an update would make it.
+    // What the request sets in the service's configuration: each `(field, path, value)`.
+    let pinned: Vec<(&str, &str, &str)> = [
+        ("image_tag", image_tag_at, request.image_tag.as_deref()),
+        (
+            "chart_version",
+            chart_version_at,
+            request.chart_version.as_deref(),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(field, path, value)| Some((field, path?, value?.trim())))
+    .collect();
+    let rollback = match request.rollback_to.as_deref() {
+        Some(execution) => {
+            let deployed = rollback::deployed(&state.db, id, execution.trim()).await?;
+            let mut given: Vec<(&str, Option<&str>, &str)> = pinned
+                .iter()
+                .map(|&(field, path, value)| (field, Some(path), value))
+                .collect();
+            given.extend(
+                request
+                    .git_commit_id
+                    .as_deref()
+                    .map(|c| ("git_commit_id", None, c)),
+            );
+            deployed.agrees_with(&given).map_err(ApiError::invalid)?;
+            Some(deployed)
+        }
+        None => None,
+    };
+    if !pinned.is_empty() || rollback.is_some() {
+        // What is deployed becomes the service's, as an update would make it.
         engine::ensure_idle(&state.db, Scope::Service(id)).await?;
-        sqlx::query(&format!(
-            "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
-        ))
-        .bind(tag.trim())
-        .bind(id.to_string())
-        .execute(&state.db)
-        .await?;
+        let mut tx = state.db.begin().await?;
+        for (_, path, value) in &pinned {
+            sqlx::query(&format!(
+                "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
+            ))
+            .bind(value)
+            .bind(id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(deployed) = &rollback {
+            deployed
+                .restore(&mut tx, id, R::RESTORED_BY_ROLLBACK)
+                .await?;
+        }
+        tx.commit().await?;
     }
     let plan_only = request.plans_only();
-    let commit = match (request.git_commit_id, repository) {
-        (Some(commit), Some(repository)) => {
+    let commit = match (rollback.as_ref(), request.git_commit_id, repository) {
+        (Some(deployed), _, _) => deployed.git_commit_id.clone(),
+        (None, Some(commit), Some(repository)) => {
             Some(known_commit(&state.engine.repositories, &repository.url, commit).await?)
         }
-        (commit, _) => commit,
+        (None, commit, _) => commit,
     };
     let status = state
         .engine
-        .request(Action::Deploy, id, commit, plan_only, &caller.name)
+        .request(
+            Request {
+                action: Action::Deploy,
+                git_commit_id: commit,
+                plan_only,
+                rollback_to: rollback.map(|deployed| deployed.execution_id),
+            },
+            id,
+            &caller.name,
+        )
         .await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }

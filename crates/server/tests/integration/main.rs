@@ -24,6 +24,7 @@ mod openapi;
 mod own_document;
 mod queries;
 mod registries;
+mod rollback;
 mod secrets;
 mod services;
 mod settings;

@@ -1,26 +1,32 @@
 //! `.../service/:service/deployments`: every action run on the service, newest first, a page at a
-//! time (`?page=N`), each with its outcome, commit, author and duration, and its log on demand.
-//! Polled while one runs.
+//! time (`?page=N`), filtered by outcome, commit or who asked; each with what it deployed (the
+//! commit with its message and author, the image, the chart), who asked, its duration and its log
+//! on demand; a successful deployment can be rolled back to. Polled while one runs.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 use platform_api::{
-    iso_duration_seconds, DeploymentHistoryEntry, DeploymentHistoryPage, ServiceType,
+    iso_duration_seconds, rules, DeploymentHistoryEntry, DeploymentHistoryPage, FieldError,
+    HistoryOutcome, RolePermission, ServiceType, WireEnum,
 };
 use uuid::Uuid;
 
-use super::{no_service, use_addressed_service};
-use crate::api::service::short_commit;
+use super::{no_service, use_addressed_service, AddressedService};
+use crate::api::service::HistoryFilter;
 use crate::api::use_api;
+use crate::components::confirm_button::ConfirmButton;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
+use crate::components::form_field::{field_id, CheckboxField, TextField};
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::pager::{use_page, PagerNav};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
+use crate::state::role::Permitted;
+use crate::state::toasts::use_toasts;
 
 const PAGE_SIZE: u32 = 20;
 /// How often the list is polled while an action runs.
@@ -34,12 +40,14 @@ pub fn ServiceDeployments() -> impl IntoView {
     let addressed = use_addressed_service();
     let (service, kind) = (addressed.id, addressed.kind);
     let page = use_page();
+    let filter = RwSignal::new(HistoryFilter::default());
     let history = LocalResource::new(move || {
         let (id, page) = (service.get(), u32::try_from(page.get()).unwrap_or(u32::MAX));
+        let filter = filter.get();
         async move {
             let kind = kind.await?;
             let page = api
-                .service_history(kind, id.ok_or_else(no_service)?, page, PAGE_SIZE)
+                .service_history(kind, id.ok_or_else(no_service)?, page, PAGE_SIZE, &filter)
                 .await?;
             Ok((kind, page))
         }
@@ -53,41 +61,118 @@ pub fn ServiceDeployments() -> impl IntoView {
         },
         move || history.refetch(),
     );
+    // A rollback queued from a row shows up at the top at once.
+    let rolled_back = Callback::new(move |()| {
+        addressed.refresh();
+        history.refetch();
+    });
 
     view! {
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Deployments"</h2>
+            <Filters filter/>
             {loaded(history, 6, move |(kind, page)| {
                 let id = service.get_untracked().unwrap_or_default();
-                view! { <History kind id page/> }
+                let filtered = filter.get_untracked() != HistoryFilter::default();
+                view! { <History kind id page filtered addressed rolled_back/> }
             })}
         </section>
     }
 }
 
+/// Narrows the history: by outcome, commit, who asked. Applied when submitted.
 #[component]
-fn History(kind: ServiceType, id: Uuid, page: DeploymentHistoryPage) -> impl IntoView {
+fn Filters(filter: RwSignal<HistoryFilter>) -> impl IntoView {
+    let outcome = RwSignal::new(None::<HistoryOutcome>);
+    let commit = RwSignal::new(String::new());
+    let triggered_by = RwSignal::new(String::new());
+    let errors = RwSignal::new(Vec::<FieldError>::new());
+    let apply = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let wanted = HistoryFilter {
+            outcome: outcome.get_untracked(),
+            commit: commit.get_untracked().trim().to_string(),
+            triggered_by: triggered_by.get_untracked().trim().to_string(),
+        };
+        let problems: Vec<FieldError> = (!wanted.commit.is_empty())
+            .then(|| rules::git_commit_id("git_commit_id", &wanted.commit))
+            .flatten()
+            .into_iter()
+            .collect();
+        let fine = problems.is_empty();
+        errors.set(problems);
+        if fine {
+            filter.set(wanted);
+        }
+    };
+    let outcome_id = field_id("history-status");
+    view! {
+        <form class="filters" role="search" aria-label="Filter deployments" on:submit=apply>
+            <div class="field">
+                <label for=outcome_id.clone()>"Outcome"</label>
+                <select id=outcome_id name="status"
+                    on:change=move |event| outcome.set(event_target_value(&event).parse().ok())>
+                    <option value="">"Any"</option>
+                    {HistoryOutcome::ALL.iter().map(|option| view! {
+                        <option value=option.as_str()>{option.label()}</option>
+                    }).collect_view()}
+                </select>
+            </div>
+            <TextField label="Commit" name="git_commit_id" value=commit errors
+                placeholder="abc1234" form_id="history"/>
+            <TextField label="Asked by" name="triggered_by" value=triggered_by errors
+                form_id="history"/>
+            <button type="submit" class="button button--secondary">"Filter"</button>
+        </form>
+    }
+}
+
+#[component]
+fn History(
+    kind: ServiceType,
+    id: Uuid,
+    page: DeploymentHistoryPage,
+    filtered: bool,
+    addressed: AddressedService,
+    rolled_back: Callback<()>,
+) -> impl IntoView {
     let number = usize::try_from(page.page).unwrap_or(1);
     let full = page.results.len() as i64 == page.page_size;
     if page.results.is_empty() {
-        return view! {
-            <EmptyState title="No deployment yet"
-                hint="Deploy the service from its overview; every action run on it is listed here."/>
-        }
-        .into_any();
+        return if filtered {
+            view! {
+                <EmptyState title="No deployment matches"
+                    hint="Change or clear the filters above to see more."/>
+            }
+            .into_any()
+        } else {
+            view! {
+                <EmptyState title="No deployment yet"
+                    hint="Deploy the service from its overview; every action run on it is listed here."/>
+            }
+            .into_any()
+        };
     }
+    // What runs now is the newest deployment that succeeded: rolling back to it changes nothing.
+    let running = (number == 1 && !filtered)
+        .then(|| page.results.iter().find(|entry| entry.can_roll_back_to()))
+        .flatten()
+        .map(|entry| entry.identifier.execution_id.clone());
     view! {
         <table class="table">
             <thead><tr>
                 <th scope="col">"Status"</th>
                 <th scope="col">"Action"</th>
-                <th scope="col">"Commit"</th>
+                <th scope="col">"Deployed"</th>
                 <th scope="col">"By"</th>
                 <th scope="col">"Started"</th>
                 <th scope="col">"Duration"</th>
-                <th scope="col"><span class="visually-hidden">"Log"</span></th>
+                <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
-            {page.results.into_iter().map(|entry| view! { <Row kind id entry/> }).collect_view()}
+            {page.results.into_iter().map(|entry| {
+                let current = running.as_deref() == Some(entry.identifier.execution_id.as_str());
+                view! { <Row kind id entry current addressed rolled_back/> }
+            }).collect_view()}
         </table>
         <PagerNav label="Pages of deployments" page=number has_next=full previous="← Newer"
             next="Older →" position=format!("Page {number}")/>
@@ -97,32 +182,55 @@ fn History(kind: ServiceType, id: Uuid, page: DeploymentHistoryPage) -> impl Int
 
 /// One action, and its log below it once opened.
 #[component]
-fn Row(kind: ServiceType, id: Uuid, entry: DeploymentHistoryEntry) -> impl IntoView {
+fn Row(
+    kind: ServiceType,
+    id: Uuid,
+    entry: DeploymentHistoryEntry,
+    /// Whether this is the deployment that runs now.
+    current: bool,
+    addressed: AddressedService,
+    rolled_back: Callback<()>,
+) -> impl IntoView {
     let open = RwSignal::new(false);
     let execution = entry.identifier.execution_id.clone();
     let action = entry.status_details.label();
-    let commit = entry
-        .details
-        .commit
-        .map(|commit| short_commit(&commit.git_commit_id));
+    let deployed = entry.details.what();
+    let commit = entry.details.commit.clone();
+    let rollback_of = entry.details.rollback_to.clone();
     let duration = iso_duration_seconds(&entry.total_duration).map(format::duration);
     let started = entry.auditing_data.created_at;
+    let origin = entry.auditing_data.origin.clone();
+    let by = entry.auditing_data.triggered_by.clone();
+    let roll_back = (entry.can_roll_back_to() && !current)
+        .then(|| view! { <RollBack kind id entry=entry.clone() addressed rolled_back/> });
     view! {
         <tbody data-execution=entry.identifier.execution_id>
             <tr>
                 <td><StatusBadge state=entry.status/></td>
-                <td>{action}</td>
-                <td class="mono">{commit.unwrap_or_else(|| "—".into())}</td>
-                <td>{entry.auditing_data.triggered_by}</td>
+                <td>
+                    {action}
+                    {rollback_of.map(|earlier| view! {
+                        <span class="muted">" · rollback to "<span class="mono">{short_execution(&earlier)}</span></span>
+                    })}
+                    {current.then(|| view! { <span class="tag">"Running now"</span> })}
+                </td>
+                <td>
+                    <span class="mono">{deployed.unwrap_or_else(|| "—".into())}</span>
+                    {commit.filter(|commit| !commit.message.is_empty()).map(|commit| view! {
+                        <span class="history__commit">{commit.message}" — "{commit.author_name}</span>
+                    })}
+                </td>
+                <td>{by}<span class="muted">{(!origin.is_empty()).then(|| format!(" · {origin}"))}</span></td>
                 <td><RelativeTime at=started/></td>
                 <td>{duration}</td>
-                <td>
+                <td><div class="table__actions">
+                    {roll_back}
                     <button type="button" class="button button--small button--secondary"
                         aria-expanded=move || open.get().to_string()
                         on:click=move |_| open.update(|open| *open = !*open)>
                         {move || if open.get() { "Hide log" } else { "Log" }}
                     </button>
-                </td>
+                </div></td>
             </tr>
             <Show when=move || open.get()>
                 <tr class="table__detail">
@@ -130,6 +238,84 @@ fn Row(kind: ServiceType, id: Uuid, entry: DeploymentHistoryEntry) -> impl IntoV
                 </tr>
             </Show>
         </tbody>
+    }
+}
+
+/// An execution id as the history shows it: its first 8 characters.
+fn short_execution(execution: &str) -> String {
+    execution.chars().take(8).collect()
+}
+
+/// "Roll back to this": confirmed in a dialog that offers to turn auto-deploy off, so that the
+/// next push does not undo the rollback.
+#[component]
+fn RollBack(
+    kind: ServiceType,
+    id: Uuid,
+    entry: DeploymentHistoryEntry,
+    addressed: AddressedService,
+    rolled_back: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let permitted = Permitted::new(RolePermission::Deploy, "roll services back");
+    let auto_deploys = move || {
+        addressed
+            .record
+            .get()
+            .and_then(Result::ok)
+            .and_then(|record| record.auto_deploys())
+            .unwrap_or(false)
+    };
+    let stop_auto_deploy = RwSignal::new(true);
+    let what = entry
+        .details
+        .what()
+        .unwrap_or_else(|| "this deployment".into());
+    let execution = entry.identifier.execution_id.clone();
+    let run = Action::new_local(move |entry: &DeploymentHistoryEntry| {
+        let entry = entry.clone();
+        let record = addressed.record.get_untracked().and_then(Result::ok);
+        let stop = stop_auto_deploy.get_untracked();
+        async move {
+            if let Some(record) =
+                record.filter(|record| stop && record.auto_deploys() == Some(true))
+            {
+                if let Err(error) = api.stop_auto_deploy(&record).await {
+                    toasts.error(format!("Auto-deploy is still on: {error}"));
+                    return;
+                }
+            }
+            match api.roll_back(kind, id, &entry).await {
+                Ok(_) => toasts.success(format!(
+                    "Rollback to {} queued.",
+                    entry
+                        .details
+                        .what()
+                        .unwrap_or_else(|| "the earlier deployment".into())
+                )),
+                Err(error) => {
+                    permitted.note(&error);
+                    toasts.error(error.to_string());
+                }
+            }
+            rolled_back.run(());
+        }
+    });
+    let busy = Signal::derive(move || run.pending().get() || permitted.refusal().is_some());
+    view! {
+        <ConfirmButton label="Roll back" question=format!("Roll back to {what}?")
+            consequence="The service is deployed again exactly as this deployment left it; the history records the rollback."
+            class="button button--small button--ghost" confirm_class="button button--primary"
+            target=format!("to {}", short_execution(&execution))
+            disabled=busy title=Signal::derive(move || permitted.refusal())
+            on_confirm=move |()| { run.dispatch_local(entry.clone()); }>
+            <Show when=auto_deploys>
+                <CheckboxField label="Turn auto-deploy off" name=format!("stop-auto-deploy-{execution}")
+                    checked=stop_auto_deploy
+                    hint="The service deploys every push of its branch: the next push would undo this rollback."/>
+            </Show>
+        </ConfirmButton>
     }
 }
 

@@ -10,6 +10,7 @@ use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
 
 use super::{no_service, use_addressed_service};
+use crate::api::service::HistoryFilter;
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
@@ -83,9 +84,10 @@ pub fn ServiceLogs() -> impl IntoView {
         async move {
             let kind = kind.await?;
             let id = id.ok_or_else(no_service)?;
+            let every = HistoryFilter::default();
             let (lines, history) = futures::try_join!(
                 api.service_log(kind, id, None, tail),
-                api.service_history(kind, id, 1, HISTORY_SIZE),
+                api.service_history(kind, id, 1, HISTORY_SIZE, &every),
             )?;
             Ok(executions(lines, &history.results))
         }
@@ -234,7 +236,7 @@ mod tests {
                 triggered_by: "ci".into(),
                 origin: "API".into(),
             },
-            details: DeploymentDetails { commit: None },
+            details: DeploymentDetails::default(),
             status_details: StatusDetails {
                 action: StatusAction::Restart,
                 status: ActionStatus::Ongoing,

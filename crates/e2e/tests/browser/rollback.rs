@@ -1,0 +1,140 @@
+//! Rolling back from the history: a service deployed at two commits is rolled back to the first
+//! from its Deployments tab; the dialog turns auto-deploy off; the commit deployed is the first
+//! one again and the new entry says it is a rollback. The history names commits by their message
+//! and author, and filters.
+
+use e2e::Browser;
+use platform_server::git;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> anyhow::Result<()> {
+    let repository = tempfile::TempDir::new()?;
+    git::create_repository(
+        repository.path(),
+        &[
+            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+        ],
+    )?;
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "auto_deploy": true, "git_repository": {
+                "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
+        )
+        .await?;
+    let commits = browser
+        .api("GET", &format!("/application/{web}/commit"), json!(null))
+        .await?;
+    let front = commits["results"][1]["git_commit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let cart = commits["results"][0]["git_commit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for body in [json!({"git_commit_id": front}), json!({})] {
+        browser
+            .api("POST", &format!("/application/{web}/deploy"), body)
+            .await?;
+        let status = format!("/application/{web}/status");
+        while browser.api("GET", &status, json!(null)).await?["state"] != "DEPLOYED" {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    let history = browser
+        .api(
+            "GET",
+            &format!("/application/{web}/deploymentHistoryV2"),
+            json!(null),
+        )
+        .await?;
+    let earlier = history["results"][1]["identifier"]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    browser.sign_in().await?;
+    browser
+        .open(&place.service_tab(&web, "deployments"))
+        .await?;
+    let listed = browser
+        .wait_for_text(".table", "Add the shop front — Platform demo")
+        .await?;
+    assert!(listed.contains("Show the cart"), "{listed}");
+    assert!(listed.contains("Running now"), "{listed}");
+    // The deployment that runs now offers no rollback; the earlier one does.
+    let running = format!(
+        "tbody[data-execution='{}'] .table__actions",
+        history["results"][0]["identifier"]["execution_id"]
+            .as_str()
+            .unwrap()
+    );
+    assert!(!browser
+        .find(&running)
+        .await?
+        .text()
+        .await?
+        .contains("Roll back"));
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+
+    browser
+        .click(&format!(
+            "tbody[data-execution='{earlier}'] .table__actions button.button--ghost"
+        ))
+        .await?;
+    let dialog = browser
+        .wait_for_text("dialog.confirm[open]", "Turn auto-deploy off")
+        .await?;
+    assert!(
+        dialog.contains(&format!("Roll back to {}?", &front[..7])),
+        "{dialog}"
+    );
+    browser.screenshot("rollback-dialog").await?;
+    browser
+        .click("dialog.confirm[open] .button--primary")
+        .await?;
+
+    let top = browser
+        .wait_for_text(".table tbody:first-of-type", "rollback to")
+        .await?;
+    assert!(top.contains(&earlier[..8]), "{top}");
+    assert!(top.contains("Add the shop front"), "{top}");
+    // Once it has run, it is what runs now.
+    browser
+        .wait_for_text(".table tbody:first-of-type", "Running now")
+        .await?;
+    let record = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    assert_eq!(record["auto_deploy"], false);
+    assert_eq!(
+        record["git_repository"]["deployed_commit_id"],
+        front.as_str()
+    );
+
+    // Filtered to the commit of the cart: its one deployment.
+    browser
+        .fill("#history-field-git_commit_id", &cart[..10])
+        .await?;
+    browser.click("form.filters button[type=submit]").await?;
+    browser
+        .wait_until_gone(&format!("tbody[data-execution='{earlier}']"))
+        .await?;
+    let filtered = browser.find(".table").await?.text().await?;
+    assert!(filtered.contains("Show the cart"), "{filtered}");
+    assert!(!filtered.contains("Add the shop front"), "{filtered}");
+
+    browser.set_width(375).await?;
+    let overflow = browser.overflow().await?;
+    assert!(overflow.is_empty(), "{overflow:?}");
+    browser.screenshot("service-deployments-375").await?;
+    browser.close().await
+}
