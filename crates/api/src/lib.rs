@@ -8,6 +8,7 @@ mod macros;
 
 pub mod alert_receiver;
 pub mod application;
+pub mod clone;
 pub mod cloud;
 pub mod cluster;
 pub mod common;
@@ -35,6 +36,7 @@ pub mod webhook;
 
 pub use alert_receiver::*;
 pub use application::*;
+pub use clone::*;
 pub use cloud::*;
 pub use cluster::*;
 pub use common::*;

@@ -95,6 +95,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+
+    /// A 404 of a record the request's body names by id reads as a 400 naming the field and
+    /// `rule`; other errors stay as they are.
+    pub fn naming(self, field: &str, rule: &str) -> Self {
+        if self.status == StatusCode::NOT_FOUND {
+            ApiError::invalid(vec![FieldError::new(field, rule)])
+        } else {
+            self
+        }
+    }
 }
 
 impl From<sqlx::Error> for ApiError {

@@ -2,6 +2,7 @@
 
 mod alert_receivers;
 pub(crate) mod applications;
+mod clones;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod containers;
@@ -49,6 +50,7 @@ pub fn table(state: &AppState) -> RouteTable {
     organizations::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);
+    clones::register(&mut routes);
     service_resources::register::<applications::Applications>(&mut routes);
     service_resources::register::<containers::Containers>(&mut routes);
     service_resources::register::<databases::Databases>(&mut routes);

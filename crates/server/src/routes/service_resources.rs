@@ -280,6 +280,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             },
         );
     }
+    super::clones::register_service::<R>(routes);
 }
 
 /// Restart, stop or uninstall.

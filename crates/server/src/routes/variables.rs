@@ -367,14 +367,7 @@ fn register_variable_family(routes: &mut RouteTable) {
 
 /// A 404 of a parent named in the body reads as a 400 naming the field.
 fn named(error: ApiError, field: &str) -> ApiError {
-    if error.status() == StatusCode::NOT_FOUND {
-        ApiError::invalid(vec![FieldError::new(
-            field,
-            "is not a record of this scope in your organization",
-        )])
-    } else {
-        error
-    }
+    error.naming(field, "is not a record of this scope in your organization")
 }
 
 /// What a variable is defined on, and the chain of parents it inherits from.

@@ -478,6 +478,12 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
             "name": "on-call", "description": "Pages the on-call", "type": "SLACK",
             "send_resolved": true, "webhook_url": "https://hooks.slack.com/services/other"})),
         ),
+        // Copies: the environment, then each service into it.
+        (
+            post.clone(),
+            "/environment/{environment_id}/clone".into(),
+            Some(json!({"name": "contract-copy", "mode": "PREVIEW"})),
+        ),
         // Actions: the cluster's, then each service's, then the environment's.
         (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
         (
@@ -503,6 +509,13 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
             Some(json!({})),
         ),
     ];
+    for kind in SERVICE_KINDS {
+        writes.push((
+            post.clone(),
+            format!("/{kind}/{{{kind}_id}}/clone"),
+            Some(json!({"name": format!("{kind}-copy"), "environment_id": environment})),
+        ));
+    }
     for kind in ["application", "container", "database"] {
         writes.push((
             post.clone(),

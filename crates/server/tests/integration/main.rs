@@ -8,6 +8,7 @@ mod actions;
 mod alert_receivers;
 mod api;
 mod auth;
+mod clones;
 mod clusters;
 mod commits;
 mod console;
