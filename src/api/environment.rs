@@ -1,4 +1,6 @@
-use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, List};
+use platform_api::{
+    CloneEnvironmentRequest, Environment, EnvironmentRequest, EnvironmentStatuses, List,
+};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -30,6 +32,16 @@ impl Api {
         request: &EnvironmentRequest,
     ) -> Result<Environment, ApiError> {
         self.put(&format!("/environment/{environment_id}"), request)
+            .await
+    }
+
+    /// A copy of the environment, its services, variables and secrets: nothing deployed.
+    pub async fn clone_environment(
+        &self,
+        environment_id: Uuid,
+        request: &CloneEnvironmentRequest,
+    ) -> Result<Environment, ApiError> {
+        self.post(&format!("/environment/{environment_id}/clone"), request)
             .await
     }
 

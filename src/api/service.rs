@@ -2,10 +2,10 @@
 //! kind's routes start with its `ServiceType::path_segment`.
 
 use platform_api::{
-    Application, ApplicationRequest, Commit, Container, ContainerRequest, Database, DeployRequest,
-    DeploymentHistoryEntry, DeploymentHistoryPage, GitRepository, GitSource, HelmRequest,
-    HelmService, HistoryOutcome, Job, JobRequest, List, LogLine, ServiceType, Status,
-    TerraformDeployAction, TerraformRequest, TerraformService,
+    Application, ApplicationRequest, CloneServiceRequest, Commit, Container, ContainerRequest,
+    Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, GitRepository,
+    GitSource, HelmRequest, HelmService, HistoryOutcome, Job, JobRequest, List, LogLine,
+    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -266,6 +266,23 @@ impl Api {
             }
             ServiceRecord::Database(_) => Ok(()),
         }
+    }
+
+    /// A copy of the service, its variables and secrets, in an environment: nothing deployed.
+    pub async fn clone_service(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+        request: &CloneServiceRequest,
+    ) -> Result<ServiceSummary, ApiError> {
+        let copy: Listed = self
+            .post(&format!("{}/clone", item(kind, id)), request)
+            .await?;
+        Ok(ServiceSummary {
+            id: copy.id,
+            name: copy.name,
+            service_type: kind,
+        })
     }
 
     /// Deploys again what an entry of the service's history deployed.

@@ -167,6 +167,47 @@ pub fn EnumSelect<E: WireEnum>(
     }
 }
 
+/// A labelled select of choices `(value, label)` bound to the value itself (an id, say): the
+/// options carry their position, never the value as text to parse back.
+#[component]
+pub fn ChoiceField<T>(
+    label: &'static str,
+    name: &'static str,
+    value: RwSignal<T>,
+    options: Vec<(T, String)>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    let error = error_for(errors, name);
+    let id = field_id(name);
+    let error_id = format!("{id}-error");
+    let options = StoredValue::new(options);
+    let choose = move |event: leptos::ev::Event| {
+        let chosen = event_target_value(&event).parse::<usize>().ok();
+        if let Some(choice) = chosen.and_then(|at| options.with_value(|all| all.get(at).cloned())) {
+            value.set(choice.0);
+        }
+    };
+    view! {
+        <div class="field" class:field--invalid=move || error.get().is_some()>
+            <label for=id.clone()>{label}</label>
+            <select id=id name=name on:change=choose aria-describedby=error_id.clone()>
+                {options.with_value(|all| all.iter().enumerate().map(|(at, (option, text))| {
+                    let option = option.clone();
+                    view! {
+                        <option value=at.to_string() selected=move || value.with(|v| *v == option)>
+                            {text.clone()}
+                        </option>
+                    }
+                }).collect_view())}
+            </select>
+            <p class="field__error" id=error_id>{move || error.get()}</p>
+        </div>
+    }
+}
+
 /// A labelled checkbox, with what ticking it means under it.
 #[component]
 pub fn CheckboxField(

@@ -1,3 +1,4 @@
+mod clone;
 mod new_service;
 pub mod overview;
 pub mod service;

@@ -1,6 +1,6 @@
 //! `.../environment/:env/overview`: the environment's services of every kind with a live status
-//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), and the
-//! forms to create a service (`new_service`).
+//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), the
+//! forms to create a service (`new_service`), and to copy the environment (`clone`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -31,6 +31,7 @@ use crate::state::polling::poll;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
+use super::clone::CloneEnvironment;
 use super::new_service::NewService;
 
 /// Poll often while something deploys, rarely when all is settled.
@@ -133,7 +134,9 @@ pub fn EnvironmentOverview() -> impl IntoView {
         })}
         {loaded(record, 2, move |current: Environment| {
             let (id, mode, cluster) = (current.id, current.mode, current.cluster_id);
+            let org = current.organization.id;
             view! {
+                <CloneEnvironment org source=current.clone()/>
                 <RenameAndDelete what="environment" name=current.name.clone()
                     consequence="Its services stop and are deleted with it, their variables and history too."
                     rename=move |name: String| {

@@ -1,12 +1,14 @@
 //! `.../service/:service/settings`: change a service's settings, in the form of its kind (the
 //! one that creates it, for jobs, helm charts and terraform services), what the form does not
-//! show kept as it is; the notice that a deployment applies them; and deleting the service.
+//! show kept as it is; the notice that a deployment applies them; copying the service; and
+//! deleting it.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::ServiceType;
 
+use super::clone::CloneService;
 use super::{no_service, use_addressed_service, AddressedService};
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
@@ -63,6 +65,7 @@ pub fn ServiceSettings() -> impl IntoView {
                 }.into_any(),
             })}
         </section>
+        <CloneService service=addressed/>
         <DeleteService service=addressed/>
     }
 }

@@ -1,0 +1,117 @@
+//! Cloning from the console: an environment copied under a new name (a name taken is refused
+//! before anything is sent), the copy's page opened and the copy deployed on its own, its secret
+//! copied by the server; a service copied from its settings.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_environment_is_cloned_and_the_clone_deployed() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let web = browser
+        .create_application(&place.environment, "web")
+        .await?;
+    browser
+        .api(
+            "POST",
+            "/variable",
+            json!({"key": "API_KEY", "value": "never-shown-value", "is_secret": true,
+                   "variable_scope": "APPLICATION", "variable_parent_id": web}),
+        )
+        .await?;
+
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    browser.open_new("Clone environment…").await?;
+    browser
+        .wait_for_text("dialog[open] form", "Clone environment")
+        .await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    // A name the project already has is refused before anything is sent.
+    browser.fill("#field-clone-name", "STAGING").await?;
+    browser
+        .click("dialog[open] form button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            "dialog[open] .field__error",
+            "is already taken in that project",
+        )
+        .await?;
+    browser.fill("#field-clone-name", "preview-7").await?;
+    browser.choose("#field-clone-mode", "PREVIEW").await?;
+    browser.screenshot("clone-environment").await?;
+    browser
+        .click("dialog[open] form button[type=submit]")
+        .await?;
+    let path = browser
+        .wait_for_path(|path| !path.contains(&place.environment) && path.ends_with("/overview"))
+        .await?;
+    let copy = path.split('/').nth(6).unwrap().to_string();
+    browser
+        .wait_for_text("tr[data-service='web']", "Never deployed")
+        .await?;
+    let environment = browser
+        .api("GET", &format!("/environment/{copy}"), json!(null))
+        .await?;
+    assert_eq!(environment["name"], "preview-7");
+    assert_eq!(environment["mode"], "PREVIEW");
+
+    browser.click_button("Deploy all").await?;
+    browser
+        .wait_for_text("tr[data-service='web']", "Deployed")
+        .await?;
+    // The original was left alone; the copy has the secret, its value unread.
+    let original = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/statuses", place.environment),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(
+        original["applications"][0]["service_deployment_status"],
+        "NEVER_DEPLOYED"
+    );
+    let services = browser
+        .api("GET", &format!("/environment/{copy}/services"), json!(null))
+        .await?;
+    let copied = services["results"][0]["id"].as_str().unwrap().to_string();
+    let variables = browser
+        .api(
+            "GET",
+            &format!("/variable?parent_id={copied}&scope=APPLICATION"),
+            json!(null),
+        )
+        .await?;
+    let secret = variables["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["key"] == "API_KEY")
+        .expect("the secret is copied");
+    assert_eq!(secret["is_secret"], true);
+    assert!(!variables.to_string().contains("never-shown-value"));
+
+    // A service copied from its settings, into the same environment.
+    browser.open(&place.service_tab(&web, "settings")).await?;
+    browser.open_new("Clone service…").await?;
+    browser.fill("#field-clone-name", "web-canary").await?;
+    browser
+        .click("dialog[open] form button[type=submit]")
+        .await?;
+    browser.wait_for_text("h1", "web-canary").await?;
+    let listed = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/services", place.environment),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(listed["results"].as_array().unwrap().len(), 2);
+    browser.close().await
+}

@@ -1,0 +1,136 @@
+//! "Clone environment…" on an environment's page: a copy of it with its services, variables and
+//! secrets (the server copies the secrets; they never pass through the page), in this project or
+//! another, on its cluster or another. Nothing is deployed until someone deploys the copy, whose
+//! page opens once it exists.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use platform_api::{CloneEnvironmentRequest, Cluster, Environment, FieldError, Project};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::form::Form;
+use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
+use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
+use crate::routes::paths;
+
+#[component]
+pub fn CloneEnvironment(org: Uuid, source: Environment) -> impl IntoView {
+    let api = use_api();
+    let choices = LocalResource::new(move || async move {
+        futures::try_join!(api.projects(org), api.clusters(org))
+    });
+    view! {
+        <NewDialog label="Clone environment…">
+            {loaded(choices, 3, move |(projects, clusters)| view! {
+                <CloneForm org source=source.clone() projects clusters/>
+            })}
+        </NewDialog>
+    }
+}
+
+#[component]
+fn CloneForm(
+    org: Uuid,
+    source: Environment,
+    projects: Vec<Project>,
+    clusters: Vec<Cluster>,
+) -> impl IntoView {
+    // Its fields' ids apart from those of the page's other forms.
+    provide_context(FieldScope("clone".into()));
+    let api = use_api();
+    let navigate = use_navigate();
+    let name = RwSignal::new(format!("{}-copy", source.name));
+    let mode = RwSignal::new(source.mode);
+    let project = RwSignal::new(source.project.id);
+    let cluster = RwSignal::new(source.cluster_id);
+    // The names taken in the project chosen, to say so before sending.
+    let taken = LocalResource::new(move || {
+        let project = project.get();
+        async move { api.environments(project).await }
+    });
+    let source_id = source.id;
+    let original = source.name.clone();
+    let form = Form::new(
+        move |request: CloneEnvironmentRequest| async move {
+            api.clone_environment(source_id, &request).await
+        },
+        move |copy: Environment| {
+            navigate(
+                &paths::environment(org, copy.project.id, copy.id),
+                NavigateOptions::default(),
+            );
+            format!(
+                "Environment {} copied from {original}: deploy it when you are ready.",
+                copy.name
+            )
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = CloneEnvironmentRequest {
+            name: name.get_untracked().trim().to_string(),
+            cluster_id: Some(cluster.get_untracked()),
+            mode: Some(mode.get_untracked()),
+            apply_deployment_rule: None,
+            project_id: Some(project.get_untracked()),
+        };
+        let name_taken = taken
+            .get_untracked()
+            .and_then(Result::ok)
+            .is_some_and(|existing| {
+                existing
+                    .iter()
+                    .any(|environment| environment.name.eq_ignore_ascii_case(&request.name))
+            });
+        let checked = request.validate().and_then(|()| {
+            if name_taken {
+                Err(vec![FieldError::new(
+                    "name",
+                    "is already taken in that project",
+                )])
+            } else {
+                Ok(())
+            }
+        });
+        form.submit(request, checked);
+    };
+    let project_options: Vec<(Uuid, String)> = projects
+        .into_iter()
+        .map(|project| (project.id, project.name))
+        .collect();
+    let cluster_options: Vec<(Uuid, String)> = clusters
+        .into_iter()
+        .map(|cluster| {
+            let production = if cluster.production {
+                " · production"
+            } else {
+                ""
+            };
+            (
+                cluster.id,
+                format!("{} ({}{production})", cluster.name, cluster.region),
+            )
+        })
+        .collect();
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Clone this environment">
+            <h2>"Clone environment"</h2>
+            <p class="muted">
+                "Its services, variables and secrets are copied; nothing is deployed until you deploy the copy."
+            </p>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true/>
+                <EnumSelect label="Mode" name="mode" value=mode errors/>
+                <ChoiceField label="Project" name="project_id" value=project options=project_options errors/>
+                <ChoiceField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Clone"
+            </button>
+        </form>
+    }
+}

@@ -1,0 +1,150 @@
+//! "Clone service…" on a service's settings: a copy of it with its variables and secrets (copied
+//! by the server, never through the page) in this environment or another of the project; nothing
+//! is deployed. The copy's page opens once it exists.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_navigate;
+use leptos_router::NavigateOptions;
+use platform_api::{CloneServiceRequest, Environment, FieldError, ServiceType};
+use uuid::Uuid;
+
+use super::{no_service, AddressedService};
+use crate::api::service::ServiceSummary;
+use crate::api::{use_api, ApiError};
+use crate::components::form::Form;
+use crate::components::form_field::{ChoiceField, FieldScope, TextField};
+use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
+use crate::routes::{param_id, paths};
+
+/// What the form starts from: the service and where it is.
+#[derive(Clone)]
+struct Source {
+    org: Uuid,
+    project: Uuid,
+    environment: Uuid,
+    kind: ServiceType,
+    id: Uuid,
+    name: String,
+}
+
+#[component]
+pub fn CloneService(service: AddressedService) -> impl IntoView {
+    let api = use_api();
+    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let choices = LocalResource::new(move || {
+        let (org, project, environment, id) = (
+            org.get(),
+            project.get(),
+            environment.get(),
+            service.id.get(),
+        );
+        async move {
+            let missing = || ApiError::NotFound("The address names no environment.".into());
+            let (org, project, environment) = (
+                org.ok_or_else(missing)?,
+                project.ok_or_else(missing)?,
+                environment.ok_or_else(missing)?,
+            );
+            let record = service.record.await?;
+            let source = Source {
+                org,
+                project,
+                environment,
+                kind: service.kind.await?,
+                id: id.ok_or_else(no_service)?,
+                name: record.name().to_string(),
+            };
+            Ok((source, api.environments(project).await?))
+        }
+    });
+    view! {
+        <section class="card" aria-labelledby="clone-title">
+            <h2 id="clone-title">"Copy this service"</h2>
+            <p class="muted">"Its settings, variables and secrets go to the copy; its deployments do not."</p>
+            <NewDialog label="Clone service…">
+                {loaded(choices, 3, move |(source, environments)| view! {
+                    <CloneForm source environments/>
+                })}
+            </NewDialog>
+        </section>
+    }
+}
+
+#[component]
+fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
+    // Its fields' ids apart from those of the page's other forms.
+    provide_context(FieldScope("clone".into()));
+    let api = use_api();
+    let navigate = use_navigate();
+    let name = RwSignal::new(format!("{}-copy", source.name));
+    let target = RwSignal::new(source.environment);
+    // The names taken in the environment chosen, to say so before sending.
+    let taken = LocalResource::new(move || {
+        let environment = target.get();
+        async move { api.services(environment).await }
+    });
+    let (kind, id) = (source.kind, source.id);
+    let (org, project) = (source.org, source.project);
+    let form = Form::new(
+        move |request: CloneServiceRequest| async move {
+            let environment = request.environment_id;
+            let copy = api.clone_service(kind, id, &request).await?;
+            Ok((environment, copy))
+        },
+        move |(environment, copy): (Uuid, ServiceSummary)| {
+            navigate(
+                &paths::service(org, project, environment, copy.id),
+                NavigateOptions::default(),
+            );
+            format!(
+                "Service {} copied: deploy it when you are ready.",
+                copy.name
+            )
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = CloneServiceRequest {
+            name: name.get_untracked().trim().to_string(),
+            environment_id: target.get_untracked(),
+        };
+        let name_taken = taken
+            .get_untracked()
+            .and_then(Result::ok)
+            .is_some_and(|existing| {
+                existing
+                    .iter()
+                    .any(|service| service.name.eq_ignore_ascii_case(&request.name))
+            });
+        let checked = request.validate().and_then(|()| {
+            if name_taken {
+                Err(vec![FieldError::new(
+                    "name",
+                    "is already taken in that environment",
+                )])
+            } else {
+                Ok(())
+            }
+        });
+        form.submit(request, checked);
+    };
+    let options: Vec<(Uuid, String)> = environments
+        .into_iter()
+        .map(|environment| (environment.id, environment.name))
+        .collect();
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label="Clone this service">
+            <h2>"Clone service"</h2>
+            <p class="muted">"Nothing is deployed until you deploy the copy."</p>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true/>
+                <ChoiceField label="Environment" name="environment_id" value=target options errors/>
+            </div>
+            <button type="submit" class="button button--primary" disabled=move || form.pending()>
+                "Clone"
+            </button>
+        </form>
+    }
+}
