@@ -96,6 +96,55 @@ impl ApiError {
         self.status
     }
 
+    /// This error as one service's of a selection named at `field` (`application_ids[2]`): its
+    /// fields under that one, or that one with its message.
+    pub fn within(self, field: &str, name: &str) -> Self {
+        let fields = if self.fields.is_empty() {
+            vec![FieldError::new(field, format!("{name}: {}", self.message))]
+        } else {
+            self.fields
+                .into_iter()
+                .map(|error| {
+                    FieldError::new(
+                        format!("{field}.{}", error.field),
+                        format!("{name}: {}", error.message),
+                    )
+                })
+                .collect()
+        };
+        Self { fields, ..self }
+    }
+
+    /// The errors of the services of a selection, in one answer that names each (nothing was
+    /// started): a 400 when one broke a rule, a 409 when all are refused for what they are
+    /// doing; any other error as it is.
+    pub fn of_selection(errors: Vec<ApiError>) -> Self {
+        if let Some(other) = errors.iter().position(|error| {
+            !matches!(error.status, StatusCode::BAD_REQUEST | StatusCode::CONFLICT)
+        }) {
+            return errors
+                .into_iter()
+                .nth(other)
+                .expect("the position is of the list");
+        }
+        let invalid = errors
+            .iter()
+            .any(|error| error.status == StatusCode::BAD_REQUEST);
+        let fields: Vec<FieldError> = errors.into_iter().flat_map(|error| error.fields).collect();
+        if invalid {
+            return Self::invalid(fields);
+        }
+        let summary = fields
+            .iter()
+            .map(|error| error.message.clone())
+            .collect::<Vec<_>>()
+            .join("; ");
+        Self {
+            fields,
+            ..Self::conflict(format!("Nothing was started: {summary}."))
+        }
+    }
+
     /// A 404 of a record the request's body names by id reads as a 400 naming the field and
     /// `rule`; other errors stay as they are.
     pub fn naming(self, field: &str, rule: &str) -> Self {

@@ -42,7 +42,7 @@ pub struct Engine {
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
-fn busy_states() -> String {
+pub fn busy_states() -> String {
     ServiceState::ALL
         .iter()
         .filter(|state| state.is_in_progress())
@@ -172,7 +172,7 @@ where
 pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
 
 /// 409 when `action` makes no sense in the service's present state.
-fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()> {
+pub fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()> {
     let refusal = match action {
         Action::Deploy => None,
         Action::Restart if !current.runs() => {

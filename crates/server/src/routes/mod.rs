@@ -20,6 +20,7 @@ mod organizations;
 mod projects;
 pub(crate) mod raw_json;
 mod roles;
+mod selected_services;
 pub(crate) mod service_resources;
 mod table;
 mod terraform_services;
@@ -58,6 +59,7 @@ pub fn table(state: &AppState) -> RouteTable {
     service_resources::register::<jobs::Jobs>(&mut routes);
     service_resources::register::<helm_services::HelmServices>(&mut routes);
     environment_services::register(&mut routes);
+    selected_services::register(&mut routes);
     tokens::register(&mut routes);
     roles::register(&mut routes);
     alert_receivers::register(&mut routes);

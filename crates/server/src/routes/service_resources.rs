@@ -388,7 +388,34 @@ async fn deploy<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<DeployRequest>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
-    let (record, _) = find::<R>(&state, &caller, id).await?;
+    let prepared = prepare_deploy::<R>(&state, &caller, id, request).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(prepared.start(&state, &caller).await?),
+    ))
+}
+
+/// A deployment checked and ready to start: what it sets in the service's configuration (an
+/// image tag, a chart version), the earlier deployment it rolls back to, the commit.
+pub struct PreparedDeploy {
+    id: Uuid,
+    /// `(path in the configuration, value)`.
+    pinned: Vec<(&'static str, String)>,
+    rollback: Option<rollback::Deployed>,
+    restored: &'static [&'static str],
+    commit: Option<String>,
+    plan_only: bool,
+}
+
+/// Checks a deploy of the service (its rules, its commit, the deployment it rolls back to)
+/// without changing anything.
+pub async fn prepare_deploy<R: ServiceResource>(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+    request: DeployRequest,
+) -> ApiResult<PreparedDeploy> {
+    let (record, _) = find::<R>(state, caller, id).await?;
     let repository = record.git_repository().cloned();
     let image_tag_at = R::image_tag_at(&record);
     let chart_version_at = R::chart_version_at(&record);
@@ -401,7 +428,7 @@ async fn deploy<R: ServiceResource>(
         )
         .map_err(ApiError::invalid)?;
     // What the request sets in the service's configuration: each `(field, path, value)`.
-    let pinned: Vec<(&str, &str, &str)> = [
+    let pinned: Vec<(&str, &'static str, String)> = [
         ("image_tag", image_tag_at, request.image_tag.as_deref()),
         (
             "chart_version",
@@ -410,14 +437,14 @@ async fn deploy<R: ServiceResource>(
         ),
     ]
     .into_iter()
-    .filter_map(|(field, path, value)| Some((field, path?, value?.trim())))
+    .filter_map(|(field, path, value)| Some((field, path?, value?.trim().to_string())))
     .collect();
     let rollback = match request.rollback_to.as_deref() {
         Some(execution) => {
             let deployed = rollback::deployed(&state.db, id, execution.trim()).await?;
             let mut given: Vec<(&str, Option<&str>, &str)> = pinned
                 .iter()
-                .map(|&(field, path, value)| (field, Some(path), value))
+                .map(|(field, path, value)| (*field, Some(*path), value.as_str()))
                 .collect();
             given.extend(
                 request
@@ -430,26 +457,6 @@ async fn deploy<R: ServiceResource>(
         }
         None => None,
     };
-    if !pinned.is_empty() || rollback.is_some() {
-        // What is deployed becomes the service's, as an update would make it.
-        engine::ensure_idle(&state.db, Scope::Service(id)).await?;
-        let mut tx = state.db.begin().await?;
-        for (_, path, value) in &pinned {
-            sqlx::query(&format!(
-                "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
-            ))
-            .bind(value)
-            .bind(id.to_string())
-            .execute(&mut *tx)
-            .await?;
-        }
-        if let Some(deployed) = &rollback {
-            deployed
-                .restore(&mut tx, id, R::RESTORED_BY_ROLLBACK)
-                .await?;
-        }
-        tx.commit().await?;
-    }
     let plan_only = request.plans_only();
     let commit = match (rollback.as_ref(), request.git_commit_id, repository) {
         (Some(deployed), _, _) => deployed.git_commit_id.clone(),
@@ -458,20 +465,55 @@ async fn deploy<R: ServiceResource>(
         }
         (None, commit, _) => commit,
     };
-    let status = state
-        .engine
-        .request(
-            Request {
-                action: Action::Deploy,
-                git_commit_id: commit,
-                plan_only,
-                rollback_to: rollback.map(|deployed| deployed.execution_id),
-            },
-            id,
-            &caller.name,
-        )
-        .await?;
-    Ok((StatusCode::ACCEPTED, Json(status)))
+    Ok(PreparedDeploy {
+        id,
+        pinned: pinned
+            .into_iter()
+            .map(|(_, path, value)| (path, value))
+            .collect(),
+        rollback,
+        restored: R::RESTORED_BY_ROLLBACK,
+        commit,
+        plan_only,
+    })
+}
+
+impl PreparedDeploy {
+    /// Sets what the deploy pins in the service's configuration and queues it.
+    pub async fn start(self, state: &AppState, caller: &Caller) -> ApiResult<Status> {
+        let id = self.id;
+        if !self.pinned.is_empty() || self.rollback.is_some() {
+            // What is deployed becomes the service's, as an update would make it.
+            engine::ensure_idle(&state.db, Scope::Service(id)).await?;
+            let mut tx = state.db.begin().await?;
+            for (path, value) in &self.pinned {
+                sqlx::query(&format!(
+                    "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
+                ))
+                .bind(value)
+                .bind(id.to_string())
+                .execute(&mut *tx)
+                .await?;
+            }
+            if let Some(deployed) = &self.rollback {
+                deployed.restore(&mut tx, id, self.restored).await?;
+            }
+            tx.commit().await?;
+        }
+        state
+            .engine
+            .request(
+                Request {
+                    action: Action::Deploy,
+                    git_commit_id: self.commit,
+                    plan_only: self.plan_only,
+                    rollback_to: self.rollback.map(|deployed| deployed.execution_id),
+                },
+                id,
+                &caller.name,
+            )
+            .await
+    }
 }
 
 /// The full id of `commit` when the repository can be read here (400 naming `git_commit_id` if

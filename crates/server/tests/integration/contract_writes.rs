@@ -39,6 +39,11 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
         ids.0
             .insert(parameter, created.body["id"].as_str().unwrap().to_string());
     }
+    // A service of its own for the deletion of selected services.
+    let spare = server
+        .application(ids.id("environment_id"), "contract-spare")
+        .await;
+    ids.0.insert("spare_application_id", spare);
     let commits = server
         .get(&format!(
             "/api/application/{}/commit",
@@ -543,6 +548,36 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
         "/environment/{environment_id}/stop".into(),
         None,
     ));
+    // Selected services: deployed, restarted, stopped and uninstalled together; a spare deleted.
+    let (application, container) = (ids.id("application_id"), ids.id("container_id"));
+    writes.extend([
+        (
+            post.clone(),
+            "/environment/{environment_id}/service/deploy".into(),
+            Some(json!({"applications": [{"application_id": application}],
+                        "containers": [{"id": container}]})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/service/restart-service".into(),
+            Some(json!({"application_ids": [application]})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/service/stop".into(),
+            Some(json!({"container_ids": [container]})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/service/uninstall".into(),
+            Some(json!({"container_ids": [container]})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/service/delete".into(),
+            Some(json!({"application_ids": [ids.id("spare_application_id")]})),
+        ),
+    ]);
 
     // Variables and secrets of every scope: create, update, override a project's variable.
     for (kind, parameter) in [

@@ -27,6 +27,7 @@ mod queries;
 mod registries;
 mod rollback;
 mod secrets;
+mod selected_services;
 mod services;
 mod settings;
 mod state_machine;

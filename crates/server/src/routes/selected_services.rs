@@ -1,0 +1,279 @@
+//! Several services of an environment at once, in the production document's environment actions
+//! on selected services: deploy, restart, stop, uninstall, delete. Every service named is checked
+//! first (it is the environment's and of the kind its list says, nothing runs on it, the action
+//! applies to it, its deploy keeps the rules); nothing starts unless every one passes, and a
+//! refusal names each service that failed and why.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{
+    validate_selection, ActionStatus, DeployAllRequest, DeployRequest, EnvironmentState, Selected,
+    ServiceIds, ServiceType, Status, StatusAction, StatusDetails, SubAction, WireEnum,
+};
+use uuid::Uuid;
+
+use super::applications::Applications;
+use super::containers::Containers;
+use super::databases::Databases;
+use super::environments::find_environment;
+use super::helm_services::HelmServices;
+use super::jobs::Jobs;
+use super::service_resources::{prepare_deploy, PreparedDeploy};
+use super::terraform_services::TerraformServices;
+use crate::auth::{Caller, Permission};
+use crate::engine::action::Action;
+use crate::engine::{self, status};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/service/deploy",
+        Permission::Deploy,
+        Doc::new("Deploy the services named, each as its kind's deploy would; none unless all can")
+            .body::<DeployAllRequest>()
+            .answers::<EnvironmentState>(StatusCode::ACCEPTED),
+        deploy_selected,
+    );
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/service/restart-service",
+        Permission::Deploy,
+        Doc::new("Restart the services named; none unless all run")
+            .body::<ServiceIds>()
+            .answers::<Status>(StatusCode::ACCEPTED),
+        |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>, body: ApiJson<ServiceIds>| async move {
+            let (environment, started) = act_on_selected(state, caller, path, body, Action::Restart).await?;
+            Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(restarting(environment, started))))
+        },
+    );
+    for (suffix, action, summary) in [
+        ("stop", Action::Stop, "Stop the services named; none unless all run"),
+        (
+            "uninstall",
+            Action::Uninstall,
+            "Delete the compute and data of the services named, keeping their configuration; none unless all can",
+        ),
+    ] {
+        routes.add(
+            Method::POST,
+            format!("/environment/{{environment_id}}/service/{suffix}"),
+            Permission::Deploy,
+            Doc::new(summary)
+                .body::<ServiceIds>()
+                .answers_nothing(StatusCode::OK),
+            move |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>, body: ApiJson<ServiceIds>| async move {
+                act_on_selected(state, caller, path, body, action).await?;
+                Ok::<_, ApiError>(StatusCode::OK)
+            },
+        );
+    }
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/service/delete",
+        Permission::Admin,
+        Doc::new("Delete the services named with their variables and history; none unless nothing runs on any")
+            .body::<ServiceIds>()
+            .answers_nothing(StatusCode::OK),
+        delete_selected,
+    );
+}
+
+/// A service named, and its name.
+struct Found {
+    selected: Selected,
+    name: String,
+}
+
+/// The services named, each the environment's and of the kind its list says (400 naming each
+/// that is not), with their statuses; each refused by `refusal` makes a 409 naming it.
+async fn find_selected(
+    state: &AppState,
+    caller: &Caller,
+    environment_id: Uuid,
+    selected: Vec<Selected>,
+    refusal: impl Fn(&Status) -> ApiResult<()>,
+) -> ApiResult<Vec<Found>> {
+    find_environment(state, caller, environment_id).await?;
+    validate_selection(&selected).map_err(ApiError::invalid)?;
+    let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    let names: std::collections::HashMap<String, String> =
+        sqlx::query_as("SELECT id, name FROM services WHERE environment_id = ?")
+            .bind(environment_id.to_string())
+            .fetch_all(&state.db)
+            .await?
+            .into_iter()
+            .collect();
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    for selected in selected {
+        let status = statuses
+            .all()
+            .find(|status| status.id == selected.id)
+            .filter(|_| statuses.kind_of(selected.id) == Some(selected.kind));
+        let (Some(status), Some(name)) = (status, names.get(&selected.id.to_string())) else {
+            errors.push(ApiError::invalid(vec![platform_api::FieldError::new(
+                &selected.field,
+                format!(
+                    "is not a service of this environment of the kind {}",
+                    selected.kind.label().to_lowercase()
+                ),
+            )]));
+            continue;
+        };
+        let refused = if status.state.is_in_progress() {
+            Err(ApiError::conflict("an action is already running on it"))
+        } else {
+            refusal(status)
+        };
+        match refused {
+            Ok(()) => found.push(Found {
+                selected,
+                name: name.clone(),
+            }),
+            Err(error) => errors.push(error.within(&selected.field, name)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(found)
+    } else {
+        Err(ApiError::of_selection(errors))
+    }
+}
+
+/// Restarts, stops or uninstalls the services named: the environment's state after, and how
+/// many started.
+async fn act_on_selected(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(ids): ApiJson<ServiceIds>,
+    action: Action,
+) -> ApiResult<(EnvironmentState, i64)> {
+    let found = find_selected(&state, &caller, environment_id, ids.each(), |status| {
+        engine::precondition(action, status)
+    })
+    .await?;
+    let started = found.len() as i64;
+    for service in found {
+        state
+            .engine
+            .request(action, service.selected.id, &caller.name)
+            .await
+            .map_err(|error| error.within(&service.selected.field, &service.name))?;
+    }
+    let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    Ok((statuses.environment, started))
+}
+
+/// A restart of selected services as one `Status` of the environment, as the production
+/// document answers it.
+fn restarting(environment: EnvironmentState, started: i64) -> Status {
+    Status {
+        id: environment.id,
+        state: environment.state,
+        service_deployment_status: platform_api::DeploymentStatus::UpToDate,
+        is_part_last_deployment: true,
+        status_details: StatusDetails {
+            action: StatusAction::Restart,
+            status: ActionStatus::Queued,
+            sub_action: SubAction::None,
+        },
+        deployment_request_id: None,
+        deployment_requests_count: started,
+        last_deployment_date: environment.last_deployment_date,
+        steps: None,
+        execution_id: None,
+    }
+}
+
+async fn deploy_selected(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<DeployAllRequest>,
+) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    let each = request.each();
+    let (selected, deploys): (Vec<Selected>, Vec<DeployRequest>) = each.into_iter().unzip();
+    let found = find_selected(&state, &caller, environment_id, selected, |_| Ok(())).await?;
+    // Every deploy checked before any starts.
+    let mut prepared = Vec::new();
+    let mut errors = Vec::new();
+    for (service, deploy) in found.iter().zip(deploys) {
+        match prepare(
+            &state,
+            &caller,
+            service.selected.kind,
+            service.selected.id,
+            deploy,
+        )
+        .await
+        {
+            Ok(ready) => prepared.push(ready),
+            Err(error) => errors.push(error.within(&service.selected.field, &service.name)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::of_selection(errors));
+    }
+    for (ready, service) in prepared.into_iter().zip(&found) {
+        ready
+            .start(&state, &caller)
+            .await
+            .map_err(|error| error.within(&service.selected.field, &service.name))?;
+    }
+    let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
+}
+
+/// The deploy of a service of `kind`, checked as its kind's own route checks it.
+async fn prepare(
+    state: &AppState,
+    caller: &Caller,
+    kind: ServiceType,
+    id: Uuid,
+    deploy: DeployRequest,
+) -> ApiResult<PreparedDeploy> {
+    match kind {
+        ServiceType::Application => prepare_deploy::<Applications>(state, caller, id, deploy).await,
+        ServiceType::Container => prepare_deploy::<Containers>(state, caller, id, deploy).await,
+        ServiceType::Database => prepare_deploy::<Databases>(state, caller, id, deploy).await,
+        ServiceType::Job => prepare_deploy::<Jobs>(state, caller, id, deploy).await,
+        ServiceType::Helm => prepare_deploy::<HelmServices>(state, caller, id, deploy).await,
+        ServiceType::Terraform => {
+            prepare_deploy::<TerraformServices>(state, caller, id, deploy).await
+        }
+    }
+}
+
+/// Deletes the services named in one transaction, unless an action runs on one of them.
+async fn delete_selected(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(ids): ApiJson<ServiceIds>,
+) -> ApiResult<StatusCode> {
+    let found = find_selected(&state, &caller, environment_id, ids.each(), |_| Ok(())).await?;
+    let mut tx = state.db.begin().await?;
+    for service in &found {
+        // Checked again inside the transaction: an action requested since would be cut off.
+        let deleted = sqlx::query(&format!(
+            "DELETE FROM services WHERE id = ? AND NOT EXISTS (
+                 SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
+            engine::busy_states()
+        ))
+        .bind(service.selected.id.to_string())
+        .bind(service.selected.id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        if deleted.rows_affected() == 0 {
+            return Err(ApiError::conflict("an action is already running on it")
+                .within(&service.selected.field, &service.name));
+        }
+    }
+    tx.commit().await?;
+    Ok(StatusCode::OK)
+}
