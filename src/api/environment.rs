@@ -1,5 +1,6 @@
 use platform_api::{
-    CloneEnvironmentRequest, Environment, EnvironmentRequest, EnvironmentStatuses, List,
+    CloneEnvironmentRequest, DeployAllRequest, Environment, EnvironmentRequest,
+    EnvironmentStatuses, List, ServiceIds, ServiceType,
 };
 use uuid::Uuid;
 
@@ -71,6 +72,63 @@ impl Api {
         )
         .await
         .map(|_| ())
+    }
+
+    /// Runs `action` on the services selected (each its kind and id): all of them, or none and
+    /// the error naming each refused (`application_ids[1]`, in the order of
+    /// `ServiceIds::of(services).each()`).
+    pub async fn act_on_selected(
+        &self,
+        environment_id: Uuid,
+        action: SelectedAction,
+        services: &[(ServiceType, Uuid)],
+    ) -> Result<(), ApiError> {
+        let path = format!(
+            "/environment/{environment_id}/service/{}",
+            action.path_suffix()
+        );
+        let sent = match action {
+            SelectedAction::Deploy => {
+                self.post::<_, serde::de::IgnoredAny>(&path, &DeployAllRequest::of(services))
+                    .await
+            }
+            _ => {
+                self.post::<_, serde::de::IgnoredAny>(&path, &ServiceIds::of(services))
+                    .await
+            }
+        };
+        sent.map(|_| ())
+    }
+}
+
+/// What can be done to services selected in an environment, through the environment's calls on
+/// selected services: the server checks every one before it starts any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectedAction {
+    Deploy,
+    Restart,
+    Stop,
+    Delete,
+}
+
+impl SelectedAction {
+    fn path_suffix(self) -> &'static str {
+        match self {
+            SelectedAction::Deploy => "deploy",
+            SelectedAction::Restart => "restart-service",
+            SelectedAction::Stop => "stop",
+            SelectedAction::Delete => "delete",
+        }
+    }
+
+    /// The action in a word, for the progress of a selection ("Restart").
+    pub fn label(self) -> &'static str {
+        match self {
+            SelectedAction::Deploy => "Deploy",
+            SelectedAction::Restart => "Restart",
+            SelectedAction::Stop => "Stop",
+            SelectedAction::Delete => "Delete",
+        }
     }
 }
 

@@ -327,6 +327,45 @@ impl Browser {
         Ok(())
     }
 
+    /// Clicks the first element matching `css` with Shift held, as a person extends a selection.
+    pub async fn shift_click(&self, css: &str) -> Result<()> {
+        use fantoccini::actions::{
+            Actions, InputSource, KeyAction, KeyActions, MouseActions, PointerAction,
+            MOUSE_BUTTON_LEFT,
+        };
+        let element = self.find(css).await?;
+        let shift: char = fantoccini::key::Key::Shift.into();
+        let none = Duration::ZERO;
+        // One tick per column: Shift goes down, the pointer moves, presses and releases, then
+        // Shift goes up.
+        let keyboard = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: shift })
+            .pause(none)
+            .pause(none)
+            .pause(none)
+            .then(KeyAction::Up { value: shift });
+        let mouse = MouseActions::new("mouse".into())
+            .pause(none)
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0,
+                y: 0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .pause(none);
+        self.client
+            .perform_actions(Actions::from(keyboard).and(mouse))
+            .await?;
+        self.client.release_actions().await?;
+        Ok(())
+    }
+
     /// Waits until the element matching `css` shows `text` (as part of its visible text).
     pub async fn wait_for_text(&self, css: &str, text: &str) -> Result<String> {
         let deadline = tokio::time::Instant::now() + PATIENCE;

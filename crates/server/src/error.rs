@@ -136,7 +136,7 @@ impl ApiError {
         }
         let summary = fields
             .iter()
-            .map(|error| error.message.clone())
+            .map(|error| error.message.trim_end_matches('.'))
             .collect::<Vec<_>>()
             .join("; ");
         Self {

@@ -22,6 +22,7 @@ mod read_only;
 mod registries;
 mod rename_delete;
 mod rollback;
+mod selection;
 mod service_settings;
 mod session;
 mod settings;

@@ -1,5 +1,6 @@
 mod clone;
 mod new_service;
 pub mod overview;
+mod selection;
 pub mod service;
 pub mod service_form;

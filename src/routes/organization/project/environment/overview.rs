@@ -33,6 +33,7 @@ use crate::state::toasts::use_toasts;
 
 use super::clone::CloneEnvironment;
 use super::new_service::NewService;
+use super::selection::{Selection, SelectionActions};
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -94,6 +95,10 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 .await
         }
     });
+    let services_changed = Callback::new(move |()| {
+        services.refetch();
+        statuses.refetch();
+    });
     let navigate = use_navigate();
     let deleted = Callback::new(move |()| {
         if let Some(ids) = ids.get_untracked() {
@@ -123,13 +128,14 @@ pub fn EnvironmentOverview() -> impl IntoView {
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
             {loaded(services, 4, move |(ids, services)| view! {
-                <ServiceTable ids services rows/>
+                <ServiceTable ids services rows on_deleted=Callback::new(move |()| {
+                    services_changed.run(());
+                })/>
             })}
         </section>
         {move || ids.get().map(|ids| view! {
             <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
-                services.refetch();
-                statuses.refetch();
+                services_changed.run(());
             })/>
         })}
         {loaded(record, 2, move |current: Environment| {
@@ -210,8 +216,8 @@ fn EnvironmentActions(
 
 /// What a row shows of its service's status: a row is touched only when this changes.
 #[derive(Clone, PartialEq)]
-struct RowStatus {
-    state: ServiceState,
+pub(super) struct RowStatus {
+    pub(super) state: ServiceState,
     deployment: DeploymentStatus,
     last_deployed: Option<DateTime<Utc>>,
 }
@@ -249,7 +255,7 @@ impl Summary {
 /// statuses, and only where it changed: a poll that changes nothing touches no row, a poll that
 /// changes everything touches each row once.
 #[derive(Clone, Copy)]
-struct RowStatuses(StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>);
+pub(super) struct RowStatuses(StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>);
 
 impl RowStatuses {
     fn follow(statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>) -> Self {
@@ -281,7 +287,7 @@ impl RowStatuses {
     }
 
     /// The signal of the service's row (empty until its status is known).
-    fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
+    pub(super) fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
         self.0
             .try_update_value(|rows| {
                 rows.entry(id)
@@ -296,9 +302,15 @@ impl RowStatuses {
 /// a page at a time.
 const SERVICES_PER_PAGE: usize = 1000;
 
-/// The services, a row each keyed by id, with its status from `rows`.
+/// The services, a row each keyed by id, with its status from `rows` and its checkbox of the
+/// selection.
 #[component]
-fn ServiceTable(ids: Ids, services: Vec<ServiceSummary>, rows: RowStatuses) -> impl IntoView {
+fn ServiceTable(
+    ids: Ids,
+    services: Vec<ServiceSummary>,
+    rows: RowStatuses,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
     if services.is_empty() {
         return view! {
             <EmptyState title="No service yet"
@@ -309,13 +321,25 @@ fn ServiceTable(ids: Ids, services: Vec<ServiceSummary>, rows: RowStatuses) -> i
     let page = use_page();
     let total = services.len();
     let services = StoredValue::new(services);
+    let selection = Selection::new();
     let table = move || {
         let page = page.get();
         let shown =
             services.with_value(|all| all[page_range(total, SERVICES_PER_PAGE, page)].to_vec());
+        let shown_ids =
+            StoredValue::new(shown.iter().map(|service| service.id).collect::<Vec<_>>());
         view! {
+            <SelectionActions environment=ids.environment services selection rows on_deleted/>
             <table class="table">
                 <thead><tr>
+                    <th scope="col" class="table__select">
+                        <input type="checkbox" aria-label="Select every service shown"
+                            prop:checked=move || shown_ids.with_value(|shown| selection.all_of(shown))
+                            on:change=move |event| {
+                                let ticked = event_target_checked(&event);
+                                shown_ids.with_value(|shown| selection.set_all(shown, ticked));
+                            }/>
+                    </th>
                     <th scope="col">"Name"</th>
                     <th scope="col">"Kind"</th>
                     <th scope="col">"Status"</th>
@@ -323,9 +347,10 @@ fn ServiceTable(ids: Ids, services: Vec<ServiceSummary>, rows: RowStatuses) -> i
                     <th scope="col">"Last deployed"</th>
                 </tr></thead>
                 <tbody>
-                    {shown.into_iter().map(|service| {
+                    {shown.into_iter().enumerate().map(|(at, service)| {
                         let status = rows.of(service.id);
-                        view! { <ServiceRow ids service status/> }
+                        let pick = Pick { selection, shown: shown_ids, at };
+                        view! { <ServiceRow ids service status pick/> }
                     }).collect_view()}
                 </tbody>
             </table>
@@ -335,11 +360,20 @@ fn ServiceTable(ids: Ids, services: Vec<ServiceSummary>, rows: RowStatuses) -> i
     table.into_any()
 }
 
+/// A row's place in the selection: the selection, the rows shown, the row's position in them.
+#[derive(Clone, Copy)]
+struct Pick {
+    selection: Selection,
+    shown: StoredValue<Vec<Uuid>>,
+    at: usize,
+}
+
 #[component]
 fn ServiceRow(
     ids: Ids,
     service: ServiceSummary,
     status: ArcRwSignal<Option<RowStatus>>,
+    pick: Pick,
 ) -> impl IntoView {
     // A handle of this row's, on the signal the statuses keep.
     let status = RwSignal::from(status);
@@ -357,8 +391,22 @@ fn ServiceRow(
         Memo::new(move |_| status.with(|s| s.as_ref().and_then(|s| s.last_deployed)));
     let href = paths::service(ids.org, ids.project, ids.environment, service.id);
     let name = service.name.clone();
+    let id = service.id;
+    let Pick {
+        selection,
+        shown,
+        at,
+    } = pick;
+    let tick = move |event: leptos::ev::MouseEvent| {
+        let ticked = event_target_checked(&event);
+        shown.with_value(|shown| selection.click(shown, at, ticked, event.shift_key()));
+    };
     view! {
-        <tr data-service=service.name>
+        <tr data-service=service.name.clone()>
+            <td class="table__select">
+                <input type="checkbox" aria-label=format!("Select {}", service.name)
+                    prop:checked=move || selection.is_chosen(id) on:click=tick/>
+            </td>
             // A plain link (the router takes its clicks): a thousand rows need no active-link
             // tracking.
             <td><a href=href>{name}</a></td>
