@@ -285,6 +285,16 @@ impl Api {
         })
     }
 
+    /// The service's action waiting for a worker, if any, with its place in the queue.
+    pub async fn service_queue(
+        &self,
+        id: Uuid,
+    ) -> Result<Option<QueuedDeploymentRequest>, ApiError> {
+        let list: List<QueuedDeploymentRequest> =
+            self.get(&format!("/service/{id}/deploymentQueue")).await?;
+        Ok(list.results.into_iter().next())
+    }
+
     /// Deploys again what an entry of the service's history deployed.
     pub async fn roll_back(
         &self,

@@ -18,6 +18,7 @@ mod failure_view;
 mod helm_settings;
 mod job_settings;
 mod new_service;
+mod queue;
 mod read_only;
 mod registries;
 mod rename_delete;

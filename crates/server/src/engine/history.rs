@@ -17,7 +17,7 @@ use crate::error::ApiResult;
 use crate::{db, git};
 
 /// Where deployment requests come from: every request reaches the engine through the API.
-const ORIGIN: &str = "API";
+pub const ORIGIN: &str = "API";
 
 #[derive(sqlx::FromRow)]
 struct DeploymentRow {

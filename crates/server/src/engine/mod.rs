@@ -39,6 +39,11 @@ pub struct Engine {
     workers: Arc<tokio::sync::Semaphore>,
     /// Rung after a transaction that may have recorded webhook events.
     pub events_recorded: Arc<tokio::sync::Notify>,
+    /// Rung when a cancel of the action is asked for: its wait in the queue or in a step ends
+    /// at once.
+    cancels: std::sync::Mutex<std::collections::HashMap<Uuid, Arc<tokio::sync::Notify>>>,
+    /// How many workers there are, for the queue's answers.
+    pub worker_count: usize,
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
@@ -171,6 +176,10 @@ where
 /// value is a step name (BUILD, DEPLOYMENT, ...) or an action (DEPLOY, RESTART, STOP, DELETE).
 pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
 
+/// The variable that makes a step never end on its own, so that timeouts and cancels inside a
+/// step can be tested: its value is a step name or an action, as `PLATFORM_FAIL_AT`'s.
+pub const HANG_AT_VARIABLE: &str = "PLATFORM_HANG_AT";
+
 /// 409 when `action` makes no sense in the service's present state.
 pub fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()> {
     let refusal = match action {
@@ -196,6 +205,34 @@ enum Start {
     RunBroke,
 }
 
+/// How a wait of the engine ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Waited {
+    Elapsed,
+    /// A cancel was asked for.
+    Canceled,
+    /// The action's timeout came.
+    TimedOut,
+}
+
+/// Whether a cancel of the action was asked for, read in `tx` by a write, so that the
+/// transaction holds the writer from here: no cancel can land between this read and its writes.
+async fn cancel_flag(tx: &mut Transaction<'_, Sqlite>, deployment_id: Uuid) -> sqlx::Result<bool> {
+    let (requested,): (bool,) = sqlx::query_as(
+        "UPDATE deployments SET updated_at = ? WHERE id = ? RETURNING cancel_requested",
+    )
+    .bind(Utc::now())
+    .bind(deployment_id.to_string())
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(requested)
+}
+
+/// A number of seconds as a person reads it: "90 s".
+fn seconds_in_words(seconds: f64) -> String {
+    format!("{} s", seconds.round() as i64)
+}
+
 /// How a step ends.
 #[derive(Clone, Copy)]
 enum Outcome {
@@ -219,6 +256,8 @@ impl Engine {
             speed,
             workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
             events_recorded: Arc::new(tokio::sync::Notify::new()),
+            cancels: std::sync::Mutex::new(std::collections::HashMap::new()),
+            worker_count: workers.max(1),
         }
     }
 
@@ -360,6 +399,8 @@ impl Engine {
         .await?;
         let canceling = status::of_service(&mut tx, service_id).await?;
         tx.commit().await?;
+        // A permit kept until the action waits, if it is not waiting now.
+        self.cancel_signal(deployment_id).notify_one();
         Ok(canceling)
     }
 
@@ -370,6 +411,10 @@ impl Engine {
         )
         .fetch_all(&self.db)
         .await?;
+        // Every one waits for a worker again.
+        sqlx::query("UPDATE deployments SET worker_at = NULL WHERE finished_at IS NULL")
+            .execute(&self.writes)
+            .await?;
         for (id,) in unfinished {
             tracing::info!(deployment = %id, "resuming an unfinished action");
             self.spawn(id.parse()?, Start::ServerRestarted);
@@ -384,9 +429,21 @@ impl Engine {
     fn spawn(self: &Arc<Self>, deployment_id: Uuid, start: Start) {
         let engine = self.clone();
         tokio::spawn(async move {
-            let Ok(_worker) = engine.workers.clone().acquire_owned().await else {
-                return;
+            let canceled = engine.cancel_signal(deployment_id);
+            // Canceled while waiting for a worker: it runs at once, to end canceled.
+            let _worker = tokio::select! {
+                worker = engine.workers.clone().acquire_owned() => match worker {
+                    Ok(worker) => Some(worker),
+                    Err(_) => return,
+                },
+                () = canceled.notified() => {
+                    canceled.notify_one();
+                    None
+                }
             };
+            if let Err(error) = engine.record_worker(deployment_id).await {
+                tracing::error!(deployment = %deployment_id, %error, "could not record the worker");
+            }
             let outcome = retrying(deployment_id, |retry| {
                 engine.run(deployment_id, if retry { Start::RunBroke } else { start })
             })
@@ -398,7 +455,35 @@ impl Engine {
                     tracing::error!(deployment = %deployment_id, %error, "could not end the action");
                 }
             }
+            engine.forget_cancel(deployment_id);
         });
+    }
+
+    /// The signal a cancel of the action rings.
+    fn cancel_signal(&self, deployment_id: Uuid) -> Arc<tokio::sync::Notify> {
+        self.cancels
+            .lock()
+            .expect("no holder of the lock panics")
+            .entry(deployment_id)
+            .or_default()
+            .clone()
+    }
+
+    fn forget_cancel(&self, deployment_id: Uuid) {
+        self.cancels
+            .lock()
+            .expect("no holder of the lock panics")
+            .remove(&deployment_id);
+    }
+
+    /// The action left the queue: a worker took it.
+    async fn record_worker(&self, deployment_id: Uuid) -> sqlx::Result<()> {
+        sqlx::query("UPDATE deployments SET worker_at = ? WHERE id = ? AND worker_at IS NULL")
+            .bind(Utc::now())
+            .bind(deployment_id.to_string())
+            .execute(&self.writes)
+            .await
+            .map(drop)
     }
 
     /// Ends an action whose run kept breaking in the error state of the step it was at.
@@ -436,14 +521,17 @@ impl Engine {
     }
 
     async fn run(&self, deployment_id: Uuid, start: Start) -> anyhow::Result<()> {
-        let (service_id, kind, action, sub_action, mut git_commit_id): (
+        let (service_id, kind, action, sub_action, mut git_commit_id, configured_timeout): (
             String,
             String,
             String,
             String,
             Option<String>,
+            Option<i64>,
         ) = match sqlx::query_as(
-            "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id FROM deployments d
+            "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id,
+                    json_extract(s.spec, '$.timeout_sec')
+             FROM deployments d
              JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
         )
         .bind(deployment_id.to_string())
@@ -455,6 +543,9 @@ impl Engine {
             None => return Ok(()),
         };
         let service_id: Uuid = service_id.parse()?;
+        let canceled = self.cancel_signal(deployment_id);
+        let timeout = plan::timeout_seconds(kind.parse()?, configured_timeout);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(timeout / self.speed);
         let resuming = match start {
             Start::Queued => None,
             Start::ServerRestarted => Some(
@@ -470,7 +561,16 @@ impl Engine {
                 log(&mut tx, deployment_id, service_id, message).await?;
                 tx.commit().await?;
             }
-            None => self.wait(QUEUE_SECONDS).await,
+            None => {
+                // A cancel ends the wait; the first step finds it asked for.
+                if self
+                    .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, deadline)
+                    .await
+                    == Waited::Canceled
+                {
+                    canceled.notify_one();
+                }
+            }
         }
         let action = Action::from_status_action(action.parse()?)
             .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
@@ -483,7 +583,8 @@ impl Engine {
                 .fetch_one(&self.db)
                 .await?;
         let done = usize::try_from(done)?;
-        let fail_at = self.fail_at(service_id).await?;
+        let fail_at = self.fault(service_id, FAIL_AT_VARIABLE).await?;
+        let hang_at = self.fault(service_id, HANG_AT_VARIABLE).await?;
         let reads_repository = plan
             .iter()
             .position(|step| step.name == StepName::GitClone)
@@ -492,9 +593,9 @@ impl Engine {
         for (position, step) in plan.iter().enumerate().skip(done) {
             // Later steps were entered in the transaction that recorded the step before.
             if position == done {
-                if self.cancel_requested(deployment_id).await? {
+                let mut tx = self.writes.begin().await?;
+                if cancel_flag(&mut tx, deployment_id).await? {
                     // Canceled before its first step ran: that step is the one canceled.
-                    let mut tx = self.writes.begin().await?;
                     record_step(
                         &mut tx,
                         (deployment_id, service_id),
@@ -506,24 +607,34 @@ impl Engine {
                     .await?;
                     return self.finish_canceled(tx, deployment_id, service_id).await;
                 }
-                let mut tx = self.writes.begin().await?;
                 let recorded = enter_state(&mut tx, deployment_id, service_id, step).await?;
                 tx.commit().await?;
                 self.wake_deliveries(recorded);
             }
             let started = Instant::now();
-            self.wait(step.seconds).await;
-            let fails = fail_at.as_deref().is_some_and(|target| {
-                target == step.name.as_str()
-                    || (position == 0 && target == action.status_action().as_str())
-            });
-            let mut failure = fails.then(|| {
+            let aimed_at = |target: &Option<String>| {
+                target.as_deref().is_some_and(|target| {
+                    target == step.name.as_str()
+                        || (position == 0 && target == action.status_action().as_str())
+                })
+            };
+            let length = (!aimed_at(&hang_at)).then_some(step.seconds);
+            let waited = self.wait_unless_stopped(length, &canceled, deadline).await;
+            let mut failure = aimed_at(&fail_at).then(|| {
                 format!(
                     "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
                     step.name.label(),
                     fail_at.clone().unwrap_or_default()
                 )
             });
+            if waited == Waited::TimedOut {
+                failure = Some(format!(
+                    "{}: the {} ran past its timeout of {} and was stopped.",
+                    step.name.label(),
+                    action.noun().to_lowercase(),
+                    seconds_in_words(timeout)
+                ));
+            }
             // A deployment of the branch's latest commit learns which one at its clone (at its
             // first step for the kinds whose plan shows no clone).
             if failure.is_none()
@@ -541,16 +652,17 @@ impl Engine {
                     Err(error) => failure = Some(format!("{}: {error}", step.name.label())),
                 }
             }
-            let outcome = if self.cancel_requested(deployment_id).await? {
+            // The step's end and what follows it (the next step, or the action's end) are one
+            // transaction: half as many commits, and no moment between two states. A cancel is
+            // read in it, so that no step starts after a cancel was recorded.
+            let mut tx = self.writes.begin().await?;
+            let outcome = if cancel_flag(&mut tx, deployment_id).await? {
                 Outcome::Canceled
             } else if failure.is_some() {
                 Outcome::Failed
             } else {
                 Outcome::Done
             };
-            // The step's end and what follows it (the next step, or the action's end) are one
-            // transaction: half as many commits, and no moment between two states.
-            let mut tx = self.writes.begin().await?;
             record_step(
                 &mut tx,
                 (deployment_id, service_id),
@@ -666,9 +778,9 @@ impl Engine {
         Ok(())
     }
 
-    /// The value of `PLATFORM_FAIL_AT` the service sees: its own, else its environment's, else its
-    /// project's.
-    async fn fail_at(&self, service_id: Uuid) -> anyhow::Result<Option<String>> {
+    /// The value of a fault variable (`PLATFORM_FAIL_AT`, `PLATFORM_HANG_AT`) the service sees:
+    /// its own, else its environment's, else its project's.
+    async fn fault(&self, service_id: Uuid, variable: &str) -> anyhow::Result<Option<String>> {
         let rows: Vec<(String, String)> = sqlx::query_as(
             "SELECT v.scope, v.value FROM variables v
              JOIN services s ON s.id = ?
@@ -677,7 +789,7 @@ impl Engine {
                AND v.parent_id IN (s.id, s.environment_id, e.project_id)",
         )
         .bind(service_id.to_string())
-        .bind(FAIL_AT_VARIABLE)
+        .bind(variable)
         .fetch_all(&self.db)
         .await?;
         let depth = |scope: &str| match scope {
@@ -698,17 +810,32 @@ impl Engine {
         }
     }
 
-    async fn cancel_requested(&self, deployment_id: Uuid) -> anyhow::Result<bool> {
-        let (requested,): (bool,) =
-            sqlx::query_as("SELECT cancel_requested FROM deployments WHERE id = ?")
-                .bind(deployment_id.to_string())
-                .fetch_one(&self.db)
-                .await?;
-        Ok(requested)
-    }
-
+    /// Waits `seconds`, at the engine's speed.
     async fn wait(&self, seconds: f64) {
         tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await;
+    }
+
+    /// Waits `seconds` (at the engine's speed; for ever when `None`), unless a cancel is asked
+    /// for or the action's deadline comes first.
+    async fn wait_unless_stopped(
+        &self,
+        seconds: Option<f64>,
+        canceled: &tokio::sync::Notify,
+        deadline: tokio::time::Instant,
+    ) -> Waited {
+        let elapsed = async {
+            match seconds {
+                Some(seconds) => {
+                    tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = elapsed => Waited::Elapsed,
+            () = canceled.notified() => Waited::Canceled,
+            () = tokio::time::sleep_until(deadline) => Waited::TimedOut,
+        }
     }
 
     /// The action went through: the service reaches the action's done state.

@@ -13,6 +13,19 @@ pub struct PlannedStep {
     pub seconds: f64,
 }
 
+/// How long an action may run, at engine speed 1, before the engine stops it in error: the
+/// service's own `timeout_sec` when its kind has one (helm charts, terraform services) and it is
+/// set, else half an hour.
+pub fn timeout_seconds(kind: ServiceType, configured: Option<i64>) -> f64 {
+    const DEFAULT: f64 = 1800.0;
+    match (kind, configured) {
+        (ServiceType::Helm | ServiceType::Terraform, Some(seconds)) if seconds > 0 => {
+            seconds as f64
+        }
+        _ => DEFAULT,
+    }
+}
+
 /// Seconds a request waits in the queue before its first step, at engine speed 1.
 pub const QUEUE_SECONDS: f64 = 1.0;
 

@@ -7,6 +7,7 @@ pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod containers;
 pub(crate) mod databases;
+mod deployment_queue;
 pub mod doc;
 mod environment_services;
 mod environments;
@@ -60,6 +61,7 @@ pub fn table(state: &AppState) -> RouteTable {
     service_resources::register::<helm_services::HelmServices>(&mut routes);
     environment_services::register(&mut routes);
     selected_services::register(&mut routes);
+    deployment_queue::register(&mut routes);
     tokens::register(&mut routes);
     roles::register(&mut routes);
     alert_receivers::register(&mut routes);

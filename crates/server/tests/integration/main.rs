@@ -24,6 +24,7 @@ mod load;
 mod openapi;
 mod own_document;
 mod queries;
+mod queue;
 mod registries;
 mod rollback;
 mod secrets;

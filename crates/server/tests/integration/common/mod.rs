@@ -454,6 +454,8 @@ pub async fn records(server: &TestServer) -> Records {
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
     let application = ids["application_id"].clone();
+    // Routes of any service kind (`/service/{service_id}/...`) are read on the application.
+    ids.insert("service_id", application.clone());
     for (parameter, collection, body) in [
         (
             "variable_id",

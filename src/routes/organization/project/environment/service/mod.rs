@@ -18,7 +18,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::use_location;
-use platform_api::{DeploymentStatus, ServiceType, Status, WireEnum};
+use platform_api::{
+    ActionStatus, DeploymentStatus, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
+};
 use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
@@ -132,6 +134,7 @@ pub fn ServiceLayout() -> impl IntoView {
             <ServiceActions service/>
         </div>
         <ServiceTabs service/>
+        <QueuePlace service/>
         <OutOfDateNotice service/>
         <Outlet/>
     }
@@ -188,6 +191,47 @@ fn ServiceTabs(service: AddressedService) -> impl IntoView {
                     .collect_view()
             }}
         </nav>
+    }
+}
+
+/// Where the service's queued action stands: its place in the engine's queue and what it waits
+/// for, read again at each poll of the status (every second while it waits).
+#[component]
+fn QueuePlace(service: AddressedService) -> impl IntoView {
+    let api = use_api();
+    let queued = move || {
+        service
+            .current()
+            .is_some_and(|status| status.status_details.status == ActionStatus::Queued)
+    };
+    let place = LocalResource::new(move || {
+        let (waiting, id) = (queued(), service.id.get());
+        async move {
+            match (waiting, id) {
+                (true, Some(id)) => api.service_queue(id).await.map(Some),
+                _ => Ok(None),
+            }
+        }
+    });
+    let words = move || match place.get()? {
+        Ok(Some(QueuedDeploymentRequest {
+            position: Some(position),
+            waiting_for: Some(wait),
+            ..
+        })) => Some(format!(
+            "Queued: number {position} in line. {}",
+            wait.sentence()
+        )),
+        Ok(Some(_)) => Some("Queued: waiting for a worker.".to_string()),
+        Ok(None) => Some("Starting: a worker has taken it.".to_string()),
+        Err(_) => None,
+    };
+    view! {
+        <Show when=queued>
+            <p class="notice notice--info queue-place" role="status">
+                {words}
+            </p>
+        </Show>
     }
 }
 

@@ -1,0 +1,106 @@
+//! A service's actions waiting for the engine (the production document's
+//! `QueuedDeploymentRequestForService`), with where each stands in the queue and what it waits
+//! for.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::application::ServiceType;
+use crate::status::StatusDetails;
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedIdentifier {
+    pub deployment_request_id: Uuid,
+    pub service_id: Uuid,
+    pub service_type: ServiceType,
+    pub name: String,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedAuditingData {
+    pub triggered_by: String,
+    #[serde(default)]
+    pub origin: Option<String>,
+}
+
+/// What a queued action waits for (ours): the engine's workers, all busy, and the actions
+/// asked for before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueueWait {
+    /// The engine's workers, and how many run an action now.
+    pub workers: i64,
+    pub busy_workers: i64,
+    /// Actions waiting ahead of this one, and how many of them are of this environment.
+    pub ahead: i64,
+    pub ahead_in_environment: i64,
+}
+
+/// One action of the service waiting for a worker.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedDeploymentRequest {
+    pub identifier: QueuedIdentifier,
+    pub auditing_data: QueuedAuditingData,
+    pub status_details: StatusDetails,
+    #[serde(default)]
+    pub icon_uri: String,
+    /// Ours: when it was asked for.
+    pub queued_at: Option<DateTime<Utc>>,
+    /// Ours: its place in the engine's queue, 1 for the next to get a worker.
+    pub position: Option<i64>,
+    /// Ours: what it waits for.
+    pub waiting_for: Option<QueueWait>,
+}
+
+impl QueueWait {
+    /// What the action waits for, in a sentence.
+    pub fn sentence(&self) -> String {
+        let workers = format!(
+            "{} of {} worker{} busy",
+            self.busy_workers,
+            self.workers,
+            if self.workers == 1 { "" } else { "s" }
+        );
+        match (self.ahead, self.ahead_in_environment) {
+            (0, _) => format!("Next to run: waiting for a worker ({workers})."),
+            (ahead, 0) => format!(
+                "{ahead} action{} ahead, none of this environment ({workers}).",
+                if ahead == 1 { "" } else { "s" }
+            ),
+            (ahead, here) => format!(
+                "{ahead} action{} ahead, {here} of this environment ({workers}).",
+                if ahead == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_reads_as_a_sentence() {
+        let wait = |ahead, here| QueueWait {
+            workers: 2,
+            busy_workers: 2,
+            ahead,
+            ahead_in_environment: here,
+        };
+        assert_eq!(
+            wait(0, 0).sentence(),
+            "Next to run: waiting for a worker (2 of 2 workers busy)."
+        );
+        assert_eq!(
+            wait(3, 1).sentence(),
+            "3 actions ahead, 1 of this environment (2 of 2 workers busy)."
+        );
+    }
+}
