@@ -5,7 +5,8 @@ use platform_api::{
     Application, ApplicationRequest, CloneServiceRequest, Commit, Container, ContainerRequest,
     Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, GitRepository,
     GitSource, HelmRequest, HelmService, HistoryOutcome, Job, JobRequest, List, LogLine,
-    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
+    QueuedDeploymentRequest, ServiceType, Status, TerraformDeployAction, TerraformRequest,
+    TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -92,7 +93,7 @@ pub enum ServiceAction {
     Stop,
     /// Compute and data deleted, configuration kept.
     Uninstall,
-    /// Ends the running action at the end of its step.
+    /// Stops the running or queued action at once.
     Cancel,
 }
 
@@ -121,7 +122,7 @@ impl ServiceAction {
             ServiceAction::Restart => "Restart queued.".into(),
             ServiceAction::Stop => "Stop queued.".into(),
             ServiceAction::Uninstall => "Uninstall queued.".into(),
-            ServiceAction::Cancel => "Cancel requested: the running step ends first.".into(),
+            ServiceAction::Cancel => "Cancel requested: the action stops now.".into(),
         }
     }
 }

@@ -361,8 +361,8 @@ impl Engine {
         Ok(queued)
     }
 
-    /// Asks the action running on the service to stop at the end of its step. 409 when nothing
-    /// runs.
+    /// Stops the action running or queued on the service: its wait ends at once (in the queue or
+    /// inside a step) and no later step runs. 409 when nothing runs.
     pub async fn cancel(&self, service_id: Uuid) -> ApiResult<platform_api::Status> {
         // The transaction starts with its write: under WAL, a transaction that read first could
         // not write after the engine did (SQLITE_BUSY_SNAPSHOT, which no timeout waits out).
@@ -394,7 +394,7 @@ impl Engine {
             &mut tx,
             deployment_id,
             service_id,
-            "Cancel requested; stopping at the end of the step.",
+            "Cancel requested; the running step stops now.",
         )
         .await?;
         let canceling = status::of_service(&mut tx, service_id).await?;

@@ -208,7 +208,7 @@ fn QueuePlace(service: AddressedService) -> impl IntoView {
         let (waiting, id) = (queued(), service.id.get());
         async move {
             match (waiting, id) {
-                (true, Some(id)) => api.service_queue(id).await.map(Some),
+                (true, Some(id)) => api.service_queue(id).await,
                 _ => Ok(None),
             }
         }
