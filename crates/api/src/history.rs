@@ -156,6 +156,124 @@ impl crate::DeployRequest {
     }
 }
 
+wire_enum!(
+    /// Where a stage of an environment's deployment is.
+    StageStatus {
+        Queued = "QUEUED",
+        Ongoing = "ONGOING",
+        Done = "DONE",
+        Error = "ERROR",
+        Skipped = "SKIPPED",
+        Canceled = "CANCELED",
+    }
+);
+
+impl StageStatus {
+    /// A stage is where its least advanced service is: running while one runs, failed when one
+    /// failed, canceled when one was, done when all are.
+    pub fn of(services: &[DeploymentHistoryEntry]) -> Self {
+        let any = |wanted: ActionStatus| {
+            services
+                .iter()
+                .any(|service| service.status_details.status == wanted)
+        };
+        if any(ActionStatus::Ongoing)
+            || any(ActionStatus::Executing)
+            || any(ActionStatus::Canceling)
+        {
+            StageStatus::Ongoing
+        } else if any(ActionStatus::Queued) {
+            StageStatus::Queued
+        } else if any(ActionStatus::Error) {
+            StageStatus::Error
+        } else if any(ActionStatus::Canceled) {
+            StageStatus::Canceled
+        } else {
+            StageStatus::Done
+        }
+    }
+
+    /// The same, in the words of an action's status.
+    pub fn action_status(self) -> ActionStatus {
+        match self {
+            StageStatus::Queued => ActionStatus::Queued,
+            StageStatus::Ongoing => ActionStatus::Ongoing,
+            StageStatus::Done | StageStatus::Skipped => ActionStatus::Success,
+            StageStatus::Error => ActionStatus::Error,
+            StageStatus::Canceled => ActionStatus::Canceled,
+        }
+    }
+}
+
+/// A stage of an environment's deployment and its services' deployments.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeploymentHistoryStage {
+    pub name: String,
+    pub status: StageStatus,
+    /// ISO 8601 duration, e.g. `PT45S`.
+    pub duration: String,
+    #[serde(default)]
+    pub services: Vec<DeploymentHistoryEntry>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentDeploymentIdentifier {
+    pub execution_id: String,
+    pub environment_id: Uuid,
+}
+
+/// One deployment of an environment (the production document's
+/// `DeploymentHistoryEnvironmentV2`): the services one request acted on, or one service's own
+/// action.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentDeployment {
+    pub identifier: EnvironmentDeploymentIdentifier,
+    pub auditing_data: AuditingData,
+    pub status: ServiceState,
+    pub trigger_action: StatusAction,
+    pub total_duration: String,
+    #[serde(default)]
+    pub stages: Vec<DeploymentHistoryStage>,
+    pub action_status: ActionStatus,
+}
+
+impl EnvironmentDeployment {
+    /// Every service deployment of it, whatever its stage.
+    pub fn services(&self) -> impl Iterator<Item = &DeploymentHistoryEntry> {
+        self.stages.iter().flat_map(|stage| &stage.services)
+    }
+
+    /// Whether deploying again what it deployed makes sense: a deployment that succeeded, each
+    /// of its services one that can be rolled back to (or a database).
+    pub fn can_roll_back_to(&self) -> bool {
+        self.trigger_action == StatusAction::Deploy
+            && self.action_status == ActionStatus::Success
+            && self.services().next().is_some()
+            && self.services().all(|service| {
+                // A database is deployed again as it is: it holds no build to go back to.
+                service.can_roll_back_to()
+                    || service.identifier.service_type == ServiceType::Database
+            })
+    }
+}
+
+/// A page of an environment's history, newest first.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentDeploymentPage {
+    pub page: i64,
+    pub page_size: i64,
+    #[serde(default)]
+    pub results: Vec<EnvironmentDeployment>,
+}
+
 /// A page of the history, newest first.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use crate::application::{DeployRequest, ServiceType, TerraformDeployAction};
 use crate::error::FieldError;
+use crate::history::EnvironmentDeployment;
 
 /// An application to deploy, at a commit or the branch's latest.
 #[serde_with::skip_serializing_none]
@@ -16,6 +17,9 @@ pub struct ApplicationToDeploy {
     pub application_id: Uuid,
     #[serde(default)]
     pub git_commit_id: Option<String>,
+    /// Ours: as `DeployRequest::rollback_to`.
+    #[serde(default)]
+    pub rollback_to: Option<String>,
 }
 
 /// A service of another kind to deploy: what it takes of `git_commit_id` (built from git),
@@ -34,6 +38,9 @@ pub struct ServiceToDeploy {
     pub chart_version: Option<String>,
     #[serde(default)]
     pub action: Option<TerraformDeployAction>,
+    /// Ours: as `DeployRequest::rollback_to`.
+    #[serde(default)]
+    pub rollback_to: Option<String>,
 }
 
 /// Body of `POST /environment/{id}/service/deploy`.
@@ -82,6 +89,7 @@ impl DeployAllRequest {
                 ),
                 DeployRequest {
                     git_commit_id: application.git_commit_id.clone(),
+                    rollback_to: application.rollback_to.clone(),
                     ..DeployRequest::default()
                 },
             ));
@@ -106,6 +114,7 @@ impl DeployAllRequest {
                         image_tag: service.image_tag.clone(),
                         chart_version: service.chart_version.clone(),
                         action: service.action,
+                        rollback_to: service.rollback_to.clone(),
                         ..DeployRequest::default()
                     },
                 ));
@@ -118,26 +127,47 @@ impl DeployAllRequest {
     pub fn of(services: &[(ServiceType, Uuid)]) -> Self {
         let mut request = Self::default();
         for &(kind, id) in services {
-            let plain = ServiceToDeploy {
-                id,
-                git_commit_id: None,
-                image_tag: None,
-                chart_version: None,
-                action: None,
-            };
-            match kind {
-                ServiceType::Application => request.applications.push(ApplicationToDeploy {
-                    application_id: id,
-                    git_commit_id: None,
-                }),
-                ServiceType::Database => request.databases.push(id),
-                ServiceType::Container => request.containers.push(plain),
-                ServiceType::Job => request.jobs.push(plain),
-                ServiceType::Helm => request.helms.push(plain),
-                ServiceType::Terraform => request.terraforms.push(plain),
-            }
+            request.add(kind, id, DeployRequest::default());
         }
         request
+    }
+
+    /// The deploy that puts back what every service of an environment's deployment deployed
+    /// (each as `DeployRequest::rolling_back_to`).
+    pub fn rolling_back_to(deployment: &EnvironmentDeployment) -> Self {
+        let mut request = Self::default();
+        for entry in deployment.services() {
+            request.add(
+                entry.identifier.service_type,
+                entry.identifier.service_id,
+                DeployRequest::rolling_back_to(entry),
+            );
+        }
+        request
+    }
+
+    /// One more service, deployed as `deploy` says.
+    fn add(&mut self, kind: ServiceType, id: Uuid, deploy: DeployRequest) {
+        let service = ServiceToDeploy {
+            id,
+            git_commit_id: deploy.git_commit_id.clone(),
+            image_tag: deploy.image_tag,
+            chart_version: deploy.chart_version,
+            action: deploy.action,
+            rollback_to: deploy.rollback_to.clone(),
+        };
+        match kind {
+            ServiceType::Application => self.applications.push(ApplicationToDeploy {
+                application_id: id,
+                git_commit_id: deploy.git_commit_id,
+                rollback_to: deploy.rollback_to,
+            }),
+            ServiceType::Database => self.databases.push(id),
+            ServiceType::Container => self.containers.push(service),
+            ServiceType::Job => self.jobs.push(service),
+            ServiceType::Helm => self.helms.push(service),
+            ServiceType::Terraform => self.terraforms.push(service),
+        }
     }
 }
 

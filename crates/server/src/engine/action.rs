@@ -12,6 +12,8 @@ pub struct Request {
     pub plan_only: bool,
     /// The execution id of the earlier deployment this one deploys again.
     pub rollback_to: Option<String>,
+    /// The execution id of the request on the environment this action is one of.
+    pub environment_execution_id: Option<String>,
 }
 
 impl From<Action> for Request {
@@ -21,7 +23,16 @@ impl From<Action> for Request {
             git_commit_id: None,
             plan_only: false,
             rollback_to: None,
+            environment_execution_id: None,
         }
+    }
+}
+
+impl Request {
+    /// This action, as one of those a request on an environment runs.
+    pub fn within(mut self, environment_execution_id: &str) -> Self {
+        self.environment_execution_id = Some(environment_execution_id.to_string());
+        self
     }
 }
 

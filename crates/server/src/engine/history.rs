@@ -6,14 +6,15 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use platform_api::{
     iso_duration, ActionStatus, AuditingData, Commit, DeployedChart, DeploymentDetails,
-    DeploymentHistoryEntry, DeploymentIdentifier, HistoryOutcome, HistoryQuery, LogLine, LogQuery,
-    ServiceState, ServiceType, StateTone, StatusDetails,
+    DeploymentHistoryEntry, DeploymentHistoryStage, DeploymentIdentifier, EnvironmentDeployment,
+    EnvironmentDeploymentIdentifier, HistoryOutcome, HistoryQuery, LogLine, LogQuery, ServiceState,
+    ServiceType, StageStatus, StateTone, StatusDetails,
 };
 use serde_json::Value;
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::{db, git};
 
 /// Where deployment requests come from: every request reaches the engine through the API.
@@ -86,52 +87,171 @@ pub async fn page(
     .await?;
     let commits = describe_commits(service.repository.clone(), &rows).await;
     rows.into_iter()
-        .map(|row| {
-            let state: ServiceState = db::wire(&row.state)?;
-            let spec: Option<Value> = row
-                .spec
-                .as_deref()
-                .and_then(|spec| serde_json::from_str(spec).ok());
-            Ok(DeploymentHistoryEntry {
-                identifier: DeploymentIdentifier {
-                    name: service.name.to_string(),
-                    service_id: service.id,
-                    service_type: service.kind,
-                    execution_id: row.execution_id,
-                },
-                status: state,
-                auditing_data: AuditingData {
+        .map(|row| entry(row, (service.id, service.name, service.kind), &commits))
+        .collect()
+}
+
+/// A deployment as its service's history shows it.
+fn entry(
+    row: DeploymentRow,
+    (service_id, name, kind): (Uuid, &str, ServiceType),
+    commits: &HashMap<String, Commit>,
+) -> ApiResult<DeploymentHistoryEntry> {
+    let state: ServiceState = db::wire(&row.state)?;
+    let spec: Option<Value> = row
+        .spec
+        .as_deref()
+        .and_then(|spec| serde_json::from_str(spec).ok());
+    Ok(DeploymentHistoryEntry {
+        identifier: DeploymentIdentifier {
+            name: name.to_string(),
+            service_id,
+            service_type: kind,
+            execution_id: row.execution_id,
+        },
+        status: state,
+        auditing_data: AuditingData {
+            created_at: row.created_at,
+            updated_at: Some(row.updated_at),
+            triggered_by: row.triggered_by,
+            origin: ORIGIN.to_string(),
+        },
+        details: details(
+            kind,
+            spec.as_ref(),
+            row.git_commit_id.map(|id| {
+                commits.get(&id).cloned().unwrap_or_else(|| Commit {
+                    // Known by its id only: its date stands for when it was deployed.
                     created_at: row.created_at,
-                    updated_at: Some(row.updated_at),
-                    triggered_by: row.triggered_by,
+                    git_commit_id: id,
+                    tag: String::new(),
+                    message: String::new(),
+                    author_name: String::new(),
+                    author_avatar_url: None,
+                    commit_page_url: None,
+                })
+            }),
+            row.rollback_to,
+        ),
+        status_details: StatusDetails {
+            action: db::wire(&row.action)?,
+            status: action_status(state),
+            sub_action: db::wire(&row.sub_action)?,
+        },
+        icon_uri: kind.default_icon_uri(),
+        total_duration: iso_duration(
+            (row.finished_at.unwrap_or_else(Utc::now) - row.created_at).num_seconds(),
+        ),
+    })
+}
+
+/// A deployment of one of an environment's services, and the environment deployment it is part
+/// of (the request on the environment that ran it, or its own).
+#[derive(sqlx::FromRow)]
+struct EnvironmentRow {
+    grouped_as: String,
+    service_id: String,
+    name: String,
+    kind: String,
+    #[sqlx(flatten)]
+    deployment: DeploymentRow,
+}
+
+/// What makes the group of an environment's deployment: the request on the environment, or the
+/// service's own action.
+const GROUP: &str = "COALESCE(d.environment_execution_id, d.execution_id)";
+
+/// One page of the environment's deployments, newest first: the actions a request on the
+/// environment ran together (deploy all, a selection), or one service's own.
+pub async fn environment_page(
+    db: &SqlitePool,
+    environment_id: Uuid,
+    page: i64,
+    page_size: i64,
+) -> ApiResult<Vec<EnvironmentDeployment>> {
+    let groups: Vec<(String,)> = sqlx::query_as(&format!(
+        "SELECT {GROUP} AS grouped_as FROM deployments d JOIN services s ON s.id = d.service_id
+         WHERE s.environment_id = ? GROUP BY grouped_as ORDER BY MIN(d.rowid) DESC LIMIT ? OFFSET ?"
+    ))
+    .bind(environment_id.to_string())
+    .bind(page_size)
+    .bind((page - 1) * page_size)
+    .fetch_all(db)
+    .await?;
+    let wanted: Vec<&str> = groups.iter().map(|(group,)| group.as_str()).collect();
+    let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
+        "SELECT {GROUP} AS grouped_as, s.id AS service_id, s.name, s.kind, d.execution_id,
+                d.action, d.sub_action, d.state, d.git_commit_id, d.triggered_by, d.created_at,
+                d.updated_at, d.finished_at, d.spec, d.rollback_to
+         FROM deployments d JOIN services s ON s.id = d.service_id
+         WHERE s.environment_id = ? AND {GROUP} IN (SELECT value FROM json_each(?))
+         ORDER BY s.name"
+    ))
+    .bind(environment_id.to_string())
+    .bind(serde_json::to_string(&wanted).map_err(ApiError::internal)?)
+    .fetch_all(db)
+    .await?;
+    let mut by_group: HashMap<String, Vec<EnvironmentRow>> = HashMap::new();
+    for row in rows {
+        by_group
+            .entry(row.grouped_as.clone())
+            .or_default()
+            .push(row);
+    }
+    let no_commits = HashMap::new();
+    groups
+        .into_iter()
+        .filter_map(|(group,)| Some((by_group.remove(&group)?, group)))
+        .map(|(rows, group)| {
+            let mut started = None::<DateTime<Utc>>;
+            let mut ended = Some(DateTime::<Utc>::MIN_UTC);
+            let mut updated = DateTime::<Utc>::MIN_UTC;
+            let services = rows
+                .into_iter()
+                .map(|row| {
+                    let deployment = &row.deployment;
+                    started = Some(
+                        started.map_or(deployment.created_at, |s| s.min(deployment.created_at)),
+                    );
+                    ended = ended.zip(deployment.finished_at).map(|(a, b)| a.max(b));
+                    updated = updated.max(deployment.updated_at);
+                    entry(
+                        row.deployment,
+                        (db::id(&row.service_id)?, &row.name, db::wire(&row.kind)?),
+                        &no_commits,
+                    )
+                })
+                .collect::<ApiResult<Vec<_>>>()?;
+            let started = started.unwrap_or_else(Utc::now);
+            let duration = iso_duration((ended.unwrap_or_else(Utc::now) - started).num_seconds());
+            let stage = StageStatus::of(&services);
+            let first = &services[0];
+            // The environment is where its least advanced service is.
+            let telling = services
+                .iter()
+                .find(|service| StageStatus::of(std::slice::from_ref(service)) == stage)
+                .unwrap_or(first);
+            Ok(EnvironmentDeployment {
+                identifier: EnvironmentDeploymentIdentifier {
+                    execution_id: group,
+                    environment_id,
+                },
+                auditing_data: AuditingData {
+                    created_at: started,
+                    updated_at: Some(updated),
+                    triggered_by: first.auditing_data.triggered_by.clone(),
                     origin: ORIGIN.to_string(),
                 },
-                details: details(
-                    service.kind,
-                    spec.as_ref(),
-                    row.git_commit_id.map(|id| {
-                        commits.get(&id).cloned().unwrap_or_else(|| Commit {
-                            // Known by its id only: its date stands for when it was deployed.
-                            created_at: row.created_at,
-                            git_commit_id: id,
-                            tag: String::new(),
-                            message: String::new(),
-                            author_name: String::new(),
-                            author_avatar_url: None,
-                            commit_page_url: None,
-                        })
-                    }),
-                    row.rollback_to,
-                ),
-                status_details: StatusDetails {
-                    action: db::wire(&row.action)?,
-                    status: action_status(state),
-                    sub_action: db::wire(&row.sub_action)?,
-                },
-                icon_uri: service.kind.default_icon_uri(),
-                total_duration: iso_duration(
-                    (row.finished_at.unwrap_or_else(Utc::now) - row.created_at).num_seconds(),
-                ),
+                status: telling.status,
+                trigger_action: first.status_details.action,
+                total_duration: duration.clone(),
+                stages: vec![DeploymentHistoryStage {
+                    name: "Services".to_string(),
+                    status: stage,
+                    duration,
+                    services,
+                }],
+                action_status: stage.action_status(),
             })
         })
         .collect()

@@ -274,6 +274,7 @@ impl Engine {
             git_commit_id,
             plan_only,
             rollback_to,
+            environment_execution_id,
         } = request.into();
         let current = status::of_service(&mut *self.db.acquire().await?, service_id).await?;
         precondition(action, &current)?;
@@ -310,8 +311,8 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, rollback_to, spec)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
+            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, rollback_to, environment_execution_id, spec)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
         )
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
@@ -324,6 +325,7 @@ impl Engine {
         .bind(now)
         .bind(triggered_by)
         .bind(rollback_to.as_deref())
+        .bind(environment_execution_id.as_deref())
         .bind(service_id.to_string())
         .execute(&mut *tx)
         .await?;

@@ -6,8 +6,9 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
     ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus,
-    Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List,
-    Reference, Status, StatusAction, StatusDetails, SubAction,
+    Environment, EnvironmentDeploymentPage, EnvironmentMode, EnvironmentRequest, EnvironmentState,
+    EnvironmentStatuses, FieldError, HistoryQuery, List, Reference, Status, StatusAction,
+    StatusDetails, SubAction,
 };
 use uuid::Uuid;
 
@@ -17,11 +18,11 @@ use super::projects::find_project;
 use super::raw_json;
 use crate::auth::{Caller, Permission};
 use crate::db;
-use crate::engine::action::Action;
+use crate::engine::action::{Action, Request};
 use crate::engine::{self, Scope};
-use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
-use crate::routes::{Doc, RouteTable};
+use crate::routes::{doc, Doc, RouteTable};
 use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
@@ -100,6 +101,18 @@ pub fn register(routes: &mut RouteTable) {
             Doc::new("Delete an environment and its services")
                 .answers_nothing(StatusCode::NO_CONTENT),
             delete_environment,
+        )
+        .add(
+            Method::GET,
+            "/environment/{environment_id}/deploymentHistoryV2",
+            Permission::Read,
+            Doc::new(
+                "The deployments of an environment, newest first: the actions one request on it ran together, or one service's own (`pageSize` 1 to 100, 20 by default; `page` from 1)",
+            )
+            .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
+            .query("pageSize", false, doc::integer(1, 100))
+            .answers::<EnvironmentDeploymentPage>(StatusCode::OK),
+            environment_history,
         )
         .add(
             Method::GET,
@@ -307,6 +320,37 @@ async fn delete_environment(
     Ok(StatusCode::NO_CONTENT)
 }
 
+async fn environment_history(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<HistoryQuery>,
+) -> ApiResult<Json<EnvironmentDeploymentPage>> {
+    find_environment(&state, &caller, environment_id).await?;
+    query.validate().map_err(ApiError::invalid)?;
+    let filters = [
+        ("status", query.status.is_some()),
+        ("git_commit_id", query.git_commit_id.is_some()),
+        ("triggered_by", query.triggered_by.is_some()),
+    ];
+    let refused: Vec<FieldError> = filters
+        .iter()
+        .filter(|(_, given)| *given)
+        .map(|(field, _)| FieldError::new(*field, "filters a service's history only"))
+        .collect();
+    if !refused.is_empty() {
+        return Err(ApiError::invalid(refused));
+    }
+    let results =
+        engine::history::environment_page(&state.db, environment_id, query.page, query.page_size)
+            .await?;
+    Ok(Json(EnvironmentDeploymentPage {
+        page: query.page,
+        page_size: query.page_size,
+        results,
+    }))
+}
+
 /// Every service status of the environment in one answer, so that the console polls once. A
 /// still environment (no action running) is answered from memory until the database changes.
 async fn environment_statuses(
@@ -355,10 +399,15 @@ async fn start_on_environment(
             .fetch_all(&state.db)
             .await?;
     let mut started = 0;
+    let execution = Uuid::new_v4().simple().to_string();
     for (service_id,) in services {
         let outcome = state
             .engine
-            .request(action, db::id(&service_id)?, &caller.name)
+            .request(
+                Request::from(action).within(&execution),
+                db::id(&service_id)?,
+                &caller.name,
+            )
             .await;
         match outcome {
             Ok(_) => started += 1,

@@ -22,7 +22,7 @@ use super::jobs::Jobs;
 use super::service_resources::{prepare_deploy, PreparedDeploy};
 use super::terraform_services::TerraformServices;
 use crate::auth::{Caller, Permission};
-use crate::engine::action::Action;
+use crate::engine::action::{Action, Request};
 use crate::engine::{self, status};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
@@ -158,10 +158,15 @@ async fn act_on_selected(
     })
     .await?;
     let started = found.len() as i64;
+    let execution = Uuid::new_v4().simple().to_string();
     for service in found {
         state
             .engine
-            .request(action, service.selected.id, &caller.name)
+            .request(
+                Request::from(action).within(&execution),
+                service.selected.id,
+                &caller.name,
+            )
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
     }
@@ -219,9 +224,10 @@ async fn deploy_selected(
     if !errors.is_empty() {
         return Err(ApiError::of_selection(errors));
     }
+    let execution = Uuid::new_v4().simple().to_string();
     for (ready, service) in prepared.into_iter().zip(&found) {
         ready
-            .start(&state, &caller)
+            .start(&state, &caller, Some(&execution))
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
     }

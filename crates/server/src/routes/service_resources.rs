@@ -391,7 +391,7 @@ async fn deploy<R: ServiceResource>(
     let prepared = prepare_deploy::<R>(&state, &caller, id, request).await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(prepared.start(&state, &caller).await?),
+        Json(prepared.start(&state, &caller, None).await?),
     ))
 }
 
@@ -479,8 +479,14 @@ pub async fn prepare_deploy<R: ServiceResource>(
 }
 
 impl PreparedDeploy {
-    /// Sets what the deploy pins in the service's configuration and queues it.
-    pub async fn start(self, state: &AppState, caller: &Caller) -> ApiResult<Status> {
+    /// Sets what the deploy pins in the service's configuration and queues it (as one of the
+    /// actions of a request on its environment, when `environment_execution_id` says which).
+    pub async fn start(
+        self,
+        state: &AppState,
+        caller: &Caller,
+        environment_execution_id: Option<&str>,
+    ) -> ApiResult<Status> {
         let id = self.id;
         if !self.pinned.is_empty() || self.rollback.is_some() {
             // What is deployed becomes the service's, as an update would make it.
@@ -508,6 +514,7 @@ impl PreparedDeploy {
                     git_commit_id: self.commit,
                     plan_only: self.plan_only,
                     rollback_to: self.rollback.map(|deployed| deployed.execution_id),
+                    environment_execution_id: environment_execution_id.map(str::to_string),
                 },
                 id,
                 &caller.name,

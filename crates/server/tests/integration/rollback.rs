@@ -260,3 +260,117 @@ async fn a_helm_chart_rolls_back_to_its_earlier_version_and_values() {
         .await;
     assert_invalid_fields(&refused, &["image_tag"]);
 }
+
+#[tokio::test]
+async fn an_environment_rolls_back_to_an_earlier_deployment_of_its_services() {
+    let server = TestServer::new().await;
+    let (_, environment, _) = server.hierarchy().await;
+    let registry = server
+        .post(
+            &format!(
+                "/api/organization/{}/containerRegistry",
+                server.organization_id
+            ),
+            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"}),
+        )
+        .await;
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "nginx", "registry_id": registry.body["id"], "image_name": "library/nginx", "tag": "1.27"}),
+        )
+        .await;
+    let container = created.body["id"].as_str().unwrap().to_string();
+    let path = format!("/api/container/{container}");
+    let settle = || async {
+        let statuses = format!("/api/environment/{environment}/statuses");
+        for _ in 0..500 {
+            let body: platform_api::EnvironmentStatuses =
+                serde_json::from_value(server.get(&statuses).await.body).unwrap();
+            if !body.any_in_progress() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("never settled");
+    };
+
+    let all = server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    assert_eq!(all.status, StatusCode::ACCEPTED, "{}", all.body);
+    settle().await;
+    deploy(&server, &path, json!({"image_tag": "1.28"})).await;
+    server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    settle().await;
+
+    let history = format!("/api/environment/{environment}/deploymentHistoryV2");
+    let page = server.get(&history).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let results = page.body["results"].as_array().unwrap().clone();
+    let sizes: Vec<usize> = results
+        .iter()
+        .map(|deployment| {
+            deployment["stages"][0]["services"]
+                .as_array()
+                .unwrap()
+                .len()
+        })
+        .collect();
+    assert_eq!(sizes, [2, 1, 2], "{}", page.body);
+    let first = &results[2];
+    assert_eq!(first["trigger_action"], "DEPLOY");
+    assert_eq!(first["action_status"], "SUCCESS");
+    assert_eq!(first["status"], "DEPLOYED");
+    assert_eq!(first["identifier"]["environment_id"], environment.as_str());
+    assert_eq!(first["stages"][0]["status"], "DONE");
+    let tags: Vec<&Value> = results
+        .iter()
+        .map(|deployment| {
+            deployment["stages"][0]["services"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|service| service["identifier"]["service_type"] == "CONTAINER")
+                .map(|service| &service["details"]["tag"])
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(tags, [&json!("1.28"), &json!("1.28"), &json!("1.27")]);
+
+    // The first deployment again, every service of it, through the selected services' deploy.
+    let earlier: platform_api::EnvironmentDeployment =
+        serde_json::from_value(first.clone()).unwrap();
+    assert!(earlier.can_roll_back_to());
+    let request = platform_api::DeployAllRequest::rolling_back_to(&earlier);
+    let rolled = server
+        .post(
+            &format!("/api/environment/{environment}/service/deploy"),
+            serde_json::to_value(&request).unwrap(),
+        )
+        .await;
+    assert_eq!(rolled.status, StatusCode::ACCEPTED, "{}", rolled.body);
+    settle().await;
+    assert_eq!(server.get(&path).await.body["tag"], "1.27");
+    let newest = &server.get(&history).await.body["results"][0];
+    let services = newest["stages"][0]["services"].as_array().unwrap();
+    assert_eq!(services.len(), 2);
+    for service in services {
+        let was = earlier
+            .services()
+            .find(|entry| {
+                entry.identifier.service_id.to_string() == service["identifier"]["service_id"]
+            })
+            .unwrap();
+        assert_eq!(
+            service["details"]["rollback_to"],
+            was.identifier.execution_id.as_str()
+        );
+    }
+    assert_invalid_fields(
+        &server.get(&format!("{history}?status=FAILED")).await,
+        &["status"],
+    );
+}
