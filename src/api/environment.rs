@@ -1,6 +1,7 @@
 use platform_api::{
-    CloneEnvironmentRequest, DeployAllRequest, Environment, EnvironmentRequest,
-    EnvironmentStatuses, List, ServiceIds, ServiceType,
+    CloneEnvironmentRequest, DeployAllRequest, Environment, EnvironmentDeployment,
+    EnvironmentDeploymentPage, EnvironmentRequest, EnvironmentStatuses, List, ServiceIds,
+    ServiceType,
 };
 use uuid::Uuid;
 
@@ -69,6 +70,33 @@ impl Api {
         self.post::<_, serde::de::IgnoredAny>(
             &format!("/environment/{environment_id}/{}", action.path_suffix()),
             &serde_json::json!({}),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// One page (from 1) of the environment's deployments, newest first.
+    pub async fn environment_history(
+        &self,
+        environment_id: Uuid,
+        page: u32,
+        page_size: u32,
+    ) -> Result<EnvironmentDeploymentPage, ApiError> {
+        self.get(&format!(
+            "/environment/{environment_id}/deploymentHistoryV2?page={page}&pageSize={page_size}"
+        ))
+        .await
+    }
+
+    /// Deploys again what every service of an earlier deployment of the environment deployed.
+    pub async fn roll_back_environment(
+        &self,
+        environment_id: Uuid,
+        deployment: &EnvironmentDeployment,
+    ) -> Result<(), ApiError> {
+        self.post::<_, serde::de::IgnoredAny>(
+            &format!("/environment/{environment_id}/service/deploy"),
+            &DeployAllRequest::rolling_back_to(deployment),
         )
         .await
         .map(|_| ())

@@ -138,3 +138,138 @@ async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> any
     browser.screenshot("service-deployments-375").await?;
     browser.close().await
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() -> anyhow::Result<()>
+{
+    let repository = tempfile::TempDir::new()?;
+    git::create_repository(
+        repository.path(),
+        &[
+            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+        ],
+    )?;
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {
+                "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
+        )
+        .await?;
+    let organization = browser.organization_id().await?;
+    let registry = browser
+        .create(
+            &format!("/organization/{organization}/containerRegistry"),
+            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"}),
+        )
+        .await?;
+    let nginx = browser
+        .create(
+            &format!("/environment/{}/container", place.environment),
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
+        )
+        .await?;
+    let commits = browser
+        .api("GET", &format!("/application/{web}/commit"), json!(null))
+        .await?;
+    let front = commits["results"][1]["git_commit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Two deployments of both services, through the environment's call on selected services.
+    for (commit, tag) in [(front.as_str(), "1.27"), ("", "1.28")] {
+        let mut application = json!({"application_id": web});
+        if !commit.is_empty() {
+            application["git_commit_id"] = json!(commit);
+        }
+        browser
+            .api(
+                "POST",
+                &format!("/environment/{}/service/deploy", place.environment),
+                json!({"applications": [application], "containers": [{"id": nginx, "image_tag": tag}]}),
+            )
+            .await?;
+        let statuses = format!("/environment/{}/statuses", place.environment);
+        // Settled once no service of it is in a queued or running state.
+        loop {
+            let body = browser.api("GET", &statuses, json!(null)).await?;
+            let busy = ["applications", "containers"].iter().any(|kind| {
+                body[kind].as_array().is_some_and(|all| {
+                    all.iter().any(|status| {
+                        let state = status["state"].as_str().unwrap_or_default();
+                        state.ends_with("QUEUED") || state.ends_with("ING")
+                    })
+                })
+            });
+            if !busy {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    let history = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/deploymentHistoryV2", place.environment),
+            json!(null),
+        )
+        .await?;
+    let earlier = history["results"][1]["identifier"]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    let listed = browser
+        .wait_for_text(
+            &format!("tr[data-execution='{earlier}']"),
+            "library/nginx:1.27",
+        )
+        .await?;
+    assert!(listed.contains(&front[..7]), "{listed}");
+    browser
+        .click(&format!(
+            "tr[data-execution='{earlier}'] .table__actions button"
+        ))
+        .await?;
+    browser
+        .wait_for_text("dialog.confirm[open]", "Roll back to this deployment?")
+        .await?;
+    browser
+        .click("dialog.confirm[open] .button--primary")
+        .await?;
+    // The rollback is the newest deployment, and once done it is what runs.
+    browser
+        .wait_for_text(
+            "#environment-deployments-title + table tbody tr:first-child",
+            "rollback",
+        )
+        .await?;
+    browser
+        .wait_for_text(
+            "#environment-deployments-title + table tbody tr:first-child",
+            "Running now",
+        )
+        .await?;
+    let container = browser
+        .api("GET", &format!("/container/{nginx}"), json!(null))
+        .await?;
+    assert_eq!(container["tag"], "1.27");
+    let application = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    assert_eq!(
+        application["git_repository"]["deployed_commit_id"],
+        front.as_str()
+    );
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("environment-deployments").await?;
+    browser.close().await
+}

@@ -1,4 +1,5 @@
 mod clone;
+mod deployments;
 mod new_service;
 pub mod overview;
 mod selection;

@@ -1,6 +1,7 @@
 //! `.../environment/:env/overview`: the environment's services of every kind with a live status
 //! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), the
-//! forms to create a service (`new_service`), and to copy the environment (`clone`).
+//! environment's recent deployments (`deployments`), the forms to create a service
+//! (`new_service`), and to copy the environment (`clone`).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -32,6 +33,7 @@ use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
 use super::clone::CloneEnvironment;
+use super::deployments::EnvironmentDeployments;
 use super::new_service::NewService;
 use super::selection::{Selection, SelectionActions};
 
@@ -133,6 +135,13 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 })/>
             })}
         </section>
+        {move || ids.get().map(|ids| view! {
+            <EnvironmentDeployments environment=ids.environment
+                busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
+                on_rolled_back=Callback::new(move |()| {
+                statuses.refetch();
+            })/>
+        })}
         {move || ids.get().map(|ids| view! {
             <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
                 services_changed.run(());

@@ -1,0 +1,182 @@
+//! An environment's recent deployments on its page: the actions one request on it ran together
+//! (deploy all, a selection) or one service's own, each with its services and what each
+//! deployed; a successful one can be rolled back to, every service of it at once. Polled while
+//! one runs.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::confirm_button::ConfirmButton;
+use crate::components::empty_state::EmptyState;
+use crate::components::format;
+use crate::components::loaded::loaded;
+use crate::components::relative_time::RelativeTime;
+use crate::components::status_badge::StatusBadge;
+use crate::state::polling::poll;
+use crate::state::role::Permitted;
+use crate::state::toasts::use_toasts;
+
+/// Deployments shown: the latest, as a person looks back.
+const SHOWN: u32 = 10;
+const POLL_RUNNING: Duration = Duration::from_secs(2);
+
+#[component]
+pub fn EnvironmentDeployments(
+    environment: Uuid,
+    /// Whether an action runs in the environment, as its statuses say: the list is read again
+    /// when that changes (a deployment began or ended).
+    #[prop(into)]
+    busy: Signal<bool>,
+    /// After a rollback: the statuses move.
+    on_rolled_back: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let history =
+        LocalResource::new(
+            move || async move { api.environment_history(environment, 1, SHOWN).await },
+        );
+    Effect::new(move |before: Option<bool>| {
+        let now = busy.get();
+        if before.is_some_and(|before| before != now) {
+            history.refetch();
+        }
+        now
+    });
+    poll(
+        move || match history.get() {
+            Some(Ok(page)) if page.results.iter().any(|d| d.status.is_in_progress()) => {
+                Some(POLL_RUNNING)
+            }
+            _ => None,
+        },
+        move || history.refetch(),
+    );
+    let rolled_back = Callback::new(move |()| {
+        history.refetch();
+        on_rolled_back.run(());
+    });
+    view! {
+        <section class="card" aria-labelledby="environment-deployments-title">
+            <h2 id="environment-deployments-title">"Recent deployments"</h2>
+            {loaded(history, 4, move |page| {
+                if page.results.is_empty() {
+                    return view! {
+                        <EmptyState title="No deployment yet"
+                            hint="Deploy all, or a selection of services: each request shows here with its services."/>
+                    }.into_any();
+                }
+                // What runs now is the newest deployment that succeeded.
+                let running = page
+                    .results
+                    .iter()
+                    .find(|deployment| deployment.can_roll_back_to())
+                    .map(|deployment| deployment.identifier.execution_id.clone());
+                view! {
+                    <table class="table">
+                        <thead><tr>
+                            <th scope="col">"Status"</th>
+                            <th scope="col">"Action"</th>
+                            <th scope="col">"Services"</th>
+                            <th scope="col">"By"</th>
+                            <th scope="col">"Started"</th>
+                            <th scope="col">"Duration"</th>
+                            <th scope="col"><span class="visually-hidden">"Actions"</span></th>
+                        </tr></thead>
+                        <tbody>
+                            {page.results.into_iter().map(|deployment| {
+                                let current = running.as_deref() == Some(deployment.identifier.execution_id.as_str());
+                                view! { <Row environment deployment current rolled_back/> }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any()
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn Row(
+    environment: Uuid,
+    deployment: EnvironmentDeployment,
+    current: bool,
+    rolled_back: Callback<()>,
+) -> impl IntoView {
+    let services: Vec<(String, Option<String>)> = deployment
+        .services()
+        .map(|service| (service.identifier.name.clone(), service.details.what()))
+        .collect();
+    let rollback_of = deployment
+        .services()
+        .any(|service| service.details.rollback_to.is_some());
+    let duration = iso_duration_seconds(&deployment.total_duration).map(format::duration);
+    let roll_back = (deployment.can_roll_back_to() && !current)
+        .then(|| view! { <RollBack environment deployment=deployment.clone() rolled_back/> });
+    view! {
+        <tr data-execution=deployment.identifier.execution_id.clone()>
+            <td><StatusBadge state=deployment.status/></td>
+            <td>
+                {deployment.trigger_action.label()}
+                {rollback_of.then(|| view! { <span class="muted">" · rollback"</span> })}
+                {current.then(|| view! { " " <span class="tag">"Running now"</span> })}
+            </td>
+            <td>
+                <ul class="plain-list">
+                    {services.into_iter().map(|(name, what)| view! {
+                        <li>{name}{what.map(|what| view! { " " <span class="mono muted">{what}</span> })}</li>
+                    }).collect_view()}
+                </ul>
+            </td>
+            <td>{deployment.auditing_data.triggered_by.clone()}</td>
+            <td><RelativeTime at=deployment.auditing_data.created_at/></td>
+            <td>{duration}</td>
+            <td><div class="table__actions">{roll_back}</div></td>
+        </tr>
+    }
+}
+
+/// "Roll back" to an environment's deployment: every service of it deployed again as that
+/// deployment left it, in one request that starts none unless all can.
+#[component]
+fn RollBack(
+    environment: Uuid,
+    deployment: EnvironmentDeployment,
+    rolled_back: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let permitted = Permitted::new(RolePermission::Deploy, "roll services back");
+    let count = deployment.services().count();
+    let run = Action::new_local(move |deployment: &EnvironmentDeployment| {
+        let deployment = deployment.clone();
+        async move {
+            match api.roll_back_environment(environment, &deployment).await {
+                Ok(()) => toasts.success(format!(
+                    "Rollback of {count} service{} queued.",
+                    if count == 1 { "" } else { "s" }
+                )),
+                Err(error) => {
+                    permitted.note(&error);
+                    toasts.error(error.to_string());
+                }
+            }
+            rolled_back.run(());
+        }
+    });
+    let busy = Signal::derive(move || run.pending().get() || permitted.refusal().is_some());
+    view! {
+        <ConfirmButton label="Roll back" question="Roll back to this deployment?"
+            consequence=format!(
+                "Its {count} service{} are deployed again exactly as it left them; nothing starts unless all can.",
+                if count == 1 { "" } else { "s" }
+            )
+            class="button button--small button--ghost" confirm_class="button button--primary"
+            target=format!("to the deployment of {}", deployment.auditing_data.created_at.format("%H:%M:%S"))
+            disabled=busy title=Signal::derive(move || permitted.refusal())
+            on_confirm=move |()| { run.dispatch_local(deployment.clone()); }/>
+    }
+}
