@@ -75,6 +75,29 @@ impl<R: Clone + 'static> Form<R> {
     }
 }
 
+/// The outcome of `rules` with one more: `name` is not one of `existing` (compared without
+/// case, as the platform compares names), said as "is already taken in that `place`".
+pub fn and_free_name<'a>(
+    rules: Result<(), Vec<FieldError>>,
+    name: &str,
+    existing: impl IntoIterator<Item = &'a str>,
+    place: &str,
+) -> Result<(), Vec<FieldError>> {
+    let taken = existing
+        .into_iter()
+        .any(|other| other.eq_ignore_ascii_case(name));
+    rules.and_then(|()| {
+        if taken {
+            Err(vec![FieldError::new(
+                "name",
+                format!("is already taken in that {place}"),
+            )])
+        } else {
+            Ok(())
+        }
+    })
+}
+
 /// The numbers typed in a form, each read as a whole number or reported as not being one, under
 /// its field.
 #[derive(Default)]

@@ -60,7 +60,7 @@ pub fn TextField(
     value: RwSignal<String>,
     errors: RwSignal<Vec<FieldError>>,
     #[prop(default = "text")] input_type: &'static str,
-    #[prop(optional)] placeholder: &'static str,
+    #[prop(optional, into)] placeholder: String,
     #[prop(optional)] hint: &'static str,
     #[prop(optional)] required: bool,
     /// Tells the fields of this form from those of another form of the page with the same names

@@ -197,20 +197,12 @@ async fn a_cancel_in_the_queue_ends_the_action_before_any_step() {
 async fn an_action_past_its_timeout_ends_in_error_saying_so() {
     let server = one_worker(10.0).await;
     let (_, environment, _) = server.hierarchy().await;
-    let repository = server
-        .post(
-            &format!(
-                "/api/organization/{}/helmRepository",
-                server.organization_id
-            ),
-            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example"}),
-        )
-        .await;
+    let repository = server.helm_repository().await;
     let created = server
         .post(
             &format!("/api/environment/{environment}/helm"),
             json!({"name": "cache", "timeout_sec": 5,
-                   "source": {"repository": {"repository_id": repository.body["id"], "chart_name": "redis", "chart_version": "19.0.0"}}}),
+                   "source": {"repository": {"repository_id": repository, "chart_name": "redis", "chart_version": "19.0.0"}}}),
         )
         .await;
     let helm = created.body["id"].as_str().unwrap();

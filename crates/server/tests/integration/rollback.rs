@@ -156,19 +156,11 @@ async fn only_a_successful_deployment_of_the_service_is_rolled_back_to() {
 async fn a_container_rolls_back_to_its_earlier_image() {
     let server = TestServer::new().await;
     let (_, environment, _) = server.hierarchy().await;
-    let registry = server
-        .post(
-            &format!(
-                "/api/organization/{}/containerRegistry",
-                server.organization_id
-            ),
-            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"}),
-        )
-        .await;
+    let registry = server.container_registry().await;
     let created = server
         .post(
             &format!("/api/environment/{environment}/container"),
-            json!({"name": "nginx", "registry_id": registry.body["id"], "image_name": "library/nginx", "tag": "1.27"}),
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
         )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
@@ -204,20 +196,12 @@ async fn a_container_rolls_back_to_its_earlier_image() {
 async fn a_helm_chart_rolls_back_to_its_earlier_version_and_values() {
     let server = TestServer::new().await;
     let (_, environment, _) = server.hierarchy().await;
-    let repository = server
-        .post(
-            &format!(
-                "/api/organization/{}/helmRepository",
-                server.organization_id
-            ),
-            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example"}),
-        )
-        .await;
+    let repository = server.helm_repository().await;
     let created = server
         .post(
             &format!("/api/environment/{environment}/helm"),
             json!({"name": "cache",
-                   "source": {"repository": {"repository_id": repository.body["id"], "chart_name": "redis", "chart_version": "19.0.0"}},
+                   "source": {"repository": {"repository_id": repository, "chart_name": "redis", "chart_version": "19.0.0"}},
                    "values_override": {"set": [{"key": "auth.enabled", "value": "false"}]}}),
         )
         .await;
@@ -226,7 +210,7 @@ async fn a_helm_chart_rolls_back_to_its_earlier_version_and_values() {
     deploy(&server, &path, json!({})).await;
     // Values change with an update; the version with the production document's deploy field.
     let changed = json!({"name": "cache",
-        "source": {"repository": {"repository_id": repository.body["id"], "chart_name": "redis", "chart_version": "19.0.0"}},
+        "source": {"repository": {"repository_id": repository, "chart_name": "redis", "chart_version": "19.0.0"}},
         "values_override": {"set": [["auth.enabled", "true"]]}});
     let updated = server.put(&path, changed).await;
     assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
@@ -265,19 +249,11 @@ async fn a_helm_chart_rolls_back_to_its_earlier_version_and_values() {
 async fn an_environment_rolls_back_to_an_earlier_deployment_of_its_services() {
     let server = TestServer::new().await;
     let (_, environment, _) = server.hierarchy().await;
-    let registry = server
-        .post(
-            &format!(
-                "/api/organization/{}/containerRegistry",
-                server.organization_id
-            ),
-            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"}),
-        )
-        .await;
+    let registry = server.container_registry().await;
     let created = server
         .post(
             &format!("/api/environment/{environment}/container"),
-            json!({"name": "nginx", "registry_id": registry.body["id"], "image_name": "library/nginx", "tag": "1.27"}),
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
         )
         .await;
     let container = created.body["id"].as_str().unwrap().to_string();

@@ -187,6 +187,34 @@ impl TestServer {
         reply.body["id"].as_str().unwrap().to_string()
     }
 
+    /// Creates a record with `body` at `path` (201 expected) and returns its id.
+    pub async fn create(&self, path: &str, body: Value) -> String {
+        let reply = self.post(path, body).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{path}: {}", reply.body);
+        reply.body["id"].as_str().unwrap().to_string()
+    }
+
+    /// A container registry of the organization, with no credentials.
+    pub async fn container_registry(&self) -> String {
+        self.create(
+            &format!(
+                "/api/organization/{}/containerRegistry",
+                self.organization_id
+            ),
+            json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"}),
+        )
+        .await
+    }
+
+    /// A helm repository of the organization, with no credentials.
+    pub async fn helm_repository(&self) -> String {
+        self.create(
+            &format!("/api/organization/{}/helmRepository", self.organization_id),
+            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example"}),
+        )
+        .await
+    }
+
     pub async fn application(&self, environment_id: &str, name: &str) -> String {
         let reply = self
             .post(

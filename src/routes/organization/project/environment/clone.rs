@@ -6,11 +6,11 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{CloneEnvironmentRequest, Cluster, Environment, FieldError, Project};
+use platform_api::{CloneEnvironmentRequest, Cluster, Environment, Project};
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::form::Form;
+use crate::components::form::{and_free_name, Form};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -42,7 +42,8 @@ fn CloneForm(
     provide_context(FieldScope("clone".into()));
     let api = use_api();
     let navigate = use_navigate();
-    let name = RwSignal::new(format!("{}-copy", source.name));
+    let name = RwSignal::new(String::new());
+    let suggested = format!("{}-copy", source.name);
     let mode = RwSignal::new(source.mode);
     let project = RwSignal::new(source.project.id);
     let cluster = RwSignal::new(source.cluster_id);
@@ -78,24 +79,16 @@ fn CloneForm(
             apply_deployment_rule: None,
             project_id: Some(project.get_untracked()),
         };
-        let name_taken = taken
+        let existing = taken
             .get_untracked()
             .and_then(Result::ok)
-            .is_some_and(|existing| {
-                existing
-                    .iter()
-                    .any(|environment| environment.name.eq_ignore_ascii_case(&request.name))
-            });
-        let checked = request.validate().and_then(|()| {
-            if name_taken {
-                Err(vec![FieldError::new(
-                    "name",
-                    "is already taken in that project",
-                )])
-            } else {
-                Ok(())
-            }
-        });
+            .unwrap_or_default();
+        let checked = and_free_name(
+            request.validate(),
+            &request.name,
+            existing.iter().map(|environment| environment.name.as_str()),
+            "project",
+        );
         form.submit(request, checked);
     };
     let project_options: Vec<(Uuid, String)> = projects
@@ -123,7 +116,7 @@ fn CloneForm(
                 "Its services, variables and secrets are copied; nothing is deployed until you deploy the copy."
             </p>
             <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true/>
+                <TextField label="Name" name="name" value=name errors required=true placeholder=suggested/>
                 <EnumSelect label="Mode" name="mode" value=mode errors/>
                 <ChoiceField label="Project" name="project_id" value=project options=project_options errors/>
                 <ChoiceField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>

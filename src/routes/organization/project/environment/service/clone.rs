@@ -5,13 +5,13 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{CloneServiceRequest, Environment, FieldError, ServiceType};
+use platform_api::{CloneServiceRequest, Environment, ServiceType};
 use uuid::Uuid;
 
 use super::{no_service, AddressedService};
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::form::Form;
+use crate::components::form::{and_free_name, Form};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -77,7 +77,8 @@ fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
     provide_context(FieldScope("clone".into()));
     let api = use_api();
     let navigate = use_navigate();
-    let name = RwSignal::new(format!("{}-copy", source.name));
+    let name = RwSignal::new(String::new());
+    let suggested = format!("{}-copy", source.name);
     let target = RwSignal::new(source.environment);
     // The names taken in the environment chosen, to say so before sending.
     let taken = LocalResource::new(move || {
@@ -110,24 +111,16 @@ fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
             name: name.get_untracked().trim().to_string(),
             environment_id: target.get_untracked(),
         };
-        let name_taken = taken
+        let existing = taken
             .get_untracked()
             .and_then(Result::ok)
-            .is_some_and(|existing| {
-                existing
-                    .iter()
-                    .any(|service| service.name.eq_ignore_ascii_case(&request.name))
-            });
-        let checked = request.validate().and_then(|()| {
-            if name_taken {
-                Err(vec![FieldError::new(
-                    "name",
-                    "is already taken in that environment",
-                )])
-            } else {
-                Ok(())
-            }
-        });
+            .unwrap_or_default();
+        let checked = and_free_name(
+            request.validate(),
+            &request.name,
+            existing.iter().map(|service| service.name.as_str()),
+            "environment",
+        );
         form.submit(request, checked);
     };
     let options: Vec<(Uuid, String)> = environments
@@ -139,7 +132,7 @@ fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
             <h2>"Clone service"</h2>
             <p class="muted">"Nothing is deployed until you deploy the copy."</p>
             <div class="form-grid">
-                <TextField label="Name" name="name" value=name errors required=true/>
+                <TextField label="Name" name="name" value=name errors required=true placeholder=suggested/>
                 <ChoiceField label="Environment" name="environment_id" value=target options errors/>
             </div>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
