@@ -34,6 +34,7 @@ pub mod terraform;
 pub mod tfvars;
 pub mod token;
 pub mod variable;
+pub mod variable_import;
 pub mod webhook;
 
 pub use alert_receiver::*;
@@ -63,6 +64,7 @@ pub use terraform::*;
 pub use tfvars::*;
 pub use token::*;
 pub use variable::*;
+pub use variable_import::*;
 pub use webhook::*;
 
 /// What every enumeration of the wire (declared with `wire_enum!`) can say of itself: what a

@@ -9,9 +9,9 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    AliasRequest, DatabaseType, EnvironmentVariable, FieldError, List, OverrideRequest,
-    ScopedOverrideRequest, Secret, ServiceType, VariableCreation, VariableReference,
-    VariableRequest, VariableScope, VariableType,
+    AliasRequest, DatabaseType, EnvironmentVariable, FieldError, ImportOutcome, List,
+    OverrideRequest, ScopedOverrideRequest, Secret, ServiceType, VariableCreation, VariableImport,
+    VariableImportRequest, VariableReference, VariableRequest, VariableScope, VariableType,
 };
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -47,6 +47,24 @@ pub fn register(routes: &mut RouteTable) {
         for secret in [false, true] {
             register_scope(routes, scope, segment, parameter, secret);
         }
+        routes.add(
+            Method::POST,
+            format!("/{segment}/{{{parameter}}}/environmentVariable/import"),
+            Permission::Write,
+            Doc::new(format!(
+                "Import variables and secrets at this {segment} or above it, all or none"
+            ))
+            .body::<VariableImportRequest>()
+            .answers::<VariableImport>(StatusCode::CREATED),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath(parent_id): ApiPath<Uuid>,
+                  ApiJson(request): ApiJson<VariableImportRequest>| async move {
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                let imported = import(&state, &caller, &parent, request).await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(imported)))
+            },
+        );
         routes.add(
             Method::POST,
             format!("/{segment}/{{{parameter}}}/environmentVariable/{{variable_id}}/override"),
@@ -614,6 +632,131 @@ async fn create(
         target_id: None,
     };
     insert(state, caller, parent, new).await
+}
+
+/// Imports variables in one transaction: each defined at the scope it names (this parent's, or
+/// its environment's or project's), a name already defined there replaced when `overwrite` says
+/// so (and it is a plain variable or secret of the same kind), left alone otherwise. Any broken
+/// rule, named by its place, and nothing is written.
+async fn import(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    request: VariableImportRequest,
+) -> ApiResult<VariableImport> {
+    request.validate().map_err(ApiError::invalid)?;
+    let target = |scope: VariableScope| match scope {
+        VariableScope::Project => Some(parent.project_id),
+        VariableScope::Environment => parent.environment_id,
+        own if own == parent.scope => Some(parent.id),
+        _ => None,
+    };
+    let mut problems = Vec::new();
+    let mut imported = Vec::new();
+    let now = Utc::now();
+    let mut tx = state.db.begin().await?;
+    for (at, variable) in request.vars.iter().enumerate() {
+        let Some(parent_id) = target(variable.scope) else {
+            problems.push(FieldError::new(
+                format!("vars[{at}].scope"),
+                format!("must be {} or a scope above it", parent.scope.as_str()),
+            ));
+            continue;
+        };
+        let existing: Option<(String, bool, String)> = sqlx::query_as(
+            "SELECT id, is_secret, variable_type FROM variables
+             WHERE scope = ? AND parent_id = ? AND key = ?",
+        )
+        .bind(variable.scope.as_str())
+        .bind(parent_id.to_string())
+        .bind(&variable.name)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let (value, secret_value) = if variable.is_secret {
+            (None, Some(state.sealer.seal(&variable.value)))
+        } else {
+            (Some(variable.value.clone()), None)
+        };
+        match existing {
+            None => {
+                sqlx::query(
+                    "INSERT INTO variables (id, organization_id, scope, parent_id, key, value,
+                         secret_value, is_secret, variable_type, created_at)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                )
+                .bind(Uuid::new_v4().to_string())
+                .bind(caller.organization_id.to_string())
+                .bind(variable.scope.as_str())
+                .bind(parent_id.to_string())
+                .bind(&variable.name)
+                .bind(value)
+                .bind(secret_value)
+                .bind(variable.is_secret)
+                .bind(VariableType::Value.as_str())
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            Some(_) if !request.overwrite => continue,
+            Some((id, is_secret, kind))
+                if is_secret == variable.is_secret && kind == VariableType::Value.as_str() =>
+            {
+                sqlx::query(
+                    "UPDATE variables SET value = ?, secret_value = ?, updated_at = ? WHERE id = ?",
+                )
+                .bind(value)
+                .bind(secret_value)
+                .bind(now)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            }
+            Some((_, is_secret, _)) => {
+                problems.push(FieldError::new(
+                    format!("vars[{at}].name"),
+                    if is_secret != variable.is_secret {
+                        "is defined there as a secret or not, the other way: delete it first"
+                    } else {
+                        "is defined there as a file, an alias or an override: not replaced"
+                    },
+                ));
+                continue;
+            }
+        }
+        imported.push(ImportOutcome {
+            name: variable.name.clone(),
+            value: (!variable.is_secret).then(|| variable.value.clone()),
+            scope: variable.scope,
+            is_secret: variable.is_secret,
+        });
+    }
+    if !problems.is_empty() {
+        // Nothing of it is kept: the transaction is dropped.
+        return Err(ApiError::invalid(problems));
+    }
+    tx.commit().await?;
+    let widest = request
+        .vars
+        .iter()
+        .map(|variable| match variable.scope {
+            VariableScope::Project => Scope::Project(parent.project_id),
+            VariableScope::Environment => {
+                Scope::Environment(parent.environment_id.unwrap_or(parent.id))
+            }
+            _ => parent.scope_of_changes(),
+        })
+        .min_by_key(|scope| match scope {
+            Scope::Project(_) => 0,
+            Scope::Environment(_) => 1,
+            Scope::Service(_) => 2,
+        });
+    if let Some(scope) = widest {
+        engine::mark_scope_out_of_date(&state.db, scope).await?;
+    }
+    Ok(VariableImport {
+        total_variables_to_import: request.vars.len() as i64,
+        successful_imported_variables: imported,
+    })
 }
 
 async fn create_override(

@@ -606,6 +606,19 @@ fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
             ),
         ]);
     }
+    // Imports, at the services whose import the document has.
+    for (kind, parameter, scope) in [
+        ("application", "application_id", "APPLICATION"),
+        ("container", "container_id", "CONTAINER"),
+        ("job", "job_id", "JOB"),
+    ] {
+        writes.push((
+            post.clone(),
+            format!("/{kind}/{{{parameter}}}/environmentVariable/import"),
+            Some(json!({"overwrite": false, "vars": [
+                {"name": "IMPORTED", "value": "1", "scope": scope, "is_secret": false}]})),
+        ));
+    }
     // Updates of a variable and a secret of each scope, on fresh ones (their keys differ).
     writes.extend(variable_updates());
 

@@ -35,6 +35,7 @@ mod state_machine;
 mod stored_shapes;
 mod terraform;
 mod tokens;
+mod variable_import;
 mod variables;
 mod webhook_deliveries;
 mod webhooks;

@@ -212,7 +212,7 @@ fn Row(
                     {rollback_of.map(|earlier| view! {
                         <span class="muted">" · rollback to "<span class="mono">{short_execution(&earlier)}</span></span>
                     })}
-                    {current.then(|| view! { <span class="tag">"Running now"</span> })}
+                    {current.then(|| view! { " " <span class="tag">"Running now"</span> })}
                 </td>
                 <td>
                     <span class="mono">{deployed.unwrap_or_else(|| "—".into())}</span>
