@@ -1,5 +1,6 @@
 use platform_api::{
-    EnvironmentVariable, List, OverrideRequest, VariableCreation, VariableRequest, VariableScope,
+    EnvironmentVariable, List, OverrideRequest, VariableCreation, VariableImport,
+    VariableImportRequest, VariableRequest, VariableScope,
 };
 use uuid::Uuid;
 
@@ -36,6 +37,28 @@ impl Api {
         request: &VariableRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
         self.put(&format!("/variable/{variable}"), request).await
+    }
+
+    /// Imports variables at `parent` (of `scope`) or the levels above it, all or none.
+    pub async fn import_variables(
+        &self,
+        scope: VariableScope,
+        parent: Uuid,
+        request: &VariableImportRequest,
+    ) -> Result<VariableImport, ApiError> {
+        let segment = match scope {
+            VariableScope::Project => "project",
+            VariableScope::Environment => "environment",
+            other => other
+                .service_type()
+                .map(|kind| kind.path_segment())
+                .ok_or_else(|| ApiError::NotFound("Nothing holds built-in variables.".into()))?,
+        };
+        self.post(
+            &format!("/{segment}/{parent}/environmentVariable/import"),
+            request,
+        )
+        .await
     }
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {

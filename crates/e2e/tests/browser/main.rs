@@ -32,5 +32,6 @@ mod status_refresh;
 mod switchers;
 mod terraform_settings;
 mod theme;
+mod variable_import;
 mod variables;
 mod webhooks;

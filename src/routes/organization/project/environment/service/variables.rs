@@ -11,6 +11,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use super::variable_import::{ExportVariables, ImportVariables};
 use super::{no_service, use_addressed_service};
 use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
@@ -23,13 +24,13 @@ use crate::routes::param_id;
 
 /// Where a variable is defined: a scope and the id of the project, environment or service.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Level {
-    scope: VariableScope,
-    parent: Uuid,
+pub(super) struct Level {
+    pub(super) scope: VariableScope,
+    pub(super) parent: Uuid,
 }
 
 /// How a person names the level a variable comes from.
-fn level_label(scope: VariableScope) -> &'static str {
+pub(super) fn level_label(scope: VariableScope) -> &'static str {
     match scope {
         VariableScope::Project => "Project",
         VariableScope::Environment => "Environment",
@@ -75,9 +76,28 @@ pub fn ServiceVariables() -> impl IntoView {
             </div>
             <p class="muted">"What the service sees when it runs; changes take effect at its next deployment."</p>
             {loaded(variables, 4, move |seen| match seen {
-                Some((own, variables)) => view! {
-                    <VariableTable own variables filter on_changed=changed/>
-                }.into_any(),
+                Some((own, variables)) => {
+                    let name = addressed
+                        .record
+                        .get_untracked()
+                        .and_then(Result::ok)
+                        .map_or_else(|| "variables".to_string(), |record| record.name().to_string());
+                    let levels: Vec<Level> = [
+                        Some(own),
+                        environment.get_untracked().map(|parent| Level { scope: VariableScope::Environment, parent }),
+                        project.get_untracked().map(|parent| Level { scope: VariableScope::Project, parent }),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                    view! {
+                        <VariableTable own variables=variables.clone() filter on_changed=changed/>
+                        <div class="actions variables__bulk">
+                            <ExportVariables name seen=variables.clone()/>
+                            <ImportVariables own levels seen=variables on_imported=changed/>
+                        </div>
+                    }.into_any()
+                }
                 None => view! {
                     <EmptyState title="Databases hold no variables"
                         hint="Their built-in variables (host, port, login, password) are seen by the other services of the environment."/>
