@@ -159,6 +159,14 @@ fn ImportForm(
                 .collect::<Vec<_>>()
         })
     };
+    // The text itself is refused: empty, or a line that is not `NAME=value`.
+    let text_refused = move || {
+        errors.with(|errors| {
+            errors
+                .iter()
+                .any(|error| error.field == "text" || error.field.starts_with("line "))
+        })
+    };
     let rows = move || {
         let Ok(lines) = read.get() else {
             return Vec::new();
@@ -175,9 +183,10 @@ fn ImportForm(
         <form class="card" on:submit=submit novalidate aria-label="Import variables">
             <h2>"Import .env"</h2>
             <p class="muted">"Paste NAME=value lines or choose a file; see what changes before it is applied. All are applied, or none."</p>
-            <div class="field">
+            <div class="field" class:field--invalid=text_refused>
                 <label for="import-text">".env text"</label>
                 <textarea id="import-text" class="mono" rows="8" bind:value=text
+                    aria-invalid=move || text_refused().to_string() aria-describedby="import-problems"
                     placeholder="DATABASE_URL=postgres://db:5432/app"></textarea>
             </div>
             <div class="field">
@@ -191,9 +200,12 @@ fn ImportForm(
                 <input type="checkbox" bind:checked=overwrite/>
                 " Overwrite the variables already defined there"
             </label>
-            <ul class="notice notice--error import-problems" role="alert" hidden=move || problems().is_empty()>
-                {move || problems().into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-            </ul>
+            <div id="import-problems" class="notice notice--error import-problems" role="alert"
+                hidden=move || problems().is_empty()>
+                <ul>
+                    {move || problems().into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
+                </ul>
+            </div>
             <table class="table import-preview" hidden=move || rows().is_empty()>
                 <thead><tr>
                     <th scope="col">"Name"</th>
