@@ -380,7 +380,10 @@ async fn deploy_environment(
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     let (statuses, started) =
         start_on_environment(&state, &caller, environment_id, Action::Deploy).await?;
-    Ok((StatusCode::ACCEPTED, Json(one_status(&statuses, started))))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(one_status(&statuses, StatusAction::Deploy, started)),
+    ))
 }
 
 /// Requests `action` for each service of the environment it applies to: the environment's
@@ -428,8 +431,12 @@ async fn start_on_environment(
 }
 
 /// The environment as one `Status`: its state, its services' deployment status taken together,
-/// and the number of deployments just requested.
-fn one_status(statuses: &EnvironmentStatuses, started: i64) -> Status {
+/// and the number of actions (`action`) just requested.
+pub(super) fn one_status(
+    statuses: &EnvironmentStatuses,
+    action: StatusAction,
+    started: i64,
+) -> Status {
     let every = |wanted: DeploymentStatus| {
         statuses
             .all()
@@ -448,7 +455,7 @@ fn one_status(statuses: &EnvironmentStatuses, started: i64) -> Status {
         service_deployment_status,
         is_part_last_deployment: true,
         status_details: StatusDetails {
-            action: StatusAction::Deploy,
+            action,
             status: ActionStatus::Queued,
             sub_action: SubAction::None,
         },

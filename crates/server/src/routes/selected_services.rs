@@ -8,15 +8,15 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::{
-    validate_selection, ActionStatus, DeployAllRequest, DeployRequest, EnvironmentState, Selected,
-    ServiceIds, ServiceType, Status, StatusAction, StatusDetails, SubAction, WireEnum,
+    validate_selection, DeployAllRequest, DeployRequest, EnvironmentState, EnvironmentStatuses,
+    Selected, ServiceIds, ServiceType, Status, StatusAction, WireEnum,
 };
 use uuid::Uuid;
 
 use super::applications::Applications;
 use super::containers::Containers;
 use super::databases::Databases;
-use super::environments::find_environment;
+use super::environments::{find_environment, one_status};
 use super::helm_services::HelmServices;
 use super::jobs::Jobs;
 use super::service_resources::{prepare_deploy, PreparedDeploy};
@@ -46,8 +46,11 @@ pub fn register(routes: &mut RouteTable) {
             .body::<ServiceIds>()
             .answers::<Status>(StatusCode::ACCEPTED),
         |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>, body: ApiJson<ServiceIds>| async move {
-            let (environment, started) = act_on_selected(state, caller, path, body, Action::Restart).await?;
-            Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(restarting(environment, started))))
+            let (statuses, started) = act_on_selected(state, caller, path, body, Action::Restart).await?;
+            Ok::<_, ApiError>((
+                StatusCode::ACCEPTED,
+                Json(one_status(&statuses, StatusAction::Restart, started)),
+            ))
         },
     );
     for (suffix, action, summary) in [
@@ -144,7 +147,7 @@ async fn find_selected(
     }
 }
 
-/// Restarts, stops or uninstalls the services named: the environment's state after, and how
+/// Restarts, stops or uninstalls the services named: the environment's statuses after, and how
 /// many started.
 async fn act_on_selected(
     State(state): State<AppState>,
@@ -152,7 +155,7 @@ async fn act_on_selected(
     ApiPath(environment_id): ApiPath<Uuid>,
     ApiJson(ids): ApiJson<ServiceIds>,
     action: Action,
-) -> ApiResult<(EnvironmentState, i64)> {
+) -> ApiResult<(EnvironmentStatuses, i64)> {
     let found = find_selected(&state, &caller, environment_id, ids.each(), |status| {
         engine::precondition(action, status)
     })
@@ -171,28 +174,7 @@ async fn act_on_selected(
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
     }
     let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
-    Ok((statuses.environment, started))
-}
-
-/// A restart of selected services as one `Status` of the environment, as the production
-/// document answers it.
-fn restarting(environment: EnvironmentState, started: i64) -> Status {
-    Status {
-        id: environment.id,
-        state: environment.state,
-        service_deployment_status: platform_api::DeploymentStatus::UpToDate,
-        is_part_last_deployment: true,
-        status_details: StatusDetails {
-            action: StatusAction::Restart,
-            status: ActionStatus::Queued,
-            sub_action: SubAction::None,
-        },
-        deployment_request_id: None,
-        deployment_requests_count: started,
-        last_deployment_date: environment.last_deployment_date,
-        steps: None,
-        execution_id: None,
-    }
+    Ok((statuses, started))
 }
 
 async fn deploy_selected(
