@@ -117,7 +117,10 @@ impl ServiceAction {
             ServiceAction::Deploy {
                 git_commit_id: Some(commit),
                 ..
-            } => format!("Deployment of commit {} queued.", short_commit(commit)),
+            } => format!(
+                "Deployment of commit {} queued.",
+                platform_api::short_id(commit)
+            ),
             ServiceAction::Deploy { .. } => "Deployment queued.".into(),
             ServiceAction::Restart => "Restart queued.".into(),
             ServiceAction::Stop => "Stop queued.".into(),
@@ -134,11 +137,6 @@ pub struct HistoryFilter {
     pub outcome: Option<HistoryOutcome>,
     pub commit: String,
     pub triggered_by: String,
-}
-
-/// The first 8 characters of a commit id, as commits are shown.
-pub fn short_commit(id: &str) -> String {
-    id.chars().take(8).collect()
 }
 
 fn item(kind: ServiceType, id: Uuid) -> String {

@@ -8,6 +8,11 @@ use crate::application::ServiceType;
 use crate::error::FieldError;
 use crate::status::{ActionStatus, ServiceState, StatusAction, StatusDetails, SubAction};
 
+/// A commit's or an execution's id as pages show it: its first 8 characters.
+pub fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
 /// A git commit (spec 2.18).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,7 +86,7 @@ impl DeploymentDetails {
     /// version.
     pub fn what(&self) -> Option<String> {
         if let Some(commit) = &self.commit {
-            return Some(commit.git_commit_id.chars().take(7).collect());
+            return Some(short_id(&commit.git_commit_id));
         }
         if let Some(tag) = &self.tag {
             return Some(match &self.image_name {

@@ -94,7 +94,7 @@ async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> any
         .wait_for_text("dialog.confirm[open]", "Turn auto-deploy off")
         .await?;
     assert!(
-        dialog.contains(&format!("Roll back to {}?", &front[..7])),
+        dialog.contains(&format!("Roll back to {}?", &front[..8])),
         "{dialog}"
     );
     browser.screenshot("rollback-dialog").await?;

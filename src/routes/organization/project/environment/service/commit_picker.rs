@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use platform_api::{Commit, ServiceType};
 use uuid::Uuid;
 
-use crate::api::service::short_commit;
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
@@ -101,7 +100,7 @@ fn Commits(
                         <div class="commit__text">
                             <span class="commit__subject">{subject}</span>
                             <span class="muted commit__meta">
-                                <span class="mono">{short_commit(&commit.git_commit_id)}</span>
+                                <span class="mono">{platform_api::short_id(&commit.git_commit_id)}</span>
                                 {(!commit.tag.is_empty()).then(|| view! { <span class="commit__tag">{commit.tag}</span> })}
                                 {commit.author_name}
                                 <RelativeTime at=commit.created_at/>

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use platform_api::{
-    iso_duration_seconds, rules, DeploymentHistoryEntry, DeploymentHistoryPage, FieldError,
-    HistoryOutcome, RolePermission, ServiceType, WireEnum,
+    iso_duration_seconds, rules, short_id, DeploymentHistoryEntry, DeploymentHistoryPage,
+    FieldError, HistoryOutcome, RolePermission, ServiceType, WireEnum,
 };
 use uuid::Uuid;
 
@@ -210,7 +210,7 @@ fn Row(
                 <td>
                     {action}
                     {rollback_of.map(|earlier| view! {
-                        <span class="muted">" · rollback to "<span class="mono">{short_execution(&earlier)}</span></span>
+                        <span class="muted">" · rollback to "<span class="mono">{short_id(&earlier)}</span></span>
                     })}
                     {current.then(|| view! { " " <span class="tag">"Running now"</span> })}
                 </td>
@@ -239,11 +239,6 @@ fn Row(
             </Show>
         </tbody>
     }
-}
-
-/// An execution id as the history shows it: its first 8 characters.
-fn short_execution(execution: &str) -> String {
-    execution.chars().take(8).collect()
 }
 
 /// "Roll back to this": confirmed in a dialog that offers to turn auto-deploy off, so that the
@@ -307,7 +302,7 @@ fn RollBack(
         <ConfirmButton label="Roll back" question=format!("Roll back to {what}?")
             consequence="The service is deployed again exactly as this deployment left it; the history records the rollback."
             class="button button--small button--ghost" confirm_class="button button--primary"
-            target=format!("to {}", short_execution(&execution))
+            target=format!("to {}", short_id(&execution))
             disabled=busy title=Signal::derive(move || permitted.refusal())
             on_confirm=move |()| { run.dispatch_local(entry.clone()); }>
             <Show when=auto_deploys>

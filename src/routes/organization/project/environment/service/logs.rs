@@ -189,7 +189,7 @@ fn Executions(executions: Vec<Execution>, search: RwSignal<String>) -> impl Into
                             {execution.requested_at.map(|at| view! {
                                 <span class="muted"><RelativeTime at/></span>
                             })}
-                            <span class="mono muted execution__id">{execution.id.chars().take(8).collect::<String>()}</span>
+                            <span class="mono muted execution__id">{platform_api::short_id(&execution.id)}</span>
                         </h3>
                         <DeploymentLog lines=execution.lines/>
                     </section>
