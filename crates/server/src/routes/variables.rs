@@ -15,7 +15,7 @@ use platform_api::{
 };
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use sqlx::SqlitePool;
+use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
 use super::environments::find_environment;
@@ -672,30 +672,21 @@ async fn import(
         .bind(&variable.name)
         .fetch_optional(&mut *tx)
         .await?;
-        let (value, secret_value) = if variable.is_secret {
-            (None, Some(state.sealer.seal(&variable.value)))
-        } else {
-            (Some(variable.value.clone()), None)
-        };
+        let plain = (!variable.is_secret).then(|| variable.value.clone());
         match existing {
             None => {
-                sqlx::query(
-                    "INSERT INTO variables (id, organization_id, scope, parent_id, key, value,
-                         secret_value, is_secret, variable_type, created_at)
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                )
-                .bind(Uuid::new_v4().to_string())
-                .bind(caller.organization_id.to_string())
-                .bind(variable.scope.as_str())
-                .bind(parent_id.to_string())
-                .bind(&variable.name)
-                .bind(value)
-                .bind(secret_value)
-                .bind(variable.is_secret)
-                .bind(VariableType::Value.as_str())
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
+                let new = NewVariable {
+                    key: variable.name.clone(),
+                    value: plain,
+                    secret_value: variable.is_secret.then(|| variable.value.clone()),
+                    is_secret: variable.is_secret,
+                    variable_type: VariableType::Value,
+                    mount_path: None,
+                    description: None,
+                    enable_interpolation_in_file: false,
+                    target_id: None,
+                };
+                write_new(&mut tx, state, caller, (variable.scope, parent_id), &new).await?;
             }
             Some(_) if !request.overwrite => continue,
             Some((id, is_secret, kind))
@@ -704,8 +695,12 @@ async fn import(
                 sqlx::query(
                     "UPDATE variables SET value = ?, secret_value = ?, updated_at = ? WHERE id = ?",
                 )
-                .bind(value)
-                .bind(secret_value)
+                .bind(plain)
+                .bind(
+                    variable
+                        .is_secret
+                        .then(|| state.sealer.seal(&variable.value)),
+                )
                 .bind(now)
                 .bind(id)
                 .execute(&mut *tx)
@@ -794,6 +789,29 @@ async fn insert(
     parent: &Parent,
     new: NewVariable,
 ) -> ApiResult<EnvironmentVariable> {
+    let id = write_new(
+        &mut *state.db.acquire().await?,
+        state,
+        caller,
+        (parent.scope, parent.id),
+        &new,
+    )
+    .await
+    .on_unique_violation("key", "variable")?;
+    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
+    let stored = own(state, caller, id).await?;
+    shape(&state.db, parent, stored).await
+}
+
+/// Writes a new variable defined at `(scope, parent id)` on `db` (a transaction's connection, or
+/// a pool's), its secret value sealed; its id.
+async fn write_new(
+    db: &mut SqliteConnection,
+    state: &AppState,
+    caller: &Caller,
+    (scope, parent_id): (VariableScope, Uuid),
+    new: &NewVariable,
+) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
     sqlx::query(
         "INSERT INTO variables (id, organization_id, scope, parent_id, key, value, secret_value,
@@ -803,8 +821,8 @@ async fn insert(
     )
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
-    .bind(parent.scope.as_str())
-    .bind(parent.id.to_string())
+    .bind(scope.as_str())
+    .bind(parent_id.to_string())
     .bind(&new.key)
     .bind(&new.value)
     .bind(
@@ -819,12 +837,9 @@ async fn insert(
     .bind(new.enable_interpolation_in_file)
     .bind(new.target_id.map(|id| id.to_string()))
     .bind(Utc::now())
-    .execute(&state.db)
-    .await
-    .on_unique_violation("key", "variable")?;
-    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
-    let stored = own(state, caller, id).await?;
-    shape(&state.db, parent, stored).await
+    .execute(&mut *db)
+    .await?;
+    Ok(id)
 }
 
 async fn update(

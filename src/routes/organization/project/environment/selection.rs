@@ -43,23 +43,11 @@ impl Selection {
     /// Row `at` of the rows `shown` ticked or unticked; with `range`, every row from the one
     /// clicked before to this one too.
     pub fn click(self, shown: &[Uuid], at: usize, ticked: bool, range: bool) {
-        let from = match self.anchor.get_value() {
-            Some(anchor) if range && anchor < shown.len() => anchor.min(at),
+        let start = match self.anchor.get_value() {
+            Some(anchor) if range && anchor < shown.len() => anchor,
             _ => at,
         };
-        let to = match self.anchor.get_value() {
-            Some(anchor) if range && anchor < shown.len() => anchor.max(at),
-            _ => at,
-        };
-        self.chosen.update(|chosen| {
-            for id in &shown[from..=to.min(shown.len().saturating_sub(1))] {
-                if ticked {
-                    chosen.insert(*id);
-                } else {
-                    chosen.remove(id);
-                }
-            }
-        });
+        self.set_all(&shown[start.min(at)..=start.max(at)], ticked);
         self.anchor.set_value(Some(at));
     }
 
