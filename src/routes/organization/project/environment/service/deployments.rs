@@ -18,7 +18,7 @@ use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
-use crate::components::form_field::{field_id, CheckboxField, TextField};
+use crate::components::form_field::{CheckboxField, ChoiceField, TextField};
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::pager::{use_page, PagerNav};
@@ -105,19 +105,17 @@ fn Filters(filter: RwSignal<HistoryFilter>) -> impl IntoView {
             filter.set(wanted);
         }
     };
-    let outcome_id = field_id("history-status");
+    let outcomes: Vec<(Option<HistoryOutcome>, String)> =
+        std::iter::once((None, "Any".to_string()))
+            .chain(
+                HistoryOutcome::ALL
+                    .iter()
+                    .map(|outcome| (Some(*outcome), outcome.label().to_string())),
+            )
+            .collect();
     view! {
         <form class="filters" role="search" aria-label="Filter deployments" on:submit=apply>
-            <div class="field">
-                <label for=outcome_id.clone()>"Outcome"</label>
-                <select id=outcome_id name="status"
-                    on:change=move |event| outcome.set(event_target_value(&event).parse().ok())>
-                    <option value="">"Any"</option>
-                    {HistoryOutcome::ALL.iter().map(|option| view! {
-                        <option value=option.as_str()>{option.label()}</option>
-                    }).collect_view()}
-                </select>
-            </div>
+            <ChoiceField label="Outcome" name="status" value=outcome options=outcomes errors/>
             <TextField label="Commit" name="git_commit_id" value=commit errors
                 placeholder="abc1234" form_id="history"/>
             <TextField label="Asked by" name="triggered_by" value=triggered_by errors
