@@ -8,6 +8,7 @@ mod macros;
 
 pub mod alert_receiver;
 pub mod application;
+pub mod audit;
 pub mod clone;
 pub mod cloud;
 pub mod cluster;

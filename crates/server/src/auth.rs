@@ -96,6 +96,9 @@ pub struct Caller {
     /// token's user.
     pub name: String,
     pub role_name: String,
+    /// Where the request came from and its `User-Agent`, for the audit log.
+    pub origin: platform_api::audit::Origin,
+    pub user_agent: Option<String>,
     permission: Permission,
     /// Whose quota the request counts against: the API token, or the access token's user.
     rate_key: String,
@@ -127,6 +130,24 @@ impl Caller {
 
     pub fn rate_key(&self) -> &str {
         &self.rate_key
+    }
+
+    /// The caller as this request's headers describe its client. A browser sends `Origin` with
+    /// every request that can change something (fetch does, for any method but GET and HEAD);
+    /// other clients of the API do not, so no header of our own is needed (one a production
+    /// CORS policy would refuse).
+    pub fn with_client(mut self, headers: &HeaderMap) -> Self {
+        use platform_api::audit::Origin;
+        self.origin = if headers.contains_key(axum::http::header::ORIGIN) {
+            Origin::Console
+        } else {
+            Origin::Api
+        };
+        self.user_agent = headers
+            .get(axum::http::header::USER_AGENT)
+            .and_then(|agent| agent.to_str().ok())
+            .map(|agent| agent.chars().take(256).collect());
+        self
     }
 }
 
@@ -217,6 +238,8 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
             organization_id: row.organization_id.parse().map_err(ApiError::internal)?,
             name: format!("API token {}", row.token_name),
             role_name: row.role_name,
+            origin: platform_api::audit::Origin::Api,
+            user_agent: None,
             permission,
             rate_key: format!("token:{}", row.token_id),
         },
@@ -262,6 +285,8 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
         organization_id: claims.organization_id,
         name: claims.sub.clone(),
         role_name: claims.role,
+        origin: platform_api::audit::Origin::Api,
+        user_agent: None,
         permission,
         rate_key: format!("user:{}", claims.sub),
     })

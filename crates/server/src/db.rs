@@ -103,3 +103,12 @@ where
 {
     text.parse().map_err(crate::error::ApiError::internal)
 }
+
+/// A transaction that holds SQLite's write lock from its start, so that its reads and its writes
+/// see one state of the database (a transaction that read first could not write after another
+/// writer committed: SQLITE_BUSY_SNAPSHOT, which no timeout waits out).
+pub async fn begin_write(
+    pool: &SqlitePool,
+) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::error::ApiError> {
+    Ok(pool.begin_with("BEGIN IMMEDIATE").await?)
+}

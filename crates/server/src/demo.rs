@@ -10,6 +10,7 @@ use platform_api::{
 };
 use std::path::{Path, PathBuf};
 
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::engine::action::Action;
@@ -139,9 +140,21 @@ pub async fn populate(
     data_dir: &Path,
 ) -> anyhow::Result<()> {
     let repository = demo_repository(data_dir).await;
-    let production_cluster = cluster(state, organization_id, "eu-production", "1.30", true).await?;
-    let other_cluster = cluster(state, organization_id, "eu-shared", "1.28", false).await?;
+    // Written whole or not at all; the deployments start once it is.
+    let mut tx = state.db.begin_with("BEGIN IMMEDIATE").await?;
+    let production_cluster = cluster(
+        &mut tx,
+        state,
+        organization_id,
+        "eu-production",
+        "1.30",
+        true,
+    )
+    .await?;
+    let other_cluster =
+        cluster(&mut tx, state, organization_id, "eu-shared", "1.28", false).await?;
     organization_resources::insert::<ContainerRegistries>(
+        &mut tx,
         state,
         organization_id,
         ContainerRegistryRequest {
@@ -154,8 +167,9 @@ pub async fn populate(
     )
     .await
     .map_err(|error| anyhow::anyhow!("demo registry: {error:?}"))?;
+    let mut deploys = Vec::new();
     for environment in ENVIRONMENTS {
-        let project_id = project(state, organization_id, environment.project).await?;
+        let project_id = project(&mut tx, organization_id, environment.project).await?;
         let environment_id = Uuid::new_v4();
         let cluster_id = if environment.mode == EnvironmentMode::Production {
             production_cluster
@@ -173,11 +187,12 @@ pub async fn populate(
         .bind(environment.mode.as_str())
         .bind(cluster_id.to_string())
         .bind(Utc::now())
-        .execute(&state.db)
+        .execute(&mut *tx)
         .await?;
         let mut services = Vec::new();
         for name in environment.applications {
             let application = insert::<Applications>(
+                &mut tx,
                 state,
                 organization_id,
                 environment_id,
@@ -185,10 +200,11 @@ pub async fn populate(
             )
             .await
             .map_err(|error| anyhow::anyhow!("demo application {name}: {error:?}"))?;
-            services.push((*name, application.id));
+            services.push((*name, application));
         }
         for name in environment.databases {
             let database = insert::<Databases>(
+                &mut tx,
                 state,
                 organization_id,
                 environment_id,
@@ -196,30 +212,39 @@ pub async fn populate(
             )
             .await
             .map_err(|error| anyhow::anyhow!("demo database {name}: {error:?}"))?;
-            services.push((*name, database.id));
+            services.push((*name, database));
         }
         if environment.deploy_at_start {
-            for (name, id) in services {
-                state
-                    .engine
-                    .request(Action::Deploy, id, "demo data")
-                    .await
-                    .map_err(|error| anyhow::anyhow!("demo deploy {name}: {error:?}"))?;
-            }
+            deploys.extend(services);
         }
+    }
+    tx.commit().await?;
+    // Demo data is not a change made through the API: queued without an audit entry.
+    for (name, id) in deploys {
+        let demo_deploy = |error| anyhow::anyhow!("demo deploy {name}: {error:?}");
+        let mut tx = state.engine.begin().await.map_err(demo_deploy)?;
+        let queued = state
+            .engine
+            .queue(&mut tx, Action::Deploy.into(), id, "demo data")
+            .await
+            .map_err(demo_deploy)?;
+        tx.commit().await?;
+        state.engine.start(queued.deployment_id);
     }
     Ok(())
 }
 
 /// A cluster of the demo organization; its id.
 async fn cluster(
+    conn: &mut SqliteConnection,
     state: &AppState,
     organization_id: Uuid,
     name: &str,
     version: &str,
     production: bool,
 ) -> anyhow::Result<Uuid> {
-    let cluster = organization_resources::insert::<Clusters>(
+    let (cluster_id, ..) = organization_resources::insert::<Clusters>(
+        conn,
         state,
         organization_id,
         ClusterRequest {
@@ -233,7 +258,7 @@ async fn cluster(
     )
     .await
     .map_err(|error| anyhow::anyhow!("demo cluster {name}: {error:?}"))?;
-    Ok(cluster.id)
+    Ok(cluster_id)
 }
 
 fn database_request(name: &str) -> DatabaseRequest {
@@ -251,12 +276,16 @@ fn database_request(name: &str) -> DatabaseRequest {
 }
 
 /// The project's id, created on first use.
-async fn project(state: &AppState, organization_id: Uuid, name: &str) -> anyhow::Result<Uuid> {
+async fn project(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    name: &str,
+) -> anyhow::Result<Uuid> {
     let existing: Option<(String,)> =
         sqlx::query_as("SELECT id FROM projects WHERE organization_id = ? AND name = ?")
             .bind(organization_id.to_string())
             .bind(name)
-            .fetch_optional(&state.db)
+            .fetch_optional(&mut *conn)
             .await?;
     if let Some((id,)) = existing {
         return Ok(id.parse()?);
@@ -270,7 +299,7 @@ async fn project(state: &AppState, organization_id: Uuid, name: &str) -> anyhow:
     .bind(name)
     .bind(format!("Demo project {name}"))
     .bind(Utc::now())
-    .execute(&state.db)
+    .execute(conn)
     .await?;
     Ok(id)
 }

@@ -1,6 +1,7 @@
 //! The reference server of the Deployment Platform Management API: the API under `/api`, the
 //! deployment engine, and the built console with its generated `config.json`.
 
+pub mod audit;
 pub mod auth;
 pub mod bootstrap;
 mod console;

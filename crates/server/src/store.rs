@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sqlx::SqlitePool;
+use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult, UniqueViolation};
@@ -36,7 +36,7 @@ pub struct Entry<'a, T> {
 }
 
 pub async fn insert<T: Serialize>(
-    db: &SqlitePool,
+    conn: &mut SqliteConnection,
     kind: Kind,
     organization_id: Uuid,
     entry: Entry<'_, T>,
@@ -52,14 +52,14 @@ pub async fn insert<T: Serialize>(
     .bind(serde_json::to_string(entry.record).map_err(ApiError::internal)?)
     .bind(serde_json::to_string(entry.secrets).map_err(ApiError::internal)?)
     .bind(entry.at)
-    .execute(db)
+    .execute(conn)
     .await
     .on_unique_violation("name", kind.what)?;
     Ok(())
 }
 
 pub async fn update<T: Serialize>(
-    db: &SqlitePool,
+    conn: &mut SqliteConnection,
     kind: Kind,
     entry: Entry<'_, T>,
 ) -> ApiResult<()> {
@@ -71,7 +71,7 @@ pub async fn update<T: Serialize>(
     .bind(serde_json::to_string(entry.secrets).map_err(ApiError::internal)?)
     .bind(entry.at)
     .bind(entry.id.to_string())
-    .execute(db)
+    .execute(conn)
     .await
     .on_unique_violation("name", kind.what)?;
     Ok(())
@@ -101,8 +101,8 @@ pub async fn list<T: DeserializeOwned>(
 }
 
 /// The record with this id in the organization, or 404.
-pub async fn find<T: DeserializeOwned>(
-    db: &SqlitePool,
+pub async fn find<'e, T: DeserializeOwned>(
+    db: impl sqlx::SqliteExecutor<'e>,
     kind: Kind,
     organization_id: Uuid,
     id: Uuid,
@@ -122,10 +122,10 @@ pub async fn find<T: DeserializeOwned>(
     })
 }
 
-pub async fn delete(db: &SqlitePool, id: Uuid) -> ApiResult<()> {
+pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<()> {
     sqlx::query("DELETE FROM organization_resources WHERE id = ?")
         .bind(id.to_string())
-        .execute(db)
+        .execute(conn)
         .await?;
     Ok(())
 }

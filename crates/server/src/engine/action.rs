@@ -46,6 +46,17 @@ pub enum Action {
 }
 
 impl Action {
+    /// The audit log's name for a request of this action.
+    pub fn event_type(self) -> platform_api::audit::EventType {
+        use platform_api::audit::EventType;
+        match self {
+            Action::Deploy => EventType::TriggerDeploy,
+            Action::Restart => EventType::TriggerRestart,
+            Action::Stop => EventType::TriggerStop,
+            Action::Uninstall => EventType::TriggerUninstall,
+        }
+    }
+
     pub fn status_action(self) -> StatusAction {
         match self {
             Action::Deploy => StatusAction::Deploy,

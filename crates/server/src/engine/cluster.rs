@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use chrono::Utc;
 use platform_api::ClusterState;
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::plan::QUEUE_SECONDS;
@@ -14,13 +15,14 @@ use super::{retrying, Engine};
 const UPGRADE_SECONDS: f64 = 30.0;
 
 impl Engine {
-    /// Queues the upgrade of a cluster to `version` and starts it. The caller has checked that the
-    /// cluster may be upgraded.
-    pub async fn upgrade_cluster(
-        self: &Arc<Self>,
+    /// Queues the upgrade of a cluster to `version` in `conn`; `start_cluster_upgrade` starts it
+    /// once that transaction commits. The caller has checked that the cluster may be upgraded.
+    pub async fn queue_cluster_upgrade(
+        &self,
+        conn: &mut SqliteConnection,
         cluster_id: Uuid,
         version: &str,
-    ) -> anyhow::Result<()> {
+    ) -> sqlx::Result<()> {
         sqlx::query(
             "INSERT INTO cluster_statuses (cluster_id, status, upgrading_to, last_execution_id)
              VALUES (?, ?, ?, ?)
@@ -31,10 +33,13 @@ impl Engine {
         .bind(ClusterState::DeploymentQueued.as_str())
         .bind(version)
         .bind(Uuid::new_v4().simple().to_string())
-        .execute(&self.db)
+        .execute(conn)
         .await?;
-        self.spawn_upgrade(cluster_id);
         Ok(())
+    }
+
+    pub fn start_cluster_upgrade(self: &Arc<Self>, cluster_id: Uuid) {
+        self.spawn_upgrade(cluster_id);
     }
 
     /// Picks up the upgrades a previous run of the server left unfinished.

@@ -17,9 +17,11 @@ use platform_api::{
     ActionStatus, DeploymentStatus, ServiceState, ServiceType, StatusAction, StepName, StepStatus,
     SubAction, WebhookEvent,
 };
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
 use uuid::Uuid;
 
+use crate::audit;
+use crate::auth::Caller;
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 use crate::events;
@@ -66,7 +68,7 @@ pub enum Scope {
 
 /// 409 while an action runs on a service in `scope`: deleting it now would pull the rug from
 /// under the engine.
-pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
+pub async fn ensure_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiResult<()> {
     let (column, id, what) = match scope {
         Scope::Project(id) => ("e.project_id", id, "a service of this project"),
         Scope::Environment(id) => ("sv.environment_id", id, "a service of this environment"),
@@ -80,7 +82,7 @@ pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
         busy_states()
     ))
     .bind(id.to_string())
-    .fetch_one(db)
+    .fetch_one(conn)
     .await?;
     if busy > 0 {
         return Err(ApiError::conflict(format!(
@@ -92,8 +94,8 @@ pub async fn ensure_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
 
 /// Deletes the project, environment or service of `scope` with all it holds, unless an action
 /// runs in it (409).
-pub async fn delete_when_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
-    ensure_idle(db, scope).await?;
+pub async fn delete_when_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiResult<()> {
+    ensure_idle(conn, scope).await?;
     let (table, id) = match scope {
         Scope::Project(id) => ("projects", id),
         Scope::Environment(id) => ("environments", id),
@@ -101,14 +103,14 @@ pub async fn delete_when_idle(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
     };
     sqlx::query(&format!("DELETE FROM {table} WHERE id = ?"))
         .bind(id.to_string())
-        .execute(db)
+        .execute(conn)
         .await?;
     Ok(())
 }
 
 /// After a change of configuration or variables in `scope`, its deployed services no longer run
 /// what is configured.
-pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<()> {
+pub async fn mark_scope_out_of_date(conn: &mut SqliteConnection, scope: Scope) -> ApiResult<()> {
     let (column, id) = match scope {
         Scope::Project(id) => ("e.project_id", id),
         Scope::Environment(id) => ("sv.environment_id", id),
@@ -123,16 +125,13 @@ pub async fn mark_scope_out_of_date(db: &SqlitePool, scope: Scope) -> ApiResult<
     .bind(DeploymentStatus::OutOfDate.as_str())
     .bind(DeploymentStatus::UpToDate.as_str())
     .bind(id.to_string())
-    .execute(db)
+    .execute(conn)
     .await?;
     Ok(())
 }
 
 /// The status of a service that was never deployed.
-pub async fn insert_initial_status(
-    tx: &mut Transaction<'_, Sqlite>,
-    service_id: Uuid,
-) -> ApiResult<()> {
+pub async fn insert_initial_status(conn: &mut SqliteConnection, service_id: Uuid) -> ApiResult<()> {
     sqlx::query(
         "INSERT INTO service_statuses (service_id, state, deployment_status, action, action_status, sub_action)
          VALUES (?, ?, ?, ?, ?, ?)",
@@ -143,7 +142,7 @@ pub async fn insert_initial_status(
     .bind(StatusAction::Deploy.as_str())
     .bind(ActionStatus::Never.as_str())
     .bind(SubAction::None.as_str())
-    .execute(&mut **tx)
+    .execute(conn)
     .await?;
     Ok(())
 }
@@ -192,6 +191,12 @@ pub fn precondition(action: Action, current: &platform_api::Status) -> ApiResult
         _ => None,
     };
     refusal.map_or(Ok(()), |message| Err(ApiError::conflict(message)))
+}
+
+/// An action `Engine::queue` wrote: its deployment, and the service's status it left.
+pub struct Queued {
+    pub deployment_id: Uuid,
+    pub status: platform_api::Status,
 }
 
 /// How a run of an action begins.
@@ -261,33 +266,62 @@ impl Engine {
         }
     }
 
-    /// Queues `action` on the service and starts working on it. 409 while another action runs on
-    /// the service, or when the action makes no sense in its state.
+    /// A transaction on the engine's writer that holds the write lock from its start, for
+    /// requests of actions (`queue`) and what is written with them.
+    pub async fn begin(&self) -> ApiResult<Transaction<'static, Sqlite>> {
+        db::begin_write(&self.writes).await
+    }
+
+    /// Queues `action` on the service and starts working on it, recorded in the audit log as
+    /// asked by `caller`. 409 while another action runs on the service, or when the action makes
+    /// no sense in its state.
     pub async fn request(
         self: &Arc<Self>,
         request: impl Into<Request>,
         service_id: Uuid,
-        triggered_by: &str,
+        caller: &Caller,
     ) -> ApiResult<platform_api::Status> {
+        let request = request.into();
+        let event_type = request.action.event_type();
+        let mut tx = self.begin().await?;
+        let queued = self
+            .queue(&mut tx, request, service_id, &caller.name)
+            .await?;
+        let target = audit::Target::service(&mut tx, service_id).await?;
+        audit::record(&mut tx, caller, audit::Change::new(event_type, target)).await?;
+        tx.commit().await?;
+        self.start(queued.deployment_id);
+        Ok(queued.status)
+    }
+
+    /// Queues `action` on the service in `tx`; nothing runs until `start` is called with the
+    /// deployment, after `tx` commits. 409 while another action runs on the service, or when the
+    /// action makes no sense in its state.
+    pub async fn queue(
+        &self,
+        tx: &mut Transaction<'_, Sqlite>,
+        request: Request,
+        service_id: Uuid,
+        triggered_by: &str,
+    ) -> ApiResult<Queued> {
         let Request {
             action,
             git_commit_id,
             plan_only,
             rollback_to,
             environment_execution_id,
-        } = request.into();
-        let current = status::of_service(&mut *self.db.acquire().await?, service_id).await?;
+        } = request;
+        let current = status::of_service(tx, service_id).await?;
         precondition(action, &current)?;
         let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
             .bind(service_id.to_string())
-            .fetch_one(&self.db)
+            .fetch_one(&mut **tx)
             .await?;
         let kind: ServiceType = db::wire(&kind)?;
         let sub_action = action.sub_action(kind, plan_only);
         let from_git = self.repository_url(service_id, kind).await?.is_some();
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
-        let mut tx = self.writes.begin().await?;
         // One conditional update claims the service, so two concurrent requests cannot both win.
         let claimed = sqlx::query(&format!(
             "UPDATE service_statuses
@@ -303,7 +337,7 @@ impl Engine {
         .bind(deployment_id.to_string())
         .bind(deployment_id.simple().to_string())
         .bind(service_id.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if claimed.rows_affected() == 0 {
             return Err(ApiError::conflict(
@@ -327,7 +361,7 @@ impl Engine {
         .bind(rollback_to.as_deref())
         .bind(environment_execution_id.as_deref())
         .bind(service_id.to_string())
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         let requested = match (action, &git_commit_id) {
             _ if sub_action == SubAction::TerraformPlanOnly => {
@@ -354,21 +388,27 @@ impl Engine {
                 action.noun()
             ),
         };
-        log(&mut tx, deployment_id, service_id, &requested).await?;
+        log(tx, deployment_id, service_id, &requested).await?;
         // The answer is the service as this request left it, whatever the engine does next.
-        let queued = status::of_service(&mut tx, service_id).await?;
-        tx.commit().await?;
+        Ok(Queued {
+            deployment_id,
+            status: status::of_service(tx, service_id).await?,
+        })
+    }
 
+    /// Starts working on an action `queue` wrote, once its transaction has committed.
+    pub fn start(self: &Arc<Self>, deployment_id: Uuid) {
         self.spawn(deployment_id, Start::Queued);
-        Ok(queued)
     }
 
     /// Stops the action running or queued on the service: its wait ends at once (in the queue or
     /// inside a step) and no later step runs. 409 when nothing runs.
-    pub async fn cancel(&self, service_id: Uuid) -> ApiResult<platform_api::Status> {
-        // The transaction starts with its write: under WAL, a transaction that read first could
-        // not write after the engine did (SQLITE_BUSY_SNAPSHOT, which no timeout waits out).
-        let mut tx = self.writes.begin().await?;
+    pub async fn cancel(
+        &self,
+        service_id: Uuid,
+        caller: &Caller,
+    ) -> ApiResult<platform_api::Status> {
+        let mut tx = self.begin().await?;
         let running: Option<(String,)> = sqlx::query_as(
             "UPDATE deployments SET cancel_requested = 1
              WHERE id = (SELECT deployment_request_id FROM service_statuses WHERE service_id = ?)
@@ -400,6 +440,9 @@ impl Engine {
         )
         .await?;
         let canceling = status::of_service(&mut tx, service_id).await?;
+        let target = audit::Target::service(&mut tx, service_id).await?;
+        let change = audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
+        audit::record(&mut tx, caller, change).await?;
         tx.commit().await?;
         // A permit kept until the action waits, if it is not waiting now.
         self.cancel_signal(deployment_id).notify_one();

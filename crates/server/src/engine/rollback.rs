@@ -5,7 +5,7 @@
 
 use platform_api::{ActionStatus, FieldError, StatusAction};
 use serde_json::Value;
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
 use super::history::action_status;
@@ -102,7 +102,7 @@ impl Deployed {
     /// Puts back, in the service's configuration, the values this deployment had at `paths`.
     pub async fn restore(
         &self,
-        tx: &mut Transaction<'_, Sqlite>,
+        tx: &mut SqliteConnection,
         service_id: Uuid,
         paths: &[&str],
     ) -> ApiResult<()> {
@@ -118,7 +118,7 @@ impl Deployed {
             ))
             .bind(value.to_string())
             .bind(service_id.to_string())
-            .execute(&mut **tx)
+            .execute(&mut *tx)
             .await?;
         }
         Ok(())

@@ -5,12 +5,15 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
+use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverUpdate, FieldError, List};
 use serde::Deserialize;
 use uuid::Uuid;
 
 use super::own_organization;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
+use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
@@ -138,7 +141,13 @@ async fn create_receiver(
         secrets: &secrets,
         at: now,
     };
-    store::insert(&state.db, KIND, organization_id, entry).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    store::insert(&mut tx, KIND, organization_id, entry).await?;
+    let created = change(EventType::Create, &receiver)
+        .after(&receiver)
+        .secrets(secrets.keys().cloned());
+    audit::record(&mut tx, &caller, created).await?;
+    tx.commit().await?;
     Ok((StatusCode::CREATED, Json(receiver)))
 }
 
@@ -157,7 +166,6 @@ async fn update_receiver(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<AlertReceiverUpdate>,
 ) -> ApiResult<Json<AlertReceiver>> {
-    let stored = store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
     request.validate().map_err(ApiError::invalid)?;
     if let Some(url) = &request.webhook_url {
         state
@@ -166,8 +174,11 @@ async fn update_receiver(
             .await
             .map_err(|refused| ApiError::invalid(vec![refused]))?;
     }
+    let mut tx = db::begin_write(&state.db).await?;
+    let stored = store::find::<AlertReceiver>(&mut *tx, KIND, caller.organization_id, id).await?;
     let now = Utc::now();
     let (receiver, secrets) = build(id, stored.record.created_at, Some(now), request);
+    let changed_secrets: Vec<String> = secrets.keys().cloned().collect();
     let mut kept = stored.secrets;
     kept.extend(state.sealer.seal_all(secrets));
     let entry = Entry {
@@ -177,7 +188,13 @@ async fn update_receiver(
         secrets: &kept,
         at: now,
     };
-    store::update(&state.db, KIND, entry).await?;
+    store::update(&mut tx, KIND, entry).await?;
+    let updated = change(EventType::Update, &receiver)
+        .before(&stored.record)
+        .after(&receiver)
+        .secrets(changed_secrets);
+    audit::record(&mut tx, &caller, updated).await?;
+    tx.commit().await?;
     Ok(Json(receiver))
 }
 
@@ -186,9 +203,19 @@ async fn delete_receiver(
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
-    store::delete(&state.db, id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let stored = store::find::<AlertReceiver>(&mut *tx, KIND, caller.organization_id, id).await?;
+    store::delete(&mut tx, id).await?;
+    let deleted = change(EventType::Delete, &stored.record).before(&stored.record);
+    audit::record(&mut tx, &caller, deleted).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A change to an alert receiver, a part of the organization, for the audit log.
+fn change(event_type: EventType, receiver: &AlertReceiver) -> Change {
+    let target = Target::new(TargetType::Organization, receiver.id, &receiver.name);
+    Change::new(event_type, target).of(SubTargetType::AlertReceiver)
 }
 
 fn build(

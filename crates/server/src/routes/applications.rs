@@ -57,10 +57,6 @@ impl ServiceResource for Applications {
     fn name(record: &Self::Record) -> &str {
         &record.name
     }
-
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
 }
 
 /// Ports as stored: each with an id (the one it had, for a port an update keeps: same internal

@@ -9,15 +9,17 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
+use platform_api::audit::EventType;
 use platform_api::{CloneEnvironmentRequest, CloneServiceRequest, Environment, ServiceType};
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
 use super::clusters::Clusters;
-use super::environments::find_environment;
+use super::environments::{find_environment, read_environment};
 use super::organization_resources::{ensure_exists, OrganizationResource};
 use super::projects::find_project;
-use super::service_resources::{find, ServiceResource};
+use super::service_resources::{find, find_in, ServiceResource};
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
 use crate::engine;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
@@ -89,7 +91,7 @@ async fn clone_environment(
     };
     let id = Uuid::new_v4();
     let now = Utc::now();
-    let mut tx = state.db.begin().await?;
+    let mut tx = db::begin_write(&state.db).await?;
     sqlx::query(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -116,11 +118,12 @@ async fn clone_environment(
         parents.push((service_id, copy.to_string()));
     }
     copy_variables(&mut tx, &parents, &[project_id.to_string()]).await?;
+    let copy = read_environment(&mut tx, &caller, id).await?;
+    let target = Target::environment(&mut tx, id).await?;
+    let change = Change::new(EventType::Clone, target).after(&copy);
+    audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(find_environment(&state, &caller, id).await?),
-    ))
+    Ok((StatusCode::ACCEPTED, Json(copy)))
 }
 
 async fn clone_service<R: ServiceResource>(
@@ -139,7 +142,7 @@ async fn clone_service<R: ServiceResource>(
                 "is not an environment of this organization",
             )
         })?;
-    let mut tx = state.db.begin().await?;
+    let mut tx = db::begin_write(&state.db).await?;
     let copy = copy_service(
         &mut tx,
         &source_id.to_string(),
@@ -154,11 +157,12 @@ async fn clone_service<R: ServiceResource>(
         &[target.id.to_string(), target.project.id.to_string()],
     )
     .await?;
+    let (record, _) = find_in::<R>(&mut tx, &caller, copy).await?;
+    let target = Target::service(&mut tx, copy).await?;
+    let change = Change::new(EventType::Clone, target).after(&record);
+    audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(find::<R>(&state, &caller, copy).await?.0),
-    ))
+    Ok((StatusCode::ACCEPTED, Json(record)))
 }
 
 /// Copies a service (its configuration and its sealed secrets) into `environment_id` as `name`,

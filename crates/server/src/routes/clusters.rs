@@ -5,16 +5,18 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Duration, Utc};
+use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{
     next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
     ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason,
     Reference,
 };
-use sqlx::SqlitePool;
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::organization_resources::{self, OrganizationResource, UsedBy};
 use super::own_organization;
+use crate::audit::{self, Change, Target};
 use crate::auth::{generate_token, Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
@@ -32,6 +34,7 @@ impl OrganizationResource for Clusters {
         stored_as: "cluster",
         what: "cluster",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Cluster, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/cluster";
     const ITEM: &'static str = "/organization/{organization_id}/cluster/{cluster_id}";
 
@@ -129,7 +132,9 @@ async fn get_status(
     ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<ClusterStatus>> {
     own_organization(&caller, organization_id)?;
-    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+    Ok(Json(
+        status(&mut *state.db.acquire().await?, organization_id, cluster_id).await?,
+    ))
 }
 
 async fn lock_cluster(
@@ -139,8 +144,9 @@ async fn lock_cluster(
     ApiJson(request): ApiJson<ClusterLockRequest>,
 ) -> ApiResult<Json<ClusterStatus>> {
     own_organization(&caller, organization_id)?;
-    status(&state.db, organization_id, cluster_id).await?;
     request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
+    status(&mut tx, organization_id, cluster_id).await?;
     let lock = ClusterLock {
         reason: request.reason.trim().to_string(),
         cluster_id,
@@ -148,8 +154,14 @@ async fn lock_cluster(
         owner_name: caller.name.clone(),
         ttl_in_days: request.ttl_in_days,
     };
-    set_lock(&state.db, cluster_id, Some(&lock)).await?;
-    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+    set_lock(&mut tx, cluster_id, Some(&lock)).await?;
+    let after = status(&mut tx, organization_id, cluster_id).await?;
+    let change = cluster_change(&mut tx, EventType::Lock, organization_id, cluster_id)
+        .await?
+        .after(&lock);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(after))
 }
 
 async fn unlock_cluster(
@@ -158,9 +170,28 @@ async fn unlock_cluster(
     ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<ClusterStatus>> {
     own_organization(&caller, organization_id)?;
-    status(&state.db, organization_id, cluster_id).await?;
-    set_lock(&state.db, cluster_id, None).await?;
-    Ok(Json(status(&state.db, organization_id, cluster_id).await?))
+    let mut tx = db::begin_write(&state.db).await?;
+    let before = status(&mut tx, organization_id, cluster_id).await?;
+    set_lock(&mut tx, cluster_id, None).await?;
+    let after = status(&mut tx, organization_id, cluster_id).await?;
+    let change = cluster_change(&mut tx, EventType::Unlock, organization_id, cluster_id)
+        .await?
+        .before(&before.cluster_lock);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(after))
+}
+
+/// A change to a cluster, for the audit log.
+async fn cluster_change(
+    conn: &mut SqliteConnection,
+    event_type: EventType,
+    organization_id: Uuid,
+    cluster_id: Uuid,
+) -> ApiResult<Change> {
+    let cluster = store::find::<Cluster>(conn, Clusters::KIND, organization_id, cluster_id).await?;
+    let target = Target::new(TargetType::Cluster, cluster_id, cluster.record.name);
+    Ok(Change::new(event_type, target))
 }
 
 /// 400 without a newer version, 409 while the cluster is locked or busy.
@@ -170,7 +201,8 @@ async fn upgrade_cluster(
     ApiPath(cluster_id): ApiPath<Uuid>,
 ) -> ApiResult<(StatusCode, Json<ClusterStatus>)> {
     let organization_id = caller.organization_id;
-    let current = status(&state.db, organization_id, cluster_id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let current = status(&mut tx, organization_id, cluster_id).await?;
     if let Some(lock) = &current.cluster_lock {
         return Err(ApiError::conflict(format!(
             "The cluster is locked by {} ({}); unlock it first.",
@@ -189,13 +221,21 @@ async fn upgrade_cluster(
     };
     state
         .engine
-        .upgrade_cluster(cluster_id, &version)
-        .await
-        .map_err(ApiError::internal)?;
-    Ok((
-        StatusCode::CREATED,
-        Json(status(&state.db, organization_id, cluster_id).await?),
-    ))
+        .queue_cluster_upgrade(&mut tx, cluster_id, &version)
+        .await?;
+    let upgrading = status(&mut tx, organization_id, cluster_id).await?;
+    let change = cluster_change(
+        &mut tx,
+        EventType::TriggerDeploy,
+        organization_id,
+        cluster_id,
+    )
+    .await?
+    .after(&serde_json::json!({ "upgrading_to": version }));
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    state.engine.start_cluster_upgrade(cluster_id);
+    Ok((StatusCode::CREATED, Json(upgrading)))
 }
 
 async fn get_token(
@@ -232,11 +272,11 @@ type StatusRow = (
 /// The cluster's status; READY and not deployed until the engine works on it. A lock whose days
 /// are over is no longer shown.
 async fn status(
-    db: &SqlitePool,
+    db: &mut SqliteConnection,
     organization_id: Uuid,
     cluster_id: Uuid,
 ) -> ApiResult<ClusterStatus> {
-    let cluster = store::find::<Cluster>(db, Clusters::KIND, organization_id, cluster_id)
+    let cluster = store::find::<Cluster>(&mut *db, Clusters::KIND, organization_id, cluster_id)
         .await?
         .record;
     let row: Option<StatusRow> = sqlx::query_as(
@@ -272,7 +312,11 @@ async fn status(
     })
 }
 
-async fn set_lock(db: &SqlitePool, cluster_id: Uuid, lock: Option<&ClusterLock>) -> ApiResult<()> {
+async fn set_lock(
+    db: &mut SqliteConnection,
+    cluster_id: Uuid,
+    lock: Option<&ClusterLock>,
+) -> ApiResult<()> {
     let json = lock
         .map(|lock| serde_json::to_string(lock).map_err(ApiError::internal))
         .transpose()?;

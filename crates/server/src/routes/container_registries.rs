@@ -2,6 +2,7 @@
 //! never returned; an update may leave a secret out to keep it, unless it changes the kind.
 
 use chrono::{DateTime, Utc};
+use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
     ContainerRegistry, ContainerRegistryRequest, FieldError, RegistryConfigRequest,
 };
@@ -17,6 +18,7 @@ impl OrganizationResource for ContainerRegistries {
         stored_as: "container_registry",
         what: "container registry",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::ContainerRegistry, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/containerRegistry";
     const ITEM: &'static str =
         "/organization/{organization_id}/containerRegistry/{container_registry_id}";

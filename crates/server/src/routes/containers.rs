@@ -97,10 +97,6 @@ impl ServiceResource for Containers {
         &record.name
     }
 
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
-
     fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
         Some("$.tag")
     }

@@ -53,10 +53,6 @@ impl ServiceResource for Databases {
         &record.name
     }
 
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
-
     /// The document's `DatabaseEditRequest` has no required field (nor type and mode at all).
     const PARTIAL_EDIT: bool = true;
 

@@ -112,6 +112,11 @@ pub fn one_of(values: impl IntoIterator<Item = &'static str>) -> ObjectBuilder {
         .enum_values(Some(values))
 }
 
+/// A query parameter's schema: one value of the wire enumeration `T`.
+pub fn one_of_enum<T: platform_api::WireEnum>() -> ObjectBuilder {
+    one_of(T::all().iter().map(|value| value.as_str()))
+}
+
 /// What a route does, takes and answers, for the document.
 #[derive(Clone)]
 pub struct Doc {

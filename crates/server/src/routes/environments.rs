@@ -4,18 +4,21 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::EventType;
 use platform_api::{
     ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus,
     Environment, EnvironmentDeploymentPage, EnvironmentMode, EnvironmentRequest, EnvironmentState,
     EnvironmentStatuses, FieldError, HistoryQuery, List, Reference, Status, StatusAction,
     StatusDetails, SubAction,
 };
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::clusters::Clusters;
 use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
 use super::raw_json;
+use crate::audit;
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::action::{Action, Request};
@@ -190,13 +193,14 @@ async fn list_environments(
 /// oldest; an organization without clusters gets a default one, as every organization of the
 /// platform has.
 async fn cluster_for(
+    tx: &mut SqliteConnection,
     state: &AppState,
     organization_id: Uuid,
     request: &EnvironmentRequest,
 ) -> ApiResult<Uuid> {
     if let Some(cluster_id) = request.cluster_id {
         ensure_exists(
-            &state.db,
+            &mut *tx,
             Clusters::KIND,
             organization_id,
             cluster_id,
@@ -213,7 +217,7 @@ async fn cluster_for(
     .bind(organization_id.to_string())
     .bind(Clusters::KIND.stored_as)
     .bind(production)
-    .fetch_optional(&state.db)
+    .fetch_optional(&mut *tx)
     .await?;
     match existing {
         Some((id,)) => db::id(&id),
@@ -226,9 +230,8 @@ async fn cluster_for(
                 version: None,
                 production: false,
             };
-            Ok(insert::<Clusters>(state, organization_id, default)
-                .await?
-                .id)
+            let (id, ..) = insert::<Clusters>(tx, state, organization_id, default).await?;
+            Ok(id)
         }
     }
 }
@@ -241,7 +244,8 @@ async fn create_environment(
 ) -> ApiResult<(StatusCode, Json<Environment>)> {
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let cluster_id = cluster_for(&state, project.organization.id, &request).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let cluster_id = cluster_for(&mut tx, &state, project.organization.id, &request).await?;
     let id = Uuid::new_v4();
     sqlx::query(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
@@ -254,13 +258,15 @@ async fn create_environment(
     .bind(request.mode.as_str())
     .bind(cluster_id.to_string())
     .bind(Utc::now())
-    .execute(&state.db)
+    .execute(&mut *tx)
     .await
     .on_unique_violation("name", "environment")?;
-    Ok((
-        StatusCode::CREATED,
-        Json(find_environment(&state, &caller, id).await?),
-    ))
+    let created = read_environment(&mut tx, &caller, id).await?;
+    let target = audit::Target::environment(&mut tx, id).await?;
+    let change = audit::Change::new(EventType::Create, target).after(&created);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 async fn get_environment(
@@ -279,11 +285,12 @@ async fn update_environment(
     ApiPath(environment_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<EnvironmentRequest>,
 ) -> ApiResult<Json<Environment>> {
-    find_environment(&state, &caller, environment_id).await?;
+    let before = find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
     if let Some(cluster_id) = request.cluster_id {
         ensure_exists(
-            &state.db,
+            &mut *tx,
             Clusters::KIND,
             caller.organization_id,
             cluster_id,
@@ -301,12 +308,17 @@ async fn update_environment(
     .bind(request.cluster_id.map(|id| id.to_string()))
     .bind(Utc::now())
     .bind(environment_id.to_string())
-    .execute(&state.db)
+    .execute(&mut *tx)
     .await
     .on_unique_violation("name", "environment")?;
-    Ok(Json(
-        find_environment(&state, &caller, environment_id).await?,
-    ))
+    let updated = read_environment(&mut tx, &caller, environment_id).await?;
+    let target = audit::Target::environment(&mut tx, environment_id).await?;
+    let change = audit::Change::new(EventType::Update, target)
+        .before(&before)
+        .after(&updated);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(updated))
 }
 
 /// Deletes the environment with its services.
@@ -315,8 +327,13 @@ async fn delete_environment(
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    find_environment(&state, &caller, environment_id).await?;
-    engine::delete_when_idle(&state.db, Scope::Environment(environment_id)).await?;
+    let before = find_environment(&state, &caller, environment_id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let target = audit::Target::environment(&mut tx, environment_id).await?;
+    engine::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
+    let change = audit::Change::new(EventType::Delete, target).before(&before);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -395,35 +412,53 @@ async fn start_on_environment(
     action: Action,
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
     find_environment(state, caller, environment_id).await?;
-    engine::ensure_idle(&state.db, Scope::Environment(environment_id)).await?;
+    engine::ensure_idle(
+        &mut *state.db.acquire().await?,
+        Scope::Environment(environment_id),
+    )
+    .await?;
     let services: Vec<(String,)> =
         sqlx::query_as("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
             .bind(environment_id.to_string())
             .fetch_all(&state.db)
             .await?;
-    let mut started = 0;
     let execution = Uuid::new_v4().simple().to_string();
+    let mut tx = state.engine.begin().await?;
+    let mut queued = Vec::new();
     for (service_id,) in services {
         let outcome = state
             .engine
-            .request(
+            .queue(
+                &mut tx,
                 Request::from(action).within(&execution),
                 db::id(&service_id)?,
                 &caller.name,
             )
             .await;
         match outcome {
-            Ok(_) => started += 1,
+            Ok(action) => queued.push(action.deployment_id),
             // The environment was idle: a conflict means the action does not apply here.
             Err(error) if error.status() == StatusCode::CONFLICT => {}
             Err(error) => return Err(error),
         }
     }
-    if started == 0 {
+    if queued.is_empty() {
         return Err(ApiError::conflict(format!(
             "No service of this environment to {}.",
             action.verb()
         )));
+    }
+    let target = audit::Target::environment(&mut tx, environment_id).await?;
+    audit::record(
+        &mut tx,
+        caller,
+        audit::Change::new(action.event_type(), target),
+    )
+    .await?;
+    tx.commit().await?;
+    let started = queued.len() as i64;
+    for deployment_id in queued {
+        state.engine.start(deployment_id);
     }
     let statuses =
         engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
@@ -473,12 +508,21 @@ pub async fn find_environment(
     caller: &Caller,
     id: Uuid,
 ) -> ApiResult<Environment> {
+    read_environment(&mut *state.db.acquire().await?, caller, id).await
+}
+
+/// The caller's environment with this id as `conn` sees it, or 404.
+pub(super) async fn read_environment(
+    conn: &mut SqliteConnection,
+    caller: &Caller,
+    id: Uuid,
+) -> ApiResult<Environment> {
     let row: EnvironmentRow = sqlx::query_as(&format!(
         "{SELECT} WHERE e.id = ? AND e.organization_id = ?"
     ))
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
-    .fetch_optional(&state.db)
+    .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("environment"))?;
     environment(row)

@@ -1,6 +1,7 @@
 //! Labels groups (spec 2.10) and annotation groups.
 
 use chrono::{DateTime, Utc};
+use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
     AnnotationsGroup, AnnotationsGroupRequest, FieldError, LabelsGroup, LabelsGroupRequest,
 };
@@ -16,6 +17,8 @@ impl OrganizationResource for LabelsGroups {
         stored_as: "labels_group",
         what: "labels group",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) =
+        (TargetType::Organization, Some(SubTargetType::LabelsGroup));
     const COLLECTION: &'static str = "/organization/{organization_id}/labelsGroups";
     const ITEM: &'static str = "/organization/{organization_id}/labelsGroups/{labels_group_id}";
 
@@ -60,6 +63,10 @@ impl OrganizationResource for AnnotationsGroups {
         stored_as: "annotations_group",
         what: "annotations group",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (
+        TargetType::Organization,
+        Some(SubTargetType::AnnotationsGroup),
+    );
     const COLLECTION: &'static str = "/organization/{organization_id}/annotationsGroup";
     const ITEM: &'static str =
         "/organization/{organization_id}/annotationsGroup/{annotations_group_id}";

@@ -1,6 +1,7 @@
 //! Helm repositories (spec 2.11): credentials as a container registry's, secrets never returned.
 
 use chrono::{DateTime, Utc};
+use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
 use uuid::Uuid;
 
@@ -15,6 +16,7 @@ impl OrganizationResource for HelmRepositories {
         stored_as: "helm_repository",
         what: "helm repository",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::HelmRepository, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/helmRepository";
     const ITEM: &'static str =
         "/organization/{organization_id}/helmRepository/{helm_repository_id}";

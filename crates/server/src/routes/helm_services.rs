@@ -103,8 +103,4 @@ impl ServiceResource for HelmServices {
 
     const RESTORED_BY_ROLLBACK: &'static [&'static str] =
         &["$.source.repository.chart_version", "$.values_override"];
-
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
 }

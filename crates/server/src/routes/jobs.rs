@@ -108,10 +108,6 @@ impl ServiceResource for Jobs {
         &record.name
     }
 
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
-
     fn image_tag_at(record: &Self::Record) -> Option<&'static str> {
         record.source.image.as_ref().map(|_| "$.source.image.tag")
     }

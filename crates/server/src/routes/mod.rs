@@ -16,6 +16,7 @@ mod helm_repositories;
 mod helm_services;
 mod jobs;
 mod on_premise_credentials;
+mod organization_events;
 pub(crate) mod organization_resources;
 mod organizations;
 mod projects;
@@ -50,6 +51,7 @@ use crate::AppState;
 pub fn table(state: &AppState) -> RouteTable {
     let mut routes = RouteTable::new(state.clone());
     organizations::register(&mut routes);
+    organization_events::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);
     clones::register(&mut routes);

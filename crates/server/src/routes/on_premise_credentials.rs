@@ -2,6 +2,7 @@
 //! secret key is never returned.
 
 use chrono::{DateTime, Utc};
+use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
     FieldError, OnPremiseCredentials, OnPremiseCredentialsRequest, OnPremiseObjectType,
 };
@@ -19,6 +20,10 @@ impl OrganizationResource for OnPremiseCredentialsResource {
         stored_as: "on_premise_credentials",
         what: "on-premise credentials",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (
+        TargetType::Organization,
+        Some(SubTargetType::ClusterCredentials),
+    );
     const COLLECTION: &'static str = "/organization/{organization_id}/onPremise/credentials";
     const ITEM: &'static str =
         "/organization/{organization_id}/onPremise/credentials/{credentials_id}";

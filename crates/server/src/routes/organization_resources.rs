@@ -8,14 +8,18 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{FieldError, List};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use sqlx::SqliteConnection;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::own_organization;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
+use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
 use crate::store::{self, Entry, Kind, Secrets};
@@ -71,6 +75,20 @@ pub trait OrganizationResource: Send + Sync + 'static {
 
     /// Lets the record say how many use it (`associated_services_count`).
     fn reflect_usage(_record: &mut Self::Record, _users: i64) {}
+
+    /// What the audit log calls a record of this kind: a target of its own, or a part of the
+    /// organization.
+    const AUDITED_AS: (TargetType, Option<SubTargetType>);
+}
+
+/// A change to the record `id` of `R`, named `name`, for the audit log.
+fn change<R: OrganizationResource>(event_type: EventType, id: Uuid, name: String) -> Change {
+    let (target_type, sub_target) = R::AUDITED_AS;
+    let change = Change::new(event_type, Target::new(target_type, id, name));
+    match sub_target {
+        Some(sub_target) => change.of(sub_target),
+        None => change,
+    }
 }
 
 /// What may use an organization-level record.
@@ -96,8 +114,8 @@ impl UsedBy {
 
 /// How many use each of the organization's records of `kind` (`only` that one, when given), in
 /// one query whatever the number of records; a record nothing uses is left out.
-async fn usage(
-    db: &sqlx::SqlitePool,
+async fn usage<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
     (used_by, kind): (UsedBy, Kind),
     organization_id: Uuid,
     only: Option<Uuid>,
@@ -129,8 +147,8 @@ async fn usage(
 }
 
 /// How many use the record `id` of `R`.
-async fn users<R: OrganizationResource>(
-    db: &sqlx::SqlitePool,
+async fn users<'e, R: OrganizationResource>(
+    db: impl sqlx::SqliteExecutor<'e>,
     organization_id: Uuid,
     id: Uuid,
 ) -> ApiResult<i64> {
@@ -240,22 +258,28 @@ async fn create<R: OrganizationResource>(
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
     check_targets::<R>(&state, &request).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(insert::<R>(&state, organization_id, request).await?),
-    ))
+    let mut tx = db::begin_write(&state.db).await?;
+    let (id, record, secrets) = insert::<R>(&mut tx, &state, organization_id, request).await?;
+    let created = change::<R>(EventType::Create, id, R::name(&record))
+        .after(&record)
+        .secrets(secrets);
+    audit::record(&mut tx, &caller, created).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(record)))
 }
 
-/// Stores a new record of `R` from a request whose rules were checked; 409 when its name is
-/// taken.
+/// Stores a new record of `R` from a request whose rules were checked, in `conn`: its id, the
+/// record, and the names of the secrets it was given. 409 when its name is taken.
 pub async fn insert<R: OrganizationResource>(
+    conn: &mut SqliteConnection,
     state: &AppState,
     organization_id: Uuid,
     request: R::Request,
-) -> ApiResult<R::Record> {
+) -> ApiResult<(Uuid, R::Record, Vec<String>)> {
     let (id, now) = (Uuid::new_v4(), Utc::now());
     let (mut record, secrets) = R::build(id, organization_id, now, None, request, None);
     R::reflect_secrets(&mut record, &secrets);
+    let secret_names = secrets.keys().cloned().collect();
     let secrets = state.sealer.seal_all(secrets);
     let entry = Entry {
         id,
@@ -264,8 +288,8 @@ pub async fn insert<R: OrganizationResource>(
         secrets: &secrets,
         at: now,
     };
-    store::insert(&state.db, R::KIND, organization_id, entry).await?;
-    Ok(record)
+    store::insert(conn, R::KIND, organization_id, entry).await?;
+    Ok((id, record, secret_names))
 }
 
 async fn read<R: OrganizationResource>(
@@ -287,7 +311,9 @@ async fn update<R: OrganizationResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<Json<R::Record>> {
     own_organization(&caller, organization_id)?;
-    let stored = store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let stored = store::find::<R::Record>(&mut *tx, R::KIND, organization_id, id).await?;
+    let had_secrets: Vec<String> = stored.secrets.keys().cloned().collect();
     let mut kept = if R::keeps_secrets(&stored.record, &request) {
         stored.secrets
     } else {
@@ -305,6 +331,13 @@ async fn update<R: OrganizationResource>(
         request,
         Some(&stored.record),
     );
+    // The secrets the request set, and those it dropped.
+    let mut changed_secrets: Vec<String> = secrets.keys().cloned().collect();
+    changed_secrets.extend(
+        had_secrets
+            .into_iter()
+            .filter(|name| !kept.contains_key(name)),
+    );
     kept.extend(state.sealer.seal_all(secrets));
     R::reflect_secrets(&mut record, &kept);
     let entry = Entry {
@@ -314,7 +347,13 @@ async fn update<R: OrganizationResource>(
         secrets: &kept,
         at: now,
     };
-    store::update(&state.db, R::KIND, entry).await?;
+    store::update(&mut tx, R::KIND, entry).await?;
+    let updated = change::<R>(EventType::Update, id, R::name(&record))
+        .before(&stored.record)
+        .after(&record)
+        .secrets(changed_secrets);
+    audit::record(&mut tx, &caller, updated).await?;
+    tx.commit().await?;
     Ok(Json(
         with_usage::<R>(&state.db, organization_id, id, record).await?,
     ))
@@ -326,8 +365,9 @@ async fn delete<R: OrganizationResource>(
     ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
-    let users = users::<R>(&state.db, organization_id, id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let stored = store::find::<R::Record>(&mut *tx, R::KIND, organization_id, id).await?;
+    let users = users::<R>(&mut *tx, organization_id, id).await?;
     if users > 0 {
         let (what, plural) = (R::USED_BY.what(), if users == 1 { "" } else { "s" });
         return Err(ApiError::conflict(format!(
@@ -335,13 +375,17 @@ async fn delete<R: OrganizationResource>(
             R::KIND.what
         )));
     }
-    store::delete(&state.db, id).await?;
+    store::delete(&mut tx, id).await?;
+    let deleted =
+        change::<R>(EventType::Delete, id, R::name(&stored.record)).before(&stored.record);
+    audit::record(&mut tx, &caller, deleted).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// 400 naming `field` unless `id` is a record of `kind` in the organization.
-pub async fn ensure_exists(
-    db: &sqlx::SqlitePool,
+pub async fn ensure_exists<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
     kind: Kind,
     organization_id: Uuid,
     id: Uuid,

@@ -3,9 +3,11 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::EventType;
 use platform_api::{List, Project, ProjectListQuery, ProjectRequest, Reference};
 use uuid::Uuid;
 
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
@@ -135,6 +137,7 @@ async fn create_project(
 ) -> ApiResult<(StatusCode, Json<Project>)> {
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
     let row: ProjectRow = sqlx::query_as(&format!(
         "INSERT INTO projects (id, organization_id, name, description, created_at)
          VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
@@ -144,10 +147,19 @@ async fn create_project(
     .bind(request.name.trim())
     .bind(request.description.as_deref())
     .bind(Utc::now())
-    .fetch_one(&state.db)
+    .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "project")?;
-    Ok((StatusCode::OK, Json(project(row)?)))
+    let created = project(row)?;
+    let target = Target::project(&mut tx, created.id).await?;
+    audit::record(
+        &mut tx,
+        &caller,
+        Change::new(EventType::Create, target).after(&created),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((StatusCode::OK, Json(created)))
 }
 
 async fn get_project(
@@ -164,8 +176,9 @@ async fn update_project(
     ApiPath(project_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<ProjectRequest>,
 ) -> ApiResult<Json<Project>> {
-    find_project(&state, &caller, project_id).await?;
+    let before = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
     let row: ProjectRow = sqlx::query_as(&format!(
         "UPDATE projects SET name = ?, description = ?, updated_at = ? WHERE id = ? RETURNING {COLUMNS}"
     ))
@@ -173,10 +186,21 @@ async fn update_project(
     .bind(request.description.as_deref())
     .bind(Utc::now())
     .bind(project_id.to_string())
-    .fetch_one(&state.db)
+    .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "project")?;
-    Ok(Json(project(row)?))
+    let updated = project(row)?;
+    let target = Target::project(&mut tx, project_id).await?;
+    audit::record(
+        &mut tx,
+        &caller,
+        Change::new(EventType::Update, target)
+            .before(&before)
+            .after(&updated),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(updated))
 }
 
 /// Deletes the project with its environments and services.
@@ -185,8 +209,17 @@ async fn delete_project(
     caller: Caller,
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    find_project(&state, &caller, project_id).await?;
-    engine::delete_when_idle(&state.db, Scope::Project(project_id)).await?;
+    let before = find_project(&state, &caller, project_id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let target = Target::project(&mut tx, project_id).await?;
+    engine::delete_when_idle(&mut tx, Scope::Project(project_id)).await?;
+    audit::record(
+        &mut tx,
+        &caller,
+        Change::new(EventType::Delete, target).before(&before),
+    )
+    .await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

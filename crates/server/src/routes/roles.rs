@@ -4,10 +4,13 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List, RolePermission};
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::own_organization;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
@@ -122,6 +125,7 @@ async fn create_role(
 ) -> ApiResult<(StatusCode, Json<CustomRole>)> {
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
     let row: RoleRow = sqlx::query_as(&format!(
         "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
          VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
@@ -131,10 +135,18 @@ async fn create_role(
     .bind(request.name.trim())
     .bind(request.description.unwrap_or_default())
     .bind(request.permission.unwrap_or(RolePermission::Read).as_str())
-    .fetch_one(&state.db)
+    .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "role")?;
-    Ok((StatusCode::CREATED, Json(role(row)?)))
+    let created = role(row)?;
+    audit::record(
+        &mut tx,
+        &caller,
+        change(EventType::Create, &created).after(&created),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 async fn get_role(
@@ -143,7 +155,9 @@ async fn get_role(
     ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
-    Ok(Json(find_role(&state, organization_id, role_id).await?))
+    Ok(Json(
+        find_role(&mut *state.db.acquire().await?, organization_id, role_id).await?,
+    ))
 }
 
 async fn update_role(
@@ -153,7 +167,8 @@ async fn update_role(
     ApiJson(request): ApiJson<CustomRoleRequest>,
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
-    let current = custom(find_role(&state, organization_id, role_id).await?)?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
     request.validate().map_err(ApiError::invalid)?;
     let row: RoleRow = sqlx::query_as(&format!(
         "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
@@ -168,10 +183,16 @@ async fn update_role(
             .as_str(),
     )
     .bind(role_id.to_string())
-    .fetch_one(&state.db)
+    .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "role")?;
-    Ok(Json(role(row)?))
+    let updated = role(row)?;
+    let change = change(EventType::Update, &updated)
+        .before(&current)
+        .after(&updated);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(updated))
 }
 
 async fn delete_role(
@@ -180,10 +201,11 @@ async fn delete_role(
     ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    custom(find_role(&state, organization_id, role_id).await?)?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
     let (tokens,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
         .bind(role_id.to_string())
-        .fetch_one(&state.db)
+        .fetch_one(&mut *tx)
         .await?;
     if tokens > 0 {
         return Err(ApiError::conflict(format!(
@@ -192,9 +214,18 @@ async fn delete_role(
     }
     sqlx::query("DELETE FROM roles WHERE id = ?")
         .bind(role_id.to_string())
-        .execute(&state.db)
+        .execute(&mut *tx)
         .await?;
+    let change = change(EventType::Delete, &current).before(&current);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A change to a role, for the audit log.
+fn change(event_type: EventType, role: &CustomRole) -> Change {
+    let target = Target::new(TargetType::MembersAndRoles, role.id, &role.name);
+    Change::new(event_type, target).of(SubTargetType::CustomRole)
 }
 
 /// 409 for the built-in roles, which stay as they are.
@@ -209,13 +240,17 @@ fn custom(role: CustomRole) -> ApiResult<CustomRole> {
     }
 }
 
-async fn find_role(state: &AppState, organization_id: Uuid, id: Uuid) -> ApiResult<CustomRole> {
+async fn find_role(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<CustomRole> {
     let row: RoleRow = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM roles WHERE id = ? AND organization_id = ?"
     ))
     .bind(id.to_string())
     .bind(organization_id.to_string())
-    .fetch_optional(&state.db)
+    .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("role"))?;
     role(row)

@@ -7,6 +7,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::audit::EventType;
 use platform_api::{
     validate_selection, DeployAllRequest, DeployRequest, EnvironmentState, EnvironmentStatuses,
     Selected, ServiceIds, ServiceType, Status, StatusAction, WireEnum,
@@ -21,7 +22,9 @@ use super::helm_services::HelmServices;
 use super::jobs::Jobs;
 use super::service_resources::{prepare_deploy, PreparedDeploy};
 use super::terraform_services::TerraformServices;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
+use crate::db;
 use crate::engine::action::{Action, Request};
 use crate::engine::{self, status};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
@@ -162,16 +165,27 @@ async fn act_on_selected(
     .await?;
     let started = found.len() as i64;
     let execution = Uuid::new_v4().simple().to_string();
+    let mut tx = state.engine.begin().await?;
+    let mut queued = Vec::new();
     for service in found {
-        state
+        let action = state
             .engine
-            .request(
+            .queue(
+                &mut tx,
                 Request::from(action).within(&execution),
                 service.selected.id,
                 &caller.name,
             )
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
+        queued.push(action.deployment_id);
+    }
+    let target = Target::environment(&mut tx, environment_id).await?;
+    let change = Change::new(action.event_type(), target).after(&ids);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    for deployment_id in queued {
+        state.engine.start(deployment_id);
     }
     let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
     Ok((statuses, started))
@@ -183,6 +197,7 @@ async fn deploy_selected(
     ApiPath(environment_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<DeployAllRequest>,
 ) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    let asked = serde_json::to_value(&request).map_err(ApiError::internal)?;
     let each = request.each();
     let (selected, deploys): (Vec<Selected>, Vec<DeployRequest>) = each.into_iter().unzip();
     let found = find_selected(&state, &caller, environment_id, selected, |_| Ok(())).await?;
@@ -207,11 +222,21 @@ async fn deploy_selected(
         return Err(ApiError::of_selection(errors));
     }
     let execution = Uuid::new_v4().simple().to_string();
+    let mut tx = state.engine.begin().await?;
+    let mut queued = Vec::new();
     for (ready, service) in prepared.into_iter().zip(&found) {
-        ready
-            .start(&state, &caller, Some(&execution))
+        let action = ready
+            .queue(&state, &mut tx, &caller, Some(&execution))
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
+        queued.push(action.deployment_id);
+    }
+    let target = Target::environment(&mut tx, environment_id).await?;
+    let change = Change::new(EventType::TriggerDeploy, target).after(&asked);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    for deployment_id in queued {
+        state.engine.start(deployment_id);
     }
     let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
     Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
@@ -245,7 +270,8 @@ async fn delete_selected(
     ApiJson(ids): ApiJson<ServiceIds>,
 ) -> ApiResult<StatusCode> {
     let found = find_selected(&state, &caller, environment_id, ids.each(), |_| Ok(())).await?;
-    let mut tx = state.db.begin().await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let target = Target::environment(&mut tx, environment_id).await?;
     for service in &found {
         // Checked again inside the transaction: an action requested since would be cut off.
         let deleted = sqlx::query(&format!(
@@ -262,6 +288,8 @@ async fn delete_selected(
                 .within(&service.selected.field, &service.name));
         }
     }
+    let change = Change::new(EventType::Delete, target).after(&ids);
+    audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
     Ok(StatusCode::OK)
 }

@@ -8,6 +8,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::EventType;
 use platform_api::{
     Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryOutcome,
     HistoryQuery, List, LogLine, LogQuery, ServiceType, Status,
@@ -15,15 +16,17 @@ use platform_api::{
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::SqlitePool;
+use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
+use crate::db;
 use crate::engine::action::{Action, Request};
-use crate::engine::{self, rollback, status, Scope};
+use crate::engine::{self, rollback, status, Queued, Scope};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
 use crate::git;
@@ -97,8 +100,6 @@ pub trait ServiceResource: Send + Sync + 'static {
     /// The parts of the record that say what runs, beyond the commit (an image, a chart version
     /// and values): a rollback puts back those of the deployment it deploys again.
     const RESTORED_BY_ROLLBACK: &'static [&'static str] = &[];
-
-    fn id(record: &Self::Record) -> Uuid;
 
     /// Whether an update may leave out any field (it keeps its value): the kinds whose edit
     /// request in the production document has no required field. Their `completed_update`
@@ -227,7 +228,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .query(
                 "status",
                 false,
-                doc::one_of(HistoryOutcome::ALL.iter().map(|outcome| outcome.as_str())),
+                doc::one_of_enum::<HistoryOutcome>(),
             )
             .query("git_commit_id", false, doc::text())
             .query("triggered_by", false, doc::text())
@@ -291,7 +292,7 @@ async fn act<R: ServiceResource>(
     action: Action,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
-    let status = state.engine.request(action, id, &caller.name).await?;
+    let status = state.engine.request(action, id, &caller).await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }
 
@@ -301,7 +302,10 @@ async fn cancel<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     find::<R>(&state, &caller, id).await?;
-    Ok((StatusCode::ACCEPTED, Json(state.engine.cancel(id).await?)))
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(state.engine.cancel(id, &caller).await?),
+    ))
 }
 
 async fn history<R: ServiceResource>(
@@ -388,11 +392,16 @@ async fn deploy<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<DeployRequest>,
 ) -> ApiResult<(StatusCode, Json<Status>)> {
+    let asked = serde_json::to_value(&request).map_err(ApiError::internal)?;
     let prepared = prepare_deploy::<R>(&state, &caller, id, request).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(prepared.start(&state, &caller, None).await?),
-    ))
+    let mut tx = state.engine.begin().await?;
+    let queued = prepared.queue(&state, &mut tx, &caller, None).await?;
+    let target = Target::service(&mut tx, id).await?;
+    let change = Change::new(EventType::TriggerDeploy, target).after(&asked);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    state.engine.start(queued.deployment_id);
+    Ok((StatusCode::ACCEPTED, Json(queued.status)))
 }
 
 /// A deployment checked and ready to start: what it sets in the service's configuration (an
@@ -479,36 +488,37 @@ pub async fn prepare_deploy<R: ServiceResource>(
 }
 
 impl PreparedDeploy {
-    /// Sets what the deploy pins in the service's configuration and queues it (as one of the
-    /// actions of a request on its environment, when `environment_execution_id` says which).
-    pub async fn start(
+    /// Sets what the deploy pins in the service's configuration and queues it in `tx` (as one
+    /// of the actions of a request on its environment, when `environment_execution_id` says
+    /// which); nothing runs before `Engine::start`.
+    pub async fn queue(
         self,
         state: &AppState,
+        tx: &mut Transaction<'_, Sqlite>,
         caller: &Caller,
         environment_execution_id: Option<&str>,
-    ) -> ApiResult<Status> {
+    ) -> ApiResult<Queued> {
         let id = self.id;
         if !self.pinned.is_empty() || self.rollback.is_some() {
             // What is deployed becomes the service's, as an update would make it.
-            engine::ensure_idle(&state.db, Scope::Service(id)).await?;
-            let mut tx = state.db.begin().await?;
+            engine::ensure_idle(tx, Scope::Service(id)).await?;
             for (path, value) in &self.pinned {
                 sqlx::query(&format!(
                     "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
                 ))
                 .bind(value)
                 .bind(id.to_string())
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
             }
             if let Some(deployed) = &self.rollback {
-                deployed.restore(&mut tx, id, self.restored).await?;
+                deployed.restore(tx, id, self.restored).await?;
             }
-            tx.commit().await?;
         }
         state
             .engine
-            .request(
+            .queue(
+                tx,
                 Request {
                     action: Action::Deploy,
                     git_commit_id: self.commit,
@@ -596,10 +606,31 @@ async fn create<R: ServiceResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     let environment = find_environment(&state, &caller, environment_id).await?;
-    check::<R>(&state.db, environment.organization.id, &request, &[]).await?;
-    let record = insert::<R>(&state, environment.organization.id, environment_id, request).await?;
+    check::<R>(
+        &mut *state.db.acquire().await?,
+        environment.organization.id,
+        &request,
+        &[],
+    )
+    .await?;
+    let secrets: Vec<String> = R::secrets(&request).into_keys().collect();
+    let mut tx = db::begin_write(&state.db).await?;
+    let id = insert::<R>(
+        &mut tx,
+        &state,
+        environment.organization.id,
+        environment_id,
+        request,
+    )
+    .await?;
     // Answered as a read answers it (with what the record names filled in).
-    let (created, _) = find::<R>(&state, &caller, R::id(&record)).await?;
+    let (created, _) = find_in::<R>(&mut tx, &caller, id).await?;
+    let target = Target::service(&mut tx, id).await?;
+    let change = Change::new(EventType::Create, target)
+        .after(&created)
+        .secrets(secrets);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -619,14 +650,17 @@ async fn update<R: ServiceResource>(
 ) -> ApiResult<Json<R::Record>> {
     let (previous, environment_id) = find::<R>(&state, &caller, id).await?;
     let request: R::Request = from_json(R::completed_update(&previous, body))?;
+    let mut tx = db::begin_write(&state.db).await?;
     let (stored,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
         .bind(id.to_string())
-        .fetch_one(&state.db)
+        .fetch_one(&mut *tx)
         .await?;
     let mut secrets: Secrets = serde_json::from_str(&stored).map_err(ApiError::internal)?;
     let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
-    check::<R>(&state.db, caller.organization_id, &request, &kept).await?;
-    secrets.extend(state.sealer.seal_all(R::secrets(&request)));
+    check::<R>(&mut tx, caller.organization_id, &request, &kept).await?;
+    let given = R::secrets(&request);
+    let mut changed_secrets: Vec<String> = given.keys().cloned().collect();
+    secrets.extend(state.sealer.seal_all(given));
     let mut record = R::build(id, environment_id, request, Some(&previous));
     // What was deployed stays known across a change of configuration.
     if let (Some(deployed), Some(repository)) =
@@ -636,6 +670,12 @@ async fn update<R: ServiceResource>(
         repository.deployed_commit_date = deployed.deployed_commit_date;
     }
     let declared = R::secret_names(&record);
+    changed_secrets.extend(
+        secrets
+            .keys()
+            .filter(|name| !declared.contains(name))
+            .cloned(),
+    );
     secrets.retain(|name, _| declared.contains(name));
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
     sqlx::query("UPDATE services SET name = ?, spec = ?, secrets = ?, updated_at = ? WHERE id = ?")
@@ -644,11 +684,19 @@ async fn update<R: ServiceResource>(
         .bind(serde_json::to_string(&secrets).map_err(ApiError::internal)?)
         .bind(Utc::now())
         .bind(id.to_string())
-        .execute(&state.db)
+        .execute(&mut *tx)
         .await
         .on_unique_violation("name", "service")?;
-    engine::mark_scope_out_of_date(&state.db, Scope::Service(id)).await?;
-    Ok(Json(find::<R>(&state, &caller, id).await?.0))
+    engine::mark_scope_out_of_date(&mut tx, Scope::Service(id)).await?;
+    let (updated, _) = find_in::<R>(&mut tx, &caller, id).await?;
+    let target = Target::service(&mut tx, id).await?;
+    let change = Change::new(EventType::Update, target)
+        .before(&previous)
+        .after(&updated)
+        .secrets(changed_secrets);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(updated))
 }
 
 async fn delete<R: ServiceResource>(
@@ -656,8 +704,13 @@ async fn delete<R: ServiceResource>(
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    find::<R>(&state, &caller, id).await?;
-    engine::delete_when_idle(&state.db, Scope::Service(id)).await?;
+    let (before, _) = find::<R>(&state, &caller, id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let target = Target::service(&mut tx, id).await?;
+    engine::delete_when_idle(&mut tx, Scope::Service(id)).await?;
+    let change = Change::new(EventType::Delete, target).before(&before);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -674,14 +727,14 @@ async fn get_status<R: ServiceResource>(
 
 /// The rules of the request, then the records it names.
 async fn check<R: ServiceResource>(
-    db: &SqlitePool,
+    conn: &mut SqliteConnection,
     organization_id: Uuid,
     request: &R::Request,
     kept: &[&str],
 ) -> ApiResult<()> {
     R::validate(request, kept).map_err(ApiError::invalid)?;
     for (field, kind, id) in R::references(request) {
-        ensure_exists(db, kind, organization_id, id, &field).await?;
+        ensure_exists(&mut *conn, kind, organization_id, id, &field).await?;
     }
     Ok(())
 }
@@ -722,6 +775,15 @@ pub async fn find<R: ServiceResource>(
     caller: &Caller,
     id: Uuid,
 ) -> ApiResult<(R::Record, Uuid)> {
+    find_in::<R>(&mut *state.db.acquire().await?, caller, id).await
+}
+
+/// `find`, as `conn` sees the service.
+pub(super) async fn find_in<R: ServiceResource>(
+    conn: &mut SqliteConnection,
+    caller: &Caller,
+    id: Uuid,
+) -> ApiResult<(R::Record, Uuid)> {
     let (spec, environment_id): (String, String) = sqlx::query_as(&format!(
         "SELECT {}, s.environment_id FROM services s {WITH_REGISTRY}
          WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
@@ -733,7 +795,7 @@ pub async fn find<R: ServiceResource>(
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
     .bind(R::TYPE.as_str())
-    .fetch_optional(&state.db)
+    .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found(R::WHAT))?;
     Ok((
@@ -742,20 +804,19 @@ pub async fn find<R: ServiceResource>(
     ))
 }
 
-/// Stores a new service of kind `R`, READY and NEVER_DEPLOYED. The request must have been
-/// checked.
+/// Stores a new service of kind `R` in `conn`, READY and NEVER_DEPLOYED; its id. The request
+/// must have been checked.
 pub async fn insert<R: ServiceResource>(
+    conn: &mut SqliteConnection,
     state: &AppState,
     organization_id: Uuid,
     environment_id: Uuid,
     request: R::Request,
-) -> ApiResult<R::Record> {
-    let db = &state.db;
+) -> ApiResult<Uuid> {
     let id = Uuid::new_v4();
     let secrets = state.sealer.seal_all(R::secrets(&request));
     let record = R::build(id, environment_id, request, None);
     let spec = serde_json::to_string(&record).map_err(ApiError::internal)?;
-    let mut tx = db.begin().await?;
     sqlx::query(
         "INSERT INTO services (id, organization_id, environment_id, kind, name, spec, secrets, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -768,12 +829,11 @@ pub async fn insert<R: ServiceResource>(
     .bind(spec)
     .bind(serde_json::to_string(&secrets).map_err(ApiError::internal)?)
     .bind(Utc::now())
-    .execute(&mut *tx)
+    .execute(&mut *conn)
     .await
     .on_unique_violation("name", "service")?;
-    engine::insert_initial_status(&mut tx, id).await?;
-    tx.commit().await?;
-    Ok(record)
+    engine::insert_initial_status(conn, id).await?;
+    Ok(id)
 }
 
 /// When a service was created and last updated, for `build`.

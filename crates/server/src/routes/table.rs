@@ -86,7 +86,7 @@ async fn authorize(
 ) -> Response {
     let (mut parts, body) = request.into_parts();
     let caller = match authenticate(&state, &parts.headers).await {
-        Ok(caller) => caller,
+        Ok(caller) => caller.with_client(&parts.headers),
         Err(error) => return error.into_response(),
     };
     let quota = state.rate_limiter.hit(caller.rate_key());

@@ -93,8 +93,4 @@ impl ServiceResource for TerraformServices {
     fn name(record: &Self::Record) -> &str {
         &record.name
     }
-
-    fn id(record: &Self::Record) -> Uuid {
-        record.id
-    }
 }

@@ -5,10 +5,13 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{ApiToken, ApiTokenRequest, FieldError, List};
+use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use super::own_organization;
+use crate::audit::{self, Change, Target};
 use crate::auth::{generate_token, hash_token, Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
@@ -100,7 +103,7 @@ async fn list_tokens(
 }
 
 /// The role the deprecated `scope: ADMIN` stands for.
-async fn built_in_admin_role(db: &sqlx::SqlitePool, organization_id: Uuid) -> ApiResult<Uuid> {
+async fn built_in_admin_role(db: &mut SqliteConnection, organization_id: Uuid) -> ApiResult<Uuid> {
     let (id,): (String,) = sqlx::query_as(
         "SELECT id FROM roles WHERE organization_id = ? AND built_in = 1 AND permission = 'ADMIN'",
     )
@@ -118,15 +121,16 @@ async fn create_token(
 ) -> ApiResult<(StatusCode, Json<ApiToken>)> {
     own_organization(&caller, organization_id)?;
     request.validate(Utc::now()).map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.db).await?;
     let role_id = match request.role_id {
         Some(role_id) => role_id,
-        None => built_in_admin_role(&state.db, organization_id).await?,
+        None => built_in_admin_role(&mut tx, organization_id).await?,
     };
     let (known,): (bool,) =
         sqlx::query_as("SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)")
             .bind(role_id.to_string())
             .bind(organization_id.to_string())
-            .fetch_one(&state.db)
+            .fetch_one(&mut *tx)
             .await?;
     if !known {
         return Err(ApiError::invalid(vec![FieldError::new(
@@ -148,9 +152,16 @@ async fn create_token(
     .bind(hash_token(&secret))
     .bind(Utc::now())
     .bind(request.expires_at)
-    .execute(&state.db)
+    .execute(&mut *tx)
     .await?;
-    let mut created = find_token(&state, organization_id, id).await?;
+    let mut created = find_token(&mut tx, organization_id, id).await?;
+    let change = token_change(&mut tx, EventType::Create, organization_id)
+        .await?
+        .after(&created)
+        .secrets(["token"]);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    // Shown once, here, and never recorded.
     created.token = Some(secret);
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -161,7 +172,9 @@ async fn get_token(
     ApiPath((organization_id, token_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<ApiToken>> {
     own_organization(&caller, organization_id)?;
-    Ok(Json(find_token(&state, organization_id, token_id).await?))
+    Ok(Json(
+        find_token(&mut *state.db.acquire().await?, organization_id, token_id).await?,
+    ))
 }
 
 async fn delete_token(
@@ -170,7 +183,8 @@ async fn delete_token(
     ApiPath((organization_id, token_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    find_token(&state, organization_id, token_id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let before = find_token(&mut tx, organization_id, token_id).await?;
     // One statement, so that two deletions at once cannot both pass the check: an ADMIN token
     // goes only while another unexpired ADMIN token stays.
     let deleted = sqlx::query(
@@ -184,23 +198,42 @@ async fn delete_token(
     .bind(token_id.to_string())
     .bind(organization_id.to_string())
     .bind(Utc::now())
-    .execute(&state.db)
+    .execute(&mut *tx)
     .await?;
     if deleted.rows_affected() == 0 {
         return Err(ApiError::conflict(
             "This is the organization's last ADMIN token: create another ADMIN token first, or nobody could manage the organization.",
         ));
     }
+    let change = token_change(&mut tx, EventType::Delete, organization_id)
+        .await?
+        .before(&before);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn find_token(state: &AppState, organization_id: Uuid, id: Uuid) -> ApiResult<ApiToken> {
+/// A change to the organization's API tokens, for the audit log.
+async fn token_change(
+    conn: &mut SqliteConnection,
+    event_type: EventType,
+    organization_id: Uuid,
+) -> ApiResult<Change> {
+    let target = Target::organization(conn, organization_id).await?;
+    Ok(Change::new(event_type, target).of(SubTargetType::ApiToken))
+}
+
+async fn find_token(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<ApiToken> {
     let row: TokenRow = sqlx::query_as(&format!(
         "{SELECT} WHERE t.id = ? AND t.organization_id = ?"
     ))
     .bind(id.to_string())
     .bind(organization_id.to_string())
-    .fetch_optional(&state.db)
+    .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("API token"))?;
     api_token(row)

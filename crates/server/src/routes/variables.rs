@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
+use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
     AliasRequest, DatabaseType, EnvironmentVariable, FieldError, ImportOutcome, List,
     OverrideRequest, ScopedOverrideRequest, Secret, ServiceType, VariableCreation, VariableImport,
@@ -20,6 +21,7 @@ use uuid::Uuid;
 
 use super::environments::find_environment;
 use super::projects::find_project;
+use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
@@ -172,7 +174,7 @@ fn register_scope(
                   ApiPath((parent_id, id)): ApiPath<(Uuid, Uuid)>| async move {
                 let stored = own_at(&state, &caller, scope, parent_id, id, secret).await?;
                 let parent = parent(&state, &caller, scope, parent_id).await?;
-                let variable = shape(&state.db, &parent, stored).await?;
+                let variable = shape(&mut *state.db.acquire().await?, &parent, stored).await?;
                 Ok::<_, ApiError>(Json(one_shown(variable, secret)))
             },
         )
@@ -225,11 +227,7 @@ fn register_variable_family(routes: &mut RouteTable) {
             Permission::Read,
             Doc::new("List the variables and secrets seen at a parent (`?parent_id=&scope=`)")
                 .query("parent_id", true, doc::uuid())
-                .query(
-                    "scope",
-                    true,
-                    doc::one_of(VariableScope::ALL.iter().map(|scope| scope.as_str())),
-                )
+                .query("scope", true, doc::one_of_enum::<VariableScope>())
                 .answers_list_of::<EnvironmentVariable>(StatusCode::OK),
             |State(state): State<AppState>,
              caller: Caller,
@@ -280,7 +278,9 @@ fn register_variable_family(routes: &mut RouteTable) {
             |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
                 let stored = own(&state, &caller, id).await?;
                 let parent = parent(&state, &caller, stored.scope, stored.parent_id).await?;
-                Ok::<_, ApiError>(Json(shape(&state.db, &parent, stored).await?))
+                Ok::<_, ApiError>(Json(
+                    shape(&mut *state.db.acquire().await?, &parent, stored).await?,
+                ))
             },
         )
         .add(
@@ -537,12 +537,17 @@ fn stored(row: Row) -> ApiResult<Stored> {
 
 /// The caller's stored variable with this id, or 404.
 async fn own(state: &AppState, caller: &Caller, id: Uuid) -> ApiResult<Stored> {
+    own_in(&mut *state.db.acquire().await?, caller, id).await
+}
+
+/// `own`, as `conn` sees the variable.
+async fn own_in(conn: &mut SqliteConnection, caller: &Caller, id: Uuid) -> ApiResult<Stored> {
     let row: Row = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM variables WHERE id = ? AND organization_id = ?"
     ))
     .bind(id.to_string())
     .bind(caller.organization_id.to_string())
-    .fetch_optional(&state.db)
+    .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("variable"))?;
     stored(row)
@@ -654,7 +659,7 @@ async fn import(
     let mut problems = Vec::new();
     let mut imported = Vec::new();
     let now = Utc::now();
-    let mut tx = state.db.begin().await?;
+    let mut tx = db::begin_write(&state.db).await?;
     for (at, variable) in request.vars.iter().enumerate() {
         let Some(parent_id) = target(variable.scope) else {
             problems.push(FieldError::new(
@@ -729,7 +734,6 @@ async fn import(
         // Nothing of it is kept: the transaction is dropped.
         return Err(ApiError::invalid(problems));
     }
-    tx.commit().await?;
     let widest = request
         .vars
         .iter()
@@ -746,12 +750,20 @@ async fn import(
             Scope::Service(_) => 2,
         });
     if let Some(scope) = widest {
-        engine::mark_scope_out_of_date(&state.db, scope).await?;
+        engine::mark_scope_out_of_date(&mut tx, scope).await?;
     }
-    Ok(VariableImport {
+    let import = VariableImport {
         total_variables_to_import: request.vars.len() as i64,
         successful_imported_variables: imported,
-    })
+    };
+    let secrets = request.vars.iter().filter(|v| v.is_secret);
+    let change = change_of(&mut tx, EventType::Import, parent, false)
+        .await?
+        .after(&import)
+        .secrets(secrets.map(|variable| variable.name.clone()));
+    audit::record(&mut tx, caller, change).await?;
+    tx.commit().await?;
+    Ok(import)
 }
 
 async fn create_override(
@@ -789,18 +801,39 @@ async fn insert(
     parent: &Parent,
     new: NewVariable,
 ) -> ApiResult<EnvironmentVariable> {
-    let id = write_new(
-        &mut *state.db.acquire().await?,
-        state,
-        caller,
-        (parent.scope, parent.id),
-        &new,
-    )
-    .await
-    .on_unique_violation("key", "variable")?;
-    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
-    let stored = own(state, caller, id).await?;
-    shape(&state.db, parent, stored).await
+    let mut tx = db::begin_write(&state.db).await?;
+    let id = write_new(&mut tx, state, caller, (parent.scope, parent.id), &new)
+        .await
+        .on_unique_violation("key", "variable")?;
+    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    let stored = own_in(&mut tx, caller, id).await?;
+    let created = shape(&mut tx, parent, stored).await?;
+    let change = change_of(&mut tx, EventType::Create, parent, new.is_secret)
+        .await?
+        .after(&created)
+        .secrets(new.secret_value.as_ref().map(|_| "value"));
+    audit::record(&mut tx, caller, change).await?;
+    tx.commit().await?;
+    Ok(created)
+}
+
+/// A change to a variable (or secret) defined on `parent`, for the audit log.
+async fn change_of(
+    conn: &mut SqliteConnection,
+    event_type: EventType,
+    parent: &Parent,
+    secret: bool,
+) -> ApiResult<Change> {
+    let target = match parent.scope {
+        VariableScope::Project => Target::project(conn, parent.id).await?,
+        VariableScope::Environment => Target::environment(conn, parent.id).await?,
+        _ => Target::service(conn, parent.id).await?,
+    };
+    Ok(Change::new(event_type, target).of(if secret {
+        SubTargetType::Secret
+    } else {
+        SubTargetType::Variable
+    }))
 }
 
 /// Writes a new variable defined at `(scope, parent id)` on `db` (a transaction's connection, or
@@ -857,6 +890,8 @@ async fn update(
     } else {
         (request.value, None)
     };
+    let mut tx = db::begin_write(&state.db).await?;
+    let before = shape(&mut tx, &parent, stored.clone()).await?;
     sqlx::query(
         "UPDATE variables SET key = ?, value = ?, secret_value = COALESCE(?, secret_value),
              mount_path = ?, description = ?, enable_interpolation_in_file = ?, updated_at = ?
@@ -874,21 +909,38 @@ async fn update(
     .bind(request.enable_interpolation_in_file)
     .bind(Utc::now())
     .bind(stored.id.to_string())
-    .execute(&state.db)
+    .execute(&mut *tx)
     .await
     .on_unique_violation("key", "variable")?;
-    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await?;
-    let updated = own(state, caller, stored.id).await?;
-    shape(&state.db, &parent, updated).await
+    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    let updated = own_in(&mut tx, caller, stored.id).await?;
+    let updated = shape(&mut tx, &parent, updated).await?;
+    let change = change_of(&mut tx, EventType::Update, &parent, stored.is_secret)
+        .await?
+        .before(&before)
+        .after(&updated)
+        .secrets(secret_value.as_ref().map(|_| "value"));
+    audit::record(&mut tx, caller, change).await?;
+    tx.commit().await?;
+    Ok(updated)
 }
 
 async fn delete(state: &AppState, caller: &Caller, stored: Stored) -> ApiResult<()> {
     let parent = parent(state, caller, stored.scope, stored.parent_id).await?;
+    let mut tx = db::begin_write(&state.db).await?;
+    let is_secret = stored.is_secret;
+    let before = shape(&mut tx, &parent, stored.clone()).await?;
     sqlx::query("DELETE FROM variables WHERE id = ?")
         .bind(stored.id.to_string())
-        .execute(&state.db)
+        .execute(&mut *tx)
         .await?;
-    engine::mark_scope_out_of_date(&state.db, parent.scope_of_changes()).await
+    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    let change = change_of(&mut tx, EventType::Delete, &parent, is_secret)
+        .await?
+        .before(&before);
+    audit::record(&mut tx, caller, change).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Everything `parent` sees: the variables of its chain, an override hiding what it overrides,
@@ -915,8 +967,9 @@ async fn visible(db: &SqlitePool, parent: &Parent) -> ApiResult<Vec<EnvironmentV
         .filter_map(|row| row.target_id)
         .collect();
     let mut variables = Vec::new();
+    let mut conn = db.acquire().await?;
     for row in rows.into_iter().filter(|row| !overridden.contains(&row.id)) {
-        variables.push(shape(db, parent, row).await?);
+        variables.push(shape(&mut conn, parent, row).await?);
     }
     if let Some(environment_id) = parent.environment_id {
         variables.extend(built_ins(db, environment_id).await?);
@@ -925,13 +978,17 @@ async fn visible(db: &SqlitePool, parent: &Parent) -> ApiResult<Vec<EnvironmentV
 }
 
 /// The answer for a stored variable seen from `parent`.
-async fn shape(db: &SqlitePool, parent: &Parent, row: Stored) -> ApiResult<EnvironmentVariable> {
+async fn shape(
+    conn: &mut SqliteConnection,
+    parent: &Parent,
+    row: Stored,
+) -> ApiResult<EnvironmentVariable> {
     let target = match row.target_id {
         Some(target_id) => {
             let target: Row =
                 sqlx::query_as(&format!("SELECT {COLUMNS} FROM variables WHERE id = ?"))
                     .bind(target_id.to_string())
-                    .fetch_one(db)
+                    .fetch_one(conn)
                     .await?;
             Some(stored(target)?)
         }

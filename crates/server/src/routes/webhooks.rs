@@ -1,6 +1,7 @@
 //! Organization webhooks (spec 2.12): ADMIN only; the signing secret is never returned, only
 //! `target_secret_set`.
 
+use platform_api::audit::{SubTargetType, TargetType};
 use std::collections::HashMap;
 
 use axum::extract::State;
@@ -37,6 +38,7 @@ impl OrganizationResource for Webhooks {
         stored_as: "webhook",
         what: "webhook",
     };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Webhook, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/webhook";
     const ITEM: &'static str = "/organization/{organization_id}/webhook/{webhook_id}";
     const READ: Permission = Permission::Admin;

@@ -12,7 +12,7 @@ use common::{concrete, fresh_variable, is_variable, records, Records, TestServer
 use serde_json::{json, Value};
 
 /// Writes the document allows that the spec refuses, answered with a 400 naming the rule.
-const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
+pub(crate) const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
     // A project is the highest scope: it has no variable of a higher scope to override.
     "POST /project/{projectId}/environmentVariable/{environmentVariableId}/override",
     "variable_id",
@@ -24,36 +24,7 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     let server = TestServer::new().await;
     // The server's own document must say the same of every one of these writes.
     let own = server.own_document().await;
-    let mut ids = records(&server).await;
-    // Variables of the highest scope, for the overrides to override.
-    for (parameter, key) in [
-        ("project_variable_id", "OVERRIDDEN"),
-        ("other_project_variable_id", "OVERRIDDEN_BY_VARIABLE"),
-    ] {
-        let created = server
-            .post(
-                &format!("/api/project/{}/environmentVariable", ids.id("project_id")),
-                json!({"key": key, "value": "project"}),
-            )
-            .await;
-        ids.0
-            .insert(parameter, created.body["id"].as_str().unwrap().to_string());
-    }
-    // A service of its own for the deletion of selected services.
-    let spare = server
-        .application(ids.id("environment_id"), "contract-spare")
-        .await;
-    ids.0.insert("spare_application_id", spare);
-    let commits = server
-        .get(&format!(
-            "/api/application/{}/commit",
-            ids.id("application_id")
-        ))
-        .await;
-    let commit = commits.body["results"][0]["git_commit_id"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no commit: {}", commits.body))
-        .to_string();
+    let (ids, commit) = prepared(&server).await;
 
     let table = platform_server::routes::table(&server.state);
     let shared: BTreeMap<String, (Method, String)> = table
@@ -155,6 +126,43 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     assert!(shared.len() >= 110, "only {} writes shared", shared.len());
 }
 
+/// The records every write needs, with variables of the highest scope for the overrides, a spare
+/// service for the deletion of selected services, and a commit of the application's repository.
+pub(crate) async fn prepared(server: &TestServer) -> (Records, String) {
+    let mut ids = records(server).await;
+    // Variables of the highest scope, for the overrides to override.
+    for (parameter, key) in [
+        ("project_variable_id", "OVERRIDDEN"),
+        ("other_project_variable_id", "OVERRIDDEN_BY_VARIABLE"),
+    ] {
+        let created = server
+            .post(
+                &format!("/api/project/{}/environmentVariable", ids.id("project_id")),
+                json!({"key": key, "value": "project"}),
+            )
+            .await;
+        ids.0
+            .insert(parameter, created.body["id"].as_str().unwrap().to_string());
+    }
+    // A service of its own for the deletion of selected services.
+    let spare = server
+        .application(ids.id("environment_id"), "contract-spare")
+        .await;
+    ids.0.insert("spare_application_id", spare);
+    let commits = server
+        .get(&format!(
+            "/api/application/{}/commit",
+            ids.id("application_id")
+        ))
+        .await;
+    let commit = commits.body["results"][0]["git_commit_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no commit: {}", commits.body))
+        .to_string();
+
+    (ids, commit)
+}
+
 /// A client written against the platform may send any field its document names: none is
 /// refused as unknown (the server refuses only fields neither it nor the document knows). Every
 /// shared write is sent with every field of its request schema.
@@ -203,7 +211,7 @@ async fn no_field_the_document_names_is_refused_as_unknown() {
     );
 }
 
-const SERVICE_KINDS: [&str; 6] = [
+pub(crate) const SERVICE_KINDS: [&str; 6] = [
     "application",
     "container",
     "database",
@@ -212,7 +220,7 @@ const SERVICE_KINDS: [&str; 6] = [
     "terraform",
 ];
 
-fn is_action(template: &str) -> bool {
+pub(crate) fn is_action(template: &str) -> bool {
     ["/deploy", "/stop", "/restart-service", "/uninstall"]
         .iter()
         .any(|action| template.ends_with(action))
@@ -220,7 +228,7 @@ fn is_action(template: &str) -> bool {
 
 /// Waits for every service of the environment to leave its action, so that the next action
 /// finds them at rest.
-async fn settle_services(server: &TestServer, ids: &Records) {
+pub(crate) async fn settle_services(server: &TestServer, ids: &Records) {
     let statuses = concrete("/environment/{environment_id}/statuses", ids);
     for _ in 0..500 {
         let reply = server.get(&statuses).await;
@@ -236,7 +244,7 @@ async fn settle_services(server: &TestServer, ids: &Records) {
 
 /// Every shared write, in an order that works (creations, then updates, then actions, then
 /// deletions, deepest first), with a request body in the document's shapes.
-fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
+pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
     let (post, put, delete) = (Method::POST, Method::PUT, Method::DELETE);
     let url = format!("file://{}", ids.1.path().display());
     let git = json!({"url": url, "branch": "main", "provider": "PROVIDER_C", "owner": "shop", "name": "web"});

@@ -7,6 +7,7 @@ mod common;
 mod actions;
 mod alert_receivers;
 mod api;
+mod audit;
 mod auth;
 mod clones;
 mod clusters;

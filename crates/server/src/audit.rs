@@ -1,0 +1,388 @@
+//! The audit log. Each change made through the API is recorded by `record`, called with the
+//! transaction that makes the change: the entry is there if and only if the change is. Entries are
+//! read back by `GET /organization/{id}/events`.
+
+use chrono::{DateTime, Utc};
+use platform_api::audit::{
+    EventLinks, EventQuery, EventType, EventWindow, OrganizationEvent, OrganizationEventList,
+    SubTargetType, TargetType,
+};
+use platform_api::ServiceType;
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use uuid::Uuid;
+
+use crate::auth::Caller;
+use crate::db;
+use crate::error::{ApiError, ApiResult};
+
+/// What a change was made to: a resource, with the project and environment it belongs to.
+#[derive(Clone, Debug)]
+pub struct Target {
+    kind: TargetType,
+    id: Option<Uuid>,
+    name: String,
+    project: Option<(Uuid, String)>,
+    environment: Option<(Uuid, String)>,
+}
+
+impl Target {
+    /// A resource of the organization (a cluster, a registry, a webhook, the organization).
+    pub fn new(kind: TargetType, id: Uuid, name: impl Into<String>) -> Self {
+        Self {
+            kind,
+            id: Some(id),
+            name: name.into(),
+            project: None,
+            environment: None,
+        }
+    }
+
+    /// The organization itself, for the changes made to its own parts (tokens, roles, groups).
+    pub async fn organization(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
+        let (name,): (String,) = sqlx::query_as("SELECT name FROM organizations WHERE id = ?")
+            .bind(id.to_string())
+            .fetch_optional(conn)
+            .await?
+            .ok_or_else(|| ApiError::not_found("organization"))?;
+        Ok(Self::new(TargetType::Organization, id, name))
+    }
+
+    pub async fn project(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
+        let (name,): (String,) = sqlx::query_as("SELECT name FROM projects WHERE id = ?")
+            .bind(id.to_string())
+            .fetch_optional(conn)
+            .await?
+            .ok_or_else(|| ApiError::not_found("project"))?;
+        Ok(Self {
+            project: Some((id, name.clone())),
+            ..Self::new(TargetType::Project, id, name)
+        })
+    }
+
+    pub async fn environment(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
+        let row: Option<(String, String, String)> = sqlx::query_as(
+            "SELECT e.name, p.id, p.name FROM environments e JOIN projects p ON p.id = e.project_id
+             WHERE e.id = ?",
+        )
+        .bind(id.to_string())
+        .fetch_optional(conn)
+        .await?;
+        let (name, project_id, project_name) =
+            row.ok_or_else(|| ApiError::not_found("environment"))?;
+        Ok(Self {
+            project: Some((db::id(&project_id)?, project_name)),
+            environment: Some((id, name.clone())),
+            ..Self::new(TargetType::Environment, id, name)
+        })
+    }
+
+    /// A service of any kind.
+    pub async fn service(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            name: String,
+            kind: String,
+            environment_id: String,
+            environment_name: String,
+            project_id: String,
+            project_name: String,
+        }
+        let row: Row = sqlx::query_as(
+            "SELECT s.name, s.kind, e.id AS environment_id, e.name AS environment_name,
+                    p.id AS project_id, p.name AS project_name
+             FROM services s JOIN environments e ON e.id = s.environment_id
+             JOIN projects p ON p.id = e.project_id WHERE s.id = ?",
+        )
+        .bind(id.to_string())
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| ApiError::not_found("service"))?;
+        Ok(Self {
+            project: Some((db::id(&row.project_id)?, row.project_name)),
+            environment: Some((db::id(&row.environment_id)?, row.environment_name)),
+            ..Self::new(service_target(db::wire(&row.kind)?), id, row.name)
+        })
+    }
+}
+
+/// The target type of a service's kind.
+pub fn service_target(kind: ServiceType) -> TargetType {
+    match kind {
+        ServiceType::Application => TargetType::Application,
+        ServiceType::Container => TargetType::Container,
+        ServiceType::Database => TargetType::Database,
+        ServiceType::Job => TargetType::Job,
+        ServiceType::Helm => TargetType::Helm,
+        ServiceType::Terraform => TargetType::Terraform,
+    }
+}
+
+/// One change to record: what was done to which target, and the target before and after (as
+/// callers see it: secret values are never in it).
+#[derive(Debug)]
+pub struct Change {
+    event_type: EventType,
+    target: Target,
+    sub_target: Option<SubTargetType>,
+    before: Option<Value>,
+    after: Option<Value>,
+    changed_secrets: Vec<String>,
+}
+
+impl Change {
+    pub fn new(event_type: EventType, target: Target) -> Self {
+        Self {
+            event_type,
+            target,
+            sub_target: None,
+            before: None,
+            after: None,
+            changed_secrets: Vec::new(),
+        }
+    }
+
+    /// The change was made to this part of the target (a variable, a token).
+    pub fn of(mut self, sub_target: SubTargetType) -> Self {
+        self.sub_target = Some(sub_target);
+        self
+    }
+
+    pub fn before(mut self, before: &impl Serialize) -> Self {
+        self.before = serde_json::to_value(before).ok();
+        self
+    }
+
+    pub fn after(mut self, after: &impl Serialize) -> Self {
+        self.after = serde_json::to_value(after).ok();
+        self
+    }
+
+    /// The secret fields whose value the change set (their values are never recorded).
+    pub fn secrets(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.changed_secrets = names.into_iter().map(Into::into).collect();
+        self.changed_secrets.sort();
+        self.changed_secrets.dedup();
+        self
+    }
+}
+
+/// Records `change`, made by `caller`, in the transaction `conn` that makes it.
+pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change) -> ApiResult<()> {
+    let now = Utc::now();
+    let text = |value: &Option<Value>| value.as_ref().map(Value::to_string);
+    let target = &change.target;
+    sqlx::query(
+        "INSERT INTO audit_events (id, organization_id, at_nanos, event_type, target_type,
+             target_id, target_name, sub_target_type, change, original_change, changed_secrets,
+             origin, triggered_by, user_agent, project_id, project_name, environment_id,
+             environment_name)
+         VALUES (?, ?, MAX(?, COALESCE((SELECT MAX(at_nanos) + 1 FROM audit_events
+                                        WHERE organization_id = ?), 0)),
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(Uuid::new_v4().to_string())
+    .bind(caller.organization_id.to_string())
+    .bind(now.timestamp_nanos_opt().unwrap_or(i64::MAX))
+    .bind(caller.organization_id.to_string())
+    .bind(change.event_type.as_str())
+    .bind(target.kind.as_str())
+    .bind(target.id.map(|id| id.to_string()))
+    .bind(&target.name)
+    .bind(change.sub_target.map(SubTargetType::as_str))
+    .bind(text(&change.after).unwrap_or_default())
+    .bind(text(&change.before))
+    .bind(serde_json::to_string(&change.changed_secrets).map_err(ApiError::internal)?)
+    .bind(caller.origin.as_str())
+    .bind(&caller.name)
+    .bind(caller.user_agent.as_deref())
+    .bind(target.project.as_ref().map(|(id, _)| id.to_string()))
+    .bind(
+        target
+            .project
+            .as_ref()
+            .map_or("", |(_, name)| name.as_str()),
+    )
+    .bind(target.environment.as_ref().map(|(id, _)| id.to_string()))
+    .bind(
+        target
+            .environment
+            .as_ref()
+            .map_or("", |(_, name)| name.as_str()),
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[derive(sqlx::FromRow)]
+struct EventRow {
+    id: String,
+    at_nanos: i64,
+    event_type: String,
+    target_type: String,
+    target_id: Option<String>,
+    target_name: String,
+    sub_target_type: Option<String>,
+    change: String,
+    original_change: Option<String>,
+    changed_secrets: String,
+    origin: String,
+    triggered_by: String,
+    user_agent: Option<String>,
+    project_id: Option<String>,
+    project_name: String,
+    environment_id: Option<String>,
+    environment_name: String,
+}
+
+impl EventRow {
+    fn event(self) -> ApiResult<OrganizationEvent> {
+        let id = |text: Option<String>| text.as_deref().map(db::id).transpose();
+        Ok(OrganizationEvent {
+            id: db::id(&self.id)?,
+            timestamp: DateTime::from_timestamp_nanos(self.at_nanos),
+            event_type: db::wire(&self.event_type)?,
+            target_id: id(self.target_id)?,
+            target_name: self.target_name,
+            target_type: db::wire(&self.target_type)?,
+            sub_target_type: self.sub_target_type.as_deref().map(db::wire).transpose()?,
+            change: self.change,
+            origin: db::wire(&self.origin)?,
+            triggered_by: self.triggered_by,
+            project_id: id(self.project_id)?,
+            project_name: self.project_name,
+            environment_id: id(self.environment_id)?,
+            environment_name: self.environment_name,
+            user_agent: self.user_agent,
+            original_change: self.original_change,
+            changed_secrets: serde_json::from_str(&self.changed_secrets)
+                .map_err(ApiError::internal)?,
+        })
+    }
+}
+
+/// The `WHERE` of the query's filters, in the organization.
+fn filtered<'q>(
+    builder: &mut QueryBuilder<'q, Sqlite>,
+    organization_id: Uuid,
+    query: &'q EventQuery,
+    window: &EventWindow,
+) {
+    builder
+        .push(" WHERE organization_id = ")
+        .push_bind(organization_id.to_string());
+    let mut equal = |column: &str, value: Option<String>| {
+        if let Some(value) = value {
+            builder.push(format!(" AND {column} = ")).push_bind(value);
+        }
+    };
+    equal("event_type", query.event_type.map(|t| t.as_str().into()));
+    equal("target_type", query.target_type.map(|t| t.as_str().into()));
+    equal("target_id", query.target_id.map(|id| id.to_string()));
+    equal(
+        "sub_target_type",
+        query.sub_target_type.map(|t| t.as_str().into()),
+    );
+    equal("triggered_by", query.triggered_by.clone());
+    equal("origin", query.origin.map(|o| o.as_str().into()));
+    equal(
+        "project_id",
+        query.service_project_id.map(|id| id.to_string()),
+    );
+    equal(
+        "environment_id",
+        query.service_environment_id.map(|id| id.to_string()),
+    );
+    if let Some(from) = window.from_nanos {
+        builder.push(" AND at_nanos >= ").push_bind(from);
+    }
+    if let Some(to) = window.to_nanos {
+        builder.push(" AND at_nanos <= ").push_bind(to);
+    }
+}
+
+/// A page of the organization's changes, newest first, with links to the pages around it.
+pub async fn page(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    base_path: &str,
+    query: &EventQuery,
+) -> ApiResult<OrganizationEventList> {
+    let window = query.window().map_err(ApiError::invalid)?;
+    let mut builder = QueryBuilder::new("SELECT * FROM audit_events");
+    filtered(&mut builder, organization_id, query, &window);
+    let newer_first = window.after_nanos.is_none();
+    if let Some(before) = window.before_nanos {
+        builder.push(" AND at_nanos < ").push_bind(before);
+    }
+    if let Some(after) = window.after_nanos {
+        builder.push(" AND at_nanos > ").push_bind(after);
+    }
+    builder
+        .push(if newer_first {
+            " ORDER BY at_nanos DESC"
+        } else {
+            " ORDER BY at_nanos ASC"
+        })
+        .push(" LIMIT ")
+        .push_bind(window.page_size + 1);
+    let mut rows: Vec<EventRow> = builder.build_query_as().fetch_all(db).await?;
+    let more = rows.len() as i64 > window.page_size;
+    rows.truncate(window.page_size as usize);
+    if !newer_first {
+        rows.reverse();
+    }
+    let (newest, oldest) = (
+        rows.first().map(|row| row.at_nanos),
+        rows.last().map(|row| row.at_nanos),
+    );
+    // Past the page's ends, in the direction it did not read, whether anything is left.
+    let beyond = |at: Option<i64>, older: bool| {
+        let mut builder = QueryBuilder::new("SELECT EXISTS (SELECT 1 FROM audit_events");
+        filtered(&mut builder, organization_id, query, &window);
+        if let Some(at) = at {
+            builder
+                .push(if older {
+                    " AND at_nanos < "
+                } else {
+                    " AND at_nanos > "
+                })
+                .push_bind(at);
+        }
+        builder.push(")");
+        builder
+    };
+    let has_older = if newer_first {
+        more
+    } else {
+        let mut exists = beyond(oldest, true);
+        oldest.is_some() && exists.build_query_scalar::<bool>().fetch_one(db).await?
+    };
+    let has_newer = if newer_first {
+        let mut exists = beyond(newest, false);
+        newest.is_some() && exists.build_query_scalar::<bool>().fetch_one(db).await?
+    } else {
+        more
+    };
+    let link = |continue_token: Option<i64>, step_back_token: Option<i64>| {
+        let linked = EventQuery {
+            continue_token: continue_token.map(|at| at.to_string()),
+            step_back_token: step_back_token.map(|at| at.to_string()),
+            ..query.clone()
+        };
+        format!("{base_path}?{}", linked.to_query_string())
+    };
+    Ok(OrganizationEventList {
+        links: EventLinks {
+            next: has_older.then(|| link(oldest, None)),
+            previous: has_newer.then(|| link(None, newest)),
+        },
+        organization_max_limit_reached: false,
+        events: rows
+            .into_iter()
+            .map(EventRow::event)
+            .collect::<ApiResult<_>>()?,
+    })
+}
