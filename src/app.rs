@@ -7,6 +7,7 @@ use leptos_router::{path, StaticSegment};
 use crate::components::shell::Shell;
 use crate::routes::home::Home;
 use crate::routes::not_found::NotFound;
+use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
@@ -42,6 +43,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=Home/>
                     <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
                     <Route path=path!("/organization/:org/clusters") view=Clusters/>
+                    <Route path=path!("/organization/:org/audit-log") view=AuditLog/>
                     <Route
                         path=path!("/organization/:org/cluster/:cluster/overview")
                         view=ClusterOverview

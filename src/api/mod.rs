@@ -3,6 +3,7 @@
 
 pub mod alert_receiver;
 pub mod application;
+pub mod audit;
 pub mod cluster;
 pub mod container;
 pub mod database;

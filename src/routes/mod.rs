@@ -73,6 +73,11 @@ pub mod paths {
         format!("/organization/{org}/settings/api-tokens")
     }
 
+    /// The organization's audit log, narrowed as `query` says (a project's, a service's...).
+    pub fn audit_log(org: Uuid, query: &platform_api::audit::EventQuery) -> String {
+        query.on(&format!("/organization/{org}/audit-log"))
+    }
+
     pub fn project(org: Uuid, project: Uuid) -> String {
         format!("/organization/{org}/project/{project}/overview")
     }

@@ -15,12 +15,12 @@ use crate::rules::Violations;
 wire_enum! {
     /// What was done. Every value of the production document, so that its events read here.
     EventType {
-        Create = "CREATE" => "Create",
-        Update = "UPDATE" => "Update",
-        Delete = "DELETE" => "Delete",
-        Accept = "ACCEPT" => "Accept",
-        Export = "EXPORT" => "Export",
-        Clone = "CLONE" => "Clone",
+        Create = "CREATE" => "Created",
+        Update = "UPDATE" => "Updated",
+        Delete = "DELETE" => "Deleted",
+        Accept = "ACCEPT" => "Accepted",
+        Export = "EXPORT" => "Exported",
+        Clone = "CLONE" => "Cloned",
         DeployQueued = "DEPLOY_QUEUED" => "Deploy queued",
         StopQueued = "STOP_QUEUED" => "Stop queued",
         RestartQueued = "RESTART_QUEUED" => "Restart queued",
@@ -28,17 +28,17 @@ wire_enum! {
         UninstallQueued = "UNINSTALL_QUEUED" => "Uninstall queued",
         Maintenance = "MAINTENANCE" => "Maintenance",
         DryRun = "DRY_RUN" => "Dry run",
-        TriggerRedeploy = "TRIGGER_REDEPLOY" => "Trigger redeploy",
-        TriggerCancel = "TRIGGER_CANCEL" => "Trigger cancel",
+        TriggerRedeploy = "TRIGGER_REDEPLOY" => "Redeploy asked",
+        TriggerCancel = "TRIGGER_CANCEL" => "Cancel asked",
         ForceRunQueued = "FORCE_RUN_QUEUED" => "Force run queued",
         ForceRunQueuedDeploy = "FORCE_RUN_QUEUED_DEPLOY" => "Force run queued deploy",
         ForceRunQueuedStop = "FORCE_RUN_QUEUED_STOP" => "Force run queued stop",
         ForceRunQueuedDelete = "FORCE_RUN_QUEUED_DELETE" => "Force run queued delete",
-        TriggerDeploy = "TRIGGER_DEPLOY" => "Trigger deploy",
-        TriggerStop = "TRIGGER_STOP" => "Trigger stop",
-        TriggerRestart = "TRIGGER_RESTART" => "Trigger restart",
-        TriggerDelete = "TRIGGER_DELETE" => "Trigger delete",
-        TriggerUninstall = "TRIGGER_UNINSTALL" => "Trigger uninstall",
+        TriggerDeploy = "TRIGGER_DEPLOY" => "Deploy asked",
+        TriggerStop = "TRIGGER_STOP" => "Stop asked",
+        TriggerRestart = "TRIGGER_RESTART" => "Restart asked",
+        TriggerDelete = "TRIGGER_DELETE" => "Deletion asked",
+        TriggerUninstall = "TRIGGER_UNINSTALL" => "Uninstall asked",
         TriggerDeployDryRun = "TRIGGER_DEPLOY_DRY_RUN" => "Trigger deploy dry run",
         TriggerTerraformForceUnlock = "TRIGGER_TERRAFORM_FORCE_UNLOCK" => "Trigger terraform force unlock",
         TriggerTerraformMigrateState = "TRIGGER_TERRAFORM_MIGRATE_STATE" => "Trigger terraform migrate state",
@@ -68,9 +68,9 @@ wire_enum! {
         PortForward = "PORT_FORWARD" => "Port forward",
         RemoteDebug = "REMOTE_DEBUG" => "Remote debug",
         Mcp = "MCP" => "MCP",
-        Import = "IMPORT" => "Import",
-        Lock = "LOCK" => "Lock",
-        Unlock = "UNLOCK" => "Unlock",
+        Import = "IMPORT" => "Imported",
+        Lock = "LOCK" => "Locked",
+        Unlock = "UNLOCK" => "Unlocked",
         PolicyFailed = "POLICY_FAILED" => "Policy failed",
     }
 }
@@ -87,13 +87,13 @@ wire_enum! {
         EnterpriseConnection = "ENTERPRISE_CONNECTION" => "Enterprise connection",
         Environment = "ENVIRONMENT" => "Environment",
         Job = "JOB" => "Job",
-        Helm = "HELM" => "Helm",
+        Helm = "HELM" => "Helm chart",
         HelmRepository = "HELM_REPOSITORY" => "Helm repository",
         MembersAndRoles = "MEMBERS_AND_ROLES" => "Members and roles",
         Organization = "ORGANIZATION" => "Organization",
         Project = "PROJECT" => "Project",
         Webhook = "WEBHOOK" => "Webhook",
-        Terraform = "TERRAFORM" => "Terraform",
+        Terraform = "TERRAFORM" => "Terraform service",
     }
 }
 
@@ -332,6 +332,14 @@ impl EventQuery {
         }
     }
 
+    /// `path` with this query.
+    pub fn on(&self, path: &str) -> String {
+        match self.to_query_string() {
+            query if query.is_empty() => path.to_string(),
+            query => format!("{path}?{query}"),
+        }
+    }
+
     /// The same filters, from the newest change on.
     pub fn first_page(&self) -> Self {
         EventQuery {
@@ -471,7 +479,9 @@ fn flatten(path: &str, value: &Value, into: &mut BTreeMap<String, Value>) {
                 flatten(&format!("{path}[{index}]"), value, into);
             }
         }
+        // Nothing, or an empty request (`{}`) as a whole: no field to show.
         Value::Null => {}
+        _ if path.is_empty() => {}
         leaf => {
             into.insert(path.to_string(), leaf.clone());
         }
@@ -502,6 +512,9 @@ mod tests {
         let changes = diff(None, Some(&after));
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].path, "name");
+        assert!(diff(None, Some(&json!({}))).is_empty());
+        let empty_values = diff(None, Some(&json!({"values_override": {}})));
+        assert_eq!(empty_values[0].after, Some(json!({})));
     }
 
     #[test]

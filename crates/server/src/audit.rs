@@ -372,7 +372,7 @@ pub async fn page(
             step_back_token: step_back_token.map(|at| at.to_string()),
             ..query.clone()
         };
-        format!("{base_path}?{}", linked.to_query_string())
+        linked.on(base_path)
     };
     Ok(OrganizationEventList {
         links: EventLinks {

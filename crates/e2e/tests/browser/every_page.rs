@@ -47,6 +47,7 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             format!("/organization/{org}/overview"),
         ),
         ("clusters".into(), format!("/organization/{org}/clusters")),
+        ("audit-log".into(), format!("/organization/{org}/audit-log")),
         (
             "project".into(),
             format!("/organization/{org}/project/{}/overview", place.project),

@@ -3,6 +3,7 @@
 
 mod api_tokens;
 mod application_settings;
+mod audit_log;
 mod clone;
 mod clusters;
 mod command_palette;

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
+use platform_api::audit::EventQuery;
 use platform_api::{
     CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project,
     ProjectRequest,
@@ -21,6 +22,7 @@ use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
+use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{param_id, paths};
 
 #[component]
@@ -73,7 +75,15 @@ pub fn ProjectOverview() -> impl IntoView {
     view! {
         <div class="page__header">
             <h1>"Environments"</h1>
-            <p class="page__lead">"Each environment runs one copy of the project's services."</p>
+            <p class="page__lead">
+                "Each environment runs one copy of the project's services. "
+                {move || project.get().map(|project| view! {
+                    <HistoryOfChanges query=EventQuery {
+                        service_project_id: Some(project),
+                        ..EventQuery::default()
+                    }/>
+                })}
+            </p>
         </div>
         <section class="card" aria-labelledby="environments-title">
             <h2 id="environments-title">"All environments"</h2>

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
+use platform_api::audit::EventQuery;
 use platform_api::{
     DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission,
     ServiceState, Status, WireEnum,
@@ -27,6 +28,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::status_badge::StatusBadge;
+use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
@@ -121,7 +123,15 @@ pub fn EnvironmentOverview() -> impl IntoView {
         <div class="page__header page__header--actions">
             <div>
                 <h1>"Services"</h1>
-                <p class="page__lead">"Statuses refresh on their own while this page is open."</p>
+                <p class="page__lead">
+                    "Statuses refresh on their own while this page is open. "
+                    {move || environment.get().map(|environment| view! {
+                        <HistoryOfChanges query=EventQuery {
+                            service_environment_id: Some(environment),
+                            ..EventQuery::default()
+                        }/>
+                    })}
+                </p>
             </div>
             {move || ids.get().map(|ids| view! {
                 <EnvironmentActions environment=ids.environment statuses summary/>

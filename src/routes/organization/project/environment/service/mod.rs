@@ -19,6 +19,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::use_location;
+use platform_api::audit::EventQuery;
 use platform_api::{
     ActionStatus, DeploymentStatus, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
 };
@@ -26,6 +27,7 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, ApiError};
+use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::param_id;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
@@ -147,7 +149,15 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
     view! {
         <div>
             <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
-            <p class="page__lead">{move || service.kind.get().and_then(Result::ok).map(ServiceType::label)}</p>
+            <p class="page__lead">
+                {move || service.kind.get().and_then(Result::ok).map(ServiceType::label)}" · "
+                {move || service.id.get().map(|id| view! {
+                    <HistoryOfChanges query=EventQuery {
+                        target_id: Some(id),
+                        ..EventQuery::default()
+                    }/>
+                })}
+            </p>
         </div>
     }
 }

@@ -1,0 +1,110 @@
+//! Who changed what: a change of a service's settings made in the console shows in the service's
+//! "History of changes" (the organization's audit log narrowed to it) as an update from the
+//! console, whose diff gives each field changed with its value before and after; the filters
+//! narrow the log, and the page holds at a phone's width.
+
+use e2e::Browser;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let web = browser
+        .create_application(&place.environment, "web")
+        .await?;
+
+    browser.sign_in().await?;
+    browser.open(&place.service_tab(&web, "settings")).await?;
+    browser.wait_for_value("#field-name", "web").await?;
+    browser.fill("#field-memory", "768").await?;
+    browser
+        .click("form[aria-label='Application settings'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "Settings saved")
+        .await?;
+
+    // The service's history of changes: its creation (through the API) and the update.
+    browser
+        .click_text("a.history-link", "History of changes")
+        .await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/audit-log"))
+        .await?;
+    let address = browser.client.current_url().await?;
+    assert_eq!(address.query(), Some(format!("targetId={web}").as_str()));
+    let update = browser
+        .wait_for_text(".audit__entry:first-child .audit__what", "Update")
+        .await?;
+    assert!(update.contains("web"), "{update}");
+    let who = browser
+        .wait_for_text(".audit__entry:first-child .audit__who", "Console")
+        .await?;
+    assert!(who.contains("API token"), "{who}");
+    browser
+        .wait_for_text(".audit__entry:last-child .audit__what", "Create")
+        .await?;
+    browser
+        .click(".audit__entry:first-child .audit__diff summary")
+        .await?;
+    let diff = browser
+        .wait_for_text(".audit__entry:first-child .diff", "memory")
+        .await?;
+    assert!(diff.contains("512") && diff.contains("768"), "{diff}");
+    assert!(!diff.contains("updated_at"), "{diff}");
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("audit-log-diff").await?;
+
+    // Filtered to deploy requests, the log of this service has none.
+    browser
+        .find("select[name=eventType]")
+        .await?
+        .select_by_label("Deploy asked")
+        .await?;
+    browser
+        .click("form[aria-label='Filter changes'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".empty", "No change recorded")
+        .await?;
+    let address = browser.client.current_url().await?;
+    let query = address.query().unwrap_or_default();
+    assert!(
+        query.contains("eventType=TRIGGER_DEPLOY") && query.contains(&web),
+        "{query}"
+    );
+    browser
+        .click_text(".audit-scope a", "Show the whole organization")
+        .await?;
+    // The whole organization's deploy requests: none yet, then one once asked.
+    browser
+        .api("POST", &format!("/application/{web}/deploy"), json!({}))
+        .await?;
+    browser
+        .open(&format!(
+            "/organization/{}/audit-log?eventType=TRIGGER_DEPLOY",
+            browser.organization_id().await?
+        ))
+        .await?;
+    browser
+        .wait_for_text(".audit__entry .audit__what", "web")
+        .await?;
+
+    browser.set_width(375).await?;
+    browser
+        .open(&format!(
+            "/organization/{}/audit-log",
+            browser.organization_id().await?
+        ))
+        .await?;
+    browser.wait_for_text(".audit__entry", "web").await?;
+    browser.click(".audit__entry .audit__diff summary").await?;
+    let overflow = browser.overflow().await?;
+    assert!(overflow.is_empty(), "{overflow:?}");
+    browser.screenshot("audit-log-375").await?;
+    browser.close().await
+}

@@ -1,0 +1,16 @@
+use platform_api::audit::{EventQuery, OrganizationEventList};
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+impl Api {
+    /// A page of the changes made in the organization, newest first, as `query` narrows them.
+    pub async fn audit_events(
+        &self,
+        org: Uuid,
+        query: &EventQuery,
+    ) -> Result<OrganizationEventList, ApiError> {
+        self.get(&query.on(&format!("/organization/{org}/events")))
+            .await
+    }
+}
