@@ -72,6 +72,8 @@ wire_enum! {
         Lock = "LOCK" => "Locked",
         Unlock = "UNLOCK" => "Unlocked",
         PolicyFailed = "POLICY_FAILED" => "Policy failed",
+        // Ours: an API token refused because it was deleted or has expired.
+        AccessRefused = "ACCESS_REFUSED" => "Access refused",
     }
 }
 

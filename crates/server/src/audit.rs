@@ -2,10 +2,12 @@
 //! transaction that makes the change: the entry is there if and only if the change is. Entries are
 //! read back by `GET /organization/{id}/events`.
 
+use axum::http::header::{ORIGIN, USER_AGENT};
+use axum::http::HeaderMap;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{
     EventLinks, EventQuery, EventType, EventWindow, OrganizationEvent, OrganizationEventList,
-    SubTargetType, TargetType,
+    Origin, SubTargetType, TargetType,
 };
 use platform_api::ServiceType;
 use serde::Serialize;
@@ -168,8 +170,122 @@ impl Change {
     }
 }
 
+/// Where a request came from: a browser (the console) or another client of the API, and its
+/// `User-Agent`.
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub origin: Origin,
+    pub user_agent: Option<String>,
+}
+
+impl Default for Client {
+    fn default() -> Self {
+        Self {
+            origin: Origin::Api,
+            user_agent: None,
+        }
+    }
+}
+
+impl Client {
+    /// A browser sends `Origin` with every request that can change something (fetch does, for
+    /// any method but GET and HEAD); other clients of the API do not, so no header of our own is
+    /// needed (one a production CORS policy would refuse).
+    pub fn of(headers: &HeaderMap) -> Self {
+        Self {
+            origin: if headers.contains_key(ORIGIN) {
+                Origin::Console
+            } else {
+                Origin::Api
+            },
+            user_agent: headers
+                .get(USER_AGENT)
+                .and_then(|agent| agent.to_str().ok())
+                .map(|agent| agent.chars().take(256).collect()),
+        }
+    }
+}
+
 /// Records `change`, made by `caller`, in the transaction `conn` that makes it.
 pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change) -> ApiResult<()> {
+    insert(
+        conn,
+        caller.organization_id,
+        &caller.name,
+        &caller.client,
+        change,
+    )
+    .await
+}
+
+/// An API token refused: deleted, or expired.
+pub struct RefusedToken {
+    pub organization_id: Uuid,
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// The deleted token whose hash is `hash`, if one was.
+pub async fn revoked_token(db: &SqlitePool, hash: &str) -> ApiResult<Option<RefusedToken>> {
+    let row: Option<(String, String, String)> = sqlx::query_as(
+        "SELECT organization_id, token_id, name FROM revoked_api_tokens WHERE token_hash = ?",
+    )
+    .bind(hash)
+    .fetch_optional(db)
+    .await?;
+    row.map(|(organization_id, id, name)| {
+        Ok(RefusedToken {
+            organization_id: db::id(&organization_id)?,
+            id: db::id(&id)?,
+            name,
+        })
+    })
+    .transpose()
+}
+
+/// How long after a refusal of a token the next is not recorded again: a client retrying with
+/// a dead token must not fill the log.
+const REFUSALS_APART_SECONDS: i64 = 60;
+
+/// Records that `token` was refused (`reason`), unless it was in the last minute.
+pub async fn record_refusal(
+    db: &SqlitePool,
+    token: &RefusedToken,
+    reason: &str,
+    client: Client,
+) -> ApiResult<()> {
+    let mut tx = db::begin_write(db).await?;
+    let since = Utc::now() - chrono::Duration::seconds(REFUSALS_APART_SECONDS);
+    let (recent,): (bool,) = sqlx::query_as(
+        "SELECT EXISTS (SELECT 1 FROM audit_events WHERE organization_id = ? AND target_id = ?
+             AND event_type = ? AND at_nanos > ?)",
+    )
+    .bind(token.organization_id.to_string())
+    .bind(token.id.to_string())
+    .bind(EventType::AccessRefused.as_str())
+    .bind(since.timestamp_nanos_opt().unwrap_or_default())
+    .fetch_one(&mut *tx)
+    .await?;
+    if recent {
+        return Ok(());
+    }
+    let target = Target::new(TargetType::Organization, token.id, token.name.clone());
+    let change = Change::new(EventType::AccessRefused, target)
+        .of(SubTargetType::ApiToken)
+        .after(&serde_json::json!({ "reason": reason }));
+    let who = format!("API token {}", token.name);
+    insert(&mut tx, token.organization_id, &who, &client, change).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    who: &str,
+    client: &Client,
+    change: Change,
+) -> ApiResult<()> {
     let now = Utc::now();
     let text = |value: &Option<Value>| value.as_ref().map(Value::to_string);
     let target = &change.target;
@@ -183,9 +299,9 @@ pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change
                  ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(Uuid::new_v4().to_string())
-    .bind(caller.organization_id.to_string())
+    .bind(organization_id.to_string())
     .bind(now.timestamp_nanos_opt().unwrap_or(i64::MAX))
-    .bind(caller.organization_id.to_string())
+    .bind(organization_id.to_string())
     .bind(change.event_type.as_str())
     .bind(target.kind.as_str())
     .bind(target.id.map(|id| id.to_string()))
@@ -194,9 +310,9 @@ pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change
     .bind(text(&change.after).unwrap_or_default())
     .bind(text(&change.before))
     .bind(serde_json::to_string(&change.changed_secrets).map_err(ApiError::internal)?)
-    .bind(caller.origin.as_str())
-    .bind(&caller.name)
-    .bind(caller.user_agent.as_deref())
+    .bind(client.origin.as_str())
+    .bind(who)
+    .bind(client.user_agent.as_deref())
     .bind(target.project.as_ref().map(|(id, _)| id.to_string()))
     .bind(
         target

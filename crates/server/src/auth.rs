@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::audit::{self, Client};
 use crate::error::ApiError;
 use crate::fresh::Read;
 use crate::AppState;
@@ -96,9 +97,8 @@ pub struct Caller {
     /// token's user.
     pub name: String,
     pub role_name: String,
-    /// Where the request came from and its `User-Agent`, for the audit log.
-    pub origin: platform_api::audit::Origin,
-    pub user_agent: Option<String>,
+    /// Where the request came from, for the audit log.
+    pub client: Client,
     permission: Permission,
     /// Whose quota the request counts against: the API token, or the access token's user.
     rate_key: String,
@@ -132,21 +132,9 @@ impl Caller {
         &self.rate_key
     }
 
-    /// The caller as this request's headers describe its client. A browser sends `Origin` with
-    /// every request that can change something (fetch does, for any method but GET and HEAD);
-    /// other clients of the API do not, so no header of our own is needed (one a production
-    /// CORS policy would refuse).
+    /// The caller as this request's headers describe its client.
     pub fn with_client(mut self, headers: &HeaderMap) -> Self {
-        use platform_api::audit::Origin;
-        self.origin = if headers.contains_key(axum::http::header::ORIGIN) {
-            Origin::Console
-        } else {
-            Origin::Api
-        };
-        self.user_agent = headers
-            .get(axum::http::header::USER_AGENT)
-            .and_then(|agent| agent.to_str().ok())
-            .map(|agent| agent.chars().take(256).collect());
+        self.client = Client::of(headers);
         self
     }
 }
@@ -177,7 +165,7 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
         )
     })?;
     match scheme {
-        "Token" => token_caller(state, credential.trim()).await,
+        "Token" => token_caller(state, credential.trim(), headers).await,
         "Bearer" => bearer_caller(state, credential.trim()).await,
         _ => Err(ApiError::unauthorized(
             "The Authorization scheme must be `Token` or `Bearer`.",
@@ -189,10 +177,17 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
 #[derive(Clone)]
 pub struct TokenCaller {
     caller: Caller,
+    /// The token's id and name.
+    id: uuid::Uuid,
+    name: String,
     expires_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
-async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
+async fn token_caller(
+    state: &AppState,
+    token: &str,
+    headers: &HeaderMap,
+) -> Result<Caller, ApiError> {
     let hash = hash_token(token);
     let found = state
         .kept
@@ -201,9 +196,28 @@ async fn token_caller(state: &AppState, token: &str) -> Result<Caller, ApiError>
             let value = read_token_caller(state, &hash).await?;
             Ok::<_, ApiError>(Read { value, keep: true })
         })
-        .await?;
+        .await;
+    let found = match found {
+        Ok(found) => found,
+        Err(error) => {
+            // A deleted token's use is recorded, by its name.
+            if let Some(revoked) = audit::revoked_token(&state.db, &hash).await? {
+                let refused = "The API token was deleted.";
+                audit::record_refusal(&state.db, &revoked, refused, Client::of(headers)).await?;
+                return Err(ApiError::unauthorized(refused));
+            }
+            return Err(error);
+        }
+    };
     if found.expires_at.is_some_and(|at| at <= chrono::Utc::now()) {
-        return Err(ApiError::unauthorized("The API token has expired."));
+        let refused = "The API token has expired.";
+        let token = audit::RefusedToken {
+            organization_id: found.caller.organization_id,
+            id: found.id,
+            name: found.name.clone(),
+        };
+        audit::record_refusal(&state.db, &token, refused, Client::of(headers)).await?;
+        return Err(ApiError::unauthorized(refused));
     }
     Ok(found.caller)
 }
@@ -238,11 +252,12 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
             organization_id: row.organization_id.parse().map_err(ApiError::internal)?,
             name: format!("API token {}", row.token_name),
             role_name: row.role_name,
-            origin: platform_api::audit::Origin::Api,
-            user_agent: None,
+            client: Client::default(),
             permission,
             rate_key: format!("token:{}", row.token_id),
         },
+        id: row.token_id.parse().map_err(ApiError::internal)?,
+        name: row.token_name,
         expires_at: row.expires_at,
     })
 }
@@ -285,8 +300,7 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
         organization_id: claims.organization_id,
         name: claims.sub.clone(),
         role_name: claims.role,
-        origin: platform_api::audit::Origin::Api,
-        user_agent: None,
+        client: Client::default(),
         permission,
         rate_key: format!("user:{}", claims.sub),
     })

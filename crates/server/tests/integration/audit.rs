@@ -624,3 +624,70 @@ async fn the_log_pages_and_filters_as_the_document_says() {
         .await;
     common::assert_invalid_fields(&bad, &["pageSize", "fromTimestamp"]);
 }
+
+#[tokio::test]
+async fn a_deleted_or_expired_token_refused_is_recorded_once_a_minute() {
+    let server = TestServer::new().await;
+    let organization = server.organization_id.clone();
+    let tokens = format!("/api/organization/{organization}/apiToken");
+    let deleted = server.api_token("READ").await;
+    let deleted_id = deleted["id"].as_str().unwrap();
+    let reply = server
+        .call(
+            Method::DELETE,
+            &format!("{tokens}/{deleted_id}"),
+            Some(&format!("Token {}", server.token)),
+            None,
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT);
+    let expiring = server
+        .post(
+            &tokens,
+            json!({"name": "short-lived", "role_id": server.role_id("READ").await,
+                   "expires_at": (chrono::Utc::now() + chrono::Duration::milliseconds(600)).to_rfc3339()}),
+        )
+        .await;
+    assert_eq!(expiring.status, StatusCode::CREATED, "{}", expiring.body);
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    for (token, reason) in [
+        (deleted["token"].as_str().unwrap(), "deleted"),
+        (expiring.body["token"].as_str().unwrap(), "expired"),
+    ] {
+        for _ in 0..3 {
+            let refused = server
+                .call(
+                    Method::GET,
+                    "/api/organization",
+                    Some(&format!("Token {token}")),
+                    None,
+                )
+                .await;
+            assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+            assert!(
+                refused.body.to_string().contains(reason),
+                "{}",
+                refused.body
+            );
+        }
+    }
+    let refusals = server
+        .get(&format!(
+            "/api/organization/{organization}/events?eventType=ACCESS_REFUSED"
+        ))
+        .await;
+    let events = refusals.body["events"].as_array().unwrap();
+    let names: Vec<&str> = events
+        .iter()
+        .map(|e| e["target_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["short-lived", deleted["name"].as_str().unwrap()],
+        "{}",
+        refusals.body
+    );
+    assert!(events.iter().all(|e| e["sub_target_type"] == "API_TOKEN"));
+    let text = refusals.body.to_string();
+    assert!(!text.contains(deleted["token"].as_str().unwrap()));
+}
