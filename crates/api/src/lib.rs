@@ -35,6 +35,7 @@ pub mod terraform;
 pub mod tfvars;
 pub mod token;
 pub mod variable;
+pub mod variable_bulk;
 pub mod variable_import;
 pub mod webhook;
 
@@ -65,6 +66,7 @@ pub use terraform::*;
 pub use tfvars::*;
 pub use token::*;
 pub use variable::*;
+pub use variable_bulk::*;
 pub use variable_import::*;
 pub use webhook::*;
 

@@ -11,8 +11,9 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
     AliasRequest, DatabaseType, EnvironmentVariable, FieldError, ImportOutcome, List,
-    OverrideRequest, ScopedOverrideRequest, Secret, ServiceType, VariableCreation, VariableImport,
-    VariableImportRequest, VariableReference, VariableRequest, VariableScope, VariableType,
+    OverrideRequest, ScopedOverrideRequest, Secret, ServiceType, VariableBulk, VariableBulkRequest,
+    VariableCreation, VariableImport, VariableImportRequest, VariableReference, VariableRequest,
+    VariableScope, VariableType,
 };
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -65,6 +66,24 @@ pub fn register(routes: &mut RouteTable) {
                 let parent = parent(&state, &caller, scope, parent_id).await?;
                 let imported = import(&state, &caller, &parent, request).await?;
                 Ok::<_, ApiError>((StatusCode::CREATED, Json(imported)))
+            },
+        );
+        routes.add(
+            Method::POST,
+            format!("/{segment}/{{{parameter}}}/environmentVariable/bulk"),
+            Permission::Write,
+            Doc::new(format!(
+                "Delete, make secret and set many variables of this {segment} at once, all or \
+                 none (deleting needs ADMIN)"
+            ))
+            .body::<VariableBulkRequest>()
+            .answers::<VariableBulk>(StatusCode::OK),
+            move |State(state): State<AppState>,
+                  caller: Caller,
+                  ApiPath(parent_id): ApiPath<Uuid>,
+                  ApiJson(request): ApiJson<VariableBulkRequest>| async move {
+                let parent = parent(&state, &caller, scope, parent_id).await?;
+                Ok::<_, ApiError>(Json(bulk(&state, &caller, &parent, request).await?))
             },
         );
         routes.add(
@@ -764,6 +783,161 @@ async fn import(
     audit::record(&mut tx, caller, change).await?;
     tx.commit().await?;
     Ok(import)
+}
+
+/// Applies a bulk change to the variables defined on `parent` in one transaction: every id must
+/// be one of them (a plain one, to be made secret or set), every new key free there; any broken
+/// rule is named by its place and nothing is written.
+async fn bulk(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    request: VariableBulkRequest,
+) -> ApiResult<VariableBulk> {
+    request.validate().map_err(ApiError::invalid)?;
+    if !request.delete.is_empty() {
+        caller.require(Permission::Admin)?;
+    }
+    let mut tx = db::begin_write(&state.db).await?;
+    let defined = defined_on(&mut tx, parent.id).await?;
+    let before = snapshot(&defined);
+    let find = |id: Uuid| defined.iter().find(|variable| variable.id == id);
+    let plain =
+        |variable: &&Stored| !variable.is_secret && variable.variable_type == VariableType::Value;
+    let mut problems = Vec::new();
+    let mut outcome = VariableBulk::default();
+    let now = Utc::now();
+    for (at, id) in request.delete.iter().enumerate() {
+        if find(*id).is_none() {
+            problems.push(FieldError::new(
+                format!("delete[{at}]"),
+                "is not a variable or secret defined here (deleted since?)",
+            ));
+            continue;
+        }
+        sqlx::query("DELETE FROM variables WHERE id = ?")
+            .bind(id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        outcome.deleted += 1;
+    }
+    let mut made_secret = Vec::new();
+    for (at, id) in request.to_secret.iter().enumerate() {
+        let Some(variable) = find(*id).filter(plain) else {
+            problems.push(FieldError::new(
+                format!("to_secret[{at}]"),
+                "is not a plain variable defined here",
+            ));
+            continue;
+        };
+        let sealed = state
+            .sealer
+            .seal(variable.value.as_deref().unwrap_or_default());
+        sqlx::query(
+            "UPDATE variables SET is_secret = 1, secret_value = ?, value = NULL, updated_at = ?
+             WHERE id = ?",
+        )
+        .bind(sealed)
+        .bind(now)
+        .bind(id.to_string())
+        .execute(&mut *tx)
+        .await?;
+        // Its aliases are aliases of a secret now.
+        sqlx::query("UPDATE variables SET is_secret = 1 WHERE target_id = ? AND variable_type = ?")
+            .bind(id.to_string())
+            .bind(VariableType::Alias.as_str())
+            .execute(&mut *tx)
+            .await?;
+        made_secret.push(variable.key.clone());
+        outcome.moved_to_secret += 1;
+    }
+    for (at, set) in request.set.iter().enumerate() {
+        match set.id {
+            Some(id) => {
+                let Some(variable) = find(id).filter(plain).filter(|v| v.key == set.key) else {
+                    problems.push(FieldError::new(
+                        format!("set[{at}].id"),
+                        format!(
+                            "is not the plain variable {} defined here (changed since?)",
+                            set.key
+                        ),
+                    ));
+                    continue;
+                };
+                sqlx::query("UPDATE variables SET value = ?, updated_at = ? WHERE id = ?")
+                    .bind(&set.value)
+                    .bind(now)
+                    .bind(variable.id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                outcome.updated += 1;
+            }
+            None => {
+                let taken = defined.iter().any(|variable| {
+                    variable.key == set.key && !request.delete.contains(&variable.id)
+                });
+                if taken {
+                    problems.push(FieldError::new(
+                        format!("set[{at}].key"),
+                        "is defined here already (added since?)",
+                    ));
+                    continue;
+                }
+                let new = NewVariable {
+                    key: set.key.clone(),
+                    value: Some(set.value.clone()),
+                    secret_value: None,
+                    is_secret: false,
+                    variable_type: VariableType::Value,
+                    mount_path: None,
+                    description: None,
+                    enable_interpolation_in_file: false,
+                    target_id: None,
+                };
+                write_new(&mut tx, state, caller, (parent.scope, parent.id), &new).await?;
+                outcome.created += 1;
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ApiError::invalid(problems));
+    }
+    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    let after = snapshot(&defined_on(&mut tx, parent.id).await?);
+    let change = change_of(&mut tx, EventType::Update, parent, false)
+        .await?
+        .before(&before)
+        .after(&after)
+        .secrets(made_secret);
+    audit::record(&mut tx, caller, change).await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// The variables and secrets defined on the parent `parent_id`.
+async fn defined_on(conn: &mut SqliteConnection, parent_id: Uuid) -> ApiResult<Vec<Stored>> {
+    let rows: Vec<Row> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM variables WHERE parent_id = ? ORDER BY key"
+    ))
+    .bind(parent_id.to_string())
+    .fetch_all(conn)
+    .await?;
+    rows.into_iter().map(stored).collect()
+}
+
+/// Variables by key as the audit log shows them: a plain value, or that it is a secret.
+fn snapshot(variables: &[Stored]) -> std::collections::BTreeMap<String, String> {
+    variables
+        .iter()
+        .map(|variable| {
+            let shown = if variable.is_secret {
+                "(secret)".to_string()
+            } else {
+                variable.value.clone().unwrap_or_default()
+            };
+            (variable.key.clone(), shown)
+        })
+        .collect()
 }
 
 async fn create_override(

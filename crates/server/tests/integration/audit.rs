@@ -56,6 +56,7 @@ fn expected_event(method: &Method, template: &str) -> &'static str {
         ("POST", "cancel") => "TRIGGER_CANCEL",
         ("POST", "clone") => "CLONE",
         ("POST", "import") => "IMPORT",
+        ("POST", "bulk") => "UPDATE",
         ("POST", "lock") => "LOCK",
         ("DELETE", "lock") => "UNLOCK",
         // The deletion of selected services.
@@ -258,6 +259,23 @@ async fn drive_our_own_routes(
             post.clone(),
             format!("/{scope}/{{{parameter}}}/environmentVariable/import"),
             Some(body),
+        );
+        drive(server, ids, &run(call), false).await;
+    }
+    // Bulk changes at every scope: a variable set.
+    for (scope, parameter) in [
+        ("project", "project_id"),
+        ("environment", "environment_id"),
+        ("application", "application_id"),
+        ("container", "container_id"),
+        ("job", "job_id"),
+        ("helm", "helm_id"),
+        ("terraform", "terraform_id"),
+    ] {
+        let call = (
+            post.clone(),
+            format!("/{scope}/{{{parameter}}}/environmentVariable/bulk"),
+            Some(json!({"set": [{"key": "SET_IN_BULK", "value": "1"}]})),
         );
         drive(server, ids, &run(call), false).await;
     }

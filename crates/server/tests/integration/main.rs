@@ -36,6 +36,7 @@ mod state_machine;
 mod stored_shapes;
 mod terraform;
 mod tokens;
+mod variable_bulk;
 mod variable_import;
 mod variables;
 mod webhook_deliveries;
