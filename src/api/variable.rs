@@ -1,6 +1,6 @@
 use platform_api::{
-    EnvironmentVariable, List, OverrideRequest, VariableCreation, VariableImport,
-    VariableImportRequest, VariableRequest, VariableScope,
+    EnvironmentVariable, List, OverrideRequest, VariableBulk, VariableBulkRequest,
+    VariableCreation, VariableImport, VariableImportRequest, VariableRequest, VariableScope,
 };
 use uuid::Uuid;
 
@@ -46,19 +46,19 @@ impl Api {
         parent: Uuid,
         request: &VariableImportRequest,
     ) -> Result<VariableImport, ApiError> {
-        let segment = match scope {
-            VariableScope::Project => "project",
-            VariableScope::Environment => "environment",
-            other => other
-                .service_type()
-                .map(|kind| kind.path_segment())
-                .ok_or_else(|| ApiError::NotFound("Nothing holds built-in variables.".into()))?,
-        };
-        self.post(
-            &format!("/{segment}/{parent}/environmentVariable/import"),
-            request,
-        )
-        .await
+        self.post(&variables_of(scope, parent, "import")?, request)
+            .await
+    }
+
+    /// Deletes, makes secret and sets variables defined at `parent` (of `scope`), all or none.
+    pub async fn bulk_variables(
+        &self,
+        scope: VariableScope,
+        parent: Uuid,
+        request: &VariableBulkRequest,
+    ) -> Result<VariableBulk, ApiError> {
+        self.post(&variables_of(scope, parent, "bulk")?, request)
+            .await
     }
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {
@@ -73,4 +73,17 @@ impl Api {
         self.post(&format!("/variable/{variable}/override"), request)
             .await
     }
+}
+
+/// `/{scope}/{parent}/environmentVariable/{action}`.
+fn variables_of(scope: VariableScope, parent: Uuid, action: &str) -> Result<String, ApiError> {
+    let segment = match scope {
+        VariableScope::Project => "project",
+        VariableScope::Environment => "environment",
+        other => other
+            .service_type()
+            .map(|kind| kind.path_segment())
+            .ok_or_else(|| ApiError::NotFound("Nothing holds built-in variables.".into()))?,
+    };
+    Ok(format!("/{segment}/{parent}/environmentVariable/{action}"))
 }

@@ -33,6 +33,7 @@ mod status_refresh;
 mod switchers;
 mod terraform_settings;
 mod theme;
+mod variable_bulk;
 mod variable_import;
 mod variables;
 mod webhooks;

@@ -11,6 +11,7 @@ mod facts;
 pub mod logs;
 pub mod overview;
 pub mod settings;
+mod variable_bulk;
 mod variable_import;
 pub mod variables;
 

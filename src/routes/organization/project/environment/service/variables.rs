@@ -11,6 +11,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use super::variable_bulk::{selectable, EditAsText, Selection, SelectionBar};
 use super::variable_import::{ExportVariables, ImportVariables};
 use super::{no_service, use_addressed_service};
 use crate::api::{use_api, ApiError};
@@ -64,6 +65,7 @@ pub fn ServiceVariables() -> impl IntoView {
         addressed.status.refetch();
     });
     let filter = RwSignal::new(String::new());
+    let selection: Selection = RwSignal::new(Default::default());
 
     view! {
         <section class="card" aria-labelledby="variables-title">
@@ -91,10 +93,12 @@ pub fn ServiceVariables() -> impl IntoView {
                     .flatten()
                     .collect();
                     view! {
-                        <VariableTable own variables=variables.clone() filter on_changed=changed/>
+                        <SelectionBar own variables=variables.clone() selection on_changed=changed/>
+                        <VariableTable own variables=variables.clone() filter selection on_changed=changed/>
                         <div class="actions variables__bulk">
                             <ExportVariables name seen=variables.clone()/>
-                            <ImportVariables own levels seen=variables on_imported=changed/>
+                            <ImportVariables own levels seen=variables.clone() on_imported=changed/>
+                            <EditAsText own variables on_saved=changed/>
                         </div>
                     }.into_any()
                 }
@@ -122,6 +126,7 @@ fn VariableTable(
     own: Level,
     variables: Vec<EnvironmentVariable>,
     filter: RwSignal<String>,
+    selection: Selection,
     on_changed: Callback<()>,
 ) -> impl IntoView {
     if variables.is_empty() {
@@ -146,13 +151,14 @@ fn VariableTable(
     view! {
         <table class="table variables">
             <thead><tr>
+                <th scope="col" class="table__select"><span class="visually-hidden">"Ticked"</span></th>
                 <th scope="col">"Key"</th>
                 <th scope="col">"Value"</th>
                 <th scope="col">"Defined at"</th>
                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
             <For each=shown key=|variable| variable.id let:variable>
-                <VariableRow own variable on_changed/>
+                <VariableRow own variable selection on_changed/>
             </For>
         </table>
         {move || view! {
@@ -175,6 +181,7 @@ enum Editor {
 fn VariableRow(
     own: Level,
     variable: EnvironmentVariable,
+    selection: Selection,
     on_changed: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
@@ -199,10 +206,28 @@ fn VariableRow(
         on_changed.run(());
     });
     let row_variable = variable.clone();
+    let tickable = selectable(own, &variable);
+    let tick = move |event: leptos::ev::Event| {
+        let ticked = event_target_checked(&event);
+        selection.update(|chosen| {
+            if ticked {
+                chosen.insert(id);
+            } else {
+                chosen.remove(&id);
+            }
+        });
+    };
 
     view! {
         <tbody data-variable=key.clone()>
             <tr>
+                <td class="table__select">
+                    {tickable.then(|| view! {
+                        <input type="checkbox" aria-label=format!("Tick {key}")
+                            prop:checked=move || selection.with(|chosen| chosen.contains(&id))
+                            on:change=tick/>
+                    })}
+                </td>
                 <td>
                     <span class="mono">{key.clone()}</span>
                     {variable.mount_path.clone().map(|path| view! {
@@ -237,12 +262,12 @@ fn VariableRow(
             {move || match editor.get() {
                 Editor::Closed => None,
                 Editor::Edit => Some(view! {
-                    <tr class="table__detail"><td colspan="4">
+                    <tr class="table__detail"><td colspan="5">
                         <EditVariable variable=variable.clone() on_saved=saved on_closed=closed/>
                     </td></tr>
                 }.into_any()),
                 Editor::Override => Some(view! {
-                    <tr class="table__detail"><td colspan="4">
+                    <tr class="table__detail"><td colspan="5">
                         <OverrideVariable own variable=variable.clone() on_saved=saved on_closed=closed/>
                     </td></tr>
                 }.into_any()),
