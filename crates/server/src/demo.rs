@@ -14,6 +14,7 @@ use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::engine::action::Action;
+use crate::engine::AskedBy;
 use crate::git;
 use crate::routes::applications::Applications;
 use crate::routes::clusters::Clusters;
@@ -134,6 +135,12 @@ async fn demo_repository(data_dir: &Path) -> Option<String> {
     }
 }
 
+/// Who asks for the demo's deployments: the platform itself.
+const DEMO: AskedBy = AskedBy {
+    name: "demo data",
+    origin: platform_api::audit::Origin::PlatformInternal,
+};
+
 pub async fn populate(
     state: &AppState,
     organization_id: Uuid,
@@ -225,7 +232,7 @@ pub async fn populate(
         let mut tx = state.engine.begin().await.map_err(demo_deploy)?;
         let queued = state
             .engine
-            .queue(&mut tx, Action::Deploy.into(), id, "demo data")
+            .queue(&mut tx, Action::Deploy.into(), id, DEMO)
             .await
             .map_err(demo_deploy)?;
         tx.commit().await?;

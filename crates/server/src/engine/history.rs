@@ -17,9 +17,6 @@ use uuid::Uuid;
 use crate::error::{ApiError, ApiResult};
 use crate::{db, git};
 
-/// Where deployment requests come from: every request reaches the engine through the API.
-pub const ORIGIN: &str = "API";
-
 #[derive(sqlx::FromRow)]
 struct DeploymentRow {
     execution_id: String,
@@ -28,6 +25,7 @@ struct DeploymentRow {
     state: String,
     git_commit_id: Option<String>,
     triggered_by: String,
+    origin: String,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     finished_at: Option<DateTime<Utc>>,
@@ -68,7 +66,7 @@ pub async fn page(
         .map(|outcome| format!("AND state IN ({})", ended_in(outcome)))
         .unwrap_or_default();
     let rows: Vec<DeploymentRow> = sqlx::query_as(&format!(
-        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, created_at,
+        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, origin, created_at,
                 updated_at, finished_at, spec, rollback_to
          FROM deployments
          WHERE service_id = ? {status_filter}
@@ -114,7 +112,7 @@ fn entry(
             created_at: row.created_at,
             updated_at: Some(row.updated_at),
             triggered_by: row.triggered_by,
-            origin: ORIGIN.to_string(),
+            origin: row.origin,
         },
         details: details(
             kind,
@@ -181,7 +179,7 @@ pub async fn environment_page(
     let wanted: Vec<&str> = groups.iter().map(|(group,)| group.as_str()).collect();
     let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
         "SELECT {GROUP} AS grouped_as, s.id AS service_id, s.name, s.kind, d.execution_id,
-                d.action, d.sub_action, d.state, d.git_commit_id, d.triggered_by, d.created_at,
+                d.action, d.sub_action, d.state, d.git_commit_id, d.triggered_by, d.origin, d.created_at,
                 d.updated_at, d.finished_at, d.spec, d.rollback_to
          FROM deployments d JOIN services s ON s.id = d.service_id
          WHERE s.environment_id = ? AND {GROUP} IN (SELECT value FROM json_each(?))
@@ -240,7 +238,7 @@ pub async fn environment_page(
                     created_at: started,
                     updated_at: Some(updated),
                     triggered_by: first.auditing_data.triggered_by.clone(),
-                    origin: ORIGIN.to_string(),
+                    origin: first.auditing_data.origin.clone(),
                 },
                 status: telling.status,
                 trigger_action: first.status_details.action,

@@ -193,6 +193,22 @@ pub fn precondition(action: Action, current: &platform_api::Status) -> ApiResult
     refusal.map_or(Ok(()), |message| Err(ApiError::conflict(message)))
 }
 
+/// Who asked for an action, and from where.
+#[derive(Clone, Copy, Debug)]
+pub struct AskedBy<'a> {
+    pub name: &'a str,
+    pub origin: platform_api::audit::Origin,
+}
+
+impl<'a> From<&'a Caller> for AskedBy<'a> {
+    fn from(caller: &'a Caller) -> Self {
+        Self {
+            name: &caller.name,
+            origin: caller.client.origin,
+        }
+    }
+}
+
 /// An action `Engine::queue` wrote: its deployment, and the service's status it left.
 pub struct Queued {
     pub deployment_id: Uuid,
@@ -285,7 +301,7 @@ impl Engine {
         let event_type = request.action.event_type();
         let mut tx = self.begin().await?;
         let queued = self
-            .queue(&mut tx, request, service_id, &caller.name)
+            .queue(&mut tx, request, service_id, caller.into())
             .await?;
         let target = audit::Target::service(&mut tx, service_id).await?;
         audit::record(&mut tx, caller, audit::Change::new(event_type, target)).await?;
@@ -302,8 +318,9 @@ impl Engine {
         tx: &mut Transaction<'_, Sqlite>,
         request: Request,
         service_id: Uuid,
-        triggered_by: &str,
+        asked_by: AskedBy<'_>,
     ) -> ApiResult<Queued> {
+        let triggered_by = asked_by.name;
         let Request {
             action,
             git_commit_id,
@@ -345,8 +362,8 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, rollback_to, environment_execution_id, spec)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
+            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, origin, rollback_to, environment_execution_id, spec)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
         )
         .bind(deployment_id.to_string())
         .bind(service_id.to_string())
@@ -358,6 +375,7 @@ impl Engine {
         .bind(now)
         .bind(now)
         .bind(triggered_by)
+        .bind(asked_by.origin.as_str())
         .bind(rollback_to.as_deref())
         .bind(environment_execution_id.as_deref())
         .bind(service_id.to_string())

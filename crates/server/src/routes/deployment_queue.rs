@@ -14,7 +14,6 @@ use uuid::Uuid;
 use super::RouteTable;
 use crate::auth::{Caller, Permission};
 use crate::db;
-use crate::engine::history;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::Doc;
 use crate::AppState;
@@ -41,6 +40,7 @@ struct Waiting {
     action: String,
     sub_action: String,
     triggered_by: String,
+    origin: String,
     created_at: chrono::DateTime<chrono::Utc>,
     ahead: i64,
     ahead_in_environment: i64,
@@ -63,7 +63,7 @@ async fn service_queue(
     // unfinished ones without a worker asked for before.
     let waiting: Vec<Waiting> = sqlx::query_as(
         "SELECT d.id, d.service_id, s.kind, s.name, d.action, d.sub_action, d.triggered_by,
-                d.created_at,
+                d.origin, d.created_at,
                 (SELECT COUNT(*) FROM deployments w
                  WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid) AS ahead,
                 (SELECT COUNT(*) FROM deployments w JOIN services o ON o.id = w.service_id
@@ -91,7 +91,7 @@ async fn service_queue(
                 },
                 auditing_data: QueuedAuditingData {
                     triggered_by: row.triggered_by,
-                    origin: Some(history::ORIGIN.to_string()),
+                    origin: Some(row.origin),
                 },
                 status_details: StatusDetails {
                     action: db::wire(&row.action)?,

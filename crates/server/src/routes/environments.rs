@@ -432,7 +432,7 @@ async fn start_on_environment(
                 &mut tx,
                 Request::from(action).within(&execution),
                 db::id(&service_id)?,
-                &caller.name,
+                caller.into(),
             )
             .await;
         match outcome {

@@ -174,7 +174,7 @@ async fn act_on_selected(
                 &mut tx,
                 Request::from(action).within(&execution),
                 service.selected.id,
-                &caller.name,
+                (&caller).into(),
             )
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;

@@ -527,7 +527,7 @@ impl PreparedDeploy {
                     environment_execution_id: environment_execution_id.map(str::to_string),
                 },
                 id,
-                &caller.name,
+                caller.into(),
             )
             .await
     }

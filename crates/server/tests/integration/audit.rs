@@ -709,3 +709,36 @@ async fn a_deleted_or_expired_token_refused_is_recorded_once_a_minute() {
     let text = refusals.body.to_string();
     assert!(!text.contains(deleted["token"].as_str().unwrap()));
 }
+
+#[tokio::test]
+async fn an_actions_history_says_where_it_was_asked_from() {
+    let server = TestServer::new().await;
+    let (_, _, application) = server.hierarchy().await;
+    let deploy = format!("/api/application/{application}/deploy");
+    let from_a_browser = axum::http::Request::builder()
+        .method(Method::POST)
+        .uri(&deploy)
+        .header("authorization", format!("Token {}", server.token))
+        .header("content-type", "application/json")
+        .header("origin", "https://console.example")
+        .body(axum::body::Body::from("{}"))
+        .unwrap();
+    assert_eq!(
+        server.send(from_a_browser).await.status,
+        StatusCode::ACCEPTED
+    );
+    server.settled_status(&application).await;
+    let again = server.post(&deploy, json!({})).await;
+    assert_eq!(again.status, StatusCode::ACCEPTED);
+    server.settled_status(&application).await;
+    let history = server
+        .get(&format!("/api/application/{application}/deploymentHistoryV2"))
+        .await;
+    let origins: Vec<&str> = history.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["auditing_data"]["origin"].as_str().unwrap())
+        .collect();
+    assert_eq!(origins, ["API", "CONSOLE"], "newest first");
+}

@@ -197,7 +197,15 @@ fn Row(
     let rollback_of = entry.details.rollback_to.clone();
     let duration = iso_duration_seconds(&entry.total_duration).map(format::duration);
     let started = entry.auditing_data.created_at;
-    let origin = entry.auditing_data.origin.clone();
+    // Where it was asked from, in words when it is one of the platform's origins.
+    let origin = entry
+        .auditing_data
+        .origin
+        .parse::<platform_api::audit::Origin>()
+        .map_or_else(
+            |_| entry.auditing_data.origin.clone(),
+            |origin| origin.label().to_string(),
+        );
     let by = entry.auditing_data.triggered_by.clone();
     let roll_back = (entry.can_roll_back_to() && !current)
         .then(|| view! { <RollBack kind id entry=entry.clone() addressed rolled_back/> });
