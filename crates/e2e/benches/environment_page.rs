@@ -17,6 +17,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use axum::routing::get;
 use axum::Router;
+use e2e::bench::{middle, rows_at};
 use e2e::Browser;
 use serde_json::{json, Value};
 
@@ -162,35 +163,12 @@ async fn main() -> Result<()> {
     Ok(())
 }
 
-async fn rows_at(browser: &Browser, url: &str) -> Result<f64> {
-    browser.client.goto(url).await?;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let at = browser
-            .client
-            .execute("return window.__rowsAt", vec![])
-            .await?;
-        if let Some(at) = at.as_f64() {
-            return Ok(at);
-        }
-        if tokio::time::Instant::now() > deadline {
-            bail!("{url} never showed every row");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 async fn median(browser: &Browser, url: &str, runs: usize) -> Result<f64> {
     let mut times = Vec::new();
     for _ in 0..runs {
         times.push(rows_at(browser, url).await?);
     }
     Ok(middle(times))
-}
-
-fn middle(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// The page's script time so far, in seconds.

@@ -9,9 +9,10 @@
 //! Needs the built console (`scripts/build-console.sh`) and chromium/chromedriver (scripts/setup.sh).
 //! `cargo bench -p e2e --bench variables_page [-- VARIABLES RUNS]`
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Result};
+use e2e::bench::{middle, rows_at};
 use e2e::Browser;
 use serde_json::{json, Value};
 
@@ -110,27 +111,4 @@ async fn main() -> Result<()> {
         middle(edits)
     );
     browser.close().await
-}
-
-async fn rows_at(browser: &Browser, url: &str) -> Result<f64> {
-    browser.client.goto(url).await?;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let at = browser
-            .client
-            .execute("return window.__rowsAt", vec![])
-            .await?;
-        if let Some(at) = at.as_f64() {
-            return Ok(at);
-        }
-        if tokio::time::Instant::now() > deadline {
-            bail!("{url} never showed 100 rows");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-fn middle(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

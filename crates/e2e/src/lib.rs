@@ -694,3 +694,39 @@ impl fantoccini::wd::WebDriverCompatibleCommand for NetworkConditions {
         }
     }
 }
+
+/// What the benchmarks share.
+pub mod bench {
+    use std::time::Duration;
+
+    use anyhow::{bail, Result};
+
+    use super::Browser;
+
+    /// Opens `url` and waits for the page to set `window.__rowsAt` (a script added with
+    /// `Page.addScriptToEvaluateOnNewDocument` sets it in the first frame that shows the rows
+    /// wanted); its value, in milliseconds after navigation.
+    pub async fn rows_at(browser: &Browser, url: &str) -> Result<f64> {
+        browser.client.goto(url).await?;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let at = browser
+                .client
+                .execute("return window.__rowsAt", vec![])
+                .await?;
+            if let Some(at) = at.as_f64() {
+                return Ok(at);
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!("{url} never showed its rows");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The median of `values`.
+    pub fn middle(mut values: Vec<f64>) -> f64 {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    }
+}

@@ -732,7 +732,9 @@ async fn an_actions_history_says_where_it_was_asked_from() {
     assert_eq!(again.status, StatusCode::ACCEPTED);
     server.settled_status(&application).await;
     let history = server
-        .get(&format!("/api/application/{application}/deploymentHistoryV2"))
+        .get(&format!(
+            "/api/application/{application}/deploymentHistoryV2"
+        ))
         .await;
     let origins: Vec<&str> = history.body["results"]
         .as_array()
