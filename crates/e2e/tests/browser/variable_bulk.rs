@@ -121,5 +121,21 @@ async fn ticked_variables_and_a_text_edit_are_applied_whole() -> anyhow::Result<
         .map(|v| v["key"].as_str().unwrap())
         .collect();
     assert_eq!(secret_keys, ["TOKEN"], "OLD was deleted once a secret");
+
+    // On a phone: ticks beside the keys, the bar above, nothing wider than the screen.
+    browser.set_width(375).await?;
+    // The toasts of the saves above are closed first, as a person would.
+    for toast in browser
+        .client
+        .find_all(fantoccini::Locator::Css(".toast button"))
+        .await?
+    {
+        toast.click().await?;
+    }
+    browser.click("input[aria-label='Tick KEEP']").await?;
+    browser.wait_for_text(".selection-bar", "1 ticked").await?;
+    let overflow = browser.overflow().await?;
+    assert!(overflow.is_empty(), "{overflow:?}");
+    browser.screenshot("variables-ticked-375").await?;
     browser.close().await
 }
