@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::Utc;
 use leptos::prelude::*;
+use platform_api::audit::EventQuery;
 use platform_api::{
     CloudProvider, Cluster, ClusterLock, ClusterLockRequest, ClusterStatus, ClusterToken,
     RolePermission,
@@ -22,6 +23,7 @@ use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::ClusterStatusBadge;
+use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
@@ -67,7 +69,12 @@ pub fn ClusterOverview() -> impl IntoView {
     view! {
         <div class="page__header">
             <h1>{move || cluster.get().and_then(Result::ok).map(|(_, c)| c.name)}</h1>
-            <p class="page__lead">"Cluster"</p>
+            <p class="page__lead">
+                "Cluster · "
+                {move || cluster_id.get().map(|id| view! {
+                    <HistoryOfChanges query=EventQuery { target_id: Some(id), ..EventQuery::default() }/>
+                })}
+            </p>
         </div>
         <div class="columns">
             <section class="card" aria-labelledby="cluster-title">
