@@ -163,6 +163,7 @@ const GROUP: &str = "COALESCE(d.environment_execution_id, d.execution_id)";
 /// environment ran together (deploy all, a selection), or one service's own.
 pub async fn environment_page(
     db: &SqlitePool,
+    repositories: &git::Repositories,
     environment_id: Uuid,
     page: i64,
     page_size: i64,
@@ -196,7 +197,7 @@ pub async fn environment_page(
             .or_default()
             .push(row);
     }
-    let no_commits = HashMap::new();
+    let commits = environment_commits(repositories, by_group.values().flatten()).await;
     groups
         .into_iter()
         .filter_map(|(group,)| Some((by_group.remove(&group)?, group)))
@@ -216,7 +217,7 @@ pub async fn environment_page(
                     entry(
                         row.deployment,
                         (db::id(&row.service_id)?, &row.name, db::wire(&row.kind)?),
-                        &no_commits,
+                        &commits,
                     )
                 })
                 .collect::<ApiResult<Vec<_>>>()?;
@@ -257,12 +258,44 @@ pub async fn environment_page(
 
 /// The commits of the page, with their messages and authors, read from the repository in one
 /// call; none when it cannot be read.
-async fn describe_commits(
+/// The commits an environment's deployments deployed, each read from its service's repository
+/// when it is one this server reads: one `git log` per repository.
+async fn environment_commits<'r>(
+    repositories: &git::Repositories,
+    rows: impl Iterator<Item = &'r EnvironmentRow>,
+) -> HashMap<String, Commit> {
+    let mut by_repository: HashMap<PathBuf, Vec<&DeploymentRow>> = HashMap::new();
+    for row in rows {
+        let deployment = &row.deployment;
+        let url = (|| {
+            let kind: ServiceType = row.kind.parse().ok()?;
+            let spec: Value = serde_json::from_str(deployment.spec.as_deref()?).ok()?;
+            let pointer = kind
+                .git_repository_path()?
+                .trim_start_matches('$')
+                .replace('.', "/");
+            spec.pointer(&format!("{pointer}/url"))?
+                .as_str()
+                .map(str::to_string)
+        })();
+        if let Some(git::Location::Local(path)) = url.and_then(|url| repositories.locate(&url).ok())
+        {
+            by_repository.entry(path).or_default().push(deployment);
+        }
+    }
+    let mut commits = HashMap::new();
+    for (path, rows) in by_repository {
+        commits.extend(describe_commits(Some(path), rows).await);
+    }
+    commits
+}
+
+async fn describe_commits<'r>(
     repository: Option<PathBuf>,
-    rows: &[DeploymentRow],
+    rows: impl IntoIterator<Item = &'r DeploymentRow>,
 ) -> HashMap<String, Commit> {
     let mut ids: Vec<String> = rows
-        .iter()
+        .into_iter()
         .filter_map(|row| row.git_commit_id.clone())
         .collect();
     ids.sort();

@@ -358,9 +358,14 @@ async fn environment_history(
     if !refused.is_empty() {
         return Err(ApiError::invalid(refused));
     }
-    let results =
-        engine::history::environment_page(&state.db, environment_id, query.page, query.page_size)
-            .await?;
+    let results = engine::history::environment_page(
+        &state.db,
+        &state.engine.repositories,
+        environment_id,
+        query.page,
+        query.page_size,
+    )
+    .await?;
     Ok(Json(EnvironmentDeploymentPage {
         page: query.page,
         page_size: query.page_size,

@@ -49,6 +49,28 @@ async fn an_application_rolls_back_to_an_earlier_commit() {
     assert_eq!(entries[0]["details"]["commit"]["git_commit_id"], second);
     // The commit is named with its message and author, read from the repository.
     assert_eq!(entries[0]["details"]["commit"]["message"], "second");
+    // The environment's history names them too.
+    let environment_history = server
+        .get(&format!(
+            "/api/environment/{environment}/deploymentHistoryV2"
+        ))
+        .await;
+    let messages: Vec<&str> = environment_history.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|deployment| {
+            deployment["stages"][0]["services"][0]["details"]["commit"]["message"]
+                .as_str()
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        ["second", "first"],
+        "{}",
+        environment_history.body
+    );
     assert_eq!(entries[1]["details"]["commit"]["message"], "first");
     assert_eq!(
         entries[1]["details"]["commit"]["author_name"],
