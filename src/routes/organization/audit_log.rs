@@ -70,19 +70,57 @@ fn Filters(org: Uuid, query: Memo<EventQuery>) -> impl IntoView {
     let target_type = RwSignal::new(current.target_type);
     let origin = RwSignal::new(current.origin);
     let triggered_by = RwSignal::new(current.triggered_by.clone().unwrap_or_default());
+    let since = RwSignal::new(
+        current
+            .from_timestamp
+            .as_deref()
+            .map(local_time)
+            .unwrap_or_default(),
+    );
+    let until = RwSignal::new(
+        current
+            .to_timestamp
+            .as_deref()
+            .map(local_time)
+            .unwrap_or_default(),
+    );
     let errors = RwSignal::new(Vec::<FieldError>::new());
     let navigate = use_navigate();
     let apply = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let who = triggered_by.get_untracked().trim().to_string();
+        let (from, to) = (
+            instant(&since.get_untracked()),
+            instant(&until.get_untracked()),
+        );
         let wanted = EventQuery {
             event_type: event_type.get_untracked(),
             target_type: target_type.get_untracked(),
             origin: origin.get_untracked(),
             triggered_by: (!who.is_empty()).then_some(who),
+            from_timestamp: from.clone(),
+            to_timestamp: to.clone(),
             ..query.get_untracked().first_page()
         };
-        navigate(&paths::audit_log(org, &wanted), NavigateOptions::default());
+        // The rules of the document's parameters, checked here as the server checks them.
+        let mut problems = wanted.window().err().unwrap_or_default();
+        if let (Some(from), Some(to)) = (&from, &to) {
+            if from > to {
+                problems.push(FieldError::new("toTimestamp", "must be after Since"));
+            }
+        }
+        for problem in &mut problems {
+            // The form's fields are named after the parameters they fill.
+            problem.field = problem
+                .field
+                .replace("fromTimestamp", "since")
+                .replace("toTimestamp", "until");
+        }
+        let fine = problems.is_empty();
+        errors.set(problems);
+        if fine {
+            navigate(&paths::audit_log(org, &wanted), NavigateOptions::default());
+        }
     };
     let narrowed = move || {
         let query = query.get();
@@ -110,14 +148,46 @@ fn Filters(org: Uuid, query: Memo<EventQuery>) -> impl IntoView {
                 options=choices(EventType::ALL) errors/>
             <ChoiceField label="To" name="targetType" value=target_type
                 options=choices(TargetType::ALL) errors/>
-            <ChoiceField label="From" name="origin" value=origin options=choices(Origin::ALL)
+            <ChoiceField label="Origin" name="origin" value=origin options=choices(Origin::ALL)
                 errors/>
             <TextField label="By" name="triggeredBy" value=triggered_by errors form_id="audit"
                 placeholder="API token ci"/>
+            <TextField label="Since" name="since" input_type="datetime-local" value=since errors
+                form_id="audit"/>
+            <TextField label="Until" name="until" input_type="datetime-local" value=until errors
+                form_id="audit"/>
             <button type="submit" class="button button--secondary">"Filter"</button>
         </form>
         {narrowed}
     }
+}
+
+/// A time the browser's `datetime-local` input gave (the person's own time zone) as the RFC 3339
+/// instant the API takes; none when empty or unreadable.
+fn instant(local: &str) -> Option<String> {
+    let local = local.trim();
+    let date = js_sys::Date::new(&local.into());
+    (!local.is_empty() && !date.get_time().is_nan()).then(|| String::from(date.to_iso_string()))
+}
+
+/// An instant of the address (RFC 3339, or nanoseconds since the epoch) as a `datetime-local`
+/// input shows it, in the person's own time zone.
+fn local_time(instant: &str) -> String {
+    let date = match instant.parse::<i64>() {
+        Ok(nanos) => js_sys::Date::new(&((nanos / 1_000_000) as f64).into()),
+        Err(_) => js_sys::Date::new(&instant.into()),
+    };
+    if date.get_time().is_nan() {
+        return String::new();
+    }
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}",
+        date.get_full_year(),
+        date.get_month() + 1,
+        date.get_date(),
+        date.get_hours(),
+        date.get_minutes()
+    )
 }
 
 /// "Any", then every value of `E` by its label.
