@@ -157,7 +157,7 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
     let web = browser
         .create(
             &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {
+            json!({"name": "web", "auto_deploy": true, "git_repository": {
                 "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
         )
         .await?;
@@ -268,6 +268,8 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
         application["git_repository"]["deployed_commit_id"],
         front.as_str()
     );
+    // The next push would have undone the rollback: the dialog turned auto-deploy off.
+    assert_eq!(application["auto_deploy"], false);
     let violations = browser.axe_violations().await?;
     assert!(violations.is_empty(), "{violations:?}");
     browser.screenshot("environment-deployments").await?;

@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
+use crate::components::form_field::CheckboxField;
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
@@ -151,9 +152,34 @@ fn RollBack(
     let toasts = use_toasts();
     let permitted = Permitted::new(RolePermission::Deploy, "roll services back");
     let count = deployment.services().count();
+    let stop_auto_deploy = RwSignal::new(true);
     let run = Action::new_local(move |deployment: &EnvironmentDeployment| {
         let deployment = deployment.clone();
+        let stop = stop_auto_deploy.get_untracked();
         async move {
+            if stop {
+                // Read when asked for, not for every row of the history.
+                for service in deployment.services() {
+                    let identifier = &service.identifier;
+                    let record = api
+                        .service(identifier.service_type, identifier.service_id)
+                        .await;
+                    let stopped = match record {
+                        Ok(record) if record.auto_deploys() == Some(true) => {
+                            api.stop_auto_deploy(&record).await
+                        }
+                        Ok(_) => Ok(()),
+                        Err(error) => Err(error),
+                    };
+                    if let Err(error) = stopped {
+                        toasts.error(format!(
+                            "Auto-deploy of {} is still on; nothing was rolled back: {error}",
+                            identifier.name
+                        ));
+                        return;
+                    }
+                }
+            }
             match api.roll_back_environment(environment, &deployment).await {
                 Ok(()) => toasts.success(format!(
                     "Rollback of {count} service{} queued.",
@@ -168,6 +194,7 @@ fn RollBack(
         }
     });
     let busy = Signal::derive(move || run.pending().get() || permitted.refusal().is_some());
+    let execution = deployment.identifier.execution_id.clone();
     view! {
         <ConfirmButton label="Roll back" question="Roll back to this deployment?"
             consequence=format!(
@@ -177,6 +204,10 @@ fn RollBack(
             class="button button--small button--ghost" confirm_class="button button--primary"
             target=format!("to the deployment of {}", deployment.auditing_data.created_at.format("%H:%M:%S"))
             disabled=busy title=Signal::derive(move || permitted.refusal())
-            on_confirm=move |()| { run.dispatch_local(deployment.clone()); }/>
+            on_confirm=move |()| { run.dispatch_local(deployment.clone()); }>
+            <CheckboxField label="Turn auto-deploy off where it is on" name=format!("stop-auto-deploy-{execution}")
+                checked=stop_auto_deploy
+                hint="A service that deploys every push of its branch would undo this rollback at the next push."/>
+        </ConfirmButton>
     }
 }
