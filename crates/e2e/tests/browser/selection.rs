@@ -96,6 +96,40 @@ async fn three_services_are_restarted_together_and_one_fails() -> anyhow::Result
     assert_eq!(api["state"], "RESTARTED");
 
     browser.set_width(375).await?;
+    // On a phone, "every service shown" is still a box a person sees and ticks.
+    let every = browser
+        .find("input[aria-label='Select every service shown']")
+        .await?;
+    let reachable = browser
+        .client
+        .execute(
+            "const box = arguments[0].getBoundingClientRect();
+             const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+             return hit === arguments[0];",
+            vec![serde_json::to_value(&every)?],
+        )
+        .await?;
+    assert_eq!(reachable, json!(true), "the box for every row is hidden");
+    let checked = "return arguments[0].checked";
+    let before = browser
+        .client
+        .execute(checked, vec![serde_json::to_value(&every)?])
+        .await?;
+    every.click().await?;
+    let after = browser
+        .client
+        .execute(checked, vec![serde_json::to_value(&every)?])
+        .await?;
+    assert_ne!(before, after, "the box for every row did not change");
+    let rows_follow = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('tbody .table__select input')]
+                 .every(row => row.checked === arguments[0].checked)",
+            vec![serde_json::to_value(&every)?],
+        )
+        .await?;
+    assert_eq!(rows_follow, json!(true), "every row follows the box");
     let overflow = browser.overflow().await?;
     assert!(overflow.is_empty(), "{overflow:?}");
     browser.screenshot("selection-375").await?;

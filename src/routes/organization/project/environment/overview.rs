@@ -349,15 +349,19 @@ fn ServiceTable(
             StoredValue::new(shown.iter().map(|service| service.id).collect::<Vec<_>>());
         view! {
             <SelectionActions environment=ids.environment services selection rows on_deleted/>
-            <table class="table">
+            <table class="table table--selectable">
                 <thead><tr>
                     <th scope="col" class="table__select">
-                        <input type="checkbox" aria-label="Select every service shown"
-                            prop:checked=move || shown_ids.with_value(|shown| selection.all_of(shown))
-                            on:change=move |event| {
-                                let ticked = event_target_checked(&event);
-                                shown_ids.with_value(|shown| selection.set_all(shown, ticked));
-                            }/>
+                        <label class="table__select-all">
+                            <input type="checkbox" aria-label="Select every service shown"
+                                prop:checked=move || shown_ids.with_value(|shown| selection.all_of(shown))
+                                on:change=move |event| {
+                                    let ticked = event_target_checked(&event);
+                                    shown_ids.with_value(|shown| selection.set_all(shown, ticked));
+                                }/>
+                            // On a phone the table's headings are gone: the box says what it does.
+                            <span class="phone-only" aria-hidden="true">"Select every service shown"</span>
+                        </label>
                     </th>
                     <th scope="col">"Name"</th>
                     <th scope="col">"Kind"</th>
