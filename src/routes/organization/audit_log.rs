@@ -24,6 +24,8 @@ use crate::routes::organization::no_organization;
 use crate::routes::{param_id, paths};
 
 const PAGE_SIZE: i64 = 25;
+/// The width up to which the stylesheet lays pages out for a phone.
+const NARROW_PX: f64 = 640.0;
 
 #[component]
 pub fn AuditLog() -> impl IntoView {
@@ -142,7 +144,20 @@ fn Filters(org: Uuid, query: Memo<EventQuery>) -> impl IntoView {
             }
         })
     };
+    // On a phone the filters would come before every change: closed there unless one is set.
+    let narrow = web_sys::window()
+        .and_then(|window| window.inner_width().ok())
+        .and_then(|width| width.as_f64())
+        .is_some_and(|width| width <= NARROW_PX);
+    let filtering = current.event_type.is_some()
+        || current.target_type.is_some()
+        || current.origin.is_some()
+        || current.triggered_by.is_some()
+        || current.from_timestamp.is_some()
+        || current.to_timestamp.is_some();
     view! {
+        <details class="audit-filters" open=!narrow || filtering>
+        <summary>"Filters"</summary>
         <form class="filters" role="search" aria-label="Filter changes" on:submit=apply>
             <ChoiceField label="What was done" name="eventType" value=event_type
                 options=choices(EventType::ALL) errors/>
@@ -158,6 +173,7 @@ fn Filters(org: Uuid, query: Memo<EventQuery>) -> impl IntoView {
                 form_id="audit"/>
             <button type="submit" class="button button--secondary">"Filter"</button>
         </form>
+        </details>
         {narrowed}
     }
 }

@@ -135,6 +135,15 @@ async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
         ))
         .await?;
     browser.wait_for_text(".audit__entry", "web").await?;
+    // On a phone the filters are folded away until asked for.
+    let folded = browser
+        .client
+        .execute(
+            "return !document.querySelector('details.audit-filters').open",
+            vec![],
+        )
+        .await?;
+    assert_eq!(folded, json!(true));
     browser.click(".audit__entry .audit__diff summary").await?;
     let overflow = browser.overflow().await?;
     assert!(overflow.is_empty(), "{overflow:?}");
