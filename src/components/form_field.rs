@@ -100,6 +100,22 @@ pub fn TextField(
     }
 }
 
+/// Every problem of a form that no single field shows, a line each ("line 3 must be
+/// NAME=value", "vars[2].name is imported twice"), announced as it appears.
+#[component]
+pub fn ProblemList(id: &'static str, problems: Signal<Vec<FieldError>>) -> impl IntoView {
+    view! {
+        <div id=id class="notice notice--error import-problems" role="alert"
+            hidden=move || problems.with(Vec::is_empty)>
+            <ul>
+                {move || problems.get().into_iter().map(|problem| view! {
+                    <li>{format!("{} {}", problem.field, problem.message)}</li>
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
 /// A labelled select of options: `(value, label)`.
 #[component]
 pub fn SelectField<V>(

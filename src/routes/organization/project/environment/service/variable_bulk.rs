@@ -16,7 +16,7 @@ use super::variables::Level;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::form::Form;
-use crate::components::form_field::FieldScope;
+use crate::components::form_field::{FieldScope, ProblemList};
 use crate::components::new_dialog::NewDialog;
 use crate::state::toasts::use_toasts;
 
@@ -178,15 +178,11 @@ fn TextForm(
             Err(problems) => errors.set(problems),
         }
     };
-    let problems = move || {
-        let shown = errors.get();
+    // The server's refusals, and the text's own (a line that does not read, a key twice).
+    let problems = Signal::derive(move || {
         let read = planned.with(|planned| planned.as_ref().err().cloned().unwrap_or_default());
-        shown
-            .into_iter()
-            .chain(read)
-            .map(|error| format!("{} {}", error.field, error.message))
-            .collect::<Vec<_>>()
-    };
+        errors.get().into_iter().chain(read).collect::<Vec<_>>()
+    });
     let changes = move || {
         planned.with(|planned| {
             planned
@@ -201,18 +197,13 @@ fn TextForm(
             <p class="muted">
                 "The service's own plain variables, one NAME=value a line. Saving replaces them: a line added adds one, a line changed changes it, a line removed deletes it. Secrets, files, aliases and overrides are not in the text and stay as they are."
             </p>
-            <div class="field" class:field--invalid=move || !problems().is_empty()>
+            <div class="field" class:field--invalid=move || !problems.with(Vec::is_empty)>
                 <label for="as-text">"Variables"</label>
                 <textarea id="as-text" class="mono" rows="12" bind:value=text
-                    aria-invalid=move || (!problems().is_empty()).to_string()
+                    aria-invalid=move || (!problems.with(Vec::is_empty)).to_string()
                     aria-describedby="as-text-problems"></textarea>
             </div>
-            <div id="as-text-problems" class="notice notice--error import-problems" role="alert"
-                hidden=move || problems().is_empty()>
-                <ul>
-                    {move || problems().into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-                </ul>
-            </div>
+            <ProblemList id="as-text-problems" problems/>
             <TextChanges changes=Signal::derive(changes)/>
             <button type="submit" class="button button--primary" disabled=move || form.pending()>
                 "Save"

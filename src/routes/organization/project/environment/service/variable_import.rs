@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use super::variables::{level_label, Level};
 use crate::api::{query_value, use_api};
 use crate::components::form::Form;
-use crate::components::form_field::{ChoiceField, FieldScope};
+use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};
 use crate::components::new_dialog::NewDialog;
 
 /// What an imported line will do at its level.
@@ -151,14 +151,6 @@ fn ImportForm(
         .into_iter()
         .map(|level| (level, level_label(level.scope).to_string()))
         .collect();
-    let problems = move || {
-        errors.with(|errors| {
-            errors
-                .iter()
-                .map(|error| format!("{} {}", error.field, error.message))
-                .collect::<Vec<_>>()
-        })
-    };
     // The text itself is refused: empty, or a line that is not `NAME=value`.
     let text_refused = move || {
         errors.with(|errors| {
@@ -200,12 +192,7 @@ fn ImportForm(
                 <input type="checkbox" bind:checked=overwrite/>
                 " Overwrite the variables already defined there"
             </label>
-            <div id="import-problems" class="notice notice--error import-problems" role="alert"
-                hidden=move || problems().is_empty()>
-                <ul>
-                    {move || problems().into_iter().map(|problem| view! { <li>{problem}</li> }).collect_view()}
-                </ul>
-            </div>
+            <ProblemList id="import-problems" problems=errors.into()/>
             <table class="table import-preview" hidden=move || rows().is_empty()>
                 <thead><tr>
                     <th scope="col">"Name"</th>
