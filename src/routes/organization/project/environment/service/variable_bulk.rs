@@ -166,13 +166,15 @@ fn TextForm(
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         match planned.get_untracked() {
+            // Said in the text's words: the request's own "nothing to change" names no line.
+            Ok((request, _)) if request == VariableBulkRequest::default() => {
+                errors.set(vec![FieldError::new(
+                    "text",
+                    "changes nothing: it is what is defined now",
+                )])
+            }
             Ok((request, _)) => {
-                let checked = request.validate().map_err(|_| {
-                    vec![FieldError::new(
-                        "text",
-                        "changes nothing: it is what is defined now",
-                    )]
-                });
+                let checked = request.validate();
                 form.submit(request, checked);
             }
             Err(problems) => errors.set(problems),
