@@ -189,13 +189,8 @@ async fn drive_our_own_routes(
     ids.0
         .insert("hang_variable_id", hang["id"].as_str().unwrap().to_string());
     for kind in SERVICE_KINDS {
-        let deploy = (
-            post.clone(),
-            format!("/{kind}/{{{kind}_id}}/deploy"),
-            Some(json!({})),
-        );
-        // Not settled: it waits for the cancel.
-        let path = concrete(&deploy.1, ids);
+        // Deployed without `drive`, which would wait for it to settle: it waits for the cancel.
+        let path = concrete(&format!("/{kind}/{{{kind}_id}}/deploy"), ids);
         let deployed = server.post(&path, json!({})).await;
         assert_eq!(
             deployed.status,
