@@ -224,6 +224,16 @@ where
     }
 }
 
+/// The choices of a filter by a wire enumeration: "Any", then every value of `all` by its label.
+pub fn any_or_one_of<E: WireEnum>(all: &[E]) -> Vec<(Option<E>, String)> {
+    std::iter::once((None, "Any".to_string()))
+        .chain(
+            all.iter()
+                .map(|value| (Some(*value), value.label().to_string())),
+        )
+        .collect()
+}
+
 /// A labelled checkbox, with what ticking it means under it.
 #[component]
 pub fn CheckboxField(

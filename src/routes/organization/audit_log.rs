@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::form_field::{ChoiceField, TextField};
+use crate::components::form_field::{any_or_one_of, ChoiceField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::organization::no_organization;
@@ -160,10 +160,10 @@ fn Filters(org: Uuid, query: Memo<EventQuery>) -> impl IntoView {
         <summary>"Filters"</summary>
         <form class="filters" role="search" aria-label="Filter changes" on:submit=apply>
             <ChoiceField label="What was done" name="eventType" value=event_type
-                options=choices(EventType::ALL) errors/>
+                options=any_or_one_of(EventType::ALL) errors/>
             <ChoiceField label="To" name="targetType" value=target_type
-                options=choices(TargetType::ALL) errors/>
-            <ChoiceField label="Origin" name="origin" value=origin options=choices(Origin::ALL)
+                options=any_or_one_of(TargetType::ALL) errors/>
+            <ChoiceField label="Origin" name="origin" value=origin options=any_or_one_of(Origin::ALL)
                 errors/>
             <TextField label="By" name="triggeredBy" value=triggered_by errors form_id="audit"
                 placeholder="API token ci"/>
@@ -204,16 +204,6 @@ fn local_time(instant: &str) -> String {
         date.get_hours(),
         date.get_minutes()
     )
-}
-
-/// "Any", then every value of `E` by its label.
-fn choices<E: WireEnum>(all: &[E]) -> Vec<(Option<E>, String)> {
-    std::iter::once((None, "Any".to_string()))
-        .chain(
-            all.iter()
-                .map(|value| (Some(*value), value.label().to_string())),
-        )
-        .collect()
 }
 
 /// What the log is narrowed to beyond the filters of the form.

@@ -18,7 +18,7 @@ use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
-use crate::components::form_field::{CheckboxField, ChoiceField, TextField};
+use crate::components::form_field::{any_or_one_of, CheckboxField, ChoiceField, TextField};
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::pager::{use_page, PagerNav};
@@ -105,14 +105,7 @@ fn Filters(filter: RwSignal<HistoryFilter>) -> impl IntoView {
             filter.set(wanted);
         }
     };
-    let outcomes: Vec<(Option<HistoryOutcome>, String)> =
-        std::iter::once((None, "Any".to_string()))
-            .chain(
-                HistoryOutcome::ALL
-                    .iter()
-                    .map(|outcome| (Some(*outcome), outcome.label().to_string())),
-            )
-            .collect();
+    let outcomes = any_or_one_of(HistoryOutcome::ALL);
     view! {
         <form class="filters" role="search" aria-label="Filter deployments" on:submit=apply>
             <ChoiceField label="Outcome" name="status" value=outcome options=outcomes errors/>
