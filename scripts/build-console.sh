@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Builds the console into dist/ (release, size-optimized). Expects scripts/setup.sh's PATH.
+# Builds the console into dist/ (release, size-optimized, split by page: scripts/build-wasm.sh,
+# which trunk runs). Expects scripts/setup.sh's PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 trunk build --release --offline
 # Compressed once at the highest levels, next to each file: the server (and any static host that
 # knows .br/.gz siblings) sends these instead of compressing per request.
-for file in dist/*.wasm dist/*.js dist/*.css dist/*.html; do
-  gzip -9 -k -f "$file"
-  brotli -q 11 -f "$file"
-done
+find dist -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' -o -name '*.html' \) -print0 |
+  xargs -0 -P "$(nproc)" -I{} sh -c 'gzip -9 -k -f "$1" && brotli -q 11 -f "$1"' _ {}

@@ -6,6 +6,7 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+WASM_SPLIT_VERSION=0.2.4
 BINARYEN_VERSION=132
 AXE_CORE_VERSION=4.14.1
 TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
@@ -57,6 +58,14 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
   # Not --locked: one locked dependency version is missing from the registry mirror.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" >&2
+fi
+
+# wasm-split-cli has no --version: cargo's list of what it installed says which one is there.
+if ! command -v wasm-split-cli >/dev/null ||
+  ! cargo install --list | grep -q "^wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (a minute, once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary \
+    --locked >&2
 fi
 
 echo "$PATH"

@@ -1,9 +1,11 @@
 //! Providers and the whole route table, in one place.
 
 use leptos::prelude::*;
+use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::{path, StaticSegment};
+use leptos_router::{path, Lazy, LazyRoute, StaticSegment};
 
+use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
 use crate::routes::home::Home;
 use crate::routes::not_found::NotFound;
@@ -31,6 +33,73 @@ use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::EmbedBridge;
 
+/// Each page is a route whose code is fetched the first time it is shown: the build cuts every
+/// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
+/// first visit loads the app and the pages of one group. Pages are grouped as people move
+/// between them; a group per page would cut the code they share into hundreds of small modules.
+/// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`.
+macro_rules! lazy_pages {
+    ($($group:ident { $($route:ident($view:ident) => $page:ident),* $(,)? })*) => {$($(
+        pub struct $route;
+
+        impl LazyRoute for $route {
+            fn data() -> Self {
+                $route
+            }
+
+            async fn view(this: Self) -> AnyView {
+                match $view(this).await {
+                    Ok(page) => page,
+                    Err(_) => view! { <PageNotLoaded/> }.into_any(),
+                }
+            }
+        }
+
+        #[wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible)]
+        pub fn $view(_: $route) -> Result<AnyView, SplitLoaderError> {
+            Ok(view! { <$page/> }.into_any())
+        }
+    )*)*};
+}
+
+lazy_pages! {
+    sign_in {
+        SignInPage(sign_in_page) => SignIn,
+    }
+    // The frame of every signed-in page, with the pages a person lands on after signing in.
+    shell {
+        ShellPage(shell_page) => Shell,
+        HomePage(home_page) => Home,
+        OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
+    }
+    project {
+        ProjectOverviewPage(project_overview_page) => ProjectOverview,
+    }
+    organization {
+        ClustersPage(clusters_page) => Clusters,
+        ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
+        AuditLogPage(audit_log_page) => AuditLog,
+        WebhooksPage(webhooks_page) => Webhooks,
+        ApiTokensPage(api_tokens_page) => ApiTokens,
+        ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
+        HelmRepositoriesPage(helm_repositories_page) => HelmRepositories,
+        LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
+        AlertReceiversPage(alert_receivers_page) => AlertReceivers,
+        OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
+    }
+    environment {
+        EnvironmentOverviewPage(environment_overview_page) => EnvironmentOverview,
+    }
+    service {
+        ServiceLayoutPage(service_layout_page) => ServiceLayout,
+        ServiceOverviewPage(service_overview_page) => ServiceOverview,
+        ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
+        ServiceLogsPage(service_logs_page) => ServiceLogs,
+        ServiceVariablesPage(service_variables_page) => ServiceVariables,
+        ServiceSettingsPage(service_settings_page) => ServiceSettings,
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     state::provide_all();
@@ -38,55 +107,55 @@ pub fn App() -> impl IntoView {
         <Router>
             <EmbedBridge/>
             <Routes fallback=NotFound>
-                <Route path=path!("/sign-in") view=SignIn/>
-                <ParentRoute path=path!("") view=Shell>
-                    <Route path=path!("/") view=Home/>
-                    <Route path=path!("/organization/:org/overview") view=OrganizationOverview/>
-                    <Route path=path!("/organization/:org/clusters") view=Clusters/>
-                    <Route path=path!("/organization/:org/audit-log") view=AuditLog/>
+                <Route path=path!("/sign-in") view={Lazy::<SignInPage>::new()}/>
+                <ParentRoute path=path!("") view={Lazy::<ShellPage>::new()}>
+                    <Route path=path!("/") view={Lazy::<HomePage>::new()}/>
+                    <Route path=path!("/organization/:org/overview") view={Lazy::<OrganizationOverviewPage>::new()}/>
+                    <Route path=path!("/organization/:org/clusters") view={Lazy::<ClustersPage>::new()}/>
+                    <Route path=path!("/organization/:org/audit-log") view={Lazy::<AuditLogPage>::new()}/>
                     <Route
                         path=path!("/organization/:org/cluster/:cluster/overview")
-                        view=ClusterOverview
+                        view={Lazy::<ClusterOverviewPage>::new()}
                     />
-                    <Route path=path!("/organization/:org/settings/webhooks") view=Webhooks/>
-                    <Route path=path!("/organization/:org/settings/api-tokens") view=ApiTokens/>
+                    <Route path=path!("/organization/:org/settings/webhooks") view={Lazy::<WebhooksPage>::new()}/>
+                    <Route path=path!("/organization/:org/settings/api-tokens") view={Lazy::<ApiTokensPage>::new()}/>
                     <Route
                         path=path!("/organization/:org/settings/container-registries")
-                        view=ContainerRegistries
+                        view={Lazy::<ContainerRegistriesPage>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/settings/helm-repositories")
-                        view=HelmRepositories
+                        view={Lazy::<HelmRepositoriesPage>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/settings/labels-annotations")
-                        view=LabelsAnnotations
+                        view={Lazy::<LabelsAnnotationsPage>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/settings/alert-receivers")
-                        view=AlertReceivers
+                        view={Lazy::<AlertReceiversPage>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/settings/on-premise-credentials")
-                        view=OnPremiseCredentialsPage
+                        view={Lazy::<OnPremiseCredentialsRoute>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/project/:project/overview")
-                        view=ProjectOverview
+                        view={Lazy::<ProjectOverviewPage>::new()}
                     />
                     <Route
                         path=path!("/organization/:org/project/:project/environment/:env/overview")
-                        view=EnvironmentOverview
+                        view={Lazy::<EnvironmentOverviewPage>::new()}
                     />
                     <ParentRoute
                         path=path!("/organization/:org/project/:project/environment/:env/service/:service")
-                        view=ServiceLayout
+                        view={Lazy::<ServiceLayoutPage>::new()}
                     >
-                        <Route path=tab(ServiceTab::Overview) view=ServiceOverview/>
-                        <Route path=tab(ServiceTab::Deployments) view=ServiceDeployments/>
-                        <Route path=tab(ServiceTab::Logs) view=ServiceLogs/>
-                        <Route path=tab(ServiceTab::Variables) view=ServiceVariables/>
-                        <Route path=tab(ServiceTab::Settings) view=ServiceSettings/>
+                        <Route path=tab(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
+                        <Route path=tab(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>
+                        <Route path=tab(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
+                        <Route path=tab(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>
+                        <Route path=tab(ServiceTab::Settings) view={Lazy::<ServiceSettingsPage>::new()}/>
                     </ParentRoute>
                 </ParentRoute>
             </Routes>

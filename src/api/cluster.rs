@@ -4,11 +4,24 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use super::{Api, ApiError, Named};
+
+fn clusters_path(org: Uuid) -> String {
+    format!("/organization/{org}/cluster")
+}
+
+fn cluster_path(org: Uuid, cluster: Uuid) -> String {
+    format!("/organization/{org}/cluster/{cluster}")
+}
 
 impl Api {
     pub async fn clusters(&self, org: Uuid) -> Result<Vec<Cluster>, ApiError> {
-        let list: List<Cluster> = self.get(&format!("/organization/{org}/cluster")).await?;
+        let list: List<Cluster> = self.get(&clusters_path(org)).await?;
+        Ok(list.results)
+    }
+
+    pub async fn cluster_names(&self, org: Uuid) -> Result<Vec<Named>, ApiError> {
+        let list: List<Named> = self.get(&clusters_path(org)).await?;
         Ok(list.results)
     }
 
@@ -28,8 +41,11 @@ impl Api {
     }
 
     pub async fn cluster(&self, org: Uuid, cluster: Uuid) -> Result<Cluster, ApiError> {
-        self.get(&format!("/organization/{org}/cluster/{cluster}"))
-            .await
+        self.get(&cluster_path(org, cluster)).await
+    }
+
+    pub async fn cluster_name(&self, org: Uuid, cluster: Uuid) -> Result<Named, ApiError> {
+        self.get(&cluster_path(org, cluster)).await
     }
 
     pub async fn create_cluster(
@@ -37,8 +53,7 @@ impl Api {
         org: Uuid,
         request: &ClusterRequest,
     ) -> Result<Cluster, ApiError> {
-        self.post(&format!("/organization/{org}/cluster"), request)
-            .await
+        self.post(&clusters_path(org), request).await
     }
 
     pub async fn cluster_status(

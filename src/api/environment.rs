@@ -5,18 +5,33 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use super::{Api, ApiError, Named};
+
+fn environments_path(project_id: Uuid) -> String {
+    format!("/project/{project_id}/environment")
+}
+
+fn environment_path(environment_id: Uuid) -> String {
+    format!("/environment/{environment_id}")
+}
 
 impl Api {
     pub async fn environments(&self, project_id: Uuid) -> Result<Vec<Environment>, ApiError> {
-        let list: List<Environment> = self
-            .get(&format!("/project/{project_id}/environment"))
-            .await?;
+        let list: List<Environment> = self.get(&environments_path(project_id)).await?;
+        Ok(list.results)
+    }
+
+    pub async fn environment_names(&self, project_id: Uuid) -> Result<Vec<Named>, ApiError> {
+        let list: List<Named> = self.get(&environments_path(project_id)).await?;
         Ok(list.results)
     }
 
     pub async fn environment(&self, environment_id: Uuid) -> Result<Environment, ApiError> {
-        self.get(&format!("/environment/{environment_id}")).await
+        self.get(&environment_path(environment_id)).await
+    }
+
+    pub async fn environment_name(&self, environment_id: Uuid) -> Result<Named, ApiError> {
+        self.get(&environment_path(environment_id)).await
     }
 
     pub async fn create_environment(
@@ -24,8 +39,7 @@ impl Api {
         project_id: Uuid,
         request: &EnvironmentRequest,
     ) -> Result<Environment, ApiError> {
-        self.post(&format!("/project/{project_id}/environment"), request)
-            .await
+        self.post(&environments_path(project_id), request).await
     }
 
     pub async fn update_environment(
@@ -33,8 +47,7 @@ impl Api {
         environment_id: Uuid,
         request: &EnvironmentRequest,
     ) -> Result<Environment, ApiError> {
-        self.put(&format!("/environment/{environment_id}"), request)
-            .await
+        self.put(&environment_path(environment_id), request).await
     }
 
     /// A copy of the environment, its services, variables and secrets: nothing deployed.
@@ -48,7 +61,7 @@ impl Api {
     }
 
     pub async fn delete_environment(&self, environment_id: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/environment/{environment_id}")).await
+        self.delete(&environment_path(environment_id)).await
     }
 
     /// Every service status of the environment, in one call.

@@ -26,7 +26,8 @@ pub use error::{ApiError, DEPLOY_FORBIDDEN};
 
 use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
 use crate::state::connection::Connection;
 use crate::state::rate_limit::RateLimit;
@@ -41,6 +42,15 @@ pub struct Api {
     session: Session,
     rate_limit: RateLimit,
     connection: Connection,
+}
+
+/// A record read for its id and name only, as the frame around every page shows it (breadcrumbs,
+/// switchers, the command palette): decoding whole records there would put their decoders in
+/// the code every page loads rather than in the pages that show them.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Named {
+    pub id: Uuid,
+    pub name: String,
 }
 
 pub fn use_api() -> Api {

@@ -1,18 +1,33 @@
 use platform_api::{List, Project, ProjectRequest};
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use super::{Api, ApiError, Named};
+
+fn projects_path(organization_id: Uuid) -> String {
+    format!("/organization/{organization_id}/project")
+}
+
+fn project_path(project_id: Uuid) -> String {
+    format!("/project/{project_id}")
+}
 
 impl Api {
     pub async fn projects(&self, organization_id: Uuid) -> Result<Vec<Project>, ApiError> {
-        let list: List<Project> = self
-            .get(&format!("/organization/{organization_id}/project"))
-            .await?;
+        let list: List<Project> = self.get(&projects_path(organization_id)).await?;
+        Ok(list.results)
+    }
+
+    pub async fn project_names(&self, organization_id: Uuid) -> Result<Vec<Named>, ApiError> {
+        let list: List<Named> = self.get(&projects_path(organization_id)).await?;
         Ok(list.results)
     }
 
     pub async fn project(&self, project_id: Uuid) -> Result<Project, ApiError> {
-        self.get(&format!("/project/{project_id}")).await
+        self.get(&project_path(project_id)).await
+    }
+
+    pub async fn project_name(&self, project_id: Uuid) -> Result<Named, ApiError> {
+        self.get(&project_path(project_id)).await
     }
 
     pub async fn create_project(
@@ -20,8 +35,7 @@ impl Api {
         organization_id: Uuid,
         request: &ProjectRequest,
     ) -> Result<Project, ApiError> {
-        self.post(&format!("/organization/{organization_id}/project"), request)
-            .await
+        self.post(&projects_path(organization_id), request).await
     }
 
     pub async fn update_project(
@@ -29,10 +43,10 @@ impl Api {
         project_id: Uuid,
         request: &ProjectRequest,
     ) -> Result<Project, ApiError> {
-        self.put(&format!("/project/{project_id}"), request).await
+        self.put(&project_path(project_id), request).await
     }
 
     pub async fn delete_project(&self, project_id: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/project/{project_id}")).await
+        self.delete(&project_path(project_id)).await
     }
 }

@@ -11,7 +11,7 @@ use platform_api::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use super::{Api, ApiError, Named};
 
 /// A service of any kind, as listed: enough to name it and reach it.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,17 +165,23 @@ impl Api {
         Ok(services)
     }
 
-    /// The kind of one of the environment's services, found in the environment's statuses (the
-    /// console's addresses do not carry it).
+    /// The kind of one of the environment's services, found in the environment's list of
+    /// services (the console's addresses do not carry it).
     pub async fn service_kind(
         &self,
         environment_id: Uuid,
         service_id: Uuid,
     ) -> Result<ServiceType, ApiError> {
-        self.environment_statuses(environment_id)
+        self.services(environment_id)
             .await?
-            .kind_of(service_id)
+            .into_iter()
+            .find(|service| service.id == service_id)
+            .map(|service| service.service_type)
             .ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+    }
+
+    pub async fn service_name(&self, kind: ServiceType, id: Uuid) -> Result<Named, ApiError> {
+        self.get(&item(kind, id)).await
     }
 
     pub async fn service(&self, kind: ServiceType, id: Uuid) -> Result<ServiceRecord, ApiError> {

@@ -37,7 +37,7 @@ struct Entry {
 
 /// Every entry the organization offers, read from the API (what cannot be read is left out).
 async fn index(api: Api) -> Vec<Entry> {
-    let Ok(organization) = api.organization().await else {
+    let Ok(organization) = api.organization_name().await else {
         return Vec::new();
     };
     let org = organization.id;
@@ -55,7 +55,7 @@ async fn index(api: Api) -> Vec<Entry> {
         command: Command::Open(paths::clusters(org)),
     });
     entries.extend(
-        api.clusters(org)
+        api.cluster_names(org)
             .await
             .unwrap_or_default()
             .into_iter()
@@ -65,9 +65,9 @@ async fn index(api: Api) -> Vec<Entry> {
                 command: Command::Open(paths::cluster(org, cluster.id)),
             }),
     );
-    let projects = api.projects(org).await.unwrap_or_default();
+    let projects = api.project_names(org).await.unwrap_or_default();
     let environments = join_all(projects.iter().map(|project| async move {
-        let environments = api.environments(project.id).await.unwrap_or_default();
+        let environments = api.environment_names(project.id).await.unwrap_or_default();
         (project, environments)
     }))
     .await;

@@ -4,10 +4,11 @@ use super::error_notice::ErrorNotice;
 use super::skeleton::Skeleton;
 use crate::api::ApiError;
 use crate::state::connection::Connection;
+use crate::state::session::Session;
 
 /// Shows a resource: a skeleton on first load, the last content while it refreshes (no flicker
 /// when polling), and a notice with "Try again" when it fails; fetched again when the API comes
-/// back after being unreachable.
+/// back after being unreachable, and after signing in again.
 pub fn loaded<T, V>(
     resource: LocalResource<Result<T, ApiError>>,
     skeleton_lines: usize,
@@ -25,6 +26,16 @@ where
                 resource.refetch();
             }
             restored
+        });
+    }
+    // A page that stays while a new token is handed over (embedded) reads again once it is.
+    if let Some(session) = use_context::<Session>() {
+        Effect::new(move |was_signed_in: Option<bool>| {
+            let signed_in = session.is_signed_in();
+            if was_signed_in == Some(false) && signed_in {
+                resource.refetch();
+            }
+            signed_in
         });
     }
     view! {

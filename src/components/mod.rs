@@ -13,6 +13,7 @@ pub mod form_field;
 pub mod format;
 pub mod loaded;
 pub mod new_dialog;
+pub mod page_not_loaded;
 pub mod pager;
 pub mod relative_time;
 pub mod rename_and_delete;

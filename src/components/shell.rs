@@ -18,13 +18,18 @@ use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::polling::poll;
 use crate::state::rate_limit::use_rate_limit;
-use crate::state::role::provide_current_role;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
 
 /// Told when a page renames what the breadcrumb names, so that it reads the names again.
+/// Provided with the app's other services rather than by the shell: the shell is a page of its
+/// own (fetched when first shown), whose values the router may drop while a page still reads them.
 #[derive(Clone, Copy)]
 pub struct NamesChanged(RwSignal<u32>);
+
+pub fn provide_names_changed() {
+    provide_context(NamesChanged(RwSignal::new(0)));
+}
 
 impl NamesChanged {
     pub fn notify(&self) {
@@ -32,35 +37,35 @@ impl NamesChanged {
     }
 }
 
-/// The breadcrumb's, when a page is inside the shell.
 pub fn use_names_changed() -> Option<NamesChanged> {
     use_context::<NamesChanged>()
 }
 
 #[component]
 pub fn Shell() -> impl IntoView {
-    provide_context(NamesChanged(RwSignal::new(0)));
-    provide_current_role();
     let session = use_session();
     let embed = use_embed();
     let location = use_location();
-    move || {
-        if embed.is_active() {
-            // A panel of the host page: no app chrome, only the way back up the hierarchy; the
-            // host page signs it in.
-            if session.is_signed_in() {
-                view! {
-                    <div class="embed-bar"><Breadcrumbs/></div>
-                    <ConnectionBanner/>
-                    <RateLimitBanner/>
-                    <main class="page page--embedded" id="main"><Outlet/></main>
-                    <ToastHost/>
-                }
-                .into_any()
-            } else {
-                view! { <EmbedWaiting/> }.into_any()
-            }
-        } else if session.is_signed_in() {
+    if embed.is_active() {
+        // A panel of the host page: no app chrome, only the way back up the hierarchy; the host
+        // page signs it in. The page stays in place (hidden) while the host page hands a new
+        // token over, and reads its data again once it has: a page dropped and built again
+        // there would be built while its code is still being fetched.
+        let signed_out = move || !session.is_signed_in();
+        return view! {
+            <Show when=signed_out><EmbedWaiting/></Show>
+            <div class="embed-panel" hidden=signed_out>
+                <div class="embed-bar"><Breadcrumbs/></div>
+                <ConnectionBanner/>
+                <RateLimitBanner/>
+                <main class="page page--embedded" id="main"><Outlet/></main>
+                <ToastHost/>
+            </div>
+        }
+        .into_any();
+    }
+    (move || {
+        if session.is_signed_in() {
             view! {
                 <Header/>
                 <ConnectionBanner/>
@@ -77,7 +82,8 @@ pub fn Shell() -> impl IntoView {
             );
             view! { <Redirect path=paths::sign_in(Some(&back_to))/> }.into_any()
         }
-    }
+    })
+    .into_any()
 }
 
 #[component]
@@ -131,7 +137,7 @@ fn ConnectionBanner() -> impl IntoView {
     let connection = use_connection();
     let probe = Action::new_local(move |_: &()| async move {
         // Its outcome is recorded by the client, whatever it is.
-        let _ = api.organization().await;
+        let _ = api.organization_name().await;
     });
     poll(
         move || {
@@ -209,22 +215,24 @@ fn Breadcrumbs() -> impl IntoView {
     // opened while it could not be reached is named as soon as it can be.
     let renamed = use_names_changed();
     let connection = use_connection();
+    let session = use_session();
     let read_again = move || {
         if let Some(names) = renamed {
             names.0.track();
         }
         connection.restored();
+        session.is_signed_in();
     };
     let organization = LocalResource::new(move || {
         read_again();
-        async move { api.organization().await.ok().map(|o| o.name) }
+        async move { api.organization_name().await.ok().map(|o| o.name) }
     });
     let project = LocalResource::new(move || {
         read_again();
         let id = ids.get().project;
         async move {
             match id {
-                Some(id) => api.project(id).await.ok().map(|p| p.name),
+                Some(id) => api.project_name(id).await.ok().map(|p| p.name),
                 None => None,
             }
         }
@@ -234,7 +242,7 @@ fn Breadcrumbs() -> impl IntoView {
         let id = ids.get().environment;
         async move {
             match id {
-                Some(id) => api.environment(id).await.ok().map(|e| e.name),
+                Some(id) => api.environment_name(id).await.ok().map(|e| e.name),
                 None => None,
             }
         }
@@ -249,8 +257,7 @@ fn Breadcrumbs() -> impl IntoView {
         async move {
             let (environment, service) = (environment?, service?);
             let kind = api.service_kind(environment, service).await.ok()?;
-            let record = api.service(kind, service).await.ok()?;
-            Some(record.name().to_string())
+            api.service_name(kind, service).await.ok().map(|s| s.name)
         }
     });
 
@@ -263,7 +270,7 @@ fn Breadcrumbs() -> impl IntoView {
         } = ids.get();
         async move {
             let (organization, cluster) = (organization?, cluster?);
-            api.cluster(organization, cluster)
+            api.cluster_name(organization, cluster)
                 .await
                 .ok()
                 .map(|c| c.name)
@@ -346,14 +353,14 @@ impl Siblings {
     async fn read(self, api: Api) -> Vec<(String, String)> {
         match self {
             Siblings::Projects(org) => api
-                .projects(org)
+                .project_names(org)
                 .await
                 .unwrap_or_default()
                 .into_iter()
                 .map(|project| (project.name, paths::project(org, project.id)))
                 .collect(),
             Siblings::Environments(org, project) => api
-                .environments(project)
+                .environment_names(project)
                 .await
                 .unwrap_or_default()
                 .into_iter()

@@ -20,4 +20,6 @@ pub fn provide_all() {
     connection::provide_connection();
     rate_limit::provide_rate_limit();
     polling::provide_page_visibility();
+    role::provide_current_role();
+    crate::components::shell::provide_names_changed();
 }

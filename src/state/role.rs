@@ -11,7 +11,7 @@ use crate::state::session::use_session;
 #[derive(Clone, Copy)]
 pub struct CurrentRole(LocalResource<Option<CallerRole>>);
 
-/// Called by the shell, once signed in.
+/// Provided with the app's other services; read again at each sign-in.
 pub fn provide_current_role() {
     let api = use_api();
     let session = use_session();
@@ -19,7 +19,7 @@ pub fn provide_current_role() {
         // Read again when another token signs in.
         session.credentials();
         async move {
-            let organization = api.organization().await.ok()?;
+            let organization = api.organization_name().await.ok()?;
             api.current_role(organization.id).await.ok()
         }
     });
@@ -34,7 +34,7 @@ impl CurrentRole {
     }
 }
 
-/// The shell's; outside it (sign-in), nothing is refused ahead.
+/// The app's; while signed out (sign-in), nothing is refused ahead.
 pub fn use_current_role() -> Option<CurrentRole> {
     use_context::<CurrentRole>()
 }

@@ -21,17 +21,18 @@ pub struct Organization {
 /// What `GET /organization` answers: the platform sends `{results: [...]}` (the caller's
 /// organizations; the spec's usage example reads the first); a server that sends the record
 /// alone is read too. The record is tried first: a list may leave `results` out, so any object
-/// would read as an empty list.
+/// would read as an empty list. `T` is what is read of the record (the console reads only the
+/// id and name in places).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
-pub enum CallersOrganizations {
-    One(Organization),
-    List(List<Organization>),
+pub enum CallersOrganizations<T = Organization> {
+    One(T),
+    List(List<T>),
 }
 
-impl CallersOrganizations {
+impl<T> CallersOrganizations<T> {
     /// The caller's organization: the first listed.
-    pub fn first(self) -> Option<Organization> {
+    pub fn first(self) -> Option<T> {
         match self {
             CallersOrganizations::List(list) => list.results.into_iter().next(),
             CallersOrganizations::One(organization) => Some(organization),

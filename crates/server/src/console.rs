@@ -1,8 +1,8 @@
 //! Serves the built console: static files, `index.html` for every deep link, and `config.json`
 //! generated for the address the browser used. Only the console's own origin and the origins
-//! allowed to embed it may show it in a frame. Files whose name carries trunk's content hash are
-//! cached for good; `index.html` and `config.json` are checked at every load, so a new build is
-//! picked up at once. Pre-compressed copies (`x.wasm.br`, `x.wasm.gz`) are sent when present.
+//! allowed to embed it may show it in a frame. Files whose name (or directory) carries the
+//! build's content hash are cached for good; `index.html` and `config.json` are checked at every
+//! load, so a new build is picked up at once. Pre-compressed copies (`x.wasm.br`, `x.wasm.gz`) are sent when present.
 
 use std::path::PathBuf;
 
@@ -46,7 +46,7 @@ pub fn router(console_dir: Option<PathBuf>, embed_allowed_origins: &[String]) ->
         .layer(middleware::from_fn(cache_control))
 }
 
-/// `immutable` for a file named by its content (`console-ccb78c1f92a0cedb_bg.wasm`), `no-cache`
+/// `immutable` for a file named by its content (`main-84384f7b2b466b06.css`), `no-cache`
 /// for everything else the console is served as.
 async fn cache_control(request: Request, next: Next) -> Response {
     let policy = if is_hashed(request.uri().path()) {
@@ -63,14 +63,24 @@ async fn cache_control(request: Request, next: Next) -> Response {
     response
 }
 
-/// Whether the file's name ends in trunk's hash: `-` then 16 hex digits before its extension
-/// (`_bg` after the hash for the wasm).
+/// Whether the file is named by its content: trunk's hash at the end of its name (`-` then 16 hex
+/// digits before the extension, `_bg` after it for a wasm), or the build's hash at the end of
+/// its directory's (`/console-<hash>/chunk_3.wasm`: the wasm split by page, scripts/build-wasm.sh).
 fn is_hashed(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or_default();
-    let stem = name.split('.').next().unwrap_or_default();
-    let stem = stem.strip_suffix("_bg").unwrap_or(stem);
-    stem.rsplit_once('-')
-        .is_some_and(|(_, hash)| hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()))
+    let ends_in_hash = |stem: &str| {
+        stem.rsplit_once('-').is_some_and(|(_, hash)| {
+            hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit())
+        })
+    };
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match segments.as_slice() {
+        [name] => {
+            let stem = name.split('.').next().unwrap_or_default();
+            ends_in_hash(stem.strip_suffix("_bg").unwrap_or(stem))
+        }
+        [directory, name] => ends_in_hash(directory) && name.contains('.'),
+        _ => false,
+    }
 }
 
 /// Who may frame the console: itself, and the pages allowed to embed it. Any other site that
@@ -105,6 +115,12 @@ mod tests {
         assert!(is_hashed("/console-ccb78c1f92a0cedb_bg.wasm"));
         assert!(is_hashed("/console-ccb78c1f92a0cedb.js"));
         assert!(is_hashed("/main-da7e1f9fdf7cb8ed.css"));
+        assert!(is_hashed("/console-1371a05c1cf0f749/console_bg.wasm"));
+        assert!(is_hashed("/console-1371a05c1cf0f749/__wasm_split.js"));
+        assert!(!is_hashed("/console-1371a05c1cf0f749"));
+        assert!(!is_hashed(
+            "/organization/eu-production-1371a05c1cf0f749/overview"
+        ));
         assert!(!is_hashed("/index.html"));
         assert!(!is_hashed("/config.json"));
         assert!(!is_hashed("/organization/5f0c/project/overview"));

@@ -14,6 +14,8 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
         .create_application(&place.environment, "web")
         .await?;
     browser.sign_in().await?;
+    // The header (with the palette) is fetched with the first signed-in page.
+    browser.find(".header__search").await?;
 
     // The keyboard shortcut opens it, focused on its search field.
     browser

@@ -1,0 +1,130 @@
+//! The console's bytes before a page is interactive, page by page: the console is split by page
+//! (scripts/build-wasm.sh), so a first visit loads the shell's code and that page's. Headless
+//! Chromium opens each page with an empty cache and lists what it fetched from the console (the
+//! API's answers left out, config.json kept) until the page shows and nothing more is fetched for
+//! a second; each of those files is then fetched again as sent raw, gzip- and brotli-compressed.
+//!
+//! Needs the built console (`scripts/build-console.sh`) and chromium/chromedriver (scripts/setup.sh).
+//! `cargo bench -p e2e --bench first_load`
+
+use std::io::Read;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use e2e::Browser;
+use serde_json::json;
+
+/// How long the page must fetch nothing more to count as loaded.
+const QUIET: Duration = Duration::from_secs(1);
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let browser = Browser::start(1e9).await?;
+    let place = browser
+        .create_environment("bench", "production", "PRODUCTION")
+        .await?;
+    let service = browser
+        .create_application(&place.environment, "web")
+        .await?;
+    let organization = &place.organization;
+
+    let mut pages = vec![(
+        "Sign-in (signed out)",
+        "/sign-in".to_string(),
+        "#field-token",
+    )];
+    let signed_in = [
+        (
+            "Organization (after sign-in)",
+            format!("/organization/{organization}/overview"),
+            "main h1",
+        ),
+        (
+            "Project",
+            format!(
+                "/organization/{organization}/project/{}/overview",
+                place.project
+            ),
+            "main h1",
+        ),
+        ("Environment", place.page(), "tbody tr"),
+        ("Service", place.service_page(&service), "main h1"),
+    ];
+
+    println!(
+        "{:<30} {:>6} {:>10} {:>10} {:>10}",
+        "page", "files", "raw", "gzip", "brotli"
+    );
+    for (index, (title, path, shown)) in pages.drain(..).chain(signed_in).enumerate() {
+        if index == 1 {
+            browser.sign_in().await?;
+        }
+        let files = fetched_before_interactive(&browser, &path, shown).await?;
+        let [raw, gzip, brotli] = sizes(&browser, &files).await?;
+        println!(
+            "{title:<30} {:>6} {raw:>10} {gzip:>10} {brotli:>10}",
+            files.len()
+        );
+        if std::env::args().any(|arg| arg == "--files") {
+            for file in &files {
+                println!("    {file}");
+            }
+        }
+    }
+    browser.close().await
+}
+
+/// The console's files the browser fetched to show `path`, from an empty cache.
+async fn fetched_before_interactive(
+    browser: &Browser,
+    path: &str,
+    shown: &str,
+) -> Result<Vec<String>> {
+    browser
+        .devtools("Network.clearBrowserCache", json!({}))
+        .await?;
+    browser.open(path).await?;
+    browser.find(shown).await?;
+    let list = "return [performance.getEntriesByType('navigation')[0].name]
+        .concat(performance.getEntriesByType('resource').map(e => e.name))
+        .map(name => new URL(name)).filter(url => url.origin === location.origin)
+        .map(url => url.pathname)";
+    let mut files: Vec<String> = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        tokio::time::sleep(QUIET).await;
+        let now: Vec<String> = serde_json::from_value(browser.client.execute(list, vec![]).await?)?;
+        if now.len() == files.len() {
+            break;
+        }
+        files = now;
+        if tokio::time::Instant::now() > deadline {
+            bail!("{path} kept fetching files");
+        }
+    }
+    files.retain(|file| !file.starts_with("/api/"));
+    files.sort();
+    files.dedup();
+    Ok(files)
+}
+
+/// The bytes of `files` as the server sends them: raw, gzip, brotli.
+async fn sizes(browser: &Browser, files: &[String]) -> Result<[usize; 3]> {
+    let mut totals = [0; 3];
+    for file in files {
+        for (total, encoding) in totals.iter_mut().zip(["identity", "gzip", "br"]) {
+            let url = browser.url(file);
+            *total += tokio::task::spawn_blocking(move || -> Result<usize> {
+                let answer = ureq::get(&url)
+                    .set("Accept-Encoding", encoding)
+                    .call()
+                    .with_context(|| format!("GET {url}"))?;
+                let mut body = Vec::new();
+                answer.into_reader().read_to_end(&mut body)?;
+                Ok(body.len())
+            })
+            .await??;
+        }
+    }
+    Ok(totals)
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# trunk's post-build hook (Trunk.toml): builds the console's wasm split by page and puts it in the
+# build. trunk builds index.html and the stylesheet; it cannot run a step between cargo and
+# wasm-bindgen (trunk-rs/trunk#1022), and the split must run there:
+#   cargo (with relocations kept) -> wasm-split-cli (the main module, one wasm per page, one per
+#   piece of code pages share, and __wasm_split.js, which fetches them) -> wasm-bindgen on the
+#   main module -> wasm-opt on every module -> one directory named by the hash of its content
+#   (served as immutable) -> index.html loads its main module.
+# Tools: scripts/setup.sh. Environment: trunk's TRUNK_* variables.
+set -euo pipefail
+cd "$TRUNK_SOURCE_DIR"
+
+if [ "$TRUNK_PROFILE" = release ]; then profile=wasm-release; else profile=dev; fi
+cargo rustc --bin console --target wasm32-unknown-unknown --profile "$profile" \
+  -- -C link-arg=--emit-relocs
+target_dir="${CARGO_TARGET_DIR:-target}"
+profile_dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
+wasm="$target_dir/wasm32-unknown-unknown/$profile_dir/console.wasm"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+wasm-split-cli "$wasm" "$work/split" --target web --out-name console
+mkdir "$work/console"
+mv "$work/split/__wasm_split.js" "$work/split/"*.wasm "$work/console/"
+wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name console \
+  --out-dir "$work/console" "$work/console/console.wasm"
+rm "$work/console/console.wasm"
+
+# The flags the code was built with (wasm32's defaults in Rust 1.95), so that wasm-opt keeps them.
+if [ "$profile" = wasm-release ]; then
+  find "$work/console" -name '*.wasm' -print0 |
+    xargs -0 -P "$(nproc)" -I{} wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
+      --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
+      --enable-mutable-globals {} -o {}
+fi
+
+hash=$(cd "$work/console" && find . -type f | sort | xargs cat | sha256sum | cut -c1-16)
+rm -rf "$TRUNK_STAGING_DIR"/console-*
+mv "$work/console" "$TRUNK_STAGING_DIR/console-$hash"
+chmod 755 "$TRUNK_STAGING_DIR/console-$hash"
+
+# The main module and its script start loading with the page; the page's own code is fetched by
+# the main module as the router matches the address.
+pkg="${TRUNK_PUBLIC_URL%/}/console-$hash"
+load="<link rel=\"modulepreload\" href=\"$pkg/console.js\" />"
+load+="<link rel=\"modulepreload\" href=\"$pkg/__wasm_split.js\" />"
+load+="<link rel=\"preload\" href=\"$pkg/console_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin=\"anonymous\" />"
+load+="<script type=\"module\">import init from \"$pkg/console.js\"; init({ module_or_path: \"$pkg/console_bg.wasm\" });</script>"
+sed -i -e "/data-trunk-skip/d" -e "s|</head>|$load</head>|" "$TRUNK_STAGING_DIR/index.html"
