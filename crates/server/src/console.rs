@@ -74,7 +74,7 @@ fn is_hashed(path: &str) -> bool {
     };
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match segments.as_slice() {
-        [name] => {
+        [name] if name.contains('.') => {
             let stem = name.split('.').next().unwrap_or_default();
             ends_in_hash(stem.strip_suffix("_bg").unwrap_or(stem))
         }
