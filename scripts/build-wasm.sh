@@ -27,6 +27,8 @@ wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name console 
 rm "$work/console/console.wasm"
 
 # The flags the code was built with (wasm32's defaults in Rust 1.95), so that wasm-opt keeps them.
+# wasm-opt is binaryen 132 from the npm registry (scripts/setup.sh), not Debian's 108: 108
+# re-points the `__wbindgen_externrefs` export at the function table and the console fails at start.
 if [ "$profile" = wasm-release ]; then
   find "$work/console" -name '*.wasm' -print0 |
     xargs -0 -P "$(nproc)" -I{} wasm-opt -Oz --enable-reference-types --enable-bulk-memory \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing the console needs, skipping what is already there, and
 # prints the PATH to use. Nothing is downloaded from outside the package registries.
-# Versions: DESIGN.md §6, except wasm-opt (see Trunk.toml).
+# Versions: DESIGN.md §6, except wasm-opt (see scripts/build-wasm.sh) and wasm-split-cli (not in it).
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
