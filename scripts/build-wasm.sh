@@ -19,9 +19,7 @@ wasm="$target_dir/wasm32-unknown-unknown/$profile_dir/console.wasm"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-wasm-split-cli "$wasm" "$work/split" --target web --out-name console
-mkdir "$work/console"
-mv "$work/split/__wasm_split.js" "$work/split/"*.wasm "$work/console/"
+wasm-split-cli "$wasm" "$work/console" --target web --out-name console
 wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name console \
   --out-dir "$work/console" "$work/console/console.wasm"
 rm "$work/console/console.wasm"

@@ -28,11 +28,6 @@ async fn main() -> Result<()> {
         .await?;
     let organization = &place.organization;
 
-    let mut pages = vec![(
-        "Sign-in (signed out)",
-        "/sign-in".to_string(),
-        "#field-token",
-    )];
     let signed_in = [
         (
             "Organization (after sign-in)",
@@ -55,23 +50,28 @@ async fn main() -> Result<()> {
         "{:<30} {:>6} {:>10} {:>10} {:>10}",
         "page", "files", "raw", "gzip", "brotli"
     );
-    for (index, (title, path, shown)) in pages.drain(..).chain(signed_in).enumerate() {
-        if index == 1 {
-            browser.sign_in().await?;
-        }
-        let files = fetched_before_interactive(&browser, &path, shown).await?;
-        let [raw, gzip, brotli] = sizes(&browser, &files).await?;
-        println!(
-            "{title:<30} {:>6} {raw:>10} {gzip:>10} {brotli:>10}",
-            files.len()
-        );
-        if std::env::args().any(|arg| arg == "--files") {
-            for file in &files {
-                println!("    {file}");
-            }
-        }
+    report(&browser, "Sign-in (signed out)", "/sign-in", "#field-token").await?;
+    browser.sign_in().await?;
+    for (title, path, shown) in &signed_in {
+        report(&browser, title, path, shown).await?;
     }
     browser.close().await
+}
+
+/// Prints the bytes `path` fetched before it showed `shown` (and, with `--files`, the files).
+async fn report(browser: &Browser, title: &str, path: &str, shown: &str) -> Result<()> {
+    let files = fetched_before_interactive(browser, path, shown).await?;
+    let [raw, gzip, brotli] = sizes(browser, &files).await?;
+    println!(
+        "{title:<30} {:>6} {raw:>10} {gzip:>10} {brotli:>10}",
+        files.len()
+    );
+    if std::env::args().any(|arg| arg == "--files") {
+        for file in &files {
+            println!("    {file}");
+        }
+    }
+    Ok(())
 }
 
 /// The console's files the browser fetched to show `path`, from an empty cache.
