@@ -20,6 +20,19 @@ async fn pick(browser: &Browser, css: &str, value: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Applies the filters as set, and waits for the log to say it holds nothing then: the query of
+/// the address it is at.
+async fn filter_to_nothing(browser: &Browser) -> anyhow::Result<String> {
+    browser
+        .click("form[aria-label='Filter changes'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".empty", "No change recorded")
+        .await?;
+    let address = browser.client.current_url().await?;
+    Ok(address.query().unwrap_or_default().to_string())
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
@@ -79,14 +92,7 @@ async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
         .await?
         .select_by_label("Deploy asked")
         .await?;
-    browser
-        .click("form[aria-label='Filter changes'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".empty", "No change recorded")
-        .await?;
-    let address = browser.client.current_url().await?;
-    let query = address.query().unwrap_or_default();
+    let query = filter_to_nothing(&browser).await?;
     assert!(
         query.contains("eventType=TRIGGER_DEPLOY") && query.contains(&web),
         "{query}"
@@ -101,14 +107,7 @@ async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
         .wait_for_text("#audit-field-until-error", "must be after Since")
         .await?;
     pick(&browser, "#audit-field-until", "2099-01-03T00:00").await?;
-    browser
-        .click("form[aria-label='Filter changes'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".empty", "No change recorded")
-        .await?;
-    let address = browser.client.current_url().await?;
-    let query = address.query().unwrap_or_default();
+    let query = filter_to_nothing(&browser).await?;
     assert!(query.contains("fromTimestamp=2099-01-0"), "{query}");
     browser
         .click_text(".audit-scope a", "Show the whole organization")
