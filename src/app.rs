@@ -3,8 +3,10 @@
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::hooks::use_params_map;
 use leptos_router::{path, Lazy, LazyRoute, StaticSegment};
 
+use crate::api::use_api;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
 use crate::routes::home::Home;
@@ -39,25 +41,42 @@ use crate::state::embed::EmbedBridge;
 /// between them; a group per page would cut the code they share into hundreds of small modules.
 /// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`.
 macro_rules! lazy_pages {
-    ($($group:ident { $($route:ident($view:ident) => $page:ident),* $(,)? })*) => {$($(
+    ($($group:ident {
+        $($route:ident($view:ident) => $page:ident $(reading $reads:path)?),* $(,)?
+    })*) => {$($(
         pub struct $route;
 
         impl LazyRoute for $route {
+            // Called as soon as the router matches the address: what the page reads first is
+            // asked for while its code is on its way.
             fn data() -> Self {
+                $($reads();)?
                 $route
             }
 
+            // The router preloads every level of the route it is about to show at once: a
+            // service's page fetches the shell's, the environment's and its own modules side by
+            // side rather than one after the other. A failure here is met again by `view`.
+            async fn preload() {
+                let _ = $view::preload().await;
+            }
+
             async fn view(this: Self) -> AnyView {
-                match $view(this).await {
+                match $view::$view(this).await {
                     Ok(page) => page,
                     Err(_) => view! { <PageNotLoaded/> }.into_any(),
                 }
             }
         }
 
-        #[wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible)]
-        pub fn $view(_: $route) -> Result<AnyView, SplitLoaderError> {
-            Ok(view! { <$page/> }.into_any())
+        // A module per page, for its `preload` to have a name of its own.
+        pub mod $view {
+            use super::*;
+
+            #[wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
+            pub fn $view(_: $route) -> Result<AnyView, SplitLoaderError> {
+                Ok(view! { <$page/> }.into_any())
+            }
         }
     )*)*};
 }
@@ -88,7 +107,8 @@ lazy_pages! {
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
     }
     environment {
-        EnvironmentOverviewPage(environment_overview_page) => EnvironmentOverview,
+        EnvironmentOverviewPage(environment_overview_page) => EnvironmentOverview
+            reading environment_page_reads,
     }
     service {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
@@ -97,6 +117,15 @@ lazy_pages! {
         ServiceLogsPage(service_logs_page) => ServiceLogs,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
         ServiceSettingsPage(service_settings_page) => ServiceSettings,
+    }
+}
+
+/// The environment's services and statuses: at a thousand services, the answers the page waits
+/// for longest.
+fn environment_page_reads() {
+    let environment = use_params_map().with_untracked(|params| params.get("env"));
+    if let Some(environment) = environment.and_then(|id| id.parse().ok()) {
+        use_api().prefetch_environment_page(environment);
     }
 }
 

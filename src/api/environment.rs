@@ -11,6 +11,10 @@ fn environments_path(project_id: Uuid) -> String {
     format!("/project/{project_id}/environment")
 }
 
+fn statuses_path(environment_id: Uuid) -> String {
+    format!("/environment/{environment_id}/statuses")
+}
+
 fn environment_path(environment_id: Uuid) -> String {
     format!("/environment/{environment_id}")
 }
@@ -69,8 +73,14 @@ impl Api {
         &self,
         environment_id: Uuid,
     ) -> Result<EnvironmentStatuses, ApiError> {
-        self.get(&format!("/environment/{environment_id}/statuses"))
-            .await
+        self.get(&statuses_path(environment_id)).await
+    }
+
+    /// What the environment's page reads first (its services and their statuses), asked for
+    /// before its code has arrived.
+    pub fn prefetch_environment_page(&self, environment_id: Uuid) {
+        self.prefetch(super::service::services_path(environment_id));
+        self.prefetch(statuses_path(environment_id));
     }
 
     /// Runs `action` on every service of the environment it applies to. The answer (a `Status`

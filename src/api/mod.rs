@@ -14,6 +14,7 @@ pub mod helm_repository;
 pub mod job;
 pub mod on_premise;
 pub mod organization;
+mod prefetch;
 pub mod project;
 pub mod registry;
 pub mod service;
@@ -99,8 +100,24 @@ impl Api {
     }
 
     /// One call, retried after a 429, that signs out on 401 and tells the connection state how
-    /// it went; the answer's text. Not generic: one copy in the wasm for every call.
+    /// it went; the answer's text (a read's answer prefetched when there is one). Not generic:
+    /// one copy in the wasm for every call.
     async fn send_text(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+    ) -> Result<String, ApiError> {
+        if method == Method::GET {
+            if let Some(answer) = prefetch::take(path) {
+                return answer.await;
+            }
+        }
+        self.call(method, path, body).await
+    }
+
+    /// `send_text` over the network, whatever was prefetched.
+    async fn call(
         &self,
         method: Method,
         path: &str,

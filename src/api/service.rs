@@ -139,6 +139,10 @@ pub struct HistoryFilter {
     pub triggered_by: String,
 }
 
+pub(super) fn services_path(environment_id: Uuid) -> String {
+    format!("/environment/{environment_id}/services")
+}
+
 fn item(kind: ServiceType, id: Uuid) -> String {
     format!("/{}/{id}", kind.path_segment())
 }
@@ -147,9 +151,7 @@ impl Api {
     /// Every service of the environment, whatever its kind, by name, in one request; a kind this
     /// console does not know is left out.
     pub async fn services(&self, environment_id: Uuid) -> Result<Vec<ServiceSummary>, ApiError> {
-        let list: List<Listed> = self
-            .get(&format!("/environment/{environment_id}/services"))
-            .await?;
+        let list: List<Listed> = self.get(&services_path(environment_id)).await?;
         let mut services: Vec<ServiceSummary> = list
             .results
             .into_iter()

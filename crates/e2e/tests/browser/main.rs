@@ -16,6 +16,7 @@ mod environment_actions;
 mod every_kind;
 mod every_page;
 mod failure_view;
+mod first_reads;
 mod helm_settings;
 mod job_settings;
 mod new_service;

@@ -608,7 +608,7 @@ impl Engine {
         let service_id: Uuid = service_id.parse()?;
         let canceled = self.cancel_signal(deployment_id);
         let timeout = plan::timeout_seconds(kind.parse()?, configured_timeout);
-        let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(timeout / self.speed);
+        let mut left = timeout;
         let resuming = match start {
             Start::Queued => None,
             Start::ServerRestarted => Some(
@@ -627,7 +627,7 @@ impl Engine {
             None => {
                 // A cancel ends the wait; the first step finds it asked for.
                 if self
-                    .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, deadline)
+                    .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, &mut left)
                     .await
                     == Waited::Canceled
                 {
@@ -682,7 +682,7 @@ impl Engine {
                 })
             };
             let length = (!aimed_at(&hang_at)).then_some(step.seconds);
-            let waited = self.wait_unless_stopped(length, &canceled, deadline).await;
+            let waited = self.wait_unless_stopped(length, &canceled, &mut left).await;
             let mut failure = aimed_at(&fail_at).then(|| {
                 format!(
                     "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
@@ -879,26 +879,30 @@ impl Engine {
     }
 
     /// Waits `seconds` (at the engine's speed; for ever when `None`), unless a cancel is asked
-    /// for or the action's deadline comes first.
+    /// for or the action's time (`left`, in seconds at engine speed 1) runs out first. The time
+    /// an action takes is counted in its steps' seconds, not on the clock: at a speed where a
+    /// step lasts a nanosecond, the engine's own work between steps would otherwise outlast any
+    /// timeout.
     async fn wait_unless_stopped(
         &self,
         seconds: Option<f64>,
         canceled: &tokio::sync::Notify,
-        deadline: tokio::time::Instant,
+        left: &mut f64,
     ) -> Waited {
-        let elapsed = async {
-            match seconds {
-                Some(seconds) => {
-                    tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await
-                }
-                None => std::future::pending().await,
-            }
+        let (length, ends) = match seconds {
+            Some(seconds) if seconds <= *left => (seconds, Waited::Elapsed),
+            _ => (*left, Waited::TimedOut),
         };
-        tokio::select! {
-            () = elapsed => Waited::Elapsed,
+        let started = Instant::now();
+        let waited = tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs_f64(length / self.speed)) => ends,
             () = canceled.notified() => Waited::Canceled,
-            () = tokio::time::sleep_until(deadline) => Waited::TimedOut,
-        }
+        };
+        *left -= match waited {
+            Waited::Canceled => started.elapsed().as_secs_f64() * self.speed,
+            _ => length,
+        };
+        waited
     }
 
     /// The action went through: the service reaches the action's done state.
