@@ -27,6 +27,7 @@ use crate::components::pager::{page_range, use_page, ListPager};
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
+use crate::components::skeleton::Skeleton;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{param_id, paths};
@@ -139,10 +140,15 @@ pub fn EnvironmentOverview() -> impl IntoView {
         </div>
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
+            // The rows wait for the statuses' first answer (whatever it says): built with their
+            // statuses, a thousand rows are laid out once rather than again as each badge comes.
             {loaded(services, 4, move |(ids, services)| view! {
-                <ServiceTable ids services rows on_deleted=Callback::new(move |()| {
-                    services_changed.run(());
-                })/>
+                <Show when=move || summary.with(Option::is_some)
+                    fallback=|| view! { <Skeleton lines=4/> }>
+                    <ServiceTable ids services=services.clone() rows on_deleted=Callback::new(move |()| {
+                        services_changed.run(());
+                    })/>
+                </Show>
             })}
         </section>
         {move || ids.get().map(|ids| view! {
