@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::hooks::use_params_map;
 use leptos_router::{path, Lazy, LazyRoute, StaticSegment};
 
 use crate::api::use_api;
@@ -30,6 +29,7 @@ use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
+use crate::routes::param_id;
 use crate::routes::paths::ServiceTab;
 use crate::routes::sign_in::SignIn;
 use crate::state;
@@ -39,7 +39,9 @@ use crate::state::embed::EmbedBridge;
 /// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
 /// first visit loads the app and the pages of one group. Pages are grouped as people move
 /// between them; a group per page would cut the code they share into hundreds of small modules.
-/// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`.
+/// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`. A page may name
+/// what it reads first (`reading f`): `f` runs as the router matches the address, to ask for it
+/// while the page's code is on its way (`Api::prefetch`).
 macro_rules! lazy_pages {
     ($($group:ident {
         $($route:ident($view:ident) => $page:ident $(reading $reads:path)?),* $(,)?
@@ -123,8 +125,7 @@ lazy_pages! {
 /// The environment's services and statuses: at a thousand services, the answers the page waits
 /// for longest.
 fn environment_page_reads() {
-    let environment = use_params_map().with_untracked(|params| params.get("env"));
-    if let Some(environment) = environment.and_then(|id| id.parse().ok()) {
+    if let Some(environment) = param_id("env").get_untracked() {
         use_api().prefetch_environment_page(environment);
     }
 }
