@@ -12,3 +12,13 @@ pub fn RelativeTime(at: DateTime<Utc>) -> impl IntoView {
         </time>
     }
 }
+
+/// The same as HTML, for rows written as HTML.
+pub fn relative_time_html(at: DateTime<Utc>) -> String {
+    format!(
+        r#"<time datetime="{}" title="{}">{}</time>"#,
+        at.to_rfc3339(),
+        format::exact(at),
+        format::relative(at, Utc::now()),
+    )
+}

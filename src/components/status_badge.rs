@@ -36,11 +36,45 @@ pub fn StatusBadge(
     #[prop(optional, into)] never_deployed: Signal<bool>,
     #[prop(optional)] live: bool,
 ) -> impl IntoView {
-    let label = move || match state.get() {
-        ServiceState::Ready if never_deployed.get() => "Not deployed".to_string(),
-        other => other.label(),
-    };
+    let label = move || service_label(state.get(), never_deployed.get());
     badge(state, label, live)
+}
+
+/// A service's badge as HTML, for rows written as HTML (which change by being written again):
+/// the markup of `badge` below, with nothing to follow.
+pub fn service_badge_html(state: ServiceState, never_deployed: bool) -> String {
+    format!(
+        r#"<span class="{}" data-state="{}"><span class="badge__dot" aria-hidden="true"></span>{}</span>"#,
+        badge_class(state),
+        state.wire(),
+        html_escape::encode_text(&service_label(state, never_deployed)),
+    )
+}
+
+/// Changes a badge written by `service_badge_html` to show `state`: its class, state and words,
+/// without writing it again.
+pub fn set_service_badge(badge: &web_sys::Element, state: ServiceState, never_deployed: bool) {
+    badge.set_class_name(badge_class(state));
+    let _ = badge.set_attribute("data-state", state.wire());
+    if let Some(words) = badge.last_child() {
+        words.set_text_content(Some(&service_label(state, never_deployed)));
+    }
+}
+
+fn service_label(state: ServiceState, never_deployed: bool) -> String {
+    match state {
+        ServiceState::Ready if never_deployed => "Not deployed".to_string(),
+        other => other.label(),
+    }
+}
+
+fn badge_class(state: impl BadgeState) -> &'static str {
+    match state.tone() {
+        StateTone::Progress => "badge badge--progress",
+        StateTone::Success => "badge badge--success",
+        StateTone::Failure => "badge badge--failure",
+        StateTone::Neutral => "badge badge--neutral",
+    }
 }
 
 /// A cluster's state, the same way.
@@ -57,15 +91,9 @@ fn badge<S: BadgeState>(
     label: impl Fn() -> String + Send + Sync + 'static,
     live: bool,
 ) -> impl IntoView {
-    let tone = move || match state.get().tone() {
-        StateTone::Progress => "progress",
-        StateTone::Success => "success",
-        StateTone::Failure => "failure",
-        StateTone::Neutral => "neutral",
-    };
     view! {
         <span
-            class=move || format!("badge badge--{}", tone())
+            class=move || badge_class(state.get())
             data-state=move || state.get().wire()
             role=live.then_some("status")
         >

@@ -5,3 +5,4 @@ pub mod overview;
 mod selection;
 pub mod service;
 pub mod service_form;
+mod service_table;

@@ -3,32 +3,22 @@
 //! environment's recent deployments (`deployments`), the forms to create a service
 //! (`new_service`), and to copy the environment (`clone`).
 
-use std::collections::HashMap;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
-use platform_api::{
-    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission,
-    ServiceState, Status, WireEnum,
-};
+use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission, Status};
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
-use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
-use crate::components::pager::{page_range, use_page, ListPager};
-use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
-use crate::components::status_badge::StatusBadge;
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{param_id, paths};
 use crate::state::polling::poll;
@@ -38,17 +28,17 @@ use crate::state::toasts::use_toasts;
 use super::clone::CloneEnvironment;
 use super::deployments::EnvironmentDeployments;
 use super::new_service::NewService;
-use super::selection::{Selection, SelectionActions};
+use super::service_table::{RowStatuses, ServiceTable};
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
 const POLL_SETTLED: Duration = Duration::from_secs(15);
 
 #[derive(Clone, Copy, PartialEq)]
-struct Ids {
-    org: Uuid,
-    project: Uuid,
-    environment: Uuid,
+pub(super) struct Ids {
+    pub(super) org: Uuid,
+    pub(super) project: Uuid,
+    pub(super) environment: Uuid,
 }
 
 #[component]
@@ -143,7 +133,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
             // The rows wait for the statuses' first answer (whatever it says): built with their
             // statuses, a thousand rows are laid out once rather than again as each badge comes.
             {loaded(services, 4, move |(ids, services)| view! {
-                <Show when=move || summary.with(Option::is_some)
+                <Show when=move || rows.answered()
                     fallback=|| view! { <Skeleton lines=4/> }>
                     <ServiceTable ids services=services.clone() rows on_deleted=Callback::new(move |()| {
                         services_changed.run(());
@@ -239,24 +229,6 @@ fn EnvironmentActions(
     }
 }
 
-/// What a row shows of its service's status: a row is touched only when this changes.
-#[derive(Clone, PartialEq)]
-pub(super) struct RowStatus {
-    pub(super) state: ServiceState,
-    deployment: DeploymentStatus,
-    last_deployed: Option<DateTime<Utc>>,
-}
-
-impl RowStatus {
-    fn of(status: &Status) -> Self {
-        Self {
-            state: status.state,
-            deployment: status.service_deployment_status,
-            last_deployed: status.last_deployment_date,
-        }
-    }
-}
-
 /// What the environment's actions need to know of its statuses.
 #[derive(Clone, Copy, PartialEq)]
 struct Summary {
@@ -273,179 +245,5 @@ impl Summary {
             any_runs: statuses.is_some_and(|s| s.all().any(Status::runs)),
             any_in_progress: statuses.is_some_and(EnvironmentStatuses::any_in_progress),
         }
-    }
-}
-
-/// Each service's status as a signal of its own, set by one pass over each answer of the polled
-/// statuses, and only where it changed: a poll that changes nothing touches no row, a poll that
-/// changes everything touches each row once.
-#[derive(Clone, Copy)]
-pub(super) struct RowStatuses(StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>);
-
-impl RowStatuses {
-    fn follow(statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>) -> Self {
-        let rows = Self(StoredValue::new(HashMap::new()));
-        Effect::new(move |_| {
-            let mut changed = Vec::new();
-            statuses.with(|answer| {
-                let Some(Ok(answer)) = answer else { return };
-                rows.0.update_value(|rows| {
-                    for status in answer.all() {
-                        let now = Some(RowStatus::of(status));
-                        match rows.get(&status.id) {
-                            Some(row) if row.with_untracked(|shown| *shown != now) => {
-                                changed.push((row.clone(), now));
-                            }
-                            Some(_) => {}
-                            None => {
-                                rows.insert(status.id, ArcRwSignal::new(now));
-                            }
-                        }
-                    }
-                });
-            });
-            for (row, now) in changed {
-                row.set(now);
-            }
-        });
-        rows
-    }
-
-    /// The signal of the service's row (empty until its status is known).
-    pub(super) fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
-        self.0
-            .try_update_value(|rows| {
-                rows.entry(id)
-                    .or_insert_with(|| ArcRwSignal::new(None))
-                    .clone()
-            })
-            .unwrap_or_else(|| ArcRwSignal::new(None))
-    }
-}
-
-/// Services shown at once: an environment of the issue-14 scale (1,000) shows whole, a larger one
-/// a page at a time.
-const SERVICES_PER_PAGE: usize = 1000;
-
-/// The services, a row each keyed by id, with its status from `rows` and its checkbox of the
-/// selection.
-#[component]
-fn ServiceTable(
-    ids: Ids,
-    services: Vec<ServiceSummary>,
-    rows: RowStatuses,
-    on_deleted: Callback<()>,
-) -> impl IntoView {
-    if services.is_empty() {
-        return view! {
-            <EmptyState title="No service yet"
-                hint="Create an application with the form below from a git repository, then deploy it."/>
-        }
-        .into_any();
-    }
-    let page = use_page();
-    let total = services.len();
-    let services = StoredValue::new(services);
-    let selection = Selection::new();
-    let table = move || {
-        let page = page.get();
-        let shown =
-            services.with_value(|all| all[page_range(total, SERVICES_PER_PAGE, page)].to_vec());
-        let shown_ids =
-            StoredValue::new(shown.iter().map(|service| service.id).collect::<Vec<_>>());
-        view! {
-            <SelectionActions environment=ids.environment services selection rows on_deleted/>
-            <table class="table table--selectable">
-                <thead><tr>
-                    <th scope="col" class="table__select">
-                        <label class="table__select-all">
-                            <input type="checkbox" aria-label="Select every service shown"
-                                prop:checked=move || shown_ids.with_value(|shown| selection.all_of(shown))
-                                on:change=move |event| {
-                                    let ticked = event_target_checked(&event);
-                                    shown_ids.with_value(|shown| selection.set_all(shown, ticked));
-                                }/>
-                            // On a phone the table's headings are gone: the box says what it does.
-                            <span class="phone-only" aria-hidden="true">"Select every service shown"</span>
-                        </label>
-                    </th>
-                    <th scope="col">"Name"</th>
-                    <th scope="col">"Kind"</th>
-                    <th scope="col">"Status"</th>
-                    <th scope="col">"Deployment"</th>
-                    <th scope="col">"Last deployed"</th>
-                </tr></thead>
-                <tbody>
-                    {shown.into_iter().enumerate().map(|(at, service)| {
-                        let status = rows.of(service.id);
-                        let pick = Pick { selection, shown: shown_ids, at };
-                        view! { <ServiceRow ids service status pick/> }
-                    }).collect_view()}
-                </tbody>
-            </table>
-            <ListPager label="Pages of services" total size=SERVICES_PER_PAGE page/>
-        }
-    };
-    table.into_any()
-}
-
-/// A row's place in the selection: the selection, the rows shown, the row's position in them.
-#[derive(Clone, Copy)]
-struct Pick {
-    selection: Selection,
-    shown: StoredValue<Vec<Uuid>>,
-    at: usize,
-}
-
-#[component]
-fn ServiceRow(
-    ids: Ids,
-    service: ServiceSummary,
-    status: ArcRwSignal<Option<RowStatus>>,
-    pick: Pick,
-) -> impl IntoView {
-    // A handle of this row's, on the signal the statuses keep.
-    let status = RwSignal::from(status);
-    let known = move || status.with(Option::is_some);
-    let state = Signal::derive(move || {
-        status.with(|s| s.as_ref().map_or(ServiceState::Ready, |s| s.state))
-    });
-    let never_deployed = Signal::derive(move || {
-        status.with(|s| {
-            s.as_ref()
-                .is_some_and(|s| s.deployment == DeploymentStatus::NeverDeployed)
-        })
-    });
-    let last_deployed =
-        Memo::new(move |_| status.with(|s| s.as_ref().and_then(|s| s.last_deployed)));
-    let href = paths::service(ids.org, ids.project, ids.environment, service.id);
-    let name = service.name.clone();
-    let id = service.id;
-    let Pick {
-        selection,
-        shown,
-        at,
-    } = pick;
-    let tick = move |event: leptos::ev::MouseEvent| {
-        let ticked = event_target_checked(&event);
-        shown.with_value(|shown| selection.click(shown, at, ticked, event.shift_key()));
-    };
-    view! {
-        <tr data-service=service.name.clone()>
-            <td class="table__select">
-                <input type="checkbox" aria-label=format!("Select {}", service.name)
-                    prop:checked=move || selection.is_chosen(id) on:click=tick/>
-            </td>
-            // A plain link (the router takes its clicks): a thousand rows need no active-link
-            // tracking.
-            <td><a href=href>{name}</a></td>
-            <td class="muted">{service.service_type.label()}</td>
-            // The badge is made once; a change of status changes its class and words only.
-            <td><Show when=known><StatusBadge state never_deployed/></Show></td>
-            <td class="muted">
-                {move || status.with(|s| s.as_ref().map(|s| s.deployment.label()))}
-            </td>
-            <td>{move || last_deployed.get().map(|at| view! { <RelativeTime at/> })}</td>
-        </tr>
     }
 }

@@ -12,7 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::overview::RowStatuses;
+use super::service_table::RowStatuses;
 use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
@@ -38,6 +38,11 @@ impl Selection {
 
     pub fn is_chosen(self, id: Uuid) -> bool {
         self.chosen.with(|chosen| chosen.contains(&id))
+    }
+
+    /// Reads the services ticked (once, however many rows look).
+    pub fn with_chosen<R>(self, read: impl FnOnce(&HashSet<Uuid>) -> R) -> R {
+        self.chosen.with(read)
     }
 
     /// Row `at` of the rows `shown` ticked or unticked; with `range`, every row from the one

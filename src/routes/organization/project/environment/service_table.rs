@@ -1,0 +1,385 @@
+//! The services table of an environment's page. Its rows are written as one piece of HTML and
+//! parsed once: built as views, a thousand rows' reactive parts cost several times the browser's
+//! whole parse of the table (decisions.md, "Fast at scale"). A row's status cells are written
+//! again when a poll changes its status, and nowhere else; the checkboxes answer through one
+//! listener on the table's body.
+
+use std::collections::HashMap;
+
+use html_escape::{encode_double_quoted_attribute, encode_text};
+use leptos::ev::MouseEvent;
+use leptos::html::Tbody;
+use leptos::prelude::*;
+use platform_api::{DeploymentStatus, EnvironmentStatuses, Status, WireEnum};
+use uuid::Uuid;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlTableRowElement};
+
+use super::overview::Ids;
+use super::selection::{Selection, SelectionActions};
+use crate::api::service::ServiceSummary;
+use crate::api::ApiError;
+use crate::components::empty_state::EmptyState;
+use crate::components::pager::{page_range, use_page, ListPager};
+use crate::components::relative_time::relative_time_html;
+use crate::components::status_badge::{service_badge_html, set_service_badge};
+use crate::routes::paths;
+
+/// Services shown at once: an environment of the issue-14 scale (1,000) shows whole, a larger one
+/// a page at a time.
+const SERVICES_PER_PAGE: usize = 1000;
+
+/// The cells after the kind's: status, deployment, last deployed.
+const FIRST_STATUS_CELL: u32 = 3;
+
+/// What a row shows of its service's status: a row is written again only when this changes.
+#[derive(Clone, PartialEq)]
+pub(super) struct RowStatus {
+    pub(super) state: platform_api::ServiceState,
+    deployment: DeploymentStatus,
+    last_deployed: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl RowStatus {
+    fn of(status: &Status) -> Self {
+        Self {
+            state: status.state,
+            deployment: status.service_deployment_status,
+            last_deployed: status.last_deployment_date,
+        }
+    }
+
+    fn never_deployed(&self) -> bool {
+        self.deployment == DeploymentStatus::NeverDeployed
+    }
+}
+
+/// Each service's status at the polled statuses' last answer, read once per answer; the table
+/// compares its rows with it, and the few services followed one by one (the selection's
+/// progress) have a signal each, set only when their status changes.
+#[derive(Clone, Copy)]
+pub(super) struct RowStatuses {
+    current: StoredValue<HashMap<Uuid, RowStatus>>,
+    /// How many answers were read: 0 until the first.
+    answers: RwSignal<u64>,
+    followed: StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>,
+}
+
+impl RowStatuses {
+    pub(super) fn follow(statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>) -> Self {
+        let rows = Self {
+            current: StoredValue::new(HashMap::new()),
+            answers: RwSignal::new(0),
+            followed: StoredValue::new(HashMap::new()),
+        };
+        Effect::new(move |_| {
+            let read = statuses.with(|answer| match answer {
+                Some(Ok(answer)) => {
+                    let current: HashMap<Uuid, RowStatus> = answer
+                        .all()
+                        .map(|status| (status.id, RowStatus::of(status)))
+                        .collect();
+                    rows.current.set_value(current);
+                    true
+                }
+                Some(Err(_)) => true,
+                None => false,
+            });
+            if !read {
+                return;
+            }
+            let changed: Vec<_> = rows.followed.with_value(|followed| {
+                rows.current.with_value(|current| {
+                    followed
+                        .iter()
+                        .filter_map(|(id, signal)| {
+                            let now = current.get(id).cloned();
+                            signal
+                                .with_untracked(|shown| *shown != now)
+                                .then(|| (signal.clone(), now))
+                        })
+                        .collect()
+                })
+            });
+            for (signal, now) in changed {
+                signal.set(now);
+            }
+            rows.answers.update(|answers| *answers += 1);
+        });
+        rows
+    }
+
+    /// Whether the statuses have answered (well or not) at least once.
+    pub(super) fn answered(self) -> bool {
+        self.answers.with(|answers| *answers > 0)
+    }
+
+    fn now(self, id: Uuid) -> Option<RowStatus> {
+        self.current.with_value(|current| current.get(&id).cloned())
+    }
+
+    /// The service's status as a signal of its own (empty while unknown).
+    pub(super) fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
+        let now = self.now(id);
+        self.followed
+            .try_update_value(|followed| {
+                followed
+                    .entry(id)
+                    .or_insert_with(|| ArcRwSignal::new(now.clone()))
+                    .clone()
+            })
+            .unwrap_or_else(|| ArcRwSignal::new(now))
+    }
+}
+
+/// The services, a row each, with its status from `rows` and its checkbox of the selection.
+#[component]
+pub(super) fn ServiceTable(
+    ids: Ids,
+    services: Vec<ServiceSummary>,
+    rows: RowStatuses,
+    on_deleted: Callback<()>,
+) -> impl IntoView {
+    if services.is_empty() {
+        return view! {
+            <EmptyState title="No service yet"
+                hint="Create an application with the form below from a git repository, then deploy it."/>
+        }
+        .into_any();
+    }
+    let page = use_page();
+    let total = services.len();
+    let services = StoredValue::new(services);
+    let selection = Selection::new();
+    let table = move || {
+        let page = page.get();
+        let shown =
+            services.with_value(|all| all[page_range(total, SERVICES_PER_PAGE, page)].to_vec());
+        let shown_ids =
+            StoredValue::new(shown.iter().map(|service| service.id).collect::<Vec<_>>());
+        let body = NodeRef::<Tbody>::new();
+        let html = shown
+            .iter()
+            .map(|service| row_html(ids, service, rows.now(service.id)))
+            .collect::<String>();
+        follow_statuses(body, shown_ids, rows);
+        follow_selection(body, shown_ids, selection);
+        let tick = move |event: MouseEvent| {
+            let Some(checkbox) = event
+                .target()
+                .and_then(|target| target.dyn_into::<HtmlInputElement>().ok())
+                .filter(|input| input.type_() == "checkbox")
+            else {
+                return;
+            };
+            let Some(row) = checkbox
+                .closest("tr")
+                .ok()
+                .flatten()
+                .and_then(|row| row.dyn_into::<HtmlTableRowElement>().ok())
+            else {
+                return;
+            };
+            let at = row.section_row_index() as usize;
+            shown_ids.with_value(|shown| {
+                selection.click(shown, at, checkbox.checked(), event.shift_key())
+            });
+        };
+        view! {
+            <SelectionActions environment=ids.environment services selection rows on_deleted/>
+            <table class="table table--selectable">
+                <thead><tr>
+                    <th scope="col" class="table__select">
+                        <label class="table__select-all">
+                            <input type="checkbox" aria-label="Select every service shown"
+                                prop:checked=move || shown_ids.with_value(|shown| selection.all_of(shown))
+                                on:change=move |event| {
+                                    let ticked = event_target_checked(&event);
+                                    shown_ids.with_value(|shown| selection.set_all(shown, ticked));
+                                }/>
+                            // On a phone the table's headings are gone: the box says what it does.
+                            <span class="phone-only" aria-hidden="true">"Select every service shown"</span>
+                        </label>
+                    </th>
+                    <th scope="col">"Name"</th>
+                    <th scope="col">"Kind"</th>
+                    <th scope="col">"Status"</th>
+                    <th scope="col">"Deployment"</th>
+                    <th scope="col">"Last deployed"</th>
+                </tr></thead>
+                <tbody node_ref=body inner_html=html on:click=tick></tbody>
+            </table>
+            <ListPager label="Pages of services" total size=SERVICES_PER_PAGE page/>
+        }
+    };
+    table.into_any()
+}
+
+/// A service's row. Its link is a plain one: the router takes its clicks.
+fn row_html(ids: Ids, service: &ServiceSummary, status: Option<RowStatus>) -> String {
+    let href = paths::service(ids.org, ids.project, ids.environment, service.id);
+    let name = encode_double_quoted_attribute(&service.name);
+    let [state, deployment, last_deployed] = status_cells(status.as_ref());
+    format!(
+        r#"<tr data-service="{name}"><td class="table__select"><input type="checkbox" aria-label="Select {name}"></td><td><a href="{href}">{name}</a></td><td class="muted">{kind}</td><td>{state}</td><td class="muted">{deployment}</td><td>{last_deployed}</td></tr>"#,
+        href = encode_double_quoted_attribute(&href),
+        kind = encode_text(service.service_type.label()),
+    )
+}
+
+/// What a row's status cells hold, as HTML: the badge, the deployment, when it was last deployed.
+fn status_cells(status: Option<&RowStatus>) -> [String; 3] {
+    let Some(status) = status else {
+        return Default::default();
+    };
+    [
+        service_badge_html(status.state, status.never_deployed()),
+        encode_text(&status.deployment.label()).into_owned(),
+        status
+            .last_deployed
+            .map(relative_time_html)
+            .unwrap_or_default(),
+    ]
+}
+
+/// Changes the status cells of each row whose service's status changed, at each answer.
+fn follow_statuses(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, rows: RowStatuses) {
+    let showing = StoredValue::new(
+        shown.with_value(|shown| shown.iter().map(|id| rows.now(*id)).collect::<Vec<_>>()),
+    );
+    Effect::new(move |_| {
+        rows.answers.track();
+        let Some(body) = body.get() else { return };
+        let table_rows = body.rows();
+        shown.with_value(|shown| {
+            showing.update_value(|showing| {
+                for (at, id) in shown.iter().enumerate() {
+                    let now = rows.now(*id);
+                    if showing[at] == now {
+                        continue;
+                    }
+                    let Some(row) = table_rows
+                        .item(at as u32)
+                        .and_then(|row| row.dyn_into::<HtmlTableRowElement>().ok())
+                    else {
+                        continue;
+                    };
+                    show_status(&row, showing[at].as_ref(), now.as_ref());
+                    showing[at] = now;
+                }
+            });
+        });
+    });
+}
+
+/// Changes a row's status cells from showing `was` to showing `now`: only the parts that differ,
+/// in place (a poll that changes every status changes a thousand rows).
+fn show_status(row: &HtmlTableRowElement, was: Option<&RowStatus>, now: Option<&RowStatus>) {
+    let cells = row.cells();
+    let cell = |offset: u32| cells.item(FIRST_STATUS_CELL + offset);
+    let (Some(was), Some(now)) = (was, now) else {
+        for (offset, html) in (0..).zip(status_cells(now)) {
+            if let Some(cell) = cell(offset) {
+                cell.set_inner_html(&html);
+            }
+        }
+        return;
+    };
+    if (was.state, was.deployment) != (now.state, now.deployment) {
+        if let Some(badge) = cell(0).and_then(|cell| cell.first_element_child()) {
+            set_service_badge(&badge, now.state, now.never_deployed());
+        }
+    }
+    if was.deployment != now.deployment {
+        if let Some(cell) = cell(1) {
+            cell.set_text_content(Some(&now.deployment.label()));
+        }
+    }
+    if was.last_deployed != now.last_deployed {
+        if let Some(cell) = cell(2) {
+            cell.set_inner_html(
+                &now.last_deployed
+                    .map(relative_time_html)
+                    .unwrap_or_default(),
+            );
+        }
+    }
+}
+
+/// Ticks each row's checkbox as the selection says, again at each change of the selection.
+fn follow_selection(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, selection: Selection) {
+    Effect::new(move |_| {
+        let Some(body) = body.get() else { return };
+        let Ok(checkboxes) = body.query_selector_all("input[type=checkbox]") else {
+            return;
+        };
+        selection.with_chosen(|chosen| {
+            shown.with_value(|shown| {
+                for (at, id) in shown.iter().enumerate() {
+                    if let Some(checkbox) = checkboxes
+                        .item(at as u32)
+                        .and_then(|node| node.dyn_into::<HtmlInputElement>().ok())
+                    {
+                        checkbox.set_checked(chosen.contains(id));
+                    }
+                }
+            });
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use platform_api::{ServiceState, ServiceType};
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    /// A row as the browser reads the HTML written for it.
+    fn parsed(html: &str) -> HtmlTableRowElement {
+        let body = document().create_element("tbody").unwrap();
+        body.set_inner_html(html);
+        body.first_element_child().unwrap().dyn_into().unwrap()
+    }
+
+    fn status(state: ServiceState, deployment: DeploymentStatus) -> RowStatus {
+        RowStatus {
+            state,
+            deployment,
+            last_deployed: None,
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_row_written_as_html_shows_its_name_as_text_and_changes_in_place() {
+        let ids = Ids {
+            org: Uuid::from_u128(1),
+            project: Uuid::from_u128(2),
+            environment: Uuid::from_u128(3),
+        };
+        let service = ServiceSummary {
+            id: Uuid::from_u128(4),
+            name: r#"<img src=x onerror="alert(1)">&"#.to_string(),
+            service_type: ServiceType::Application,
+        };
+        let ready = status(ServiceState::Ready, DeploymentStatus::NeverDeployed);
+        let row = parsed(&row_html(ids, &service, Some(ready.clone())));
+        assert_eq!(row.get_attribute("data-service").unwrap(), service.name);
+        assert!(row.query_selector("img").unwrap().is_none());
+        let cells = row.cells();
+        let text = |at: u32| cells.item(at).unwrap().text_content().unwrap();
+        assert_eq!(text(1), service.name);
+        assert_eq!(text(2), "Application");
+        assert_eq!(text(3), "Not deployed");
+        assert_eq!(text(4), "Never deployed");
+
+        let deploying = status(ServiceState::Deploying, DeploymentStatus::OutOfDate);
+        show_status(&row, Some(&ready), Some(&deploying));
+        let badge = row.query_selector(".badge").unwrap().unwrap();
+        assert_eq!(badge.get_attribute("data-state").unwrap(), "DEPLOYING");
+        assert_eq!(badge.class_name(), "badge badge--progress");
+        assert_eq!(text(3), "Deploying");
+        assert_eq!(text(4), "Out of date");
+    }
+}
