@@ -13,12 +13,12 @@ pub fn RelativeTime(at: DateTime<Utc>) -> impl IntoView {
     }
 }
 
-/// The same as HTML, for rows written as HTML.
-pub fn relative_time_html(at: DateTime<Utc>) -> String {
+/// The same as HTML, seen from `now`, for rows written as HTML.
+pub fn relative_time_html(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
     format!(
         r#"<time datetime="{}" title="{}">{}</time>"#,
         at.to_rfc3339(),
         format::exact(at),
-        format::relative(at, Utc::now()),
+        format::relative(at, now),
     )
 }

@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Utc};
+
 use html_escape::{encode_double_quoted_attribute, encode_text};
 use leptos::ev::MouseEvent;
 use leptos::html::Tbody;
@@ -37,7 +39,7 @@ const FIRST_STATUS_CELL: u32 = 3;
 pub(super) struct RowStatus {
     pub(super) state: platform_api::ServiceState,
     deployment: DeploymentStatus,
-    last_deployed: Option<chrono::DateTime<chrono::Utc>>,
+    last_deployed: Option<DateTime<Utc>>,
 }
 
 impl RowStatus {
@@ -114,13 +116,13 @@ impl RowStatuses {
         self.answers.with(|answers| *answers > 0)
     }
 
-    fn now(self, id: Uuid) -> Option<RowStatus> {
+    fn status(self, id: Uuid) -> Option<RowStatus> {
         self.current.with_value(|current| current.get(&id).cloned())
     }
 
     /// The service's status as a signal of its own (empty while unknown).
     pub(super) fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
-        let now = self.now(id);
+        let now = self.status(id);
         self.followed
             .try_update_value(|followed| {
                 followed
@@ -158,9 +160,10 @@ pub(super) fn ServiceTable(
         let shown_ids =
             StoredValue::new(shown.iter().map(|service| service.id).collect::<Vec<_>>());
         let body = NodeRef::<Tbody>::new();
+        let now = Utc::now();
         let html = shown
             .iter()
-            .map(|service| row_html(ids, service, rows.now(service.id)))
+            .map(|service| row_html(ids, service, rows.status(service.id), now))
             .collect::<String>();
         follow_statuses(body, shown_ids, rows);
         follow_selection(body, shown_ids, selection);
@@ -216,10 +219,15 @@ pub(super) fn ServiceTable(
 }
 
 /// A service's row. Its link is a plain one: the router takes its clicks.
-fn row_html(ids: Ids, service: &ServiceSummary, status: Option<RowStatus>) -> String {
+fn row_html(
+    ids: Ids,
+    service: &ServiceSummary,
+    status: Option<RowStatus>,
+    now: DateTime<Utc>,
+) -> String {
     let href = paths::service(ids.org, ids.project, ids.environment, service.id);
     let name = encode_double_quoted_attribute(&service.name);
-    let [state, deployment, last_deployed] = status_cells(status.as_ref());
+    let [state, deployment, last_deployed] = status_cells(status.as_ref(), now);
     format!(
         r#"<tr data-service="{name}"><td class="table__select"><input type="checkbox" aria-label="Select {name}"></td><td><a href="{href}">{name}</a></td><td class="muted">{kind}</td><td>{state}</td><td class="muted">{deployment}</td><td>{last_deployed}</td></tr>"#,
         href = encode_double_quoted_attribute(&href),
@@ -227,8 +235,9 @@ fn row_html(ids: Ids, service: &ServiceSummary, status: Option<RowStatus>) -> St
     )
 }
 
-/// What a row's status cells hold, as HTML: the badge, the deployment, when it was last deployed.
-fn status_cells(status: Option<&RowStatus>) -> [String; 3] {
+/// What a row's status cells hold, as HTML: the badge, the deployment, when it was last deployed
+/// (seen from `now`).
+fn status_cells(status: Option<&RowStatus>, now: DateTime<Utc>) -> [String; 3] {
     let Some(status) = status else {
         return Default::default();
     };
@@ -237,7 +246,7 @@ fn status_cells(status: Option<&RowStatus>) -> [String; 3] {
         encode_text(&status.deployment.label()).into_owned(),
         status
             .last_deployed
-            .map(relative_time_html)
+            .map(|at| relative_time_html(at, now))
             .unwrap_or_default(),
     ]
 }
@@ -245,17 +254,18 @@ fn status_cells(status: Option<&RowStatus>) -> [String; 3] {
 /// Changes the status cells of each row whose service's status changed, at each answer.
 fn follow_statuses(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, rows: RowStatuses) {
     let showing = StoredValue::new(
-        shown.with_value(|shown| shown.iter().map(|id| rows.now(*id)).collect::<Vec<_>>()),
+        shown.with_value(|shown| shown.iter().map(|id| rows.status(*id)).collect::<Vec<_>>()),
     );
     Effect::new(move |_| {
         rows.answers.track();
         let Some(body) = body.get() else { return };
         let table_rows = body.rows();
+        let now = Utc::now();
         shown.with_value(|shown| {
             showing.update_value(|showing| {
                 for (at, id) in shown.iter().enumerate() {
-                    let now = rows.now(*id);
-                    if showing[at] == now {
+                    let status = rows.status(*id);
+                    if showing[at] == status {
                         continue;
                     }
                     let Some(row) = table_rows
@@ -264,44 +274,46 @@ fn follow_statuses(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, rows: Ro
                     else {
                         continue;
                     };
-                    show_status(&row, showing[at].as_ref(), now.as_ref());
-                    showing[at] = now;
+                    show_status(&row, showing[at].as_ref(), status.as_ref(), now);
+                    showing[at] = status;
                 }
             });
         });
     });
 }
 
-/// Changes a row's status cells from showing `was` to showing `now`: only the parts that differ,
-/// in place (a poll that changes every status changes a thousand rows).
-fn show_status(row: &HtmlTableRowElement, was: Option<&RowStatus>, now: Option<&RowStatus>) {
+/// Changes a row's status cells from showing `was` to showing `status` (seen from `now`): only
+/// the parts that differ, in place (a poll that changes every status changes a thousand rows).
+fn show_status(
+    row: &HtmlTableRowElement,
+    was: Option<&RowStatus>,
+    status: Option<&RowStatus>,
+    now: DateTime<Utc>,
+) {
     let cells = row.cells();
     let cell = |offset: u32| cells.item(FIRST_STATUS_CELL + offset);
-    let (Some(was), Some(now)) = (was, now) else {
-        for (offset, html) in (0..).zip(status_cells(now)) {
+    let (Some(was), Some(status)) = (was, status) else {
+        for (offset, html) in (0..).zip(status_cells(status, now)) {
             if let Some(cell) = cell(offset) {
                 cell.set_inner_html(&html);
             }
         }
         return;
     };
-    if (was.state, was.deployment) != (now.state, now.deployment) {
+    if (was.state, was.deployment) != (status.state, status.deployment) {
         if let Some(badge) = cell(0).and_then(|cell| cell.first_element_child()) {
-            set_service_badge(&badge, now.state, now.never_deployed());
+            set_service_badge(&badge, status.state, status.never_deployed());
         }
     }
-    if was.deployment != now.deployment {
+    if was.deployment != status.deployment {
         if let Some(cell) = cell(1) {
-            cell.set_text_content(Some(&now.deployment.label()));
+            cell.set_text_content(Some(&status.deployment.label()));
         }
     }
-    if was.last_deployed != now.last_deployed {
+    if was.last_deployed != status.last_deployed {
         if let Some(cell) = cell(2) {
-            cell.set_inner_html(
-                &now.last_deployed
-                    .map(relative_time_html)
-                    .unwrap_or_default(),
-            );
+            let html = status.last_deployed.map(|at| relative_time_html(at, now));
+            cell.set_inner_html(&html.unwrap_or_default());
         }
     }
 }
@@ -364,7 +376,7 @@ mod tests {
             service_type: ServiceType::Application,
         };
         let ready = status(ServiceState::Ready, DeploymentStatus::NeverDeployed);
-        let row = parsed(&row_html(ids, &service, Some(ready.clone())));
+        let row = parsed(&row_html(ids, &service, Some(ready.clone()), Utc::now()));
         assert_eq!(row.get_attribute("data-service").unwrap(), service.name);
         assert!(row.query_selector("img").unwrap().is_none());
         let cells = row.cells();
@@ -375,7 +387,7 @@ mod tests {
         assert_eq!(text(4), "Never deployed");
 
         let deploying = status(ServiceState::Deploying, DeploymentStatus::OutOfDate);
-        show_status(&row, Some(&ready), Some(&deploying));
+        show_status(&row, Some(&ready), Some(&deploying), Utc::now());
         let badge = row.query_selector(".badge").unwrap().unwrap();
         assert_eq!(badge.get_attribute("data-state").unwrap(), "DEPLOYING");
         assert_eq!(badge.class_name(), "badge badge--progress");
