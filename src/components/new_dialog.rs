@@ -8,16 +8,29 @@ use platform_api::RolePermission;
 
 use crate::state::role::Permitted;
 
-/// The dialog a form is in, for `Form` to close on success.
+/// The dialog a form is in, for `Form` to close on success, and for a form whose code is fetched
+/// when wanted to wait until the dialog is first opened.
 #[derive(Clone, Copy)]
-pub struct EnclosingDialog(NodeRef<Dialog>);
+pub struct EnclosingDialog {
+    dialog: NodeRef<Dialog>,
+    opened: RwSignal<bool>,
+}
 
 impl EnclosingDialog {
     pub fn close(&self) {
-        if let Some(dialog) = self.0.get_untracked() {
+        if let Some(dialog) = self.dialog.get_untracked() {
             dialog.close();
         }
     }
+
+    /// Whether the dialog has been opened at least once.
+    pub fn was_opened(&self) -> bool {
+        self.opened.get()
+    }
+}
+
+pub fn use_enclosing_dialog() -> Option<EnclosingDialog> {
+    use_context()
 }
 
 #[component]
@@ -32,8 +45,13 @@ pub fn NewDialog(
 ) -> impl IntoView {
     let permitted = Permitted::new(needs, "create here");
     let dialog = NodeRef::<Dialog>::new();
-    provide_context(EnclosingDialog(dialog));
+    let enclosing = EnclosingDialog {
+        dialog,
+        opened: RwSignal::new(false),
+    };
+    provide_context(enclosing);
     let open = move |_| {
+        enclosing.opened.set(true);
         if let Some(dialog) = dialog.get() {
             let _ = dialog.show_modal();
         }
@@ -48,7 +66,7 @@ pub fn NewDialog(
         </div>
         <dialog node_ref=dialog class="new-dialog" aria-label=label>
             <button type="button" class="new-dialog__close" aria-label="Close"
-                on:click=move |_| EnclosingDialog(dialog).close()>"×"</button>
+                on:click=move |_| enclosing.close()>"×"</button>
             {children()}
         </dialog>
     }

@@ -49,6 +49,10 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
     browser.click(".table a").await?;
 
     browser.wait_for_text("main h1", "Services").await?;
+    browser.open_new("New service").await?;
+    browser
+        .find("form[aria-label='Create an application']")
+        .await?;
     browser.fill("#field-name", "web").await?;
     browser
         .fill(

@@ -1,6 +1,6 @@
-//! Creating services from the environment page: the kind chosen first, then its form; a database
-//! refused with a version that is not one, then created and listed with its kind; a cron job
-//! refused with a schedule that is not one, then created.
+//! Creating services from the environment page's "New service" dialog: the kind chosen first,
+//! then its form; a database refused with a version that is not one, then created and listed
+//! with its kind; a cron job refused with a schedule that is not one, then created.
 
 use e2e::Browser;
 
@@ -12,6 +12,7 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
         .await?;
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
+    browser.open_new("New service").await?;
     browser
         .find("form[aria-label='Create an application']")
         .await?;
@@ -52,7 +53,9 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
     assert_eq!(databases["results"][0]["version"], "16");
     browser.screenshot("new-database").await?;
 
-    // A job on a schedule, built from git: its schedule's rule first.
+    // A job on a schedule, built from git: its schedule's rule first. The dialog closed once
+    // the database was created.
+    browser.open_new("New service").await?;
     browser.click("input[name=service-kind][value=job]").await?;
     browser.find("form[aria-label='Create a job']").await?;
     browser.fill("#field-name", "nightly-report").await?;
@@ -97,6 +100,8 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
     assert_eq!(jobs["results"][0]["job_type"], "CRON");
 
     // From an image, with no registry yet: the form says where to add one.
+    browser.open_new("New service").await?;
+    browser.click("input[name=service-kind][value=job]").await?;
     browser
         .click("input[name=job-source]:not(:checked)")
         .await?;

@@ -73,6 +73,7 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
         .create_environment("shop", "staging", "STAGING")
         .await?;
     browser.open(&place.page()).await?;
+    browser.open_new("New service").await?;
     browser
         .click("input[name=service-kind][value=container]")
         .await?;

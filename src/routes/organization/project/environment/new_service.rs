@@ -1,14 +1,20 @@
 //! The forms that create a service in an environment, one per kind, behind a choice of kind: an
 //! application built from git, a container run from a registry's image, a job, a helm chart, a
-//! terraform service or a database.
+//! terraform service or a database. They open in a dialog, and their code is a module of its own
+//! fetched when the dialog first opens: it is most of the environment page's code, and the
+//! page's services and statuses need none of it.
 
 use leptos::prelude::*;
+use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use platform_api::{ServiceType, WireEnum};
 use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::form::Form;
+use crate::components::new_dialog::{use_enclosing_dialog, NewDialog};
+use crate::components::page_not_loaded::PageNotLoaded;
+use crate::components::skeleton::Skeleton;
 
 use super::service_form::application::{new_application, ApplicationForm};
 use super::service_form::container::{new_container, ContainerForm};
@@ -19,6 +25,16 @@ use super::service_form::terraform::{new_terraform, TerraformForm};
 
 #[component]
 pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    view! {
+        <NewDialog label="New service"><ServiceForms org environment on_created/></NewDialog>
+    }
+}
+
+/// The choice of kind and the kind's form, once the dialog has been opened.
+#[component]
+fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
+    let dialog = use_enclosing_dialog();
+    let opened = move || dialog.is_none_or(|dialog| dialog.was_opened());
     let kind = RwSignal::new(ServiceType::Application);
     // A creation draws the form again, empty, for the next service.
     let created = RwSignal::new(0_u32);
@@ -36,7 +52,7 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
         }
     };
     view! {
-        <section class="card" aria-labelledby="new-service-title">
+        <section class="new-service" aria-labelledby="new-service-title">
             <h2 id="new-service-title">"New service"</h2>
             <fieldset class="choices">
                 <legend>"Kind"</legend>
@@ -47,13 +63,29 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
                 {choice(ServiceType::Terraform, "Terraform")}
                 {choice(ServiceType::Database, "Database")}
             </fieldset>
-            {move || {
+            {move || opened().then(|| {
                 created.track();
                 let kind = kind.get();
-                view! { <CreateWithForm org environment kind on_created/> }
-            }}
+                let form = Suspend::new(async move {
+                    match create_with_form(org, environment, kind, on_created).await {
+                        Ok(form) => form,
+                        Err(_) => view! { <PageNotLoaded/> }.into_any(),
+                    }
+                });
+                view! { <Suspense fallback=|| view! { <Skeleton lines=6/> }>{form}</Suspense> }
+            })}
         </section>
     }
+}
+
+#[wasm_split(new_service_forms, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn create_with_form(
+    org: Uuid,
+    environment: Uuid,
+    kind: ServiceType,
+    on_created: Callback<()>,
+) -> Result<AnyView, SplitLoaderError> {
+    Ok(view! { <CreateWithForm org environment kind on_created/> }.into_any())
 }
 
 /// A service of any kind, in the form that also changes it.

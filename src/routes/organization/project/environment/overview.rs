@@ -142,15 +142,15 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
         </section>
         {move || ids.get().map(|ids| view! {
+            <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
+                services_changed.run(());
+            })/>
+        })}
+        {move || ids.get().map(|ids| view! {
             <EnvironmentDeployments environment=ids.environment
                 busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
                 on_rolled_back=Callback::new(move |()| {
                 statuses.refetch();
-            })/>
-        })}
-        {move || ids.get().map(|ids| view! {
-            <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
-                services_changed.run(());
             })/>
         })}
         {loaded(record, 2, move |current: Environment| {

@@ -145,7 +145,7 @@ pub(super) fn ServiceTable(
     if services.is_empty() {
         return view! {
             <EmptyState title="No service yet"
-                hint="Create an application with the form below from a git repository, then deploy it."/>
+                hint="Create one with New service below, from a git repository or an image, then deploy it."/>
         }
         .into_any();
     }
