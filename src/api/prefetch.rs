@@ -13,7 +13,7 @@ use super::{Api, ApiError};
 /// elsewhere before the page showed, and came back later).
 const FRESH_MS: f64 = 10_000.0;
 
-type Answer = Shared<LocalBoxFuture<'static, Result<String, ApiError>>>;
+type Answer = Shared<LocalBoxFuture<'static, Result<Vec<u8>, ApiError>>>;
 
 struct Prefetched {
     path: String,
