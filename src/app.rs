@@ -14,6 +14,7 @@ use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
+use crate::routes::organization::project::environment::new_service::NewServiceForm;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
@@ -130,9 +131,38 @@ fn environment_page_reads() {
     }
 }
 
+/// The environment page's new-service forms: a module of their own, fetched when the dialog first
+/// opens (`new_service`).
+mod new_service_forms {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+    use platform_api::ServiceType;
+    use uuid::Uuid;
+
+    use crate::routes::organization::project::environment::new_service::form_of_kind;
+
+    #[wasm_split(new_service_forms, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn new_service_form(
+        org: Uuid,
+        environment: Uuid,
+        kind: ServiceType,
+        on_created: Callback<()>,
+    ) -> Result<AnyView, SplitLoaderError> {
+        Ok(form_of_kind(org, environment, kind, on_created))
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     state::provide_all();
+    provide_context(NewServiceForm(|org, environment, kind, on_created| {
+        Box::pin(new_service_forms::new_service_form(
+            org,
+            environment,
+            kind,
+            on_created,
+        ))
+    }));
     view! {
         <Router>
             <EmbedBridge/>

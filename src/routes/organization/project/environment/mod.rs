@@ -1,6 +1,6 @@
 mod clone;
 mod deployments;
-mod new_service;
+pub mod new_service;
 pub mod overview;
 mod selection;
 pub mod service;

@@ -4,8 +4,9 @@
 //! fetched when the dialog first opens: it is most of the environment page's code, and the
 //! page's services and statuses need none of it.
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
-use leptos::wasm_split::{wasm_split, SplitLoaderError};
+use leptos::wasm_split::SplitLoaderError;
 use platform_api::{ServiceType, WireEnum};
 use uuid::Uuid;
 
@@ -35,6 +36,7 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
 fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
     let dialog = use_enclosing_dialog();
     let opened = move || dialog.is_none_or(|dialog| dialog.was_opened());
+    let NewServiceForm(load) = expect_context();
     let kind = RwSignal::new(ServiceType::Application);
     // A creation draws the form again, empty, for the next service.
     let created = RwSignal::new(0_u32);
@@ -67,7 +69,7 @@ fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl 
                 created.track();
                 let kind = kind.get();
                 let form = Suspend::new(async move {
-                    match create_with_form(org, environment, kind, on_created).await {
+                    match load(org, environment, kind, on_created).await {
                         Ok(form) => form,
                         Err(_) => view! { <PageNotLoaded/> }.into_any(),
                     }
@@ -78,14 +80,27 @@ fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl 
     }
 }
 
-#[wasm_split(new_service_forms, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn create_with_form(
+/// Fetches the forms' module and builds a kind's form from it: `form_of_kind`, behind the split
+/// point `app.rs` provides (where the console's code is split, so that no page's code names a
+/// split point: the unit tests link every page without the split step).
+#[derive(Clone, Copy)]
+pub struct NewServiceForm(pub LoadForm);
+
+pub type LoadForm = fn(
+    Uuid,
+    Uuid,
+    ServiceType,
+    Callback<()>,
+) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>;
+
+/// A kind's form, as the split point builds it.
+pub fn form_of_kind(
     org: Uuid,
     environment: Uuid,
     kind: ServiceType,
     on_created: Callback<()>,
-) -> Result<AnyView, SplitLoaderError> {
-    Ok(view! { <CreateWithForm org environment kind on_created/> }.into_any())
+) -> AnyView {
+    view! { <CreateWithForm org environment kind on_created/> }.into_any()
 }
 
 /// A service of any kind, in the form that also changes it.
