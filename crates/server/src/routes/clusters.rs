@@ -132,9 +132,10 @@ async fn get_status(
     ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<ClusterStatus>> {
     own_organization(&caller, organization_id)?;
-    Ok(Json(
-        status(&mut *state.db.acquire().await?, organization_id, cluster_id).await?,
-    ))
+    // One snapshot for the record and its status: an upgrade that ends between two reads would
+    // read as done on the old version.
+    let mut snapshot = state.db.begin().await?;
+    Ok(Json(status(&mut snapshot, organization_id, cluster_id).await?))
 }
 
 async fn lock_cluster(
