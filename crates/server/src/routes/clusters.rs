@@ -135,7 +135,9 @@ async fn get_status(
     // One snapshot for the record and its status: an upgrade that ends between two reads would
     // read as done on the old version.
     let mut snapshot = state.db.begin().await?;
-    Ok(Json(status(&mut snapshot, organization_id, cluster_id).await?))
+    Ok(Json(
+        status(&mut snapshot, organization_id, cluster_id).await?,
+    ))
 }
 
 async fn lock_cluster(
