@@ -3,7 +3,7 @@ use std::future::Future;
 use leptos::prelude::*;
 use platform_api::FieldError;
 
-use super::new_dialog::use_enclosing_dialog;
+use super::new_dialog::EnclosingDialog;
 use crate::api::ApiError;
 use crate::state::toasts::use_toasts;
 
@@ -35,7 +35,7 @@ impl<R: Clone + 'static> Form<R> {
     {
         let toasts = use_toasts();
         // A creation form behind a "New …" button closes once it has created.
-        let dialog = use_enclosing_dialog();
+        let dialog = use_context::<EnclosingDialog>();
         let errors = RwSignal::new(Vec::new());
         let action = Action::new_local(move |request: &R| {
             let sent = send(request.clone());

@@ -29,10 +29,6 @@ impl EnclosingDialog {
     }
 }
 
-pub fn use_enclosing_dialog() -> Option<EnclosingDialog> {
-    use_context()
-}
-
 #[component]
 pub fn NewDialog(
     /// The button's words, and the dialog's name: "New cluster".

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::form::Form;
-use crate::components::new_dialog::{use_enclosing_dialog, NewDialog};
+use crate::components::new_dialog::{EnclosingDialog, NewDialog};
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::skeleton::Skeleton;
 
@@ -34,8 +34,7 @@ pub fn NewService(org: Uuid, environment: Uuid, on_created: Callback<()>) -> imp
 /// The choice of kind and the kind's form, once the dialog has been opened.
 #[component]
 fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl IntoView {
-    let dialog = use_enclosing_dialog();
-    let opened = move || dialog.is_none_or(|dialog| dialog.was_opened());
+    let dialog: EnclosingDialog = expect_context();
     let NewServiceForm(load) = expect_context();
     let kind = RwSignal::new(ServiceType::Application);
     // A creation draws the form again, empty, for the next service.
@@ -65,7 +64,7 @@ fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl 
                 {choice(ServiceType::Terraform, "Terraform")}
                 {choice(ServiceType::Database, "Database")}
             </fieldset>
-            {move || opened().then(|| {
+            {move || dialog.was_opened().then(|| {
                 created.track();
                 let kind = kind.get();
                 let form = Suspend::new(async move {

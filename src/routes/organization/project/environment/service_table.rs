@@ -7,12 +7,11 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-
 use html_escape::{encode_double_quoted_attribute, encode_text};
 use leptos::ev::MouseEvent;
 use leptos::html::Tbody;
 use leptos::prelude::*;
-use platform_api::{DeploymentStatus, EnvironmentStatuses, Status, WireEnum};
+use platform_api::{DeploymentStatus, EnvironmentStatuses, ServiceState, Status, WireEnum};
 use uuid::Uuid;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTableRowElement};
@@ -37,7 +36,7 @@ const FIRST_STATUS_CELL: u32 = 3;
 /// What a row shows of its service's status: a row is written again only when this changes.
 #[derive(Clone, PartialEq)]
 pub(super) struct RowStatus {
-    pub(super) state: platform_api::ServiceState,
+    pub(super) state: ServiceState,
     deployment: DeploymentStatus,
     last_deployed: Option<DateTime<Utc>>,
 }
@@ -343,7 +342,7 @@ fn follow_selection(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, selecti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use platform_api::{ServiceState, ServiceType};
+    use platform_api::ServiceType;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
