@@ -1,5 +1,6 @@
 //! Reusable presentational pieces.
 
+pub mod after_first_paint;
 pub mod command_palette;
 pub mod confirm_button;
 pub mod copy_button;

@@ -712,21 +712,40 @@ pub mod bench {
     /// `Page.addScriptToEvaluateOnNewDocument` sets it in the first frame that shows the rows
     /// wanted); its value, in milliseconds after navigation.
     pub async fn rows_at(browser: &Browser, url: &str) -> Result<f64> {
+        let [rows] = times_after_opening(browser, url, ["__rowsAt"]).await?;
+        Ok(rows)
+    }
+
+    /// Opens `url` and waits until the page has set each of `names` on `window` (times, set by
+    /// a script added with `Page.addScriptToEvaluateOnNewDocument`); their values, in
+    /// milliseconds after navigation.
+    pub async fn times_after_opening<const N: usize>(
+        browser: &Browser,
+        url: &str,
+        names: [&str; N],
+    ) -> Result<[f64; N]> {
         // From a blank page: a navigation's clock starts before the page it leaves is torn down,
         // and tearing down a page of a thousand rows is not what is measured.
         browser.client.goto("about:blank").await?;
         browser.client.goto(url).await?;
+        let read = format!(
+            "return [{}]",
+            names.map(|name| format!("window.{name}")).join(", ")
+        );
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         loop {
-            let at = browser
-                .client
-                .execute("return window.__rowsAt", vec![])
-                .await?;
-            if let Some(at) = at.as_f64() {
-                return Ok(at);
+            let times = browser.client.execute(&read, vec![]).await?;
+            let times: Vec<f64> = times
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|time| time.as_f64())
+                .collect();
+            if let Ok(times) = <[f64; N]>::try_from(times) {
+                return Ok(times);
             }
             if tokio::time::Instant::now() > deadline {
-                bail!("{url} never showed its rows");
+                bail!("{url} never set {names:?}");
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }

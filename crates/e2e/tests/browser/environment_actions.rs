@@ -59,6 +59,16 @@ async fn an_environment_is_deployed_restarted_and_stopped_as_a_whole() -> anyhow
             "Stop every service of this environment?",
         )
         .await?;
+    // Focus starts on the harmless choice: Enter or Space cancels.
+    let focused = browser
+        .client
+        .execute(
+            "const at = document.activeElement;
+             return at.closest('dialog.confirm[open]') ? at.textContent.trim() : at.outerHTML",
+            vec![],
+        )
+        .await?;
+    assert_eq!(focused, json!("Cancel"));
     browser.accept_confirmation().await?;
     for name in ["web", "api", "orders"] {
         browser

@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
 use crate::api::{use_api, ApiError};
+use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
@@ -141,33 +142,38 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 </Show>
             })}
         </section>
-        {move || ids.get().map(|ids| view! {
-            <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
-                services_changed.run(());
-            })/>
-        })}
-        {move || ids.get().map(|ids| view! {
-            <EnvironmentDeployments environment=ids.environment
-                busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
-                on_rolled_back=Callback::new(move |()| {
-                statuses.refetch();
-            })/>
-        })}
-        {loaded(record, 2, move |current: Environment| {
-            let (id, mode, cluster) = (current.id, current.mode, current.cluster_id);
-            let org = current.organization.id;
-            view! {
-                <CloneEnvironment org source=current.clone()/>
-                <RenameAndDelete what="environment" name=current.name.clone()
-                    consequence="Its services stop and are deleted with it, their variables and history too."
-                    rename=move |name: String| {
-                        let request = EnvironmentRequest { name, mode, cluster_id: Some(cluster) };
-                        async move { api.update_environment(id, &request).await.map(drop) }
-                    }
-                    delete=move || async move { api.delete_environment(id).await }
-                    on_renamed=renamed on_deleted=deleted/>
-            }
-        })}
+        // Below the table, built once its rows are drawn (the table is what a person came for).
+        <AfterFirstPaint ready=Signal::derive(move || {
+            rows.answered() && services.with(Option::is_some)
+        })>
+            {move || ids.get().map(|ids| view! {
+                <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
+                    services_changed.run(());
+                })/>
+            })}
+            {move || ids.get().map(|ids| view! {
+                <EnvironmentDeployments environment=ids.environment
+                    busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
+                    on_rolled_back=Callback::new(move |()| {
+                    statuses.refetch();
+                })/>
+            })}
+            {loaded(record, 2, move |current: Environment| {
+                let (id, mode, cluster) = (current.id, current.mode, current.cluster_id);
+                let org = current.organization.id;
+                view! {
+                    <CloneEnvironment org source=current.clone()/>
+                    <RenameAndDelete what="environment" name=current.name.clone()
+                        consequence="Its services stop and are deleted with it, their variables and history too."
+                        rename=move |name: String| {
+                            let request = EnvironmentRequest { name, mode, cluster_id: Some(cluster) };
+                            async move { api.update_environment(id, &request).await.map(drop) }
+                        }
+                        delete=move || async move { api.delete_environment(id).await }
+                        on_renamed=renamed on_deleted=deleted/>
+                }
+            })}
+        </AfterFirstPaint>
     }
 }
 
