@@ -39,7 +39,9 @@ use crate::state::embed::EmbedBridge;
 /// Each page is a route whose code is fetched the first time it is shown: the build cuts every
 /// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
 /// first visit loads the app and the pages of one group. Pages are grouped as people move
-/// between them; a group per page would cut the code they share into hundreds of small modules.
+/// between them, and in few groups: the code several groups share becomes a module per
+/// combination of groups, each one more file to fetch and instantiate (a group per page made
+/// hundreds). Sign-in, every new visitor's first page and a small one, is in the main module.
 /// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`. A page may name
 /// what it reads first (`reading f`): `f` runs as the router matches the address, to ask for it
 /// while the page's code is on its way (`Api::prefetch`).
@@ -85,16 +87,12 @@ macro_rules! lazy_pages {
 }
 
 lazy_pages! {
-    sign_in {
-        SignInPage(sign_in_page) => SignIn,
-    }
-    // The frame of every signed-in page, with the pages a person lands on after signing in.
+    // The frame of every signed-in page, with the pages a person lands on after signing in and
+    // passes through on the way to an environment.
     shell {
         ShellPage(shell_page) => Shell,
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
-    }
-    project {
         ProjectOverviewPage(project_overview_page) => ProjectOverview,
     }
     organization {
@@ -131,8 +129,9 @@ fn environment_page_reads() {
     }
 }
 
-/// The environment page's new-service forms: a module of their own, fetched when the dialog first
-/// opens (`new_service`).
+/// The environment page's new-service forms, fetched when the dialog first opens
+/// (`new_service`), with the service pages, whose settings share most of their code (and where
+/// a person goes next).
 mod new_service_forms {
     use leptos::prelude::*;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
@@ -141,7 +140,7 @@ mod new_service_forms {
 
     use crate::routes::organization::project::environment::new_service::form_of_kind;
 
-    #[wasm_split(new_service_forms, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(service, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn new_service_form(
         org: Uuid,
         environment: Uuid,
@@ -167,7 +166,7 @@ pub fn App() -> impl IntoView {
         <Router>
             <EmbedBridge/>
             <Routes fallback=NotFound>
-                <Route path=path!("/sign-in") view={Lazy::<SignInPage>::new()}/>
+                <Route path=path!("/sign-in") view=SignIn/>
                 <ParentRoute path=path!("") view={Lazy::<ShellPage>::new()}>
                     <Route path=path!("/") view={Lazy::<HomePage>::new()}/>
                     <Route path=path!("/organization/:org/overview") view={Lazy::<OrganizationOverviewPage>::new()}/>

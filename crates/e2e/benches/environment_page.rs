@@ -106,8 +106,7 @@ async fn main() -> Result<()> {
     browser.sign_in().await?;
     let console_url = browser.url(&place.page());
     let console_cold = times_after_opening(&browser, &console_url, TIMES).await?;
-    let console_load = median(&browser, &console_url, runs).await?;
-    let static_load = median(&browser, &static_url, runs).await?;
+    let [console_load, static_load] = medians(&browser, [&console_url, &static_url], runs).await?;
 
     // The console's page, open and settled, sees every status change at once, several times.
     browser.client.goto(&console_url).await?;
@@ -190,15 +189,20 @@ async fn main() -> Result<()> {
     Ok(())
 }
 
-/// The median of each of the two times over `runs` loads.
-async fn median(browser: &Browser, url: &str, runs: usize) -> Result<[f64; 2]> {
-    let mut loads = Vec::new();
+/// The median of each of the two times of each page over `runs` loads, the pages loaded in turn
+/// so that the machine's noise falls on both alike.
+async fn medians(browser: &Browser, urls: [&str; 2], runs: usize) -> Result<[[f64; 2]; 2]> {
+    let mut loads = [Vec::new(), Vec::new()];
     for _ in 0..runs {
-        loads.push(times_after_opening(browser, url, TIMES).await?);
+        for (url, loads) in urls.iter().zip(&mut loads) {
+            loads.push(times_after_opening(browser, url, TIMES).await?);
+        }
     }
     // Every run, for the noise to be seen.
-    eprintln!("{url}: (shown, drawn) {loads:.0?} ms");
-    Ok([0, 1].map(|time| middle(loads.iter().map(|load| load[time]).collect())))
+    for (url, loads) in urls.iter().zip(&loads) {
+        eprintln!("{url}: (shown, drawn) {loads:.0?} ms");
+    }
+    Ok(loads.map(|loads| [0, 1].map(|time| middle(loads.iter().map(|load| load[time]).collect()))))
 }
 
 /// The page's script time so far, in seconds.

@@ -727,6 +727,9 @@ pub mod bench {
         // From a blank page: a navigation's clock starts before the page it leaves is torn down,
         // and tearing down a page of a thousand rows is not what is measured.
         browser.client.goto("about:blank").await?;
+        // And after the page left has been torn down (its memory given back), which would
+        // otherwise fall on the next page's load.
+        tokio::time::sleep(Duration::from_millis(500)).await;
         browser.client.goto(url).await?;
         let read = format!(
             "return [{}]",

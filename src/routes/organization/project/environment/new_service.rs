@@ -1,8 +1,8 @@
 //! The forms that create a service in an environment, one per kind, behind a choice of kind: an
 //! application built from git, a container run from a registry's image, a job, a helm chart, a
-//! terraform service or a database. They open in a dialog, and their code is a module of its own
-//! fetched when the dialog first opens: it is most of the environment page's code, and the
-//! page's services and statuses need none of it.
+//! terraform service or a database. They open in a dialog, and their code is fetched when the
+//! dialog first opens, with the service pages' (`app.rs`): it is most of the environment page's
+//! code, and the page's services and statuses need none of it.
 
 use futures::future::BoxFuture;
 use leptos::prelude::*;
