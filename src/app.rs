@@ -14,6 +14,7 @@ use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
+use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
 use crate::routes::organization::project::environment::new_service::NewServiceForm;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
@@ -151,6 +152,28 @@ mod new_service_forms {
     }
 }
 
+/// Turning auto-deploy off before an environment's rollback (`StopAutoDeploy`), fetched with the
+/// service pages.
+mod auto_deploy {
+    use futures::future::LocalBoxFuture;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+    use platform_api::ServiceType;
+    use uuid::Uuid;
+
+    use crate::api::{Api, ApiError};
+
+    #[wasm_split(service, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn stop_where_on(
+        api: Api,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<LocalBoxFuture<'static, Result<(), ApiError>>, SplitLoaderError> {
+        Ok(Box::pin(async move {
+            api.stop_auto_deploy_where_on(kind, id).await
+        }))
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     state::provide_all();
@@ -161,6 +184,16 @@ pub fn App() -> impl IntoView {
             kind,
             on_created,
         ))
+    }));
+    provide_context(StopAutoDeploy(|api, kind, id| {
+        Box::pin(async move {
+            match auto_deploy::stop_where_on(api, kind, id).await {
+                Ok(stopping) => stopping.await.map_err(|error| error.to_string()),
+                Err(_) => Err("the console could not fetch the code that does it (the \
+                    connection dropped?); try again"
+                    .to_string()),
+            }
+        })
     }));
     view! {
         <Router>

@@ -227,6 +227,19 @@ impl Api {
             .map(drop)
     }
 
+    /// Turns off the service's deployments on every push where they are on, its record read
+    /// first (an environment's rollback, which knows its services by id).
+    pub async fn stop_auto_deploy_where_on(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<(), ApiError> {
+        match self.service(kind, id).await? {
+            record if record.auto_deploys() == Some(true) => self.stop_auto_deploy(&record).await,
+            _ => Ok(()),
+        }
+    }
+
     /// Turns off the service's deployments on every push, its other settings kept: a rollback
     /// that the next push would undo otherwise.
     pub async fn stop_auto_deploy(&self, record: &ServiceRecord) -> Result<(), ApiError> {

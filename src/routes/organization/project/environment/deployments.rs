@@ -5,11 +5,12 @@
 
 use std::time::Duration;
 
+use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
-use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission};
+use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission, ServiceType};
 use uuid::Uuid;
 
-use crate::api::use_api;
+use crate::api::{use_api, Api};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::CheckboxField;
@@ -20,6 +21,16 @@ use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
+
+/// Turns auto-deploy off on a service where it is on, before a rollback. It reads and writes
+/// the service's whole record, and every kind's record is the service pages' code (their
+/// settings): it is fetched with theirs the first time a rollback asks, through this context
+/// (`app.rs`, where the split point is: the unit tests link every page without the split step).
+#[derive(Clone, Copy)]
+pub struct StopAutoDeploy(pub StopWhereOn);
+
+/// The error says what was not done.
+pub type StopWhereOn = fn(Api, ServiceType, Uuid) -> LocalBoxFuture<'static, Result<(), String>>;
 
 /// Deployments shown: the latest, as a person looks back.
 const SHOWN: u32 = 10;
@@ -153,6 +164,7 @@ fn RollBack(
     let permitted = Permitted::new(RolePermission::Deploy, "roll services back");
     let count = deployment.services().count();
     let stop_auto_deploy = RwSignal::new(true);
+    let StopAutoDeploy(stop_where_on) = expect_context();
     let run = Action::new_local(move |deployment: &EnvironmentDeployment| {
         let deployment = deployment.clone();
         let stop = stop_auto_deploy.get_untracked();
@@ -161,16 +173,8 @@ fn RollBack(
                 // Read when asked for, not for every row of the history.
                 for service in deployment.services() {
                     let identifier = &service.identifier;
-                    let record = api
-                        .service(identifier.service_type, identifier.service_id)
-                        .await;
-                    let stopped = match record {
-                        Ok(record) if record.auto_deploys() == Some(true) => {
-                            api.stop_auto_deploy(&record).await
-                        }
-                        Ok(_) => Ok(()),
-                        Err(error) => Err(error),
-                    };
+                    let stopped =
+                        stop_where_on(api, identifier.service_type, identifier.service_id).await;
                     if let Err(error) = stopped {
                         toasts.error(format!(
                             "Auto-deploy of {} is still on; nothing was rolled back: {error}",

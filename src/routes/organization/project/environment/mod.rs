@@ -1,5 +1,5 @@
 mod clone;
-mod deployments;
+pub mod deployments;
 pub mod new_service;
 pub mod overview;
 mod selection;
