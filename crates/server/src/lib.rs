@@ -23,6 +23,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use axum::Router;
 use sqlx::SqlitePool;
 use tower_http::compression::CompressionLayer;
@@ -193,6 +194,19 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     Ok((state, outcome))
 }
 
+/// `listener`, its connections sending each write at once. With Nagle's algorithm an answer's
+/// last small segment waits for the client's delayed acknowledgement of the one before (40 ms on
+/// Linux): a thousand services' statuses took 52 ms to arrive in Chromium, 12 without.
+fn without_nagle(
+    listener: tokio::net::TcpListener,
+) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = SocketAddr> {
+    listener.tap_io(|stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::warn!("cannot set TCP_NODELAY on a connection: {error}");
+        }
+    })
+}
+
 /// Takes the data folder, binds the port, then prepares the server (resuming what a previous
 /// run left) and starts serving: a start that cannot have the folder or the port touches
 /// nothing.
@@ -204,6 +218,7 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let (state, outcome) = prepare(&config).await?;
     let address = listener.local_addr()?;
     let router = app(state.clone(), config.console_dir.clone());
+    let listener = without_nagle(listener);
     let server = tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(Running {
         address,
@@ -212,4 +227,21 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
         server,
         _data_lock: data_lock,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::serve::Listener;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn connections_send_without_waiting_for_acknowledgements() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let mut listener = without_nagle(listener);
+        let _client = tokio::net::TcpStream::connect(address).await.unwrap();
+        let (connection, _) = listener.accept().await;
+        assert!(connection.nodelay().unwrap());
+    }
 }
