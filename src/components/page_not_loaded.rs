@@ -8,8 +8,9 @@ use leptos::prelude::*;
 use crate::state::connection::use_connection;
 use crate::state::session::use_session;
 
+/// `what` names what is missing: the page, or a part of it fetched later (a form).
 #[component]
-pub fn PageNotLoaded() -> impl IntoView {
+pub fn PageNotLoaded(#[prop(default = "This page")] what: &'static str) -> impl IntoView {
     let connection = use_connection();
     let base_url = use_session()
         .credentials_untracked()
@@ -29,8 +30,8 @@ pub fn PageNotLoaded() -> impl IntoView {
     });
     view! {
         <div class="notice notice--error" role="alert">
-            <p>"This page could not be loaded: the console could not fetch its code. Check the \
-                connection; the page loads as soon as it is back."</p>
+            <p>{what}" could not be loaded: the console could not fetch its code. Check the \
+                connection; the page loads again as soon as it is back."</p>
             <button type="button" class="button button--secondary" on:click=move |_| reload()>
                 "Try again"
             </button>

@@ -529,6 +529,19 @@ impl Browser {
         Ok(())
     }
 
+    /// Fails every request whose address matches one of `patterns` (`*` for any text), as a
+    /// dropped network would fail them; an empty list lets everything through again.
+    pub async fn block_urls(&self, patterns: &[&str]) -> Result<()> {
+        self.devtools("Network.enable", serde_json::json!({}))
+            .await?;
+        self.devtools(
+            "Network.setBlockedURLs",
+            serde_json::json!({ "urls": patterns }),
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Sends a Chrome DevTools Protocol command to the page (`Performance.getMetrics`, ...) and
     /// returns its answer.
     pub async fn devtools(

@@ -1,6 +1,7 @@
 //! Creating services from the environment page's "New service" dialog: the kind chosen first,
 //! then its form; a database refused with a version that is not one, then created and listed
-//! with its kind; a cron job refused with a schedule that is not one, then created.
+//! with its kind; a cron job refused with a schedule that is not one, then created. The forms'
+//! code, fetched when the dialog first opens, is said to be missing when it cannot be fetched.
 
 use e2e::Browser;
 
@@ -112,5 +113,36 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
         )
         .await?;
     browser.screenshot("new-job").await?;
+    browser.close().await
+}
+
+/// The forms come with the service pages' code, fetched when the dialog first opens: when the
+/// network drops it, the dialog says so, and the page loads again once the API is reached.
+#[tokio::test(flavor = "multi_thread")]
+async fn forms_whose_code_cannot_be_fetched_are_said_to_be_missing() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    browser.block_urls(&["*split_service.wasm"]).await?;
+    browser.open_new("New service").await?;
+    browser
+        .wait_for_text(
+            "dialog.new-dialog[open] [role=alert]",
+            "This form could not be loaded",
+        )
+        .await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("new-service-code-missing").await?;
+
+    browser.block_urls(&[]).await?;
+    browser.wait_until_gone("dialog.new-dialog[open]").await?;
+    browser.open_new("New service").await?;
+    browser
+        .find("form[aria-label='Create an application']")
+        .await?;
     browser.close().await
 }

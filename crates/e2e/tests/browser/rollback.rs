@@ -233,11 +233,36 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
         )
         .await?;
     assert!(listed.contains(&front[..7]), "{listed}");
+    let roll_back = format!("tr[data-execution='{earlier}'] .table__actions button");
+    // What turns auto-deploy off is fetched with the service pages' code when first asked for:
+    // when that code cannot be fetched, the person is told, and nothing is rolled back.
+    browser.block_urls(&["*split_service.wasm"]).await?;
+    browser.click(&roll_back).await?;
     browser
-        .click(&format!(
-            "tr[data-execution='{earlier}'] .table__actions button"
-        ))
+        .wait_for_text("dialog.confirm[open]", "Roll back to this deployment?")
         .await?;
+    browser
+        .click("dialog.confirm[open] .button--primary")
+        .await?;
+    browser
+        .wait_for_text(".toast--error", "nothing was rolled back")
+        .await?;
+    let deployments = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/deploymentHistoryV2", place.environment),
+            json!(null),
+        )
+        .await?;
+    assert_eq!(deployments["results"], history["results"]);
+    let application = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    assert_eq!(application["auto_deploy"], true);
+    browser.click(".toast--error .toast__close").await?;
+    browser.block_urls(&[]).await?;
+
+    browser.click(&roll_back).await?;
     browser
         .wait_for_text("dialog.confirm[open]", "Roll back to this deployment?")
         .await?;

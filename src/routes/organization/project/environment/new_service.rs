@@ -70,7 +70,7 @@ fn ServiceForms(org: Uuid, environment: Uuid, on_created: Callback<()>) -> impl 
                 let form = Suspend::new(async move {
                     match load(org, environment, kind, on_created).await {
                         Ok(form) => form,
-                        Err(_) => view! { <PageNotLoaded/> }.into_any(),
+                        Err(_) => view! { <PageNotLoaded what="This form"/> }.into_any(),
                     }
                 });
                 view! { <Suspense fallback=|| view! { <Skeleton lines=6/> }>{form}</Suspense> }
