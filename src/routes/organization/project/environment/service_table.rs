@@ -11,7 +11,9 @@ use html_escape::{encode_double_quoted_attribute, encode_text};
 use leptos::ev::MouseEvent;
 use leptos::html::Tbody;
 use leptos::prelude::*;
-use platform_api::{DeploymentStatus, EnvironmentStatuses, ServiceState, Status, WireEnum};
+use platform_api::{
+    DeploymentStatus, EnvironmentStatuses, ServiceState, StateTone, Status, WireEnum,
+};
 use uuid::Uuid;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTableRowElement};
@@ -32,6 +34,12 @@ const SERVICES_PER_PAGE: usize = 1000;
 
 /// The cells after the kind's: status, deployment, last deployed.
 const FIRST_STATUS_CELL: u32 = 3;
+
+/// The most status dots of the table that pulse. Each pulsing dot is a layer of its own for the
+/// compositor: a thousand starting together (an environment deployed whole) held a frame for
+/// 200 ms, and they held another for 100 ms when they stopped. Beyond it the dots stay still;
+/// the state's words and colour say the same.
+const MOST_PULSING: usize = 50;
 
 /// What a row shows of its service's status: a row is written again only when this changes.
 #[derive(Clone, PartialEq)]
@@ -276,9 +284,21 @@ fn follow_statuses(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, rows: Ro
                     show_status(&row, showing[at].as_ref(), status.as_ref(), now);
                     showing[at] = status;
                 }
+                let still = too_busy_to_pulse(showing.iter().map(Option::as_ref));
+                let _ = body.toggle_attribute_with_force("data-still", still);
             });
         });
     });
+}
+
+/// Whether the dots of rows showing `statuses` stay still: more than `MOST_PULSING` of them are
+/// in progress.
+fn too_busy_to_pulse<'a>(statuses: impl Iterator<Item = Option<&'a RowStatus>>) -> bool {
+    statuses
+        .flatten()
+        .filter(|status| status.state.tone() == StateTone::Progress)
+        .nth(MOST_PULSING)
+        .is_some()
 }
 
 /// Changes a row's status cells from showing `was` to showing `status` (seen from `now`): only
@@ -360,6 +380,21 @@ mod tests {
             deployment,
             last_deployed: None,
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn dots_stay_still_once_more_than_the_most_pulsing_rows_are_in_progress() {
+        let deploying = status(ServiceState::Deploying, DeploymentStatus::OutOfDate);
+        let deployed = status(ServiceState::Deployed, DeploymentStatus::UpToDate);
+        let table = |in_progress: usize| {
+            let mut rows = vec![Some(deployed.clone()), None];
+            rows.extend(std::iter::repeat_n(Some(deploying.clone()), in_progress));
+            too_busy_to_pulse(rows.iter().map(Option::as_ref))
+        };
+        assert!(!table(0));
+        assert!(!table(MOST_PULSING));
+        assert!(table(MOST_PULSING + 1));
+        assert!(table(1000));
     }
 
     #[wasm_bindgen_test]
