@@ -1,17 +1,24 @@
 //! Requests per second of the API's heaviest reads, side by side with a bare axum handler that
 //! answers the same body from memory (no auth, no database): how much of the machine's HTTP
 //! speed each route keeps. Both run in this process on loopback and are called by the same
-//! clients (keep-alive connections on threads), so the ratio is what to read.
+//! clients (keep-alive connections on threads), so the ratio is what to read. Each route is
+//! asked twice: uncompressed, and as a browser asks (`Accept-Encoding: gzip, deflate, br`), the
+//! bare handler then answering the route's brotli bytes from memory.
 //!
 //! `cargo bench -p platform-server --bench api_reads [-- SERVICES REQUESTS CLIENTS]`
 
+use std::io::Read;
 use std::time::{Duration, Instant};
 
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 use platform_server::{start, Config};
 use serde_json::{json, Value};
 use tempfile::TempDir;
+
+/// What Chromium asks for.
+const BROWSER_ENCODINGS: &str = "gzip, deflate, br";
 
 struct Client {
     base: String,
@@ -29,6 +36,23 @@ impl Client {
         .unwrap_or_else(|error| panic!("{method} {path}: {error}"));
         response.into_json().unwrap_or(Value::Null)
     }
+
+    /// The bytes answered to a GET of `path`, compressed as `encoding` asks.
+    fn body(&self, path: &str, encoding: Option<&str>) -> Vec<u8> {
+        let mut request =
+            ureq::get(&format!("{}{path}", self.base)).set("Authorization", &self.authorization);
+        if let Some(encoding) = encoding {
+            request = request.set("Accept-Encoding", encoding);
+        }
+        let mut body = Vec::new();
+        request
+            .call()
+            .unwrap()
+            .into_reader()
+            .read_to_end(&mut body)
+            .unwrap();
+        body
+    }
 }
 
 /// Requests per second and the 99th percentile latency of `requests` GETs of `url` sent by
@@ -36,6 +60,7 @@ impl Client {
 fn load(
     url: &str,
     authorization: Option<&str>,
+    encoding: Option<&'static str>,
     requests: usize,
     clients: usize,
 ) -> (f64, Duration) {
@@ -52,7 +77,15 @@ fn load(
                     if let Some(authorization) = &authorization {
                         request = request.set("Authorization", authorization);
                     }
-                    let body = request.call().unwrap().into_string().unwrap();
+                    if let Some(encoding) = encoding {
+                        request = request.set("Accept-Encoding", encoding);
+                    }
+                    let mut body = Vec::new();
+                    let response = request.call().unwrap();
+                    if encoding.is_some() {
+                        assert_eq!(response.header("Content-Encoding"), Some("br"));
+                    }
+                    response.into_reader().read_to_end(&mut body).unwrap();
                     assert!(!body.is_empty());
                     latencies.push(sent.elapsed());
                 }
@@ -70,15 +103,23 @@ fn load(
     (latencies.len() as f64 / seconds, p99)
 }
 
-/// A server answering `body` at `/` from memory, as fast as axum goes.
-async fn bare_handler(body: String) -> String {
+/// A server answering `body` at `/` from memory, as fast as axum goes (`brotli`: `body` is
+/// brotli's bytes, sent as such).
+async fn bare_handler(body: Vec<u8>, brotli: bool) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let router = Router::new().route(
         "/",
         get(move || {
             let body = body.clone();
-            async move { ([("content-type", "application/json")], body) }
+            async move {
+                let mut response = ([("content-type", "application/json")], body).into_response();
+                if brotli {
+                    let br = axum::http::HeaderValue::from_static("br");
+                    response.headers_mut().insert("content-encoding", br);
+                }
+                response
+            }
         }),
     );
     tokio::spawn(async move { axum::serve(listener, router).await });
@@ -168,18 +209,27 @@ fn main() {
         format!("/organization/{organization}/project"),
     ] {
         let url = format!("{}{path}", client.base);
-        let body = client.call("GET", &path, None).to_string();
-        let bare = runtime.block_on(bare_handler(body));
-        let (ours, our_p99) = load(&url, Some(&client.authorization), requests, clients);
-        let (theirs, their_p99) = load(&bare, None, requests, clients);
         let route = path
             .replace(&environment, "{id}")
             .replace(&organization, "{id}");
-        println!(
-            "{route:<44} {ours:>9.0} {:>9.1} {theirs:>9.0} {:>9.1} {:>6.0}%",
-            our_p99.as_secs_f64() * 1e3,
-            their_p99.as_secs_f64() * 1e3,
-            ours / theirs * 100.0
-        );
+        for encoding in [None, Some(BROWSER_ENCODINGS)] {
+            let body = client.body(&path, encoding);
+            let bare = runtime.block_on(bare_handler(body, encoding.is_some()));
+            let (ours, our_p99) = load(
+                &url,
+                Some(&client.authorization),
+                encoding,
+                requests,
+                clients,
+            );
+            let (theirs, their_p99) = load(&bare, None, encoding, requests, clients);
+            let asked = format!("{route}{}", if encoding.is_some() { " (br)" } else { "" });
+            println!(
+                "{asked:<44} {ours:>9.0} {:>9.1} {theirs:>9.0} {:>9.1} {:>6.0}%",
+                our_p99.as_secs_f64() * 1e3,
+                their_p99.as_secs_f64() * 1e3,
+                ours / theirs * 100.0
+            );
+        }
     }
 }

@@ -9,22 +9,22 @@ use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
 use platform_api::ServiceType;
 use uuid::Uuid;
 
 use crate::auth::TokenCaller;
 use crate::db::Commits;
+use crate::routes::raw_json::KeptAnswer;
 
 /// What the server keeps: the reads that clients repeat most (polls, lists, every request's
-/// token), each answer as JSON ready to send.
+/// token), each answer as JSON ready to send, compressed once for all who ask alike.
 pub struct Kept {
     /// Each environment's statuses.
-    pub statuses: Fresh<Uuid, Bytes>,
+    pub statuses: Fresh<Uuid, KeptAnswer>,
     /// Each environment's services of a kind, or of every kind (`None`).
-    pub service_lists: Fresh<(Uuid, Option<ServiceType>), Bytes>,
+    pub service_lists: Fresh<(Uuid, Option<ServiceType>), KeptAnswer>,
     /// Each page of an organization's projects: organization, limit, offset.
-    pub project_lists: Fresh<(Uuid, i64, i64), Bytes>,
+    pub project_lists: Fresh<(Uuid, i64, i64), KeptAnswer>,
     /// Each API token's caller, by the token's hash.
     pub callers: Fresh<String, TokenCaller>,
 }

@@ -13,7 +13,7 @@ use super::doc::{item, Doc};
 use super::environments::find_environment;
 use super::helm_services::HelmServices;
 use super::jobs::Jobs;
-use super::raw_json::{self, StoredList};
+use super::raw_json::{self, Encoding, StoredList};
 use super::service_resources::{stored, ServiceResource};
 use super::terraform_services::TerraformServices;
 use super::RouteTable;
@@ -48,23 +48,29 @@ async fn list_services(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
+    encoding: Encoding,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    raw_json::kept(&state.kept.service_lists, (environment_id, None), async {
-        let db = &state.db;
-        let mut services = Vec::new();
-        services.extend(stored::<Applications>(db, environment_id).await?);
-        services.extend(stored::<Containers>(db, environment_id).await?);
-        services.extend(stored::<Databases>(db, environment_id).await?);
-        services.extend(stored::<HelmServices>(db, environment_id).await?);
-        services.extend(stored::<Jobs>(db, environment_id).await?);
-        services.extend(stored::<TerraformServices>(db, environment_id).await?);
-        services.sort_by_cached_key(|(name, _)| name.to_lowercase());
-        let records = services.into_iter().map(|(_, record)| record).collect();
-        Ok(Read {
-            value: StoredList(records).into_bytes(),
-            keep: true,
-        })
-    })
+    raw_json::kept(
+        &state.kept.service_lists,
+        (environment_id, None),
+        encoding,
+        async {
+            let db = &state.db;
+            let mut services = Vec::new();
+            services.extend(stored::<Applications>(db, environment_id).await?);
+            services.extend(stored::<Containers>(db, environment_id).await?);
+            services.extend(stored::<Databases>(db, environment_id).await?);
+            services.extend(stored::<HelmServices>(db, environment_id).await?);
+            services.extend(stored::<Jobs>(db, environment_id).await?);
+            services.extend(stored::<TerraformServices>(db, environment_id).await?);
+            services.sort_by_cached_key(|(name, _)| name.to_lowercase());
+            let records = services.into_iter().map(|(_, record)| record).collect();
+            Ok(Read {
+                value: StoredList(records).into_bytes(),
+                keep: true,
+            })
+        },
+    )
     .await
 }

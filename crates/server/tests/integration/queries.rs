@@ -7,10 +7,14 @@ use crate::common;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use axum::body::Body;
+use axum::http::Request;
 use common::TestServer;
+use http_body_util::BodyExt;
 use platform_server::engine::status;
-use serde_json::json;
+use serde_json::{json, Value};
 use sqlx::SqliteConnection;
+use tower::ServiceExt;
 use uuid::Uuid;
 
 /// Counts each statement SQLite starts on the connection `context` was registered with.
@@ -118,11 +122,15 @@ async fn statuses_answered_from_memory_never_hide_a_change() {
     let state = |body: serde_json::Value| body["applications"][0]["state"].clone();
     assert_eq!(state(server.get(&statuses).await.body), "DEPLOYED");
     assert_eq!(state(server.get(&statuses).await.body), "DEPLOYED");
+    let compressed = brotli_answer(&server, &statuses).await;
+    assert_eq!(brotli_answer(&server, &statuses).await, compressed);
+    assert_eq!(state(compressed.1), "DEPLOYED");
 
     sqlx::query("UPDATE service_statuses SET state = 'STOPPED'")
         .execute(&server.state.db)
         .await
         .unwrap();
+    assert_eq!(state(brotli_answer(&server, &statuses).await.1), "STOPPED");
     assert_eq!(state(server.get(&statuses).await.body), "STOPPED");
 
     let restart = server
@@ -130,4 +138,25 @@ async fn statuses_answered_from_memory_never_hide_a_change() {
         .await;
     assert_eq!(restart.status.as_u16(), 202, "{}", restart.body);
     assert_ne!(state(server.get(&statuses).await.body), "STOPPED");
+}
+
+/// The answer at `path` as a browser asks for it (brotli): the bytes sent, and their JSON.
+async fn brotli_answer(server: &TestServer, path: &str) -> (Vec<u8>, Value) {
+    let request = Request::get(path)
+        .header("Authorization", format!("Token {}", server.token))
+        .header("Accept-Encoding", "gzip, deflate, br, zstd")
+        .body(Body::empty())
+        .unwrap();
+    let response = server.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.headers()["content-encoding"], "br");
+    let sent = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    let mut json = Vec::new();
+    std::io::Read::read_to_end(&mut brotli::Decompressor::new(&sent[..], 4096), &mut json).unwrap();
+    (sent, serde_json::from_slice(&json).unwrap())
 }
