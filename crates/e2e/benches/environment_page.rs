@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use e2e::bench::{middle, times_after_opening};
 use e2e::Browser;
@@ -328,6 +329,10 @@ async fn static_table(page: String, statuses: Arc<Mutex<String>>) -> Result<Stri
                 async move { ([("content-type", "application/json")], body) }
             }),
         );
+    // As the console's server does: no answer waits on a delayed acknowledgement.
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
     tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(url)
 }
