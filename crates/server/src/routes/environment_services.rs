@@ -13,7 +13,7 @@ use super::doc::{item, Doc};
 use super::environments::find_environment;
 use super::helm_services::HelmServices;
 use super::jobs::Jobs;
-use super::raw_json::{self, Encoding, StoredList};
+use super::raw_json::{self, Asked, StoredList};
 use super::service_resources::{stored, ServiceResource};
 use super::terraform_services::TerraformServices;
 use super::RouteTable;
@@ -48,13 +48,13 @@ async fn list_services(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-    encoding: Encoding,
+    asked: Asked,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
     raw_json::kept(
         &state.kept.service_lists,
         (environment_id, None),
-        encoding,
+        asked,
         async {
             let db = &state.db;
             let mut services = Vec::new();

@@ -17,7 +17,7 @@ use uuid::Uuid;
 use super::clusters::Clusters;
 use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
-use super::raw_json::{self, Encoding};
+use super::raw_json::{self, Asked};
 use crate::audit;
 use crate::auth::{Caller, Permission};
 use crate::db;
@@ -379,10 +379,10 @@ async fn environment_statuses(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-    encoding: Encoding,
+    asked: Asked,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
-    raw_json::kept(&state.kept.statuses, environment_id, encoding, async {
+    raw_json::kept(&state.kept.statuses, environment_id, asked, async {
         let statuses =
             engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
         // A running action's durations grow with the clock, commit or not.

@@ -14,7 +14,7 @@ use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::{self, Encoding};
+use crate::routes::raw_json::{self, Asked};
 use crate::routes::RouteTable;
 use crate::AppState;
 
@@ -105,13 +105,13 @@ async fn list_projects(
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
     ApiQuery(query): ApiQuery<ProjectListQuery>,
-    encoding: Encoding,
+    asked: Asked,
 ) -> ApiResult<Response> {
     own_organization(&caller, organization_id)?;
     query.validate().map_err(ApiError::invalid)?;
     let (limit, offset) = query.limit_and_offset();
     let key = (organization_id, limit, offset);
-    raw_json::kept(&state.kept.project_lists, key, encoding, async {
+    raw_json::kept(&state.kept.project_lists, key, asked, async {
         let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
         ))

@@ -1,7 +1,8 @@
 //! Answers whose JSON is already written: a list spliced from records as stored (each record was
 //! written as JSON from its record type, in the answer's shape; a change of shape comes with a
 //! migration), and an answer kept in memory (`fresh`), sent without being decoded and encoded
-//! again, and compressed once for all the clients that ask for it while it is kept.
+//! again, compressed once for all the clients that ask for it while it is kept, and not sent at
+//! all to a client that holds it already (its entity tag).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -11,10 +12,13 @@ use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
 use axum::extract::FromRequestParts;
-use axum::http::header::{ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_TYPE, VARY};
+use axum::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+};
 use axum::http::request::Parts;
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiResult;
 use crate::fresh::{Fresh, Read};
@@ -22,49 +26,67 @@ use crate::fresh::{Fresh, Read};
 /// Brotli's quality for a kept answer: tower-http's per-request level, made once per answer.
 const BROTLI_QUALITY: u32 = 4;
 
-/// An answer's JSON, sent as it is.
-pub fn json(body: Bytes) -> Response {
-    ([(CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-/// An answer kept in memory: its JSON, and its compressed forms, each made the first time a
-/// client accepts it. Every console polls its environment's statuses: at a thousand services
-/// each brotli of them took ~7 ms of the server per poll.
+/// An answer kept in memory: its JSON, its entity tag, and its compressed forms, each made the
+/// first time a client accepts it. Every console polls its environment's statuses: at a
+/// thousand services each brotli of them took ~7 ms of the server per poll, and each poll sent
+/// 64 KB that most often said what the last one did.
 #[derive(Clone)]
 pub struct KeptAnswer(Arc<Forms>);
 
 struct Forms {
     json: Bytes,
+    /// Weak (`W/`): the same JSON, whatever its encoding. From the content, so that an answer
+    /// read again unchanged has the tag the client holds.
+    etag: HeaderValue,
     brotli: OnceLock<Bytes>,
     gzip: OnceLock<Bytes>,
 }
 
 impl KeptAnswer {
     fn new(json: Bytes) -> Self {
+        let digest = Sha256::digest(&json);
+        let etag = format!("W/\"{}\"", hex::encode(&digest[..16]));
         Self(Arc::new(Forms {
             json,
+            etag: HeaderValue::from_str(&etag).expect("hex is a header value"),
             brotli: OnceLock::new(),
             gzip: OnceLock::new(),
         }))
     }
 
-    /// The answer in the form `encoding` names, with its headers.
-    fn response(&self, encoding: Encoding) -> Response {
-        let Forms { json, brotli, gzip } = &*self.0;
-        let body = match encoding {
-            Encoding::Identity => return self::json(json.clone()),
+    /// The answer as `asked`: nothing new (304) to a client that holds it, else in the form its
+    /// encoding names. Browsers send the tag back by themselves (`no-cache`: ask each time).
+    fn response(&self, asked: &Asked) -> Response {
+        let Forms {
+            json,
+            etag,
+            brotli,
+            gzip,
+        } = &*self.0;
+        let headers = [
+            (ETAG, etag.clone()),
+            (CACHE_CONTROL, HeaderValue::from_static("private, no-cache")),
+            (VARY, HeaderValue::from_static("accept-encoding")),
+        ];
+        if asked.holds(etag) {
+            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        }
+        let body = match asked.encoding {
+            Encoding::Identity => json,
             Encoding::Brotli => brotli.get_or_init(|| compress_brotli(json)),
             Encoding::Gzip => gzip.get_or_init(|| compress_gzip(json)),
         };
-        (
-            [
-                (CONTENT_TYPE, "application/json"),
-                (CONTENT_ENCODING, encoding.name()),
-                (VARY, "accept-encoding"),
-            ],
+        let mut response = (
+            headers,
+            [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
             body.clone(),
         )
-            .into_response()
+            .into_response();
+        if asked.encoding != Encoding::Identity {
+            let encoding = HeaderValue::from_static(asked.encoding.name());
+            response.headers_mut().insert(CONTENT_ENCODING, encoding);
+        }
+        response
     }
 }
 
@@ -90,7 +112,7 @@ fn compress_gzip(json: &[u8]) -> Bytes {
 /// How the client would have an answer compressed, from its `Accept-Encoding`: brotli, else
 /// gzip, else not at all.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Encoding {
+enum Encoding {
     Brotli,
     Gzip,
     Identity,
@@ -133,20 +155,49 @@ impl Encoding {
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Encoding {
+/// What a client asks of an answer: its encoding, and the entity tags of the answers it holds
+/// (`If-None-Match`).
+pub struct Asked {
+    encoding: Encoding,
+    holding: Vec<String>,
+}
+
+impl Asked {
+    fn from_headers(headers: &HeaderMap) -> Self {
+        let holding = headers
+            .get_all(IF_NONE_MATCH)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .map(|tag| tag.trim().trim_start_matches("W/").to_string())
+            .collect();
+        Self {
+            encoding: Encoding::accepted(headers),
+            holding,
+        }
+    }
+
+    /// Whether the client holds the answer tagged `etag` (compared weakly, as `If-None-Match` is).
+    fn holds(&self, etag: &HeaderValue) -> bool {
+        let ours = etag.to_str().unwrap_or_default().trim_start_matches("W/");
+        self.holding.iter().any(|tag| tag == ours || tag == "*")
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Asked {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
-        Ok(Encoding::accepted(&parts.headers))
+        Ok(Asked::from_headers(&parts.headers))
     }
 }
 
 /// The answer `fresh` keeps for `key`, or the one `read` reads (kept if it says so), as JSON
-/// compressed as `encoding` says.
+/// sent as `asked` says.
 pub async fn kept<K: Eq + Hash>(
     fresh: &Fresh<K, KeptAnswer>,
     key: K,
-    encoding: Encoding,
+    asked: Asked,
     read: impl Future<Output = ApiResult<Read<Bytes>>>,
 ) -> ApiResult<Response> {
     let answer = fresh
@@ -158,7 +209,7 @@ pub async fn kept<K: Eq + Hash>(
             })
         })
         .await?;
-    Ok(answer.response(encoding))
+    Ok(answer.response(&asked))
 }
 
 pub struct StoredList(pub Vec<String>);
@@ -221,11 +272,19 @@ mod tests {
         assert_eq!(Encoding::accepted(&HeaderMap::new()), Encoding::Identity);
     }
 
-    async fn sent(answer: &KeptAnswer, encoding: Encoding) -> (HeaderMap, Vec<u8>) {
-        let response = answer.response(encoding);
-        let headers = response.headers().clone();
+    fn asked(headers: &[(&'static str, &str)]) -> Asked {
+        let mut map = HeaderMap::new();
+        for (name, value) in headers {
+            map.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        Asked::from_headers(&map)
+    }
+
+    async fn sent(answer: &KeptAnswer, asked: Asked) -> (StatusCode, HeaderMap, Vec<u8>) {
+        let response = answer.response(&asked);
+        let (status, headers) = (response.status(), response.headers().clone());
         let body = response.into_body().collect().await.unwrap().to_bytes();
-        (headers, body.to_vec())
+        (status, headers, body.to_vec())
     }
 
     #[tokio::test]
@@ -236,12 +295,12 @@ mod tests {
         ));
         let answer = KeptAnswer::new(json.clone());
 
-        let (headers, body) = sent(&answer, Encoding::Identity).await;
+        let (_, headers, body) = sent(&answer, asked(&[])).await;
         assert_eq!(body, json);
         assert!(headers.get(CONTENT_ENCODING).is_none());
 
         assert!(answer.0.brotli.get().is_none());
-        let (headers, body) = sent(&answer, Encoding::Brotli).await;
+        let (_, headers, body) = sent(&answer, asked(&[("accept-encoding", "gzip, br")])).await;
         assert_eq!(headers[CONTENT_ENCODING], "br");
         assert_eq!(headers[VARY], "accept-encoding");
         assert!(body.len() < json.len() / 10, "{} bytes", body.len());
@@ -252,14 +311,47 @@ mod tests {
         assert_eq!(plain, json);
         // Made once, and kept for the next clients.
         assert_eq!(answer.0.brotli.get().unwrap(), &body[..]);
-        assert_eq!(sent(&answer, Encoding::Brotli).await.1, body);
 
-        let (headers, body) = sent(&answer, Encoding::Gzip).await;
+        let (_, headers, body) = sent(&answer, asked(&[("accept-encoding", "gzip")])).await;
         assert_eq!(headers[CONTENT_ENCODING], "gzip");
         let mut plain = Vec::new();
         flate2::read::GzDecoder::new(&body[..])
             .read_to_end(&mut plain)
             .unwrap();
         assert_eq!(plain, json);
+    }
+
+    #[tokio::test]
+    async fn a_client_holding_the_answer_is_told_nothing_changed() {
+        let answer = KeptAnswer::new(Bytes::from_static(b"{\"state\":\"DEPLOYED\"}"));
+        let (status, headers, _) = sent(&answer, asked(&[])).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers[CACHE_CONTROL], "private, no-cache");
+        let etag = headers[ETAG].to_str().unwrap().to_string();
+        assert!(etag.starts_with("W/\""), "{etag}");
+
+        // Whatever the encoding, and as a browser sends it back (weak or not, among others).
+        for held in [
+            etag.clone(),
+            etag.trim_start_matches("W/").into(),
+            format!("\"x\", {etag}"),
+        ] {
+            let (status, headers, body) = sent(
+                &answer,
+                asked(&[("if-none-match", &held), ("accept-encoding", "br")]),
+            )
+            .await;
+            assert_eq!(status, StatusCode::NOT_MODIFIED, "{held}");
+            assert_eq!(headers[ETAG], etag.as_str());
+            assert!(body.is_empty());
+        }
+
+        // The same JSON read again has the same tag; other JSON, another.
+        let again = KeptAnswer::new(Bytes::from_static(b"{\"state\":\"DEPLOYED\"}"));
+        assert_eq!(sent(&again, asked(&[])).await.1[ETAG], etag.as_str());
+        let changed = KeptAnswer::new(Bytes::from_static(b"{\"state\":\"STOPPED\"}"));
+        let (status, headers, _) = sent(&changed, asked(&[("if-none-match", &etag)])).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_ne!(headers[ETAG], etag.as_str());
     }
 }

@@ -31,7 +31,7 @@ use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, U
 use crate::fresh::Read;
 use crate::git;
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::{self, Encoding, StoredList};
+use crate::routes::raw_json::{self, Asked, StoredList};
 use crate::routes::RouteTable;
 use crate::store::{Kind, Secrets};
 use crate::AppState;
@@ -563,13 +563,13 @@ async fn list<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
-    encoding: Encoding,
+    asked: Asked,
 ) -> ApiResult<Response> {
     find_environment(&state, &caller, environment_id).await?;
     raw_json::kept(
         &state.kept.service_lists,
         (environment_id, Some(R::TYPE)),
-        encoding,
+        asked,
         async {
             let records = stored::<R>(&state.db, environment_id).await?;
             Ok(Read {

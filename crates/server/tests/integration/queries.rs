@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::body::Body;
-use axum::http::Request;
+use axum::http::{HeaderValue, Request};
 use common::TestServer;
 use http_body_util::BodyExt;
 use platform_server::engine::status;
@@ -125,11 +125,19 @@ async fn statuses_answered_from_memory_never_hide_a_change() {
     let compressed = brotli_answer(&server, &statuses).await;
     assert_eq!(brotli_answer(&server, &statuses).await, compressed);
     assert_eq!(state(compressed.1), "DEPLOYED");
+    // A client holding the answer is told nothing changed, and sent nothing.
+    let held = server.get(&statuses).await.headers["etag"].clone();
+    let unchanged = holding(&server, &statuses, &held).await;
+    assert_eq!(unchanged.status.as_u16(), 304);
+    assert_eq!(unchanged.body, Value::Null);
 
     sqlx::query("UPDATE service_statuses SET state = 'STOPPED'")
         .execute(&server.state.db)
         .await
         .unwrap();
+    let changed = holding(&server, &statuses, &held).await;
+    assert_eq!(changed.status.as_u16(), 200);
+    assert_eq!(state(changed.body), "STOPPED");
     assert_eq!(state(brotli_answer(&server, &statuses).await.1), "STOPPED");
     assert_eq!(state(server.get(&statuses).await.body), "STOPPED");
 
@@ -159,4 +167,15 @@ async fn brotli_answer(server: &TestServer, path: &str) -> (Vec<u8>, Value) {
     let mut json = Vec::new();
     std::io::Read::read_to_end(&mut brotli::Decompressor::new(&sent[..], 4096), &mut json).unwrap();
     (sent, serde_json::from_slice(&json).unwrap())
+}
+
+/// The answer at `path` to a client that holds the one tagged `etag`.
+async fn holding(server: &TestServer, path: &str, etag: &HeaderValue) -> common::Reply {
+    let request = Request::get(path)
+        .header("Authorization", format!("Token {}", server.token))
+        .header("Accept-Encoding", "identity")
+        .header("If-None-Match", etag)
+        .body(Body::empty())
+        .unwrap();
+    server.send(request).await
 }
