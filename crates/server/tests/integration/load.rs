@@ -48,9 +48,13 @@ async fn two_hundred_deployments_at_once_all_finish() {
 
     let statuses = format!("/api/environment/{environment}/statuses");
     let (mut most_queued, mut most_running) = (0, 0);
+    let mut steps_seen = false;
     let settled = loop {
         let body = server.get(&statuses).await.body;
         let applications = body["applications"].as_array().unwrap().clone();
+        steps_seen |= applications
+            .iter()
+            .any(|s| s["steps"]["details"].is_array());
         let count = |wanted: fn(&str) -> bool| {
             applications
                 .iter()
@@ -77,6 +81,8 @@ async fn two_hundred_deployments_at_once_all_finish() {
         (1..=4).contains(&most_running),
         "{most_running} ran at once on 4 workers"
     );
+    // The running actions' steps were in the environment's statuses while they ran.
+    assert!(steps_seen);
     for status in &settled {
         assert_eq!(status["deployment_requests_count"], 0);
         assert_eq!(status["service_deployment_status"], "UP_TO_DATE");
