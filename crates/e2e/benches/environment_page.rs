@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use axum::Router;
 use e2e::bench::{middle, times_after_opening};
 use e2e::Browser;
@@ -354,10 +353,8 @@ async fn static_table(page: String, statuses: Arc<Mutex<String>>) -> Result<Stri
                 async move { ([("content-type", "application/json")], body) }
             }),
         );
-    // As the console's server does: no answer waits on a delayed acknowledgement.
-    let listener = listener.tap_io(|stream| {
-        let _ = stream.set_nodelay(true);
-    });
+    // Served as the console's server serves.
+    let listener = platform_server::without_nagle(listener);
     tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(url)
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-use platform_server::{start, Config};
+use platform_server::{start, without_nagle, Config};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
@@ -122,6 +122,8 @@ async fn bare_handler(body: Vec<u8>, brotli: bool) -> String {
             }
         }),
     );
+    // Served as the server serves.
+    let listener = without_nagle(listener);
     tokio::spawn(async move { axum::serve(listener, router).await });
     url
 }

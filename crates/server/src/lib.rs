@@ -196,8 +196,9 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
 
 /// `listener`, its connections sending each write at once. With Nagle's algorithm an answer's
 /// last small segment waits for the client's delayed acknowledgement of the one before (40 ms on
-/// Linux): a thousand services' statuses took 52 ms to arrive in Chromium, 12 without.
-fn without_nagle(
+/// Linux): a thousand services' statuses took 52 ms to arrive in Chromium, 12 without. The
+/// benches serve what they compare the server with through it too.
+pub fn without_nagle(
     listener: tokio::net::TcpListener,
 ) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = SocketAddr> {
     listener.tap_io(|stream| {
