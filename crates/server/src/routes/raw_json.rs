@@ -71,10 +71,10 @@ impl KeptAnswer {
         if asked.holds(etag) {
             return (StatusCode::NOT_MODIFIED, headers).into_response();
         }
-        let body = match asked.encoding {
-            Encoding::Identity => json,
-            Encoding::Brotli => brotli.get_or_init(|| compress_brotli(json)),
-            Encoding::Gzip => gzip.get_or_init(|| compress_gzip(json)),
+        let (body, encoding) = match asked.encoding {
+            Encoding::Identity => (json, None),
+            Encoding::Brotli => (brotli.get_or_init(|| compress_brotli(json)), Some("br")),
+            Encoding::Gzip => (gzip.get_or_init(|| compress_gzip(json)), Some("gzip")),
         };
         let mut response = (
             headers,
@@ -82,8 +82,8 @@ impl KeptAnswer {
             body.clone(),
         )
             .into_response();
-        if asked.encoding != Encoding::Identity {
-            let encoding = HeaderValue::from_static(asked.encoding.name());
+        if let Some(encoding) = encoding {
+            let encoding = HeaderValue::from_static(encoding);
             response.headers_mut().insert(CONTENT_ENCODING, encoding);
         }
         response
@@ -119,14 +119,6 @@ enum Encoding {
 }
 
 impl Encoding {
-    fn name(self) -> &'static str {
-        match self {
-            Encoding::Brotli => "br",
-            Encoding::Gzip => "gzip",
-            Encoding::Identity => "identity",
-        }
-    }
-
     fn accepted(headers: &HeaderMap) -> Self {
         let accepts = |name: &str| {
             headers

@@ -151,7 +151,7 @@ async fn statuses_answered_from_memory_never_hide_a_change() {
 /// The answer at `path` as a browser asks for it (brotli): the bytes sent, and their JSON.
 async fn brotli_answer(server: &TestServer, path: &str) -> (Vec<u8>, Value) {
     let request = Request::get(path)
-        .header("Authorization", format!("Token {}", server.token))
+        .header("Authorization", server.auth())
         .header("Accept-Encoding", "gzip, deflate, br, zstd")
         .body(Body::empty())
         .unwrap();
@@ -172,7 +172,7 @@ async fn brotli_answer(server: &TestServer, path: &str) -> (Vec<u8>, Value) {
 /// The answer at `path` to a client that holds the one tagged `etag`.
 async fn holding(server: &TestServer, path: &str, etag: &HeaderValue) -> common::Reply {
     let request = Request::get(path)
-        .header("Authorization", format!("Token {}", server.token))
+        .header("Authorization", server.auth())
         .header("Accept-Encoding", "identity")
         .header("If-None-Match", etag)
         .body(Body::empty())

@@ -136,7 +136,8 @@ impl TestServer {
         }
     }
 
-    fn auth(&self) -> String {
+    /// The `Authorization` header of the server's token.
+    pub fn auth(&self) -> String {
         format!("Token {}", self.token)
     }
 
