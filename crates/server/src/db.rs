@@ -1,6 +1,8 @@
 //! The SQLite database: opened with foreign keys on and WAL journaling, migrated on start.
 
+use std::ffi::{c_char, c_int, c_void};
 use std::path::Path;
+use std::ptr::NonNull;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -9,7 +11,11 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 /// How many transactions have written to the database since the server started, on any
-/// connection of `open` or `writer` (SQLite's commit hook, called as each one commits).
+/// connection of `open` or `writer`. Counted once each commit has landed (SQLite's write-ahead
+/// log hook, called after the commit is in the log and its lock released): an answer read after
+/// noting the count holds every commit counted so far, so it stays true while the count stands.
+/// SQLite's commit hook, called before the commit lands, would let a read racing a commit keep
+/// what the commit changed.
 #[derive(Clone, Default)]
 pub struct Commits(Arc<AtomicU64>);
 
@@ -18,6 +24,7 @@ impl Commits {
         self.0.load(Ordering::Acquire)
     }
 
+    #[cfg(test)]
     pub fn committed(&self) {
         self.0.fetch_add(1, Ordering::AcqRel);
     }
@@ -31,14 +38,43 @@ impl Commits {
             .after_connect(move |connection, _| {
                 let commits = commits.clone();
                 Box::pin(async move {
-                    connection.lock_handle().await?.set_commit_hook(move || {
-                        commits.committed();
-                        true
-                    });
+                    let mut handle = connection.lock_handle().await?;
+                    count_landed_commits(handle.as_raw_handle(), &commits.0);
                     Ok(())
                 })
             })
     }
+}
+
+/// The write-ahead log's size, in pages, past which a commit checkpoints it: SQLite's own
+/// default, which a hook of ours replaces.
+const AUTOCHECKPOINT_PAGES: c_int = 1000;
+
+/// Counts in `count` each commit of `database` once it has landed.
+fn count_landed_commits(database: NonNull<libsqlite3_sys::sqlite3>, count: &Arc<AtomicU64>) {
+    unsafe extern "C" fn landed(
+        count: *mut c_void,
+        database: *mut libsqlite3_sys::sqlite3,
+        name: *const c_char,
+        pages: c_int,
+    ) -> c_int {
+        // SAFETY: `count` is the counter leaked below, never freed.
+        let count = unsafe { &*(count as *const AtomicU64) };
+        count.fetch_add(1, Ordering::AcqRel);
+        // What SQLite's default hook does. A checkpoint that cannot finish now (a reader holds
+        // the log) is finished by a later one.
+        if pages >= AUTOCHECKPOINT_PAGES {
+            // SAFETY: the connection and the database's name SQLite passed to the hook.
+            unsafe { libsqlite3_sys::sqlite3_wal_checkpoint(database, name) };
+        }
+        libsqlite3_sys::SQLITE_OK
+    }
+    // The hook may run as long as the connection lives, which the pool decides: the counter is
+    // kept for it (one reference to the counter, not a copy, per connection opened).
+    let count = Arc::into_raw(Arc::clone(count)) as *mut c_void;
+    // SAFETY: the handle is locked for us (no other call on it meanwhile); `landed` matches the
+    // hook's signature.
+    unsafe { libsqlite3_sys::sqlite3_wal_hook(database.as_ptr(), Some(landed), count) };
 }
 
 pub async fn open(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> {
@@ -47,6 +83,16 @@ pub async fn open(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> 
         .counted(SqlitePoolOptions::new().max_connections(8))
         .connect_with(options(path)?)
         .await?;
+    // Commits are counted by the write-ahead log's hook (`Commits`): without the log, answers
+    // kept in memory would never learn of a change.
+    let journal: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&pool)
+        .await?;
+    anyhow::ensure!(
+        journal == "wal",
+        "SQLite could not keep {} in WAL mode (journal mode {journal}); put it on a local disk",
+        path.display()
+    );
     sqlx::migrate!("./migrations").run(&pool).await?;
     Ok(pool)
 }
@@ -111,4 +157,82 @@ pub async fn begin_write(
     pool: &SqlitePool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::error::ApiError> {
     Ok(pool.begin_with("BEGIN IMMEDIATE").await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn database() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("platform.db");
+        (dir, path)
+    }
+
+    /// A read begun after noting the count sees every commit counted: counted as a commit
+    /// starts (SQLite's commit hook), the count ran ahead of what reads saw, and an answer kept
+    /// at that count missed the commit for good.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_see_every_commit_counted_before_them() {
+        let (_dir, path) = database().await;
+        let commits = Commits::default();
+        let reads = open(&path, &commits).await.unwrap();
+        let writes = writer(&path, &commits).await.unwrap();
+        sqlx::query("CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)")
+            .execute(&writes)
+            .await
+            .unwrap();
+        let before = commits.count();
+        let writing = tokio::spawn(async move {
+            for _ in 0..2_000 {
+                sqlx::query("UPDATE counter SET n = n + 1")
+                    .execute(&writes)
+                    .await
+                    .unwrap();
+            }
+        });
+        let mut reads_made = 0;
+        while !writing.is_finished() {
+            let counted = commits.count() - before;
+            let seen: i64 = sqlx::query_scalar("SELECT n FROM counter")
+                .fetch_one(&reads)
+                .await
+                .unwrap();
+            assert!(
+                seen as u64 >= counted,
+                "{counted} commits counted, {seen} seen"
+            );
+            reads_made += 1;
+        }
+        writing.await.unwrap();
+        assert_eq!(commits.count() - before, 2_000, "each commit counted once");
+        assert!(
+            reads_made > 100,
+            "the reads raced the writes ({reads_made} reads)"
+        );
+    }
+
+    /// The hook that counts commits takes the place of SQLite's own, which checkpoints the log
+    /// once it holds 1,000 pages: ours does too, or the log would grow without end.
+    #[tokio::test]
+    async fn the_write_ahead_log_is_still_checkpointed() {
+        let (_dir, path) = database().await;
+        let commits = Commits::default();
+        let writes = writer(&path, &commits).await.unwrap();
+        sqlx::query("CREATE TABLE blobs (b BLOB NOT NULL)")
+            .execute(&writes)
+            .await
+            .unwrap();
+        // About 3 pages a commit: 4,500 pages, 18 MB of log if it were never checkpointed.
+        for _ in 0..1_500 {
+            sqlx::query("INSERT INTO blobs VALUES (randomblob(8000))")
+                .execute(&writes)
+                .await
+                .unwrap();
+        }
+        let log = std::fs::metadata(format!("{}-wal", path.display()))
+            .unwrap()
+            .len();
+        assert!(log < 8_000_000, "the log holds {log} bytes");
+    }
 }

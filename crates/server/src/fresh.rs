@@ -1,13 +1,12 @@
 //! Answers kept in memory while the database stays as they were read from: each is stored with
-//! the count of commits that wrote to the database when it was read (`db::Commits`), and served
-//! again only while that count stands, and for at most `MAX_AGE` (SQLite tells of a commit just
-//! before it lands, so a read racing a commit may miss it: never for longer than that).
+//! the count of commits that had landed before it was read (`db::Commits`), and served again
+//! only while that count stands. What is kept is what one state of the database answered: the
+//! next commit drops it all.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 use platform_api::ServiceType;
 use uuid::Uuid;
@@ -40,9 +39,6 @@ impl Kept {
     }
 }
 
-/// The longest an answer is served again, whatever the commits.
-pub const MAX_AGE: Duration = Duration::from_secs(1);
-
 /// What a read gives: the answer, and whether it may be served again while the database stays
 /// as it is.
 pub struct Read<V> {
@@ -57,7 +53,6 @@ pub struct Fresh<K, V> {
 
 struct Entry<V> {
     commits: u64,
-    read_at: Instant,
     value: V,
 }
 
@@ -78,10 +73,10 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
         if let Some(value) = self.get(&key) {
             return Ok(value);
         }
-        let (commits, read_at) = (self.reading(), Instant::now());
+        let commits = self.reading();
         let Read { value, keep } = read.await?;
         if keep {
-            self.keep(key, commits, read_at, value.clone());
+            self.keep(key, commits, value.clone());
         }
         Ok(value)
     }
@@ -92,7 +87,7 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries
             .get(key)
-            .filter(|entry| entry.commits == now && entry.read_at.elapsed() < MAX_AGE)
+            .filter(|entry| entry.commits == now)
             .map(|entry| entry.value.clone())
     }
 
@@ -104,18 +99,11 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
     /// Keeps `value`, read for `key` when the count of commits was `commits`; answers read at an
     /// older count are dropped, so that the memory held stays what one state of the database
     /// answered.
-    fn keep(&self, key: K, commits: u64, read_at: Instant, value: V) {
+    fn keep(&self, key: K, commits: u64, value: V) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.retain(|_, entry| entry.commits == commits);
         if self.commits.count() == commits {
-            entries.insert(
-                key,
-                Entry {
-                    commits,
-                    read_at,
-                    value,
-                },
-            );
+            entries.insert(key, Entry { commits, value });
         }
     }
 }
@@ -129,7 +117,7 @@ mod tests {
         let commits = Commits::default();
         let fresh = Fresh::new(commits.clone());
         let at = fresh.reading();
-        fresh.keep("env", at, Instant::now(), 1);
+        fresh.keep("env", at, 1);
         assert_eq!(fresh.get(&"env"), Some(1));
         commits.committed();
         assert_eq!(fresh.get(&"env"), None);
@@ -141,15 +129,7 @@ mod tests {
         let fresh = Fresh::new(commits.clone());
         let at = fresh.reading();
         commits.committed();
-        fresh.keep("env", at, Instant::now(), 1);
-        assert_eq!(fresh.get(&"env"), None);
-    }
-
-    #[test]
-    fn an_answer_is_not_served_past_its_age() {
-        let fresh = Fresh::new(Commits::default());
-        let at = fresh.reading();
-        fresh.keep("env", at, Instant::now() - MAX_AGE, 1);
+        fresh.keep("env", at, 1);
         assert_eq!(fresh.get(&"env"), None);
     }
 }
