@@ -39,6 +39,10 @@ impl Kept {
     }
 }
 
+/// The most answers a `Fresh` keeps; past it, what is asked is read each time until the next
+/// commit empties it.
+const MOST_KEPT: usize = 1024;
+
 /// What a read gives: the answer, and whether it may be served again while the database stays
 /// as it is.
 pub struct Read<V> {
@@ -98,11 +102,13 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
 
     /// Keeps `value`, read for `key` when the count of commits was `commits`; answers read at an
     /// older count are dropped, so that the memory held stays what one state of the database
-    /// answered.
+    /// answered, and at most `MOST_KEPT` of them (some keys are the client's to choose: a page of
+    /// projects is any limit and offset).
     fn keep(&self, key: K, commits: u64, value: V) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.retain(|_, entry| entry.commits == commits);
-        if self.commits.count() == commits {
+        let room = entries.len() < MOST_KEPT || entries.contains_key(&key);
+        if room && self.commits.count() == commits {
             entries.insert(key, Entry { commits, value });
         }
     }
@@ -131,5 +137,23 @@ mod tests {
         commits.committed();
         fresh.keep("env", at, 1);
         assert_eq!(fresh.get(&"env"), None);
+    }
+
+    #[test]
+    fn no_more_than_the_most_kept_are_kept() {
+        let fresh = Fresh::new(Commits::default());
+        let at = fresh.reading();
+        for key in 0..=MOST_KEPT {
+            fresh.keep(key, at, key);
+        }
+        assert_eq!(fresh.get(&0), Some(0));
+        assert_eq!(fresh.get(&(MOST_KEPT - 1)), Some(MOST_KEPT - 1));
+        assert_eq!(
+            fresh.get(&MOST_KEPT),
+            None,
+            "one past the most is read again"
+        );
+        fresh.keep(0, at, 7);
+        assert_eq!(fresh.get(&0), Some(7), "a kept answer is still replaced");
     }
 }
