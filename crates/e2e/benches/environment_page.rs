@@ -174,18 +174,24 @@ async fn main() -> Result<()> {
     // A short page suffers the machine's hiccups most: on a noisy day the static table's median
     // grows more than the console's, and their ratio shrinks. The fastest runs are the least
     // touched by noise.
-    println!(
-        "{:<48} {:>10.0} {:>14.0}   ({:.2}×; medians {:.2}×)",
-        "  fastest run of each",
-        console_fastest,
-        static_fastest,
-        console_fastest / static_fastest,
-        console_load[0] / static_load[0]
-    );
+    let fastest = |time: usize| {
+        println!(
+            "{:<48} {:>10.0} {:>14.0}   ({:.2}×; medians {:.2}×)",
+            "  fastest run of each",
+            console_fastest[time],
+            static_fastest[time],
+            console_fastest[time] / static_fastest[time],
+            console_load[time] / static_load[time]
+        )
+    };
+    fastest(0);
     println!(
         "{:<48} {:>10.0} {:>14.0}   (console cold: {:.0} ms)",
         "navigation → that frame drawn (ms)", console_load[1], static_load[1], console_cold[1]
     );
+    // The static table's rows are sometimes all parsed before its first frame, which then lays
+    // them out whole: its fastest "shown" can fall far below its usual one, not its "drawn".
+    fastest(1);
     println!(
         "{:<48} {:>10.1} {:>14.1}",
         "script of a refresh changing every status (ms)",
@@ -207,7 +213,7 @@ async fn medians(
     browser: &Browser,
     urls: [&str; 2],
     runs: usize,
-) -> Result<([[f64; 2]; 2], [f64; 2])> {
+) -> Result<([[f64; 2]; 2], [[f64; 2]; 2])> {
     let mut loads = [Vec::new(), Vec::new()];
     for _ in 0..runs {
         for (url, loads) in urls.iter().zip(&mut loads) {
@@ -222,10 +228,12 @@ async fn medians(
         .each_ref()
         .map(|loads| [0, 1].map(|time| middle(loads.iter().map(|load| load[time]).collect())));
     let fastest = loads.map(|loads| {
-        loads
-            .iter()
-            .map(|load| load[0])
-            .fold(f64::INFINITY, f64::min)
+        [0, 1].map(|time| {
+            loads
+                .iter()
+                .map(|load| load[time])
+                .fold(f64::INFINITY, f64::min)
+        })
     });
     Ok((medians, fastest))
 }
