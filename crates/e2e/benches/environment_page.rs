@@ -208,7 +208,7 @@ async fn main() -> Result<()> {
 }
 
 /// The median of each of the two times of each page over `runs` loads, the pages loaded in turn
-/// so that the machine's noise falls on both alike; and each page's fastest "shown".
+/// so that the machine's noise falls on both alike; and each page's fastest of each time.
 async fn medians(
     browser: &Browser,
     urls: [&str; 2],
