@@ -197,7 +197,7 @@ pub(super) fn ServiceTable(
         };
         view! {
             <SelectionActions environment=ids.environment services selection rows on_deleted/>
-            <table class="table table--selectable">
+            <table class="table table--selectable services-table">
                 <thead><tr>
                     <th scope="col" class="table__select">
                         <label class="table__select-all">
