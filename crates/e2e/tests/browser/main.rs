@@ -13,6 +13,7 @@ mod database_connection;
 mod deploy_journey;
 mod embed;
 mod environment_actions;
+mod environment_deployments;
 mod every_kind;
 mod every_page;
 mod failure_view;

@@ -3,6 +3,7 @@
 //! deployed; a successful one can be rolled back to, every service of it at once. Polled while
 //! one runs.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
@@ -34,6 +35,9 @@ pub type StopWhereOn = fn(Api, ServiceType, Uuid) -> LocalBoxFuture<'static, Res
 
 /// Deployments shown: the latest, as a person looks back.
 const SHOWN: u32 = 10;
+/// The services a deployment names before "N more": one of a whole environment can hold a
+/// thousand, each a line, ten deployments to the page.
+const SERVICES_NAMED: usize = 5;
 const POLL_RUNNING: Duration = Duration::from_secs(2);
 
 #[component]
@@ -67,6 +71,9 @@ pub fn EnvironmentDeployments(
         },
         move || history.refetch(),
     );
+    // The deployments whose "N more" is open, by execution: the list is built again at each
+    // poll while one runs, and stays open.
+    let opened = StoredValue::new(HashSet::new());
     let rolled_back = Callback::new(move |()| {
         history.refetch();
         on_rolled_back.run(());
@@ -101,7 +108,7 @@ pub fn EnvironmentDeployments(
                         <tbody>
                             {page.results.into_iter().map(|deployment| {
                                 let current = running.as_deref() == Some(deployment.identifier.execution_id.as_str());
-                                view! { <Row environment deployment current rolled_back/> }
+                                view! { <Row environment deployment current opened rolled_back/> }
                             }).collect_view()}
                         </tbody>
                     </table>
@@ -116,12 +123,15 @@ fn Row(
     environment: Uuid,
     deployment: EnvironmentDeployment,
     current: bool,
+    opened: StoredValue<HashSet<String>>,
     rolled_back: Callback<()>,
 ) -> impl IntoView {
-    let services: Vec<(String, Option<String>)> = deployment
+    let mut services: Vec<DeployedService> = deployment
         .services()
         .map(|service| (service.identifier.name.clone(), service.details.what()))
         .collect();
+    // Naming one more is shorter than "1 more".
+    let more = (services.len() > SERVICES_NAMED + 1).then(|| services.split_off(SERVICES_NAMED));
     let rollback_of = deployment
         .services()
         .any(|service| service.details.rollback_to.is_some());
@@ -137,17 +147,63 @@ fn Row(
                 {current.then(|| view! { " " <span class="tag">"Running now"</span> })}
             </td>
             <td>
-                <ul class="plain-list">
-                    {services.into_iter().map(|(name, what)| view! {
-                        <li>{name}{what.map(|what| view! { " " <span class="mono muted">{what}</span> })}</li>
-                    }).collect_view()}
-                </ul>
+                <ul class="plain-list">{services.into_iter().map(service_item).collect_view()}</ul>
+                {more.map(|more| view! {
+                    <MoreServices execution=deployment.identifier.execution_id.clone() services=more opened/>
+                })}
             </td>
             <td>{deployment.auditing_data.triggered_by.clone()}</td>
             <td><RelativeTime at=deployment.auditing_data.created_at/></td>
             <td>{duration}</td>
             <td><div class="table__actions">{roll_back}</div></td>
         </tr>
+    }
+}
+
+/// A service of a deployment: its name, and what it deployed.
+type DeployedService = (String, Option<String>);
+
+fn service_item((name, what): DeployedService) -> impl IntoView {
+    view! {
+        <li>{name}{what.map(|what| view! { " " <span class="mono muted">{what}</span> })}</li>
+    }
+}
+
+/// The rest of a deployment's services, behind "N more": listed once opened, not before (a
+/// thousand lines for a page to build and lay out that few read). Whether it is open is kept in
+/// `opened`, by `execution`.
+#[component]
+fn MoreServices(
+    execution: String,
+    services: Vec<DeployedService>,
+    opened: StoredValue<HashSet<String>>,
+) -> impl IntoView {
+    let count = services.len();
+    let services = StoredValue::new(services);
+    let open = opened.with_value(|opened| opened.contains(&execution));
+    let built = RwSignal::new(open);
+    let toggle = move |event: leptos::ev::Event| {
+        let now_open = event_target::<web_sys::Element>(&event).has_attribute("open");
+        opened.update_value(|opened| {
+            if now_open {
+                opened.insert(execution.clone());
+            } else {
+                opened.remove(&execution);
+            }
+        });
+        built.set(built.get_untracked() || now_open);
+    };
+    view! {
+        <details class="more-services" open=open on:toggle=toggle>
+            <summary>{format!("{count} more")}</summary>
+            {move || built.get().then(|| view! {
+                <ul class="plain-list">
+                    {services.with_value(|services| {
+                        services.iter().cloned().map(service_item).collect_view()
+                    })}
+                </ul>
+            })}
+        </details>
     }
 }
 
