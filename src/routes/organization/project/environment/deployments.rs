@@ -257,10 +257,11 @@ fn RollBack(
     let execution = deployment.identifier.execution_id.clone();
     view! {
         <ConfirmButton label="Roll back" question="Roll back to this deployment?"
-            consequence=format!(
-                "Its {count} service{} are deployed again exactly as it left them; nothing starts unless all can.",
-                if count == 1 { "" } else { "s" }
-            )
+            consequence=if count == 1 {
+                "Its service is deployed again exactly as it left it.".to_string()
+            } else {
+                format!("Its {count} services are deployed again exactly as it left them; nothing starts unless all can.")
+            }
             class="button button--small button--ghost" confirm_class="button button--primary"
             target=format!("to the deployment of {}", deployment.auditing_data.created_at.format("%H:%M:%S"))
             disabled=busy title=Signal::derive(move || permitted.refusal())
