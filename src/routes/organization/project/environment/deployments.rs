@@ -191,7 +191,9 @@ fn MoreServices(
                 opened.remove(&execution);
             }
         });
-        built.set(built.get_untracked() || now_open);
+        if now_open {
+            built.set(true);
+        }
     };
     view! {
         <details class="more-services" open=open on:toggle=toggle>
