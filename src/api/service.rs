@@ -12,6 +12,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Api, ApiError, Named};
+use crate::components::case;
 
 /// A service of any kind, as listed: enough to name it and reach it.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,7 +164,7 @@ impl Api {
                 })
             })
             .collect();
-        services.sort_by_cached_key(|service| service.name.to_lowercase());
+        services.sort_by_cached_key(|service| case::lower(&service.name));
         Ok(services)
     }
 

@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, Api};
+use crate::components::case;
 use crate::routes::organization::settings::settings_pages;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::toasts::use_toasts;
@@ -132,9 +133,8 @@ async fn index(api: Api) -> Vec<Entry> {
 
 /// Whether every word of `query` is in `label`, whatever the case: "dep web" finds "Deploy web".
 fn matches(label: &str, query: &str) -> bool {
-    let label = label.to_lowercase();
-    query
-        .to_lowercase()
+    let label = case::lower(label);
+    case::lower(query)
         .split_whitespace()
         .all(|word| label.contains(word))
 }
@@ -147,8 +147,8 @@ fn found<'a>(entries: &'a [Entry], query: &str) -> Vec<&'a Entry> {
             matches(&entry.label, query) || matches(&entry.place, query) && !query.trim().is_empty()
         })
         .collect();
-    let query = query.trim().to_lowercase();
-    found.sort_by_key(|entry| !entry.label.to_lowercase().starts_with(&query));
+    let query = case::lower(query.trim());
+    found.sort_by_key(|entry| !case::lower(&entry.label).starts_with(&query));
     found.truncate(SHOWN);
     found
 }

@@ -52,9 +52,14 @@ pub fn exact(at: DateTime<Utc>) -> String {
 
 /// The time of day in the browser's time zone, "14:05:09", for lines of a log.
 pub fn clock(at: DateTime<Utc>) -> String {
-    at.with_timezone(&chrono::Local)
-        .format("%H:%M:%S")
-        .to_string()
+    // Written out, as `exact` is: `format` brings chrono's pattern parser and its tables.
+    let local = at.with_timezone(&chrono::Local);
+    format!(
+        "{:02}:{:02}:{:02}",
+        local.hour(),
+        local.minute(),
+        local.second()
+    )
 }
 
 /// milli-CPU as "0.5 vCPU".

@@ -1,6 +1,7 @@
 //! Reusable presentational pieces.
 
 pub mod after_first_paint;
+pub mod case;
 pub mod command_palette;
 pub mod confirm_button;
 pub mod copy_button;

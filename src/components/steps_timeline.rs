@@ -32,7 +32,7 @@ pub fn StepsTimeline(#[prop(into)] status: Signal<Status>) -> impl IntoView {
                                     <li class=format!("step step--{outcome}") data-step=step.step_name.as_str()>
                                         <span class="step__marker" aria-hidden="true"></span>
                                         <span class="step__name">{step.step_name.label()}</span>
-                                        <span class="step__status">{step.status.as_str().to_lowercase()}</span>
+                                        <span class="step__status">{step.status.as_str().to_ascii_lowercase()}</span>
                                         <span class="step__duration">{format::duration(step.duration_sec)}</span>
                                     </li>
                                 }

@@ -412,20 +412,39 @@ pub fn iso_duration_seconds(text: &str) -> Option<i64> {
     if rest.is_empty() {
         return None;
     }
-    let mut seconds = 0.0;
+    // Counted in billionths of a second, in integers: `f64`'s parse brings its tables (~10 KB)
+    // into the console, which reads these.
+    let mut nanos: u64 = 0;
     while !rest.is_empty() {
         let end = rest.find(|c: char| c.is_ascii_alphabetic())?;
-        let number: f64 = rest[..end].parse().ok()?;
-        seconds += number
-            * match &rest[end..=end] {
-                "H" => 3600.0,
-                "M" => 60.0,
-                "S" => 1.0,
-                _ => return None,
-            };
+        let unit: u64 = match &rest[end..=end] {
+            "H" => 3600,
+            "M" => 60,
+            "S" => 1,
+            _ => return None,
+        };
+        nanos = nanos.checked_add(billionths(&rest[..end])?.checked_mul(unit)?)?;
         rest = &rest[end + 1..];
     }
-    Some(seconds.round() as i64)
+    i64::try_from(nanos.checked_add(500_000_000)? / 1_000_000_000).ok()
+}
+
+/// A decimal number ("2", "2.5", "0,25") in billionths; digits past the ninth decimal dropped.
+fn billionths(number: &str) -> Option<u64> {
+    let (whole, fraction) = number.split_once(['.', ',']).unwrap_or((number, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.len() + fraction.len() == 0 || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let fraction: u64 = format!("{:0<9}", &fraction[..fraction.len().min(9)])
+        .parse()
+        .ok()?;
+    whole.checked_mul(1_000_000_000)?.checked_add(fraction)
 }
 
 #[cfg(test)]
@@ -437,6 +456,13 @@ mod tests {
         assert_eq!(iso_duration_seconds(&iso_duration(45)), Some(45));
         assert_eq!(iso_duration_seconds("PT1H2M3S"), Some(3723));
         assert_eq!(iso_duration_seconds("PT2.5S"), Some(3));
+        assert_eq!(iso_duration_seconds("PT2.4999999999S"), Some(2));
+        assert_eq!(iso_duration_seconds("PT1.5H0,5S"), Some(5401));
+        assert_eq!(iso_duration_seconds("PT.25M"), Some(15));
+        assert_eq!(iso_duration_seconds("PT1e3S"), None);
+        assert_eq!(iso_duration_seconds("PT-5S"), None);
+        assert_eq!(iso_duration_seconds("PT.S"), None);
+        assert_eq!(iso_duration_seconds("PT99999999999H"), None);
         assert_eq!(iso_duration_seconds("PT"), None);
         assert_eq!(iso_duration_seconds("P1D"), None);
         assert_eq!(iso_duration_seconds("PT5X"), None);

@@ -365,12 +365,12 @@ impl EnvironmentStatuses {
 
 /// `SOME_WIRE_VALUE` as "Some wire value".
 pub(crate) fn sentence_case(wire: &str) -> String {
-    let lower = wire.replace('_', " ").to_lowercase();
-    let mut chars = lower.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    // ASCII: wire values are, and Unicode's case tables would weigh on the console.
+    let mut text = wire.replace('_', " ").to_ascii_lowercase();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
+    text
 }
 
 #[cfg(test)]

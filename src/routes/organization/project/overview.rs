@@ -164,7 +164,7 @@ fn EnvironmentTable(
 #[component]
 fn ModeTag(mode: EnvironmentMode) -> impl IntoView {
     view! {
-        <span class=format!("tag tag--{}", mode.as_str().to_lowercase())>{mode.label()}</span>
+        <span class=format!("tag tag--{}", mode.as_str().to_ascii_lowercase())>{mode.label()}</span>
     }
 }
 

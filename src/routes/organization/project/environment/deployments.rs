@@ -265,7 +265,7 @@ fn RollBack(
                 format!("Its {count} services are deployed again exactly as it left them; nothing starts unless all can.")
             }
             class="button button--small button--ghost" confirm_class="button button--primary"
-            target=format!("to the deployment of {}", deployment.auditing_data.created_at.format("%H:%M:%S"))
+            target=format!("to the deployment of {}", format::clock(deployment.auditing_data.created_at))
             disabled=busy title=Signal::derive(move || permitted.refusal())
             on_confirm=move |()| { run.dispatch_local(deployment.clone()); }>
             <CheckboxField label="Turn auto-deploy off where it is on" name=format!("stop-auto-deploy-{execution}")

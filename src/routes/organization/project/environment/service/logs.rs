@@ -12,6 +12,7 @@ use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
 use super::{no_service, use_addressed_service};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
+use crate::components::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
@@ -156,7 +157,7 @@ fn Executions(executions: Vec<Execution>, search: RwSignal<String>) -> impl Into
         .map(|execution| execution.lines.len())
         .sum();
     let shown = move || {
-        let needle = search.get().to_lowercase();
+        let needle = case::lower(&search.get());
         executions
             .iter()
             .cloned()
@@ -164,7 +165,7 @@ fn Executions(executions: Vec<Execution>, search: RwSignal<String>) -> impl Into
                 if !needle.is_empty() {
                     execution
                         .lines
-                        .retain(|line| line.message.to_lowercase().contains(&needle));
+                        .retain(|line| case::lower(&line.message).contains(&needle));
                 }
                 (!execution.lines.is_empty()).then_some(execution)
             })

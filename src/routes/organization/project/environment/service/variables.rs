@@ -15,6 +15,7 @@ use super::variable_bulk::{selectable, EditAsText, Selection, SelectionBar};
 use super::variable_import::{ExportVariables, ImportVariables};
 use super::{no_service, use_addressed_service};
 use crate::api::{use_api, ApiError};
+use crate::components::case;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
@@ -138,10 +139,10 @@ fn VariableTable(
     }
     let page = use_page();
     let matching = Memo::new(move |_| {
-        let wanted = filter.with(|f| f.trim().to_lowercase());
+        let wanted = filter.with(|f| case::lower(f.trim()));
         variables
             .iter()
-            .filter(|variable| variable.key.to_lowercase().contains(&wanted))
+            .filter(|variable| case::lower(&variable.key).contains(&wanted))
             .cloned()
             .collect::<Vec<_>>()
     });
@@ -282,7 +283,7 @@ fn VariableValue(variable: EnvironmentVariable) -> impl IntoView {
     let overrides = variable.overridden_variable.as_ref().map(|target| {
         format!(
             "overrides the {} value",
-            level_label(target.scope).to_lowercase()
+            level_label(target.scope).to_ascii_lowercase()
         )
     });
     let shown = match (
