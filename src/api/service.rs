@@ -22,13 +22,18 @@ pub struct ServiceSummary {
     pub service_type: ServiceType,
 }
 
-/// What the console reads of a listed service (the rest of its record is skipped).
+/// What the console reads of a listed service (the rest of its record is left out).
 #[derive(Deserialize)]
 struct Listed {
     id: Uuid,
     name: String,
     /// Kept as text: the platform lists kinds this console does not show.
     service_type: String,
+}
+
+impl Listed {
+    /// The keys kept of the list's answer: the list's and each service's.
+    const FIELDS: &[&str] = &["results", "id", "name", "service_type"];
 }
 
 /// A service's record, in the shape of its kind.
@@ -152,7 +157,9 @@ impl Api {
     /// Every service of the environment, whatever its kind, by name, in one request; a kind this
     /// console does not know is left out.
     pub async fn services(&self, environment_id: Uuid) -> Result<Vec<ServiceSummary>, ApiError> {
-        let list: List<Listed> = self.get(&services_path(environment_id)).await?;
+        let list: List<Listed> = self
+            .get_fields(&services_path(environment_id), Listed::FIELDS)
+            .await?;
         let mut services: Vec<ServiceSummary> = list
             .results
             .into_iter()

