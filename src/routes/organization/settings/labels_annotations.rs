@@ -51,13 +51,17 @@ pub fn LabelsAnnotations() -> impl IntoView {
     }
 }
 
-/// Pairs as chips: `key=value`.
-fn pairs(pairs: Vec<String>) -> impl IntoView {
+/// Pairs as chips: `key=value`. A view of its own type (`AnyView`): one naming the pairs'
+/// iterator would borrow the group it was given.
+fn pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> AnyView {
     view! {
         <ul class="pairs">
-            {pairs.into_iter().map(|pair| view! { <li class="mono">{pair}</li> }).collect_view()}
+            {pairs.into_iter().map(|(key, value)| view! {
+                <li class="mono">{format!("{key}={value}")}</li>
+            }).collect_view()}
         </ul>
     }
+    .into_any()
 }
 
 #[component]
@@ -88,7 +92,7 @@ fn LabelsGroupList(org: Uuid, groups: Vec<LabelsGroup>, on_deleted: Callback<()>
                                     <div class="muted cell-note">"Also on cloud resources"</div>
                                 })}
                             </td>
-                            <td>{pairs(group.labels.iter().map(|l| format!("{}={}", l.key, l.value)).collect())}</td>
+                            <td>{pairs(group.labels.iter().map(|l| (l.key.as_str(), l.value.as_str())))}</td>
                             <td class="row-actions">
                                 <DeleteButton question="Delete this labels group?" item=group.name.clone()
                                     consequence="Services stop putting its labels on what they run at their next deployment."
@@ -133,7 +137,7 @@ fn AnnotationsGroupList(
                     view! {
                         <tr data-group=group.name.clone()>
                             <td><strong>{group.name.clone()}</strong></td>
-                            <td>{pairs(group.annotations.iter().map(|a| format!("{}={}", a.key, a.value)).collect())}</td>
+                            <td>{pairs(group.annotations.iter().map(|a| (a.key.as_str(), a.value.as_str())))}</td>
                             <td class="cell-note">{scopes}</td>
                             <td class="row-actions">
                                 <DeleteButton question="Delete this annotation group?" item=group.name.clone()
