@@ -1,8 +1,8 @@
 //! Text compared whatever its case (searches, sorting by name).
 //!
-//! Lowered by the browser (`String.prototype.toLowerCase`), which has Unicode's case tables
-//! already: Rust's own (`str::to_lowercase`) put ~26 KB of tables in the code every signed-in
-//! page loads. Wire values are ASCII and use `to_ascii_lowercase`.
+//! Text beyond ASCII is lowered by the browser (`String.prototype.toLowerCase`), which has
+//! Unicode's case tables already: Rust's own (`str::to_lowercase`) put ~26 KB of tables in the
+//! code every signed-in page loads. Wire values are ASCII and use `to_ascii_lowercase`.
 
 /// `text` in lower case, as the browser lowers it ("Émile" as "émile").
 pub fn lower(text: &str) -> String {

@@ -50,7 +50,7 @@ pub fn exact(at: DateTime<Utc>) -> String {
     )
 }
 
-/// The time of day in the browser's time zone, "14:05:09", for lines of a log.
+/// The time of day in the browser's time zone, "14:05:09": a log line's, a deployment's.
 pub fn clock(at: DateTime<Utc>) -> String {
     // Written out, as `exact` is: `format` brings chrono's pattern parser and its tables.
     let local = at.with_timezone(&chrono::Local);
