@@ -9,6 +9,7 @@
 mod fuzz;
 mod sample;
 mod schema;
+pub mod stand_in;
 mod vendors;
 
 use std::collections::HashMap;
@@ -19,6 +20,7 @@ use serde_json::Value;
 
 pub use fuzz::Fuzzer;
 pub use sample::Fields;
+pub use stand_in::StandIn;
 
 /// Where the document lives beside a checkout: `PRODUCTION_OPENAPI` overrides it.
 pub fn default_path() -> PathBuf {

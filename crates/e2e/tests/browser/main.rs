@@ -21,6 +21,7 @@ mod first_reads;
 mod helm_settings;
 mod job_settings;
 mod new_service;
+mod platform_walk;
 mod queue;
 mod read_only;
 mod registries;

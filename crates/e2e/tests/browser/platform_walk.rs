@@ -1,0 +1,256 @@
+//! Every page and every action of the console against a stand-in of the production platform
+//! that answers exactly the operations of its API document (a sample of each success answer,
+//! every field filled) and 404 for anything else. A page or an action fails the walk when the
+//! console sends a request the document does not have (other than this server's enhancements,
+//! each tried at most once and then given up quietly), or shows an error.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use contract::stand_in::{ids, Condition};
+use contract::{Document, Fields, StandIn};
+use e2e::Browser;
+
+use crate::stand_in::{serve, sign_in};
+
+/// Routes of the reference server that the console uses when the API answers them, and gives up
+/// on a 404 or a 405 (README, "Against the production platform"): `(method, template)`, `*` for
+/// an id.
+const ENHANCEMENTS: &[(&str, &str)] = &[
+    ("GET", "/organization/*/currentRole"),
+    ("POST", "/*/*/environmentVariable/bulk"),
+    ("POST", "/organization/*/webhook/*/test"),
+    ("GET", "/organization/*/webhook/*/delivery"),
+];
+
+/// What the page shows when something failed.
+const ERRORS_SHOWN: &str = ".notice--error, .toast--error, .banner--error";
+
+fn enhancement(method: &str, path: &str) -> Option<&'static str> {
+    let path = path.split('?').next().unwrap_or(path);
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    ENHANCEMENTS
+        .iter()
+        .find(|(wanted, template)| {
+            let parts: Vec<&str> = template.trim_matches('/').split('/').collect();
+            *wanted == method
+                && parts.len() == segments.len()
+                && parts
+                    .iter()
+                    .zip(&segments)
+                    .all(|(part, segment)| *part == "*" || part == segment)
+        })
+        .map(|(_, template)| *template)
+}
+
+struct Walk {
+    browser: Browser,
+    stand_in: Arc<StandIn>,
+    /// What went wrong, by page or action.
+    failures: Vec<String>,
+    /// How many times each enhancement was asked for.
+    enhancements: BTreeMap<&'static str, usize>,
+    pages: (usize, usize),
+    actions: (usize, usize),
+}
+
+impl Walk {
+    /// What the stand-in saw since the last check, outside the document and its enhancements,
+    /// and the errors the page shows now.
+    async fn problems(&mut self) -> anyhow::Result<Vec<String>> {
+        // Late answers and polls land before we look.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let mut problems = Vec::new();
+        for seen in self.stand_in.seen() {
+            if seen.operation.is_some() {
+                continue;
+            }
+            match enhancement(&seen.method, &seen.path) {
+                Some(template) => *self.enhancements.entry(template).or_default() += 1,
+                None => problems.push(format!("sent {} {}", seen.method, seen.path)),
+            }
+        }
+        self.stand_in.clear_seen();
+        for shown in self
+            .browser
+            .client
+            .find_all(fantoccini::Locator::Css(ERRORS_SHOWN))
+            .await?
+        {
+            let text = shown.text().await.unwrap_or_default();
+            if !text.trim().is_empty() {
+                problems.push(format!("shows “{}”", text.trim().replace('\n', " ")));
+            }
+        }
+        Ok(problems)
+    }
+
+    async fn page(&mut self, name: &str, path: &str) -> anyhow::Result<()> {
+        self.stand_in.clear_seen();
+        self.browser.open(path).await?;
+        let loaded = async {
+            self.browser.find("main h1").await?;
+            self.browser.wait_until_gone(".skeleton").await
+        }
+        .await;
+        let mut problems = self.problems().await?;
+        if let Err(error) = loaded {
+            problems.push(format!("never loaded: {error:#}"));
+        }
+        self.pages.1 += 1;
+        if problems.is_empty() {
+            self.pages.0 += 1;
+        } else {
+            self.failures
+                .push(format!("page {name} ({path}): {}", problems.join("; ")));
+            self.browser.screenshot(&format!("walk-{name}")).await?;
+        }
+        Ok(())
+    }
+
+    /// Presses what `press` presses on the page open now, then checks what was sent and shown.
+    async fn action<F>(&mut self, name: &str, press: F) -> anyhow::Result<()>
+    where
+        F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
+    {
+        self.problems().await?;
+        let pressed = press(&self.browser).await;
+        let mut problems = self.problems().await?;
+        if let Err(error) = pressed {
+            problems.push(format!("could not be pressed: {error:#}"));
+        }
+        self.actions.1 += 1;
+        if problems.is_empty() {
+            self.actions.0 += 1;
+        } else {
+            self.failures
+                .push(format!("action {name}: {}", problems.join("; ")));
+            self.browser
+                .screenshot(&format!("walk-action-{}", name.replace(' ', "-")))
+                .await?;
+        }
+        // Toasts of one action are not the next one's.
+        for close in self
+            .browser
+            .client
+            .find_all(fantoccini::Locator::Css(".toast__close"))
+            .await?
+        {
+            let _ = close.click().await;
+        }
+        Ok(())
+    }
+}
+
+/// Clicks the button of the page's actions labelled `label`.
+async fn press_button(browser: &Browser, label: &str) -> anyhow::Result<()> {
+    browser.click_text("main button", label).await
+}
+
+/// Clicks `label`, then the confirmation's button.
+async fn press_confirmed(browser: &Browser, label: &str) -> anyhow::Result<()> {
+    press_button(browser, label).await?;
+    browser.accept_confirmation().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::Result<()> {
+    let stand_in = Arc::new(StandIn::new(Document::production(), Fields::All));
+    let address = serve(stand_in.clone()).await?;
+    let browser = Browser::start(20.0).await?;
+    sign_in(&browser, address).await?;
+    let mut walk = Walk {
+        browser,
+        stand_in: stand_in.clone(),
+        failures: Vec::new(),
+        enhancements: BTreeMap::new(),
+        pages: (0, 0),
+        actions: (0, 0),
+    };
+    let org = format!("/organization/{}", ids::ORGANIZATION);
+    let environment = format!(
+        "{org}/project/{}/environment/{}",
+        ids::PROJECT,
+        ids::ENVIRONMENT
+    );
+
+    let mut pages = vec![
+        ("organization".to_string(), format!("{org}/overview")),
+        ("clusters".into(), format!("{org}/clusters")),
+        (
+            "cluster".into(),
+            format!("{org}/cluster/{}/overview", ids::CLUSTER),
+        ),
+        ("audit-log".into(), format!("{org}/audit-log")),
+        (
+            "project".into(),
+            format!("{org}/project/{}/overview", ids::PROJECT),
+        ),
+        ("environment".into(), format!("{environment}/overview")),
+    ];
+    for settings in [
+        "api-tokens",
+        "webhooks",
+        "container-registries",
+        "helm-repositories",
+        "labels-annotations",
+        "alert-receivers",
+        "on-premise-credentials",
+    ] {
+        pages.push((
+            format!("settings-{settings}"),
+            format!("{org}/settings/{settings}"),
+        ));
+    }
+    for (kind, _, id) in ids::SERVICES {
+        for tab in ["overview", "deployments", "logs", "variables", "settings"] {
+            if kind == "database" && tab == "variables" {
+                continue;
+            }
+            pages.push((
+                format!("{kind}-{tab}"),
+                format!("{environment}/service/{id}/{tab}"),
+            ));
+        }
+    }
+    for (name, path) in &pages {
+        walk.page(name, path).await?;
+    }
+
+    // Each kind's actions, its service deployed.
+    for (kind, _, id) in ids::SERVICES {
+        let overview = format!("{environment}/service/{id}/overview");
+        walk.page(&format!("{kind}-actions"), &overview).await?;
+        walk.action(&format!("{kind} deploy"), async |b| {
+            press_button(b, "Deploy").await
+        })
+        .await?;
+        walk.action(&format!("{kind} stop"), async |b| {
+            press_button(b, "Stop").await
+        })
+        .await?;
+        walk.action(&format!("{kind} uninstall"), async |b| {
+            press_confirmed(b, "Uninstall").await
+        })
+        .await?;
+    }
+
+    walk.browser.close().await?;
+    println!(
+        "pages {} clean of {}, actions {} on documented routes of {}",
+        walk.pages.0, walk.pages.1, walk.actions.0, walk.actions.1
+    );
+    for (template, count) in &walk.enhancements {
+        println!("enhancement {template}: asked {count} time(s)");
+    }
+    let repeated: Vec<String> = walk
+        .enhancements
+        .iter()
+        .filter(|(_, count)| **count > 1)
+        .map(|(template, count)| format!("{template} asked {count} times after a 404"))
+        .collect();
+    walk.failures.extend(repeated);
+    assert!(walk.failures.is_empty(), "{}", walk.failures.join("\n"));
+    Ok(())
+}
