@@ -213,13 +213,11 @@ async fn the_deployment_log_shows_each_line_with_its_time() {
         .to_utc();
     let lines = vec![
         LogLine {
-            id: uuid::Uuid::new_v4(),
             created_at: at,
             execution_id: "e1".into(),
             message: "Build: started.".into(),
         },
         LogLine {
-            id: uuid::Uuid::new_v4(),
             created_at: at + chrono::Duration::seconds(20),
             execution_id: "e1".into(),
             message: "Build: failed on purpose (PLATFORM_FAIL_AT=BUILD).".into(),

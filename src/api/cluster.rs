@@ -1,6 +1,6 @@
 use futures::future::try_join_all;
 use platform_api::{
-    Cluster, ClusterLockRequest, ClusterRequest, ClusterStatus, ClusterToken, List,
+    Cluster, ClusterLock, ClusterLockRequest, ClusterRequest, ClusterStatus, ClusterToken, List,
 };
 use uuid::Uuid;
 
@@ -10,8 +10,12 @@ fn clusters_path(org: Uuid) -> String {
     format!("/organization/{org}/cluster")
 }
 
-fn cluster_path(org: Uuid, cluster: Uuid) -> String {
-    format!("/organization/{org}/cluster/{cluster}")
+fn lock_path(cluster: Uuid) -> String {
+    format!("/cluster/{cluster}/lock")
+}
+
+fn no_such_cluster() -> ApiError {
+    ApiError::NotFound("The organization has no such cluster.".into())
 }
 
 impl Api {
@@ -40,12 +44,21 @@ impl Api {
         Ok(clusters.into_iter().zip(statuses).collect())
     }
 
+    /// One cluster, found in the organization's list (the platform reads clusters no other way).
     pub async fn cluster(&self, org: Uuid, cluster: Uuid) -> Result<Cluster, ApiError> {
-        self.get(&cluster_path(org, cluster)).await
+        self.clusters(org)
+            .await?
+            .into_iter()
+            .find(|listed| listed.id == cluster)
+            .ok_or_else(no_such_cluster)
     }
 
     pub async fn cluster_name(&self, org: Uuid, cluster: Uuid) -> Result<Named, ApiError> {
-        self.get(&cluster_path(org, cluster)).await
+        self.cluster_names(org)
+            .await?
+            .into_iter()
+            .find(|listed| listed.id == cluster)
+            .ok_or_else(no_such_cluster)
     }
 
     pub async fn create_cluster(
@@ -76,20 +89,14 @@ impl Api {
 
     pub async fn lock_cluster(
         &self,
-        org: Uuid,
         cluster: Uuid,
         request: &ClusterLockRequest,
-    ) -> Result<ClusterStatus, ApiError> {
-        self.post(
-            &format!("/organization/{org}/cluster/{cluster}/lock"),
-            request,
-        )
-        .await
+    ) -> Result<ClusterLock, ApiError> {
+        self.post(&lock_path(cluster), request).await
     }
 
-    pub async fn unlock_cluster(&self, org: Uuid, cluster: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/cluster/{cluster}/lock"))
-            .await
+    pub async fn unlock_cluster(&self, cluster: Uuid) -> Result<(), ApiError> {
+        self.delete(&lock_path(cluster)).await
     }
 
     /// A fresh credential for the cluster, valid for minutes.

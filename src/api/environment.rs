@@ -83,19 +83,33 @@ impl Api {
         self.prefetch(statuses_path(environment_id));
     }
 
-    /// Runs `action` on every service of the environment it applies to. The answer (a `Status`
-    /// for a deploy, the environment's state otherwise) is not read: the page polls the statuses.
+    /// Runs `action` on every service of the environment it applies to, as `statuses` stand. The
+    /// answer is not read: the page polls the statuses.
     pub async fn act_on_environment(
         &self,
         environment_id: Uuid,
         action: EnvironmentAction,
+        statuses: &EnvironmentStatuses,
     ) -> Result<(), ApiError> {
-        self.post::<_, serde::de::IgnoredAny>(
-            &format!("/environment/{environment_id}/{}", action.path_suffix()),
-            &serde_json::json!({}),
-        )
-        .await
-        .map(|_| ())
+        let path = format!("/environment/{environment_id}/{}", action.path_suffix());
+        let sent = match action {
+            // The platform restarts the services it names, of the kinds it restarts.
+            EnvironmentAction::Restart => {
+                let running: Vec<(ServiceType, Uuid)> = statuses
+                    .all()
+                    .filter(|status| status.runs())
+                    .filter_map(|status| Some((statuses.kind_of(status.id)?, status.id)))
+                    .filter(|(kind, _)| kind.restarts())
+                    .collect();
+                self.post::<_, serde::de::IgnoredAny>(&path, &ServiceIds::of(&running))
+                    .await
+            }
+            _ => {
+                self.post::<_, serde::de::IgnoredAny>(&path, &serde_json::json!({}))
+                    .await
+            }
+        };
+        sent.map(drop)
     }
 
     /// One page (from 1) of the environment's deployments, newest first.
@@ -183,21 +197,27 @@ impl SelectedAction {
     }
 }
 
-/// What can be done to a whole environment: the server runs it on each service it applies to
-/// (a restart or a stop skips the services that run nothing).
+/// What can be done to a whole environment: the platform runs it on each service it applies to
+/// (a stop skips the services that run nothing; a restart names the running services of the
+/// kinds it restarts; a cancel stops every action running or waiting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnvironmentAction {
     Deploy,
+    /// Each deployed service deployed again at the version it runs.
+    Redeploy,
     Restart,
     Stop,
+    Cancel,
 }
 
 impl EnvironmentAction {
     fn path_suffix(self) -> &'static str {
         match self {
             EnvironmentAction::Deploy => "deploy",
-            EnvironmentAction::Restart => "restart",
+            EnvironmentAction::Redeploy => "redeploy",
+            EnvironmentAction::Restart => "service/restart-service",
             EnvironmentAction::Stop => "stop",
+            EnvironmentAction::Cancel => "cancelDeployment",
         }
     }
 
@@ -205,8 +225,12 @@ impl EnvironmentAction {
     pub fn accepted(self) -> &'static str {
         match self {
             EnvironmentAction::Deploy => "Deployment of every service queued.",
+            EnvironmentAction::Redeploy => "Redeployment of the deployed services queued.",
             EnvironmentAction::Restart => "Restart of the running services queued.",
             EnvironmentAction::Stop => "Stop of the running services queued.",
+            EnvironmentAction::Cancel => {
+                "Cancel requested: the environment's deployment stops now."
+            }
         }
     }
 }

@@ -37,6 +37,11 @@ pub enum ApiError {
     },
     /// The answer was not the JSON the console expects.
     Decode(String),
+    /// A change made of several requests stopped at `error`, after `applied` of them.
+    PartlyApplied {
+        applied: usize,
+        error: Box<ApiError>,
+    },
 }
 
 impl ApiError {
@@ -68,6 +73,7 @@ impl ApiError {
     pub fn fields(&self) -> &[FieldError] {
         match self {
             ApiError::Invalid { fields, .. } | ApiError::Conflict { fields, .. } => fields,
+            ApiError::PartlyApplied { error, .. } => error.fields(),
             _ => &[],
         }
     }
@@ -99,6 +105,12 @@ impl std::fmt::Display for ApiError {
             ApiError::Decode(detail) => write!(
                 f,
                 "The API answered something this console does not understand ({detail})."
+            ),
+            ApiError::PartlyApplied { applied, error } => write!(
+                f,
+                "{error} The {applied} change{} before it {} made.",
+                if *applied == 1 { "" } else { "s" },
+                if *applied == 1 { "was" } else { "were" }
             ),
         }
     }

@@ -29,7 +29,7 @@ impl Api {
 
     pub async fn annotations_groups(&self, org: Uuid) -> Result<Vec<AnnotationsGroup>, ApiError> {
         let list: List<AnnotationsGroup> = self
-            .get(&format!("/organization/{org}/annotationsGroup"))
+            .get(&format!("/organization/{org}/annotationsGroups"))
             .await?;
         Ok(list.results)
     }
@@ -39,12 +39,12 @@ impl Api {
         org: Uuid,
         request: &AnnotationsGroupRequest,
     ) -> Result<AnnotationsGroup, ApiError> {
-        self.post(&format!("/organization/{org}/annotationsGroup"), request)
+        self.post(&format!("/organization/{org}/annotationsGroups"), request)
             .await
     }
 
     pub async fn delete_annotations_group(&self, org: Uuid, group: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/annotationsGroup/{group}"))
+        self.delete(&format!("/organization/{org}/annotationsGroups/{group}"))
             .await
     }
 }

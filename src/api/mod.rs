@@ -7,6 +7,7 @@ pub mod audit;
 pub mod cluster;
 pub mod container;
 pub mod database;
+mod enhancement;
 pub mod environment;
 mod error;
 pub mod groups;
@@ -23,6 +24,7 @@ pub mod token;
 pub mod variable;
 pub mod webhook;
 
+pub use enhancement::Enhancement;
 pub use error::{ApiError, DEPLOY_FORBIDDEN};
 
 use gloo_net::http::{Method, RequestBuilder};

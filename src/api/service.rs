@@ -2,11 +2,11 @@
 //! kind's routes start with its `ServiceType::path_segment`.
 
 use platform_api::{
-    Application, ApplicationRequest, CloneServiceRequest, Commit, Container, ContainerRequest,
-    Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, GitRepository,
-    GitSource, HelmRequest, HelmService, HistoryOutcome, Job, JobRequest, List, LogLine,
-    QueuedDeploymentRequest, ServiceType, Status, TerraformDeployAction, TerraformRequest,
-    TerraformService,
+    ActionStatus, Application, ApplicationRequest, CloneServiceRequest, Commit, Container,
+    ContainerRequest, Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage,
+    DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome,
+    InstanceLogLine, Job, JobRequest, List, LogLine, QueuedDeploymentRequest, ServiceType, Status,
+    TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -87,7 +87,7 @@ impl ServiceRecord {
     }
 }
 
-/// What can be done to a service.
+/// What can be done to a service (canceling aside: `Api::cancel_service`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServiceAction {
     /// At the given commit, or the branch's latest; a terraform service may only plan.
@@ -95,22 +95,25 @@ pub enum ServiceAction {
         plan_only: bool,
         git_commit_id: Option<String>,
     },
+    /// Deployed again at the version it runs: the platform's way for the kinds it does not
+    /// restart.
+    Redeploy,
+    /// Only the kinds that `ServiceType::restarts`.
     Restart,
+    /// Only the kinds that `ServiceType::stops`.
     Stop,
     /// Compute and data deleted, configuration kept.
     Uninstall,
-    /// Stops the running or queued action at once.
-    Cancel,
 }
 
 impl ServiceAction {
     fn path_suffix(&self) -> &'static str {
         match self {
             ServiceAction::Deploy { .. } => "deploy",
+            ServiceAction::Redeploy => "redeploy",
             ServiceAction::Restart => "restart-service",
             ServiceAction::Stop => "stop",
             ServiceAction::Uninstall => "uninstall",
-            ServiceAction::Cancel => "cancel",
         }
     }
 
@@ -128,10 +131,30 @@ impl ServiceAction {
                 platform_api::short_id(commit)
             ),
             ServiceAction::Deploy { .. } => "Deployment queued.".into(),
+            ServiceAction::Redeploy => "Redeployment of the running version queued.".into(),
             ServiceAction::Restart => "Restart queued.".into(),
             ServiceAction::Stop => "Stop queued.".into(),
             ServiceAction::Uninstall => "Uninstall queued.".into(),
-            ServiceAction::Cancel => "Cancel requested: the action stops now.".into(),
+        }
+    }
+}
+
+/// What a cancel stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Canceled {
+    /// The service's request, still in the queue: it never starts.
+    Queued,
+    /// The environment's deployment, this service's action with it.
+    EnvironmentDeployment,
+}
+
+impl Canceled {
+    pub fn said(self) -> &'static str {
+        match self {
+            Canceled::Queued => "Canceled: the request left the queue before it started.",
+            Canceled::EnvironmentDeployment => {
+                "Cancel requested: the environment's deployment stops now."
+            }
         }
     }
 }
@@ -341,8 +364,47 @@ impl Api {
         self.delete(&item(kind, id)).await
     }
 
-    pub async fn service_status(&self, kind: ServiceType, id: Uuid) -> Result<Status, ApiError> {
-        self.get(&format!("{}/status", item(kind, id))).await
+    /// The service's status: its own, or from its environment's for the kinds the platform
+    /// gives none of their own (terraform).
+    pub async fn service_status(
+        &self,
+        environment_id: Uuid,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<Status, ApiError> {
+        if kind.has_own_status() {
+            return self.get(&format!("{}/status", item(kind, id))).await;
+        }
+        self.environment_statuses(environment_id)
+            .await?
+            .all()
+            .find(|status| status.id == id)
+            .cloned()
+            .ok_or_else(|| {
+                ApiError::NotFound("The environment has no status of this service.".into())
+            })
+    }
+
+    /// Cancels what runs on the service, as the platform cancels: a request still waiting in
+    /// the queue alone; a running action with its environment's deployment.
+    pub async fn cancel_service(
+        &self,
+        environment_id: Uuid,
+        status: &Status,
+    ) -> Result<Canceled, ApiError> {
+        let empty = serde_json::json!({});
+        match status.deployment_request_id {
+            Some(request) if status.status_details.status == ActionStatus::Queued => {
+                let path = format!("/deploymentQueue/{request}/cancelDeployment");
+                self.post::<_, serde::de::IgnoredAny>(&path, &empty).await?;
+                Ok(Canceled::Queued)
+            }
+            _ => {
+                let path = format!("/environment/{environment_id}/cancelDeployment");
+                self.post::<_, serde::de::IgnoredAny>(&path, &empty).await?;
+                Ok(Canceled::EnvironmentDeployment)
+            }
+        }
     }
 
     pub async fn act_on_service(
@@ -407,19 +469,34 @@ impl Api {
         self.get(&path).await
     }
 
-    /// The last `tail` lines of the service's log, oldest first: of one execution, or of all.
+    /// What the engine wrote for the service, oldest first: its lines among the last of its
+    /// environment's deployment log, or of one execution (`version`).
     pub async fn service_log(
+        &self,
+        environment_id: Uuid,
+        id: Uuid,
+        version: Option<&str>,
+    ) -> Result<Vec<LogLine>, ApiError> {
+        let mut path = format!("/environment/{environment_id}/logs");
+        if let Some(version) = version {
+            path.push_str(&format!("?version={}", super::query_value(version)));
+        }
+        let lines: Vec<DeploymentLogLine> = self.get(&path).await?;
+        Ok(lines
+            .iter()
+            .filter(|line| line.service_id() == Some(id))
+            .map(DeploymentLogLine::to_line)
+            .collect())
+    }
+
+    /// What the service's running instances printed, oldest first (the kinds that
+    /// `ServiceType::has_instance_log`).
+    pub async fn instance_log(
         &self,
         kind: ServiceType,
         id: Uuid,
-        execution_id: Option<&str>,
-        tail: u32,
-    ) -> Result<Vec<LogLine>, ApiError> {
-        let mut path = format!("{}/log?tail={tail}", item(kind, id));
-        if let Some(execution_id) = execution_id {
-            path.push_str(&format!("&execution_id={execution_id}"));
-        }
-        let list: List<LogLine> = self.get(&path).await?;
+    ) -> Result<Vec<InstanceLogLine>, ApiError> {
+        let list: List<InstanceLogLine> = self.get(&format!("{}/log", item(kind, id))).await?;
         Ok(list.results)
     }
 }

@@ -1,7 +1,9 @@
 use platform_api::{ApiToken, ApiTokenRequest, CallerRole, CustomRole, List};
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use gloo_net::http::Method;
+
+use super::{Api, ApiError, Enhancement};
 
 impl Api {
     /// The organization's API tokens, never their secret.
@@ -31,8 +33,10 @@ impl Api {
         Ok(list.results)
     }
 
-    /// The role the signed-in token carries; a platform without this server's route answers 404.
-    pub async fn current_role(&self, org: Uuid) -> Result<CallerRole, ApiError> {
-        self.get(&format!("/organization/{org}/currentRole")).await
+    /// The role the signed-in token carries; `None` from a platform that does not say.
+    pub async fn current_role(&self, org: Uuid) -> Result<Option<CallerRole>, ApiError> {
+        let path = format!("/organization/{org}/currentRole");
+        self.enhanced::<(), _>(Enhancement::CurrentRole, Method::GET, &path, None)
+            .await
     }
 }

@@ -1,10 +1,12 @@
 use platform_api::{
-    EnvironmentVariable, List, OverrideRequest, VariableBulk, VariableBulkRequest,
+    EnvironmentVariable, List, OverrideRequest, ServiceType, VariableBulk, VariableBulkRequest,
     VariableCreation, VariableImport, VariableImportRequest, VariableRequest, VariableScope,
 };
 use uuid::Uuid;
 
-use super::{Api, ApiError};
+use gloo_net::http::Method;
+
+use super::{Api, ApiError, Enhancement};
 
 impl Api {
     /// Every variable and secret seen at `parent`: its own, those of the levels above it, and the
@@ -39,26 +41,127 @@ impl Api {
         self.put(&format!("/variable/{variable}"), request).await
     }
 
-    /// Imports variables at `parent` (of `scope`) or the levels above it, all or none.
+    /// Imports variables at the service `parent` (of `kind`) or the levels above it, each at
+    /// the scope it names, all or none.
     pub async fn import_variables(
         &self,
-        scope: VariableScope,
+        kind: ServiceType,
         parent: Uuid,
         request: &VariableImportRequest,
     ) -> Result<VariableImport, ApiError> {
-        self.post(&variables_of(scope, parent, "import")?, request)
-            .await
+        let path = format!(
+            "/variable/import?service_id={parent}&service_type={}",
+            kind.as_str()
+        );
+        self.post(&path, request).await
     }
 
-    /// Deletes, makes secret and sets variables defined at `parent` (of `scope`), all or none.
+    /// Deletes, makes secret and sets variables defined at `parent` (of `scope`), of which
+    /// `current` are those seen there: in one request applied whole where the API has it, one
+    /// request per variable where it does not (a failure stops there, saying how many were
+    /// made).
     pub async fn bulk_variables(
         &self,
         scope: VariableScope,
         parent: Uuid,
         request: &VariableBulkRequest,
+        current: &[EnvironmentVariable],
     ) -> Result<VariableBulk, ApiError> {
-        self.post(&variables_of(scope, parent, "bulk")?, request)
-            .await
+        let path = variables_of(scope, parent, "bulk")?;
+        let whole = self
+            .enhanced(
+                Enhancement::VariableBulk,
+                Method::POST,
+                &path,
+                Some(request),
+            )
+            .await?;
+        match whole {
+            Some(done) => Ok(done),
+            None => {
+                let mut done = VariableBulk::default();
+                self.one_by_one(scope, parent, request, current, &mut done)
+                    .await
+                    .map_err(|error| match done.total() {
+                        0 => error,
+                        applied => ApiError::PartlyApplied {
+                            applied,
+                            error: Box::new(error),
+                        },
+                    })?;
+                Ok(done)
+            }
+        }
+    }
+
+    /// `bulk_variables` as the platform does it, one variable at a time, counting in `done`.
+    async fn one_by_one(
+        &self,
+        scope: VariableScope,
+        parent: Uuid,
+        request: &VariableBulkRequest,
+        current: &[EnvironmentVariable],
+        done: &mut VariableBulk,
+    ) -> Result<(), ApiError> {
+        for id in &request.delete {
+            self.delete_variable(*id).await?;
+            done.deleted += 1;
+        }
+        let creation = |key: &str,
+                        value: Option<String>,
+                        is_secret: bool,
+                        of: Option<&EnvironmentVariable>| {
+            VariableCreation {
+                variable: VariableRequest {
+                    key: key.to_string(),
+                    value,
+                    mount_path: of.and_then(|variable| variable.mount_path.clone()),
+                    description: of.and_then(|variable| variable.description.clone()),
+                    enable_interpolation_in_file: of
+                        .is_some_and(|variable| variable.enable_interpolation_in_file),
+                },
+                is_secret,
+                variable_scope: scope,
+                variable_parent_id: parent,
+            }
+        };
+        // A secret of the same key cannot stand beside the variable: the variable goes first,
+        // and comes back if the secret is refused.
+        for id in &request.to_secret {
+            let variable = current
+                .iter()
+                .find(|variable| variable.id == *id)
+                .ok_or_else(|| ApiError::NotFound("A variable to make secret is gone.".into()))?;
+            self.delete_variable(*id).await?;
+            let secret = creation(&variable.key, variable.value.clone(), true, Some(variable));
+            if let Err(error) = self.create_variable(&secret).await {
+                let plain = creation(&variable.key, variable.value.clone(), false, Some(variable));
+                self.create_variable(&plain).await?;
+                return Err(error);
+            }
+            done.moved_to_secret += 1;
+        }
+        for set in &request.set {
+            match set.id {
+                Some(id) => {
+                    let update = VariableRequest {
+                        key: set.key.clone(),
+                        value: Some(set.value.clone()),
+                        mount_path: None,
+                        description: None,
+                        enable_interpolation_in_file: false,
+                    };
+                    self.update_variable(id, &update).await?;
+                    done.updated += 1;
+                }
+                None => {
+                    self.create_variable(&creation(&set.key, Some(set.value.clone()), false, None))
+                        .await?;
+                    done.created += 1;
+                }
+            }
+        }
+        Ok(())
     }
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {

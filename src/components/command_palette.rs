@@ -114,10 +114,19 @@ async fn index(api: Api) -> Vec<Entry> {
                             },
                         ),
                     },
-                    Entry {
-                        label: format!("Restart {name}"),
-                        place: place.clone(),
-                        command: Command::Act(kind, id, ServiceAction::Restart),
+                    // The platform restarts some kinds; the others are redeployed.
+                    if kind.restarts() {
+                        Entry {
+                            label: format!("Restart {name}"),
+                            place: place.clone(),
+                            command: Command::Act(kind, id, ServiceAction::Restart),
+                        }
+                    } else {
+                        Entry {
+                            label: format!("Redeploy {name}"),
+                            place: place.clone(),
+                            command: Command::Act(kind, id, ServiceAction::Redeploy),
+                        }
                     },
                     Entry {
                         label: format!("Logs of {name}"),

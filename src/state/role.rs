@@ -1,6 +1,7 @@
 //! What the signed-in token's role allows, read once from the API (`currentRole`), so that
 //! actions it cannot take are disabled with the reason before a click rather than refused after.
-//! Against a platform that does not say (404), nothing is disabled ahead: its 403 still is.
+//! Against a platform that does not say (404, asked once a tab), nothing is disabled ahead: its
+//! 403 still is.
 
 use leptos::prelude::*;
 use platform_api::{CallerRole, RolePermission};
@@ -20,7 +21,7 @@ pub fn provide_current_role() {
         session.credentials();
         async move {
             let organization = api.organization_name().await.ok()?;
-            api.current_role(organization.id).await.ok()
+            api.current_role(organization.id).await.ok().flatten()
         }
     });
     provide_context(CurrentRole(role));

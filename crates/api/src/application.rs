@@ -22,12 +22,39 @@ wire_enum!(
 );
 
 impl ServiceType {
-    /// The first segment of the kind's routes: `/application/{id}`, `/helm/{id}/deploy`, and of
-    /// its collection under an environment.
     pub fn default_icon_uri(self) -> String {
         format!("app://platform-console/{}", self.path_segment())
     }
 
+    /// Whether the platform restarts a running service of this kind in place
+    /// (`/{kind}/{id}/restart-service`); the others are redeployed.
+    pub fn restarts(self) -> bool {
+        matches!(
+            self,
+            ServiceType::Application | ServiceType::Container | ServiceType::Database
+        )
+    }
+
+    /// Whether the platform stops a service of this kind (`/{kind}/{id}/stop`): a terraform
+    /// service is applied or destroyed, never stopped.
+    pub fn stops(self) -> bool {
+        self != ServiceType::Terraform
+    }
+
+    /// Whether the platform gives a service of this kind its own status route
+    /// (`/{kind}/{id}/status`); a terraform service's status is in its environment's.
+    pub fn has_own_status(self) -> bool {
+        self != ServiceType::Terraform
+    }
+
+    /// Whether the platform gives what the running instances of this kind print
+    /// (`/{kind}/{id}/log`).
+    pub fn has_instance_log(self) -> bool {
+        matches!(self, ServiceType::Application | ServiceType::Container)
+    }
+
+    /// The first segment of the kind's routes: `/application/{id}`, `/helm/{id}/deploy`, and of
+    /// its collection under an environment.
     pub fn path_segment(self) -> &'static str {
         match self {
             ServiceType::Application => "application",

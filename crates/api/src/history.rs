@@ -357,49 +357,6 @@ impl HistoryQuery {
     }
 }
 
-/// A line of what the engine did.
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct LogLine {
-    pub id: Uuid,
-    pub created_at: DateTime<Utc>,
-    #[serde(default)]
-    pub execution_id: String,
-    pub message: String,
-}
-
-/// Query of a log: the last `tail` lines (100 by default, at most 10 000), of one execution when
-/// `execution_id` is given.
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct LogQuery {
-    #[serde(default = "default_tail")]
-    pub tail: i64,
-    #[serde(default)]
-    pub execution_id: Option<String>,
-}
-
-fn default_tail() -> i64 {
-    100
-}
-
-pub const LOG_TAIL_MAX: i64 = 10_000;
-
-impl LogQuery {
-    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
-        if (1..=LOG_TAIL_MAX).contains(&self.tail) {
-            Ok(())
-        } else {
-            Err(vec![FieldError::new(
-                "tail",
-                format!("must be from 1 to {LOG_TAIL_MAX}"),
-            )])
-        }
-    }
-}
-
 /// Seconds as an ISO 8601 duration: `PT45S`.
 pub fn iso_duration(seconds: i64) -> String {
     format!("PT{}S", seconds.max(0))
@@ -485,14 +442,6 @@ mod tests {
             .map(|e| e.field)
             .collect();
         assert_eq!(fields, ["pageSize", "page", "git_commit_id"]);
-        let log: LogQuery = serde_json::from_str("{}").unwrap();
-        assert_eq!(log.tail, 100);
-        assert!(LogQuery {
-            tail: 0,
-            execution_id: None
-        }
-        .validate()
-        .is_err());
         assert_eq!(iso_duration(45), "PT45S");
     }
 }

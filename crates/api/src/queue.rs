@@ -59,6 +59,68 @@ pub struct QueuedDeploymentRequest {
     pub waiting_for: Option<QueueWait>,
 }
 
+wire_enum!(
+    /// What a deployment request asks of its services (the document's
+    /// `DeploymentHistoryTriggerAction`).
+    TriggerAction {
+        Deploy = "DEPLOY",
+        Delete = "DELETE",
+        Restart = "RESTART",
+        Stop = "STOP",
+        DeployDryRun = "DEPLOY_DRY_RUN",
+        TerraformForceUnlock = "TERRAFORM_FORCE_UNLOCK",
+        TerraformMigrateState = "TERRAFORM_MIGRATE_STATE",
+        DeleteResourcesOnly = "DELETE_RESOURCES_ONLY",
+        Unknown = "UNKNOWN",
+        Uninstall = "UNINSTALL",
+    }
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedRequestIdentifier {
+    pub deployment_request_id: Uuid,
+    pub environment_id: Uuid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedServiceIdentifier {
+    pub service_id: Uuid,
+    pub service_type: ServiceType,
+    pub name: String,
+}
+
+/// A service of a queued request on an environment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedStageService {
+    pub identifier: QueuedServiceIdentifier,
+    pub status: crate::StageStatus,
+    #[serde(default)]
+    pub icon_uri: String,
+}
+
+/// A stage of a queued request: its services, deployed together.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedStage {
+    pub name: String,
+    pub status: crate::StageStatus,
+    pub services: Vec<QueuedStageService>,
+}
+
+/// A request on an environment waiting in the queue (the document's
+/// `QueuedDeploymentRequestWithStages`), in `GET /environment/{id}/deploymentQueue`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QueuedEnvironmentRequest {
+    pub identifier: QueuedRequestIdentifier,
+    pub auditing_data: QueuedAuditingData,
+    pub trigger_action: TriggerAction,
+    pub stages: Vec<QueuedStage>,
+}
+
 impl QueueWait {
     /// What the action waits for, in a sentence.
     pub fn sentence(&self) -> String {

@@ -46,6 +46,13 @@ pub struct VariableBulk {
     pub updated: i64,
 }
 
+impl VariableBulk {
+    /// How many variables it changed in all.
+    pub fn total(&self) -> usize {
+        (self.deleted + self.moved_to_secret + self.created + self.updated) as usize
+    }
+}
+
 impl VariableBulkRequest {
     /// Each rule broken, named by its place (`set[3].key`): a variable named twice, a key set
     /// twice, a key or value the rules refuse, nothing to do.

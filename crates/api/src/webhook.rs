@@ -263,7 +263,9 @@ pub struct WebhookEventSent {
     pub matched_event: WebhookEvent,
     /// The webhook's target (its address now: a changed address is not kept per attempt).
     pub target_url_used: String,
-    pub request: EventPayload,
+    /// What was sent: this server's `EventPayload`; the platform's own shape elsewhere.
+    #[cfg_attr(feature = "openapi", schema(value_type = EventPayload))]
+    pub request: serde_json::Value,
     /// 0 when the target could not be reached.
     pub target_response_status_code: i32,
     /// Why the target could not be reached; the server keeps no response body.

@@ -101,7 +101,22 @@ const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/terraform/{terraformId}/deploymentHistoryV2",
         decodes::<DeploymentHistoryPage>,
     ),
-    ("/application/{applicationId}/log", decodes::<List<LogLine>>),
+    (
+        "/application/{applicationId}/log",
+        decodes::<List<InstanceLogLine>>,
+    ),
+    (
+        "/container/{containerId}/log",
+        decodes::<List<InstanceLogLine>>,
+    ),
+    (
+        "/environment/{environmentId}/logs",
+        decodes::<Vec<DeploymentLogLine>>,
+    ),
+    (
+        "/service/{serviceId}/deploymentQueue",
+        decodes::<List<QueuedDeploymentRequest>>,
+    ),
     ("/variable", decodes::<List<EnvironmentVariable>>),
     (
         "/organization/{organizationId}/cluster",
@@ -123,6 +138,10 @@ const CONSOLE_READS: &[(&str, Decoder)] = &[
     (
         "/organization/{organizationId}/labelsGroups",
         decodes::<List<LabelsGroup>>,
+    ),
+    (
+        "/organization/{organizationId}/annotationsGroups",
+        decodes::<List<AnnotationsGroup>>,
     ),
     (
         "/organization/{organizationId}/webhook",

@@ -390,15 +390,22 @@ where
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Query(value)| ApiQuery(value))
-            .map_err(|rejection| {
-                ApiError::bad_request(format!(
-                    "The query is not valid: {}.",
-                    rejection.body_text()
-                ))
+    /// A parameter that does not read is a 400 naming it, as a body's field is.
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        let deserializer =
+            serde_urlencoded::Deserializer::new(url::form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(deserializer)
+            .map(ApiQuery)
+            .map_err(|error| {
+                let path = error.path().to_string();
+                let message = error.into_inner().to_string();
+                // A missing parameter is named by the message alone.
+                let field = match (path.as_str(), message.split('`').nth(1)) {
+                    (".", Some(missing)) => missing.to_string(),
+                    _ => path,
+                };
+                ApiError::invalid(vec![FieldError::new(field, message)])
             })
     }
 }

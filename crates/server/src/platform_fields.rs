@@ -31,7 +31,8 @@ const LEFT_ALONE: &[&str] = &[
     "git_repository.owner",
     "git_repository.name",
     "git_repository.git_token_id",
-    // Deploys.
+    // Deploys. An environment's cancel stops every action of its services: always forced.
+    "force_cancel",
     "chart_version",
     "values_override_git_commit_id",
     // Variables.

@@ -1,6 +1,8 @@
 //! The actions the engine runs, and the states each moves a service through (DESIGN §3).
 
-use platform_api::{ServiceState, ServiceType, StatusAction, StepName, SubAction};
+use platform_api::{
+    DeploymentStatus, ServiceState, ServiceType, StatusAction, StepName, SubAction,
+};
 
 /// What a caller asks the engine to run on a service.
 #[derive(Clone, Debug)]
@@ -29,6 +31,45 @@ impl From<Action> for Request {
 }
 
 impl Request {
+    /// A redeploy of the service: a deploy of the version it runs now (the commit it was last
+    /// deployed at; the same image tag or chart, which its configuration holds). 409 when it
+    /// was never deployed.
+    pub async fn redeploy(
+        conn: &mut sqlx::SqliteConnection,
+        service_id: uuid::Uuid,
+    ) -> crate::error::ApiResult<Self> {
+        let (kind, deployment_status, spec): (String, String, String) = sqlx::query_as(
+            "SELECT s.kind, st.deployment_status, s.spec FROM services s
+             JOIN service_statuses st ON st.service_id = s.id WHERE s.id = ?",
+        )
+        .bind(service_id.to_string())
+        .fetch_one(conn)
+        .await?;
+        if crate::db::wire::<DeploymentStatus>(&deployment_status)?
+            == DeploymentStatus::NeverDeployed
+        {
+            return Err(crate::error::ApiError::conflict(
+                "This service was never deployed: deploy it first.",
+            ));
+        }
+        let kind: ServiceType = crate::db::wire(&kind)?;
+        let spec: serde_json::Value =
+            serde_json::from_str(&spec).map_err(crate::error::ApiError::internal)?;
+        let git_commit_id = kind
+            .git_repository_path()
+            .map(|path| {
+                format!(
+                    "{}/deployed_commit_id",
+                    path.trim_start_matches('$').replace('.', "/")
+                )
+            })
+            .and_then(|pointer| spec.pointer(&pointer)?.as_str().map(str::to_string));
+        Ok(Request {
+            git_commit_id,
+            ..Request::from(Action::Deploy)
+        })
+    }
+
     /// This action, as one of those a request on an environment runs.
     pub fn within(mut self, environment_execution_id: &str) -> Self {
         self.environment_execution_id = Some(environment_execution_id.to_string());

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use platform_api::{
     iso_duration, ActionStatus, AuditingData, Commit, DeployedChart, DeploymentDetails,
     DeploymentHistoryEntry, DeploymentHistoryStage, DeploymentIdentifier, EnvironmentDeployment,
-    EnvironmentDeploymentIdentifier, HistoryOutcome, HistoryQuery, LogLine, LogQuery, ServiceState,
-    ServiceType, StageStatus, StateTone, StatusDetails,
+    EnvironmentDeploymentIdentifier, HistoryOutcome, HistoryQuery, ServiceState, ServiceType,
+    StageStatus, StateTone, StatusDetails,
 };
 use serde_json::Value;
 use sqlx::SqlitePool;
@@ -366,33 +366,6 @@ pub fn action_status(state: ServiceState) -> ActionStatus {
         (_, StateTone::Failure) => ActionStatus::Error,
         _ => ActionStatus::Success,
     }
-}
-
-/// The service's last log lines, oldest first; of one execution when the query names it.
-pub async fn log(db: &SqlitePool, service_id: Uuid, query: &LogQuery) -> ApiResult<Vec<LogLine>> {
-    let rows: Vec<(i64, DateTime<Utc>, String, String)> = sqlx::query_as(
-        "SELECT l.id, l.created_at, d.execution_id, l.message
-         FROM deployment_logs l JOIN deployments d ON d.id = l.deployment_id
-         WHERE l.service_id = ? AND (? IS NULL OR d.execution_id = ?)
-         ORDER BY l.id DESC LIMIT ?",
-    )
-    .bind(service_id.to_string())
-    .bind(query.execution_id.as_deref())
-    .bind(query.execution_id.as_deref())
-    .bind(query.tail)
-    .fetch_all(db)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .rev()
-        .map(|(line, created_at, execution_id, message)| LogLine {
-            // The platform gives each line an id: the service's, with the line's number.
-            id: Uuid::from_u64_pair(service_id.as_u64_pair().0, line as u64),
-            created_at,
-            execution_id,
-            message,
-        })
-        .collect())
 }
 
 #[cfg(test)]

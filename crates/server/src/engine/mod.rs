@@ -5,6 +5,8 @@
 pub mod action;
 mod cluster;
 pub mod history;
+pub mod instances;
+pub mod logs;
 pub mod plan;
 pub mod rollback;
 pub mod status;
@@ -428,22 +430,128 @@ impl Engine {
     ) -> ApiResult<platform_api::Status> {
         let mut tx = self.begin().await?;
         let running: Option<(String,)> = sqlx::query_as(
-            "UPDATE deployments SET cancel_requested = 1
-             WHERE id = (SELECT deployment_request_id FROM service_statuses WHERE service_id = ?)
-               AND finished_at IS NULL AND cancel_requested = 0
-             RETURNING id",
+            "SELECT deployment_request_id FROM service_statuses
+             WHERE service_id = ? AND deployment_request_id IS NOT NULL",
         )
         .bind(service_id.to_string())
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((deployment_id,)) = running else {
+        let canceled = match running {
+            Some((deployment_id,)) => self.mark_canceled(&mut tx, db::id(&deployment_id)?).await?,
+            None => None,
+        };
+        let Some(deployment_id) = canceled else {
             return Err(ApiError::conflict(
                 "Nothing runs on this service to cancel.",
             ));
         };
-        let deployment_id: Uuid = db::id(&deployment_id)?;
+        let canceling = status::of_service(&mut tx, service_id).await?;
+        let target = audit::Target::service(&mut tx, service_id).await?;
+        let change = audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
+        audit::record(&mut tx, caller, change).await?;
+        tx.commit().await?;
+        self.ring_cancel(deployment_id);
+        Ok(canceling)
+    }
+
+    /// Cancels the deployment request `request_id` of the caller's organization (one action, or
+    /// the actions one request on an environment queued together) while it waits in the queue:
+    /// what has not started never starts. 404 for a request of another organization; 409 when
+    /// all of it has started or ended (a running deployment is canceled with its environment's).
+    pub async fn cancel_queued(&self, request_id: Uuid, caller: &Caller) -> ApiResult<()> {
+        let mut tx = self.begin().await?;
+        let actions: Vec<(String, String, bool)> = sqlx::query_as(
+            "SELECT d.id, d.service_id, d.finished_at IS NULL AND d.worker_at IS NULL
+             FROM deployments d JOIN services s ON s.id = d.service_id
+             WHERE (d.id = ? OR d.environment_execution_id = ?) AND s.organization_id = ?",
+        )
+        .bind(request_id.to_string())
+        .bind(request_id.simple().to_string())
+        .bind(caller.organization_id.to_string())
+        .fetch_all(&mut *tx)
+        .await?;
+        if actions.is_empty() {
+            return Err(ApiError::not_found("deployment request"));
+        }
+        let mut canceled = Vec::new();
+        for (deployment_id, service_id, waiting) in actions {
+            if !waiting {
+                continue;
+            }
+            if let Some(id) = self.mark_canceled(&mut tx, db::id(&deployment_id)?).await? {
+                let target = audit::Target::service(&mut tx, db::id(&service_id)?).await?;
+                let change =
+                    audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
+                audit::record(&mut tx, caller, change).await?;
+                canceled.push(id);
+            }
+        }
+        if canceled.is_empty() {
+            return Err(ApiError::conflict(
+                "This deployment request is no longer waiting in the queue; cancel its environment's deployment instead.",
+            ));
+        }
+        tx.commit().await?;
+        for deployment_id in canceled {
+            self.ring_cancel(deployment_id);
+        }
+        Ok(())
+    }
+
+    /// Cancels every action running or queued on the environment's services. 409 when none
+    /// runs.
+    pub async fn cancel_environment(&self, environment_id: Uuid, caller: &Caller) -> ApiResult<()> {
+        let mut tx = self.begin().await?;
+        let unfinished: Vec<(String,)> = sqlx::query_as(
+            "SELECT d.id FROM deployments d JOIN services s ON s.id = d.service_id
+             WHERE s.environment_id = ? AND d.finished_at IS NULL AND d.cancel_requested = 0
+             ORDER BY d.rowid",
+        )
+        .bind(environment_id.to_string())
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut canceled = Vec::new();
+        for (deployment_id,) in unfinished {
+            if let Some(id) = self.mark_canceled(&mut tx, db::id(&deployment_id)?).await? {
+                canceled.push(id);
+            }
+        }
+        if canceled.is_empty() {
+            return Err(ApiError::conflict(
+                "No deployment of this environment runs or waits to cancel.",
+            ));
+        }
+        let target = audit::Target::environment(&mut tx, environment_id).await?;
+        let change = audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
+        audit::record(&mut tx, caller, change).await?;
+        tx.commit().await?;
+        for deployment_id in canceled {
+            self.ring_cancel(deployment_id);
+        }
+        Ok(())
+    }
+
+    /// Marks the action canceled in `tx` (its service CANCELING, a log line saying so) unless it
+    /// has ended or is canceled already: its id when marked. `ring_cancel` once `tx` commits.
+    async fn mark_canceled(
+        &self,
+        tx: &mut Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+    ) -> ApiResult<Option<Uuid>> {
+        let marked: Option<(String,)> = sqlx::query_as(
+            "UPDATE deployments SET cancel_requested = 1
+             WHERE id = ? AND finished_at IS NULL AND cancel_requested = 0
+             RETURNING service_id",
+        )
+        .bind(deployment_id.to_string())
+        .fetch_optional(&mut **tx)
+        .await?;
+        let Some((service_id,)) = marked else {
+            return Ok(None);
+        };
+        let service_id: Uuid = db::id(&service_id)?;
         set_state(
-            &mut tx,
+            tx,
             deployment_id,
             service_id,
             ServiceState::Canceling,
@@ -451,20 +559,19 @@ impl Engine {
         )
         .await?;
         log(
-            &mut tx,
+            tx,
             deployment_id,
             service_id,
             "Cancel requested; the running step stops now.",
         )
         .await?;
-        let canceling = status::of_service(&mut tx, service_id).await?;
-        let target = audit::Target::service(&mut tx, service_id).await?;
-        let change = audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
-        audit::record(&mut tx, caller, change).await?;
-        tx.commit().await?;
+        Ok(Some(deployment_id))
+    }
+
+    /// Ends the wait of a canceled action, in the queue or in a step.
+    fn ring_cancel(&self, deployment_id: Uuid) {
         // A permit kept until the action waits, if it is not waiting now.
         self.cancel_signal(deployment_id).notify_one();
-        Ok(canceling)
     }
 
     /// Picks up every action a previous run of the server left unfinished.

@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{
     next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
-    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason,
+    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason, List,
     Reference,
 };
 use sqlx::SqliteConnection;
@@ -83,7 +83,7 @@ impl OrganizationResource for Clusters {
 
 pub fn register(routes: &mut RouteTable) {
     organization_resources::register::<Clusters>(routes);
-    let lock = "/organization/{organization_id}/cluster/{cluster_id}/lock";
+    let lock = "/cluster/{cluster_id}/lock";
     routes
         .add(
             Method::GET,
@@ -98,15 +98,23 @@ pub fn register(routes: &mut RouteTable) {
             Permission::Admin,
             Doc::new("Lock a cluster against changes for some days")
                 .body::<ClusterLockRequest>()
-                .answers::<ClusterStatus>(StatusCode::OK),
+                .answers::<ClusterLock>(StatusCode::OK),
             lock_cluster,
         )
         .add(
             Method::DELETE,
             lock,
             Permission::Admin,
-            Doc::new("Unlock a cluster").answers::<ClusterStatus>(StatusCode::OK),
+            Doc::new("Unlock a cluster").answers_nothing(StatusCode::NO_CONTENT),
             unlock_cluster,
+        )
+        .add(
+            Method::GET,
+            "/organization/{organization_id}/lock",
+            Permission::Read,
+            Doc::new("The organization's clusters' locks still in force")
+                .answers_list_of::<ClusterLock>(StatusCode::OK),
+            list_locks,
         )
         .add(
             Method::POST,
@@ -143,10 +151,10 @@ async fn get_status(
 async fn lock_cluster(
     State(state): State<AppState>,
     caller: Caller,
-    ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
+    ApiPath(cluster_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<ClusterLockRequest>,
-) -> ApiResult<Json<ClusterStatus>> {
-    own_organization(&caller, organization_id)?;
+) -> ApiResult<Json<ClusterLock>> {
+    let organization_id = caller.organization_id;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.db).await?;
     status(&mut tx, organization_id, cluster_id).await?;
@@ -158,31 +166,56 @@ async fn lock_cluster(
         ttl_in_days: request.ttl_in_days,
     };
     set_lock(&mut tx, cluster_id, Some(&lock)).await?;
-    let after = status(&mut tx, organization_id, cluster_id).await?;
     let change = cluster_change(&mut tx, EventType::Lock, organization_id, cluster_id)
         .await?
         .after(&lock);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok(Json(after))
+    Ok(Json(lock))
 }
 
 async fn unlock_cluster(
     State(state): State<AppState>,
     caller: Caller,
-    ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
-) -> ApiResult<Json<ClusterStatus>> {
-    own_organization(&caller, organization_id)?;
+    ApiPath(cluster_id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    let organization_id = caller.organization_id;
     let mut tx = db::begin_write(&state.db).await?;
     let before = status(&mut tx, organization_id, cluster_id).await?;
     set_lock(&mut tx, cluster_id, None).await?;
-    let after = status(&mut tx, organization_id, cluster_id).await?;
     let change = cluster_change(&mut tx, EventType::Unlock, organization_id, cluster_id)
         .await?
         .before(&before.cluster_lock);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok(Json(after))
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn list_locks(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<ClusterLock>>> {
+    own_organization(&caller, organization_id)?;
+    let locks: Vec<(String,)> = sqlx::query_as(
+        "SELECT s.lock FROM cluster_statuses s JOIN organization_resources c ON c.id = s.cluster_id
+         WHERE c.organization_id = ? AND s.lock IS NOT NULL ORDER BY c.name",
+    )
+    .bind(organization_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let locks = locks
+        .into_iter()
+        .map(|(json,)| serde_json::from_str(&json).map_err(ApiError::internal))
+        .collect::<ApiResult<Vec<ClusterLock>>>()?;
+    Ok(Json(List::new(
+        locks.into_iter().filter(in_force).collect(),
+    )))
+}
+
+/// Whether the lock's days are not over yet.
+fn in_force(lock: &ClusterLock) -> bool {
+    lock.locked_at + Duration::days(lock.ttl_in_days) > Utc::now()
 }
 
 /// A change to a cluster, for the audit log.
@@ -308,8 +341,7 @@ async fn status(
         is_deployed,
         next_k8s_available_version: next_kubernetes_version(&cluster.version).map(str::to_string),
         last_execution_id,
-        cluster_lock: lock
-            .filter(|lock| lock.locked_at + Duration::days(lock.ttl_in_days) > Utc::now()),
+        cluster_lock: lock.filter(in_force),
         last_deployment_date,
         reason: InfraReason::Unspecified,
     })

@@ -1,16 +1,20 @@
-//! `GET /service/{id}/deploymentQueue`: the service's action waiting for a worker, if any, with
-//! its place in the engine's queue (actions are given workers in the order they were asked for)
-//! and what it waits for.
+//! The engine's queue: `GET /service/{id}/deploymentQueue`, the service's action waiting for a
+//! worker, if any, with its place in the queue (actions are given workers in the order they were
+//! asked for) and what it waits for; `GET /environment/{id}/deploymentQueue`, the requests on an
+//! environment waiting, each with its services; `POST /deploymentQueue/{id}/cancelDeployment`,
+//! a waiting request canceled before it starts.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::{
-    List, QueueWait, QueuedAuditingData, QueuedDeploymentRequest, QueuedIdentifier, ServiceType,
-    StatusDetails,
+    List, QueueWait, QueuedAuditingData, QueuedDeploymentRequest, QueuedEnvironmentRequest,
+    QueuedIdentifier, QueuedRequestIdentifier, QueuedServiceIdentifier, QueuedStage,
+    QueuedStageService, ServiceType, StageStatus, StatusAction, StatusDetails, TriggerAction,
 };
 use uuid::Uuid;
 
+use super::environments::find_environment;
 use super::RouteTable;
 use crate::auth::{Caller, Permission};
 use crate::db;
@@ -28,7 +32,110 @@ pub fn register(routes: &mut RouteTable) {
         )
         .answers_list_of::<QueuedDeploymentRequest>(StatusCode::OK),
         service_queue,
+    )
+    .add(
+        Method::GET,
+        "/environment/{environment_id}/deploymentQueue",
+        Permission::Read,
+        Doc::new("The requests on an environment's services waiting for the engine, oldest first, each with its services")
+            .answers_list_of::<QueuedEnvironmentRequest>(StatusCode::OK),
+        environment_queue,
+    )
+    .add(
+        Method::POST,
+        "/deploymentQueue/{deployment_request_id}/cancelDeployment",
+        Permission::Deploy,
+        Doc::new("Cancel a deployment request while it waits in the queue: it never starts")
+            .answers_nothing(StatusCode::ACCEPTED),
+        cancel_queued,
     );
+}
+
+async fn cancel_queued(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(request_id): ApiPath<Uuid>,
+) -> ApiResult<StatusCode> {
+    state.engine.cancel_queued(request_id, &caller).await?;
+    Ok(StatusCode::ACCEPTED)
+}
+
+#[derive(sqlx::FromRow)]
+struct WaitingInEnvironment {
+    id: String,
+    environment_execution_id: Option<String>,
+    service_id: String,
+    kind: String,
+    name: String,
+    action: String,
+    triggered_by: String,
+    origin: String,
+}
+
+async fn environment_queue(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<QueuedEnvironmentRequest>>> {
+    find_environment(&state, &caller, environment_id).await?;
+    let waiting: Vec<WaitingInEnvironment> = sqlx::query_as(
+        "SELECT d.id, d.environment_execution_id, d.service_id, s.kind, s.name, d.action,
+                d.triggered_by, d.origin
+         FROM deployments d JOIN services s ON s.id = d.service_id
+         WHERE s.environment_id = ? AND d.finished_at IS NULL AND d.worker_at IS NULL
+         ORDER BY d.rowid",
+    )
+    .bind(environment_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    // One request on the environment queued its actions together; a service's own is one.
+    let mut requests: Vec<QueuedEnvironmentRequest> = Vec::new();
+    for row in waiting {
+        let request_id = match &row.environment_execution_id {
+            Some(execution) => db::id(execution)?,
+            None => db::id(&row.id)?,
+        };
+        let kind: ServiceType = db::wire(&row.kind)?;
+        let service = QueuedStageService {
+            identifier: QueuedServiceIdentifier {
+                service_id: db::id(&row.service_id)?,
+                service_type: kind,
+                name: row.name,
+            },
+            status: StageStatus::Queued,
+            icon_uri: kind.default_icon_uri(),
+        };
+        match requests
+            .iter_mut()
+            .find(|request| request.identifier.deployment_request_id == request_id)
+        {
+            Some(request) => request.stages[0].services.push(service),
+            None => requests.push(QueuedEnvironmentRequest {
+                identifier: QueuedRequestIdentifier {
+                    deployment_request_id: request_id,
+                    environment_id,
+                },
+                auditing_data: QueuedAuditingData {
+                    triggered_by: row.triggered_by,
+                    origin: Some(row.origin),
+                },
+                trigger_action: match db::wire::<StatusAction>(&row.action)? {
+                    StatusAction::Deploy => TriggerAction::Deploy,
+                    StatusAction::Delete => TriggerAction::Uninstall,
+                    StatusAction::Restart => TriggerAction::Restart,
+                    StatusAction::Stop => TriggerAction::Stop,
+                    StatusAction::Unknown => TriggerAction::Unknown,
+                },
+                // The engine deploys a request's services together: one stage.
+                stages: vec![QueuedStage {
+                    name: "Services".into(),
+                    status: StageStatus::Queued,
+                    services: vec![service],
+                }],
+            }),
+        }
+    }
+    Ok(Json(List::new(requests)))
 }
 
 #[derive(sqlx::FromRow)]

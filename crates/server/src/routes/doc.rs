@@ -78,6 +78,15 @@ impl Payload {
             components: item.components,
         }
     }
+
+    /// `[T]`, for the few answers of the production document that are a bare array.
+    fn array_of<T: ToSchema>() -> Self {
+        let item = Self::of::<T>();
+        Self {
+            schema: RefOr::T(ArrayBuilder::new().items(item.schema).into()),
+            components: item.components,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -172,6 +181,13 @@ impl Doc {
     pub fn answers_list_of<T: ToSchema>(mut self, status: StatusCode) -> Self {
         self.status = status;
         self.answer = Some(Payload::list_of::<T>());
+        self
+    }
+
+    /// The route answers `status` with a bare array of `T` (not in `results`).
+    pub fn answers_array_of<T: ToSchema>(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self.answer = Some(Payload::array_of::<T>());
         self
     }
 

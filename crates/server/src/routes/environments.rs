@@ -6,8 +6,9 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
 use platform_api::{
-    ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentStatus,
-    Environment, EnvironmentDeploymentPage, EnvironmentMode, EnvironmentRequest, EnvironmentState,
+    ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentLogLine,
+    DeploymentStatus, Environment, EnvironmentDeploymentPage, EnvironmentLogEntry,
+    EnvironmentLogsQuery, EnvironmentMode, EnvironmentRequest, EnvironmentState,
     EnvironmentStatuses, FieldError, HistoryQuery, List, Reference, Status, StatusAction,
     StatusDetails, SubAction,
 };
@@ -62,6 +63,30 @@ pub fn register(routes: &mut RouteTable) {
             },
         );
     }
+    routes
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/redeploy",
+            Permission::Deploy,
+            Doc::new(
+                "Deploy every deployed service of an environment again, at the version it runs",
+            )
+            .answers::<EnvironmentState>(StatusCode::ACCEPTED),
+            |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
+                let (statuses, _) =
+                    start_on_environment(&state, &caller, id, OnEachService::Redeploy).await?;
+                Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(statuses.environment)))
+            },
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/cancelDeployment",
+            Permission::Deploy,
+            Doc::new("Cancel every action running or queued on an environment's services")
+                .body::<CancelDeploymentRequest>()
+                .answers::<EnvironmentState>(StatusCode::ACCEPTED),
+            cancel_deployment,
+        );
     let environments = "/project/{project_id}/environment";
     routes
         .add(
@@ -116,6 +141,29 @@ pub fn register(routes: &mut RouteTable) {
             .query("pageSize", false, doc::integer(1, 100))
             .answers::<EnvironmentDeploymentPage>(StatusCode::OK),
             environment_history,
+        )
+        .add(
+            Method::GET,
+            "/environment/{environment_id}/logs",
+            Permission::Read,
+            Doc::new(format!(
+                "What the engine did to an environment's services, each line naming its service: the last {} lines, or those of the execution `version` (a service's action or a request on the environment)",
+                platform_api::ENVIRONMENT_LOG_LINES
+            ))
+            .query("version", false, doc::text())
+            .answers_array_of::<DeploymentLogLine>(StatusCode::OK),
+            environment_logs,
+        )
+        .add(
+            Method::GET,
+            "/environment/{environment_id}/log",
+            Permission::Read,
+            Doc::new(format!(
+                "The older shape of an environment's log: its last {} lines, each scoped to its service",
+                platform_api::ENVIRONMENT_LOG_LINES
+            ))
+            .answers_list_of::<EnvironmentLogEntry>(StatusCode::OK),
+            environment_log,
         )
         .add(
             Method::GET,
@@ -373,6 +421,30 @@ async fn environment_history(
     }))
 }
 
+async fn environment_logs(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<EnvironmentLogsQuery>,
+) -> ApiResult<Json<Vec<DeploymentLogLine>>> {
+    find_environment(&state, &caller, environment_id).await?;
+    let version = query.version.as_deref().map(str::trim);
+    Ok(Json(
+        engine::logs::environment_logs(&state.db, environment_id, version).await?,
+    ))
+}
+
+async fn environment_log(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<EnvironmentLogEntry>>> {
+    find_environment(&state, &caller, environment_id).await?;
+    Ok(Json(List::new(
+        engine::logs::environment_log(&state.db, environment_id).await?,
+    )))
+}
+
 /// Every service status of the environment in one answer, so that the console polls once. A
 /// still environment (no action running) is answered from memory until the database changes.
 async fn environment_statuses(
@@ -409,14 +481,46 @@ async fn deploy_environment(
     ))
 }
 
-/// Requests `action` for each service of the environment it applies to: the environment's
+/// What a request on a whole environment runs on each of its services.
+#[derive(Clone, Copy)]
+enum OnEachService {
+    Run(Action),
+    /// A deploy of the version each deployed service runs.
+    Redeploy,
+}
+
+impl From<Action> for OnEachService {
+    fn from(action: Action) -> Self {
+        OnEachService::Run(action)
+    }
+}
+
+impl OnEachService {
+    fn action(self) -> Action {
+        match self {
+            OnEachService::Run(action) => action,
+            OnEachService::Redeploy => Action::Deploy,
+        }
+    }
+
+    fn event_type(self) -> EventType {
+        match self {
+            OnEachService::Run(action) => action.event_type(),
+            OnEachService::Redeploy => EventType::TriggerRedeploy,
+        }
+    }
+}
+
+/// Requests `what` for each service of the environment it applies to: the environment's
 /// statuses after, and how many services it started on.
 async fn start_on_environment(
     state: &AppState,
     caller: &Caller,
     environment_id: Uuid,
-    action: Action,
+    what: impl Into<OnEachService>,
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
+    let what = what.into();
+    let action = what.action();
     find_environment(state, caller, environment_id).await?;
     engine::ensure_idle(
         &mut *state.db.acquire().await?,
@@ -432,15 +536,25 @@ async fn start_on_environment(
     let mut tx = state.engine.begin().await?;
     let mut queued = Vec::new();
     for (service_id,) in services {
-        let outcome = state
-            .engine
-            .queue(
-                &mut tx,
-                Request::from(action).within(&execution),
-                db::id(&service_id)?,
-                caller.into(),
-            )
-            .await;
+        let service_id = db::id(&service_id)?;
+        let request = match what {
+            OnEachService::Run(action) => Ok(Request::from(action)),
+            OnEachService::Redeploy => Request::redeploy(&mut tx, service_id).await,
+        };
+        let outcome = match request {
+            Ok(request) => {
+                state
+                    .engine
+                    .queue(
+                        &mut tx,
+                        request.within(&execution),
+                        service_id,
+                        caller.into(),
+                    )
+                    .await
+            }
+            Err(error) => Err(error),
+        };
         match outcome {
             Ok(action) => queued.push(action.deployment_id),
             // The environment was idle: a conflict means the action does not apply here.
@@ -458,7 +572,7 @@ async fn start_on_environment(
     audit::record(
         &mut tx,
         caller,
-        audit::Change::new(action.event_type(), target),
+        audit::Change::new(what.event_type(), target),
     )
     .await?;
     tx.commit().await?;
@@ -469,6 +583,27 @@ async fn start_on_environment(
     let statuses =
         engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
     Ok((statuses, started))
+}
+
+/// Body of `POST /environment/{id}/cancelDeployment`: the document's `force_cancel` is left
+/// alone (`platform_fields`), every cancel here being whole.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+struct CancelDeploymentRequest {}
+
+async fn cancel_deployment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(CancelDeploymentRequest {}): ApiJson<CancelDeploymentRequest>,
+) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    find_environment(&state, &caller, environment_id).await?;
+    state
+        .engine
+        .cancel_environment(environment_id, &caller)
+        .await?;
+    let statuses =
+        engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
+    Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
 }
 
 /// The environment as one `Status`: its state, its services' deployment status taken together,

@@ -1,14 +1,110 @@
-//! Labels groups (spec 2.10) and annotation groups.
+//! Labels groups (spec 2.10) and annotation groups, with the services each annotations group is
+//! set on.
 
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
-    AnnotationsGroup, AnnotationsGroupRequest, FieldError, LabelsGroup, LabelsGroupRequest,
+    AnnotationsGroup, AnnotationsGroupRequest, AssociatedItem, AssociatedItemType, FieldError,
+    LabelsGroup, LabelsGroupRequest, List, ServiceType,
 };
 use uuid::Uuid;
 
-use super::organization_resources::OrganizationResource;
-use crate::store::{Kind, Secrets};
+use super::organization_resources::{self, OrganizationResource};
+use super::own_organization;
+use crate::auth::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiPath, ApiResult};
+use crate::routes::{Doc, RouteTable};
+use crate::store::{self, Kind, Secrets};
+use crate::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    organization_resources::register::<LabelsGroups>(routes);
+    organization_resources::register::<AnnotationsGroups>(routes);
+    routes.add(
+        Method::GET,
+        format!("{}/associatedItems", AnnotationsGroups::ITEM),
+        Permission::Read,
+        Doc::new("The services an annotations group is set on, with their environment, project and cluster")
+            .answers_list_of::<AssociatedItem>(StatusCode::OK),
+        associated_items,
+    );
+}
+
+#[derive(sqlx::FromRow)]
+struct AssociatedRow {
+    id: String,
+    name: String,
+    kind: String,
+    cron: bool,
+    environment_id: String,
+    environment_name: String,
+    project_id: String,
+    project_name: String,
+    cluster_id: String,
+    cluster_name: Option<String>,
+}
+
+async fn associated_items(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, group_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<List<AssociatedItem>>> {
+    own_organization(&caller, organization_id)?;
+    store::find::<AnnotationsGroup>(
+        &state.db,
+        AnnotationsGroups::KIND,
+        organization_id,
+        group_id,
+    )
+    .await?;
+    // Ids are UUIDs, so a configuration that holds one names that group.
+    let rows: Vec<AssociatedRow> = sqlx::query_as(
+        "SELECT s.id, s.name, s.kind, json_extract(s.spec, '$.schedule.cronjob') IS NOT NULL AS cron,
+                e.id AS environment_id, e.name AS environment_name,
+                p.id AS project_id, p.name AS project_name,
+                e.cluster_id, c.name AS cluster_name
+         FROM services s JOIN environments e ON e.id = s.environment_id
+         JOIN projects p ON p.id = e.project_id
+         LEFT JOIN organization_resources c ON c.id = e.cluster_id
+         WHERE s.organization_id = ? AND instr(s.spec, ?) > 0
+         ORDER BY p.name, e.name, s.name",
+    )
+    .bind(organization_id.to_string())
+    .bind(group_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let items = rows
+        .into_iter()
+        .map(|row| {
+            let item_type = match db::wire::<ServiceType>(&row.kind)? {
+                ServiceType::Database => AssociatedItemType::Database,
+                ServiceType::Container => AssociatedItemType::Container,
+                ServiceType::Job if row.cron => AssociatedItemType::Cron,
+                ServiceType::Job => AssociatedItemType::Lifecycle,
+                // Helm and terraform services carry no annotations groups.
+                ServiceType::Application | ServiceType::Helm | ServiceType::Terraform => {
+                    AssociatedItemType::Application
+                }
+            };
+            Ok(AssociatedItem {
+                item_id: db::id(&row.id)?,
+                item_name: row.name,
+                item_type,
+                cluster_id: Some(db::id(&row.cluster_id)?),
+                cluster_name: row.cluster_name,
+                project_id: Some(db::id(&row.project_id)?),
+                project_name: Some(row.project_name),
+                environment_id: Some(db::id(&row.environment_id)?),
+                environment_name: Some(row.environment_name),
+            })
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(Json(List::new(items)))
+}
 
 pub struct LabelsGroups;
 
@@ -67,9 +163,9 @@ impl OrganizationResource for AnnotationsGroups {
         TargetType::Organization,
         Some(SubTargetType::AnnotationsGroup),
     );
-    const COLLECTION: &'static str = "/organization/{organization_id}/annotationsGroup";
+    const COLLECTION: &'static str = "/organization/{organization_id}/annotationsGroups";
     const ITEM: &'static str =
-        "/organization/{organization_id}/annotationsGroup/{annotations_group_id}";
+        "/organization/{organization_id}/annotationsGroups/{annotations_group_id}";
 
     type Request = AnnotationsGroupRequest;
     type Record = AnnotationsGroup;

@@ -73,8 +73,7 @@ pub fn table(state: &AppState) -> RouteTable {
     organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
     webhooks::register(&mut routes);
     organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);
-    organization_resources::register::<groups::LabelsGroups>(&mut routes);
-    organization_resources::register::<groups::AnnotationsGroups>(&mut routes);
+    groups::register(&mut routes);
     organization_resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(
         &mut routes,
     );

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
 use platform_api::{
     Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryOutcome,
-    HistoryQuery, List, LogLine, LogQuery, ServiceType, Status,
+    HistoryQuery, InstanceLogLine, List, ServiceType, Status,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -210,6 +210,16 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
+            format!("{}/redeploy", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!(
+                "Deploy a {what} again at the version it runs (its last deployed commit, its image or chart as configured)"
+            ))
+            .answers::<Status>(StatusCode::ACCEPTED),
+            redeploy::<R>,
+        )
+        .add(
+            Method::POST,
             format!("{}/cancel", R::ITEM),
             Permission::Deploy,
             Doc::new(format!("Cancel the action running on a {what}"))
@@ -234,19 +244,20 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .query("triggered_by", false, doc::text())
             .answers::<DeploymentHistoryPage>(StatusCode::OK),
             history::<R>,
-        )
-        .add(
+        );
+    if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
+        routes.add(
             Method::GET,
             format!("{}/log", R::ITEM),
             Permission::Read,
             Doc::new(format!(
-                "What the engine did to a {what}: the last `tail` lines (100 by default), of one `execution_id` if given"
+                "What a {what}'s instances printed, simulated from its actions: the last {} lines",
+                platform_api::INSTANCE_LOG_LINES
             ))
-            .query("tail", false, doc::integer(1, platform_api::LOG_TAIL_MAX))
-            .query("execution_id", false, doc::text())
-            .answers_list_of::<LogLine>(StatusCode::OK),
-            log::<R>,
+            .answers_list_of::<InstanceLogLine>(StatusCode::OK),
+            instance_log::<R>,
         );
+    }
     if R::TYPE.git_repository_path().is_some() {
         routes.add(
             Method::GET,
@@ -294,6 +305,30 @@ async fn act<R: ServiceResource>(
     find::<R>(&state, &caller, id).await?;
     let status = state.engine.request(action, id, &caller).await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
+}
+
+async fn redeploy<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    find::<R>(&state, &caller, id).await?;
+    let mut tx = state.engine.begin().await?;
+    let request = Request::redeploy(&mut tx, id).await?;
+    let queued = state
+        .engine
+        .queue(&mut tx, request, id, (&caller).into())
+        .await?;
+    let target = Target::service(&mut tx, id).await?;
+    audit::record(
+        &mut tx,
+        &caller,
+        Change::new(EventType::TriggerRedeploy, target),
+    )
+    .await?;
+    tx.commit().await?;
+    state.engine.start(queued.deployment_id);
+    Ok((StatusCode::ACCEPTED, Json(queued.status)))
 }
 
 async fn cancel<R: ServiceResource>(
@@ -373,16 +408,14 @@ async fn commits<R: ServiceResource>(
     Ok(Json(List::new(commits)))
 }
 
-async fn log<R: ServiceResource>(
+async fn instance_log<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
-    ApiQuery(query): ApiQuery<LogQuery>,
-) -> ApiResult<Json<List<LogLine>>> {
-    find::<R>(&state, &caller, id).await?;
-    query.validate().map_err(ApiError::invalid)?;
+) -> ApiResult<Json<List<InstanceLogLine>>> {
+    let (record, _) = find::<R>(&state, &caller, id).await?;
     Ok(Json(List::new(
-        engine::history::log(&state.db, id, &query).await?,
+        engine::instances::instance_log(&state.db, id, R::name(&record)).await?,
     )))
 }
 

@@ -238,8 +238,41 @@ struct ParentQuery {
     scope: VariableScope,
 }
 
+/// Query of `POST /variable/import`: the service imported through.
+#[derive(Deserialize)]
+struct ImportQuery {
+    service_id: Uuid,
+    service_type: ServiceType,
+}
+
 fn register_variable_family(routes: &mut RouteTable) {
     routes
+        .add(
+            Method::POST,
+            "/variable/import",
+            Permission::Write,
+            Doc::new(
+                "Import variables and secrets through a service (`?service_id=&service_type=`), each at the scope it names (the service's or above it), all or none",
+            )
+            .query("service_id", true, doc::uuid())
+            .query("service_type", true, doc::one_of_enum::<ServiceType>())
+            .body::<VariableImportRequest>()
+            .answers::<VariableImport>(StatusCode::CREATED),
+            |State(state): State<AppState>,
+             caller: Caller,
+             ApiQuery(query): ApiQuery<ImportQuery>,
+             ApiJson(request): ApiJson<VariableImportRequest>| async move {
+                let scope = VariableScope::of_service(query.service_type).ok_or_else(|| {
+                    ApiError::invalid(vec![FieldError::new(
+                        "service_type",
+                        "holds no variables (a database's are built in)",
+                    )])
+                })?;
+                let parent = parent(&state, &caller, scope, query.service_id).await?;
+                let imported = import(&state, &caller, &parent, request).await?;
+                Ok::<_, ApiError>((StatusCode::CREATED, Json(imported)))
+            },
+        )
         .add(
             Method::GET,
             "/variable",

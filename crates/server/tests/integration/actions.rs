@@ -141,7 +141,7 @@ async fn uninstalling_a_job_keeps_its_configuration() {
         .await
         .body;
     assert!(variables.to_string().contains("\"MODE\""));
-    let log = server.get(&format!("/api/job/{id}/log?tail=1")).await.body;
+    let log = server.service_log(id, None, Some(1)).await;
     assert!(log["results"][0]["message"]
         .as_str()
         .unwrap()
@@ -211,10 +211,7 @@ async fn failures_on_purpose_end_in_the_error_state_of_their_step() {
         steps(&failed).last().unwrap(),
         &("BUILD".to_string(), "ERROR".to_string())
     );
-    let log = server
-        .get(&format!("/api/application/{application}/log?tail=2"))
-        .await
-        .body;
+    let log = server.service_log(&application, None, Some(2)).await;
     assert!(
         log.to_string()
             .contains("failed on purpose (PLATFORM_FAIL_AT=BUILD)"),

@@ -92,5 +92,5 @@ async fn receiver_rules_name_the_field() {
     let malformed = server
         .get("/api/alert-receivers?organization_id=nope")
         .await;
-    assert_error(&malformed, StatusCode::BAD_REQUEST, "BAD_REQUEST");
+    assert_invalid_fields(&malformed, &["organization_id"]);
 }

@@ -64,11 +64,8 @@ async fn a_cluster_is_locked_and_unlocked_by_name() {
         json!({"name": "prod", "cloud_provider": "AWS", "region": "eu-west-1"}),
     )
     .await;
-    let lock = format!(
-        "/api/organization/{}/cluster/{}/lock",
-        server.organization_id,
-        created["id"].as_str().unwrap()
-    );
+    let lock = format!("/api/cluster/{}/lock", created["id"].as_str().unwrap());
+    let locks = format!("/api/organization/{}/lock", server.organization_id);
     let locked = server
         .post(
             &lock,
@@ -76,7 +73,7 @@ async fn a_cluster_is_locked_and_unlocked_by_name() {
         )
         .await;
     assert_eq!(locked.status, StatusCode::OK, "{}", locked.body);
-    let lock_body = &locked.body["cluster_lock"];
+    let lock_body = &locked.body;
     assert_eq!(lock_body["reason"], "Black Friday freeze");
     assert_eq!(lock_body["ttl_in_days"], 3);
     assert_eq!(lock_body["owner_name"], "API token console sign-in");
@@ -88,9 +85,19 @@ async fn a_cluster_is_locked_and_unlocked_by_name() {
         &["reason", "ttl_in_days"],
     );
     let auth = format!("Token {}", server.token);
+    let listed = server.get(&locks).await;
+    assert_eq!(listed.body["results"][0], *lock_body, "{}", listed.body);
+    let status = server
+        .get(&format!(
+            "/api/organization/{}/cluster/{}/status",
+            server.organization_id,
+            created["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(status.body["cluster_lock"], *lock_body);
     let unlocked = server.call(Method::DELETE, &lock, Some(&auth), None).await;
-    assert_eq!(unlocked.status, StatusCode::OK);
-    assert!(unlocked.body["cluster_lock"].is_null());
+    assert_eq!(unlocked.status, StatusCode::NO_CONTENT);
+    assert_eq!(server.get(&locks).await.body["results"], json!([]));
 }
 
 #[tokio::test]
@@ -224,10 +231,7 @@ async fn a_cluster_upgrades_one_version_when_it_may() {
         "/api/organization/{}/cluster/{id}/status",
         server.organization_id
     );
-    let lock = format!(
-        "/api/organization/{}/cluster/{id}/lock",
-        server.organization_id
-    );
+    let lock = format!("/api/cluster/{id}/lock");
     let upgrade = format!("/api/cluster/{id}/upgrade");
 
     server

@@ -313,7 +313,7 @@ async fn every_kind_built_from_git_records_the_commit_it_deployed() {
             history["results"][0]["details"]["commit"]["git_commit_id"],
             newest
         );
-        let log = server.get(&format!("/api/{kind}/{id}/log")).await.body;
+        let log = server.service_log(id, None, None).await;
         assert!(
             log.to_string()
                 .contains(&format!("the branch is at commit {newest}")),
@@ -405,7 +405,7 @@ async fn a_branch_that_is_gone_fails_the_clone_and_says_why() {
     let steps = status["steps"]["details"].as_array().unwrap();
     let failed = steps.iter().find(|step| step["status"] == "ERROR").unwrap();
     assert_eq!(failed["step_name"], "GIT_CLONE");
-    let log = server.get(&format!("/api/application/{id}/log")).await.body;
+    let log = server.service_log(id, None, None).await;
     let last = log["results"].as_array().unwrap().last().unwrap().clone();
     assert!(
         last["message"]

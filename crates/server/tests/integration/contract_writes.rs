@@ -21,10 +21,13 @@ pub(crate) const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
 #[tokio::test]
 async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shapes() {
     let document = contract::Document::production();
-    let server = TestServer::new().await;
+    let server = TestServer::with_workers(2).await;
     // The server's own document must say the same of every one of these writes.
     let own = server.own_document().await;
-    let (ids, commit) = prepared(&server).await;
+    let (mut ids, commit) = prepared(&server).await;
+    let mut writes = hold_for_cancels(&server, &mut ids).await;
+    let holding = writes.len();
+    writes.extend(self::writes(&ids, &commit));
 
     let table = platform_server::routes::table(&server.state);
     let shared: BTreeMap<String, (Method, String)> = table
@@ -36,7 +39,6 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
             Some((operation.label(), (rule.method.clone(), rule.path.clone())))
         })
         .collect();
-    let writes = writes(&ids, &commit);
     let driven: BTreeSet<String> = writes
         .iter()
         .map(|(method, path, _)| {
@@ -56,7 +58,10 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     let refused: BTreeMap<&str, &str> = REFUSED_BY_A_RULE_OF_THE_SPEC.iter().copied().collect();
     let mut messages = Vec::new();
     let mut own_messages = Vec::new();
-    for (method, template, body) in &writes {
+    for (at, (method, template, body)) in writes.iter().enumerate() {
+        if at == holding {
+            release(&server, &ids).await;
+        }
         let operation = document.operation(method.as_str(), template).unwrap();
         let label = operation.label();
         let own_operation = own
@@ -221,9 +226,15 @@ pub(crate) const SERVICE_KINDS: [&str; 6] = [
 ];
 
 pub(crate) fn is_action(template: &str) -> bool {
-    ["/deploy", "/stop", "/restart-service", "/uninstall"]
-        .iter()
-        .any(|action| template.ends_with(action))
+    [
+        "/deploy",
+        "/redeploy",
+        "/stop",
+        "/restart-service",
+        "/uninstall",
+    ]
+    .iter()
+    .any(|action| template.ends_with(action))
 }
 
 /// Waits for every service of the environment to leave its action, so that the next action
@@ -240,6 +251,79 @@ pub(crate) async fn settle_services(server: &TestServer, ids: &Records) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     panic!("the services of {statuses} never settled");
+}
+
+/// The document's cancels, with what they need: on a server of two workers
+/// (`TestServer::with_workers(2)`), two services hang in a step, so that a third one's deploy waits
+/// in the queue (`ids` gains its request as `deployment_request_id`). The calls are returned to be
+/// driven in order: the waiting request canceled, then the environment's deployment; `release`
+/// lets the services run again.
+pub(crate) async fn hold_for_cancels(
+    server: &TestServer,
+    ids: &mut Records,
+) -> Vec<(Method, String, Option<Value>)> {
+    let hang = server
+        .post(
+            &concrete("/environment/{environment_id}/environmentVariable", ids),
+            json!({"key": "PLATFORM_HANG_AT", "value": "DEPLOYMENT"}),
+        )
+        .await;
+    ids.0.insert(
+        "hang_variable_id",
+        hang.body["id"].as_str().unwrap().to_string(),
+    );
+    for kind in ["application", "container"] {
+        let path = concrete(&format!("/{kind}/{{{kind}_id}}/deploy"), ids);
+        let deployed = server.post(&path, json!({})).await;
+        assert_eq!(deployed.status, 202, "{path}: {}", deployed.body);
+        // Until a worker has taken it, the next one might take the worker first.
+        let queue = concrete(&format!("/service/{{{kind}_id}}/deploymentQueue"), ids);
+        for _ in 0..500 {
+            if server.get(&queue).await.body["results"] == json!([]) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+    let waiting = server
+        .post(&concrete("/database/{database_id}/deploy", ids), json!({}))
+        .await;
+    assert_eq!(
+        waiting.body["status_details"]["status"], "QUEUED",
+        "{}",
+        waiting.body
+    );
+    ids.0.insert(
+        "deployment_request_id",
+        waiting.body["deployment_request_id"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    );
+    vec![
+        (
+            Method::POST,
+            "/deploymentQueue/{deployment_request_id}/cancelDeployment".into(),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            "/environment/{environment_id}/cancelDeployment".into(),
+            Some(json!({"force_cancel": true})),
+        ),
+    ]
+}
+
+/// After `hold_for_cancels`' calls: nothing hangs any more, every service at rest.
+pub(crate) async fn release(server: &TestServer, ids: &Records) {
+    let hang = concrete(
+        "/environment/{environment_id}/environmentVariable/{hang_variable_id}",
+        ids,
+    );
+    let auth = format!("Token {}", server.token);
+    let deleted = server.call(Method::DELETE, &hang, Some(&auth), None).await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    settle_services(server, ids).await;
 }
 
 /// Every shared write, in an order that works (creations, then updates, then actions, then
@@ -367,6 +451,13 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             post.clone(),
+            "/organization/{organization_id}/annotationsGroups".into(),
+            Some(json!({
+            "name": "contract-annotations", "annotations": [{"key": "team", "value": "web"}],
+            "scopes": ["DEPLOYMENTS"]})),
+        ),
+        (
+            post.clone(),
             "/organization/{organization_id}/onPremise/credentials".into(),
             Some(json!({"name": "contract-rack"})),
         ),
@@ -474,6 +565,12 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             put.clone(),
+            "/organization/{organization_id}/annotationsGroups/{annotations_group_id}".into(),
+            Some(json!({
+            "name": "scrape", "annotations": [], "scopes": ["SERVICES"]})),
+        ),
+        (
+            put.clone(),
             "/organization/{organization_id}/onPremise/credentials/{credentials_id}".into(),
             Some(json!({"name": "rack-2"})),
         ),
@@ -501,6 +598,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
         (
             post.clone(),
+            "/cluster/{cluster_id}/lock".into(),
+            Some(json!({"reason": "contract freeze", "ttl_in_days": 1})),
+        ),
+        (
+            post.clone(),
             "/application/{application_id}/deploy".into(),
             Some(json!({"git_commit_id": commit})),
         ),
@@ -522,6 +624,13 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({})),
         ),
     ];
+    for kind in SERVICE_KINDS {
+        writes.push((
+            post.clone(),
+            format!("/{kind}/{{{kind}_id}}/redeploy"),
+            None,
+        ));
+    }
     for kind in SERVICE_KINDS {
         writes.push((
             post.clone(),
@@ -549,6 +658,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
     writes.push((
         post.clone(),
         "/environment/{environment_id}/deploy".into(),
+        None,
+    ));
+    writes.push((
+        post.clone(),
+        "/environment/{environment_id}/redeploy".into(),
         None,
     ));
     writes.push((
@@ -614,7 +728,13 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             ),
         ]);
     }
-    // Imports, at the services whose import the document has.
+    // Imports, through a service, and at the services whose own import the document has.
+    writes.push((
+        post.clone(),
+        "/variable/import?service_id={application_id}&service_type=APPLICATION".into(),
+        Some(json!({"overwrite": false, "vars": [
+            {"name": "IMPORTED_THROUGH", "value": "1", "scope": "ENVIRONMENT", "is_secret": false}]})),
+    ));
     for (kind, parameter, scope) in [
         ("application", "application_id", "APPLICATION"),
         ("container", "container_id", "CONTAINER"),
@@ -651,6 +771,7 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ));
     }
     writes.push((delete.clone(), "/variable/{variable_id}".into(), None));
+    writes.push((delete.clone(), "/cluster/{cluster_id}/lock".into(), None));
     for kind in SERVICE_KINDS {
         writes.push((delete.clone(), format!("/{kind}/{{{kind}_id}}"), None));
     }
@@ -663,6 +784,7 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ("customRole", "role_id"),
         ("helmRepository", "helm_repository_id"),
         ("labelsGroups", "labels_group_id"),
+        ("annotationsGroups", "annotations_group_id"),
         ("onPremise/credentials", "credentials_id"),
         ("webhook", "webhook_id"),
     ] {

@@ -225,12 +225,8 @@ async fn an_action_whose_run_keeps_breaking_ends_in_an_error_state_saying_why() 
     assert_eq!(status["status_details"]["status"], "ERROR");
     assert_eq!(status["deployment_requests_count"], 0);
     let log = restarted
-        .get(&format!(
-            "/api/application/{application}/log?execution_id={}",
-            status["execution_id"].as_str().unwrap()
-        ))
-        .await
-        .body;
+        .service_log(&application, status["execution_id"].as_str(), None)
+        .await;
     let lines: Vec<&str> = log["results"]
         .as_array()
         .unwrap()

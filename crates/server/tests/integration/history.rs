@@ -114,31 +114,132 @@ async fn the_log_tells_what_the_engine_did() {
     server.post(&deploy, json!({})).await;
     server.settled_status(&application).await;
 
-    let log = format!("/api/application/{application}/log");
-    let all = server.get(&log).await;
-    assert_eq!(all.status, StatusCode::OK);
-    let lines = all.body["results"].as_array().unwrap();
-    assert!(lines.len() > 10, "{}", all.body);
+    let all = server.service_log(&application, None, None).await;
+    let lines = all["results"].as_array().unwrap();
+    assert!(lines.len() > 10, "{all}");
     assert_eq!(lines.last().unwrap()["message"], "Deployed.");
     assert!(lines[0]["message"]
         .as_str()
         .unwrap()
         .starts_with("Deployment requested"));
 
-    let tail = server.get(&format!("{log}?tail=3")).await.body;
-    assert_eq!(tail["results"].as_array().unwrap().len(), 3);
-    assert_eq!(tail["results"][2]["message"], "Deployed.");
-
     let execution = first["execution_id"].as_str().unwrap();
     let one = server
-        .get(&format!("{log}?execution_id={execution}"))
-        .await
-        .body;
+        .service_log(&application, Some(execution), None)
+        .await;
     let one = one["results"].as_array().unwrap();
     assert!(!one.is_empty());
     assert!(one.iter().all(|line| line["execution_id"] == execution));
     assert!(one
         .iter()
         .any(|line| line["message"].as_str().unwrap().contains("Build: done")));
-    assert_invalid_fields(&server.get(&format!("{log}?tail=0")).await, &["tail"]);
+    assert!(one.len() < lines.len());
+}
+
+#[tokio::test]
+async fn an_environments_log_names_each_lines_service_in_both_shapes() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let database = server
+        .post(
+            &format!("/api/environment/{environment}/database"),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        )
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for service in [&application, &database] {
+        let kind = if *service == application {
+            "application"
+        } else {
+            "database"
+        };
+        server
+            .post(&format!("/api/{kind}/{service}/deploy"), json!({}))
+            .await;
+        server
+            .settled(&format!("/api/{kind}/{service}/status"))
+            .await;
+    }
+    let logs = server
+        .get(&format!("/api/environment/{environment}/logs"))
+        .await
+        .body;
+    let lines = logs.as_array().unwrap();
+    let of = |id: &str| {
+        lines
+            .iter()
+            .filter(|line| line["details"]["transmitter"]["id"] == id)
+            .count()
+    };
+    assert!(of(&application) > 5 && of(&database) > 2, "{logs}");
+    assert_eq!(of(&application) + of(&database), lines.len());
+    assert_eq!(lines[0]["details"]["transmitter"]["type"], "Application");
+    assert_eq!(
+        lines[0]["details"]["organization_id"],
+        server.organization_id
+    );
+    // Oldest first: the application's deployment ended before the database's began.
+    assert_eq!(
+        lines.last().unwrap()["details"]["transmitter"]["id"],
+        database.as_str()
+    );
+    let older = server
+        .get(&format!("/api/environment/{environment}/log"))
+        .await
+        .body;
+    let older = older["results"].as_array().unwrap();
+    assert_eq!(older.len(), lines.len());
+    assert_eq!(older[0]["scope"]["type"], "APPLICATION");
+    assert_eq!(older.last().unwrap()["scope"]["type"], "DATABASE");
+    assert_eq!(older.last().unwrap()["state"], "DEPLOYED");
+    assert_eq!(older[0]["message"], lines[0]["message"]["safe_message"]);
+}
+
+#[tokio::test]
+async fn an_applications_instances_print_what_they_run_until_stopped() {
+    let server = TestServer::new().await;
+    let (_, environment, _) = server.hierarchy().await;
+    let created = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "api", "image_name": "acme/api", "tag": "1.4.2",
+                   "registry_id": server.container_registry().await,
+                   "min_running_instances": 2, "max_running_instances": 2,
+                   "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true}]}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let container = created.body["id"].as_str().unwrap().to_string();
+    let log = format!("/api/container/{container}/log");
+    assert_eq!(server.get(&log).await.body["results"], json!([]));
+    let status = format!("/api/container/{container}/status");
+    server
+        .post(&format!("/api/container/{container}/deploy"), json!({}))
+        .await;
+    server.settled(&status).await;
+    server
+        .post(&format!("/api/container/{container}/stop"), json!({}))
+        .await;
+    server.settled(&status).await;
+    let first = server.get(&log).await.body;
+    let lines = first["results"].as_array().unwrap();
+    let pods: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .map(|line| line["pod_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pods.len(), 2, "{first}");
+    assert!(lines.iter().all(|line| line["version"] == "1.4.2"));
+    assert!(lines[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Started 1.4.2"));
+    assert!(lines
+        .iter()
+        .any(|line| line["message"] == "Listening on port 8080."));
+    assert_eq!(lines.last().unwrap()["message"], "Stopped.");
+    // The same history gives the same lines.
+    assert_eq!(server.get(&log).await.body, first);
 }

@@ -175,16 +175,20 @@ fn a_killed_server_resumes_every_deployment() {
         );
         assert_eq!(own["steps"]["details"].as_array().unwrap().len(), 7);
     }
+    let log = call(
+        &restarted,
+        &token,
+        "GET",
+        &format!("/environment/{environment}/logs"),
+        None,
+    );
     let resumed = applications.iter().filter(|id| {
-        let log = call(
-            &restarted,
-            &token,
-            "GET",
-            &format!("/application/{id}/log"),
-            None,
-        );
-        log.to_string()
-            .contains("The server restarted during this action")
+        log.as_array().unwrap().iter().any(|line| {
+            line["details"]["transmitter"]["id"] == **id
+                && line["message"]["safe_message"]
+                    .as_str()
+                    .is_some_and(|text| text.contains("The server restarted during this action"))
+        })
     });
     assert!(resumed.count() >= 1, "no deployment says it was resumed");
 

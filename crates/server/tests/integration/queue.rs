@@ -139,10 +139,7 @@ async fn a_cancel_inside_any_step_ends_the_action_with_no_later_step() {
         let mut running = false;
         for _ in 0..500 {
             let status = server.get(&status_path).await.body;
-            let log = server
-                .get(&format!("/api/application/{service}/log?tail=1"))
-                .await
-                .body;
+            let log = server.service_log(&service, None, Some(1)).await;
             let started = log["results"][0]["message"]
                 .as_str()
                 .is_some_and(|line| line.ends_with(": started."));
@@ -230,7 +227,7 @@ async fn an_action_past_its_timeout_ends_in_error_saying_so() {
         .await;
     let status = server.settled(&format!("/api/helm/{helm}/status")).await;
     assert_eq!(status["state"], "DEPLOYMENT_ERROR");
-    let log = server.get(&format!("/api/helm/{helm}/log")).await.body;
+    let log = server.service_log(helm, None, None).await;
     let said = log["results"].as_array().unwrap().iter().any(|line| {
         line["message"] == "Deployment: the deployment ran past its timeout of 5 s and was stopped."
     });
@@ -248,4 +245,162 @@ async fn an_engine_sped_up_past_its_own_work_still_deploys_within_the_timeout() 
         .await;
     let status = server.settled_status(&application).await;
     assert_eq!(status["state"], "DEPLOYED", "{status}");
+}
+
+/// The production document's cancels: a deployment request waiting in the queue canceled by its
+/// id never starts; an environment's deployment canceled inside a step ends CANCELED there, no
+/// later step run; the queue of the environment lists what waits.
+#[tokio::test]
+async fn the_documents_cancels_stop_a_waiting_request_and_a_running_environment() {
+    let server = one_worker(common::FAST).await;
+    let (_, environment, busy) = server.hierarchy().await;
+    server
+        .post(
+            &format!("/api/application/{busy}/environmentVariable"),
+            json!({"key": "PLATFORM_HANG_AT", "value": "BUILD"}),
+        )
+        .await;
+    server
+        .post(&format!("/api/application/{busy}/deploy"), json!({}))
+        .await;
+    let waiting = server.application(&environment, "waiting").await;
+    let asked = server
+        .post(&format!("/api/application/{waiting}/deploy"), json!({}))
+        .await;
+    let request = asked.body["deployment_request_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(queued(&server, &waiting).await.len(), 1);
+    let listed = server
+        .get(&format!("/api/environment/{environment}/deploymentQueue"))
+        .await
+        .body;
+    assert_eq!(
+        listed["results"][0]["identifier"]["deployment_request_id"],
+        request.as_str()
+    );
+    assert_eq!(listed["results"][0]["trigger_action"], "DEPLOY");
+    assert_eq!(
+        listed["results"][0]["stages"][0]["services"][0]["identifier"]["service_id"],
+        waiting.as_str()
+    );
+
+    let cancel = format!("/api/deploymentQueue/{request}/cancelDeployment");
+    let canceled = server.post(&cancel, json!({})).await;
+    assert_eq!(canceled.status, StatusCode::ACCEPTED, "{}", canceled.body);
+    let status = server.settled_status(&waiting).await;
+    assert_eq!(status["state"], "CANCELED");
+    assert_eq!(steps(&status).len(), 1, "it never started: {status}");
+    assert_eq!(
+        server.post(&cancel, json!({})).await.status,
+        StatusCode::CONFLICT
+    );
+    // The running one is no request in the queue: the environment's deployment is canceled.
+    let running = server
+        .get(&format!("/api/application/{busy}/status"))
+        .await
+        .body;
+    let running_request = running["deployment_request_id"].as_str().unwrap();
+    assert_eq!(
+        server
+            .post(
+                &format!("/api/deploymentQueue/{running_request}/cancelDeployment"),
+                json!({})
+            )
+            .await
+            .status,
+        StatusCode::CONFLICT
+    );
+    let environment_cancel = format!("/api/environment/{environment}/cancelDeployment");
+    let stopping = server.post(&environment_cancel, json!({})).await;
+    assert_eq!(stopping.status, StatusCode::ACCEPTED, "{}", stopping.body);
+    assert_eq!(stopping.body["id"], environment.as_str());
+    let status = server.settled_status(&busy).await;
+    assert_eq!(status["state"], "CANCELED");
+    let done = steps(&status);
+    assert_eq!(
+        done.last().unwrap(),
+        &("BUILD".to_string(), "CANCEL".to_string()),
+        "{done:?}"
+    );
+    assert!(
+        !done.iter().any(|(step, _)| step == "DEPLOYMENT"),
+        "{done:?}"
+    );
+    assert_eq!(
+        server.post(&environment_cancel, json!({})).await.status,
+        StatusCode::CONFLICT
+    );
+}
+
+/// A redeploy deploys again the commit the service runs, not the branch's newer one; a service
+/// never deployed has nothing to redeploy; an environment's redeploy takes its deployed services.
+#[tokio::test]
+async fn a_redeploy_runs_the_same_version_again() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let redeploy = format!("/api/application/{application}/redeploy");
+    assert_eq!(
+        server.post(&redeploy, json!({})).await.status,
+        StatusCode::CONFLICT
+    );
+    let (repository, url) = common::repository();
+    let moved = server
+        .put(
+            &format!("/api/application/{application}"),
+            json!({"name": "web", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+    let commits = server
+        .get(&format!("/api/application/{application}/commit"))
+        .await
+        .body;
+    let older = commits["results"][1]["git_commit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    server
+        .post(
+            &format!("/api/application/{application}/deploy"),
+            json!({"git_commit_id": older}),
+        )
+        .await;
+    server.settled_status(&application).await;
+    let again = server.post(&redeploy, json!({})).await;
+    assert_eq!(again.status, StatusCode::ACCEPTED, "{}", again.body);
+    server.settled_status(&application).await;
+    let history = server
+        .get(&format!(
+            "/api/application/{application}/deploymentHistoryV2"
+        ))
+        .await
+        .body;
+    assert_eq!(
+        history["results"][0]["details"]["commit"]["git_commit_id"],
+        older.as_str(),
+        "{history}"
+    );
+    let whole = server
+        .post(
+            &format!("/api/environment/{environment}/redeploy"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(whole.status, StatusCode::ACCEPTED, "{}", whole.body);
+    let status = server.settled_status(&application).await;
+    assert_eq!(status["state"], "DEPLOYED");
+    let history = server
+        .get(&format!(
+            "/api/application/{application}/deploymentHistoryV2"
+        ))
+        .await
+        .body;
+    assert_eq!(history["results"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        history["results"][0]["details"]["commit"]["git_commit_id"],
+        older.as_str()
+    );
+    drop(repository);
 }

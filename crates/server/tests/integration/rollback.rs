@@ -101,7 +101,8 @@ async fn an_application_rolls_back_to_an_earlier_commit() {
     assert_eq!(entries[0]["details"]["commit"]["git_commit_id"], first);
     assert_eq!(entries[0]["details"]["rollback_to"], earlier);
     assert!(entries[1]["details"]["rollback_to"].is_null());
-    let log = server.get(&format!("{path}/log")).await.body;
+    let id = path.rsplit('/').next().unwrap();
+    let log = server.service_log(id, None, None).await;
     assert!(log["results"]
         .as_array()
         .unwrap()

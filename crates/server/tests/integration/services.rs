@@ -172,7 +172,7 @@ async fn a_database_deploys_without_a_build() {
     assert_eq!(status["state"], "DEPLOYED");
     assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
     // Nothing of git: a database is not built from a repository.
-    let log = server.get(&format!("/api/database/{id}/log")).await.body;
+    let log = server.service_log(id, None, None).await;
     assert_eq!(
         log["results"][0]["message"],
         "Deployment requested; waiting in the queue."
@@ -353,7 +353,7 @@ async fn helm_services_come_from_git_or_a_helm_repository() {
     let status = server.settled(&format!("/api/helm/{id}/status")).await;
     assert_eq!(step_names(&status), ["DEPLOYMENT_QUEUEING", "DEPLOYMENT"]);
     // Nothing of git: this chart comes from a helm repository.
-    let log = server.get(&format!("/api/helm/{id}/log")).await.body;
+    let log = server.service_log(id, None, None).await;
     assert_eq!(
         log["results"][0]["message"],
         "Deployment requested; waiting in the queue."
@@ -499,7 +499,7 @@ async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
         .await;
     let annotations = server
         .post(
-            &format!("/api/organization/{org}/annotationsGroup"),
+            &format!("/api/organization/{org}/annotationsGroups"),
             json!({"name": "mesh", "annotations": [{"key": "mesh/inject", "value": "true"}], "scopes": ["DEPLOYMENTS"]}),
         )
         .await;
@@ -553,6 +553,21 @@ async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
         created.body["annotations_groups"][0]["annotations"][0]["key"],
         "mesh/inject"
     );
+    // The group says what it is set on, and where that lives.
+    let items = server
+        .get(&format!(
+            "/api/organization/{org}/annotationsGroups/{}/associatedItems",
+            annotations.as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(items.status, StatusCode::OK, "{}", items.body);
+    let item = &items.body["results"][0];
+    assert_eq!(
+        (&item["item_id"], &item["item_name"], &item["item_type"]),
+        (&json!(application), &json!("api"), &json!("APPLICATION"))
+    );
+    assert_eq!(item["environment_id"], environment.as_str());
+    assert_eq!(items.body["results"].as_array().unwrap().len(), 1);
     let policy = &created.body["autoscaling"];
     assert_eq!(policy["mode"], "KEDA");
     assert_eq!(policy["service_id"], application);
@@ -590,7 +605,7 @@ async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
         .call(
             Method::DELETE,
             &format!(
-                "/api/organization/{org}/annotationsGroup/{}",
+                "/api/organization/{org}/annotationsGroups/{}",
                 annotations.as_str().unwrap()
             ),
             Some(&format!("Token {}", server.token)),

@@ -158,7 +158,7 @@ async fn labels_groups() {
 #[tokio::test]
 async fn annotation_groups() {
     let server = TestServer::new().await;
-    let groups = Collection::new(&server, "annotationsGroup");
+    let groups = Collection::new(&server, "annotationsGroups");
     let created = groups
         .create(json!({"name": "scrape", "annotations": [{"key": "prometheus.io/scrape", "value": "true"}],
                        "scopes": ["DEPLOYMENTS", "PODS"]}))

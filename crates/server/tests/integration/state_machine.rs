@@ -316,10 +316,7 @@ async fn every_step_of_every_kind_can_fail_on_purpose() {
                 "{what} {action}"
             );
         }
-        let log = server
-            .get(&format!("/api/{what}/{id}/log?tail=1"))
-            .await
-            .body;
+        let log = server.service_log(&id, None, Some(1)).await;
         assert!(
             log.to_string()
                 .contains("failed on purpose (PLATFORM_FAIL_AT=DELETE)"),

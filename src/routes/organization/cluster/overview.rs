@@ -86,10 +86,7 @@ pub fn ClusterOverview() -> impl IntoView {
             <section class="card" aria-labelledby="lock-title">
                 <h2 id="lock-title">"Lock"</h2>
                 <p class="muted">"A locked cluster is not upgraded until the lock is lifted or its days run out."</p>
-                {loaded(status, 2, move |status| {
-                    let org = org.get_untracked();
-                    org.map(|org| view! { <Lock org status on_changed=changed/> })
-                })}
+                {loaded(status, 2, move |status| view! { <Lock status on_changed=changed/> })}
             </section>
         </div>
         {move || cluster_id.get().map(|cluster| view! { <Access cluster/> })}
@@ -168,20 +165,20 @@ fn ClusterFacts(
 }
 
 #[component]
-fn Lock(org: Uuid, status: ClusterStatus, on_changed: Callback<()>) -> impl IntoView {
+fn Lock(status: ClusterStatus, on_changed: Callback<()>) -> impl IntoView {
     match status.cluster_lock {
-        Some(lock) => view! { <Locked org lock on_changed/> }.into_any(),
-        None => view! { <LockForm org cluster=status.cluster_id on_changed/> }.into_any(),
+        Some(lock) => view! { <Locked lock on_changed/> }.into_any(),
+        None => view! { <LockForm cluster=status.cluster_id on_changed/> }.into_any(),
     }
 }
 
 #[component]
-fn Locked(org: Uuid, lock: ClusterLock, on_changed: Callback<()>) -> impl IntoView {
+fn Locked(lock: ClusterLock, on_changed: Callback<()>) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let cluster = lock.cluster_id;
     let unlock = Action::new_local(move |_: &()| async move {
-        match api.unlock_cluster(org, cluster).await {
+        match api.unlock_cluster(cluster).await {
             Ok(()) => {
                 toasts.success("Lock lifted.");
                 on_changed.run(());
@@ -205,12 +202,12 @@ fn Locked(org: Uuid, lock: ClusterLock, on_changed: Callback<()>) -> impl IntoVi
 }
 
 #[component]
-fn LockForm(org: Uuid, cluster: Uuid, on_changed: Callback<()>) -> impl IntoView {
+fn LockForm(cluster: Uuid, on_changed: Callback<()>) -> impl IntoView {
     let api = use_api();
     let reason = RwSignal::new(String::new());
     let days = RwSignal::new("7".to_string());
     let form = Form::new(
-        move |request: ClusterLockRequest| async move { api.lock_cluster(org, cluster, &request).await },
+        move |request: ClusterLockRequest| async move { api.lock_cluster(cluster, &request).await },
         move |_| {
             on_changed.run(());
             "Cluster locked.".to_string()

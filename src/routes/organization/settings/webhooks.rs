@@ -6,12 +6,13 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use platform_api::{
-    DeliveryStatus, EnvironmentMode, RolePermission, Webhook, WebhookDelivery, WebhookEvent,
-    WebhookRequest, WireEnum,
+    DeliveryStatus, EnvironmentMode, RolePermission, Webhook, WebhookEvent, WebhookRequest,
+    WireEnum,
 };
 use uuid::Uuid;
 
-use crate::api::use_api;
+use crate::api::webhook::Delivery;
+use crate::api::{use_api, Enhancement};
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
@@ -95,12 +96,15 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl In
             }
         }
     });
+    // Offered while the API may send test events (the platform does not).
+    let can_test = RwSignal::new(!api.lacks(Enhancement::WebhookTest));
     let send_test = Action::new_local(move |_: &()| async move {
         match api.test_webhook(org, id).await {
-            Ok(_) => {
+            Ok(Some(_)) => {
                 toasts.success("Test event sent: its delivery is listed below.");
                 open.set(true);
             }
+            Ok(None) => can_test.set(false),
             Err(error) => toasts.error(error.to_string()),
         }
     });
@@ -168,12 +172,14 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl In
                     on:click=move |_| { toggle.dispatch_local(toggled.clone()); }>
                     {if enabled { "Disable" } else { "Enable" }}
                 </button>
-                <button type="button" class="button button--small button--secondary"
-                    disabled=move || test_refusal.is_some() || send_test.pending().get()
-                    title=test_refusal aria-label=test_name
-                    on:click=move |_| { send_test.dispatch_local(()); }>
-                    "Send a test event"
-                </button>
+                <Show when=move || can_test.get()>
+                    <button type="button" class="button button--small button--secondary"
+                        disabled=move || test_refusal.is_some() || send_test.pending().get()
+                        title=test_refusal aria-label=test_name.clone()
+                        on:click=move |_| { send_test.dispatch_local(()); }>
+                        "Send a test event"
+                    </button>
+                </Show>
                 <DeleteButton question="Delete this webhook?" item=target
                     consequence="It gets no more events, and the record of its deliveries goes with it."
                     done="Webhook deleted."
@@ -212,7 +218,7 @@ fn Deliveries(org: Uuid, webhook: Uuid) -> impl IntoView {
 }
 
 #[component]
-fn DeliveryTable(deliveries: Vec<WebhookDelivery>) -> impl IntoView {
+fn DeliveryTable(deliveries: Vec<Delivery>) -> impl IntoView {
     if deliveries.is_empty() {
         return view! {
             <p class="muted">"Nothing sent yet: events arrive here as deployments start and end."</p>
@@ -236,24 +242,18 @@ fn DeliveryTable(deliveries: Vec<WebhookDelivery>) -> impl IntoView {
                         DeliveryStatus::Pending => ("progress", "Retrying"),
                         DeliveryStatus::Failed => ("failure", "Failed"),
                     };
-                    let last = delivery.attempts.last().map(|attempt| match (attempt.status_code, &attempt.error) {
-                        (Some(code), _) => code.to_string(),
-                        (None, Some(error)) => error.clone(),
-                        (None, None) => String::new(),
-                    });
-                    let payload = delivery.payload;
                     view! {
                         <tr data-delivery=delivery.id.to_string()>
-                            <td>{delivery.event_type.label()}</td>
-                            <td>{format!("{} · {} · {}", payload.project_name, payload.environment_name, payload.service_name)}</td>
+                            <td>{delivery.event.label()}</td>
+                            <td>{delivery.about.unwrap_or_else(|| "—".into())}</td>
                             <td>
                                 <span class=format!("badge badge--{tone}") title=delivery.outcome.unwrap_or_default()>
                                     <span class="badge__dot" aria-hidden="true"></span>{label}
                                 </span>
                             </td>
-                            <td>{delivery.attempts.len()}</td>
-                            <td class="mono">{last.unwrap_or_else(|| "—".into())}</td>
-                            <td><RelativeTime at=delivery.created_at/></td>
+                            <td>{delivery.attempts.map_or_else(|| "—".to_string(), |count| count.to_string())}</td>
+                            <td class="mono">{delivery.last_answer.unwrap_or_else(|| "—".into())}</td>
+                            <td><RelativeTime at=delivery.at/></td>
                         </tr>
                     }
                 }).collect_view()}

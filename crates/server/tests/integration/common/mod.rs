@@ -70,6 +70,14 @@ impl TestServer {
         Self::with_config(dir, config).await
     }
 
+    /// A server of `workers` engine workers: with few, an action can be held in the queue.
+    pub async fn with_workers(workers: usize) -> Self {
+        let dir = TempDir::new().unwrap();
+        let mut config = config(&dir);
+        config.engine_workers = workers;
+        Self::with_config(dir, config).await
+    }
+
     /// A server on the database in `dir` started with `config` (its sign-in token renewed).
     pub async fn with_config(dir: TempDir, mut config: Config) -> Self {
         config.new_sign_in_token = true;
@@ -143,6 +151,43 @@ impl TestServer {
 
     pub async fn get(&self, path: &str) -> Reply {
         self.call(Method::GET, path, Some(&self.auth()), None).await
+    }
+
+    /// What the engine wrote for the service `service_id`: the lines of its environment's log
+    /// (`GET /environment/{id}/logs`, of the execution `version` when given) that name it,
+    /// oldest first, the last `tail` when given, as `{"results": [{"message", "execution_id"}]}`.
+    pub async fn service_log(
+        &self,
+        service_id: &str,
+        version: Option<&str>,
+        tail: Option<usize>,
+    ) -> Value {
+        let (environment,): (String,) =
+            sqlx::query_as("SELECT environment_id FROM services WHERE id = ?")
+                .bind(service_id)
+                .fetch_one(&self.state.db)
+                .await
+                .expect("the service exists");
+        let query = version.map(|v| format!("?version={v}")).unwrap_or_default();
+        let reply = self
+            .get(&format!("/api/environment/{environment}/logs{query}"))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+        let lines: Vec<Value> = reply
+            .body
+            .as_array()
+            .expect("a bare array")
+            .iter()
+            .filter(|line| line["details"]["transmitter"]["id"] == service_id)
+            .map(|line| {
+                serde_json::json!({
+                    "message": line["message"]["safe_message"],
+                    "execution_id": line["details"]["execution_id"],
+                })
+            })
+            .collect();
+        let skipped = tail.map_or(0, |tail| lines.len().saturating_sub(tail));
+        serde_json::json!({ "results": lines[skipped..] })
     }
 
     pub async fn put(&self, path: &str, body: Value) -> Reply {
@@ -400,7 +445,7 @@ pub async fn records(server: &TestServer) -> Records {
         ),
         (
             "annotations_group_id",
-            "annotationsGroup",
+            "annotationsGroups",
             json!({"name": "scrape", "annotations": [{"key": "prometheus.io/scrape", "value": "true"}],
                    "scopes": ["DEPLOYMENTS"]}),
         ),
@@ -482,6 +527,22 @@ pub async fn records(server: &TestServer) -> Records {
         assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    // A deployment request, of the database deployed once.
+    let database = ids["database_id"].clone();
+    let deployed = server
+        .post(&format!("/api/database/{database}/deploy"), json!({}))
+        .await;
+    assert_eq!(deployed.status, StatusCode::ACCEPTED, "{}", deployed.body);
+    ids.insert(
+        "deployment_request_id",
+        deployed.body["deployment_request_id"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    );
+    server
+        .settled(&format!("/api/database/{database}/status"))
+        .await;
     let application = ids["application_id"].clone();
     // Routes of any service kind (`/service/{service_id}/...`) are read on the application.
     ids.insert("service_id", application.clone());
@@ -525,16 +586,16 @@ pub const ALERT_WEBHOOK_URL: &str = "https://hooks.slack.com/services/never/retu
 
 /// A route template with its parameters filled with real records.
 pub fn concrete(path: &str, records: &Records) -> String {
-    let filled = path
-        .split('/')
-        .map(
-            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(parameter) => records.id(parameter).to_string(),
-                None => segment.to_string(),
-            },
-        )
-        .collect::<Vec<_>>()
-        .join("/");
+    // Every `{parameter}`, in the path or its query.
+    let mut filled = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let close = open + rest[open..].find('}').expect("a closed parameter");
+        filled.push_str(&rest[..open]);
+        filled.push_str(records.id(&rest[open + 1..close]));
+        rest = &rest[close + 1..];
+    }
+    filled.push_str(rest);
     // The one list that takes its parent in the query.
     if filled == "/variable" {
         let application = records.id("application_id");

@@ -9,7 +9,10 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
-use platform_api::{Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission, Status};
+use platform_api::{
+    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission,
+    ServiceType, Status,
+};
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
@@ -190,8 +193,10 @@ fn EnvironmentActions(
     let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &EnvironmentAction| {
         let action = *action;
+        let current = statuses.get_untracked().and_then(Result::ok);
         async move {
-            match api.act_on_environment(environment, action).await {
+            let Some(current) = current else { return };
+            match api.act_on_environment(environment, action, &current).await {
                 Ok(_) => toasts.success(action.accepted()),
                 Err(error) => {
                     permitted.note(&error);
@@ -203,6 +208,8 @@ fn EnvironmentActions(
     });
     let has_services = move || summary.get().is_some_and(|s| s.has_services);
     let any_runs = move || summary.get().is_some_and(|s| s.any_runs);
+    let any_restarts = move || summary.get().is_some_and(|s| s.any_restarts);
+    let any_deployed = move || summary.get().is_some_and(|s| s.any_deployed);
     let any_in_progress = move || summary.get().is_some_and(|s| s.any_in_progress);
     let refusal = move || {
         permitted.refusal().or_else(|| {
@@ -215,16 +222,33 @@ fn EnvironmentActions(
         <Show when=has_services>
             <div class="actions">
                 <p class="actions__refusal">{move || permitted.refusal()}</p>
-                <Show when=any_runs>
+                <Show when=any_in_progress>
+                    <ConfirmButton label="Cancel deployment" question="Cancel the environment's deployment?"
+                        consequence="Every action running or waiting in this environment stops; what has finished stays as it is."
+                        class="button button--secondary"
+                        disabled=Signal::derive(move || act.pending().get() || permitted.refusal().is_some())
+                        title=Signal::derive(move || permitted.refusal())
+                        on_confirm=move |()| { act.dispatch_local(EnvironmentAction::Cancel); }/>
+                </Show>
+                <Show when=any_restarts>
                     <button type="button" class="button button--ghost" disabled=disabled
                         title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Restart); }>
                         "Restart all"
                     </button>
+                </Show>
+                <Show when=any_runs>
                     <ConfirmButton label="Stop all" question="Stop every service of this environment?"
                         consequence="Each running service stops; its data and configuration are kept, and a deploy starts it again."
                         class="button button--ghost"
                         disabled=Signal::derive(disabled) title=Signal::derive(refusal)
                         on_confirm=move |()| { act.dispatch_local(EnvironmentAction::Stop); }/>
+                </Show>
+                <Show when=any_deployed>
+                    <button type="button" class="button button--ghost" disabled=disabled
+                        title=move || refusal().unwrap_or_else(|| "Deploy again the version each deployed service runs".into())
+                        on:click=move |_| { act.dispatch_local(EnvironmentAction::Redeploy); }>
+                        "Redeploy all"
+                    </button>
                 </Show>
                 <button type="button" class="button button--primary" disabled=disabled
                     title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Deploy); }>
@@ -240,6 +264,9 @@ fn EnvironmentActions(
 struct Summary {
     has_services: bool,
     any_runs: bool,
+    /// A service runs of a kind the platform restarts.
+    any_restarts: bool,
+    any_deployed: bool,
     any_in_progress: bool,
 }
 
@@ -249,6 +276,16 @@ impl Summary {
         Self {
             has_services: statuses.is_some_and(|s| s.all().next().is_some()),
             any_runs: statuses.is_some_and(|s| s.all().any(Status::runs)),
+            any_restarts: statuses.is_some_and(|s| {
+                s.all().any(|status| {
+                    status.runs() && s.kind_of(status.id).is_some_and(ServiceType::restarts)
+                })
+            }),
+            any_deployed: statuses.is_some_and(|s| {
+                s.all().any(|status| {
+                    status.service_deployment_status != DeploymentStatus::NeverDeployed
+                })
+            }),
             any_in_progress: statuses.is_some_and(EnvironmentStatuses::any_in_progress),
         }
     }

@@ -18,6 +18,7 @@ use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::status_badge::StatusBadge;
+use crate::routes::param_id;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
@@ -154,6 +155,25 @@ pub fn SelectionActions(
         }
     });
     let disabled = move || act.pending().get() || permitted.refusal().is_some();
+    // The platform restarts applications, containers and databases only.
+    let restart_refusal = move || {
+        permitted.refusal().or_else(|| {
+            let unrestartable: Vec<String> = services.with_value(|all| {
+                all.iter()
+                    .filter(|service| {
+                        selection.is_chosen(service.id) && !service.service_type.restarts()
+                    })
+                    .map(|service| service.name.clone())
+                    .collect()
+            });
+            (!unrestartable.is_empty()).then(|| {
+                format!(
+                    "The platform restarts applications, containers and databases only; {} cannot be restarted: deploy it again instead.",
+                    unrestartable.join(", ")
+                )
+            })
+        })
+    };
     view! {
         <Show when=move || { count() > 0 }>
             <div class="selection-bar" role="region" aria-label="Selected services">
@@ -161,8 +181,9 @@ pub fn SelectionActions(
                     {move || format!("{} selected", count())}
                 </p>
                 <div class="actions">
-                    <button type="button" class="button button--ghost" disabled=disabled
-                        title=move || permitted.refusal()
+                    <button type="button" class="button button--ghost"
+                        disabled=move || act.pending().get() || restart_refusal().is_some()
+                        title=restart_refusal
                         on:click=move |_| { act.dispatch_local(SelectedAction::Restart); }>
                         "Restart"
                     </button>
@@ -272,20 +293,29 @@ fn Live(service: ServiceSummary, rows: RowStatuses) -> impl IntoView {
         status.with(|s| s.as_ref().map_or(ServiceState::Ready, |s| s.state))
     });
     let failed = move || state.get().tone() == StateTone::Failure;
+    let execution = move || status.with(|s| s.as_ref().and_then(|s| s.execution_id.clone()));
     view! {
         <StatusBadge state/>
         <Show when=failed>
-            <FailureReason kind=service.service_type id=service.id/>
+            <FailureReason id=service.id execution=execution()/>
         </Show>
     }
 }
 
-/// The last line of what the engine did to the service: why its action failed.
+/// The last line of what the engine did to the service in its failed action: why it failed.
 #[component]
-fn FailureReason(kind: ServiceType, id: Uuid) -> impl IntoView {
+fn FailureReason(id: Uuid, execution: Option<String>) -> impl IntoView {
     let api = use_api();
-    let reason =
-        LocalResource::new(move || async move { api.service_log(kind, id, None, 1).await });
+    let environment = param_id("env");
+    let reason = LocalResource::new(move || {
+        let (environment, execution) = (environment.get(), execution.clone());
+        async move {
+            match environment {
+                Some(environment) => api.service_log(environment, id, execution.as_deref()).await,
+                None => Ok(Vec::new()),
+            }
+        }
+    });
     view! {
         <span class="selection-progress__refused">
             {move || reason.get().and_then(Result::ok).and_then(|lines| lines.last().map(|line| line.message.clone()))}

@@ -47,6 +47,8 @@ pub(super) struct RowStatus {
     pub(super) state: ServiceState,
     deployment: DeploymentStatus,
     last_deployed: Option<DateTime<Utc>>,
+    /// The service's last action, whose log says why it failed.
+    pub(super) execution_id: Option<String>,
 }
 
 impl RowStatus {
@@ -55,6 +57,7 @@ impl RowStatus {
             state: status.state,
             deployment: status.service_deployment_status,
             last_deployed: status.last_deployment_date,
+            execution_id: status.execution_id.clone(),
         }
     }
 

@@ -1,9 +1,12 @@
 //! What can be done to a service, on every tab of its pages: deploy (the branch's latest or a
-//! chosen commit; for terraform, a plan only), restart, stop, uninstall and cancel, each offered
-//! while it applies to the service's status.
+//! chosen commit; for terraform, a plan only), redeploy the version it runs, restart and stop (the
+//! kinds the platform restarts or stops), uninstall and cancel, each offered while it applies to
+//! the service's status.
 
 use leptos::prelude::*;
-use platform_api::{RolePermission, ServiceState, ServiceType, StatusAction};
+use platform_api::{
+    ActionStatus, DeploymentStatus, RolePermission, ServiceState, ServiceType, StatusAction,
+};
 
 use super::commit_picker::CommitPicker;
 use super::AddressedService;
@@ -18,6 +21,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let AddressedService {
+        environment,
         id,
         kind,
         record,
@@ -40,6 +44,22 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             status.refetch();
         }
     });
+    let cancel = Action::new_local(move |_: &()| {
+        let (environment, current) = (environment.get_untracked(), service.current());
+        async move {
+            let (Some(environment), Some(current)) = (environment, current) else {
+                return;
+            };
+            match api.cancel_service(environment, &current).await {
+                Ok(canceled) => toasts.success(canceled.said()),
+                Err(error) => {
+                    permitted.note(&error);
+                    toasts.error(error.to_string());
+                }
+            }
+            status.refetch();
+        }
+    });
     let current = move || service.current();
     let in_progress = move || current().is_some_and(|status| status.state.is_in_progress());
     let deploying = move || {
@@ -54,28 +74,54 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             status.state.is_in_progress() && status.state != ServiceState::Canceling
         })
     };
+    let queued = move || {
+        current().is_some_and(|status| status.status_details.status == ActionStatus::Queued)
+    };
+    let deployed_once = move || {
+        current().is_some_and(|status| {
+            status.service_deployment_status != DeploymentStatus::NeverDeployed
+        })
+    };
+    let kind_can =
+        move |can: fn(ServiceType) -> bool| kind.get().and_then(Result::ok).is_some_and(can);
     let refusal = move || permitted.refusal();
-    let busy = move || act.pending().get() || refusal().is_some();
+    let busy = move || act.pending().get() || cancel.pending().get() || refusal().is_some();
     let disabled = move || busy() || in_progress();
     let is_terraform = move || matches!(kind.get(), Some(Ok(ServiceType::Terraform)));
 
     view! {
             <div class="actions">
                 <p class="actions__refusal" id="actions-refusal">{refusal}</p>
-                <Show when=cancelable>
+                <Show when=move || cancelable() && queued()>
                     <button type="button" class="button button--secondary" disabled=busy
-                        title=refusal on:click=move |_| { act.dispatch_local(ServiceAction::Cancel); }>
+                        title=refusal on:click=move |_| { cancel.dispatch_local(()); }>
                         "Cancel"
                     </button>
                 </Show>
-                <Show when=move || runs() && !in_progress()>
+                // The platform stops a running action with its environment's deployment.
+                <Show when=move || cancelable() && !queued()>
+                    <ConfirmButton label="Cancel" question="Cancel the environment's deployment?"
+                        consequence="A running action stops with its environment's deployment: every action running or waiting in this environment stops, this one with them."
+                        disabled=Signal::derive(busy) title=Signal::derive(refusal)
+                        on_confirm=move |()| { cancel.dispatch_local(()); }/>
+                </Show>
+                <Show when=move || runs() && !in_progress() && kind_can(ServiceType::restarts)>
                     <button type="button" class="button button--ghost" disabled=busy title=refusal
                         on:click=move |_| { act.dispatch_local(ServiceAction::Restart); }>
                         "Restart"
                     </button>
+                </Show>
+                <Show when=move || runs() && !in_progress() && kind_can(ServiceType::stops)>
                     <button type="button" class="button button--ghost" disabled=busy title=refusal
                         on:click=move |_| { act.dispatch_local(ServiceAction::Stop); }>
                         "Stop"
+                    </button>
+                </Show>
+                <Show when=move || deployed_once() && !in_progress()>
+                    <button type="button" class="button button--ghost" disabled=busy
+                        title=move || refusal().unwrap_or_else(|| "Deploy again the version it runs now".into())
+                        on:click=move |_| { act.dispatch_local(ServiceAction::Redeploy); }>
+                        "Redeploy"
                     </button>
                 </Show>
                 <Show when=move || installed() && !in_progress()>

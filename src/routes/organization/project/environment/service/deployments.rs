@@ -31,8 +31,6 @@ use crate::state::toasts::use_toasts;
 const PAGE_SIZE: u32 = 20;
 /// How often the list is polled while an action runs.
 const POLL_RUNNING: Duration = Duration::from_secs(2);
-/// Lines of an action's log shown when it is opened.
-const LOG_LINES: u32 = 500;
 
 #[component]
 pub fn ServiceDeployments() -> impl IntoView {
@@ -233,7 +231,7 @@ fn Row(
             </tr>
             <Show when=move || open.get()>
                 <tr class="table__detail">
-                    <td colspan="7"><ExecutionLog kind id execution=execution.clone()/></td>
+                    <td colspan="7"><ExecutionLog addressed execution=execution.clone()/></td>
                 </tr>
             </Show>
         </tbody>
@@ -314,11 +312,18 @@ fn RollBack(
 }
 
 #[component]
-fn ExecutionLog(kind: ServiceType, id: Uuid, execution: String) -> impl IntoView {
+fn ExecutionLog(addressed: AddressedService, execution: String) -> impl IntoView {
     let api = use_api();
     let lines = LocalResource::new(move || {
         let execution = execution.clone();
-        async move { api.service_log(kind, id, Some(&execution), LOG_LINES).await }
+        let (environment, id) = (addressed.environment.get(), addressed.id.get());
+        async move {
+            let (environment, id) = (
+                environment.ok_or_else(no_service)?,
+                id.ok_or_else(no_service)?,
+            );
+            api.service_log(environment, id, Some(&execution)).await
+        }
     });
     view! { {loaded(lines, 4, |lines| view! { <DeploymentLog lines/> })} }
 }

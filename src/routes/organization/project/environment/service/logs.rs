@@ -1,13 +1,14 @@
-//! `.../service/:service/logs`: what the engine did to the service, the last `?tail=N` lines of
-//! all its actions, each action's lines under its name and outcome, narrowed by a search as the
-//! person types, and followed while an action runs.
+//! `.../service/:service/logs`: what the engine did to the service (its lines among the last of
+//! its environment's deployment log), each action's lines under its name and outcome, narrowed by
+//! a search as the person types and followed while an action runs; and, for the kinds whose
+//! instances' log the platform gives, what its running instances printed.
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate, use_query_map};
-use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
+use platform_api::{DeploymentHistoryEntry, InstanceLogLine, LogLine, ServiceState, ServiceType};
+use uuid::Uuid;
 
 use super::{no_service, use_addressed_service};
 use crate::api::service::HistoryFilter;
@@ -15,14 +16,12 @@ use crate::api::use_api;
 use crate::components::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
+use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
 
-/// How many of the last lines can be asked for; the server keeps up to 10 000 a query.
-const TAILS: [u32; 3] = [100, 500, 2000];
-const DEFAULT_TAIL: u32 = 500;
 /// How often the log is read again while an action runs.
 const POLL_RUNNING: Duration = Duration::from_secs(2);
 /// The newest actions whose names and outcomes head their lines.
@@ -71,23 +70,18 @@ fn executions(lines: Vec<LogLine>, history: &[DeploymentHistoryEntry]) -> Vec<Ex
 pub fn ServiceLogs() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let (service, kind) = (addressed.id, addressed.kind);
-    let query = use_query_map();
-    let tail = Memo::new(move |_| {
-        query
-            .with(|q| q.get("tail"))
-            .and_then(|tail| tail.parse::<u32>().ok())
-            .filter(|tail| TAILS.contains(tail))
-            .unwrap_or(DEFAULT_TAIL)
-    });
+    let (environment, service, kind) = (addressed.environment, addressed.id, addressed.kind);
     let log = LocalResource::new(move || {
-        let (id, tail) = (service.get(), tail.get());
+        let (environment, id) = (environment.get(), service.get());
         async move {
             let kind = kind.await?;
-            let id = id.ok_or_else(no_service)?;
+            let (environment, id) = (
+                environment.ok_or_else(no_service)?,
+                id.ok_or_else(no_service)?,
+            );
             let every = HistoryFilter::default();
             let (lines, history) = futures::try_join!(
-                api.service_log(kind, id, None, tail),
+                api.service_log(environment, id, None),
                 api.service_history(kind, id, 1, HISTORY_SIZE, &every),
             )?;
             Ok(executions(lines, &history.results))
@@ -101,35 +95,22 @@ pub fn ServiceLogs() -> impl IntoView {
         move || log.refetch(),
     );
     let search = RwSignal::new(String::new());
-    let navigate = use_navigate();
-    let location = use_location();
-    let choose_tail = move |event| {
-        let path = location.pathname.get_untracked();
-        navigate(
-            &format!("{path}?tail={}", event_target_value(&event)),
-            Default::default(),
-        );
+    let instances = move || {
+        let kind = kind.get().and_then(Result::ok)?;
+        let id = service.get()?;
+        kind.has_instance_log()
+            .then(|| view! { <InstanceLog kind id/> })
     };
 
     view! {
         <section class="card" aria-labelledby="logs-title">
             <div class="card__header">
-                <h2 id="logs-title">"Logs"</h2>
+                <h2 id="logs-title">"Deployment logs"</h2>
                 <div class="log-controls">
                     <label class="log-controls__field">
                         "Search"
                         <input type="search" id="log-search" placeholder="Text in a line"
                             bind:value=search/>
-                    </label>
-                    <label class="log-controls__field">
-                        "Lines"
-                        <select id="log-tail" on:change=choose_tail>
-                            {TAILS.map(|count| view! {
-                                <option value=count.to_string() selected=move || tail.get() == count>
-                                    {format!("Last {count}")}
-                                </option>
-                            }).collect_view()}
-                        </select>
                     </label>
                     <button type="button" class="button button--secondary button--small"
                         on:click=move |_| log.refetch()>
@@ -137,7 +118,56 @@ pub fn ServiceLogs() -> impl IntoView {
                     </button>
                 </div>
             </div>
+            <p class="muted">
+                {format!(
+                    "Its lines among the last {} of its environment's deployments.",
+                    platform_api::ENVIRONMENT_LOG_LINES
+                )}
+            </p>
             {loaded(log, 8, move |executions| view! { <Executions executions search/> })}
+        </section>
+        {instances}
+    }
+}
+
+/// What the service's running instances printed, each line with the instance and version.
+#[component]
+fn InstanceLog(kind: ServiceType, id: Uuid) -> impl IntoView {
+    let api = use_api();
+    let lines = LocalResource::new(move || async move { api.instance_log(kind, id).await });
+    view! {
+        <section class="card" aria-labelledby="instances-title">
+            <div class="card__header">
+                <h2 id="instances-title">"What its instances print"</h2>
+                <button type="button" class="button button--secondary button--small"
+                    on:click=move |_| lines.refetch()>
+                    "Refresh"
+                </button>
+            </div>
+            {loaded(lines, 4, |lines: Vec<InstanceLogLine>| {
+                if lines.is_empty() {
+                    return view! {
+                        <EmptyState title="Nothing printed yet"
+                            hint="Its instances print here once it is deployed and runs."/>
+                    }
+                    .into_any();
+                }
+                view! {
+                    <ol class="log" aria-label="Instances' log" tabindex="0">
+                        {lines.into_iter().map(|line| view! {
+                            <li class="log__line">
+                                <time class="log__time" datetime=line.created_at.to_rfc3339()
+                                    title=format::exact(line.created_at)>
+                                    {format::clock(line.created_at)}
+                                </time>
+                                <span class="log__source mono">{line.pod_name}</span>
+                                <span class="log__message">{line.message}</span>
+                            </li>
+                        }).collect_view()}
+                    </ol>
+                }
+                .into_any()
+            })}
         </section>
     }
 }
@@ -214,7 +244,6 @@ mod tests {
 
     fn line(execution_id: &str, message: &str) -> LogLine {
         LogLine {
-            id: uuid::Uuid::new_v4(),
             created_at: Utc::now(),
             execution_id: execution_id.into(),
             message: message.into(),

@@ -42,6 +42,7 @@ const POLL_ACTION: Duration = Duration::from_secs(1);
 /// the layout for every tab.
 #[derive(Clone, Copy)]
 pub struct AddressedService {
+    pub environment: Memo<Option<Uuid>>,
     pub id: Memo<Option<Uuid>>,
     pub kind: LocalResource<Result<ServiceType, ApiError>>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
@@ -94,13 +95,19 @@ fn address_service() -> AddressedService {
         async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
     });
     let status = LocalResource::new(move || {
-        let id = id.get();
+        let (environment, id) = (environment.get(), id.get());
         async move {
-            api.service_status(kind.await?, id.ok_or_else(no_service)?)
-                .await
+            let kind = kind.await?;
+            api.service_status(
+                environment.ok_or_else(no_service)?,
+                kind,
+                id.ok_or_else(no_service)?,
+            )
+            .await
         }
     });
     AddressedService {
+        environment,
         id,
         kind,
         record,

@@ -16,13 +16,11 @@ use super::connection::DatabaseConnection;
 use super::facts::Facts;
 use super::{no_service, use_addressed_service, AddressedService};
 
-/// How many lines of the last action's log are shown.
-const LOG_LINES: u32 = 50;
-
 #[component]
 pub fn ServiceOverview() -> impl IntoView {
     let api = use_api();
     let AddressedService {
+        environment,
         id: service,
         kind,
         record,
@@ -30,15 +28,18 @@ pub fn ServiceOverview() -> impl IntoView {
     } = use_addressed_service();
     // Follows the status: refetched with it, so the log grows while the deployment runs.
     let log = LocalResource::new(move || {
-        let id = service.get();
+        let (environment, id) = (environment.get(), service.get());
         let execution = status
             .get()
             .and_then(Result::ok)
             .and_then(|status| status.execution_id);
         async move {
-            let (kind, id) = (kind.await?, id.ok_or_else(no_service)?);
+            let (environment, id) = (
+                environment.ok_or_else(no_service)?,
+                id.ok_or_else(no_service)?,
+            );
             match execution {
-                Some(execution) => api.service_log(kind, id, Some(&execution), LOG_LINES).await,
+                Some(execution) => api.service_log(environment, id, Some(&execution)).await,
                 None => Ok(Vec::new()),
             }
         }

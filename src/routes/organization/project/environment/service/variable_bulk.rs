@@ -1,7 +1,8 @@
 //! Many of the service's own variables at once: ticked rows deleted or made secrets together, and
 //! "Edit as text…", the service's plain variables as `.env` lines whose save replaces them, shown
 //! key by key (added, changed, removed) before it is applied. Both are one request applied whole
-//! or not at all (`POST /{kind}/{id}/environmentVariable/bulk`).
+//! or not at all where the API has it (`POST /{kind}/{id}/environmentVariable/bulk`, ours), one
+//! request per variable on the platform.
 
 use std::collections::HashSet;
 
@@ -13,7 +14,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use super::variables::Level;
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::form::Form;
 use crate::components::form_field::{FieldScope, ProblemList};
@@ -55,13 +56,23 @@ pub fn SelectionBar(
     };
     let apply = move |request: VariableBulkRequest, done: &'static str| {
         leptos::task::spawn_local(async move {
-            match api.bulk_variables(own.scope, own.parent, &request).await {
+            let current = variables.get_value();
+            match api
+                .bulk_variables(own.scope, own.parent, &request, &current)
+                .await
+            {
                 Ok(_) => {
                     selection.set(HashSet::new());
                     toasts.success(done);
                     on_changed.run(());
                 }
-                Err(error) => toasts.error(error.to_string()),
+                Err(error) => {
+                    // Some changes may have been made one by one before it: the list shows them.
+                    if matches!(error, ApiError::PartlyApplied { .. }) {
+                        on_changed.run(());
+                    }
+                    toasts.error(error.to_string());
+                }
             }
         });
     };
@@ -146,13 +157,16 @@ fn TextForm(
             .map(|(_, key, value)| (key.as_str(), value.as_str())),
     ));
     let current = StoredValue::new(current);
+    let seen = StoredValue::new(variables);
     let planned = Memo::new(move |_| {
         let lines = text.with(|text| read_dotenv(text))?;
         current.with_value(|current| replacement(current, &lines))
     });
     let form = Form::new(
         move |request: VariableBulkRequest| async move {
-            api.bulk_variables(own.scope, own.parent, &request).await
+            let seen = seen.get_value();
+            api.bulk_variables(own.scope, own.parent, &request, &seen)
+                .await
         },
         move |done: VariableBulk| {
             on_saved.run(());

@@ -11,7 +11,7 @@ use platform_api::{
 use wasm_bindgen::JsCast;
 
 use super::variables::{level_label, Level};
-use crate::api::{query_value, use_api};
+use crate::api::{query_value, use_api, ApiError};
 use crate::components::form::Form;
 use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};
 use crate::components::new_dialog::NewDialog;
@@ -91,10 +91,13 @@ fn ImportForm(
     let secrets = RwSignal::new(std::collections::HashSet::<String>::new());
     let seen = StoredValue::new(seen);
     let read = Memo::new(move |_| text.with(|text| read_dotenv(text)));
+    // Imported through the service, each variable at the level it names.
     let form = Form::new(
-        move |(level, request): (Level, VariableImportRequest)| async move {
-            api.import_variables(level.scope, level.parent, &request)
-                .await
+        move |request: VariableImportRequest| async move {
+            let kind = own.scope.service_type().ok_or_else(|| {
+                ApiError::NotFound("Variables are imported through a service.".into())
+            })?;
+            api.import_variables(kind, own.parent, &request).await
         },
         move |imported: VariableImport| {
             text.set(String::new());
@@ -134,7 +137,7 @@ fn ImportForm(
                 .collect(),
         };
         let checked = request.validate();
-        form.submit((level, request), checked);
+        form.submit(request, checked);
     };
     let choose_file = move |event: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&event);

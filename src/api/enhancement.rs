@@ -1,0 +1,97 @@
+//! Routes of the reference server that the production platform does not have (README, "Against
+//! the production platform"). The console asks for one while the API may have it; an answer of
+//! 404 or 405 means it does not, and is remembered for the API's address in the tab's session
+//! storage, so that the console falls back to the platform's way at once from then on, without
+//! asking again and without showing an error.
+
+use gloo_net::http::Method;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::{decode, Api, ApiError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enhancement {
+    /// `GET /organization/{id}/currentRole`: the token's role, to disable actions before a click.
+    CurrentRole,
+    /// `POST /{scope}/{id}/environmentVariable/bulk`: many variables changed in one request.
+    VariableBulk,
+    /// `POST /organization/{id}/webhook/{id}/test`: a test event sent to a webhook.
+    WebhookTest,
+    /// `GET /organization/{id}/webhook/{id}/delivery`: each delivery with its attempts.
+    WebhookDeliveries,
+}
+
+impl Enhancement {
+    fn name(self) -> &'static str {
+        match self {
+            Enhancement::CurrentRole => "currentRole",
+            Enhancement::VariableBulk => "variableBulk",
+            Enhancement::WebhookTest => "webhookTest",
+            Enhancement::WebhookDeliveries => "webhookDeliveries",
+        }
+    }
+}
+
+fn storage_key(base_url: &str) -> String {
+    format!("platform-console:lacks:{base_url}")
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// Whether the API at `base_url` is known to lack `enhancement`.
+fn lacks(base_url: &str, enhancement: Enhancement) -> bool {
+    storage()
+        .and_then(|storage| storage.get_item(&storage_key(base_url)).ok().flatten())
+        .is_some_and(|names| names.split(',').any(|name| name == enhancement.name()))
+}
+
+fn remember_lacking(base_url: &str, enhancement: Enhancement) {
+    let Some(storage) = storage() else { return };
+    let key = storage_key(base_url);
+    let mut names = storage.get_item(&key).ok().flatten().unwrap_or_default();
+    if !names.is_empty() {
+        names.push(',');
+    }
+    names.push_str(enhancement.name());
+    let _ = storage.set_item(&key, &names);
+}
+
+impl Api {
+    /// Whether the API is known to lack `enhancement`: what offers it is not shown.
+    pub fn lacks(&self, enhancement: Enhancement) -> bool {
+        self.session
+            .credentials_untracked()
+            .is_some_and(|credentials| lacks(&credentials.base_url, enhancement))
+    }
+
+    /// Calls `enhancement` at `path`: `Ok(None)` when the API lacks it (known before, or
+    /// learnt now from a 404 or 405 of a route the platform does not have).
+    pub(super) async fn enhanced<B: Serialize, T: DeserializeOwned>(
+        &self,
+        enhancement: Enhancement,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<Option<T>, ApiError> {
+        if self.lacks(enhancement) {
+            return Ok(None);
+        }
+        let body = body
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| ApiError::Decode(e.to_string()))?;
+        match self.call(method, path, body).await {
+            Ok(answer) => decode(&answer).map(Some),
+            Err(ApiError::NotFound(_) | ApiError::Server { status: 405, .. }) => {
+                if let Some(credentials) = self.session.credentials_untracked() {
+                    remember_lacking(&credentials.base_url, enhancement);
+                }
+                Ok(None)
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
