@@ -2,7 +2,9 @@
 //! the production platform"). The console asks for one while the API may have it; an answer of
 //! 404 or 405 means it does not, and is remembered for the API's address in the tab's session
 //! storage, so that the console falls back to the platform's way at once from then on, without
-//! asking again and without showing an error.
+//! asking again and without showing an error. `currentRole` is asked at every sign-in: an API
+//! without it is not this server, and none of the others is tried there (no "Send a test event"
+//! offered to be refused).
 
 use gloo_net::http::Method;
 use serde::de::DeserializeOwned;
@@ -23,6 +25,23 @@ pub enum Enhancement {
 }
 
 impl Enhancement {
+    const ALL: [Enhancement; 4] = [
+        Enhancement::CurrentRole,
+        Enhancement::VariableBulk,
+        Enhancement::WebhookTest,
+        Enhancement::WebhookDeliveries,
+    ];
+
+    /// What a 404 of this one says the API lacks: every enhancement when it is `currentRole`.
+    fn lacking_with(self) -> &'static [Enhancement] {
+        match self {
+            Enhancement::CurrentRole => &Self::ALL,
+            Enhancement::VariableBulk => &[Enhancement::VariableBulk],
+            Enhancement::WebhookTest => &[Enhancement::WebhookTest],
+            Enhancement::WebhookDeliveries => &[Enhancement::WebhookDeliveries],
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Enhancement::CurrentRole => "currentRole",
@@ -52,11 +71,15 @@ fn remember_lacking(base_url: &str, enhancement: Enhancement) {
     let Some(storage) = storage() else { return };
     let key = storage_key(base_url);
     let mut names = storage.get_item(&key).ok().flatten().unwrap_or_default();
-    if !names.is_empty() {
-        names.push(',');
+    for lacking in enhancement.lacking_with() {
+        if !lacks(base_url, *lacking) {
+            if !names.is_empty() {
+                names.push(',');
+            }
+            names.push_str(lacking.name());
+            let _ = storage.set_item(&key, &names);
+        }
     }
-    names.push_str(enhancement.name());
-    let _ = storage.set_item(&key, &names);
 }
 
 impl Api {

@@ -226,6 +226,11 @@ impl Api {
             ServiceType::Job => ServiceRecord::Job(self.get(&path).await?),
             ServiceType::Helm => ServiceRecord::Helm(self.get(&path).await?),
             ServiceType::Terraform => ServiceRecord::Terraform(self.get(&path).await?),
+            ServiceType::Other(kind) => {
+                return Err(ApiError::NotFound(format!(
+                    "This console does not show services of the kind {kind}."
+                )))
+            }
         })
     }
 

@@ -25,7 +25,7 @@ pub fn StepsTimeline(#[prop(into)] status: Signal<Status>) -> impl IntoView {
                                 let outcome = match step.status {
                                     StepStatus::Success => "success",
                                     StepStatus::Error => "failure",
-                                    StepStatus::Cancel => "neutral",
+                                    StepStatus::Cancel | StepStatus::Other(_) => "neutral",
                                     StepStatus::Skip => "skipped",
                                 };
                                 view! {

@@ -63,6 +63,8 @@ impl ServiceType {
             ServiceType::Job => "job",
             ServiceType::Helm => "helm",
             ServiceType::Terraform => "terraform",
+            // A kind this version does not know is listed, never addressed.
+            ServiceType::Other(value) => value,
         }
     }
 }

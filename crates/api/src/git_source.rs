@@ -89,7 +89,7 @@ impl ServiceType {
             ServiceType::Job => Some("$.source.docker.git_repository"),
             ServiceType::Helm => Some("$.source.git.git_repository"),
             ServiceType::Terraform => Some("$.terraform_files_source.git.git_repository"),
-            ServiceType::Container | ServiceType::Database => None,
+            ServiceType::Container | ServiceType::Database | ServiceType::Other(_) => None,
         }
     }
 }

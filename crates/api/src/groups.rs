@@ -13,6 +13,7 @@ wire_enum!(
         StatefulSets = "STATEFUL_SETS" => "Stateful sets",
         Services = "SERVICES" => "Services",
         Ingress = "INGRESS" => "Ingress",
+        GatewayApiRoutes = "GATEWAY_API_ROUTES" => "Gateway API routes",
         Hpa = "HPA" => "Horizontal pod autoscalers",
         Pods = "PODS" => "Pods",
         Secrets = "SECRETS" => "Secrets",

@@ -206,6 +206,7 @@ impl StageStatus {
             StageStatus::Done | StageStatus::Skipped => ActionStatus::Success,
             StageStatus::Error => ActionStatus::Error,
             StageStatus::Canceled => ActionStatus::Canceled,
+            StageStatus::Other(value) => ActionStatus::Other(value),
         }
     }
 }

@@ -7,9 +7,41 @@ macro_rules! wire_enum {
     (@label $wire:literal $label:literal) => { $label };
     ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal $(=> $label:literal)?),+ $(,)? }) => {
         $(#[doc = $doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
-            $(#[serde(rename = $wire)] $variant),+
+            $($variant,)+
+            /// A value this version does not know, read as it is where unknown values are
+            /// accepted (`crate::accept_unknown_values`): the console shows it as the API says
+            /// it rather than failing the page.
+            Other(&'static str),
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Wire;
+                impl serde::de::Visitor<'_> for Wire {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str(concat!("a ", stringify!($name), " value"))
+                    }
+                    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<$name, E> {
+                        match value {
+                            $($wire => Ok($name::$variant),)+
+                            _ if crate::unknown_values_accepted() => {
+                                Ok($name::Other(crate::intern(value)))
+                            }
+                            _ => Err(E::unknown_variant(value, &[$($wire),+])),
+                        }
+                    }
+                }
+                deserializer.deserialize_str(Wire)
+            }
         }
 
         // Written by hand: utoipa's derive does not see the renames through this macro, and
@@ -41,7 +73,8 @@ macro_rules! wire_enum {
             /// The value as the wire spells it.
             pub fn as_str(self) -> &'static str {
                 match self {
-                    $($name::$variant => $wire),+
+                    $($name::$variant => $wire,)+
+                    $name::Other(value) => value,
                 }
             }
         }
@@ -52,14 +85,13 @@ macro_rules! wire_enum {
             }
 
             fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $wire),+
-                }
+                $name::as_str(self)
             }
 
             fn label(self) -> &'static str {
                 match self {
-                    $($name::$variant => wire_enum!(@label $wire $($label)?)),+
+                    $($name::$variant => wire_enum!(@label $wire $($label)?),)+
+                    $name::Other(value) => value,
                 }
             }
         }

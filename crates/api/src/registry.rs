@@ -82,7 +82,7 @@ impl RegistryKind {
                 "username",
                 "password",
             ],
-            RegistryKind::PublicEcr | RegistryKind::Docr => &[],
+            RegistryKind::PublicEcr | RegistryKind::Docr | RegistryKind::Other(_) => &[],
         }
     }
 }

@@ -167,6 +167,8 @@ impl DeployAllRequest {
             ServiceType::Job => self.jobs.push(service),
             ServiceType::Helm => self.helms.push(service),
             ServiceType::Terraform => self.terraforms.push(service),
+            // Nothing deploys a kind this version does not know.
+            ServiceType::Other(_) => {}
         }
     }
 }
@@ -231,6 +233,7 @@ impl ServiceIds {
                 ServiceType::Job => ids.job_ids.push(id),
                 ServiceType::Helm => ids.helm_ids.push(id),
                 ServiceType::Terraform => ids.terraform_ids.push(id),
+                ServiceType::Other(_) => {}
             }
         }
         ids

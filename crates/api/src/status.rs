@@ -38,6 +38,7 @@ wire_enum!(
         WaitingRestarting = "WAITING_RESTARTING",
         WaitingRunning = "WAITING_RUNNING",
         WaitingStopping = "WAITING_STOPPING",
+        Unavailable = "UNAVAILABLE",
     }
 );
 
@@ -68,7 +69,9 @@ impl ServiceState {
             BuildError | DeleteError | DeploymentError | RestartError | StopError => {
                 StateTone::Failure
             }
-            Canceled | Deleted | Ready | Recap | Stopped => StateTone::Neutral,
+            Canceled | Deleted | Ready | Recap | Stopped | Unavailable | Other(_) => {
+                StateTone::Neutral
+            }
         }
     }
 
@@ -118,6 +121,7 @@ impl StatusAction {
             StatusAction::Restart => "Restart",
             StatusAction::Stop => "Stop",
             StatusAction::Unknown => "Unknown",
+            StatusAction::Other(value) => value,
         }
     }
 }
@@ -143,6 +147,8 @@ wire_enum!(
         TerraformPlanOnly = "TERRAFORM_PLAN_ONLY",
         TerraformPlanAndApply = "TERRAFORM_PLAN_AND_APPLY",
         TerraformDestroy = "TERRAFORM_DESTROY",
+        TerraformForceUnlockState = "TERRAFORM_FORCE_UNLOCK_STATE",
+        TerraformMigrateState = "TERRAFORM_MIGRATE_STATE",
     }
 );
 
@@ -223,7 +229,7 @@ impl ClusterState {
             Deployed | Restarted => StateTone::Success,
             BuildError | DeleteError | DeploymentError | RestartError | StopError
             | InvalidCredentials => StateTone::Failure,
-            Canceled | Deleted | DryRun | Ready | Stopped => StateTone::Neutral,
+            Canceled | Deleted | DryRun | Ready | Stopped | Other(_) => StateTone::Neutral,
         }
     }
 

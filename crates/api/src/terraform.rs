@@ -351,7 +351,7 @@ impl TerraformRequest {
         if let Some(fragment) = &self.dockerfile_fragment {
             let (field, given) = match fragment.fragment_type {
                 DockerfileFragmentType::File => ("dockerfile_fragment.path", &fragment.path),
-                DockerfileFragmentType::Inline => {
+                DockerfileFragmentType::Inline | DockerfileFragmentType::Other(_) => {
                     ("dockerfile_fragment.content", &fragment.content)
                 }
             };

@@ -103,11 +103,12 @@ impl TfVarsListingRequest {
     }
 }
 
-/// One file found: its path in the repository and its variables.
+/// One file found: its path in the repository and its variables, each value as text (as the
+/// production document types them: `replicas = 3` reads `"3"`, a list or an object its HCL).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TfVarsFile {
     pub source: String,
-    pub variables: serde_json::Map<String, serde_json::Value>,
+    pub variables: std::collections::BTreeMap<String, String>,
 }

@@ -62,6 +62,8 @@ wire_enum!(
         Override = "OVERRIDE",
         BuiltIn = "BUILT_IN",
         File = "FILE",
+        ExternalSecret = "EXTERNAL_SECRET",
+        FileExternalSecret = "FILE_EXTERNAL_SECRET",
     }
 );
 

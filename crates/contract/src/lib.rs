@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 pub use fuzz::Fuzzer;
-pub use sample::Fields;
+pub use sample::{Fields, UNLISTED_VALUE};
 pub use stand_in::StandIn;
 
 /// Where the document lives beside a checkout: `PRODUCTION_OPENAPI` overrides it.
@@ -297,11 +297,67 @@ impl<'a> Operation<'a> {
     /// An answer built from the schema of the operation's first success code with a body:
     /// `(status, body)`.
     pub fn sample_response(&self, fields: Fields) -> Option<(u16, Value)> {
+        self.sample_response_choosing(fields, 0)
+    }
+
+    /// `sample_response` whose enumerations hold their value number `choice`
+    /// (`sample::build_choosing`).
+    pub fn sample_response_choosing(&self, fields: Fields, choice: usize) -> Option<(u16, Value)> {
         let status = self
             .success_codes()
             .into_iter()
             .find(|code| self.response_schema(*code).is_some())?;
         let schema = self.response_schema(status)?;
-        Some((status, sample::build(self.document, schema, fields)))
+        Some((
+            status,
+            sample::build_choosing(self.document, schema, fields, choice),
+        ))
+    }
+
+    /// `sample_response` whose every enumeration holds a value the document does not list
+    /// (`sample::UNLISTED_VALUE`), as a newer platform may send.
+    pub fn sample_response_unlisted(&self, fields: Fields) -> Option<(u16, Value)> {
+        let status = self
+            .success_codes()
+            .into_iter()
+            .find(|code| self.response_schema(*code).is_some())?;
+        let schema = self.response_schema(status)?;
+        Some((
+            status,
+            sample::build_unlisted(self.document, schema, fields),
+        ))
+    }
+
+    /// The longest enumeration the operation's answers hold, at any depth: samples choosing
+    /// each value up to it hold every value of every enumeration.
+    pub fn longest_enumeration(&self) -> usize {
+        fn longest(document: &Document, schema: &Value, depth: usize) -> usize {
+            if depth > 12 {
+                return 0;
+            }
+            let schema = document.resolve(schema);
+            let own = schema["enum"].as_array().map_or(0, Vec::len);
+            let nested = match schema {
+                Value::Object(fields) => fields
+                    .iter()
+                    .filter(|(key, _)| *key != "enum" && *key != "example")
+                    .map(|(_, value)| longest(document, value, depth + 1))
+                    .max()
+                    .unwrap_or(0),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| longest(document, item, depth + 1))
+                    .max()
+                    .unwrap_or(0),
+                _ => 0,
+            };
+            own.max(nested)
+        }
+        self.success_codes()
+            .into_iter()
+            .filter_map(|code| self.response_schema(code))
+            .map(|schema| longest(self.document, schema, 0))
+            .max()
+            .unwrap_or(0)
     }
 }

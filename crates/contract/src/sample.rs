@@ -20,12 +20,45 @@ pub enum Fields {
 const MAX_DEPTH: usize = 12;
 
 pub fn build(document: &Document, schema: &Value, fields: Fields) -> Value {
-    Builder { document, fields }.value(schema, "value", 0, true)
+    build_choosing(document, schema, fields, 0)
+}
+
+/// A sample whose every enumeration holds its value number `choice` (wrapping around its
+/// list): samples for each `choice` up to the longest list hold every value of every one.
+pub fn build_choosing(document: &Document, schema: &Value, fields: Fields, choice: usize) -> Value {
+    Builder {
+        document,
+        fields,
+        choice: Choice::Listed(choice),
+    }
+    .value(schema, "value", 0, true)
+}
+
+/// What a newer platform may send in an enumeration: a value the document does not list yet.
+pub const UNLISTED_VALUE: &str = "A_VALUE_OF_A_NEWER_PLATFORM";
+
+/// A sample whose every enumeration holds `UNLISTED_VALUE`.
+pub fn build_unlisted(document: &Document, schema: &Value, fields: Fields) -> Value {
+    Builder {
+        document,
+        fields,
+        choice: Choice::Unlisted,
+    }
+    .value(schema, "value", 0, true)
+}
+
+/// Which value an enumeration holds.
+#[derive(Clone, Copy)]
+enum Choice {
+    /// The value of this number in its list, wrapping around.
+    Listed(usize),
+    Unlisted,
 }
 
 struct Builder<'a> {
     document: &'a Document,
     fields: Fields,
+    choice: Choice,
 }
 
 impl Builder<'_> {
@@ -51,8 +84,14 @@ impl Builder<'_> {
                 return self.value(first, name, depth + 1, top);
             }
         }
-        if let Some(first) = schema["enum"].as_array().and_then(|values| values.first()) {
-            return first.clone();
+        if let Some(values) = schema["enum"]
+            .as_array()
+            .filter(|values| !values.is_empty())
+        {
+            return match self.choice {
+                Choice::Listed(choice) => values[choice % values.len()].clone(),
+                Choice::Unlisted => json!(UNLISTED_VALUE),
+            };
         }
         match schema["type"].as_str() {
             Some("object") | None if schema.get("properties").is_some() => {

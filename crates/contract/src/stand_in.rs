@@ -71,6 +71,8 @@ pub struct Answer {
 pub struct StandIn {
     document: Document,
     fields: Fields,
+    /// Every enumeration answers a value the document does not list (a newer platform's).
+    unlisted: bool,
     condition: Mutex<Condition>,
     seen: Mutex<Vec<Seen>>,
 }
@@ -106,8 +108,18 @@ impl StandIn {
         Self {
             document,
             fields,
+            unlisted: false,
             condition: Mutex::new(Condition::Deployed),
             seen: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The stand-in of a platform newer than its document: every enumeration of every answer
+    /// holds `UNLISTED_VALUE`, statuses included.
+    pub fn with_unlisted_values(document: Document, fields: Fields) -> Self {
+        Self {
+            unlisted: true,
+            ..Self::new(document, fields)
         }
     }
 
@@ -148,17 +160,25 @@ impl StandIn {
             .find(|code| operation.response_schema(*code).is_some())
             .or_else(|| codes.first().copied())
             .unwrap_or(200);
-        let Some((_, mut body)) = operation.sample_response(self.fields) else {
+        let sample = if self.unlisted {
+            operation.sample_response_unlisted(self.fields)
+        } else {
+            operation.sample_response(self.fields)
+        };
+        let Some((_, mut body)) = sample else {
             return Answer { status, body: None };
         };
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        distinct_ids(&mut body);
         if operation.path == "/environment/{environmentId}/services" {
             body = self.services();
         } else {
             self.wire(&mut body, &segments);
         }
-        let condition = *self.condition.lock().unwrap();
-        patch_statuses(&mut body, condition);
+        if !self.unlisted {
+            let condition = *self.condition.lock().unwrap();
+            patch_statuses(&mut body, condition);
+        }
         Answer {
             status,
             body: Some(body),
@@ -239,6 +259,23 @@ impl StandIn {
             _ => {}
         }
         wire_keys(body, subject.filter(|id| is_service(*id)));
+    }
+}
+
+/// The items of a sample's lists are copies of one: each is given an id of its own, as the
+/// platform's records have.
+fn distinct_ids(value: &mut Value) {
+    match value {
+        Value::Array(items) => {
+            for item in items.iter_mut().skip(1) {
+                if let Some(id) = item.get_mut("id").filter(|id| id.is_string()) {
+                    *id = json!(Uuid::new_v4());
+                }
+            }
+            items.iter_mut().for_each(distinct_ids);
+        }
+        Value::Object(fields) => fields.values_mut().for_each(distinct_ids),
+        _ => {}
     }
 }
 

@@ -118,6 +118,7 @@ pub fn service_target(kind: ServiceType) -> TargetType {
         ServiceType::Job => TargetType::Job,
         ServiceType::Helm => TargetType::Helm,
         ServiceType::Terraform => TargetType::Terraform,
+        ServiceType::Other(kind) => TargetType::Other(kind),
     }
 }
 

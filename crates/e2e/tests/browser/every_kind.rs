@@ -97,7 +97,9 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
     browser.click_button("Stop").await?;
     browser.wait_for_text("[data-state]", "Stopped").await?;
     browser.click_button("Deploy").await?;
-    browser.click_button("Cancel").await?;
+    // A running action is canceled with its environment's deployment, as the platform does.
+    browser.click_button("Cancel deployment").await?;
+    browser.accept_confirmation().await?;
     browser.wait_for_text("[data-state]", "Canceled").await?;
     browser.wait_for_text(".timeline", "cancel").await?;
     // Uninstall asks first: Cancel leaves the database alone (the history below has no second

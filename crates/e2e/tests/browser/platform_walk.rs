@@ -49,8 +49,8 @@ struct Walk {
     stand_in: Arc<StandIn>,
     /// What went wrong, by page or action.
     failures: Vec<String>,
-    /// How many times each enhancement was asked for.
-    enhancements: BTreeMap<&'static str, usize>,
+    /// Where each enhancement was asked for.
+    enhancements: BTreeMap<&'static str, Vec<String>>,
     pages: (usize, usize),
     actions: (usize, usize),
 }
@@ -58,7 +58,7 @@ struct Walk {
 impl Walk {
     /// What the stand-in saw since the last check, outside the document and its enhancements,
     /// and the errors the page shows now.
-    async fn problems(&mut self) -> anyhow::Result<Vec<String>> {
+    async fn problems(&mut self, during: &str) -> anyhow::Result<Vec<String>> {
         // Late answers and polls land before we look.
         tokio::time::sleep(Duration::from_millis(600)).await;
         let mut problems = Vec::new();
@@ -67,7 +67,11 @@ impl Walk {
                 continue;
             }
             match enhancement(&seen.method, &seen.path) {
-                Some(template) => *self.enhancements.entry(template).or_default() += 1,
+                Some(template) => self
+                    .enhancements
+                    .entry(template)
+                    .or_default()
+                    .push(during.to_string()),
                 None => problems.push(format!("sent {} {}", seen.method, seen.path)),
             }
         }
@@ -94,7 +98,7 @@ impl Walk {
             self.browser.wait_until_gone(".skeleton").await
         }
         .await;
-        let mut problems = self.problems().await?;
+        let mut problems = self.problems(name).await?;
         if let Err(error) = loaded {
             problems.push(format!("never loaded: {error:#}"));
         }
@@ -114,9 +118,9 @@ impl Walk {
     where
         F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
     {
-        self.problems().await?;
+        self.problems("before an action").await?;
         let pressed = press(&self.browser).await;
-        let mut problems = self.problems().await?;
+        let mut problems = self.problems(name).await?;
         if let Err(error) = pressed {
             problems.push(format!("could not be pressed: {error:#}"));
         }
@@ -144,14 +148,30 @@ impl Walk {
 }
 
 /// Clicks the button of the page's actions labelled `label`.
-async fn press_button(browser: &Browser, label: &str) -> anyhow::Result<()> {
-    browser.click_text("main button", label).await
+async fn press(browser: &Browser, label: &str) -> anyhow::Result<()> {
+    browser.click_button(label).await
 }
 
-/// Clicks `label`, then the confirmation's button.
+/// Clicks `label` among the page's actions, then the confirmation's button.
 async fn press_confirmed(browser: &Browser, label: &str) -> anyhow::Result<()> {
-    press_button(browser, label).await?;
+    browser.click_button(label).await?;
     browser.accept_confirmation().await
+}
+
+/// Opens the page's "New …" dialog `opener`, fills `fields` (`(css, value)`) and sends the form.
+async fn create_in_dialog(
+    browser: &Browser,
+    opener: &str,
+    fields: &[(&str, &str)],
+) -> anyhow::Result<()> {
+    browser.open_new(opener).await?;
+    for (css, value) in fields {
+        browser.fill(css, value).await?;
+    }
+    browser
+        .click("dialog.new-dialog[open] button[type=submit]")
+        .await?;
+    browser.wait_until_gone("dialog.new-dialog[open]").await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -218,37 +238,181 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         walk.page(name, path).await?;
     }
 
-    // Each kind's actions, its service deployed.
-    for (kind, _, id) in ids::SERVICES {
+    // Each kind's actions: deployed, then running (a cancel stops its environment's
+    // deployment), then waiting in the queue (a cancel takes its request out).
+    for (kind, service_type, id) in ids::SERVICES {
         let overview = format!("{environment}/service/{id}/overview");
         walk.page(&format!("{kind}-actions"), &overview).await?;
         walk.action(&format!("{kind} deploy"), async |b| {
-            press_button(b, "Deploy").await
+            press(b, "Deploy").await
         })
         .await?;
-        walk.action(&format!("{kind} stop"), async |b| {
-            press_button(b, "Stop").await
+        walk.action(&format!("{kind} redeploy"), async |b| {
+            press(b, "Redeploy").await
         })
         .await?;
+        if ["APPLICATION", "CONTAINER", "DATABASE"].contains(&service_type) {
+            walk.action(&format!("{kind} restart"), async |b| {
+                press(b, "Restart").await
+            })
+            .await?;
+        }
+        if service_type != "TERRAFORM" {
+            walk.action(&format!("{kind} stop"), async |b| press(b, "Stop").await)
+                .await?;
+        } else {
+            walk.action("terraform plan", async |b| press(b, "Plan only").await)
+                .await?;
+        }
         walk.action(&format!("{kind} uninstall"), async |b| {
             press_confirmed(b, "Uninstall").await
         })
         .await?;
+        stand_in.set_condition(Condition::Deploying);
+        walk.page(&format!("{kind}-running"), &overview).await?;
+        walk.action(&format!("{kind} cancel while running"), async |b| {
+            press_confirmed(b, "Cancel deployment").await
+        })
+        .await?;
+        stand_in.set_condition(Condition::Queued);
+        walk.page(&format!("{kind}-queued"), &overview).await?;
+        walk.action(&format!("{kind} cancel while queued"), async |b| {
+            press(b, "Cancel").await
+        })
+        .await?;
+        stand_in.set_condition(Condition::Deployed);
     }
+
+    // The environment's actions, and its cancel while a deployment runs.
+    walk.page("environment-actions", &format!("{environment}/overview"))
+        .await?;
+    walk.action("environment restart all", async |b| {
+        press(b, "Restart all").await
+    })
+    .await?;
+    walk.action("environment redeploy all", async |b| {
+        press(b, "Redeploy all").await
+    })
+    .await?;
+    walk.action("environment stop all", async |b| {
+        press_confirmed(b, "Stop all").await
+    })
+    .await?;
+    walk.action("environment deploy all", async |b| {
+        press(b, "Deploy all").await
+    })
+    .await?;
+    stand_in.set_condition(Condition::Deploying);
+    walk.page("environment-running", &format!("{environment}/overview"))
+        .await?;
+    walk.action("environment cancel", async |b| {
+        press_confirmed(b, "Cancel deployment").await
+    })
+    .await?;
+    stand_in.set_condition(Condition::Deployed);
+
+    // A cluster's lock lifted; a token for kubectl.
+    walk.page(
+        "cluster-lock",
+        &format!("{org}/cluster/{}/overview", ids::CLUSTER),
+    )
+    .await?;
+    walk.action("cluster unlock", async |b| {
+        b.click_text("main button", "Lift the lock").await
+    })
+    .await?;
+    walk.action("cluster token", async |b| {
+        b.click_text("main button", "Get a token").await
+    })
+    .await?;
+
+    // Labels and annotations groups added.
+    walk.page(
+        "labels-annotations-actions",
+        &format!("{org}/settings/labels-annotations"),
+    )
+    .await?;
+    walk.action("labels group created", async |b| {
+        create_in_dialog(
+            b,
+            "New labels group",
+            &[
+                ("#labels-field-name", "team"),
+                ("#field-labels", "team=web"),
+            ],
+        )
+        .await
+    })
+    .await?;
+    walk.action("annotations group created", async |b| {
+        create_in_dialog(
+            b,
+            "New annotation group",
+            &[
+                ("#annotations-field-name", "scrape"),
+                ("#field-annotations", "prometheus.io/scrape=true"),
+            ],
+        )
+        .await
+    })
+    .await?;
+
+    // A webhook's deliveries, from the platform's list of events sent; no test event offered.
+    walk.page("webhooks-actions", &format!("{org}/settings/webhooks"))
+        .await?;
+    walk.action("webhook deliveries", async |b| {
+        b.click_text("main button", "Deliveries").await?;
+        b.find(".deliveries table, .deliveries p").await?;
+        if b.find_now("button[aria-label^='Send a test event']")
+            .await
+            .is_ok()
+        {
+            anyhow::bail!("a test event is offered by a platform that has none");
+        }
+        Ok(())
+    })
+    .await?;
+
+    // An application's variables: one added, a ticked one deleted (one request a variable on the
+    // platform), a .env imported through the service.
+    let variables = format!("{environment}/service/{}/variables", ids::APPLICATION);
+    walk.page("application-variables-actions", &variables)
+        .await?;
+    walk.action("variable added", async |b| {
+        b.fill("#field-key", "WALKED").await?;
+        b.fill("#field-value", "1").await?;
+        b.click("form[aria-label='Add a variable'] button[type=submit]")
+            .await
+    })
+    .await?;
+    walk.action("ticked variables deleted", async |b| {
+        b.click("input[type=checkbox][aria-label^='Tick']").await?;
+        b.click_text(".selection-bar button", "Delete (1)").await?;
+        b.accept_confirmation().await
+    })
+    .await?;
+    walk.action("variables imported", async |b| {
+        b.open_new("Import .env…").await?;
+        b.fill("#import-text", "IMPORTED=1").await?;
+        b.click("dialog.new-dialog[open] button[type=submit]").await
+    })
+    .await?;
 
     walk.browser.close().await?;
     println!(
         "pages {} clean of {}, actions {} on documented routes of {}",
         walk.pages.0, walk.pages.1, walk.actions.0, walk.actions.1
     );
-    for (template, count) in &walk.enhancements {
-        println!("enhancement {template}: asked {count} time(s)");
+    for (template, during) in &walk.enhancements {
+        println!("enhancement {template}: asked during {}", during.join(", "));
     }
     let repeated: Vec<String> = walk
         .enhancements
         .iter()
-        .filter(|(_, count)| **count > 1)
-        .map(|(template, count)| format!("{template} asked {count} times after a 404"))
+        .filter(|(_, during)| during.len() > 1)
+        .map(|(template, during)| {
+            format!("{template} asked again after a 404: {}", during.join(", "))
+        })
         .collect();
     walk.failures.extend(repeated);
     assert!(walk.failures.is_empty(), "{}", walk.failures.join("\n"));

@@ -113,3 +113,47 @@ async fn the_console_works_against_the_documents_samples() -> anyhow::Result<()>
     browser.screenshot("stand-in-service").await?;
     browser.close().await
 }
+
+/// A platform newer than its document sends values of its enumerations that the document does
+/// not list yet: the console shows them as they are, and the pages load.
+#[tokio::test(flavor = "multi_thread")]
+async fn values_the_document_does_not_list_yet_are_shown_as_they_are() -> anyhow::Result<()> {
+    let stand_in = Arc::new(StandIn::with_unlisted_values(
+        Document::production(),
+        Fields::RequiredWithResults,
+    ));
+    let address = serve(stand_in).await?;
+    let browser = Browser::start(20.0).await?;
+    sign_in(&browser, address).await?;
+    browser.click(".table a").await?;
+    browser.wait_for_text("main h1", "Environments").await?;
+    browser.click(".table a").await?;
+    let services = browser
+        .wait_for_text(".table", "sample application")
+        .await?;
+    // Each service's state, a word no list of this console has, in the words it came in.
+    assert!(
+        services
+            .to_lowercase()
+            .contains("a value of a newer platform"),
+        "{services}"
+    );
+    browser.click_text(".table a", "sample application").await?;
+    browser.wait_for_text("main h1", "sample").await?;
+    let status = browser
+        .wait_for_text("main", "Steps of the last action")
+        .await?;
+    assert!(
+        status
+            .to_lowercase()
+            .contains("a value of a newer platform"),
+        "{status}"
+    );
+    let errors = browser
+        .client
+        .find_all(fantoccini::Locator::Css(".notice--error, .toast--error"))
+        .await?;
+    assert!(errors.is_empty(), "the page shows an error");
+    browser.screenshot("stand-in-unlisted-values").await?;
+    browser.close().await
+}

@@ -113,7 +113,7 @@ impl Action {
             StatusAction::Restart => Some(Action::Restart),
             StatusAction::Stop => Some(Action::Stop),
             StatusAction::Delete => Some(Action::Uninstall),
-            StatusAction::Unknown => None,
+            StatusAction::Unknown | StatusAction::Other(_) => None,
         }
     }
 

@@ -53,6 +53,8 @@ pub async fn page(
         let wanted = match outcome {
             HistoryOutcome::Success => ActionStatus::Success,
             HistoryOutcome::Failed => ActionStatus::Error,
+            // The query refuses values it does not know.
+            HistoryOutcome::Other(_) => ActionStatus::Never,
         };
         ServiceState::ALL
             .iter()

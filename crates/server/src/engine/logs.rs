@@ -142,6 +142,7 @@ pub async fn environment_log(
 /// Where an action in `state` stands, in the older log's words.
 fn status_kind(state: ServiceState) -> StatusKind {
     match (action_status(state), state) {
+        (ActionStatus::Other(_), _) => StatusKind::Waiting,
         (ActionStatus::Canceled, _) => StatusKind::Canceled,
         (ActionStatus::Canceling, _) => StatusKind::Canceling,
         (ActionStatus::Queued, _) => StatusKind::Waiting,

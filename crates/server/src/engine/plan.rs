@@ -113,7 +113,7 @@ pub fn steps(action: Action, kind: ServiceType, sub_action: SubAction) -> &'stat
         (Action::Deploy, ServiceType::Database) => DEPLOY_DATABASE,
         (Action::Deploy, ServiceType::Job) => DEPLOY_JOB,
         (Action::Deploy, ServiceType::Helm) => DEPLOY_HELM,
-        (Action::Deploy, ServiceType::Application) => DEPLOY_FROM_GIT,
+        (Action::Deploy, ServiceType::Application | ServiceType::Other(_)) => DEPLOY_FROM_GIT,
         (Action::Restart, _) => RESTART,
         (Action::Stop, _) => STOP,
         (Action::Uninstall, _) => UNINSTALL,

@@ -125,6 +125,8 @@ pub async fn of_environment(
             ServiceType::Database => statuses.databases.push(status),
             ServiceType::Helm => statuses.helms.push(status),
             ServiceType::Terraform => statuses.terraforms.push(status),
+            // Stored kinds are read strictly: none is unknown.
+            ServiceType::Other(_) => {}
         }
     }
     statuses.environment.state = environment_state(statuses.all().map(|s| s.state));

@@ -201,6 +201,7 @@ impl Deliverer {
                 payload: due.payload.clone(),
             })?,
             WebhookKind::Slack => serde_json::to_string(&slack_message(due.event, &due.payload))?,
+            WebhookKind::Other(kind) => anyhow::bail!("a webhook of the unknown kind {kind}"),
         };
         let mut request = self
             .client
@@ -362,6 +363,7 @@ pub fn slack_message(event: WebhookEvent, payload: &EventPayload) -> serde_json:
         WebhookEvent::DeploymentSuccessful => (":white_check_mark:", "succeeded"),
         WebhookEvent::DeploymentFailure => (":x:", "failed"),
         WebhookEvent::DeploymentCancelled => (":no_entry_sign:", "was cancelled"),
+        WebhookEvent::Other(_) => (":information_source:", "changed"),
     };
     let commit = payload
         .git_commit_id

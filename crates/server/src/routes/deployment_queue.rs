@@ -124,7 +124,7 @@ async fn environment_queue(
                     StatusAction::Delete => TriggerAction::Uninstall,
                     StatusAction::Restart => TriggerAction::Restart,
                     StatusAction::Stop => TriggerAction::Stop,
-                    StatusAction::Unknown => TriggerAction::Unknown,
+                    StatusAction::Unknown | StatusAction::Other(_) => TriggerAction::Unknown,
                 },
                 // The engine deploys a request's services together: one stage.
                 stages: vec![QueuedStage {

@@ -86,9 +86,10 @@ async fn associated_items(
                 ServiceType::Job if row.cron => AssociatedItemType::Cron,
                 ServiceType::Job => AssociatedItemType::Lifecycle,
                 // Helm and terraform services carry no annotations groups.
-                ServiceType::Application | ServiceType::Helm | ServiceType::Terraform => {
-                    AssociatedItemType::Application
-                }
+                ServiceType::Application
+                | ServiceType::Helm
+                | ServiceType::Terraform
+                | ServiceType::Other(_) => AssociatedItemType::Application,
             };
             Ok(AssociatedItem {
                 item_id: db::id(&row.id)?,

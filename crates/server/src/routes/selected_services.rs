@@ -259,6 +259,8 @@ async fn prepare(
         ServiceType::Terraform => {
             prepare_deploy::<TerraformServices>(state, caller, id, deploy).await
         }
+        // Requests read kinds strictly: none is unknown.
+        ServiceType::Other(_) => Err(ApiError::not_found("service")),
     }
 }
 

@@ -62,16 +62,30 @@ async fn list_tfvars_files(
     let parsed = files
         .into_iter()
         .map(|(source, content)| {
-            let variables = hcl::from_str(&content).map_err(|error| {
-                ApiError::unanswerable(
-                    "TFVARS_NOT_HCL",
-                    format!("{source} is not valid HCL: {error}"),
-                )
-            })?;
+            let values: hcl::Map<String, hcl::Value> =
+                hcl::from_str(&content).map_err(|error| {
+                    ApiError::unanswerable(
+                        "TFVARS_NOT_HCL",
+                        format!("{source} is not valid HCL: {error}"),
+                    )
+                })?;
+            let variables = values
+                .into_iter()
+                .map(|(name, value)| Ok((name, as_text(&value)?)))
+                .collect::<ApiResult<_>>()?;
             Ok(TfVarsFile { source, variables })
         })
         .collect::<ApiResult<_>>()?;
     Ok(Json(List::new(parsed)))
+}
+
+/// A variable's value as text: a string as it is, a number or a boolean as written, a list or an
+/// object in HCL.
+fn as_text(value: &hcl::Value) -> ApiResult<String> {
+    match value {
+        hcl::Value::String(text) => Ok(text.clone()),
+        other => hcl::format::to_string(other).map_err(ApiError::internal),
+    }
 }
 
 async fn used_by_a_terraform_service(

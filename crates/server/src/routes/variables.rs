@@ -1270,6 +1270,8 @@ async fn built_ins(db: &SqlitePool, environment_id: Uuid) -> ApiResult<Vec<Envir
                 DatabaseType::Mysql => 3306,
                 DatabaseType::Mongodb => 27017,
                 DatabaseType::Redis => 6379,
+                // Stored types are read strictly: none is unknown.
+                DatabaseType::Other(_) => 0,
             };
             pairs.extend([
                 (format!("{prefix}_PORT"), Some(port.to_string()), false),

@@ -150,6 +150,7 @@ fn permission_text(permission: Option<RolePermission>) -> &'static str {
         Some(RolePermission::Deploy) => "read and run deployments",
         Some(RolePermission::Write) => "also create and change",
         Some(RolePermission::Admin) => "everything",
+        Some(RolePermission::Other(permission)) => permission,
         None => "per project",
     }
 }

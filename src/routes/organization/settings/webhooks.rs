@@ -241,6 +241,7 @@ fn DeliveryTable(deliveries: Vec<Delivery>) -> impl IntoView {
                         DeliveryStatus::Delivered => ("success", "Delivered"),
                         DeliveryStatus::Pending => ("progress", "Retrying"),
                         DeliveryStatus::Failed => ("failure", "Failed"),
+                        DeliveryStatus::Other(status) => ("neutral", status),
                     };
                     view! {
                         <tr data-delivery=delivery.id.to_string()>

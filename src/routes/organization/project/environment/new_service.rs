@@ -155,5 +155,7 @@ fn CreateWithForm(
                 submit_label="Create job" purpose="Create a job"/>
         }
         .into_any(),
+        // The kinds offered are the ones this console knows.
+        ServiceType::Other(_) => ().into_any(),
     }
 }

@@ -9,7 +9,7 @@ use platform_api::{
 };
 
 use super::commit_picker::CommitPicker;
-use super::AddressedService;
+use super::{AddressedService, Target};
 use crate::api::service::ServiceAction;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
@@ -22,16 +22,16 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     let toasts = use_toasts();
     let AddressedService {
         environment,
-        id,
-        kind,
+        target,
         record,
         status,
+        ..
     } = service;
     let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &ServiceAction| {
-        let (action, id) = (action.clone(), id.get_untracked());
+        let (action, target) = (action.clone(), target.get_untracked());
         async move {
-            let (Some(id), Some(Ok(kind))) = (id, kind.get_untracked()) else {
+            let Some(Ok(Target { id, kind })) = target else {
                 return;
             };
             match api.act_on_service(kind, id, &action).await {
@@ -82,12 +82,11 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             status.service_deployment_status != DeploymentStatus::NeverDeployed
         })
     };
-    let kind_can =
-        move |can: fn(ServiceType) -> bool| kind.get().and_then(Result::ok).is_some_and(can);
+    let kind_can = move |can: fn(ServiceType) -> bool| service.kind().is_some_and(can);
     let refusal = move || permitted.refusal();
     let busy = move || act.pending().get() || cancel.pending().get() || refusal().is_some();
     let disabled = move || busy() || in_progress();
-    let is_terraform = move || matches!(kind.get(), Some(Ok(ServiceType::Terraform)));
+    let is_terraform = move || service.kind() == Some(ServiceType::Terraform);
 
     view! {
             <div class="actions">
@@ -100,7 +99,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                 </Show>
                 // The platform stops a running action with its environment's deployment.
                 <Show when=move || cancelable() && !queued()>
-                    <ConfirmButton label="Cancel" question="Cancel the environment's deployment?"
+                    <ConfirmButton label="Cancel deployment" question="Cancel the environment's deployment?"
                         consequence="A running action stops with its environment's deployment: every action running or waiting in this environment stops, this one with them."
                         disabled=Signal::derive(busy) title=Signal::derive(refusal)
                         on_confirm=move |()| { cancel.dispatch_local(()); }/>
@@ -144,9 +143,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                 </Show>
                 {move || {
                     let repository = record.get()?.ok()?.git_repository()?.clone();
-                    let (Some(id), Some(Ok(kind))) = (id.get(), kind.get()) else {
-                        return None;
-                    };
+                    let Target { id, kind } = target.get()?.ok()?;
                     Some(view! {
                         <CommitPicker kind id deployed=repository.deployed_commit_id
                             disabled=Signal::derive(disabled) title=Signal::derive(refusal)

@@ -8,7 +8,7 @@ use leptos_router::NavigateOptions;
 use platform_api::{CloneServiceRequest, Environment, ServiceType};
 use uuid::Uuid;
 
-use super::{no_service, AddressedService};
+use super::AddressedService;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::form::{and_free_name, Form};
@@ -33,12 +33,7 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
     let api = use_api();
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let choices = LocalResource::new(move || {
-        let (org, project, environment, id) = (
-            org.get(),
-            project.get(),
-            environment.get(),
-            service.id.get(),
-        );
+        let (org, project, environment) = (org.get(), project.get(), environment.get());
         async move {
             let missing = || ApiError::NotFound("The address names no environment.".into());
             let (org, project, environment) = (
@@ -46,13 +41,14 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
                 project.ok_or_else(missing)?,
                 environment.ok_or_else(missing)?,
             );
+            let target = service.target.await?;
             let record = service.record.await?;
             let source = Source {
                 org,
                 project,
                 environment,
-                kind: service.kind.await?,
-                id: id.ok_or_else(no_service)?,
+                kind: target.kind,
+                id: target.id,
                 name: record.name().to_string(),
             };
             Ok((source, api.environments(project).await?))

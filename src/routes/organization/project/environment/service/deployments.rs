@@ -12,7 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{no_service, use_addressed_service, AddressedService};
+use super::{no_service, use_addressed_service, AddressedService, Target};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
@@ -36,18 +36,18 @@ const POLL_RUNNING: Duration = Duration::from_secs(2);
 pub fn ServiceDeployments() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let (service, kind) = (addressed.id, addressed.kind);
+    let target = addressed.target;
     let page = use_page();
     let filter = RwSignal::new(HistoryFilter::default());
     let history = LocalResource::new(move || {
-        let (id, page) = (service.get(), u32::try_from(page.get()).unwrap_or(u32::MAX));
+        let page = u32::try_from(page.get()).unwrap_or(u32::MAX);
         let filter = filter.get();
         async move {
-            let kind = kind.await?;
+            let target = target.await?;
             let page = api
-                .service_history(kind, id.ok_or_else(no_service)?, page, PAGE_SIZE, &filter)
+                .service_history(target.kind, target.id, page, PAGE_SIZE, &filter)
                 .await?;
-            Ok((kind, page))
+            Ok((target, page))
         }
     });
     poll(
@@ -69,8 +69,7 @@ pub fn ServiceDeployments() -> impl IntoView {
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Deployments"</h2>
             <Filters filter/>
-            {loaded(history, 6, move |(kind, page)| {
-                let id = service.get_untracked().unwrap_or_default();
+            {loaded(history, 6, move |(Target { kind, id }, page)| {
                 let filtered = filter.get_untracked() != HistoryFilter::default();
                 view! { <History kind id page filtered addressed rolled_back/> }
             })}

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use platform_api::{DeploymentHistoryEntry, InstanceLogLine, LogLine, ServiceState, ServiceType};
 use uuid::Uuid;
 
-use super::{no_service, use_addressed_service};
+use super::{no_service, use_addressed_service, Target};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
 use crate::components::case;
@@ -70,15 +70,12 @@ fn executions(lines: Vec<LogLine>, history: &[DeploymentHistoryEntry]) -> Vec<Ex
 pub fn ServiceLogs() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let (environment, service, kind) = (addressed.environment, addressed.id, addressed.kind);
+    let environment = addressed.environment;
     let log = LocalResource::new(move || {
-        let (environment, id) = (environment.get(), service.get());
+        let environment = environment.get();
         async move {
-            let kind = kind.await?;
-            let (environment, id) = (
-                environment.ok_or_else(no_service)?,
-                id.ok_or_else(no_service)?,
-            );
+            let Target { id, kind } = addressed.target.await?;
+            let environment = environment.ok_or_else(no_service)?;
             let every = HistoryFilter::default();
             let (lines, history) = futures::try_join!(
                 api.service_log(environment, id, None),
@@ -96,8 +93,7 @@ pub fn ServiceLogs() -> impl IntoView {
     );
     let search = RwSignal::new(String::new());
     let instances = move || {
-        let kind = kind.get().and_then(Result::ok)?;
-        let id = service.get()?;
+        let Target { id, kind } = addressed.target.get()?.ok()?;
         kind.has_instance_log()
             .then(|| view! { <InstanceLog kind id/> })
     };

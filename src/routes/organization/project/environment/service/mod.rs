@@ -38,18 +38,34 @@ use actions::ServiceActions;
 /// How often the status of a service is polled while an action runs on it.
 const POLL_ACTION: Duration = Duration::from_secs(1);
 
+/// A service and its kind, found together: every read of the addressed service goes by this
+/// pair, so that moving from one service to another never sends one's id with the other's kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    pub id: Uuid,
+    pub kind: ServiceType,
+}
+
 /// The service the address names: its id, its kind, its record and its status, loaded once by
 /// the layout for every tab.
 #[derive(Clone, Copy)]
 pub struct AddressedService {
     pub environment: Memo<Option<Uuid>>,
     pub id: Memo<Option<Uuid>>,
-    pub kind: LocalResource<Result<ServiceType, ApiError>>,
+    /// The addressed service with its kind, read from its environment's services.
+    pub target: LocalResource<Result<Target, ApiError>>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
 }
 
 impl AddressedService {
+    /// The kind of the service the address names, once known (not the previous service's while
+    /// the next one's loads).
+    pub fn kind(&self) -> Option<ServiceType> {
+        let target = self.target.get()?.ok()?;
+        (Some(target.id) == self.id.get()).then_some(target.kind)
+    }
+
     /// The status, once loaded.
     pub fn current(&self) -> Option<Status> {
         self.status.get().and_then(Result::ok)
@@ -80,36 +96,35 @@ pub fn use_addressed_service() -> AddressedService {
 fn address_service() -> AddressedService {
     let api = use_api();
     let (environment, id) = (param_id("env"), param_id("service"));
-    // The address does not say the kind; the environment's statuses do.
-    let kind = LocalResource::new(move || {
+    // The address does not say the kind; the environment's list of services does.
+    let target = LocalResource::new(move || {
         let (environment, id) = (environment.get(), id.get());
         async move {
             match (environment, id) {
-                (Some(environment), Some(id)) => api.service_kind(environment, id).await,
+                (Some(environment), Some(id)) => {
+                    let kind = api.service_kind(environment, id).await?;
+                    Ok(Target { id, kind })
+                }
                 _ => Err(no_service()),
             }
         }
     });
-    let record = LocalResource::new(move || {
-        let id = id.get();
-        async move { api.service(kind.await?, id.ok_or_else(no_service)?).await }
+    let record = LocalResource::new(move || async move {
+        let target = target.await?;
+        api.service(target.kind, target.id).await
     });
     let status = LocalResource::new(move || {
-        let (environment, id) = (environment.get(), id.get());
+        let environment = environment.get();
         async move {
-            let kind = kind.await?;
-            api.service_status(
-                environment.ok_or_else(no_service)?,
-                kind,
-                id.ok_or_else(no_service)?,
-            )
-            .await
+            let target = target.await?;
+            api.service_status(environment.ok_or_else(no_service)?, target.kind, target.id)
+                .await
         }
     });
     AddressedService {
         environment,
         id,
-        kind,
+        target,
         record,
         status,
     }
@@ -158,7 +173,7 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
         <div>
             <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
             <p class="page__lead">
-                {move || service.kind.get().and_then(Result::ok).map(ServiceType::label)}" · "
+                {move || service.kind().map(ServiceType::label)}" · "
                 {move || service.id.get().map(|id| view! {
                     <HistoryOfChanges query=EventQuery {
                         target_id: Some(id),
@@ -174,7 +189,7 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
 /// database, which holds none.
 #[component]
 fn ServiceTabs(service: AddressedService) -> impl IntoView {
-    let database = move || service.kind.get().and_then(Result::ok) == Some(ServiceType::Database);
+    let database = move || service.kind() == Some(ServiceType::Database);
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let location = use_location();
     let tabs = move || {

@@ -19,13 +19,14 @@ use super::{no_service, use_addressed_service, AddressedService};
 #[component]
 pub fn ServiceOverview() -> impl IntoView {
     let api = use_api();
+    let addressed = use_addressed_service();
     let AddressedService {
         environment,
         id: service,
-        kind,
         record,
         status,
-    } = use_addressed_service();
+        ..
+    } = addressed;
     // Follows the status: refetched with it, so the log grows while the deployment runs.
     let log = LocalResource::new(move || {
         let (environment, id) = (environment.get(), service.get());
@@ -56,8 +57,8 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
-        {move || match (kind.get(), service.get()) {
-            (Some(Ok(ServiceType::Database)), Some(database)) => Some(view! { <DatabaseConnection database/> }),
+        {move || match (addressed.kind(), service.get()) {
+            (Some(ServiceType::Database), Some(database)) => Some(view! { <DatabaseConnection database/> }),
             _ => None,
         }}
         <section class="card" aria-labelledby="log-title">

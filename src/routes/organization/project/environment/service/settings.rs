@@ -9,7 +9,7 @@ use leptos_router::NavigateOptions;
 use platform_api::ServiceType;
 
 use super::clone::CloneService;
-use super::{no_service, use_addressed_service, AddressedService};
+use super::{use_addressed_service, AddressedService};
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
@@ -113,9 +113,8 @@ fn DeleteService(service: AddressedService) -> impl IntoView {
                 consequence="It stops, and its configuration, variables and history are deleted. This cannot be undone."
                 done="Service deleted."
                 delete=move || async move {
-                    let kind = service.kind.await?;
-                    let id = service.id.get_untracked().ok_or_else(no_service)?;
-                    api.delete_service(kind, id).await
+                    let target = service.target.await?;
+                    api.delete_service(target.kind, target.id).await
                 }
                 on_deleted=gone/>
         </section>

@@ -11,9 +11,9 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use super::use_addressed_service;
 use super::variable_bulk::{selectable, EditAsText, Selection, SelectionBar};
 use super::variable_import::{ExportVariables, ImportVariables};
-use super::{no_service, use_addressed_service};
 use crate::api::{use_api, ApiError};
 use crate::components::case;
 use crate::components::delete_button::DeleteButton;
@@ -47,13 +47,13 @@ pub fn ServiceVariables() -> impl IntoView {
     let addressed = use_addressed_service();
     let (project, environment) = (param_id("project"), param_id("env"));
     // The level of the service's own variables: none for a database.
-    let own = LocalResource::new(move || {
-        let id = addressed.id.get();
-        async move {
-            let scope = VariableScope::of_service(addressed.kind.await?);
-            let parent = id.ok_or_else(no_service)?;
-            Ok::<_, ApiError>(scope.map(|scope| Level { scope, parent }))
-        }
+    let own = LocalResource::new(move || async move {
+        let target = addressed.target.await?;
+        let scope = VariableScope::of_service(target.kind);
+        Ok::<_, ApiError>(scope.map(|scope| Level {
+            scope,
+            parent: target.id,
+        }))
     });
     let variables = LocalResource::new(move || async move {
         match own.await? {

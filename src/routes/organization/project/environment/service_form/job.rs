@@ -159,7 +159,7 @@ pub fn JobForm(
                 }),
                 ..JobSchedule::default()
             },
-            JobType::Lifecycle => {
+            JobType::Lifecycle | JobType::Other(_) => {
                 let at = |chosen: RwSignal<bool>| chosen.get_untracked().then(|| command.clone());
                 JobSchedule {
                     cronjob: None,

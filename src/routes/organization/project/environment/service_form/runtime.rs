@@ -383,7 +383,7 @@ impl ProbeFields {
             ProbeKind::Exec => ProbeType::Exec {
                 command: lines_of(self.command),
             },
-            ProbeKind::Grpc => ProbeType::Grpc {
+            ProbeKind::Grpc | ProbeKind::Other(_) => ProbeType::Grpc {
                 service: optional_text(self.service),
                 port: port(),
             },

@@ -339,7 +339,7 @@ fn FragmentFieldsView(
                             <TextField label="Path in the repository" name="dockerfile_fragment.path"
                                 value=fragment.path errors placeholder="docker/runner.fragment"/>
                         }.into_any(),
-                        DockerfileFragmentType::Inline => view! {
+                        DockerfileFragmentType::Inline | DockerfileFragmentType::Other(_) => view! {
                             <LinesField label="Lines" name="dockerfile_fragment.content" value=fragment.content
                                 errors placeholder="RUN apk add --no-cache jq"/>
                         }.into_any(),

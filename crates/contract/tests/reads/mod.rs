@@ -1,0 +1,164 @@
+//! The reads of the console (`src/api/`) that the production document has, with the type each
+//! answer is read as: shared by the tests that feed them the document's samples.
+
+use platform_api::*;
+use serde::de::DeserializeOwned;
+
+pub type Decoder = fn(serde_json::Value) -> Result<(), String>;
+
+fn decodes<T: DeserializeOwned>(value: serde_json::Value) -> Result<(), String> {
+    serde_json::from_value::<T>(value)
+        .map(drop)
+        .map_err(|error| error.to_string())
+}
+
+/// What the console reads of each service in its kind's list (`src/api/service.rs`).
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct Listed {
+    id: uuid::Uuid,
+    name: String,
+}
+
+/// The reads of the console (`src/api/`) that the document has, with the type each answer is
+/// read as.
+pub const CONSOLE_READS: &[(&str, Decoder)] = &[
+    ("/organization", decodes::<CallersOrganizations>),
+    ("/organization/{organizationId}", decodes::<Organization>),
+    (
+        "/organization/{organizationId}/project",
+        decodes::<List<Project>>,
+    ),
+    ("/project/{projectId}", decodes::<Project>),
+    (
+        "/project/{projectId}/environment",
+        decodes::<List<Environment>>,
+    ),
+    ("/environment/{environmentId}", decodes::<Environment>),
+    (
+        "/environment/{environmentId}/statuses",
+        decodes::<EnvironmentStatuses>,
+    ),
+    (
+        "/environment/{environmentId}/application",
+        decodes::<List<Listed>>,
+    ),
+    (
+        "/environment/{environmentId}/container",
+        decodes::<List<Listed>>,
+    ),
+    (
+        "/environment/{environmentId}/database",
+        decodes::<List<Listed>>,
+    ),
+    ("/environment/{environmentId}/job", decodes::<List<Listed>>),
+    ("/environment/{environmentId}/helm", decodes::<List<Listed>>),
+    (
+        "/environment/{environmentId}/terraform",
+        decodes::<List<Listed>>,
+    ),
+    ("/application/{applicationId}", decodes::<Application>),
+    ("/container/{containerId}", decodes::<Container>),
+    ("/database/{databaseId}", decodes::<Database>),
+    ("/job/{jobId}", decodes::<Job>),
+    ("/helm/{helmId}", decodes::<HelmService>),
+    ("/terraform/{terraformId}", decodes::<TerraformService>),
+    ("/application/{applicationId}/status", decodes::<Status>),
+    ("/container/{containerId}/status", decodes::<Status>),
+    ("/database/{databaseId}/status", decodes::<Status>),
+    ("/job/{jobId}/status", decodes::<Status>),
+    ("/helm/{helmId}/status", decodes::<Status>),
+    (
+        "/application/{applicationId}/commit",
+        decodes::<List<Commit>>,
+    ),
+    ("/job/{jobId}/commit", decodes::<List<Commit>>),
+    ("/helm/{helmId}/commit", decodes::<List<Commit>>),
+    ("/terraform/{terraformId}/commit", decodes::<List<Commit>>),
+    (
+        "/application/{applicationId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/container/{containerId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/database/{databaseId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/job/{jobId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/helm/{helmId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/terraform/{terraformId}/deploymentHistoryV2",
+        decodes::<DeploymentHistoryPage>,
+    ),
+    (
+        "/application/{applicationId}/log",
+        decodes::<List<InstanceLogLine>>,
+    ),
+    (
+        "/container/{containerId}/log",
+        decodes::<List<InstanceLogLine>>,
+    ),
+    (
+        "/environment/{environmentId}/logs",
+        decodes::<Vec<DeploymentLogLine>>,
+    ),
+    (
+        "/service/{serviceId}/deploymentQueue",
+        decodes::<List<QueuedDeploymentRequest>>,
+    ),
+    ("/variable", decodes::<List<EnvironmentVariable>>),
+    (
+        "/organization/{organizationId}/cluster",
+        decodes::<List<Cluster>>,
+    ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/status",
+        decodes::<ClusterStatus>,
+    ),
+    ("/cluster/{clusterId}/token", decodes::<ClusterToken>),
+    (
+        "/organization/{organizationId}/containerRegistry",
+        decodes::<List<ContainerRegistry>>,
+    ),
+    (
+        "/organization/{organizationId}/helmRepository",
+        decodes::<List<HelmRepository>>,
+    ),
+    (
+        "/organization/{organizationId}/labelsGroups",
+        decodes::<List<LabelsGroup>>,
+    ),
+    (
+        "/organization/{organizationId}/annotationsGroups",
+        decodes::<List<AnnotationsGroup>>,
+    ),
+    (
+        "/organization/{organizationId}/webhook",
+        decodes::<List<Webhook>>,
+    ),
+    (
+        "/organization/{organizationId}/apiToken",
+        decodes::<List<ApiToken>>,
+    ),
+    (
+        "/organization/{organizationId}/customRole",
+        decodes::<List<CustomRole>>,
+    ),
+    (
+        "/organization/{organizationId}/onPremise/credentials",
+        decodes::<List<OnPremiseCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/alert-receivers",
+        decodes::<List<AlertReceiver>>,
+    ),
+];
