@@ -5,9 +5,9 @@
 //! load, so a new build is picked up at once. Pre-compressed copies (`x.wasm.br`, `x.wasm.gz`) are sent when present.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use axum::extract::Request;
-use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::{self, Next};
@@ -18,11 +18,16 @@ use serde_json::{json, Value};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::AppState;
-
 /// `embed_allowed_origins` are origins already checked (`platform_api::rules::origin`).
-pub fn router(console_dir: Option<PathBuf>, embed_allowed_origins: &[String]) -> Router<AppState> {
-    let router = Router::new().route("/config.json", get(config_json));
+pub fn router<S: Clone + Send + Sync + 'static>(
+    console_dir: Option<PathBuf>,
+    embed_allowed_origins: Arc<Vec<String>>,
+) -> Router<S> {
+    let frame = frame_ancestors(&embed_allowed_origins);
+    let router = Router::new().route(
+        "/config.json",
+        get(move |headers: HeaderMap| config_json(headers, embed_allowed_origins.clone())),
+    );
     let router = match console_dir {
         Some(dir) => {
             // The build's `.br` and `.gz` files (highest levels) are sent when the browser takes
@@ -41,7 +46,7 @@ pub fn router(console_dir: Option<PathBuf>, embed_allowed_origins: &[String]) ->
     router
         .layer(SetResponseHeaderLayer::overriding(
             CONTENT_SECURITY_POLICY,
-            frame_ancestors(embed_allowed_origins),
+            frame,
         ))
         .layer(middleware::from_fn(cache_control))
 }
@@ -94,15 +99,15 @@ fn frame_ancestors(embed_allowed_origins: &[String]) -> HeaderValue {
 }
 
 /// `{"api_base_url": ..., "embed": {"allowed_origins": [...]}}`: one console build serves every
-/// deployment; this server points it at its own API.
-async fn config_json(State(state): State<AppState>, headers: HeaderMap) -> Json<Value> {
+/// deployment; this server points it at its own API (or the one it forwards).
+async fn config_json(headers: HeaderMap, embed_allowed_origins: Arc<Vec<String>>) -> Json<Value> {
     let host = headers
         .get(HOST)
         .and_then(|value| value.to_str().ok())
         .unwrap_or("127.0.0.1:8080");
     Json(json!({
         "api_base_url": format!("http://{host}/api"),
-        "embed": { "allowed_origins": *state.embed_allowed_origins },
+        "embed": { "allowed_origins": *embed_allowed_origins },
     }))
 }
 

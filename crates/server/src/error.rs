@@ -366,6 +366,15 @@ impl ApiError {
             "This path does not accept this method.",
         )
     }
+
+    /// The platform's API a forwarding server sends to did not answer (`forward`).
+    pub fn upstream_unreachable(upstream: &reqwest::Url) -> Self {
+        Self::new(
+            StatusCode::BAD_GATEWAY,
+            "UPSTREAM_UNREACHABLE",
+            format!("The platform's API at {upstream} could not be reached."),
+        )
+    }
 }
 
 impl ApiError {

@@ -10,6 +10,7 @@ mod demo;
 pub mod engine;
 pub mod error;
 pub mod events;
+pub mod forward;
 mod fresh;
 pub mod git;
 mod platform_fields;
@@ -91,7 +92,10 @@ pub struct AppState {
 pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
         .nest("/api", routes::api(&state))
-        .merge(console::router(console_dir, &state.embed_allowed_origins))
+        .merge(console::router(
+            console_dir,
+            state.embed_allowed_origins.clone(),
+        ))
         // gzip or brotli, as the client accepts: the console's wasm shrinks to about a quarter.
         .layer(CompressionLayer::new())
         .layer(TraceLayer::new_for_http())

@@ -55,6 +55,14 @@ struct Flags {
     /// the key in <data-dir>/secrets.key, created at the first start.
     #[arg(long, env = "PLATFORM_SECRETS_KEY", hide_env_values = true)]
     secrets_key: Option<String>,
+    /// Serve the console with its API forwarded to this one (the production platform's, e.g.
+    /// https://api.example.com): requests to /api/* go there as they are, and nothing else of
+    /// this server runs (no database, engine or demo).
+    #[arg(long, value_name = "URL", conflicts_with_all = [
+        "demo", "new_sign_in_token", "jwt_secret", "git_roots", "secrets_key",
+        "allowed_target_networks",
+    ])]
+    api_upstream: Option<reqwest::Url>,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -74,6 +82,18 @@ fn print_banner(address: SocketAddr, sign_in_token: Option<&str>) {
         ),
     }
     banner.push('\n');
+    let mut stdout = std::io::stdout();
+    let _ = stdout
+        .write_all(banner.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+/// Where the console is, and where its API goes.
+fn print_forwarding_banner(address: SocketAddr, upstream: &reqwest::Url) {
+    use std::io::Write;
+    let banner = format!(
+        "\n  Platform console  http://{address}/\n  API base URL      http://{address}/api, forwarded to {upstream}\n  Sign in with a token of that platform.\n\n"
+    );
     let mut stdout = std::io::stdout();
     let _ = stdout
         .write_all(banner.as_bytes())
@@ -102,6 +122,21 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let flags = Flags::parse();
+    if let Some(upstream) = flags.api_upstream {
+        let forwarding = platform_server::forward::start(platform_server::forward::ForwardConfig {
+            listen: flags.listen,
+            upstream: upstream.clone(),
+            console_dir: flags.console_dir,
+            embed_allowed_origins: flags.embed_allowed_origins,
+        })
+        .await?;
+        print_forwarding_banner(forwarding.address, &upstream);
+        tokio::select! {
+            served = forwarding.server => served??,
+            _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
+        }
+        return Ok(());
+    }
     let running = platform_server::start(platform_server::Config {
         listen: flags.listen,
         data_dir: flags.data_dir,

@@ -15,10 +15,18 @@ use e2e::Browser;
 
 /// Serves `stand_in` on a free loopback port, its API under `/api`.
 pub async fn serve(stand_in: Arc<StandIn>) -> anyhow::Result<SocketAddr> {
-    let app = axum::Router::new().fallback(move |method: Method, uri: Uri| {
-        let stand_in = stand_in.clone();
-        async move { answer(&stand_in, &method, &uri) }
-    });
+    let app = axum::Router::new().fallback(
+        move |method: Method, uri: Uri, headers: axum::http::HeaderMap| {
+            let stand_in = stand_in.clone();
+            async move {
+                // As the platform, a call without a token is refused.
+                if method != Method::OPTIONS && !headers.contains_key(header::AUTHORIZATION) {
+                    return with_cors(StatusCode::UNAUTHORIZED.into_response());
+                }
+                answer(&stand_in, &method, &uri)
+            }
+        },
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let address = listener.local_addr()?;
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -26,7 +34,7 @@ pub async fn serve(stand_in: Arc<StandIn>) -> anyhow::Result<SocketAddr> {
 }
 
 fn answer(stand_in: &StandIn, method: &Method, uri: &Uri) -> Response {
-    let mut response = if method == Method::OPTIONS {
+    let response = if method == Method::OPTIONS {
         StatusCode::NO_CONTENT.into_response()
     } else {
         let asked = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
@@ -38,13 +46,60 @@ fn answer(stand_in: &StandIn, method: &Method, uri: &Uri) -> Response {
             None => (status, Body::empty()).into_response(),
         }
     };
-    // The console is served from the reference server's origin: the stand-in is another one.
+    with_cors(response)
+}
+
+/// The console is served from the reference server's origin: the stand-in is another one.
+fn with_cors(mut response: Response) -> Response {
     let headers = response.headers_mut();
     let any = HeaderValue::from_static("*");
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, any.clone());
     headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, any.clone());
     headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, any);
     response
+}
+
+/// The console served by a forwarding server (`--api-upstream`) whose upstream is a stand-in:
+/// signed in on the console's own origin (the API address `config.json` gives), it reads the
+/// stand-in's records through the forwarder.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_console_signs_in_through_the_forwarder() -> anyhow::Result<()> {
+    let stand_in = Arc::new(StandIn::new(
+        Document::production(),
+        Fields::RequiredWithResults,
+    ));
+    let upstream = serve(stand_in.clone()).await?;
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dist");
+    let forwarding = platform_server::forward::start(platform_server::forward::ForwardConfig {
+        listen: "127.0.0.1:0".parse()?,
+        upstream: format!("http://{upstream}/api").parse()?,
+        console_dir: Some(dist),
+        embed_allowed_origins: vec![],
+    })
+    .await?;
+    let console = format!("http://{}", forwarding.address);
+    let browser = Browser::start(20.0).await?;
+    browser.client.goto(&format!("{console}/sign-in")).await?;
+    browser
+        .wait_for_value("#field-base_url", &format!("{console}/api"))
+        .await?;
+    browser
+        .fill("#field-token", "a-token-of-the-platform")
+        .await?;
+    browser.click("button[type=submit]").await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/overview"))
+        .await?;
+    browser.wait_for_text("main h1", "Projects").await?;
+    browser.wait_for_text(".table", "sample name").await?;
+    let seen = stand_in.seen();
+    assert!(
+        seen.iter()
+            .any(|seen| seen.path.starts_with("/organization")),
+        "the stand-in was not reached: {seen:?}"
+    );
+    browser.screenshot("forwarder-organization").await?;
+    browser.close().await
 }
 
 /// Signs the browser in against the stand-in at `address`.

@@ -80,7 +80,8 @@ pub async fn of_service(db: &mut SqliteConnection, service_id: Uuid) -> ApiResul
     Ok(status(row, &mut steps)?.1)
 }
 
-/// The statuses of the environment's services, by kind; steps only for the actions running.
+/// The statuses of the environment's services, by kind; steps only for the actions running, and
+/// for terraform services, whose status the platform gives only here.
 pub async fn of_environment(
     db: &mut SqliteConnection,
     environment_id: Uuid,
@@ -97,8 +98,11 @@ pub async fn of_environment(
     let running = rows
         .iter()
         .any(|row| row.requested_at.is_some() && row.finished_at.is_none());
-    let mut steps = if running {
-        steps_where(db, "sv.environment_id = ? AND d.finished_at IS NULL", &id).await?
+    let terraform = ServiceType::Terraform.as_str();
+    let mut steps = if running || rows.iter().any(|row| row.kind == terraform) {
+        let picked =
+            format!("sv.environment_id = ? AND (d.finished_at IS NULL OR sv.kind = '{terraform}')");
+        steps_where(db, &picked, &id).await?
     } else {
         StepsByDeployment::new()
     };

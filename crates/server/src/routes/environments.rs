@@ -458,7 +458,7 @@ async fn environment_statuses(
         let statuses =
             engine::status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
         // A running action's durations grow with the clock, commit or not.
-        let keep = statuses.all().all(|status| status.steps.is_none());
+        let keep = !statuses.any_in_progress();
         let body = Bytes::from(serde_json::to_vec(&statuses).map_err(ApiError::internal)?);
         Ok(Read { value: body, keep })
     })

@@ -18,6 +18,7 @@ mod contract_writes;
 mod data_folder;
 mod demo;
 mod engine;
+mod forward;
 mod fuzz;
 mod history;
 mod kill_restart;
