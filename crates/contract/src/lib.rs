@@ -303,29 +303,24 @@ impl<'a> Operation<'a> {
     /// `sample_response` whose enumerations hold their value number `choice`
     /// (`sample::build_choosing`).
     pub fn sample_response_choosing(&self, fields: Fields, choice: usize) -> Option<(u16, Value)> {
-        let status = self
-            .success_codes()
-            .into_iter()
-            .find(|code| self.response_schema(*code).is_some())?;
-        let schema = self.response_schema(status)?;
-        Some((
-            status,
-            sample::build_choosing(self.document, schema, fields, choice),
-        ))
+        self.sample_of_answer(|schema| {
+            sample::build_choosing(self.document, schema, fields, choice)
+        })
     }
 
     /// `sample_response` whose every enumeration holds a value the document does not list
     /// (`sample::UNLISTED_VALUE`), as a newer platform may send.
     pub fn sample_response_unlisted(&self, fields: Fields) -> Option<(u16, Value)> {
+        self.sample_of_answer(|schema| sample::build_unlisted(self.document, schema, fields))
+    }
+
+    /// `build` of the schema of the first success code with a body: `(status, body)`.
+    fn sample_of_answer(&self, build: impl FnOnce(&Value) -> Value) -> Option<(u16, Value)> {
         let status = self
             .success_codes()
             .into_iter()
             .find(|code| self.response_schema(*code).is_some())?;
-        let schema = self.response_schema(status)?;
-        Some((
-            status,
-            sample::build_unlisted(self.document, schema, fields),
-        ))
+        Some((status, build(self.response_schema(status)?)))
     }
 
     /// The longest enumeration the operation's answers hold, at any depth: samples choosing

@@ -16,6 +16,17 @@ use platform_server::{Config, Running};
 use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
+/// The organization's settings pages, by the last segment of their address.
+pub const SETTINGS_PAGES: [&str; 7] = [
+    "api-tokens",
+    "webhooks",
+    "container-registries",
+    "helm-repositories",
+    "labels-annotations",
+    "alert-receivers",
+    "on-premise-credentials",
+];
+
 /// How long a step may wait for the page to show what it expects.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 

@@ -64,15 +64,7 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
         pages.push((format!("service-{tab}"), service(&web, tab)));
     }
     pages.push(("database-overview".into(), service(&database, "overview")));
-    for settings in [
-        "api-tokens",
-        "webhooks",
-        "container-registries",
-        "helm-repositories",
-        "labels-annotations",
-        "alert-receivers",
-        "on-premise-credentials",
-    ] {
+    for settings in e2e::SETTINGS_PAGES {
         pages.push((
             format!("settings-{settings}"),
             format!("/organization/{org}/settings/{settings}"),

@@ -209,15 +209,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         ),
         ("environment".into(), format!("{environment}/overview")),
     ];
-    for settings in [
-        "api-tokens",
-        "webhooks",
-        "container-registries",
-        "helm-repositories",
-        "labels-annotations",
-        "alert-receivers",
-        "on-premise-credentials",
-    ] {
+    for settings in e2e::SETTINGS_PAGES {
         pages.push((
             format!("settings-{settings}"),
             format!("{org}/settings/{settings}"),

@@ -1,5 +1,6 @@
 //! The breadcrumb's switchers list a crumb's siblings: from one service to another of its
-//! environment, and from one environment to another of its project, in two clicks.
+//! environment (of another kind too: the page follows the service in the address), and from one
+//! environment to another of its project, in two clicks.
 
 use e2e::Browser;
 use serde_json::json;
@@ -29,6 +30,12 @@ async fn the_breadcrumb_switches_between_siblings() -> anyhow::Result<()> {
             json!({"name": "api", "git_repository": git}),
         )
         .await?;
+    let orders = browser
+        .create(
+            &format!("/environment/{}/database", place.environment),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        )
+        .await?;
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;
     browser
@@ -54,6 +61,25 @@ async fn the_breadcrumb_switches_between_siblings() -> anyhow::Result<()> {
     browser
         .wait_for_text(".breadcrumbs [aria-current=page]", "api")
         .await?;
+
+    // From api, an application, to orders, a database: the page is the database's.
+    browser
+        .click(".breadcrumbs summary[aria-label='Switch service (now api)']")
+        .await?;
+    browser
+        .click_text(".switcher[open] .switcher__list a", "orders")
+        .await?;
+    browser
+        .wait_for_path(|path| path.contains(&format!("/service/{orders}")))
+        .await?;
+    browser.wait_for_text("main h1", "orders").await?;
+    browser.wait_for_text(".page__lead", "Database").await?;
+    browser.wait_for_text("main", "Connection").await?;
+    let errors = browser
+        .client
+        .find_all(fantoccini::Locator::Css(".notice--error, .toast--error"))
+        .await?;
+    assert!(errors.is_empty(), "the database's page shows an error");
 
     // From production to staging.
     browser

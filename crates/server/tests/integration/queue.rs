@@ -27,6 +27,23 @@ async fn queued(server: &TestServer, service: &str) -> Vec<Value> {
     reply.body["results"].as_array().unwrap().clone()
 }
 
+/// A one-worker server whose worker an application's deployment holds (it never ends its
+/// build): `(server, its environment, that application)`.
+async fn worker_held() -> (TestServer, String, String) {
+    let server = one_worker(common::FAST).await;
+    let (_, environment, busy) = server.hierarchy().await;
+    server
+        .post(
+            &format!("/api/application/{busy}/environmentVariable"),
+            json!({"key": "PLATFORM_HANG_AT", "value": "BUILD"}),
+        )
+        .await;
+    server
+        .post(&format!("/api/application/{busy}/deploy"), json!({}))
+        .await;
+    (server, environment, busy)
+}
+
 fn steps(status: &Value) -> Vec<(String, String)> {
     status["steps"]["details"]
         .as_array()
@@ -165,17 +182,7 @@ async fn a_cancel_inside_any_step_ends_the_action_with_no_later_step() {
 
 #[tokio::test]
 async fn a_cancel_in_the_queue_ends_the_action_before_any_step() {
-    let server = one_worker(common::FAST).await;
-    let (_, environment, busy) = server.hierarchy().await;
-    server
-        .post(
-            &format!("/api/application/{busy}/environmentVariable"),
-            json!({"key": "PLATFORM_HANG_AT", "value": "BUILD"}),
-        )
-        .await;
-    server
-        .post(&format!("/api/application/{busy}/deploy"), json!({}))
-        .await;
+    let (server, environment, busy) = worker_held().await;
     let waiting = server.application(&environment, "waiting").await;
     server
         .post(&format!("/api/application/{waiting}/deploy"), json!({}))
@@ -252,17 +259,7 @@ async fn an_engine_sped_up_past_its_own_work_still_deploys_within_the_timeout() 
 /// later step run; the queue of the environment lists what waits.
 #[tokio::test]
 async fn the_documents_cancels_stop_a_waiting_request_and_a_running_environment() {
-    let server = one_worker(common::FAST).await;
-    let (_, environment, busy) = server.hierarchy().await;
-    server
-        .post(
-            &format!("/api/application/{busy}/environmentVariable"),
-            json!({"key": "PLATFORM_HANG_AT", "value": "BUILD"}),
-        )
-        .await;
-    server
-        .post(&format!("/api/application/{busy}/deploy"), json!({}))
-        .await;
+    let (server, environment, busy) = worker_held().await;
     let waiting = server.application(&environment, "waiting").await;
     let asked = server
         .post(&format!("/api/application/{waiting}/deploy"), json!({}))

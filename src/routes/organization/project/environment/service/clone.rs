@@ -34,6 +34,7 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let choices = LocalResource::new(move || {
         let (org, project, environment) = (org.get(), project.get(), environment.get());
+        let id = service.id.get();
         async move {
             let missing = || ApiError::NotFound("The address names no environment.".into());
             let (org, project, environment) = (
@@ -41,7 +42,7 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
                 project.ok_or_else(missing)?,
                 environment.ok_or_else(missing)?,
             );
-            let target = service.target.await?;
+            let target = service.addressed(id).await?;
             let record = service.record.await?;
             let source = Source {
                 org,

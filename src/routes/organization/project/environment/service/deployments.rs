@@ -36,14 +36,14 @@ const POLL_RUNNING: Duration = Duration::from_secs(2);
 pub fn ServiceDeployments() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let target = addressed.target;
     let page = use_page();
     let filter = RwSignal::new(HistoryFilter::default());
     let history = LocalResource::new(move || {
+        let id = addressed.id.get();
         let page = u32::try_from(page.get()).unwrap_or(u32::MAX);
         let filter = filter.get();
         async move {
-            let target = target.await?;
+            let target = addressed.addressed(id).await?;
             let page = api
                 .service_history(target.kind, target.id, page, PAGE_SIZE, &filter)
                 .await?;

@@ -72,9 +72,9 @@ pub fn ServiceLogs() -> impl IntoView {
     let addressed = use_addressed_service();
     let environment = addressed.environment;
     let log = LocalResource::new(move || {
-        let environment = environment.get();
+        let (environment, id) = (environment.get(), addressed.id.get());
         async move {
-            let Target { id, kind } = addressed.target.await?;
+            let Target { id, kind } = addressed.addressed(id).await?;
             let environment = environment.ok_or_else(no_service)?;
             let every = HistoryFilter::default();
             let (lines, history) = futures::try_join!(

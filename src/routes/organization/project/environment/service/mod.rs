@@ -35,6 +35,29 @@ use crate::state::polling::poll;
 
 use actions::ServiceActions;
 
+/// How long `addressed` waits, at most, for the reading of the next service's kind to start (it
+/// is queued behind the change of address: milliseconds): 50 × 20 ms.
+const ADDRESS_WAITS: u32 = 50;
+const ADDRESS_WAIT_MS: u32 = 20;
+
+/// The service `id` with its kind, from `target`: a read that follows the address's id calls it,
+/// so that it reads again when the address names another service and waits for that one's kind
+/// rather than take the previous one's (whose reading may not have started again yet).
+async fn addressed(
+    target: LocalResource<Result<Target, ApiError>>,
+    id: Option<Uuid>,
+) -> Result<Target, ApiError> {
+    let id = id.ok_or_else(no_service)?;
+    for _ in 0..ADDRESS_WAITS {
+        let target = target.await?;
+        if target.id == id {
+            return Ok(target);
+        }
+        gloo_timers::future::TimeoutFuture::new(ADDRESS_WAIT_MS).await;
+    }
+    Err(no_service())
+}
+
 /// How often the status of a service is polled while an action runs on it.
 const POLL_ACTION: Duration = Duration::from_secs(1);
 
@@ -59,6 +82,11 @@ pub struct AddressedService {
 }
 
 impl AddressedService {
+    /// The service the address names now (`id`, tracked by the caller), with its kind.
+    pub async fn addressed(self, id: Option<Uuid>) -> Result<Target, ApiError> {
+        addressed(self.target, id).await
+    }
+
     /// The kind of the service the address names, once known (not the previous service's while
     /// the next one's loads).
     pub fn kind(&self) -> Option<ServiceType> {
@@ -109,14 +137,17 @@ fn address_service() -> AddressedService {
             }
         }
     });
-    let record = LocalResource::new(move || async move {
-        let target = target.await?;
-        api.service(target.kind, target.id).await
+    let record = LocalResource::new(move || {
+        let id = id.get();
+        async move {
+            let target = addressed(target, id).await?;
+            api.service(target.kind, target.id).await
+        }
     });
     let status = LocalResource::new(move || {
-        let environment = environment.get();
+        let (environment, id) = (environment.get(), id.get());
         async move {
-            let target = target.await?;
+            let target = addressed(target, id).await?;
             api.service_status(environment.ok_or_else(no_service)?, target.kind, target.id)
                 .await
         }

@@ -113,7 +113,7 @@ fn DeleteService(service: AddressedService) -> impl IntoView {
                 consequence="It stops, and its configuration, variables and history are deleted. This cannot be undone."
                 done="Service deleted."
                 delete=move || async move {
-                    let target = service.target.await?;
+                    let target = service.addressed(service.id.get_untracked()).await?;
                     api.delete_service(target.kind, target.id).await
                 }
                 on_deleted=gone/>

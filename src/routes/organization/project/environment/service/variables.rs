@@ -47,13 +47,16 @@ pub fn ServiceVariables() -> impl IntoView {
     let addressed = use_addressed_service();
     let (project, environment) = (param_id("project"), param_id("env"));
     // The level of the service's own variables: none for a database.
-    let own = LocalResource::new(move || async move {
-        let target = addressed.target.await?;
-        let scope = VariableScope::of_service(target.kind);
-        Ok::<_, ApiError>(scope.map(|scope| Level {
-            scope,
-            parent: target.id,
-        }))
+    let own = LocalResource::new(move || {
+        let id = addressed.id.get();
+        async move {
+            let target = addressed.addressed(id).await?;
+            let scope = VariableScope::of_service(target.kind);
+            Ok::<_, ApiError>(scope.map(|scope| Level {
+                scope,
+                parent: target.id,
+            }))
+        }
     });
     let variables = LocalResource::new(move || async move {
         match own.await? {
