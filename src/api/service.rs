@@ -75,6 +75,28 @@ impl ServiceRecord {
         }
     }
 
+    pub fn id(&self) -> Uuid {
+        match self {
+            ServiceRecord::Application(service) => service.id,
+            ServiceRecord::Container(service) => service.id,
+            ServiceRecord::Database(service) => service.id,
+            ServiceRecord::Job(service) => service.id,
+            ServiceRecord::Helm(service) => service.id,
+            ServiceRecord::Terraform(service) => service.id,
+        }
+    }
+
+    pub fn kind(&self) -> ServiceType {
+        match self {
+            ServiceRecord::Application(_) => ServiceType::Application,
+            ServiceRecord::Container(_) => ServiceType::Container,
+            ServiceRecord::Database(_) => ServiceType::Database,
+            ServiceRecord::Job(_) => ServiceType::Job,
+            ServiceRecord::Helm(_) => ServiceType::Helm,
+            ServiceRecord::Terraform(_) => ServiceType::Terraform,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match self {
             ServiceRecord::Application(service) => &service.name,

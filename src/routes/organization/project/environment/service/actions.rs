@@ -22,16 +22,15 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     let toasts = use_toasts();
     let AddressedService {
         environment,
-        target,
         record,
         status,
         ..
     } = service;
     let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &ServiceAction| {
-        let (action, target) = (action.clone(), target.get_untracked());
+        let (action, target) = (action.clone(), untrack(|| service.target()));
         async move {
-            let Some(Ok(Target { id, kind })) = target else {
+            let Some(Target { id, kind }) = target else {
                 return;
             };
             match api.act_on_service(kind, id, &action).await {
@@ -143,7 +142,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                 </Show>
                 {move || {
                     let repository = record.get()?.ok()?.git_repository()?.clone();
-                    let Target { id, kind } = target.get()?.ok()?;
+                    let Target { id, kind } = service.target()?;
                     Some(view! {
                         <CommitPicker kind id deployed=repository.deployed_commit_id
                             disabled=Signal::derive(disabled) title=Signal::derive(refusal)

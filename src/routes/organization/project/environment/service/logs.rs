@@ -93,7 +93,7 @@ pub fn ServiceLogs() -> impl IntoView {
     );
     let search = RwSignal::new(String::new());
     let instances = move || {
-        let Target { id, kind } = addressed.target.get()?.ok()?;
+        let Target { id, kind } = addressed.target()?;
         kind.has_instance_log()
             .then(|| view! { <InstanceLog kind id/> })
     };

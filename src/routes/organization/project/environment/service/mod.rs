@@ -26,37 +26,14 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use crate::api::service::ServiceRecord;
-use crate::api::{use_api, ApiError};
+use crate::api::service::{ServiceRecord, ServiceSummary};
+use crate::api::{use_api, Api, ApiError};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::param_id;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
 
 use actions::ServiceActions;
-
-/// How long `addressed` waits, at most, for the reading of the next service's kind to start (it
-/// is queued behind the change of address: milliseconds): 50 × 20 ms.
-const ADDRESS_WAITS: u32 = 50;
-const ADDRESS_WAIT_MS: u32 = 20;
-
-/// The service `id` with its kind, from `target`: a read that follows the address's id calls it,
-/// so that it reads again when the address names another service and waits for that one's kind
-/// rather than take the previous one's (whose reading may not have started again yet).
-async fn addressed(
-    target: LocalResource<Result<Target, ApiError>>,
-    id: Option<Uuid>,
-) -> Result<Target, ApiError> {
-    let id = id.ok_or_else(no_service)?;
-    for _ in 0..ADDRESS_WAITS {
-        let target = target.await?;
-        if target.id == id {
-            return Ok(target);
-        }
-        gloo_timers::future::TimeoutFuture::new(ADDRESS_WAIT_MS).await;
-    }
-    Err(no_service())
-}
 
 /// How often the status of a service is polled while an action runs on it.
 const POLL_ACTION: Duration = Duration::from_secs(1);
@@ -69,29 +46,70 @@ pub struct Target {
     pub kind: ServiceType,
 }
 
-/// The service the address names: its id, its kind, its record and its status, loaded once by
-/// the layout for every tab.
+/// The service the address names: its id, its record and its status, loaded once by the layout
+/// for every tab.
 #[derive(Clone, Copy)]
 pub struct AddressedService {
     pub environment: Memo<Option<Uuid>>,
     pub id: Memo<Option<Uuid>>,
-    /// The addressed service with its kind, read from its environment's services.
-    pub target: LocalResource<Result<Target, ApiError>>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
+    kinds: Kinds,
+}
+
+/// The kinds of the services of the address's environment, as last listed: a service's kind
+/// never changes, so the list is read again only for a service it does not hold (newer than it,
+/// or of another environment).
+#[derive(Clone, Copy)]
+struct Kinds {
+    api: Api,
+    environment: Memo<Option<Uuid>>,
+    listed: StoredValue<Vec<ServiceSummary>>,
+}
+
+impl Kinds {
+    async fn of(self, id: Option<Uuid>) -> Result<Target, ApiError> {
+        let id = id.ok_or_else(no_service)?;
+        let find = |listed: &Vec<ServiceSummary>| {
+            listed
+                .iter()
+                .find(|service| service.id == id)
+                .map(|service| Target {
+                    id,
+                    kind: service.service_type,
+                })
+        };
+        if let Some(target) = self.listed.with_value(find) {
+            return Ok(target);
+        }
+        let environment = self.environment.get_untracked().ok_or_else(no_service)?;
+        let listed = self.api.services(environment).await?;
+        let target = find(&listed);
+        self.listed.set_value(listed);
+        target.ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+    }
 }
 
 impl AddressedService {
-    /// The service the address names now (`id`, tracked by the caller), with its kind.
+    /// The service `id` (the address's, read by the caller so that its read follows the
+    /// address) with its kind.
     pub async fn addressed(self, id: Option<Uuid>) -> Result<Target, ApiError> {
-        addressed(self.target, id).await
+        self.kinds.of(id).await
     }
 
-    /// The kind of the service the address names, once known (not the previous service's while
-    /// the next one's loads).
+    /// The service the address names with its kind, once its record is read (not the previous
+    /// service's while the next one's loads).
+    pub fn target(&self) -> Option<Target> {
+        let record = self.record.get()?.ok()?;
+        let target = Target {
+            id: record.id(),
+            kind: record.kind(),
+        };
+        (Some(target.id) == self.id.get()).then_some(target)
+    }
+
     pub fn kind(&self) -> Option<ServiceType> {
-        let target = self.target.get()?.ok()?;
-        (Some(target.id) == self.id.get()).then_some(target.kind)
+        self.target().map(|target| target.kind)
     }
 
     /// The status, once loaded.
@@ -124,40 +142,34 @@ pub fn use_addressed_service() -> AddressedService {
 fn address_service() -> AddressedService {
     let api = use_api();
     let (environment, id) = (param_id("env"), param_id("service"));
-    // The address does not say the kind; the environment's list of services does.
-    let target = LocalResource::new(move || {
-        let (environment, id) = (environment.get(), id.get());
-        async move {
-            match (environment, id) {
-                (Some(environment), Some(id)) => {
-                    let kind = api.service_kind(environment, id).await?;
-                    Ok(Target { id, kind })
-                }
-                _ => Err(no_service()),
-            }
-        }
-    });
+    let kinds = Kinds {
+        api,
+        environment,
+        listed: StoredValue::new(Vec::new()),
+    };
+    // Each read follows the address's id; the kind comes from the environment's list.
     let record = LocalResource::new(move || {
         let id = id.get();
         async move {
-            let target = addressed(target, id).await?;
+            let target = kinds.of(id).await?;
             api.service(target.kind, target.id).await
         }
     });
     let status = LocalResource::new(move || {
         let (environment, id) = (environment.get(), id.get());
         async move {
-            let target = addressed(target, id).await?;
-            api.service_status(environment.ok_or_else(no_service)?, target.kind, target.id)
+            let target = kinds.of(id).await?;
+            let environment = environment.ok_or_else(no_service)?;
+            api.service_status(environment, target.kind, target.id)
                 .await
         }
     });
     AddressedService {
         environment,
         id,
-        target,
         record,
         status,
+        kinds,
     }
 }
 
