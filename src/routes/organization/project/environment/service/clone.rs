@@ -34,7 +34,7 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
     let choices = LocalResource::new(move || {
         let (org, project, environment) = (org.get(), project.get(), environment.get());
-        let id = service.id.get();
+        let id = service.address();
         async move {
             let missing = || ApiError::NotFound("The address names no environment.".into());
             let (org, project, environment) = (

@@ -39,7 +39,7 @@ pub fn ServiceDeployments() -> impl IntoView {
     let page = use_page();
     let filter = RwSignal::new(HistoryFilter::default());
     let history = LocalResource::new(move || {
-        let id = addressed.id.get();
+        let id = addressed.address();
         let page = u32::try_from(page.get()).unwrap_or(u32::MAX);
         let filter = filter.get();
         async move {
@@ -315,7 +315,7 @@ fn ExecutionLog(addressed: AddressedService, execution: String) -> impl IntoView
     let api = use_api();
     let lines = LocalResource::new(move || {
         let execution = execution.clone();
-        let (environment, id) = (addressed.environment.get(), addressed.id.get());
+        let (environment, id) = (addressed.environment.get_untracked(), addressed.address());
         async move {
             let (environment, id) = (
                 environment.ok_or_else(no_service)?,

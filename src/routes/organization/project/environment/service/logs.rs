@@ -72,7 +72,7 @@ pub fn ServiceLogs() -> impl IntoView {
     let addressed = use_addressed_service();
     let environment = addressed.environment;
     let log = LocalResource::new(move || {
-        let (environment, id) = (environment.get(), addressed.id.get());
+        let (environment, id) = (environment.get_untracked(), addressed.address());
         async move {
             let Target { id, kind } = addressed.addressed(id).await?;
             let environment = environment.ok_or_else(no_service)?;

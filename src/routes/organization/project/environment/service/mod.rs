@@ -52,6 +52,8 @@ pub struct Target {
 pub struct AddressedService {
     pub environment: Memo<Option<Uuid>>,
     pub id: Memo<Option<Uuid>>,
+    /// Counts the changes of the address's service (`address`).
+    changes: RwSignal<u32>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
     kinds: Kinds,
@@ -91,6 +93,14 @@ impl Kinds {
 }
 
 impl AddressedService {
+    /// The address's service, for a resource that reads it: the resource reads again at each
+    /// change of address. Through a signal an effect sets: resources tracking the router's
+    /// parameters themselves were seen to miss a move to another service.
+    pub fn address(&self) -> Option<Uuid> {
+        self.changes.track();
+        self.id.get_untracked()
+    }
+
     /// The service `id` (the address's, read by the caller so that its read follows the
     /// address) with its kind.
     pub async fn addressed(self, id: Option<Uuid>) -> Result<Target, ApiError> {
@@ -147,16 +157,28 @@ fn address_service() -> AddressedService {
         environment,
         listed: StoredValue::new(Vec::new()),
     };
-    // Each read follows the address's id; the kind comes from the environment's list.
+    let changes = RwSignal::new(0);
+    Effect::new(move |before: Option<Option<Uuid>>| {
+        let now = id.get();
+        if before.is_some_and(|before| before != now) {
+            changes.update(|count| *count += 1);
+        }
+        now
+    });
+    let address = move || {
+        changes.track();
+        id.get_untracked()
+    };
+    // Each read follows the address's service; the kind comes from the environment's list.
     let record = LocalResource::new(move || {
-        let id = id.get();
+        let id = address();
         async move {
             let target = kinds.of(id).await?;
             api.service(target.kind, target.id).await
         }
     });
     let status = LocalResource::new(move || {
-        let (environment, id) = (environment.get(), id.get());
+        let (environment, id) = (environment.get_untracked(), address());
         async move {
             let target = kinds.of(id).await?;
             let environment = environment.ok_or_else(no_service)?;
@@ -167,6 +189,7 @@ fn address_service() -> AddressedService {
     AddressedService {
         environment,
         id,
+        changes,
         record,
         status,
         kinds,

@@ -48,7 +48,7 @@ pub fn ServiceVariables() -> impl IntoView {
     let (project, environment) = (param_id("project"), param_id("env"));
     // The level of the service's own variables: none for a database.
     let own = LocalResource::new(move || {
-        let id = addressed.id.get();
+        let id = addressed.address();
         async move {
             let target = addressed.addressed(id).await?;
             let scope = VariableScope::of_service(target.kind);
