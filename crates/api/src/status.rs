@@ -385,7 +385,7 @@ mod tests {
 
     #[test]
     fn every_state_has_a_tone_and_a_label() {
-        assert_eq!(ServiceState::ALL.len(), 28);
+        assert_eq!(ServiceState::ALL.len(), 29);
         for state in ServiceState::ALL {
             assert!(!state.label().is_empty());
             assert_eq!(state.as_str().parse::<ServiceState>(), Ok(*state));

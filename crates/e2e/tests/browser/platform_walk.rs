@@ -51,6 +51,8 @@ struct Walk {
     failures: Vec<String>,
     /// Where each enhancement was asked for.
     enhancements: BTreeMap<&'static str, Vec<String>>,
+    /// The document's operations the console used.
+    used: std::collections::BTreeSet<String>,
     pages: (usize, usize),
     actions: (usize, usize),
 }
@@ -63,7 +65,8 @@ impl Walk {
         tokio::time::sleep(Duration::from_millis(600)).await;
         let mut problems = Vec::new();
         for seen in self.stand_in.seen() {
-            if seen.operation.is_some() {
+            if let Some(operation) = &seen.operation {
+                self.used.insert(format!("{} {operation}", seen.method));
                 continue;
             }
             match enhancement(&seen.method, &seen.path) {
@@ -185,6 +188,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         stand_in: stand_in.clone(),
         failures: Vec::new(),
         enhancements: BTreeMap::new(),
+        used: std::collections::BTreeSet::new(),
         pages: (0, 0),
         actions: (0, 0),
     };
@@ -394,6 +398,10 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     println!(
         "pages {} clean of {}, actions {} on documented routes of {}",
         walk.pages.0, walk.pages.1, walk.actions.0, walk.actions.1
+    );
+    println!(
+        "the console used {} operations of the document",
+        walk.used.len()
     );
     for (template, during) in &walk.enhancements {
         println!("enhancement {template}: asked during {}", during.join(", "));
