@@ -80,6 +80,7 @@ impl Browser {
             // The tests' repositories are temporary folders.
             git_roots: vec![std::env::temp_dir()],
             secrets_key: None,
+            busy_timeout: platform_server::db::BUSY_TIMEOUT,
         })
         .await?;
         let token = server

@@ -151,6 +151,7 @@ fn main() {
             allowed_target_networks: Vec::new(),
             git_roots: Vec::new(),
             secrets_key: None,
+            busy_timeout: platform_server::db::BUSY_TIMEOUT,
         }))
         .unwrap();
     let client = Client {

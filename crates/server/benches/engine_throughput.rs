@@ -63,6 +63,7 @@ async fn main() {
         allowed_target_networks: Vec::new(),
         git_roots: Vec::new(),
         secrets_key: None,
+        busy_timeout: platform_server::db::BUSY_TIMEOUT,
     })
     .await
     .unwrap();

@@ -15,7 +15,7 @@ use serde_json::Value;
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
-use crate::auth::Caller;
+use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 
@@ -207,6 +207,30 @@ impl Client {
     }
 }
 
+/// The least permission that reads an entry about `target` (its `sub_target`): what reading the
+/// target itself takes. The entries of webhooks and alert receivers (whose URLs are credentials),
+/// API tokens, roles and credentials are ADMIN's; every other entry is READ's. Migration 0024
+/// marks the entries written before it by the same list.
+fn readable_by(target: TargetType, sub_target: Option<SubTargetType>) -> Permission {
+    let admins = matches!(target, TargetType::Webhook | TargetType::MembersAndRoles)
+        || matches!(
+            sub_target,
+            Some(
+                SubTargetType::ApiToken
+                    | SubTargetType::AlertReceiver
+                    | SubTargetType::ClusterCredentials
+                    | SubTargetType::CloudProviderCredentials
+                    | SubTargetType::CustomRole
+                    | SubTargetType::MemberRole
+            )
+        );
+    if admins {
+        Permission::Admin
+    } else {
+        Permission::Read
+    }
+}
+
 /// Records `change`, made by `caller`, in the transaction `conn` that makes it.
 pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change) -> ApiResult<()> {
     insert(
@@ -294,10 +318,10 @@ async fn insert(
         "INSERT INTO audit_events (id, organization_id, at_nanos, event_type, target_type,
              target_id, target_name, sub_target_type, change, original_change, changed_secrets,
              origin, triggered_by, user_agent, project_id, project_name, environment_id,
-             environment_name)
+             environment_name, readable_by)
          VALUES (?, ?, MAX(?, COALESCE((SELECT MAX(at_nanos) + 1 FROM audit_events
                                         WHERE organization_id = ?), 0)),
-                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(Uuid::new_v4().to_string())
     .bind(organization_id.to_string())
@@ -328,10 +352,106 @@ async fn insert(
             .as_ref()
             .map_or("", |(_, name)| name.as_str()),
     )
+    .bind(readable_by(target.kind, change.sub_target).wire().as_str())
     .execute(conn)
     .await?;
     Ok(())
 }
+
+/// A plain variable made secret: what names its value in the entries written before.
+pub struct MadeSecret<'a> {
+    pub id: Uuid,
+    pub key: &'a str,
+    pub scope: &'a str,
+    pub plain_value: &'a str,
+}
+
+/// Takes the value of `made` out of the log, everywhere it appeared while it was plain: the
+/// entries about `targets` (the variable's parent, and those of its aliases and overrides),
+/// before and after each change. In the transaction that makes it secret.
+pub async fn seal_made_secret(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    targets: &[Uuid],
+    made: &MadeSecret<'_>,
+) -> ApiResult<()> {
+    for target in targets {
+        let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT id, change, original_change FROM audit_events
+             WHERE organization_id = ? AND target_id = ? AND sub_target_type IN (?, ?)",
+        )
+        .bind(organization_id.to_string())
+        .bind(target.to_string())
+        .bind(SubTargetType::Variable.as_str())
+        .bind(SubTargetType::Secret.as_str())
+        .fetch_all(&mut *conn)
+        .await?;
+        for (id, change, original_change) in rows {
+            let (change, changed) = sealed_text(&change, made);
+            let (original_change, original_changed) = match original_change {
+                Some(text) => {
+                    let (text, changed) = sealed_text(&text, made);
+                    (Some(text), changed)
+                }
+                None => (None, false),
+            };
+            if changed || original_changed {
+                sqlx::query("UPDATE audit_events SET change = ?, original_change = ? WHERE id = ?")
+                    .bind(change)
+                    .bind(original_change)
+                    .bind(id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `text` (an entry's JSON) with the value of `made` sealed, and whether it changed.
+fn sealed_text(text: &str, made: &MadeSecret<'_>) -> (String, bool) {
+    let Ok(mut value) = serde_json::from_str::<Value>(text) else {
+        return (text.to_string(), false);
+    };
+    if seal(&mut value, made) {
+        (value.to_string(), true)
+    } else {
+        (text.to_string(), false)
+    }
+}
+
+/// Seals in `value` each place `made`'s plain value is shown: the `value` of the variable's
+/// object (by its id, or an import's by its key and scope, or an alias's or override's reference
+/// to it) and its key's value in a list of keys and values. Whether anything was sealed.
+fn seal(value: &mut Value, made: &MadeSecret<'_>) -> bool {
+    match value {
+        Value::Object(object) => {
+            let text = |field: &str| object.get(field).and_then(Value::as_str);
+            let names_it = text("id") == Some(made.id.to_string().as_str())
+                || (text("name") == Some(made.key) && text("scope") == Some(made.scope));
+            let mut sealed = false;
+            if names_it && object.get("value").is_some_and(|v| !v.is_null()) {
+                object.insert("value".to_string(), Value::Null);
+                sealed = true;
+            }
+            if object.get(made.key).and_then(Value::as_str) == Some(made.plain_value) {
+                object.insert(made.key.to_string(), Value::from(SEALED));
+                sealed = true;
+            }
+            for inner in object.values_mut() {
+                sealed |= seal(inner, made);
+            }
+            sealed
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |sealed, item| seal(item, made) | sealed),
+        _ => false,
+    }
+}
+
+/// How a list of keys and values shows a secret's.
+pub const SEALED: &str = "(secret)";
 
 #[derive(sqlx::FromRow)]
 struct EventRow {
@@ -380,16 +500,23 @@ impl EventRow {
     }
 }
 
-/// The `WHERE` of the query's filters, in the organization.
+/// The `WHERE` of the query's filters, in the organization, of the entries `reader` may read.
 fn filtered<'q>(
     builder: &mut QueryBuilder<'q, Sqlite>,
     organization_id: Uuid,
+    reader: Permission,
     query: &'q EventQuery,
     window: &EventWindow,
 ) {
     builder
         .push(" WHERE organization_id = ")
         .push_bind(organization_id.to_string());
+    builder.push(" AND readable_by IN (");
+    let mut readable = builder.separated(", ");
+    for permission in Permission::ALL.into_iter().filter(|p| *p <= reader) {
+        readable.push_bind(permission.wire().as_str());
+    }
+    builder.push(")");
     let mut equal = |column: &str, value: Option<String>| {
         if let Some(value) = value {
             builder.push(format!(" AND {column} = ")).push_bind(value);
@@ -420,16 +547,18 @@ fn filtered<'q>(
     }
 }
 
-/// A page of the organization's changes, newest first, with links to the pages around it.
+/// A page of the organization's changes that `reader` may read, newest first, with links to the
+/// pages around it.
 pub async fn page(
     db: &SqlitePool,
     organization_id: Uuid,
+    reader: Permission,
     base_path: &str,
     query: &EventQuery,
 ) -> ApiResult<OrganizationEventList> {
     let window = query.window().map_err(ApiError::invalid)?;
     let mut builder = QueryBuilder::new("SELECT * FROM audit_events");
-    filtered(&mut builder, organization_id, query, &window);
+    filtered(&mut builder, organization_id, reader, query, &window);
     let newer_first = window.after_nanos.is_none();
     if let Some(before) = window.before_nanos {
         builder.push(" AND at_nanos < ").push_bind(before);
@@ -458,7 +587,7 @@ pub async fn page(
     // Past the page's ends, in the direction it did not read, whether anything is left.
     let beyond = |at: Option<i64>, older: bool| {
         let mut builder = QueryBuilder::new("SELECT EXISTS (SELECT 1 FROM audit_events");
-        filtered(&mut builder, organization_id, query, &window);
+        filtered(&mut builder, organization_id, reader, query, &window);
         if let Some(at) = at {
             builder
                 .push(if older {

@@ -26,6 +26,26 @@ pub enum Permission {
     Admin,
 }
 
+impl Permission {
+    pub const ALL: [Permission; 4] = [
+        Permission::Read,
+        Permission::Deploy,
+        Permission::Write,
+        Permission::Admin,
+    ];
+
+    /// The permission as the wire names it.
+    pub fn wire(self) -> platform_api::RolePermission {
+        use platform_api::RolePermission;
+        match self {
+            Permission::Read => RolePermission::Read,
+            Permission::Deploy => RolePermission::Deploy,
+            Permission::Write => RolePermission::Write,
+            Permission::Admin => RolePermission::Admin,
+        }
+    }
+}
+
 /// The four roles every organization starts with: name, description, permission.
 pub const BUILT_IN_ROLES: [(&str, &str, Permission); 4] = [
     (
@@ -107,7 +127,7 @@ pub struct Caller {
 impl Caller {
     /// 403 unless the caller's role grants `needed`.
     pub fn require(&self, needed: Permission) -> Result<(), ApiError> {
-        if self.permission >= needed {
+        if self.may(needed) {
             Ok(())
         } else {
             Err(ApiError::forbidden(format!(
@@ -119,13 +139,17 @@ impl Caller {
 
     /// The caller's permission level, as the wire names it.
     pub fn permission(&self) -> platform_api::RolePermission {
-        use platform_api::RolePermission;
-        match self.permission {
-            Permission::Read => RolePermission::Read,
-            Permission::Deploy => RolePermission::Deploy,
-            Permission::Write => RolePermission::Write,
-            Permission::Admin => RolePermission::Admin,
-        }
+        self.permission.wire()
+    }
+
+    /// Whether the caller's role grants `needed`.
+    pub fn may(&self, needed: Permission) -> bool {
+        self.permission >= needed
+    }
+
+    /// What the caller's role grants.
+    pub fn level(&self) -> Permission {
+        self.permission
     }
 
     pub fn rate_key(&self) -> &str {

@@ -6,6 +6,7 @@ use std::ptr::NonNull;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
@@ -77,11 +78,11 @@ fn count_landed_commits(database: NonNull<libsqlite3_sys::sqlite3>, count: &Arc<
     unsafe { libsqlite3_sys::sqlite3_wal_hook(database.as_ptr(), Some(landed), count) };
 }
 
-pub async fn open(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> {
+pub async fn open(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Result<SqlitePool> {
     owner_only(path)?;
     let pool = commits
         .counted(SqlitePoolOptions::new().max_connections(8))
-        .connect_with(options(path)?)
+        .connect_with(options(path, busy)?)
         .await?;
     // Commits are counted by the write-ahead log's hook (`Commits`): without the log, answers
     // kept in memory would never learn of a change.
@@ -100,21 +101,25 @@ pub async fn open(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> 
 /// One connection to the database `open` made, for the engine's writes. SQLite takes one writer
 /// at a time: writers queued here in turn wait less than writers contending for its lock, whose
 /// busy handler sleeps between tries.
-pub async fn writer(path: &Path, commits: &Commits) -> anyhow::Result<SqlitePool> {
+pub async fn writer(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Result<SqlitePool> {
     Ok(commits
         .counted(SqlitePoolOptions::new().max_connections(1))
-        .connect_with(options(path)?)
+        .connect_with(options(path, busy)?)
         .await?)
 }
 
-fn options(path: &Path) -> anyhow::Result<SqliteConnectOptions> {
+/// How long a statement waits for another connection's write lock before it fails (and its
+/// request answers 503, `ApiError::busy`), unless the server is started with another.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn options(path: &Path, busy: Duration) -> anyhow::Result<SqliteConnectOptions> {
     Ok(
         SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
             .create_if_missing(true)
             .foreign_keys(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(std::time::Duration::from_secs(10)),
+            .busy_timeout(busy),
     )
 }
 
@@ -176,8 +181,8 @@ mod tests {
     async fn reads_see_every_commit_counted_before_them() {
         let (_dir, path) = database().await;
         let commits = Commits::default();
-        let reads = open(&path, &commits).await.unwrap();
-        let writes = writer(&path, &commits).await.unwrap();
+        let reads = open(&path, &commits, BUSY_TIMEOUT).await.unwrap();
+        let writes = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
         sqlx::query("CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)")
             .execute(&writes)
             .await
@@ -218,7 +223,7 @@ mod tests {
     async fn the_write_ahead_log_is_still_checkpointed() {
         let (_dir, path) = database().await;
         let commits = Commits::default();
-        let writes = writer(&path, &commits).await.unwrap();
+        let writes = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
         sqlx::query("CREATE TABLE blobs (b BLOB NOT NULL)")
             .execute(&writes)
             .await

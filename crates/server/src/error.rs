@@ -3,8 +3,9 @@
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::RETRY_AFTER;
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use platform_api::{ErrorBody, FieldError};
 use serde::de::DeserializeOwned;
@@ -15,6 +16,8 @@ pub struct ApiError {
     code: &'static str,
     message: String,
     fields: Vec<FieldError>,
+    /// Seconds after which the request may be sent again, as `Retry-After`.
+    retry_after: Option<u64>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -26,6 +29,7 @@ impl ApiError {
             code,
             message: message.into(),
             fields: Vec::new(),
+            retry_after: None,
         }
     }
 
@@ -158,7 +162,25 @@ impl ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(error: sqlx::Error) -> Self {
-        Self::internal(error)
+        if is_busy(&error) {
+            Self::busy()
+        } else {
+            Self::internal(error)
+        }
+    }
+}
+
+/// Whether the database was too busy to answer in time: its write lock held past the busy
+/// timeout, or no connection free. The request changed nothing (its transaction rolled back).
+fn is_busy(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(database) => database
+            .code()
+            .and_then(|code| code.parse::<i32>().ok())
+            // The primary result code of an extended one: SQLITE_BUSY or SQLITE_LOCKED.
+            .is_some_and(|code| matches!(code & 0xff, 5 | 6)),
+        _ => false,
     }
 }
 
@@ -170,7 +192,13 @@ impl IntoResponse for ApiError {
             message: self.message,
             fields: self.fields,
         };
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -183,7 +211,7 @@ impl<T> UniqueViolation<T> for Result<T, sqlx::Error> {
     fn on_unique_violation(self, field: &str, what: &str) -> ApiResult<T> {
         self.map_err(|error| match &error {
             sqlx::Error::Database(db) if db.is_unique_violation() => ApiError::taken(field, what),
-            _ => ApiError::internal(error),
+            _ => ApiError::from(error),
         })
     }
 }
@@ -377,7 +405,24 @@ impl ApiError {
     }
 }
 
+/// How long a client waits before sending again a request the server was too busy for.
+pub const BUSY_RETRY_SECONDS: u64 = 2;
+
 impl ApiError {
+    /// 503: the server is too busy for this request now (its database, or its engine's queue);
+    /// nothing was changed, and the same request may be sent again after `Retry-After`.
+    pub fn busy() -> Self {
+        tracing::warn!("a request was refused: the server is busy");
+        Self {
+            retry_after: Some(BUSY_RETRY_SECONDS),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "SERVICE_BUSY",
+                format!("The server is too busy to answer now; nothing was changed. Retry in {BUSY_RETRY_SECONDS} s."),
+            )
+        }
+    }
+
     pub fn rate_limited(limit: u32, reset_seconds: u64) -> Self {
         Self::new(
             StatusCode::TOO_MANY_REQUESTS,

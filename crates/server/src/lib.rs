@@ -70,6 +70,8 @@ pub struct Config {
     pub git_roots: Vec<PathBuf>,
     /// The key sealing stored secrets (64 hex characters); `<data_dir>/secrets.key` without it.
     pub secrets_key: Option<String>,
+    /// How long a write waits for the database's lock before its request answers 503.
+    pub busy_timeout: std::time::Duration,
 }
 
 /// Shared by every handler.
@@ -153,7 +155,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     std::fs::create_dir_all(&config.data_dir)?;
     let database = config.data_dir.join("platform.sqlite");
     let commits = db::Commits::default();
-    let db = db::open(&database, &commits).await?;
+    let db = db::open(&database, &commits, config.busy_timeout).await?;
     let sealer = Arc::new(Sealer::load(
         &config.data_dir,
         config.secrets_key.as_deref(),
@@ -163,7 +165,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     git_roots.push(demo::repositories_folder(&config.data_dir));
     let engine = Arc::new(Engine::new(
         db.clone(),
-        db::writer(&database, &commits).await?,
+        db::writer(&database, &commits, config.busy_timeout).await?,
         config.engine_speed,
         config.engine_workers,
         Repositories::new(git_roots),

@@ -63,6 +63,10 @@ struct Flags {
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
+    /// Milliseconds a write waits for the database's lock (held by another write) before its
+    /// request answers 503 with Retry-After.
+    #[arg(long, default_value_t = platform_server::db::BUSY_TIMEOUT.as_millis() as u64)]
+    busy_timeout_ms: u64,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -152,6 +156,7 @@ async fn main() -> anyhow::Result<()> {
         allowed_target_networks: flags.allowed_target_networks,
         git_roots: flags.git_roots,
         secrets_key: flags.secrets_key,
+        busy_timeout: std::time::Duration::from_millis(flags.busy_timeout_ms),
     })
     .await?;
 

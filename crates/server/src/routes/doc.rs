@@ -392,6 +392,10 @@ const ERRORS: &[(u16, &str)] = &[
         429,
         "Over the rate limit; retry after `X-RateLimit-Reset` seconds",
     ),
+    (
+        503,
+        "The server is too busy now and changed nothing; retry after `Retry-After` seconds",
+    ),
 ];
 
 fn success_description(status: StatusCode) -> &'static str {

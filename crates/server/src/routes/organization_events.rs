@@ -59,6 +59,6 @@ async fn list_events(
     let host = header("host").unwrap_or("localhost");
     let base = format!("{scheme}://{host}/api/organization/{organization_id}/events");
     Ok(Json(
-        audit::page(&state.db, organization_id, &base, &query).await?,
+        audit::page(&state.db, organization_id, caller.level(), &base, &query).await?,
     ))
 }

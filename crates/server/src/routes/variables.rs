@@ -833,7 +833,7 @@ async fn bulk(
     }
     let mut tx = db::begin_write(&state.db).await?;
     let defined = defined_on(&mut tx, parent.id).await?;
-    let before = snapshot(&defined);
+    let mut before = snapshot(&defined);
     let find = |id: Uuid| defined.iter().find(|variable| variable.id == id);
     let plain =
         |variable: &&Stored| !variable.is_secret && variable.variable_type == VariableType::Value;
@@ -881,6 +881,25 @@ async fn bulk(
             .bind(VariableType::Alias.as_str())
             .execute(&mut *tx)
             .await?;
+        // Nor does the log show the value any longer, where it shows the variable or the
+        // aliases and overrides that show it.
+        let mut targets: Vec<Uuid> = sqlx::query_scalar::<_, String>(
+            "SELECT DISTINCT parent_id FROM variables WHERE target_id = ?",
+        )
+        .bind(id.to_string())
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(|parent| db::id(parent))
+        .collect::<ApiResult<_>>()?;
+        targets.push(parent.id);
+        let made = audit::MadeSecret {
+            id: *id,
+            key: &variable.key,
+            scope: variable.scope.as_str(),
+            plain_value: variable.value.as_deref().unwrap_or_default(),
+        };
+        audit::seal_made_secret(&mut tx, caller.organization_id, &targets, &made).await?;
         made_secret.push(variable.key.clone());
         outcome.moved_to_secret += 1;
     }
@@ -937,6 +956,10 @@ async fn bulk(
     }
     engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let after = snapshot(&defined_on(&mut tx, parent.id).await?);
+    // A value made secret is not shown before either: `changed_secrets` names its key.
+    for key in &made_secret {
+        before.insert(key.clone(), audit::SEALED.to_string());
+    }
     let change = change_of(&mut tx, EventType::Update, parent, false)
         .await?
         .before(&before)
@@ -964,7 +987,7 @@ fn snapshot(variables: &[Stored]) -> std::collections::BTreeMap<String, String> 
         .iter()
         .map(|variable| {
             let shown = if variable.is_secret {
-                "(secret)".to_string()
+                audit::SEALED.to_string()
             } else {
                 variable.value.clone().unwrap_or_default()
             };

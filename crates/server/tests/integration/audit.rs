@@ -395,14 +395,20 @@ async fn drive_our_own_routes(
 #[tokio::test]
 async fn every_mutating_route_writes_exactly_one_audit_entry() {
     let server = TestServer::with_workers(2).await;
-    let (mut ids, commit) = prepared(&server).await;
+    drive_every_write(&server).await;
+}
+
+/// Calls every mutating route of the route table once, each checked to write its one audit
+/// entry.
+pub async fn drive_every_write(server: &TestServer) {
+    let (mut ids, commit) = prepared(server).await;
     let document = contract::Document::production();
-    let mut driven = drive_our_own_routes(&server, &mut ids).await;
-    for call in hold_for_cancels(&server, &mut ids).await {
+    let mut driven = drive_our_own_routes(server, &mut ids).await;
+    for call in hold_for_cancels(server, &mut ids).await {
         driven.insert((call.0.to_string(), call.1.clone()));
-        drive(&server, &ids, &call, false).await;
+        drive(server, &ids, &call, false).await;
     }
-    release(&server, &ids).await;
+    release(server, &ids).await;
     let refused: Vec<&str> = REFUSED_BY_A_RULE_OF_THE_SPEC
         .iter()
         .map(|(l, _)| *l)
@@ -413,7 +419,7 @@ async fn every_mutating_route_writes_exactly_one_audit_entry() {
             .map(|operation| operation.label())
             .unwrap_or_default();
         driven.insert((call.0.to_string(), call.1.clone()));
-        drive(&server, &ids, &call, refused.contains(&label.as_str())).await;
+        drive(server, &ids, &call, refused.contains(&label.as_str())).await;
     }
     let table = platform_server::routes::table(&server.state);
     let undriven: Vec<String> = table

@@ -42,7 +42,7 @@ async fn every_route_served_is_documented() {
             rule.path
         );
         for status in [
-            "400", "401", "403", "404", "409", "413", "414", "415", "429", "431",
+            "400", "401", "403", "404", "409", "413", "414", "415", "429", "431", "503",
         ] {
             assert!(
                 operation["responses"][status].is_object(),

@@ -41,7 +41,15 @@ async fn worker_held() -> (TestServer, String, String) {
     server
         .post(&format!("/api/application/{busy}/deploy"), json!({}))
         .await;
-    (server, environment, busy)
+    // Held only once it reaches its build: a cancel before finds it at an earlier step.
+    let status_path = format!("/api/application/{busy}/status");
+    for _ in 0..500 {
+        if server.get(&status_path).await.body["state"] == "BUILDING" {
+            return (server, environment, busy);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the held deployment never reached its build");
 }
 
 fn steps(status: &Value) -> Vec<(String, String)> {

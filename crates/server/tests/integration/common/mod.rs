@@ -53,6 +53,7 @@ pub fn config(dir: &TempDir) -> Config {
         // The tests' repositories are temporary folders.
         git_roots: vec![std::env::temp_dir()],
         secrets_key: None,
+        busy_timeout: platform_server::db::BUSY_TIMEOUT,
     }
 }
 
