@@ -24,9 +24,10 @@ pub enum ApiError {
         message: String,
         fields: Vec<FieldError>,
     },
-    /// 429 after the retries ran out.
-    RateLimited {
-        reset_seconds: u32,
+    /// 429 (over the rate limit) or 503 (the server busy) after the retries ran out: either
+    /// says how long to wait before the same request may be sent again.
+    AskedToWait {
+        seconds: u32,
     },
     /// The API could not be reached.
     Network(String),
@@ -47,9 +48,15 @@ pub enum ApiError {
 impl ApiError {
     pub(super) async fn from_response(response: Response) -> Self {
         let status = response.status();
-        let reset_seconds = response
+        // The platform's 429 says how long in `X-RateLimit-Reset`; a 503 in `Retry-After`.
+        let wait_header = if status == 429 {
+            "X-RateLimit-Reset"
+        } else {
+            "Retry-After"
+        };
+        let wait_seconds = response
             .headers()
-            .get("X-RateLimit-Reset")
+            .get(wait_header)
             .and_then(|value| value.parse().ok())
             .unwrap_or(1);
         let body: Option<ErrorBody> = response.json().await.ok();
@@ -64,7 +71,9 @@ impl ApiError {
             403 => ApiError::Forbidden(message),
             404 => ApiError::NotFound(message),
             409 => ApiError::Conflict { message, fields },
-            429 => ApiError::RateLimited { reset_seconds },
+            429 | 503 => ApiError::AskedToWait {
+                seconds: wait_seconds,
+            },
             _ => ApiError::Server { status, message },
         }
     }
@@ -91,9 +100,9 @@ impl std::fmt::Display for ApiError {
             ApiError::NotFound(message) => write!(f, "Not found. {message}"),
             ApiError::Invalid { message, .. } => write!(f, "{message}"),
             ApiError::Conflict { message, .. } => write!(f, "{message}"),
-            ApiError::RateLimited { reset_seconds } => write!(
+            ApiError::AskedToWait { seconds } => write!(
                 f,
-                "Too many requests: the API asked to wait {reset_seconds} s. Try again shortly."
+                "The API is busy or limiting requests: it asked to wait {seconds} s. Try again shortly."
             ),
             ApiError::Network(base_url) => write!(
                 f,

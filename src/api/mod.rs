@@ -37,7 +37,7 @@ use crate::state::connection::Connection;
 use crate::state::rate_limit::RateLimit;
 use crate::state::session::{Credentials, Session};
 
-/// How many times a call rate-limited with 429 is retried after waiting.
+/// How many times a call answered 429 or 503 is retried after the wait the API asked for.
 const RATE_LIMIT_RETRIES: u32 = 3;
 
 /// The API as the signed-in person calls it. Copy it into closures and async blocks.
@@ -162,9 +162,9 @@ impl Api {
                 _ => self.connection.reached(),
             }
             match outcome {
-                Err(ApiError::RateLimited { reset_seconds }) if attempt < RATE_LIMIT_RETRIES => {
+                Err(ApiError::AskedToWait { seconds }) if attempt < RATE_LIMIT_RETRIES => {
                     attempt += 1;
-                    self.rate_limit.wait(reset_seconds).await;
+                    self.rate_limit.wait(seconds).await;
                 }
                 Err(ApiError::Unauthorized(message)) => {
                     self.session.expire();

@@ -167,7 +167,7 @@ fn RateLimitBanner() -> impl IntoView {
         rate_limit.seconds_left().map(|seconds| {
             view! {
                 <div class="banner banner--warning" role="status">
-                    "The API is limiting requests; retrying in " {seconds} " s."
+                    "The API asked to wait (too many requests, or busy); retrying in " {seconds} " s."
                 </div>
             }
         })

@@ -3,6 +3,7 @@
 
 mod api_tokens;
 mod application_settings;
+mod asked_to_wait;
 mod audit_log;
 mod clone;
 mod clusters;

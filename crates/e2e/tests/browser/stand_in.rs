@@ -15,15 +15,40 @@ use e2e::Browser;
 
 /// Serves `stand_in` on a free loopback port, its API under `/api`.
 pub async fn serve(stand_in: Arc<StandIn>) -> anyhow::Result<SocketAddr> {
+    serve_refusing(stand_in, Refusals::default()).await
+}
+
+/// Answers the platform sends instead of the operation's, each once, to the first `GET` whose
+/// path ends as it says: (path's end, status, header, seconds).
+pub type Refusals = Arc<std::sync::Mutex<Vec<(&'static str, StatusCode, &'static str, u32)>>>;
+
+/// `serve`, each of `refusals` answered once in place of the stand-in's answer.
+pub async fn serve_refusing(
+    stand_in: Arc<StandIn>,
+    refusals: Refusals,
+) -> anyhow::Result<SocketAddr> {
     let app = axum::Router::new().fallback(
         move |method: Method, uri: Uri, headers: axum::http::HeaderMap| {
             let stand_in = stand_in.clone();
+            let refusals = refusals.clone();
             async move {
                 // As the platform, a call without a token is refused.
                 if method != Method::OPTIONS && !headers.contains_key(header::AUTHORIZATION) {
                     return with_cors(StatusCode::UNAUTHORIZED.into_response());
                 }
-                answer(&stand_in, &method, &uri)
+                let refusal = {
+                    let mut refusals = refusals.lock().expect("the refusals");
+                    let due = refusals
+                        .iter()
+                        .position(|(end, ..)| method == Method::GET && uri.path().ends_with(end));
+                    due.map(|at| refusals.remove(at))
+                };
+                match refusal {
+                    Some((_, status, header, seconds)) => {
+                        with_cors((status, [(header, seconds.to_string())]).into_response())
+                    }
+                    None => answer(&stand_in, &method, &uri),
+                }
             }
         },
     );
@@ -56,6 +81,10 @@ fn with_cors(mut response: Response) -> Response {
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, any.clone());
     headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, any.clone());
     headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, any);
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("Retry-After, X-RateLimit-Reset"),
+    );
     response
 }
 
