@@ -85,7 +85,8 @@ fn badge_shows_every_state_in_words_and_colour() {
             | ServiceState::Deleted
             | ServiceState::Ready
             | ServiceState::Recap
-            | ServiceState::Stopped => "badge--neutral",
+            | ServiceState::Stopped
+            | ServiceState::Unavailable => "badge--neutral",
             _ => "badge--progress",
         };
         assert!(class.contains(expected), "{state}: {class}");

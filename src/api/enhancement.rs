@@ -22,14 +22,17 @@ pub enum Enhancement {
     WebhookTest,
     /// `GET /organization/{id}/webhook/{id}/delivery`: each delivery with its attempts.
     WebhookDeliveries,
+    /// `page` and `pageSize` of `GET /variable`: a long list read in bounded pages.
+    VariablePages,
 }
 
 impl Enhancement {
-    const ALL: [Enhancement; 4] = [
+    const ALL: [Enhancement; 5] = [
         Enhancement::CurrentRole,
         Enhancement::VariableBulk,
         Enhancement::WebhookTest,
         Enhancement::WebhookDeliveries,
+        Enhancement::VariablePages,
     ];
 
     /// What a 404 of this one says the API lacks: every enhancement when it is `currentRole`.
@@ -39,6 +42,7 @@ impl Enhancement {
             Enhancement::VariableBulk => &[Enhancement::VariableBulk],
             Enhancement::WebhookTest => &[Enhancement::WebhookTest],
             Enhancement::WebhookDeliveries => &[Enhancement::WebhookDeliveries],
+            Enhancement::VariablePages => &[Enhancement::VariablePages],
         }
     }
 
@@ -48,6 +52,7 @@ impl Enhancement {
             Enhancement::VariableBulk => "variableBulk",
             Enhancement::WebhookTest => "webhookTest",
             Enhancement::WebhookDeliveries => "webhookDeliveries",
+            Enhancement::VariablePages => "variablePages",
         }
     }
 }
@@ -90,6 +95,14 @@ impl Api {
             .is_some_and(|credentials| lacks(&credentials.base_url, enhancement))
     }
 
+    /// Notes that the API lacks `enhancement`, learnt from an answer other than a 404 or 405
+    /// (a list answered whole although a page was asked for).
+    pub(super) fn learn_lacking(&self, enhancement: Enhancement) {
+        if let Some(credentials) = self.session.credentials_untracked() {
+            remember_lacking(&credentials.base_url, enhancement);
+        }
+    }
+
     /// Calls `enhancement` at `path`: `Ok(None)` when the API lacks it (known before, or
     /// learnt now from a 404 or 405 of a route the platform does not have).
     pub(super) async fn enhanced<B: Serialize, T: DeserializeOwned>(
@@ -109,9 +122,7 @@ impl Api {
         match self.call(method, path, body).await {
             Ok(answer) => decode(&answer).map(Some),
             Err(ApiError::NotFound(_) | ApiError::Server { status: 405, .. }) => {
-                if let Some(credentials) = self.session.credentials_untracked() {
-                    remember_lacking(&credentials.base_url, enhancement);
-                }
+                self.learn_lacking(enhancement);
                 Ok(None)
             }
             Err(error) => Err(error),

@@ -1,6 +1,7 @@
 use platform_api::{
     EnvironmentVariable, List, OverrideRequest, ServiceType, VariableBulk, VariableBulkRequest,
     VariableCreation, VariableImport, VariableImportRequest, VariableRequest, VariableScope,
+    VARIABLE_PAGE_SIZE_MAX,
 };
 use uuid::Uuid;
 
@@ -10,19 +11,42 @@ use super::{Api, ApiError, Enhancement};
 
 impl Api {
     /// Every variable and secret seen at `parent`: its own, those of the levels above it, and the
-    /// built-in ones; a secret's value is always `None`.
+    /// built-in ones; a secret's value is always `None`. Read by pages where the API pages the
+    /// list (ours: a page is bounded), whole in one answer where it does not (the platform,
+    /// `Enhancement::VariablePages`).
     pub async fn variables(
         &self,
         scope: VariableScope,
         parent: Uuid,
     ) -> Result<Vec<EnvironmentVariable>, ApiError> {
-        let list: List<EnvironmentVariable> = self
-            .get(&format!(
-                "/variable?parent_id={parent}&scope={}",
-                scope.as_str()
-            ))
-            .await?;
-        Ok(list.results)
+        let whole = format!("/variable?parent_id={parent}&scope={}", scope.as_str());
+        if self.lacks(Enhancement::VariablePages) {
+            let list: List<EnvironmentVariable> = self.get(&whole).await?;
+            return Ok(list.results);
+        }
+        let mut variables = Vec::new();
+        for page in 1.. {
+            let asked = format!("{whole}&pageSize={VARIABLE_PAGE_SIZE_MAX}&page={page}");
+            let list: List<EnvironmentVariable> = match self.get(&asked).await {
+                Ok(list) => list,
+                // An API refusing the pages' parameters: the whole list, as the platform has it.
+                Err(ApiError::Invalid { .. }) if page == 1 => {
+                    self.learn_lacking(Enhancement::VariablePages);
+                    self.get(&whole).await?
+                }
+                Err(error) => return Err(error),
+            };
+            if list.page_size.is_none() {
+                // Answered whole: the parameters were ignored, as the platform does.
+                self.learn_lacking(Enhancement::VariablePages);
+            }
+            let more = list.is_full_page();
+            variables.extend(list.results);
+            if !more {
+                break;
+            }
+        }
+        Ok(variables)
     }
 
     pub async fn create_variable(

@@ -1,6 +1,10 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::error::FieldError;
+use crate::history::PAGE_MAX;
+use crate::rules::Violations;
+
 /// Every list of the API is an object with a `results` array.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -13,6 +17,10 @@ pub struct List<T> {
         bound(deserialize = "T: Deserialize<'de>")
     )]
     pub results: Vec<T>,
+    /// Of a list asked for by pages (`PageQuery`): this page's number and size. A list without
+    /// them is whole.
+    pub page: Option<i64>,
+    pub page_size: Option<i64>,
 }
 
 fn without_nulls<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
@@ -26,7 +34,77 @@ where
 
 impl<T> List<T> {
     pub fn new(results: Vec<T>) -> Self {
-        Self { results }
+        Self {
+            results,
+            page: None,
+            page_size: None,
+        }
+    }
+
+    /// `results`, the list's page `query` asked for, or the whole list when it asked for none.
+    pub fn paged(results: Vec<T>, query: PageQuery) -> Self {
+        Self {
+            results,
+            page: query.page_size.map(|_| query.page.unwrap_or(1)),
+            page_size: query.page_size,
+        }
+    }
+
+    /// Whether more may follow this list: a page as full as its size.
+    pub fn is_full_page(&self) -> bool {
+        self.page_size
+            .is_some_and(|size| self.results.len() as i64 >= size)
+    }
+}
+
+/// Query of a list the production API does not page: without `pageSize` the whole list, as
+/// there; with it, `pageSize` from 1 to the list's most and `page` from 1 to `PAGE_MAX`.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PageQuery {
+    #[serde(rename = "pageSize", default)]
+    pub page_size: Option<i64>,
+    #[serde(default)]
+    pub page: Option<i64>,
+}
+
+impl PageQuery {
+    /// Page `page` of `page_size` items.
+    pub fn of(page: i64, page_size: i64) -> Self {
+        Self {
+            page_size: Some(page_size),
+            page: Some(page),
+        }
+    }
+
+    pub fn validate(&self, page_size_max: i64) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        if let Some(size) = self.page_size {
+            if !(1..=page_size_max).contains(&size) {
+                violations.check(Some(FieldError::new(
+                    "pageSize",
+                    format!("must be from 1 to {page_size_max}"),
+                )));
+            }
+        }
+        if let Some(page) = self.page {
+            if !(1..=PAGE_MAX).contains(&page) {
+                violations.check(Some(FieldError::new(
+                    "page",
+                    format!("must be from 1 to {PAGE_MAX}"),
+                )));
+            }
+        }
+        violations.into_result()
+    }
+
+    /// The rows to read, as SQL's `LIMIT` and `OFFSET`: every row (`-1`) unless `pageSize` is given.
+    pub fn limit_and_offset(&self) -> (i64, i64) {
+        match self.page_size {
+            Some(size) => (size, (self.page.unwrap_or(1) - 1) * size),
+            None => (-1, 0),
+        }
     }
 }
 

@@ -36,9 +36,14 @@ pub struct QueueWait {
     /// The engine's workers, and how many run an action now.
     pub workers: i64,
     pub busy_workers: i64,
-    /// Actions waiting ahead of this one, and how many of them are of this environment.
+    /// Actions of this organization waiting ahead of this one, and how many of them are of this
+    /// environment.
     pub ahead: i64,
     pub ahead_in_environment: i64,
+    /// Actions of other organizations that get a worker before this one (the workers go to each
+    /// organization in turn): counted, never shown.
+    #[serde(default)]
+    pub ahead_elsewhere: i64,
 }
 
 /// One action of the service waiting for a worker.
@@ -130,14 +135,20 @@ impl QueueWait {
             self.workers,
             if self.workers == 1 { "" } else { "s" }
         );
-        match (self.ahead, self.ahead_in_environment) {
-            (0, _) => format!("Next to run: waiting for a worker ({workers})."),
-            (ahead, 0) => format!(
-                "{ahead} action{} ahead, none of this environment ({workers}).",
+        let elsewhere = match self.ahead_elsewhere {
+            0 => String::new(),
+            1 => ", and 1 of another organization".to_string(),
+            others => format!(", and {others} of other organizations"),
+        };
+        match (self.ahead, self.ahead_in_environment, self.ahead_elsewhere) {
+            (0, _, 0) => format!("Next to run: waiting for a worker ({workers})."),
+            (0, _, _) => format!("Next of this organization{elsewhere} first ({workers})."),
+            (ahead, 0, _) => format!(
+                "{ahead} action{} ahead, none of this environment{elsewhere} ({workers}).",
                 if ahead == 1 { "" } else { "s" }
             ),
-            (ahead, here) => format!(
-                "{ahead} action{} ahead, {here} of this environment ({workers}).",
+            (ahead, here, _) => format!(
+                "{ahead} action{} ahead, {here} of this environment{elsewhere} ({workers}).",
                 if ahead == 1 { "" } else { "s" }
             ),
         }
@@ -155,6 +166,7 @@ mod tests {
             busy_workers: 2,
             ahead,
             ahead_in_environment: here,
+            ahead_elsewhere: 0,
         };
         assert_eq!(
             wait(0, 0).sentence(),
@@ -163,6 +175,22 @@ mod tests {
         assert_eq!(
             wait(3, 1).sentence(),
             "3 actions ahead, 1 of this environment (2 of 2 workers busy)."
+        );
+        let shared = QueueWait {
+            ahead_elsewhere: 4,
+            ..wait(3, 1)
+        };
+        assert_eq!(
+            shared.sentence(),
+            "3 actions ahead, 1 of this environment, and 4 of other organizations (2 of 2 workers busy)."
+        );
+        assert_eq!(
+            QueueWait {
+                ahead_elsewhere: 1,
+                ..wait(0, 0)
+            }
+            .sentence(),
+            "Next of this organization, and 1 of another organization first (2 of 2 workers busy)."
         );
     }
 }

@@ -219,6 +219,12 @@ impl VariableRequest {
     }
 }
 
+/// The most variables and secrets one project, environment or service defines.
+pub const VARIABLES_PER_SCOPE_MAX: i64 = 1000;
+
+/// The most variables a page of a variable list holds (`PageQuery`).
+pub const VARIABLE_PAGE_SIZE_MAX: i64 = 100;
+
 /// Body of `POST /variable`.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

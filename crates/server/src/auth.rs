@@ -207,6 +207,16 @@ pub struct TokenCaller {
     expires_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
+impl crate::fresh::Weigh for TokenCaller {
+    fn weight(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.name.len()
+            + self.caller.name.len()
+            + self.caller.role_name.len()
+            + self.caller.rate_key().len()
+    }
+}
+
 async fn token_caller(
     state: &AppState,
     token: &str,

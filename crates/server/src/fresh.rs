@@ -39,9 +39,29 @@ impl Kept {
     }
 }
 
-/// The most answers a `Fresh` keeps; past it, what is asked is read each time until the next
-/// commit empties it.
+/// The most answers a `Fresh` keeps, and the most bytes they may weigh together; past either,
+/// what is asked is read each time until the next commit empties it.
 const MOST_KEPT: usize = 1024;
+const MOST_KEPT_BYTES: usize = 32 * 1024 * 1024;
+
+/// What a kept value holds in memory, about.
+pub trait Weigh {
+    fn weight(&self) -> usize;
+}
+
+#[cfg(test)]
+impl Weigh for usize {
+    fn weight(&self) -> usize {
+        *self
+    }
+}
+
+#[cfg(test)]
+impl Weigh for i32 {
+    fn weight(&self) -> usize {
+        4
+    }
+}
 
 /// What a read gives: the answer, and whether it may be served again while the database stays
 /// as it is.
@@ -52,7 +72,13 @@ pub struct Read<V> {
 
 pub struct Fresh<K, V> {
     commits: Commits,
-    entries: Mutex<HashMap<K, Entry<V>>>,
+    entries: Mutex<Entries<K, V>>,
+}
+
+struct Entries<K, V> {
+    by_key: HashMap<K, Entry<V>>,
+    /// What the entries weigh together.
+    bytes: usize,
 }
 
 struct Entry<V> {
@@ -60,11 +86,14 @@ struct Entry<V> {
     value: V,
 }
 
-impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
+impl<K: Eq + Hash, V: Clone + Weigh> Fresh<K, V> {
     pub fn new(commits: Commits) -> Self {
         Self {
             commits,
-            entries: Mutex::new(HashMap::new()),
+            entries: Mutex::new(Entries {
+                by_key: HashMap::new(),
+                bytes: 0,
+            }),
         }
     }
 
@@ -90,6 +119,7 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
         let now = self.commits.count();
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries
+            .by_key
             .get(key)
             .filter(|entry| entry.commits == now)
             .map(|entry| entry.value.clone())
@@ -102,14 +132,17 @@ impl<K: Eq + Hash, V: Clone> Fresh<K, V> {
 
     /// Keeps `value`, read for `key` when the count of commits was `commits`; answers read at an
     /// older count are dropped, so that the memory held stays what one state of the database
-    /// answered, and at most `MOST_KEPT` of them (some keys are the client's to choose: a page of
-    /// projects is any limit and offset).
+    /// answered, and at most `MOST_KEPT` of them weighing at most `MOST_KEPT_BYTES` (some keys
+    /// are the client's to choose: a page of projects is any limit and offset).
     fn keep(&self, key: K, commits: u64, value: V) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.retain(|_, entry| entry.commits == commits);
-        let room = entries.len() < MOST_KEPT || entries.contains_key(&key);
+        let Entries { by_key, bytes } = &mut *entries;
+        by_key.retain(|kept, entry| entry.commits == commits && *kept != key);
+        *bytes = by_key.values().map(|entry| entry.value.weight()).sum();
+        let room = by_key.len() < MOST_KEPT && *bytes + value.weight() <= MOST_KEPT_BYTES;
         if room && self.commits.count() == commits {
-            entries.insert(key, Entry { commits, value });
+            *bytes += value.weight();
+            by_key.insert(key, Entry { commits, value });
         }
     }
 }
@@ -155,5 +188,23 @@ mod tests {
         );
         fresh.keep(0, at, 7);
         assert_eq!(fresh.get(&0), Some(7), "a kept answer is still replaced");
+    }
+
+    #[test]
+    fn no_more_bytes_than_the_most_are_kept() {
+        let fresh = Fresh::new(Commits::default());
+        let at = fresh.reading();
+        let half = MOST_KEPT_BYTES / 2 + 1;
+        fresh.keep(0, at, half);
+        fresh.keep(1, at, half);
+        assert_eq!(fresh.get(&0), Some(half));
+        assert_eq!(fresh.get(&1), None, "past the bytes, it is read again");
+        fresh.keep(0, at, 10);
+        fresh.keep(1, at, half);
+        assert_eq!(
+            fresh.get(&1),
+            Some(half),
+            "a replaced answer's weight is let go"
+        );
     }
 }

@@ -13,6 +13,7 @@ pub mod events;
 pub mod forward;
 mod fresh;
 pub mod git;
+mod health;
 mod platform_fields;
 pub mod rate_limit;
 pub mod routes;
@@ -94,6 +95,7 @@ pub struct AppState {
 pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
         .nest("/api", routes::api(&state))
+        .merge(health::router())
         .merge(console::router(
             console_dir,
             state.embed_allowed_origins.clone(),
@@ -111,6 +113,8 @@ pub struct Running {
     pub sign_in_token: Option<String>,
     pub state: AppState,
     pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// Stops the server (`stop`).
+    stopping: tokio::sync::watch::Sender<bool>,
     /// Held while the server runs: no other server works on its data folder.
     _data_lock: std::fs::File,
 }
@@ -226,14 +230,39 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let address = listener.local_addr()?;
     let router = app(state.clone(), config.console_dir.clone());
     let listener = without_nagle(listener);
-    let server = tokio::spawn(async move { axum::serve(listener, router).await });
+    let (stopping, mut stopped) = tokio::sync::watch::channel(false);
+    let server = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = stopped.wait_for(|stop| *stop).await;
+            })
+            .await
+    });
     Ok(Running {
         address,
         sign_in_token: outcome.sign_in_token,
         state,
         server,
+        stopping,
         _data_lock: data_lock,
     })
+}
+
+impl Running {
+    /// Stops taking work: no new connection or action; the answers in flight are finished, up to
+    /// `within`, then the server ends. Actions running stop with the process and resume at the
+    /// next start at the step they were in.
+    pub async fn stop(self, within: std::time::Duration) -> anyhow::Result<()> {
+        self.state.engine.stop();
+        let _ = self.stopping.send(true);
+        match tokio::time::timeout(within, self.server).await {
+            Ok(served) => Ok(served??),
+            Err(_) => {
+                tracing::warn!("answers still in flight after {within:?}: stopping without them");
+                Ok(())
+            }
+        }
+    }
 }
 
 #[cfg(test)]

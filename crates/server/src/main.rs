@@ -63,10 +63,20 @@ struct Flags {
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
+    /// How log lines are written: `text` for a person, `json` (one object per line) for a log
+    /// collector.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Milliseconds a write waits for the database's lock (held by another write) before its
     /// request answers 503 with Retry-After.
     #[arg(long, default_value_t = platform_server::db::BUSY_TIMEOUT.as_millis() as u64)]
     busy_timeout_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
@@ -120,12 +130,14 @@ fn parse_origin(text: &str) -> Result<String, String> {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .init();
     let flags = Flags::parse();
+    let logs = tracing_subscriber::fmt().with_env_filter(
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+    );
+    match flags.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
     if let Some(upstream) = flags.api_upstream {
         let forwarding = platform_server::forward::start(platform_server::forward::ForwardConfig {
             listen: flags.listen,
@@ -137,7 +149,10 @@ async fn main() -> anyhow::Result<()> {
         print_forwarding_banner(forwarding.address, &upstream);
         tokio::select! {
             served = forwarding.server => served??,
-            _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
+            stopped = stop_signal() => {
+                stopped?;
+                tracing::info!("stopping");
+            }
         }
         return Ok(());
     }
@@ -161,9 +176,20 @@ async fn main() -> anyhow::Result<()> {
     .await?;
 
     print_banner(running.address, running.sign_in_token.as_deref());
+    stop_signal().await?;
+    tracing::info!("stopping: no new work; finishing the answers in flight");
+    running.stop(STOP_WITHIN).await
+}
+
+/// How long a stopping server finishes the answers in flight.
+const STOP_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Ctrl-C, or SIGTERM (what a service manager or an orchestrator sends).
+async fn stop_signal() -> anyhow::Result<()> {
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     tokio::select! {
-        served = running.server => served??,
-        _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
+        interrupted = tokio::signal::ctrl_c() => interrupted?,
+        _ = terminate.recv() => {}
     }
     Ok(())
 }

@@ -192,6 +192,10 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         pages: (0, 0),
         actions: (0, 0),
     };
+    // What signing in asks is answered before the first page reloads the app: an enhancement
+    // asked then and answered after a reload would be asked again, rightly.
+    let at_sign_in = walk.problems("sign-in").await?;
+    walk.failures.extend(at_sign_in);
     let org = format!("/organization/{}", ids::ORGANIZATION);
     let environment = format!(
         "{org}/project/{}/environment/{}",

@@ -10,6 +10,7 @@ pub mod logs;
 pub mod plan;
 pub mod rollback;
 pub mod status;
+pub mod workers;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ use crate::events;
 use crate::git::{self, Repositories};
 use action::{Action, Request};
 use plan::{PlannedStep, QUEUE_SECONDS};
+use workers::Workers;
 
 pub struct Engine {
     /// The folders whose git repositories deployments read.
@@ -39,15 +41,17 @@ pub struct Engine {
     writes: SqlitePool,
     /// How many times faster than real life steps run.
     speed: f64,
-    /// One permit per worker: an action waits in its queued state until a worker is free.
-    workers: Arc<tokio::sync::Semaphore>,
+    /// An action waits in its queued state until a worker is free and its organization's turn
+    /// comes.
+    pub workers: Arc<Workers>,
     /// Rung after a transaction that may have recorded webhook events.
     pub events_recorded: Arc<tokio::sync::Notify>,
     /// Rung when a cancel of the action is asked for: its wait in the queue or in a step ends
     /// at once.
     cancels: std::sync::Mutex<std::collections::HashMap<Uuid, Arc<tokio::sync::Notify>>>,
-    /// How many workers there are, for the queue's answers.
-    pub worker_count: usize,
+    /// Whether the engine takes work: from when it has resumed what a previous run left until
+    /// the server stops.
+    running: std::sync::atomic::AtomicBool,
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
@@ -277,10 +281,10 @@ impl Engine {
             writes,
             repositories,
             speed,
-            workers: Arc::new(tokio::sync::Semaphore::new(workers.max(1))),
+            workers: Workers::new(workers.max(1)),
             events_recorded: Arc::new(tokio::sync::Notify::new()),
             cancels: std::sync::Mutex::new(std::collections::HashMap::new()),
-            worker_count: workers.max(1),
+            running: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -417,8 +421,12 @@ impl Engine {
     }
 
     /// Starts working on an action `queue` wrote, once its transaction has committed.
+    /// Once the server stops, nothing new starts: the action stays queued, and the next start
+    /// picks it up.
     pub fn start(self: &Arc<Self>, deployment_id: Uuid) {
-        self.spawn(deployment_id, Start::Queued);
+        if self.is_running() {
+            self.spawn(deployment_id, Start::Queued);
+        }
     }
 
     /// Stops the action running or queued on the service: its wait ends at once (in the queue or
@@ -589,7 +597,23 @@ impl Engine {
             tracing::info!(deployment = %id, "resuming an unfinished action");
             self.spawn(id.parse()?, Start::ServerRestarted);
         }
-        self.resume_cluster_upgrades().await
+        self.resume_cluster_upgrades().await?;
+        self.running
+            .store(true, std::sync::atomic::Ordering::Release);
+        Ok(())
+    }
+
+    /// Whether the engine takes work (`/readyz`).
+    pub fn is_running(&self) -> bool {
+        self.running.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// The server stops: the engine takes no more work. What runs stops with the process, at the
+    /// end of the step it was at or inside it; every step's end is written as it ends, and the
+    /// next start resumes each action at the step it was in.
+    pub fn stop(&self) {
+        self.running
+            .store(false, std::sync::atomic::Ordering::Release);
     }
 
     /// Runs the action in a worker.
@@ -600,12 +624,17 @@ impl Engine {
         let engine = self.clone();
         tokio::spawn(async move {
             let canceled = engine.cancel_signal(deployment_id);
+            let organization = match engine.organization_of(deployment_id).await {
+                Ok(organization) => organization,
+                Err(error) => {
+                    // The row stays unfinished and is resumed at the next start.
+                    tracing::error!(deployment = %deployment_id, %error, "could not queue the action");
+                    return;
+                }
+            };
             // Canceled while waiting for a worker: it runs at once, to end canceled.
             let _worker = tokio::select! {
-                worker = engine.workers.clone().acquire_owned() => match worker {
-                    Ok(worker) => Some(worker),
-                    Err(_) => return,
-                },
+                worker = engine.workers.acquire(organization, deployment_id) => Some(worker),
                 () = canceled.notified() => {
                     canceled.notify_one();
                     None
@@ -627,6 +656,20 @@ impl Engine {
             }
             engine.forget_cancel(deployment_id);
         });
+    }
+
+    /// The organization whose action this is: its turn for a worker.
+    async fn organization_of(&self, deployment_id: Uuid) -> sqlx::Result<Uuid> {
+        let organization: String = sqlx::query_scalar(
+            "SELECT s.organization_id FROM deployments d JOIN services s ON s.id = d.service_id
+             WHERE d.id = ?",
+        )
+        .bind(deployment_id.to_string())
+        .fetch_one(&self.db)
+        .await?;
+        organization
+            .parse()
+            .map_err(|error: uuid::Error| sqlx::Error::Decode(error.into()))
     }
 
     /// The signal a cancel of the action rings.

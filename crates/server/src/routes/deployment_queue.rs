@@ -166,13 +166,15 @@ async fn service_queue(
             .fetch_optional(&state.db)
             .await?;
     known.ok_or_else(|| ApiError::not_found("service"))?;
-    // Actions get a worker in the order of their requests (`rowid`): those ahead are the
-    // unfinished ones without a worker asked for before.
+    // An organization's actions get a worker in the order of their requests (`rowid`): those
+    // ahead of it in the organization are its unfinished ones without a worker asked for before.
+    // Other organizations' are counted by the engine, which gives each organization its turn.
     let waiting: Vec<Waiting> = sqlx::query_as(
         "SELECT d.id, d.service_id, s.kind, s.name, d.action, d.sub_action, d.triggered_by,
                 d.origin, d.created_at,
-                (SELECT COUNT(*) FROM deployments w
-                 WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid) AS ahead,
+                (SELECT COUNT(*) FROM deployments w JOIN services o ON o.id = w.service_id
+                 WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid
+                   AND o.organization_id = s.organization_id) AS ahead,
                 (SELECT COUNT(*) FROM deployments w JOIN services o ON o.id = w.service_id
                  WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid
                    AND o.environment_id = s.environment_id) AS ahead_in_environment,
@@ -184,11 +186,16 @@ async fn service_queue(
     .bind(service_id.to_string())
     .fetch_all(&state.db)
     .await?;
-    let workers = i64::try_from(state.engine.worker_count).unwrap_or(i64::MAX);
+    let workers = i64::try_from(state.engine.workers.count()).unwrap_or(i64::MAX);
     let results = waiting
         .into_iter()
         .map(|row| {
             let kind: ServiceType = db::wire(&row.kind)?;
+            let ahead_elsewhere = state
+                .engine
+                .workers
+                .place(caller.organization_id, db::id(&row.id)?)
+                .map_or(0, |place| place.others_ahead as i64);
             Ok(QueuedDeploymentRequest {
                 identifier: QueuedIdentifier {
                     deployment_request_id: db::id(&row.id)?,
@@ -207,12 +214,13 @@ async fn service_queue(
                 },
                 icon_uri: kind.default_icon_uri(),
                 queued_at: Some(row.created_at),
-                position: Some(row.ahead + 1),
+                position: Some(row.ahead + ahead_elsewhere + 1),
                 waiting_for: Some(QueueWait {
                     workers,
                     busy_workers: row.busy.min(workers),
                     ahead: row.ahead,
                     ahead_in_environment: row.ahead_in_environment,
+                    ahead_elsewhere,
                 }),
             })
         })

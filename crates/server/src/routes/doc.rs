@@ -79,6 +79,29 @@ impl Payload {
         }
     }
 
+    /// `{"results": [T], "page", "page_size"}`: a list paged when asked (`PageQuery`).
+    fn page_of<T: ToSchema>() -> Self {
+        let item = Self::of::<T>();
+        let number = |description: &str| {
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .description(Some(description))
+        };
+        let schema = ObjectBuilder::new()
+            .property("results", ArrayBuilder::new().items(item.schema))
+            .required("results")
+            .property("page", number("The page's number, when asked for by pages"))
+            .property(
+                "page_size",
+                number("The page's size, when asked for by pages"),
+            )
+            .into();
+        Self {
+            schema: RefOr::T(schema),
+            components: item.components,
+        }
+    }
+
     /// `[T]`, for the few answers of the production document that are a bare array.
     fn array_of<T: ToSchema>() -> Self {
         let item = Self::of::<T>();
@@ -102,6 +125,11 @@ pub fn integer(minimum: i64, maximum: i64) -> ObjectBuilder {
         .schema_type(Type::Integer)
         .minimum(Some(minimum as f64))
         .maximum(Some(maximum as f64))
+}
+
+/// A query parameter's schema: `true` or `false`.
+pub fn boolean() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Boolean)
 }
 
 /// A query parameter's schema: a string.
@@ -182,6 +210,17 @@ impl Doc {
         self.status = status;
         self.answer = Some(Payload::list_of::<T>());
         self
+    }
+
+    /// The route answers a list of `T`, whole unless `page` and `pageSize` (1 to `page_size_max`)
+    /// ask for a page.
+    pub fn answers_pages_of<T: ToSchema>(self, page_size_max: i64) -> Self {
+        let mut doc = self
+            .query("page", false, integer(1, platform_api::PAGE_MAX))
+            .query("pageSize", false, integer(1, page_size_max));
+        doc.status = StatusCode::OK;
+        doc.answer = Some(Payload::page_of::<T>());
+        doc
     }
 
     /// The route answers `status` with a bare array of `T` (not in `results`).

@@ -4,7 +4,7 @@ use axum::response::Response;
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
-use platform_api::{List, Project, ProjectListQuery, ProjectRequest, Reference};
+use platform_api::{List, PageQuery, Project, ProjectRequest, Reference, PROJECT_PAGE_SIZE_MAX};
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -29,11 +29,7 @@ pub fn register(routes: &mut RouteTable) {
             Permission::Read,
             Doc::new("List the projects, by name; every one unless `pageSize` is given")
                 .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
-                .query(
-                    "pageSize",
-                    false,
-                    doc::integer(1, platform_api::PROJECT_PAGE_SIZE_MAX),
-                )
+                .query("pageSize", false, doc::integer(1, PROJECT_PAGE_SIZE_MAX))
                 .answers_list_of::<Project>(StatusCode::OK),
             list_projects,
         )
@@ -104,11 +100,13 @@ async fn list_projects(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
-    ApiQuery(query): ApiQuery<ProjectListQuery>,
+    ApiQuery(query): ApiQuery<PageQuery>,
     asked: Asked,
 ) -> ApiResult<Response> {
     own_organization(&caller, organization_id)?;
-    query.validate().map_err(ApiError::invalid)?;
+    query
+        .validate(PROJECT_PAGE_SIZE_MAX)
+        .map_err(ApiError::invalid)?;
     let (limit, offset) = query.limit_and_offset();
     let key = (organization_id, limit, offset);
     raw_json::kept(&state.kept.project_lists, key, asked, async {

@@ -42,6 +42,14 @@ struct Forms {
     gzip: OnceLock<Bytes>,
 }
 
+impl crate::fresh::Weigh for KeptAnswer {
+    /// The JSON and, once asked for, its compressed forms (each smaller than the JSON).
+    fn weight(&self) -> usize {
+        let compressed = |form: &OnceLock<Bytes>| form.get().map_or(0, Bytes::len);
+        self.0.json.len() + compressed(&self.0.brotli) + compressed(&self.0.gzip)
+    }
+}
+
 impl KeptAnswer {
     fn new(json: Bytes) -> Self {
         let digest = Sha256::digest(&json);

@@ -11,9 +11,10 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
     AliasRequest, DatabaseType, EnvironmentVariable, FieldError, ImportOutcome, List,
-    OverrideRequest, ScopedOverrideRequest, Secret, ServiceType, VariableBulk, VariableBulkRequest,
-    VariableCreation, VariableImport, VariableImportRequest, VariableReference, VariableRequest,
-    VariableScope, VariableType,
+    OverrideRequest, PageQuery, ScopedOverrideRequest, Secret, ServiceType, VariableBulk,
+    VariableBulkRequest, VariableCreation, VariableImport, VariableImportRequest,
+    VariableReference, VariableRequest, VariableScope, VariableType, VARIABLES_PER_SCOPE_MAX,
+    VARIABLE_PAGE_SIZE_MAX,
 };
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -139,7 +140,10 @@ fn register_scope(
     } else {
         format!("{collection}/{{variable_id}}")
     };
-    let list_doc = Doc::new(format!("List the {noun}s a {segment} sees"));
+    let list_doc = Doc::new(format!(
+        "List the {noun}s a {segment} sees; every one unless `pageSize` is given (required past {} MiB of values)",
+        WHOLE_LIST_VALUES_MAX_BYTES / (1024 * 1024)
+    ));
     let answer_doc = |doc: Doc, status| {
         if secret {
             doc.answers::<Secret>(status)
@@ -153,15 +157,16 @@ fn register_scope(
             collection.clone(),
             Permission::Read,
             if secret {
-                list_doc.answers_list_of::<Secret>(StatusCode::OK)
+                list_doc.answers_pages_of::<Secret>(VARIABLE_PAGE_SIZE_MAX)
             } else {
-                list_doc.answers_list_of::<EnvironmentVariable>(StatusCode::OK)
+                list_doc.answers_pages_of::<EnvironmentVariable>(VARIABLE_PAGE_SIZE_MAX)
             },
             move |State(state): State<AppState>,
                   caller: Caller,
-                  ApiPath(parent_id): ApiPath<Uuid>| async move {
+                  ApiPath(parent_id): ApiPath<Uuid>,
+                  ApiQuery(page): ApiQuery<PageQuery>| async move {
                 let parent = parent(&state, &caller, scope, parent_id).await?;
-                let variables = visible(&state.db, &parent).await?;
+                let variables = visible(&state.db, &parent, Some(secret), page).await?;
                 Ok::<_, ApiError>(Json(shown(variables, secret)))
             },
         )
@@ -236,6 +241,9 @@ fn register_scope(
 struct ParentQuery {
     parent_id: Uuid,
     scope: VariableScope,
+    /// Only the secrets, or only the plain variables.
+    #[serde(default)]
+    is_secret: Option<bool>,
 }
 
 /// Query of `POST /variable/import`: the service imported through.
@@ -277,16 +285,23 @@ fn register_variable_family(routes: &mut RouteTable) {
             Method::GET,
             "/variable",
             Permission::Read,
-            Doc::new("List the variables and secrets seen at a parent (`?parent_id=&scope=`)")
-                .query("parent_id", true, doc::uuid())
-                .query("scope", true, doc::one_of_enum::<VariableScope>())
-                .answers_list_of::<EnvironmentVariable>(StatusCode::OK),
+            Doc::new(
+                "List the variables and secrets seen at a parent (`?parent_id=&scope=`), or only \
+                 its secrets or only its plain variables (`is_secret`); every one unless \
+                 `pageSize` is given",
+            )
+            .query("parent_id", true, doc::uuid())
+            .query("scope", true, doc::one_of_enum::<VariableScope>())
+            .query("is_secret", false, doc::boolean())
+            .answers_pages_of::<EnvironmentVariable>(VARIABLE_PAGE_SIZE_MAX),
             |State(state): State<AppState>,
              caller: Caller,
-             ApiQuery(query): ApiQuery<ParentQuery>| async move {
+             ApiQuery(query): ApiQuery<ParentQuery>,
+             ApiQuery(page): ApiQuery<PageQuery>| async move {
                 let parent = parent(&state, &caller, query.scope, query.parent_id).await?;
-                let variables = visible(&state.db, &parent).await?;
-                Ok::<_, ApiError>(Json(List::new(variables)))
+                Ok::<_, ApiError>(Json(
+                    visible(&state.db, &parent, query.is_secret, page).await?,
+                ))
             },
         )
         .add(
@@ -545,45 +560,44 @@ struct Stored {
     updated_at: Option<DateTime<Utc>>,
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    bool,
-    bool,
-    String,
-    Option<String>,
-    Option<String>,
-    bool,
-    Option<String>,
-    DateTime<Utc>,
-    Option<DateTime<Utc>>,
-);
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: String,
+    scope: String,
+    parent_id: String,
+    key: String,
+    value: Option<String>,
+    has_secret_value: bool,
+    is_secret: bool,
+    variable_type: String,
+    mount_path: Option<String>,
+    description: Option<String>,
+    enable_interpolation_in_file: bool,
+    target_id: Option<String>,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+}
 
-const COLUMNS: &str = "id, scope, parent_id, key, value, secret_value IS NOT NULL, is_secret,
-    variable_type, mount_path, description, enable_interpolation_in_file, target_id, created_at,
-    updated_at";
+const COLUMNS: &str = "id, scope, parent_id, key, value,
+    secret_value IS NOT NULL AS has_secret_value, is_secret, variable_type, mount_path,
+    description, enable_interpolation_in_file, target_id, created_at, updated_at";
 
 fn stored(row: Row) -> ApiResult<Stored> {
-    let (id, scope, parent_id, key, value, has_secret_value, is_secret, variable_type) =
-        (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7);
     Ok(Stored {
-        id: db::id(&id)?,
-        scope: db::wire(&scope)?,
-        parent_id: db::id(&parent_id)?,
-        key,
-        value,
-        has_secret_value,
-        is_secret,
-        variable_type: db::wire(&variable_type)?,
-        mount_path: row.8,
-        description: row.9,
-        enable_interpolation_in_file: row.10,
-        target_id: row.11.as_deref().map(db::id).transpose()?,
-        created_at: row.12,
-        updated_at: row.13,
+        id: db::id(&row.id)?,
+        scope: db::wire(&row.scope)?,
+        parent_id: db::id(&row.parent_id)?,
+        key: row.key,
+        value: row.value,
+        has_secret_value: row.has_secret_value,
+        is_secret: row.is_secret,
+        variable_type: db::wire(&row.variable_type)?,
+        mount_path: row.mount_path,
+        description: row.description,
+        enable_interpolation_in_file: row.enable_interpolation_in_file,
+        target_id: row.target_id.as_deref().map(db::id).transpose()?,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
     })
 }
 
@@ -786,6 +800,14 @@ async fn import(
         // Nothing of it is kept: the transaction is dropped.
         return Err(ApiError::invalid(problems));
     }
+    let mut parents: Vec<Uuid> = request
+        .vars
+        .iter()
+        .filter_map(|variable| target(variable.scope))
+        .collect();
+    parents.sort();
+    parents.dedup();
+    check_room(&mut tx, &parents, "vars").await?;
     let widest = request
         .vars
         .iter()
@@ -954,6 +976,7 @@ async fn bulk(
     if !problems.is_empty() {
         return Err(ApiError::invalid(problems));
     }
+    check_room(&mut tx, &[parent.id], "set").await?;
     engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let after = snapshot(&defined_on(&mut tx, parent.id).await?);
     // A value made secret is not shown before either: `changed_secrets` names its key.
@@ -1035,6 +1058,7 @@ async fn insert(
     let id = write_new(&mut tx, state, caller, (parent.scope, parent.id), &new)
         .await
         .on_unique_violation("key", "variable")?;
+    check_room(&mut tx, &[parent.id], "key").await?;
     engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let stored = own_in(&mut tx, caller, id).await?;
     let created = shape(&mut tx, parent, stored).await?;
@@ -1045,6 +1069,27 @@ async fn insert(
     audit::record(&mut tx, caller, change).await?;
     tx.commit().await?;
     Ok(created)
+}
+
+/// Refuses the change (naming `field`) when it leaves one of `parents` defining more than
+/// `VARIABLES_PER_SCOPE_MAX` variables and secrets. Called in the change's transaction, after
+/// its writes.
+async fn check_room(conn: &mut SqliteConnection, parents: &[Uuid], field: &str) -> ApiResult<()> {
+    for parent_id in parents {
+        let defined: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM variables WHERE parent_id = ?")
+            .bind(parent_id.to_string())
+            .fetch_one(&mut *conn)
+            .await?;
+        if defined > VARIABLES_PER_SCOPE_MAX {
+            return Err(ApiError::invalid(vec![FieldError::new(
+                field,
+                format!(
+                    "would make {defined} variables and secrets here: a project, an environment or a service defines at most {VARIABLES_PER_SCOPE_MAX}"
+                ),
+            )]));
+        }
+    }
+    Ok(())
 }
 
 /// A change to a variable (or secret) defined on `parent`, for the audit log.
@@ -1173,38 +1218,155 @@ async fn delete(state: &AppState, caller: &Caller, stored: Stored) -> ApiResult<
     Ok(())
 }
 
-/// Everything `parent` sees: the variables of its chain, an override hiding what it overrides,
-/// and the built-in variables of its environment's services.
-async fn visible(db: &SqlitePool, parent: &Parent) -> ApiResult<Vec<EnvironmentVariable>> {
-    let chain = parent.chain();
+/// The most a whole list (asked for without `pageSize`) may weigh in values: past it, the list
+/// is to be asked for by pages.
+const WHOLE_LIST_VALUES_MAX_BYTES: i64 = 8 * 1024 * 1024;
+
+/// A stored variable seen from a parent, with what it aliases or overrides.
+#[derive(sqlx::FromRow)]
+struct Listed {
+    #[sqlx(flatten)]
+    row: Row,
+    target_key: Option<String>,
+    target_value: Option<String>,
+    target_mount_path: Option<String>,
+    target_scope: Option<String>,
+    target_variable_type: Option<String>,
+}
+
+impl Listed {
+    fn reference(&self) -> ApiResult<Option<VariableReference>> {
+        let (Some(id), Some(key), Some(scope), Some(kind)) = (
+            self.row.target_id.as_deref(),
+            &self.target_key,
+            self.target_scope.as_deref(),
+            self.target_variable_type.as_deref(),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(VariableReference {
+            id: db::id(id)?,
+            key: key.clone(),
+            value: self.target_value.clone(),
+            mount_path: self.target_mount_path.clone().unwrap_or_default(),
+            scope: db::wire(scope)?,
+            variable_type: db::wire(kind)?,
+        }))
+    }
+}
+
+/// What `parent` sees, its variables or its secrets (`secret`) or both, whole or the page
+/// `page` asks for: the variables of its chain, an override hiding what it overrides, then the
+/// built-in variables of its environment's services.
+async fn visible(
+    db: &SqlitePool,
+    parent: &Parent,
+    secret: Option<bool>,
+    page: PageQuery,
+) -> ApiResult<List<EnvironmentVariable>> {
+    page.validate(VARIABLE_PAGE_SIZE_MAX)
+        .map_err(ApiError::invalid)?;
+    let chain: Vec<String> = parent.chain().iter().map(Uuid::to_string).collect();
     let placeholders = vec!["?"; chain.len()].join(", ");
-    let sql = format!(
-        "SELECT {COLUMNS} FROM variables WHERE parent_id IN ({placeholders}) ORDER BY key, scope"
+    let seen = format!(
+        "FROM variables WHERE parent_id IN ({placeholders}) AND (? IS NULL OR is_secret = ?)
+         AND id NOT IN (SELECT target_id FROM variables WHERE parent_id IN ({placeholders})
+                        AND variable_type = ? AND target_id IS NOT NULL)"
     );
-    let mut query = sqlx::query_as::<_, Row>(&sql);
-    for id in &chain {
-        query = query.bind(id.to_string());
+    fn bound<'q>(
+        sql: &'q str,
+        chain: &[String],
+        secret: Option<bool>,
+    ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+        let mut query = sqlx::query(sql);
+        for id in chain {
+            query = query.bind(id.clone());
+        }
+        query = query.bind(secret).bind(secret);
+        for id in chain {
+            query = query.bind(id.clone());
+        }
+        query.bind(VariableType::Override.as_str())
     }
-    let rows = query
-        .fetch_all(db)
-        .await?
-        .into_iter()
-        .map(stored)
-        .collect::<ApiResult<Vec<_>>>()?;
-    let overridden: Vec<Uuid> = rows
-        .iter()
-        .filter(|row| row.variable_type == VariableType::Override)
-        .filter_map(|row| row.target_id)
-        .collect();
-    let mut variables = Vec::new();
-    let mut conn = db.acquire().await?;
-    for row in rows.into_iter().filter(|row| !overridden.contains(&row.id)) {
-        variables.push(shape(&mut conn, parent, row).await?);
+    if page.page_size.is_none() {
+        // An override or an alias shows its target's value beside its own.
+        let weight_sql = format!(
+            "SELECT COALESCE(SUM(LENGTH(COALESCE(v.value, '')) + LENGTH(v.key)
+                                 + COALESCE(LENGTH(t.value), 0)), 0)
+             FROM variables v LEFT JOIN variables t ON t.id = v.target_id
+             WHERE v.id IN (SELECT id {seen})"
+        );
+        let weight: i64 = {
+            use sqlx::Row as _;
+            bound(&weight_sql, &chain, secret)
+                .fetch_one(db)
+                .await?
+                .try_get(0)?
+        };
+        if weight > WHOLE_LIST_VALUES_MAX_BYTES {
+            return Err(ApiError::invalid(vec![FieldError::new(
+                "pageSize",
+                format!(
+                    "is required here: the values seen weigh more than {} MiB; ask for the list by pages of at most {VARIABLE_PAGE_SIZE_MAX}",
+                    WHOLE_LIST_VALUES_MAX_BYTES / (1024 * 1024)
+                ),
+            )]));
+        }
     }
-    if let Some(environment_id) = parent.environment_id {
-        variables.extend(built_ins(db, environment_id).await?);
+    let (limit, offset) = page.limit_and_offset();
+    let listed_sql = format!(
+        "SELECT l.*, t.key AS target_key, t.value AS target_value,
+                t.mount_path AS target_mount_path, t.scope AS target_scope,
+                t.variable_type AS target_variable_type
+         FROM (SELECT {COLUMNS} {seen} ORDER BY key, scope LIMIT ? OFFSET ?) l
+         LEFT JOIN variables t ON t.id = l.target_id
+         ORDER BY l.key, l.scope"
+    );
+    let rows: Vec<Listed> = {
+        use sqlx::FromRow as _;
+        bound(&listed_sql, &chain, secret)
+            .bind(limit)
+            .bind(offset)
+            .fetch_all(db)
+            .await?
+            .iter()
+            .map(Listed::from_row)
+            .collect::<Result<_, _>>()?
+    };
+    let stored_count = rows.len() as i64;
+    let mut variables = Vec::with_capacity(rows.len());
+    for listed in rows {
+        let reference = listed.reference()?;
+        variables.push(shaped(parent, stored(listed.row)?, reference));
     }
-    Ok(variables)
+    // The built-in ones follow the stored ones: on the page that has room left for them.
+    let room = if limit < 0 {
+        i64::MAX
+    } else {
+        limit - stored_count
+    };
+    if let (Some(environment_id), true) = (parent.environment_id, room > 0) {
+        let skipped = if offset == 0 || stored_count > 0 {
+            0
+        } else {
+            use sqlx::Row as _;
+            let count_sql = format!("SELECT COUNT(*) {seen}");
+            let stored_total: i64 = bound(&count_sql, &chain, secret)
+                .fetch_one(db)
+                .await?
+                .try_get(0)?;
+            offset - stored_total
+        };
+        variables.extend(
+            built_ins(db, environment_id)
+                .await?
+                .into_iter()
+                .filter(|variable| secret.is_none_or(|secret| variable.is_secret == secret))
+                .skip(skipped.max(0) as usize)
+                .take(room.min(usize::MAX as i64) as usize),
+        );
+    }
+    Ok(List::paged(variables, page))
 }
 
 /// The answer for a stored variable seen from `parent`.
@@ -1213,25 +1375,34 @@ async fn shape(
     parent: &Parent,
     row: Stored,
 ) -> ApiResult<EnvironmentVariable> {
-    let target = match row.target_id {
+    let reference = match row.target_id {
         Some(target_id) => {
             let target: Row =
                 sqlx::query_as(&format!("SELECT {COLUMNS} FROM variables WHERE id = ?"))
                     .bind(target_id.to_string())
                     .fetch_one(conn)
                     .await?;
-            Some(stored(target)?)
+            let target = stored(target)?;
+            Some(VariableReference {
+                id: target.id,
+                key: target.key,
+                value: target.value,
+                mount_path: target.mount_path.unwrap_or_default(),
+                scope: target.scope,
+                variable_type: target.variable_type,
+            })
         }
         None => None,
     };
-    let reference = target.map(|target| VariableReference {
-        id: target.id,
-        key: target.key,
-        value: target.value,
-        mount_path: target.mount_path.unwrap_or_default(),
-        scope: target.scope,
-        variable_type: target.variable_type,
-    });
+    Ok(shaped(parent, row, reference))
+}
+
+/// A stored variable seen from `parent`, with `reference` to what it aliases or overrides.
+fn shaped(
+    parent: &Parent,
+    row: Stored,
+    reference: Option<VariableReference>,
+) -> EnvironmentVariable {
     let (overridden_variable, aliased_variable) = match row.variable_type {
         VariableType::Override => (reference, None),
         VariableType::Alias => (None, reference),
@@ -1240,7 +1411,7 @@ async fn shape(
     let service = (row.parent_id == parent.id)
         .then_some(parent.service.as_ref())
         .flatten();
-    Ok(EnvironmentVariable {
+    EnvironmentVariable {
         id: row.id,
         created_at: row.created_at,
         updated_at: row.updated_at,
@@ -1258,7 +1429,7 @@ async fn shape(
         service_name: service.map(|(_, name, _)| name.clone()),
         service_type: service.map(|(_, _, kind)| *kind),
         owned_by: OWNED_BY.to_string(),
-    })
+    }
 }
 
 /// The built-in variables of an environment's services: where to reach each, and for databases
@@ -1338,13 +1509,20 @@ fn built_in_id(service_id: Uuid, key: &str) -> Uuid {
     uuid::Builder::from_random_bytes(bytes).into_uuid()
 }
 
-/// The variables of a list, or its secrets in the secret shape.
-fn shown(variables: Vec<EnvironmentVariable>, secret: bool) -> serde_json::Value {
-    let chosen = variables.into_iter().filter(|v| v.is_secret == secret);
+/// A list of variables, or of secrets in the secret shape.
+fn shown(variables: List<EnvironmentVariable>, secret: bool) -> serde_json::Value {
     if secret {
-        serde_json::json!(List::new(chosen.map(Secret::from).collect::<Vec<_>>()))
+        serde_json::json!(List {
+            results: variables
+                .results
+                .into_iter()
+                .map(Secret::from)
+                .collect::<Vec<_>>(),
+            page: variables.page,
+            page_size: variables.page_size,
+        })
     } else {
-        serde_json::json!(List::new(chosen.collect::<Vec<_>>()))
+        serde_json::json!(variables)
     }
 }
 

@@ -17,6 +17,20 @@ struct Server {
 
 /// Starts the binary on a free port and returns it with the sign-in token it printed.
 fn start(data: &TempDir) -> (Server, String) {
+    let (server, token, _) = start_with(data, &[], "warn");
+    (server, token)
+}
+
+/// `start`, with more flags and the log level `log`: also what it prints after the token.
+fn start_with(
+    data: &TempDir,
+    flags: &[&str],
+    log: &str,
+) -> (
+    Server,
+    String,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -27,14 +41,15 @@ fn start(data: &TempDir) -> (Server, String) {
         .args(["--data-dir", data.path().to_str().unwrap()])
         .args(["--engine-speed", "20", "--new-sign-in-token"])
         .args(["--allow-target-network", crate::common::LOOPBACK])
-        .env("RUST_LOG", "warn")
+        .args(flags)
+        .env("RUST_LOG", log)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let token = stdout
-        .lines()
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let token = lines
+        .by_ref()
         .map(Result::unwrap)
         .find_map(|line| {
             line.split_whitespace()
@@ -48,6 +63,7 @@ fn start(data: &TempDir) -> (Server, String) {
             base: format!("http://127.0.0.1:{port}/api"),
         },
         token,
+        lines,
     )
 }
 
@@ -239,4 +255,65 @@ fn a_killed_server_resumes_every_deployment() {
     }
     restarted.child.kill().unwrap();
     restarted.child.wait().unwrap();
+}
+
+/// `GET` of `path` at the server's root (outside `/api`): its status and body.
+fn probe(server: &Server, path: &str) -> (u16, Value) {
+    let root = server.base.trim_end_matches("/api");
+    match ureq::get(&format!("{root}{path}")).call() {
+        Ok(response) => (response.status(), response.into_json().unwrap()),
+        Err(ureq::Error::Status(status, response)) => (status, response.into_json().unwrap()),
+        Err(error) => panic!("{path}: {error}"),
+    }
+}
+
+#[test]
+fn the_server_says_it_is_alive_and_ready_and_stops_on_sigterm() {
+    let data = TempDir::new().unwrap();
+    let (mut server, token, printed) = start_with(&data, &["--log-format", "json"], "info");
+    let (status, alive) = probe(&server, "/healthz");
+    assert_eq!((status, alive["status"].as_str()), (200, Some("alive")));
+    let (status, ready) = probe(&server, "/readyz");
+    assert_eq!(status, 200, "{ready}");
+    assert_eq!(ready["engine"], "runs");
+    // Without a token, and never counted against one's rate.
+    for _ in 0..3 {
+        assert_eq!(probe(&server, "/readyz").0, 200);
+    }
+    assert_eq!(
+        call(&server, &token, "GET", "/organization", None)["results"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+
+    let asked = Instant::now();
+    let terminated = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(terminated.success());
+    let ended = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "the server did not stop within 20 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(ended.success(), "stopped with {ended}");
+    // Its log, one JSON object a line for a collector, says so.
+    let logged: Vec<Value> = printed
+        .map_while(Result::ok)
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(&line).unwrap_or_else(|_| panic!("not JSON: {line}")))
+        .collect();
+    assert!(
+        logged.iter().any(|line| line["fields"]["message"]
+            .as_str()
+            .is_some_and(|message| message.starts_with("stopping"))),
+        "{logged:?}"
+    );
 }

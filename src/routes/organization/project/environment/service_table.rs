@@ -382,6 +382,7 @@ mod tests {
             state,
             deployment,
             last_deployed: None,
+            execution_id: None,
         }
     }
 
