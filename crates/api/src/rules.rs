@@ -75,19 +75,32 @@ fn hidden(c: char) -> bool {
         || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
-/// A value is at most `VALUE_MAX_BYTES` long.
+/// A value is at most `VALUE_MAX_BYTES` long, and holds no control character but tabs and line
+/// breaks: a NUL cuts the value short where a program reads it, an ESC rewrites the terminal
+/// that prints it.
 pub fn value(field: &str, value: Option<&str>) -> Option<FieldError> {
-    let length = value.map_or(0, str::len);
-    (length > VALUE_MAX_BYTES).then(|| {
-        FieldError::new(
+    let text = value.unwrap_or_default();
+    let length = text.len();
+    if length > VALUE_MAX_BYTES {
+        return Some(FieldError::new(
             field,
             format!(
                 "must be at most {} KiB (it has {} KiB)",
                 VALUE_MAX_BYTES / 1024,
                 length.div_ceil(1024)
             ),
-        )
-    })
+        ));
+    }
+    let control = text
+        .chars()
+        .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))?;
+    Some(FieldError::new(
+        field,
+        format!(
+            "must not hold control characters but tabs and line breaks (it holds U+{:04X})",
+            u32::from(control)
+        ),
+    ))
 }
 
 /// A description is optional and at most 255 characters.
@@ -401,6 +414,23 @@ mod tests {
             .into_iter()
             .map(|error| error.field)
             .collect()
+    }
+
+    #[test]
+    fn values_hold_no_control_characters_but_tabs_and_line_breaks() {
+        assert_eq!(value("value", Some("line one\r\n\tline two")), None);
+        for held in ["a\0b", "\u{1b}[2J", "bell\u{7}", "del\u{7f}"] {
+            let refused = value("value", Some(held)).expect(held);
+            assert_eq!(refused.field, "value");
+            assert!(
+                refused.message.contains("control characters"),
+                "{refused:?}"
+            );
+        }
+        assert!(value("value", Some("\0"))
+            .unwrap()
+            .message
+            .contains("U+0000"));
     }
 
     #[test]

@@ -81,6 +81,7 @@ impl Browser {
             git_roots: vec![std::env::temp_dir()],
             secrets_key: None,
             busy_timeout: platform_server::db::BUSY_TIMEOUT,
+            audit_retention: None,
         })
         .await?;
         let token = server

@@ -152,6 +152,7 @@ fn main() {
             git_roots: Vec::new(),
             secrets_key: None,
             busy_timeout: platform_server::db::BUSY_TIMEOUT,
+            audit_retention: None,
         }))
         .unwrap();
     let client = Client {

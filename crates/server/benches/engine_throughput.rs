@@ -64,6 +64,7 @@ async fn main() {
         git_roots: Vec::new(),
         secrets_key: None,
         busy_timeout: platform_server::db::BUSY_TIMEOUT,
+        audit_retention: None,
     })
     .await
     .unwrap();

@@ -312,7 +312,7 @@ async fn insert(
     change: Change,
 ) -> ApiResult<()> {
     let now = Utc::now();
-    let text = |value: &Option<Value>| value.as_ref().map(Value::to_string);
+    let text = |value: &Option<Value>| value.clone().map(abridged).map(|v| v.to_string());
     let target = &change.target;
     sqlx::query(
         "INSERT INTO audit_events (id, organization_id, at_nanos, event_type, target_type,
@@ -356,6 +356,94 @@ async fn insert(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// The most an entry's `change` or `original_change` may weigh.
+pub const ENTRY_MAX_BYTES: usize = 64 * 1024;
+
+/// What a list keeps of its items when an entry is cut to fit.
+const ITEMS_KEPT: usize = 100;
+
+/// `change` as it fits in an entry: whole when it does; else without its values, each list of
+/// named items as the list of their names (a large import is recorded by its counts and keys),
+/// then with each list cut to its first items and their count. What was left out is said in
+/// `abridged`.
+fn abridged(change: Value) -> Value {
+    let fits = |value: &Value| value.to_string().len() <= ENTRY_MAX_BYTES;
+    if fits(&change) {
+        return change;
+    }
+    let mut change = change;
+    without_values(&mut change);
+    let mut said = "values left out: the change is larger than the log keeps";
+    if !fits(&change) {
+        cut_lists(&mut change);
+        said = "values left out and lists cut: the change is larger than the log keeps";
+    }
+    if !fits(&change) {
+        return serde_json::json!({
+            "abridged": "left out: the change is larger than the log keeps, even without its values",
+        });
+    }
+    match change {
+        Value::Object(mut object) => {
+            object.insert("abridged".to_string(), Value::from(said));
+            Value::Object(object)
+        }
+        other => serde_json::json!({ "abridged": said, "change": other }),
+    }
+}
+
+/// Every field named `value` emptied, every long text shortened to its length, and every list
+/// of items each named (`name` or `key`) made the list of their names.
+fn without_values(value: &mut Value) {
+    if let Value::Array(items) = value {
+        let names: Option<Vec<Value>> = items
+            .iter()
+            .map(|item| {
+                item.get("name")
+                    .or_else(|| item.get("key"))
+                    .filter(|n| n.is_string())
+                    .cloned()
+            })
+            .collect();
+        if let Some(names) = names.filter(|names| !names.is_empty()) {
+            *items = names;
+            return;
+        }
+    }
+    match value {
+        Value::Object(object) => {
+            for (field, inner) in object.iter_mut() {
+                if field == "value" && !inner.is_null() {
+                    *inner = Value::Null;
+                } else {
+                    without_values(inner);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_values),
+        Value::String(text) if text.len() > 256 => {
+            *text = format!("({} bytes left out)", text.len());
+        }
+        _ => {}
+    }
+}
+
+/// Each list cut to its first `ITEMS_KEPT` items, a last one counting the rest.
+fn cut_lists(value: &mut Value) {
+    match value {
+        Value::Object(object) => object.values_mut().for_each(cut_lists),
+        Value::Array(items) => {
+            if items.len() > ITEMS_KEPT {
+                let left_out = items.len() - ITEMS_KEPT;
+                items.truncate(ITEMS_KEPT);
+                items.push(Value::from(format!("({left_out} more left out)")));
+            }
+            items.iter_mut().for_each(cut_lists);
+        }
+        _ => {}
+    }
 }
 
 /// A plain variable made secret: what names its value in the entries written before.
@@ -631,4 +719,40 @@ pub async fn page(
             .map(EventRow::event)
             .collect::<ApiResult<_>>()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_too_large_for_the_log_keeps_its_counts_and_keys() {
+        let import = serde_json::json!({
+            "total_variables_to_import": 900,
+            "successful_imported_variables": (0..900)
+                .map(|n| serde_json::json!({"name": format!("KEY_{n}"), "value": "v".repeat(900), "scope": "APPLICATION"}))
+                .collect::<Vec<_>>(),
+        });
+        let kept = abridged(import);
+        let text = kept.to_string();
+        assert!(text.len() <= ENTRY_MAX_BYTES, "{} bytes", text.len());
+        assert_eq!(kept["total_variables_to_import"], 900);
+        assert!(text.contains("KEY_899"), "every key is kept");
+        assert!(!text.contains("vvvv"), "no value is kept");
+        assert!(kept["abridged"].is_string());
+
+        let small = serde_json::json!({"name": "web", "value": "kept"});
+        assert_eq!(abridged(small.clone()), small);
+    }
+
+    #[test]
+    fn a_change_too_large_without_its_values_keeps_its_first_items() {
+        let list = serde_json::json!({
+            "names": (0..20_000).map(|n| format!("NAME_NUMBER_{n}")).collect::<Vec<_>>(),
+        });
+        let kept = abridged(list);
+        assert!(kept.to_string().len() <= ENTRY_MAX_BYTES);
+        assert_eq!(kept["names"][0], "NAME_NUMBER_0");
+        assert_eq!(kept["names"][ITEMS_KEPT], "(19900 more left out)");
+    }
 }

@@ -20,6 +20,7 @@ pub mod routes;
 pub mod seal;
 mod store;
 pub mod targets;
+pub mod upkeep;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -73,7 +74,12 @@ pub struct Config {
     pub secrets_key: Option<String>,
     /// How long a write waits for the database's lock before its request answers 503.
     pub busy_timeout: std::time::Duration,
+    /// How long audit entries are kept; forever when `None`.
+    pub audit_retention: Option<std::time::Duration>,
 }
+
+/// How often the server's upkeep runs (`upkeep`).
+const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Shared by every handler.
 #[derive(Clone)]
@@ -198,6 +204,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     )?)
     .start()
     .await?;
+    upkeep::start(db.clone(), config.audit_retention, UPKEEP_EVERY);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

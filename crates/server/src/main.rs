@@ -63,6 +63,10 @@ struct Flags {
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
+    /// Days an audit entry is kept; older ones are deleted in the background (0 keeps them
+    /// forever).
+    #[arg(long, default_value_t = 365)]
+    audit_retention_days: u64,
     /// How log lines are written: `text` for a person, `json` (one object per line) for a log
     /// collector.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -172,6 +176,8 @@ async fn main() -> anyhow::Result<()> {
         git_roots: flags.git_roots,
         secrets_key: flags.secrets_key,
         busy_timeout: std::time::Duration::from_millis(flags.busy_timeout_ms),
+        audit_retention: (flags.audit_retention_days > 0)
+            .then(|| std::time::Duration::from_secs(flags.audit_retention_days * 24 * 60 * 60)),
     })
     .await?;
 

@@ -830,12 +830,15 @@ async fn import(
         total_variables_to_import: request.vars.len() as i64,
         successful_imported_variables: imported,
     };
-    let secrets = request.vars.iter().filter(|v| v.is_secret);
-    let change = change_of(&mut tx, EventType::Import, parent, false)
-        .await?
-        .after(&import)
-        .secrets(secrets.map(|variable| variable.name.clone()));
-    audit::record(&mut tx, caller, change).await?;
+    // An import that changed nothing (empty, or every name kept) is no change to record.
+    if !import.successful_imported_variables.is_empty() {
+        let secrets = request.vars.iter().filter(|v| v.is_secret);
+        let change = change_of(&mut tx, EventType::Import, parent, false)
+            .await?
+            .after(&import)
+            .secrets(secrets.map(|variable| variable.name.clone()));
+        audit::record(&mut tx, caller, change).await?;
+    }
     tx.commit().await?;
     Ok(import)
 }

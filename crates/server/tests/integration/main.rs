@@ -42,6 +42,7 @@ mod stored_shapes;
 mod tenants;
 mod terraform;
 mod tokens;
+mod upkeep;
 mod variable_bulk;
 mod variable_import;
 mod variables;

@@ -54,6 +54,7 @@ pub fn config(dir: &TempDir) -> Config {
         git_roots: vec![std::env::temp_dir()],
         secrets_key: None,
         busy_timeout: platform_server::db::BUSY_TIMEOUT,
+        audit_retention: None,
     }
 }
 
