@@ -34,6 +34,14 @@ if [ "$profile" = wasm-release ]; then
       --enable-mutable-globals {} -o {}
 fi
 
+# The script that starts the console, a file of its own rather than inline in index.html: the
+# server's Content-Security-Policy allows scripts of its own origin only. It finds the wasm beside
+# itself, wherever the build is served from.
+cat > "$work/console/start.js" <<'JS'
+import init from "./console.js";
+init({ module_or_path: new URL("./console_bg.wasm", import.meta.url) });
+JS
+
 hash=$(cd "$work/console" && find . -type f | sort | xargs cat | sha256sum | cut -c1-16)
 rm -rf "$TRUNK_STAGING_DIR"/console-*
 mv "$work/console" "$TRUNK_STAGING_DIR/console-$hash"
@@ -45,5 +53,5 @@ pkg="${TRUNK_PUBLIC_URL%/}/console-$hash"
 load="<link rel=\"modulepreload\" href=\"$pkg/console.js\" />"
 load+="<link rel=\"modulepreload\" href=\"$pkg/__wasm_split.js\" />"
 load+="<link rel=\"preload\" href=\"$pkg/console_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin=\"anonymous\" />"
-load+="<script type=\"module\">import init from \"$pkg/console.js\"; init({ module_or_path: \"$pkg/console_bg.wasm\" });</script>"
+load+="<script type=\"module\" src=\"$pkg/start.js\"></script>"
 sed -i -e "/data-trunk-skip/d" -e "s|</head>|$load</head>|" "$TRUNK_STAGING_DIR/index.html"

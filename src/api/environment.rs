@@ -1,5 +1,5 @@
 use platform_api::{
-    CloneEnvironmentRequest, DeployAllRequest, Environment, EnvironmentDeployment,
+    CloneEnvironmentRequest, Cloned, DeployAllRequest, Environment, EnvironmentDeployment,
     EnvironmentDeploymentPage, EnvironmentRequest, EnvironmentStatuses, List, ServiceIds,
     ServiceType,
 };
@@ -54,12 +54,13 @@ impl Api {
         self.put(&environment_path(environment_id), request).await
     }
 
-    /// A copy of the environment, its services, variables and secrets: nothing deployed.
+    /// A copy of the environment, its services, variables and secrets: nothing deployed; and
+    /// what it left out, where the API says.
     pub async fn clone_environment(
         &self,
         environment_id: Uuid,
         request: &CloneEnvironmentRequest,
-    ) -> Result<Environment, ApiError> {
+    ) -> Result<Cloned<Environment>, ApiError> {
         self.post(&format!("/environment/{environment_id}/clone"), request)
             .await
     }

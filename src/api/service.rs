@@ -2,7 +2,7 @@
 //! kind's routes start with its `ServiceType::path_segment`.
 
 use platform_api::{
-    ActionStatus, Application, ApplicationRequest, CloneServiceRequest, Commit, Container,
+    ActionStatus, Application, ApplicationRequest, CloneServiceRequest, Cloned, Commit, Container,
     ContainerRequest, Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage,
     DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome,
     InstanceLogLine, Job, JobRequest, List, LogLine, QueuedDeploymentRequest, ServiceType, Status,
@@ -352,14 +352,17 @@ impl Api {
         kind: ServiceType,
         id: Uuid,
         request: &CloneServiceRequest,
-    ) -> Result<ServiceSummary, ApiError> {
-        let copy: Listed = self
+    ) -> Result<Cloned<ServiceSummary>, ApiError> {
+        let cloned: Cloned<Listed> = self
             .post(&format!("{}/clone", item(kind, id)), request)
             .await?;
-        Ok(ServiceSummary {
-            id: copy.id,
-            name: copy.name,
-            service_type: kind,
+        Ok(Cloned {
+            copy: ServiceSummary {
+                id: cloned.copy.id,
+                name: cloned.copy.name,
+                service_type: kind,
+            },
+            left_out_variables: cloned.left_out_variables,
         })
     }
 

@@ -82,6 +82,8 @@ impl Browser {
             secrets_key: None,
             busy_timeout: platform_server::db::BUSY_TIMEOUT,
             audit_retention: None,
+            public_url: None,
+            allowed_hosts: vec![],
         })
         .await?;
         let token = server

@@ -153,6 +153,8 @@ fn main() {
             secrets_key: None,
             busy_timeout: platform_server::db::BUSY_TIMEOUT,
             audit_retention: None,
+            public_url: None,
+            allowed_hosts: vec![],
         }))
         .unwrap();
     let client = Client {

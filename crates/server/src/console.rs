@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::Request;
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, X_CONTENT_TYPE_OPTIONS};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -18,15 +18,20 @@ use serde_json::{json, Value};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::public::PublicAddress;
+
 /// `embed_allowed_origins` are origins already checked (`platform_api::rules::origin`).
 pub fn router<S: Clone + Send + Sync + 'static>(
     console_dir: Option<PathBuf>,
     embed_allowed_origins: Arc<Vec<String>>,
+    public: Arc<PublicAddress>,
 ) -> Router<S> {
-    let frame = frame_ancestors(&embed_allowed_origins);
+    let policy = content_security_policy(&embed_allowed_origins);
     let router = Router::new().route(
         "/config.json",
-        get(move |headers: HeaderMap| config_json(headers, embed_allowed_origins.clone())),
+        get(move |headers: HeaderMap| {
+            config_json(headers, embed_allowed_origins.clone(), public.clone())
+        }),
     );
     let router = match console_dir {
         Some(dir) => {
@@ -46,7 +51,12 @@ pub fn router<S: Clone + Send + Sync + 'static>(
     router
         .layer(SetResponseHeaderLayer::overriding(
             CONTENT_SECURITY_POLICY,
-            frame,
+            policy,
+        ))
+        // A file is what its Content-Type says, never sniffed into a script.
+        .layer(SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
         ))
         .layer(middleware::from_fn(cache_control))
 }
@@ -88,25 +98,31 @@ fn is_hashed(path: &str) -> bool {
     }
 }
 
-/// Who may frame the console: itself, and the pages allowed to embed it. Any other site that
-/// frames it (to trick a click, say) gets a blank frame from the browser.
-fn frame_ancestors(embed_allowed_origins: &[String]) -> HeaderValue {
-    let sources: Vec<&str> = std::iter::once("'self'")
+/// The console's Content-Security-Policy. Scripts only of its own origin (no inline script, no
+/// script of another site an injected tag would name), and WebAssembly compiled from them
+/// (`'wasm-unsafe-eval'`, which wasm needs and which allows no JavaScript `eval`); no plugin;
+/// no `<base>` re-pointing its scripts. Who may frame it: itself, and the pages allowed to embed
+/// it; any other site that frames it (to trick a click, say) gets a blank frame.
+fn content_security_policy(embed_allowed_origins: &[String]) -> HeaderValue {
+    let frame_ancestors: Vec<&str> = std::iter::once("'self'")
         .chain(embed_allowed_origins.iter().map(String::as_str))
         .collect();
-    HeaderValue::from_str(&format!("frame-ancestors {}", sources.join(" ")))
-        .expect("checked origins are header-safe")
+    HeaderValue::from_str(&format!(
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors {}",
+        frame_ancestors.join(" ")
+    ))
+    .expect("checked origins are header-safe")
 }
 
 /// `{"api_base_url": ..., "embed": {"allowed_origins": [...]}}`: one console build serves every
 /// deployment; this server points it at its own API (or the one it forwards).
-async fn config_json(headers: HeaderMap, embed_allowed_origins: Arc<Vec<String>>) -> Json<Value> {
-    let host = headers
-        .get(HOST)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or("127.0.0.1:8080");
+async fn config_json(
+    headers: HeaderMap,
+    embed_allowed_origins: Arc<Vec<String>>,
+    public: Arc<PublicAddress>,
+) -> Json<Value> {
     Json(json!({
-        "api_base_url": format!("http://{host}/api"),
+        "api_base_url": format!("{}/api", public.origin(&headers)),
         "embed": { "allowed_origins": *embed_allowed_origins },
     }))
 }

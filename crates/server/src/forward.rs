@@ -20,6 +20,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::console;
 use crate::error::ApiError;
+use crate::public::PublicAddress;
 
 /// What a forwarding server needs.
 pub struct ForwardConfig {
@@ -28,6 +29,9 @@ pub struct ForwardConfig {
     pub upstream: reqwest::Url,
     pub console_dir: Option<PathBuf>,
     pub embed_allowed_origins: Vec<String>,
+    /// The URL clients reach the console at, and names its `Host` may be (`public`).
+    pub public_url: Option<reqwest::Url>,
+    pub allowed_hosts: Vec<String>,
 }
 
 /// A started forwarding server.
@@ -69,7 +73,8 @@ const REQUEST_BODY_LIMIT: usize = 32 * 1024 * 1024;
 
 /// The console and its `config.json` (compressed as the browser accepts), and `/api/*`
 /// forwarded to `upstream` as it is.
-pub fn app(config: &ForwardConfig) -> anyhow::Result<Router> {
+/// The forwarding server's router, its links naming `listen` (the address bound).
+pub fn app(config: &ForwardConfig, listen: SocketAddr) -> anyhow::Result<Router> {
     let client = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
         // The platform's redirects are the browser's to follow, as they would be without us.
@@ -82,6 +87,11 @@ pub fn app(config: &ForwardConfig) -> anyhow::Result<Router> {
     let console = console::router(
         config.console_dir.clone(),
         Arc::new(config.embed_allowed_origins.clone()),
+        Arc::new(PublicAddress::new(
+            config.public_url.as_ref(),
+            listen,
+            config.allowed_hosts.clone(),
+        )),
     )
     .layer(CompressionLayer::new());
     Ok(Router::new()
@@ -93,11 +103,11 @@ pub fn app(config: &ForwardConfig) -> anyhow::Result<Router> {
 
 /// Binds and serves a forwarding server.
 pub async fn start(config: ForwardConfig) -> anyhow::Result<Forwarding> {
-    let router = app(&config)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|error| anyhow::anyhow!("cannot listen on {}: {error}", config.listen))?;
     let address = listener.local_addr()?;
+    let router = app(&config, address)?;
     let listener = crate::without_nagle(listener);
     let server = tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(Forwarding { address, server })

@@ -15,6 +15,7 @@ mod fresh;
 pub mod git;
 mod health;
 mod platform_fields;
+pub mod public;
 pub mod rate_limit;
 pub mod routes;
 pub mod seal;
@@ -35,6 +36,7 @@ use tower_http::trace::TraceLayer;
 use crate::engine::Engine;
 use crate::fresh::Kept;
 use crate::git::Repositories;
+use crate::public::PublicAddress;
 use crate::rate_limit::RateLimiter;
 use crate::seal::Sealer;
 use crate::targets::TargetPolicy;
@@ -76,6 +78,10 @@ pub struct Config {
     pub busy_timeout: std::time::Duration,
     /// How long audit entries are kept; forever when `None`.
     pub audit_retention: Option<std::time::Duration>,
+    /// The URL clients reach the server at, for the links it writes (`public`).
+    pub public_url: Option<reqwest::Url>,
+    /// Names besides the listening address a request's `Host` may name (`public`).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// How often the server's upkeep runs (`upkeep`).
@@ -95,6 +101,8 @@ pub struct AppState {
     pub sealer: Arc<Sealer>,
     /// Answers kept in memory while the database has not changed.
     pub kept: Arc<Kept>,
+    /// The address links name.
+    pub public: Arc<PublicAddress>,
 }
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -105,6 +113,7 @@ pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
         .merge(console::router(
             console_dir,
             state.embed_allowed_origins.clone(),
+            state.public.clone(),
         ))
         // gzip or brotli, as the client accepts: the console's wasm shrinks to about a quarter.
         .layer(CompressionLayer::new())
@@ -192,6 +201,11 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
         sealer: sealer.clone(),
         kept: Arc::new(Kept::new(&commits)),
+        public: Arc::new(PublicAddress::new(
+            config.public_url.as_ref(),
+            config.listen,
+            config.allowed_hosts.clone(),
+        )),
     };
     let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
     engine.resume_unfinished().await?;
@@ -233,8 +247,13 @@ pub async fn start(config: Config) -> anyhow::Result<Running> {
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|error| anyhow::anyhow!("cannot listen on {}: {error}", config.listen))?;
-    let (state, outcome) = prepare(&config).await?;
     let address = listener.local_addr()?;
+    // Links name the address bound (`--listen` may ask for any free port).
+    let config = Config {
+        listen: address,
+        ..config
+    };
+    let (state, outcome) = prepare(&config).await?;
     let router = app(state.clone(), config.console_dir.clone());
     let listener = without_nagle(listener);
     let (stopping, mut stopped) = tokio::sync::watch::channel(false);

@@ -67,6 +67,15 @@ struct Flags {
     /// forever).
     #[arg(long, default_value_t = 365)]
     audit_retention_days: u64,
+    /// The URL clients reach this server at (e.g. https://console.example.com), which links and
+    /// config.json name; without it, the Host a request names when it is the listening address,
+    /// a loopback name on its port, or an --allowed-host.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<reqwest::Url>,
+    /// A name (console.example.com) a request's Host may be, besides the listening address
+    /// (repeatable).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
     /// How log lines are written: `text` for a person, `json` (one object per line) for a log
     /// collector.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -148,6 +157,8 @@ async fn main() -> anyhow::Result<()> {
             upstream: upstream.clone(),
             console_dir: flags.console_dir,
             embed_allowed_origins: flags.embed_allowed_origins,
+            public_url: flags.public_url,
+            allowed_hosts: flags.allowed_hosts,
         })
         .await?;
         print_forwarding_banner(forwarding.address, &upstream);
@@ -176,6 +187,8 @@ async fn main() -> anyhow::Result<()> {
         git_roots: flags.git_roots,
         secrets_key: flags.secrets_key,
         busy_timeout: std::time::Duration::from_millis(flags.busy_timeout_ms),
+        public_url: flags.public_url,
+        allowed_hosts: flags.allowed_hosts,
         audit_retention: (flags.audit_retention_days > 0)
             .then(|| std::time::Duration::from_secs(flags.audit_retention_days * 24 * 60 * 60)),
     })

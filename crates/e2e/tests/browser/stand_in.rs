@@ -104,6 +104,8 @@ async fn the_console_signs_in_through_the_forwarder() -> anyhow::Result<()> {
         upstream: format!("http://{upstream}/api").parse()?,
         console_dir: Some(dist),
         embed_allowed_origins: vec![],
+        public_url: None,
+        allowed_hosts: vec![],
     })
     .await?;
     let console = format!("http://{}", forwarding.address);

@@ -10,7 +10,9 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::EventType;
-use platform_api::{CloneEnvironmentRequest, CloneServiceRequest, Environment, ServiceType};
+use platform_api::{
+    CloneEnvironmentRequest, CloneServiceRequest, Cloned, Environment, LeftOutVariable, ServiceType,
+};
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
@@ -32,7 +34,9 @@ pub fn register(routes: &mut RouteTable) {
         "/environment/{environment_id}/clone",
         Permission::Write,
         Doc::new(
-            "Copy an environment with its services, variables and secrets; nothing is deployed",
+            "Copy an environment with its services, variables and secrets; nothing is deployed. \
+             The answer's `left_out_variables` (ours, absent when empty) names the aliases and \
+             overrides whose variable the copy does not see",
         )
         .body::<CloneEnvironmentRequest>()
         .answers::<Environment>(StatusCode::ACCEPTED),
@@ -47,7 +51,9 @@ pub fn register_service<R: ServiceResource>(routes: &mut RouteTable) {
         format!("{}/clone", R::ITEM),
         Permission::Write,
         Doc::new(format!(
-            "Copy a {} with its variables and secrets into an environment; nothing is deployed",
+            "Copy a {} with its variables and secrets into an environment; nothing is deployed. \
+             The answer's `left_out_variables` (ours, absent when empty) names the aliases and \
+             overrides whose variable the copy does not see",
             R::WHAT
         ))
         .body::<CloneServiceRequest>()
@@ -61,7 +67,7 @@ async fn clone_environment(
     caller: Caller,
     ApiPath(source_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<CloneEnvironmentRequest>,
-) -> ApiResult<(StatusCode, Json<Environment>)> {
+) -> ApiResult<(StatusCode, Json<Cloned<Environment>>)> {
     let source = find_environment(&state, &caller, source_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let project_id = match request.project_id {
@@ -117,13 +123,16 @@ async fn clone_environment(
         let copy = copy_service(&mut tx, &service_id, db::wire(&kind)?, id, &name).await?;
         parents.push((service_id, copy.to_string()));
     }
-    copy_variables(&mut tx, &parents, &[project_id.to_string()]).await?;
-    let copy = read_environment(&mut tx, &caller, id).await?;
+    let left_out_variables = copy_variables(&mut tx, &parents, &[project_id.to_string()]).await?;
+    let cloned = Cloned {
+        copy: read_environment(&mut tx, &caller, id).await?,
+        left_out_variables,
+    };
     let target = Target::environment(&mut tx, id).await?;
-    let change = Change::new(EventType::Clone, target).after(&copy);
+    let change = Change::new(EventType::Clone, target).after(&cloned);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok((StatusCode::ACCEPTED, Json(copy)))
+    Ok((StatusCode::ACCEPTED, Json(cloned)))
 }
 
 async fn clone_service<R: ServiceResource>(
@@ -131,7 +140,7 @@ async fn clone_service<R: ServiceResource>(
     caller: Caller,
     ApiPath(source_id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<CloneServiceRequest>,
-) -> ApiResult<(StatusCode, Json<R::Record>)> {
+) -> ApiResult<(StatusCode, Json<Cloned<R::Record>>)> {
     find::<R>(&state, &caller, source_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let target = find_environment(&state, &caller, request.environment_id)
@@ -151,18 +160,22 @@ async fn clone_service<R: ServiceResource>(
         request.name.trim(),
     )
     .await?;
-    copy_variables(
+    let left_out_variables = copy_variables(
         &mut tx,
         &[(source_id.to_string(), copy.to_string())],
         &[target.id.to_string(), target.project.id.to_string()],
     )
     .await?;
     let (record, _) = find_in::<R>(&mut tx, &caller, copy).await?;
+    let cloned = Cloned {
+        copy: record,
+        left_out_variables,
+    };
     let target = Target::service(&mut tx, copy).await?;
-    let change = Change::new(EventType::Clone, target).after(&record);
+    let change = Change::new(EventType::Clone, target).after(&cloned);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
-    Ok((StatusCode::ACCEPTED, Json(record)))
+    Ok((StatusCode::ACCEPTED, Json(cloned)))
 }
 
 /// Copies a service (its configuration and its sealed secrets) into `environment_id` as `name`,
@@ -215,6 +228,9 @@ async fn copy_service(
 struct Copied {
     id: String,
     parent_id: String,
+    key: String,
+    scope: String,
+    variable_type: String,
     target_id: Option<String>,
     target_parent_id: Option<String>,
 }
@@ -222,19 +238,20 @@ struct Copied {
 /// Copies the variables and secrets defined on each `(original, copy)` parent onto the copy,
 /// values as stored (secrets sealed). An alias or override points at the copy of its target when
 /// that was copied too, at its target when the copy still sees it (defined on one of `visible`),
-/// and is left out otherwise: its target is out of the copy's reach.
+/// and is left out otherwise (returned): its target is out of the copy's reach.
 async fn copy_variables(
     tx: &mut Transaction<'_, Sqlite>,
     parents: &[(String, String)],
     visible: &[String],
-) -> ApiResult<()> {
+) -> ApiResult<Vec<LeftOutVariable>> {
     let originals: Vec<&str> = parents.iter().map(|(from, _)| from.as_str()).collect();
     let copy_of_parent: HashMap<&str, &str> = parents
         .iter()
         .map(|(from, to)| (from.as_str(), to.as_str()))
         .collect();
     let mut pending: Vec<Copied> = sqlx::query_as(
-        "SELECT v.id, v.parent_id, v.target_id, t.parent_id AS target_parent_id
+        "SELECT v.id, v.parent_id, v.key, v.scope, v.variable_type, v.target_id,
+                t.parent_id AS target_parent_id
          FROM variables v LEFT JOIN variables t ON t.id = v.target_id
          WHERE v.parent_id IN (SELECT value FROM json_each(?))",
     )
@@ -244,6 +261,7 @@ async fn copy_variables(
     let to_copy: HashSet<String> = pending.iter().map(|v| v.id.clone()).collect();
     let mut copies: HashMap<String, String> = HashMap::new();
     let now = Utc::now();
+    let mut left_out = Vec::new();
     // Targets first: a pass copies what it can, until a pass copies nothing more.
     loop {
         let before = pending.len();
@@ -257,7 +275,16 @@ async fn copy_variables(
                     continue;
                 }
                 (Some(target), Some(parent)) if visible.contains(parent) => Some(target.clone()),
-                _ => continue,
+                _ => {
+                    left_out.push(LeftOutVariable {
+                        key: variable.key,
+                        scope: db::wire(&variable.scope)?,
+                        variable_type: db::wire(&variable.variable_type)?,
+                        reason: "its variable is defined where the copy does not see it"
+                            .to_string(),
+                    });
+                    continue;
+                }
             };
             let id = Uuid::new_v4().to_string();
             sqlx::query(
@@ -278,7 +305,7 @@ async fn copy_variables(
             copies.insert(variable.id, id);
         }
         if waiting.is_empty() || waiting.len() == before {
-            return Ok(());
+            return Ok(left_out);
         }
         pending = waiting;
     }

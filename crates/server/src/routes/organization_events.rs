@@ -52,12 +52,11 @@ async fn list_events(
     ApiQuery(query): ApiQuery<platform_api::audit::EventQuery>,
 ) -> ApiResult<Json<OrganizationEventList>> {
     own_organization(&caller, organization_id)?;
-    // The links are absolute, as the document has them: on the host the caller asked, behind a
-    // proxy on the scheme it says it was asked on.
-    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
-    let scheme = header("x-forwarded-proto").unwrap_or("http");
-    let host = header("host").unwrap_or("localhost");
-    let base = format!("{scheme}://{host}/api/organization/{organization_id}/events");
+    // The links are absolute, as the document has them, at the server's public address.
+    let base = format!(
+        "{}/api/organization/{organization_id}/events",
+        state.public.origin(&headers)
+    );
     Ok(Json(
         audit::page(&state.db, organization_id, caller.level(), &base, &query).await?,
     ))

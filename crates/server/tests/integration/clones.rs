@@ -266,6 +266,21 @@ async fn an_environment_copied_to_another_project_leaves_out_what_it_cannot_reac
     assert!(seen.contains(&"OWN".to_string()), "{seen:?}");
     assert!(!seen.contains(&"MY_SHARED".to_string()), "{seen:?}");
     assert!(!seen.contains(&"SHARED".to_string()), "{seen:?}");
+    // And says so: in the answer, and in the log.
+    assert_eq!(
+        clone.body["left_out_variables"],
+        json!([{"key": "MY_SHARED", "scope": "APPLICATION", "variable_type": "ALIAS",
+                "reason": "its variable is defined where the copy does not see it"}]),
+        "{}",
+        clone.body
+    );
+    let logged: String = sqlx::query_scalar(
+        "SELECT change FROM audit_events WHERE event_type = 'CLONE' ORDER BY at_nanos DESC LIMIT 1",
+    )
+    .fetch_one(&server.state.db)
+    .await
+    .unwrap();
+    assert!(logged.contains("MY_SHARED"), "{logged}");
 }
 
 #[tokio::test]

@@ -26,6 +26,7 @@ async fn console_pages_may_be_framed_only_by_allowed_origins() {
         "https://portal.example.com".to_string(),
         "http://127.0.0.1:3000".to_string(),
     ];
+    config.allowed_hosts = vec!["console.test:8080".to_string()];
     let (state, _) = prepare(&config).await.unwrap();
     let router = app(state, Some(dist.path().to_path_buf()));
     let get = |path: &str| {
@@ -42,15 +43,16 @@ async fn console_pages_may_be_framed_only_by_allowed_origins() {
     assert_eq!(deep_link.status(), StatusCode::OK);
     assert_eq!(
         deep_link.headers()[CONTENT_SECURITY_POLICY],
-        "frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
     );
+    assert_eq!(deep_link.headers()["x-content-type-options"], "nosniff");
     let body = deep_link.into_body().collect().await.unwrap().to_bytes();
     assert!(String::from_utf8_lossy(&body).contains("<title>console</title>"));
 
     let config_json = get("/config.json").await.unwrap();
     assert_eq!(
         config_json.headers()[CONTENT_SECURITY_POLICY],
-        "frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
     );
     let body = config_json.into_body().collect().await.unwrap().to_bytes();
     let config_json: serde_json::Value = serde_json::from_slice(&body).unwrap();
@@ -75,7 +77,7 @@ async fn without_allowed_origins_only_the_console_frames_itself() {
         .unwrap();
     assert_eq!(
         response.headers()[CONTENT_SECURITY_POLICY],
-        "frame-ancestors 'self'"
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
     );
 }
 
@@ -166,4 +168,55 @@ async fn pre_compressed_copies_are_sent_when_present() {
         let sent = answer.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(sent, body.as_bytes(), "{accepted}");
     }
+}
+
+/// `GET path` of `router` with the request's `Host` and `X-Forwarded-Proto` a client chose.
+async fn asked_by_a_client(router: &axum::Router, path: &str) -> serde_json::Value {
+    let request = Request::get(path)
+        .header("Host", "evil.example")
+        .header("X-Forwarded-Proto", "https")
+        .body(Body::empty())
+        .unwrap();
+    let answer = router.clone().oneshot(request).await.unwrap();
+    let body = answer.into_body().collect().await.unwrap().to_bytes();
+    serde_json::from_slice(&body).unwrap()
+}
+
+#[tokio::test]
+async fn links_name_the_public_address_never_a_host_of_the_clients_choosing() {
+    let data = TempDir::new().unwrap();
+    let config = common::config(&data);
+    let (state, _) = prepare(&config).await.unwrap();
+    let router = app(state, None);
+    let named = asked_by_a_client(&router, "/config.json").await;
+    assert_eq!(named["api_base_url"], "http://127.0.0.1:0/api", "{named}");
+
+    let data = TempDir::new().unwrap();
+    let mut config = common::config(&data);
+    config.public_url = Some("https://console.example.com/".parse().unwrap());
+    let server = common::TestServer::with_config(data, config).await;
+    let request = Request::get("/config.json")
+        .header("Host", "evil.example")
+        .body(Body::empty())
+        .unwrap();
+    let named = server.send(request).await.body;
+    assert_eq!(named["api_base_url"], "https://console.example.com/api");
+
+    // The audit log's links too.
+    server.project("linked-1").await;
+    server.project("linked-2").await;
+    let request = Request::get(format!(
+        "/api/organization/{}/events?pageSize=1",
+        server.organization_id
+    ))
+    .header("Host", "evil.example")
+    .header("Authorization", server.auth())
+    .body(Body::empty())
+    .unwrap();
+    let page = server.send(request).await;
+    let next = page.body["links"]["next"].as_str().unwrap();
+    assert!(
+        next.starts_with("https://console.example.com/api/organization/"),
+        "{next}"
+    );
 }

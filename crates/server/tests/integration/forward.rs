@@ -67,6 +67,8 @@ async fn the_api_is_forwarded_as_it_is_and_the_console_served_beside_it() {
         upstream: format!("http://{upstream}/v1").parse().unwrap(),
         console_dir: None,
         embed_allowed_origins: vec![],
+        public_url: None,
+        allowed_hosts: vec![],
     })
     .await
     .unwrap();
@@ -127,6 +129,8 @@ async fn an_upstream_that_does_not_answer_is_a_bad_gateway() {
         upstream: format!("http://{gone}").parse().unwrap(),
         console_dir: None,
         embed_allowed_origins: vec![],
+        public_url: None,
+        allowed_hosts: vec![],
     })
     .await
     .unwrap();

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{CloneEnvironmentRequest, Cluster, Environment, Project};
+use platform_api::{CloneEnvironmentRequest, Cloned, Cluster, Environment, Project};
 use uuid::Uuid;
 
 use crate::api::use_api;
@@ -58,15 +58,20 @@ fn CloneForm(
         move |request: CloneEnvironmentRequest| async move {
             api.clone_environment(source_id, &request).await
         },
-        move |copy: Environment| {
+        move |cloned: Cloned<Environment>| {
+            let copy = &cloned.copy;
             navigate(
                 &paths::environment(org, copy.project.id, copy.id),
                 NavigateOptions::default(),
             );
-            format!(
+            let copied = format!(
                 "Environment {} copied from {original}: deploy it when you are ready.",
                 copy.name
-            )
+            );
+            match cloned.left_out_sentence() {
+                Some(left_out) => format!("{copied} {left_out}"),
+                None => copied,
+            }
         },
     );
     let errors = form.errors;

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{CloneServiceRequest, Environment, ServiceType};
+use platform_api::{CloneServiceRequest, Cloned, Environment, ServiceType};
 use uuid::Uuid;
 
 use super::AddressedService;
@@ -90,15 +90,19 @@ fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
             let copy = api.clone_service(kind, id, &request).await?;
             Ok((environment, copy))
         },
-        move |(environment, copy): (Uuid, ServiceSummary)| {
+        move |(environment, cloned): (Uuid, Cloned<ServiceSummary>)| {
             navigate(
-                &paths::service(org, project, environment, copy.id),
+                &paths::service(org, project, environment, cloned.copy.id),
                 NavigateOptions::default(),
             );
-            format!(
+            let copied = format!(
                 "Service {} copied: deploy it when you are ready.",
-                copy.name
-            )
+                cloned.copy.name
+            );
+            match cloned.left_out_sentence() {
+                Some(left_out) => format!("{copied} {left_out}"),
+                None => copied,
+            }
         },
     );
     let errors = form.errors;
