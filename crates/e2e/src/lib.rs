@@ -82,6 +82,7 @@ impl Browser {
             secrets_key: None,
             busy_timeout: platform_server::db::BUSY_TIMEOUT,
             audit_retention: None,
+            sign_in_token_lasts: None,
             public_url: None,
             allowed_hosts: vec![],
         })

@@ -65,6 +65,7 @@ async fn main() {
         secrets_key: None,
         busy_timeout: platform_server::db::BUSY_TIMEOUT,
         audit_retention: None,
+        sign_in_token_lasts: None,
         public_url: None,
         allowed_hosts: vec![],
     })

@@ -17,9 +17,12 @@ pub struct Outcome {
     pub sign_in_token: Option<String>,
 }
 
+/// The organization, and a sign-in token valid for `sign_in_token_lasts` (for ever when `None`)
+/// when it is created or `new_sign_in_token` asks for one.
 pub async fn ensure_organization(
     db: &SqlitePool,
     new_sign_in_token: bool,
+    sign_in_token_lasts: Option<std::time::Duration>,
 ) -> anyhow::Result<Outcome> {
     let existing: Option<(String,)> = sqlx::query_as("SELECT id FROM organizations LIMIT 1")
         .fetch_optional(db)
@@ -60,8 +63,9 @@ pub async fn ensure_organization(
             .await?;
         let token = generate_token();
         sqlx::query(
-            "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash, created_at)
-             SELECT ?, ?, id, ?, ?, ?, ? FROM roles WHERE organization_id = ? AND name = 'ADMIN'",
+            "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash,
+                 created_at, expires_at)
+             SELECT ?, ?, id, ?, ?, ?, ?, ? FROM roles WHERE organization_id = ? AND name = 'ADMIN'",
         )
         .bind(Uuid::new_v4().to_string())
         .bind(organization_id.to_string())
@@ -69,6 +73,11 @@ pub async fn ensure_organization(
         .bind("Created by the server at start to sign in to the console")
         .bind(hash_token(&token))
         .bind(Utc::now())
+        .bind(
+            sign_in_token_lasts
+                .map(|lasts| chrono::Duration::from_std(lasts).map(|lasts| Utc::now() + lasts))
+                .transpose()?,
+        )
         .bind(organization_id.to_string())
         .execute(&mut *tx)
         .await?;

@@ -310,7 +310,13 @@ fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError 
         };
         return ApiError::invalid(vec![FieldError::new(field, "is required")]);
     }
-    ApiError::invalid(vec![FieldError::new(path, message)])
+    // The body as a whole (`.` to serde): named as such.
+    let field = if path == "." {
+        "body".to_string()
+    } else {
+        path
+    };
+    ApiError::invalid(vec![FieldError::new(field, message)])
 }
 
 /// Path parameters whose errors (a malformed uuid) answer 400 in the error body.
@@ -323,17 +329,52 @@ where
 {
     type Rejection = ApiError;
 
+    /// A parameter that does not read is a 400 naming it (`application_id`), as a body's field
+    /// or a query's parameter is.
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let template = parts
+            .extensions
+            .get::<axum::extract::MatchedPath>()
+            .map(|matched| matched.as_str().to_string())
+            .unwrap_or_default();
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|axum::extract::Path(value)| ApiPath(value))
-            .map_err(|rejection: PathRejection| {
-                ApiError::bad_request(format!(
-                    "The path is not valid: {}. Ids are UUIDs.",
-                    rejection.body_text()
-                ))
-            })
+            .map_err(|rejection: PathRejection| path_error(&template, rejection))
     }
+}
+
+/// The 400 of a path parameter that does not read, naming it by the route's `template`.
+fn path_error(template: &str, rejection: PathRejection) -> ApiError {
+    use axum::extract::path::ErrorKind;
+    let PathRejection::FailedToDeserializePathParams(failed) = &rejection else {
+        return ApiError::bad_request(format!("The path is not valid: {}.", rejection.body_text()));
+    };
+    let names: Vec<&str> = template
+        .split('/')
+        .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+        .collect();
+    let (field, value) = match failed.kind() {
+        ErrorKind::ParseErrorAtKey { key, value, .. }
+        | ErrorKind::DeserializeError { key, value, .. } => (key.clone(), value.clone()),
+        ErrorKind::ParseErrorAtIndex { index, value, .. } => (
+            names
+                .get(*index)
+                .map_or_else(|| format!("path[{index}]"), |name| name.to_string()),
+            value.clone(),
+        ),
+        ErrorKind::ParseError { value, .. } => (
+            names
+                .first()
+                .map_or_else(|| "path".to_string(), |name| name.to_string()),
+            value.clone(),
+        ),
+        _ => ("path".to_string(), String::new()),
+    };
+    ApiError::invalid(vec![FieldError::new(
+        field,
+        format!("must be a UUID (it is {value:?})"),
+    )])
 }
 
 impl ApiError {
@@ -457,6 +498,7 @@ where
                 // A missing parameter is named by the message alone.
                 let field = match (path.as_str(), message.split('`').nth(1)) {
                     (".", Some(missing)) => missing.to_string(),
+                    (".", None) => "query".to_string(),
                     _ => path,
                 };
                 ApiError::invalid(vec![FieldError::new(field, message)])

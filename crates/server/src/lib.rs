@@ -76,6 +76,8 @@ pub struct Config {
     pub secrets_key: Option<String>,
     /// How long a write waits for the database's lock before its request answers 503.
     pub busy_timeout: std::time::Duration,
+    /// How long the sign-in token printed at start is valid; for ever when `None`.
+    pub sign_in_token_lasts: Option<std::time::Duration>,
     /// How long audit entries are kept; forever when `None`.
     pub audit_retention: Option<std::time::Duration>,
     /// The URL clients reach the server at, for the links it writes (`public`).
@@ -207,7 +209,9 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
             config.allowed_hosts.clone(),
         )),
     };
-    let outcome = bootstrap::ensure_organization(&db, config.new_sign_in_token).await?;
+    let outcome =
+        bootstrap::ensure_organization(&db, config.new_sign_in_token, config.sign_in_token_lasts)
+            .await?;
     engine.resume_unfinished().await?;
     Arc::new(events::delivery::Deliverer::new(
         db.clone(),

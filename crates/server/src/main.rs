@@ -63,6 +63,10 @@ struct Flags {
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
+    /// Hours the ADMIN sign-in token printed at start is valid (0: until replaced). Create
+    /// another with --new-sign-in-token.
+    #[arg(long, default_value_t = 168)]
+    sign_in_token_hours: u64,
     /// Days an audit entry is kept; older ones are deleted in the background (0 keeps them
     /// forever).
     #[arg(long, default_value_t = 365)]
@@ -95,14 +99,18 @@ enum LogFormat {
 /// Where to go and how to sign in. Printed, never logged: the token must not end up in log
 /// files. A closed stdout (`platform-server | head`) must not stop the server, so write errors
 /// are ignored rather than panicking as `println!` would.
-fn print_banner(address: SocketAddr, sign_in_token: Option<&str>) {
+fn print_banner(address: SocketAddr, sign_in_token: Option<&str>, lasts_hours: u64) {
     use std::io::Write;
     let mut banner = format!(
         "\n  Platform console  http://{address}/\n  API base URL      http://{address}/api\n"
     );
     match sign_in_token {
         Some(token) => banner.push_str(&format!(
-            "  Sign in at        http://{address}/sign-in\n  with this ADMIN API token (shown once; only its hash is stored):\n\n      {token}\n"
+            "  Sign in at        http://{address}/sign-in\n  with this ADMIN API token (shown once; only its hash is stored; {}):\n\n      {token}\n",
+            match lasts_hours {
+                0 => "valid until replaced".to_string(),
+                hours => format!("valid for {hours} hours"),
+            }
         )),
         None => banner.push_str(
             "  Sign in with the token printed at first start, or restart with --new-sign-in-token.\n",
@@ -171,6 +179,7 @@ async fn main() -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    let sign_in_token_hours = flags.sign_in_token_hours;
     let running = platform_server::start(platform_server::Config {
         listen: flags.listen,
         data_dir: flags.data_dir,
@@ -189,12 +198,18 @@ async fn main() -> anyhow::Result<()> {
         busy_timeout: std::time::Duration::from_millis(flags.busy_timeout_ms),
         public_url: flags.public_url,
         allowed_hosts: flags.allowed_hosts,
+        sign_in_token_lasts: (flags.sign_in_token_hours > 0)
+            .then(|| std::time::Duration::from_secs(flags.sign_in_token_hours * 60 * 60)),
         audit_retention: (flags.audit_retention_days > 0)
             .then(|| std::time::Duration::from_secs(flags.audit_retention_days * 24 * 60 * 60)),
     })
     .await?;
 
-    print_banner(running.address, running.sign_in_token.as_deref());
+    print_banner(
+        running.address,
+        running.sign_in_token.as_deref(),
+        sign_in_token_hours,
+    );
     stop_signal().await?;
     tracing::info!("stopping: no new work; finishing the answers in flight");
     running.stop(STOP_WITHIN).await

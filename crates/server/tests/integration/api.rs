@@ -54,7 +54,7 @@ async fn unknown_ids_answer_404_and_malformed_ids_400() {
         assert_error(
             &server.get(&malformed).await,
             StatusCode::BAD_REQUEST,
-            "BAD_REQUEST",
+            "VALIDATION_ERROR",
         );
     }
     let reply = server
@@ -641,4 +641,40 @@ async fn long_addresses_and_large_headers_answer_in_the_error_body() {
         StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
         "HEADERS_TOO_LARGE",
     );
+}
+
+/// A path or query parameter that does not read is named in `fields`, as a body's field is.
+#[tokio::test]
+async fn path_and_query_errors_name_their_parameter() {
+    let server = TestServer::new().await;
+    let path = server.get("/api/application/not-a-uuid/status").await;
+    assert_invalid_fields(&path, &["application_id"]);
+    assert!(
+        path.body["fields"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not-a-uuid"),
+        "{}",
+        path.body
+    );
+    let (_, environment, _) = server.hierarchy().await;
+    let two = server
+        .get(&format!(
+            "/api/environment/{environment}/environmentVariable/nope"
+        ))
+        .await;
+    assert_invalid_fields(&two, &["variable_id"]);
+    let query = server
+        .get(&format!(
+            "/api/variable?parent_id={environment}&scope=ENVIRONMENT&pageSize=many"
+        ))
+        .await;
+    assert_invalid_fields(&query, &["pageSize"]);
+    let body = server
+        .post(
+            &format!("/api/environment/{environment}/environmentVariable"),
+            json!("text"),
+        )
+        .await;
+    assert_invalid_fields(&body, &["body"]);
 }

@@ -368,3 +368,32 @@ async fn the_last_admin_token_is_kept() {
         .await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.body);
 }
+
+/// The sign-in token printed at start expires when told to, and lasts until replaced otherwise.
+#[tokio::test]
+async fn the_sign_in_token_printed_at_start_expires_as_configured() {
+    let expiry = |server: &crate::common::TestServer| {
+        let db = server.state.db.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<chrono::DateTime<chrono::Utc>>>(
+                "SELECT expires_at FROM api_tokens WHERE name = ?",
+            )
+            .bind(platform_server::bootstrap::SIGN_IN_TOKEN_NAME)
+            .fetch_one(&db)
+            .await
+            .unwrap()
+        }
+    };
+    let dir = tempfile::TempDir::new().unwrap();
+    let mut config = crate::common::config(&dir);
+    config.sign_in_token_lasts = Some(std::time::Duration::from_secs(2 * 60 * 60));
+    let server = crate::common::TestServer::with_config(dir, config).await;
+    let expires = expiry(&server).await.expect("an expiry");
+    let left = expires - chrono::Utc::now();
+    assert!(
+        left > chrono::Duration::minutes(119) && left <= chrono::Duration::hours(2),
+        "{left}"
+    );
+    let lasting = crate::common::TestServer::new().await;
+    assert_eq!(expiry(&lasting).await, None);
+}

@@ -55,6 +55,7 @@ pub fn config(dir: &TempDir) -> Config {
         secrets_key: None,
         busy_timeout: platform_server::db::BUSY_TIMEOUT,
         audit_retention: None,
+        sign_in_token_lasts: None,
         public_url: None,
         allowed_hosts: vec![],
     }
