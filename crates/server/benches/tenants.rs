@@ -151,7 +151,10 @@ async fn organization(db: &SqlitePool, index: usize) -> (String, String) {
 async fn fill_variables(db: &SqlitePool, organization: &str, applications: &[String]) {
     let mut tx = db.begin().await.unwrap();
     for application in applications {
-        for chunk in (0..VARIABLES_PER_APPLICATION).collect::<Vec<_>>().chunks(200) {
+        for chunk in (0..VARIABLES_PER_APPLICATION)
+            .collect::<Vec<_>>()
+            .chunks(200)
+        {
             let mut insert = sqlx::QueryBuilder::new(
                 "INSERT INTO variables (id, organization_id, scope, parent_id, key, value, is_secret,
                      variable_type, created_at) ",
@@ -265,9 +268,11 @@ fn work(tenant: &Tenant, stop: &AtomicBool) -> Measured {
         );
         measured.note(&statuses, false);
         if round % 5 == 0 {
-            let deployed = tenant
-                .client
-                .call("POST", &format!("/application/{application}/deploy"), Some(json!({})));
+            let deployed = tenant.client.call(
+                "POST",
+                &format!("/application/{application}/deploy"),
+                Some(json!({})),
+            );
             // A deploy refused while the last one runs (409) is an answer, not a failure.
             measured.note(&deployed, deployed.status != 409);
         }
@@ -278,7 +283,9 @@ fn work(tenant: &Tenant, stop: &AtomicBool) -> Measured {
         );
         measured.note(&project, true);
         if let Some(id) = project.body["id"].as_str() {
-            let deleted = tenant.client.call("DELETE", &format!("/project/{id}"), None);
+            let deleted = tenant
+                .client
+                .call("DELETE", &format!("/project/{id}"), None);
             measured.note(&deleted, true);
         }
     }
@@ -333,7 +340,9 @@ fn main() {
     let db = running.state.db.clone();
     let base = format!("http://{}/api", running.address);
     let set_up = Instant::now();
-    let applications_each = (variables / orgs).div_ceil(VARIABLES_PER_APPLICATION).max(1);
+    let applications_each = (variables / orgs)
+        .div_ceil(VARIABLES_PER_APPLICATION)
+        .max(1);
     let mut tenants = Vec::new();
     for index in 0..orgs {
         let (organization, authorization) = if index == 0 {

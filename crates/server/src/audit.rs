@@ -274,12 +274,12 @@ const REFUSALS_APART_SECONDS: i64 = 60;
 
 /// Records that `token` was refused (`reason`), unless it was in the last minute.
 pub async fn record_refusal(
-    db: &SqlitePool,
+    writes: &SqlitePool,
     token: &RefusedToken,
     reason: &str,
     client: Client,
 ) -> ApiResult<()> {
-    let mut tx = db::begin_write(db).await?;
+    let mut tx = db::begin_write(writes).await?;
     let since = Utc::now() - chrono::Duration::seconds(REFUSALS_APART_SECONDS);
     let (recent,): (bool,) = sqlx::query_as(
         "SELECT EXISTS (SELECT 1 FROM audit_events WHERE organization_id = ? AND target_id = ?

@@ -237,7 +237,8 @@ async fn token_caller(
             // A deleted token's use is recorded, by its name.
             if let Some(revoked) = audit::revoked_token(&state.db, &hash).await? {
                 let refused = "The API token was deleted.";
-                audit::record_refusal(&state.db, &revoked, refused, Client::of(headers)).await?;
+                audit::record_refusal(&state.writes, &revoked, refused, Client::of(headers))
+                    .await?;
                 return Err(ApiError::unauthorized(refused));
             }
             return Err(error);
@@ -250,7 +251,7 @@ async fn token_caller(
             id: found.id,
             name: found.name.clone(),
         };
-        audit::record_refusal(&state.db, &token, refused, Client::of(headers)).await?;
+        audit::record_refusal(&state.writes, &token, refused, Client::of(headers)).await?;
         return Err(ApiError::unauthorized(refused));
     }
     Ok(found.caller)

@@ -98,12 +98,17 @@ pub async fn open(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Res
     Ok(pool)
 }
 
-/// One connection to the database `open` made, for the engine's writes. SQLite takes one writer
-/// at a time: writers queued here in turn wait less than writers contending for its lock, whose
-/// busy handler sleeps between tries.
+/// One connection to the database `open` made, for every write. SQLite takes one writer at a
+/// time: writers queued here in turn (first asked, first served) wait less than writers
+/// contending for its lock, whose busy handler sleeps between tries and lets a later one through
+/// first. A writer waiting longer than `busy` fails (`ApiError::busy`).
 pub async fn writer(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Result<SqlitePool> {
     Ok(commits
-        .counted(SqlitePoolOptions::new().max_connections(1))
+        .counted(
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(busy),
+        )
         .connect_with(options(path, busy)?)
         .await?)
 }

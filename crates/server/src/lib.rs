@@ -92,7 +92,12 @@ const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 /// Shared by every handler.
 #[derive(Clone)]
 pub struct AppState {
+    /// Reads, any number at once (the write-ahead log).
     pub db: SqlitePool,
+    /// Writes, one at a time in the order they ask (`db::writer`), the engine's too: a write
+    /// waits its turn here rather than in SQLite's busy handler, which lets a later writer
+    /// through before an earlier one and kept some waiting past the busy timeout.
+    pub writes: SqlitePool,
     pub engine: Arc<Engine>,
     pub embed_allowed_origins: Arc<Vec<String>>,
     pub jwt_secret: Option<Arc<[u8]>>,
@@ -184,15 +189,17 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     sealer.seal_stored(&db).await?;
     let mut git_roots = config.git_roots.clone();
     git_roots.push(demo::repositories_folder(&config.data_dir));
+    let writes = db::writer(&database, &commits, config.busy_timeout).await?;
     let engine = Arc::new(Engine::new(
         db.clone(),
-        db::writer(&database, &commits, config.busy_timeout).await?,
+        writes.clone(),
         config.engine_speed,
         config.engine_workers,
         Repositories::new(git_roots),
     ));
     let state = AppState {
         db: db.clone(),
+        writes: writes.clone(),
         engine: engine.clone(),
         embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
         jwt_secret: config
@@ -222,7 +229,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     )?)
     .start()
     .await?;
-    upkeep::start(db.clone(), config.audit_retention, UPKEEP_EVERY);
+    upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

@@ -141,7 +141,7 @@ async fn create_receiver(
         secrets: &secrets,
         at: now,
     };
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     store::insert(&mut tx, KIND, organization_id, entry).await?;
     let created = change(EventType::Create, &receiver)
         .after(&receiver)
@@ -174,7 +174,7 @@ async fn update_receiver(
             .await
             .map_err(|refused| ApiError::invalid(vec![refused]))?;
     }
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let stored = store::find::<AlertReceiver>(&mut *tx, KIND, caller.organization_id, id).await?;
     let now = Utc::now();
     let (receiver, secrets) = build(id, stored.record.created_at, Some(now), request);
@@ -203,7 +203,7 @@ async fn delete_receiver(
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let stored = store::find::<AlertReceiver>(&mut *tx, KIND, caller.organization_id, id).await?;
     store::delete(&mut tx, id).await?;
     let deleted = change(EventType::Delete, &stored.record).before(&stored.record);

@@ -97,7 +97,7 @@ async fn clone_environment(
     };
     let id = Uuid::new_v4();
     let now = Utc::now();
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     sqlx::query(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -151,7 +151,7 @@ async fn clone_service<R: ServiceResource>(
                 "is not an environment of this organization",
             )
         })?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let copy = copy_service(
         &mut tx,
         &source_id.to_string(),

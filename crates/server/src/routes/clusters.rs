@@ -156,7 +156,7 @@ async fn lock_cluster(
 ) -> ApiResult<Json<ClusterLock>> {
     let organization_id = caller.organization_id;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     status(&mut tx, organization_id, cluster_id).await?;
     let lock = ClusterLock {
         reason: request.reason.trim().to_string(),
@@ -180,7 +180,7 @@ async fn unlock_cluster(
     ApiPath(cluster_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     let organization_id = caller.organization_id;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let before = status(&mut tx, organization_id, cluster_id).await?;
     set_lock(&mut tx, cluster_id, None).await?;
     let change = cluster_change(&mut tx, EventType::Unlock, organization_id, cluster_id)
@@ -237,7 +237,7 @@ async fn upgrade_cluster(
     ApiPath(cluster_id): ApiPath<Uuid>,
 ) -> ApiResult<(StatusCode, Json<ClusterStatus>)> {
     let organization_id = caller.organization_id;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let current = status(&mut tx, organization_id, cluster_id).await?;
     if let Some(lock) = &current.cluster_lock {
         return Err(ApiError::conflict(format!(

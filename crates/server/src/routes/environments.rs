@@ -292,7 +292,7 @@ async fn create_environment(
 ) -> ApiResult<(StatusCode, Json<Environment>)> {
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let cluster_id = cluster_for(&mut tx, &state, project.organization.id, &request).await?;
     let id = Uuid::new_v4();
     sqlx::query(
@@ -335,7 +335,7 @@ async fn update_environment(
 ) -> ApiResult<Json<Environment>> {
     let before = find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     if let Some(cluster_id) = request.cluster_id {
         ensure_exists(
             &mut *tx,
@@ -376,7 +376,7 @@ async fn delete_environment(
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     let before = find_environment(&state, &caller, environment_id).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let target = audit::Target::environment(&mut tx, environment_id).await?;
     engine::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
     let change = audit::Change::new(EventType::Delete, target).before(&before);

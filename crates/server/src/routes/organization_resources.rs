@@ -258,7 +258,7 @@ async fn create<R: OrganizationResource>(
     own_organization(&caller, organization_id)?;
     R::validate(&request, &[]).map_err(ApiError::invalid)?;
     check_targets::<R>(&state, &request).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let (id, record, secrets) = insert::<R>(&mut tx, &state, organization_id, request).await?;
     let created = change::<R>(EventType::Create, id, R::name(&record))
         .after(&record)
@@ -311,7 +311,7 @@ async fn update<R: OrganizationResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<Json<R::Record>> {
     own_organization(&caller, organization_id)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let stored = store::find::<R::Record>(&mut *tx, R::KIND, organization_id, id).await?;
     let had_secrets: Vec<String> = stored.secrets.keys().cloned().collect();
     let mut kept = if R::keeps_secrets(&stored.record, &request) {
@@ -365,7 +365,7 @@ async fn delete<R: OrganizationResource>(
     ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let stored = store::find::<R::Record>(&mut *tx, R::KIND, organization_id, id).await?;
     let users = users::<R>(&mut *tx, organization_id, id).await?;
     if users > 0 {

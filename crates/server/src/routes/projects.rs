@@ -136,7 +136,7 @@ async fn create_project(
 ) -> ApiResult<(StatusCode, Json<Project>)> {
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let row: ProjectRow = sqlx::query_as(&format!(
         "INSERT INTO projects (id, organization_id, name, description, created_at)
          VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
@@ -177,7 +177,7 @@ async fn update_project(
 ) -> ApiResult<Json<Project>> {
     let before = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let row: ProjectRow = sqlx::query_as(&format!(
         "UPDATE projects SET name = ?, description = ?, updated_at = ? WHERE id = ? RETURNING {COLUMNS}"
     ))
@@ -209,7 +209,7 @@ async fn delete_project(
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     let before = find_project(&state, &caller, project_id).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::project(&mut tx, project_id).await?;
     engine::delete_when_idle(&mut tx, Scope::Project(project_id)).await?;
     audit::record(

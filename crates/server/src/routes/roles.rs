@@ -125,7 +125,7 @@ async fn create_role(
 ) -> ApiResult<(StatusCode, Json<CustomRole>)> {
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let row: RoleRow = sqlx::query_as(&format!(
         "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
          VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
@@ -167,7 +167,7 @@ async fn update_role(
     ApiJson(request): ApiJson<CustomRoleRequest>,
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
     request.validate().map_err(ApiError::invalid)?;
     let row: RoleRow = sqlx::query_as(&format!(
@@ -201,7 +201,7 @@ async fn delete_role(
     ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
     let (tokens,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
         .bind(role_id.to_string())

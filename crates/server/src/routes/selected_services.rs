@@ -272,7 +272,7 @@ async fn delete_selected(
     ApiJson(ids): ApiJson<ServiceIds>,
 ) -> ApiResult<StatusCode> {
     let found = find_selected(&state, &caller, environment_id, ids.each(), |_| Ok(())).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::environment(&mut tx, environment_id).await?;
     for service in &found {
         // Checked again inside the transaction: an action requested since would be cut off.

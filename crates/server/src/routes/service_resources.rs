@@ -649,7 +649,7 @@ async fn create<R: ServiceResource>(
     )
     .await?;
     let secrets: Vec<String> = R::secrets(&request).into_keys().collect();
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let id = insert::<R>(
         &mut tx,
         &state,
@@ -685,7 +685,7 @@ async fn update<R: ServiceResource>(
 ) -> ApiResult<Json<R::Record>> {
     let (previous, environment_id) = find::<R>(&state, &caller, id).await?;
     let request: R::Request = from_json(R::completed_update(&previous, body))?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let (stored,): (String,) = sqlx::query_as("SELECT secrets FROM services WHERE id = ?")
         .bind(id.to_string())
         .fetch_one(&mut *tx)
@@ -740,7 +740,7 @@ async fn delete<R: ServiceResource>(
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     let (before, _) = find::<R>(&state, &caller, id).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::service(&mut tx, id).await?;
     engine::delete_when_idle(&mut tx, Scope::Service(id)).await?;
     let change = Change::new(EventType::Delete, target).before(&before);

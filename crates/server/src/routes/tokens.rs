@@ -121,7 +121,7 @@ async fn create_token(
 ) -> ApiResult<(StatusCode, Json<ApiToken>)> {
     own_organization(&caller, organization_id)?;
     request.validate(Utc::now()).map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let role_id = match request.role_id {
         Some(role_id) => role_id,
         None => built_in_admin_role(&mut tx, organization_id).await?,
@@ -183,7 +183,7 @@ async fn delete_token(
     ApiPath((organization_id, token_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let before = find_token(&mut tx, organization_id, token_id).await?;
     // One statement, so that two deletions at once cannot both pass the check: an ADMIN token
     // goes only while another unexpired ADMIN token stays.

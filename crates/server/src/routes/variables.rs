@@ -725,7 +725,7 @@ async fn import(
     let mut problems = Vec::new();
     let mut imported = Vec::new();
     let now = Utc::now();
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     for (at, variable) in request.vars.iter().enumerate() {
         let Some(parent_id) = target(variable.scope) else {
             problems.push(FieldError::new(
@@ -856,7 +856,7 @@ async fn bulk(
     if !request.delete.is_empty() {
         caller.require(Permission::Admin)?;
     }
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let defined = defined_on(&mut tx, parent.id).await?;
     let mut before = snapshot(&defined);
     let find = |id: Uuid| defined.iter().find(|variable| variable.id == id);
@@ -1057,7 +1057,7 @@ async fn insert(
     parent: &Parent,
     new: NewVariable,
 ) -> ApiResult<EnvironmentVariable> {
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let id = write_new(&mut tx, state, caller, (parent.scope, parent.id), &new)
         .await
         .on_unique_violation("key", "variable")?;
@@ -1168,7 +1168,7 @@ async fn update(
     } else {
         (request.value, None)
     };
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let before = shape(&mut tx, &parent, stored.clone()).await?;
     sqlx::query(
         "UPDATE variables SET key = ?, value = ?, secret_value = COALESCE(?, secret_value),
@@ -1205,7 +1205,7 @@ async fn update(
 
 async fn delete(state: &AppState, caller: &Caller, stored: Stored) -> ApiResult<()> {
     let parent = parent(state, caller, stored.scope, stored.parent_id).await?;
-    let mut tx = db::begin_write(&state.db).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let is_secret = stored.is_secret;
     let before = shape(&mut tx, &parent, stored.clone()).await?;
     sqlx::query("DELETE FROM variables WHERE id = ?")

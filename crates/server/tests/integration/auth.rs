@@ -246,7 +246,17 @@ async fn every_route_answers_404_for_an_unknown_id_and_400_for_a_malformed_one()
         let reply = server
             .call(rule.method.clone(), &malformed, Some(&admin), Some("{}"))
             .await;
-        assert_error(&reply, StatusCode::BAD_REQUEST, "BAD_REQUEST");
+        assert_error(&reply, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+        // Named: one of the route's own parameters.
+        let named = format!(
+            "{{{}}}",
+            reply.body["fields"][0]["field"].as_str().unwrap_or("")
+        );
+        assert!(
+            parameters.contains(&named.as_str()),
+            "{label}: {}",
+            reply.body
+        );
         if rule.method == Method::GET || rule.method == Method::DELETE {
             let path = with_ids(&rule.path, &ids, &unknown);
             let reply = server
