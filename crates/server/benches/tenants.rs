@@ -268,7 +268,7 @@ fn work(tenant: &Tenant, stop: &AtomicBool) -> Measured {
             None,
         );
         measured.note(&statuses, false);
-        if round % 5 == 0 {
+        if round.is_multiple_of(5) {
             let deployed = tenant.client.call(
                 "POST",
                 &format!("/application/{application}/deploy"),
