@@ -64,27 +64,15 @@ impl Browser {
         }
         let data = TempDir::new()?;
         let server = platform_server::start(Config {
-            listen: "127.0.0.1:0".parse()?,
-            data_dir: data.path().to_path_buf(),
             console_dir: Some(dist),
-            demo: false,
             engine_speed,
-            engine_workers: 16,
-            new_sign_in_token: false,
             embed_allowed_origins,
-            jwt_secret: None,
             rate_limit_per_minute: 10_000,
-            webhook_retry_base: std::time::Duration::from_secs(5),
             // The tests' webhook receivers listen on loopback.
             allowed_target_networks: vec!["127.0.0.0/8".parse()?],
             // The tests' repositories are temporary folders.
             git_roots: vec![std::env::temp_dir()],
-            secrets_key: None,
-            busy_timeout: platform_server::db::BUSY_TIMEOUT,
-            audit_retention: None,
-            sign_in_token_lasts: None,
-            public_url: None,
-            allowed_hosts: vec![],
+            ..Config::local(data.path().to_path_buf())
         })
         .await?;
         let token = server

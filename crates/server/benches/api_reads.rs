@@ -137,25 +137,10 @@ fn main() {
     let dir = TempDir::new().unwrap();
     let running = runtime
         .block_on(start(Config {
-            listen: "127.0.0.1:0".parse().unwrap(),
-            data_dir: dir.path().to_path_buf(),
-            console_dir: None,
-            demo: false,
             engine_speed: 1e9,
-            engine_workers: 16,
             new_sign_in_token: true,
-            embed_allowed_origins: vec![],
-            jwt_secret: None,
             rate_limit_per_minute: u32::MAX,
-            webhook_retry_base: Duration::from_secs(5),
-            allowed_target_networks: Vec::new(),
-            git_roots: Vec::new(),
-            secrets_key: None,
-            busy_timeout: platform_server::db::BUSY_TIMEOUT,
-            audit_retention: None,
-            sign_in_token_lasts: None,
-            public_url: None,
-            allowed_hosts: vec![],
+            ..Config::local(dir.path().to_path_buf())
         }))
         .unwrap();
     let client = Client {

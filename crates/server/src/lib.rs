@@ -86,6 +86,35 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
 }
 
+impl Config {
+    /// The server as `platform-server` starts without flags, on a free loopback port with its
+    /// data in `data_dir`, and nothing of its own: what tests and benches start from, setting
+    /// what they need.
+    pub fn local(data_dir: PathBuf) -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            data_dir,
+            console_dir: None,
+            demo: false,
+            engine_speed: 1.0,
+            engine_workers: 16,
+            new_sign_in_token: false,
+            embed_allowed_origins: Vec::new(),
+            jwt_secret: None,
+            rate_limit_per_minute: 1200,
+            webhook_retry_base: std::time::Duration::from_secs(5),
+            allowed_target_networks: Vec::new(),
+            git_roots: Vec::new(),
+            secrets_key: None,
+            busy_timeout: db::BUSY_TIMEOUT,
+            sign_in_token_lasts: None,
+            audit_retention: None,
+            public_url: None,
+            allowed_hosts: Vec::new(),
+        }
+    }
+}
+
 /// How often the server's upkeep runs (`upkeep`).
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 

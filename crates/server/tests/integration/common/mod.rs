@@ -37,14 +37,7 @@ pub const JWT_SECRET: &str = "test-signing-key-of-the-integration-tests";
 
 pub fn config(dir: &TempDir) -> Config {
     Config {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        data_dir: dir.path().to_path_buf(),
-        console_dir: None,
-        demo: false,
         engine_speed: FAST,
-        engine_workers: 16,
-        new_sign_in_token: false,
-        embed_allowed_origins: vec![],
         jwt_secret: Some(JWT_SECRET.to_string()),
         rate_limit_per_minute: 100_000,
         webhook_retry_base: std::time::Duration::from_millis(20),
@@ -52,12 +45,7 @@ pub fn config(dir: &TempDir) -> Config {
         allowed_target_networks: vec![LOOPBACK.parse().unwrap()],
         // The tests' repositories are temporary folders.
         git_roots: vec![std::env::temp_dir()],
-        secrets_key: None,
-        busy_timeout: platform_server::db::BUSY_TIMEOUT,
-        audit_retention: None,
-        sign_in_token_lasts: None,
-        public_url: None,
-        allowed_hosts: vec![],
+        ..Config::local(dir.path().to_path_buf())
     }
 }
 
