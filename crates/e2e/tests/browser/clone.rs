@@ -113,5 +113,48 @@ async fn an_environment_is_cloned_and_the_clone_deployed() -> anyhow::Result<()>
         )
         .await?;
     assert_eq!(listed["results"].as_array().unwrap().len(), 2);
+
+    // Into another environment, an alias of this environment's variable cannot come along:
+    // the console says so.
+    let region = browser
+        .api(
+            "POST",
+            &format!("/environment/{}/environmentVariable", place.environment),
+            json!({"key": "REGION", "value": "eu-west"}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/variable/{}/alias", region["id"].as_str().unwrap()),
+            json!({"key": "APP_REGION", "alias_scope": "APPLICATION", "alias_parent_id": web}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/project/{}/environment", place.project),
+            json!({"name": "production"}),
+        )
+        .await?;
+    browser.open(&place.service_tab(&web, "settings")).await?;
+    browser.open_new("Clone service…").await?;
+    browser.fill("#field-clone-name", "web-prod").await?;
+    browser
+        .find("#field-clone-environment_id")
+        .await?
+        .select_by_label("production")
+        .await?;
+    browser
+        .click("dialog[open] form button[type=submit]")
+        .await?;
+    browser.wait_for_text("h1", "web-prod").await?;
+    browser
+        .wait_for_text(".toast--success", "Left out 1 alias or override")
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "APP_REGION (alias)")
+        .await?;
+    browser.screenshot("clone-left-out").await?;
     browser.close().await
 }
