@@ -54,6 +54,8 @@ pub struct Config {
     pub engine_speed: f64,
     /// How many actions the engine runs at once; the others wait queued.
     pub engine_workers: usize,
+    /// How many actions one organization may have waiting; past it, a request answers 503.
+    pub queue_limit: usize,
     /// Replace the sign-in token printed at start with a new one (the old one stops working).
     pub new_sign_in_token: bool,
     /// Origins allowed to embed the console in their page and hand it a token; each keeps
@@ -98,6 +100,7 @@ impl Config {
             demo: false,
             engine_speed: 1.0,
             engine_workers: 16,
+            queue_limit: QUEUE_LIMIT,
             new_sign_in_token: false,
             embed_allowed_origins: Vec::new(),
             jwt_secret: None,
@@ -114,6 +117,9 @@ impl Config {
         }
     }
 }
+
+/// How many actions one organization may have waiting, unless the server is started with another.
+pub const QUEUE_LIMIT: usize = 10_000;
 
 /// How often the server's upkeep runs (`upkeep`).
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
@@ -224,6 +230,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         writes.clone(),
         config.engine_speed,
         config.engine_workers,
+        config.queue_limit,
         Repositories::new(git_roots),
     ));
     let state = AppState {

@@ -27,6 +27,10 @@ struct Flags {
     /// How many actions the engine runs at once; the others wait in their queued state.
     #[arg(long, default_value_t = 16)]
     engine_workers: usize,
+    /// How many actions one organization may have waiting for a worker; past it, a request of
+    /// another answers 503 with Retry-After.
+    #[arg(long, default_value_t = platform_server::QUEUE_LIMIT)]
+    queue_limit: usize,
     /// Create a new ADMIN sign-in token and print it; the previous sign-in token stops working.
     #[arg(long)]
     new_sign_in_token: bool,
@@ -187,6 +191,7 @@ async fn main() -> anyhow::Result<()> {
         demo: flags.demo,
         engine_speed: flags.engine_speed,
         engine_workers: flags.engine_workers,
+        queue_limit: flags.queue_limit,
         new_sign_in_token: flags.new_sign_in_token,
         embed_allowed_origins: flags.embed_allowed_origins,
         jwt_secret: flags.jwt_secret,

@@ -52,6 +52,8 @@ pub struct Engine {
     /// Whether the engine takes work: from when it has resumed what a previous run left until
     /// the server stops.
     running: std::sync::atomic::AtomicBool,
+    /// The most actions one organization may have waiting for a worker.
+    queue_limit: usize,
 }
 
 /// The states in which a service is busy: a new action on it answers 409.
@@ -274,6 +276,7 @@ impl Engine {
         writes: SqlitePool,
         speed: f64,
         workers: usize,
+        queue_limit: usize,
         repositories: Repositories,
     ) -> Self {
         Self {
@@ -285,6 +288,7 @@ impl Engine {
             events_recorded: Arc::new(tokio::sync::Notify::new()),
             cancels: std::sync::Mutex::new(std::collections::HashMap::new()),
             running: std::sync::atomic::AtomicBool::new(false),
+            queue_limit,
         }
     }
 
@@ -336,10 +340,12 @@ impl Engine {
         } = request;
         let current = status::of_service(tx, service_id).await?;
         precondition(action, &current)?;
-        let (kind,): (String,) = sqlx::query_as("SELECT kind FROM services WHERE id = ?")
-            .bind(service_id.to_string())
-            .fetch_one(&mut **tx)
-            .await?;
+        let (kind, organization): (String, String) =
+            sqlx::query_as("SELECT kind, organization_id FROM services WHERE id = ?")
+                .bind(service_id.to_string())
+                .fetch_one(&mut **tx)
+                .await?;
+        self.ensure_room(tx, &organization).await?;
         let kind: ServiceType = db::wire(&kind)?;
         let sub_action = action.sub_action(kind, plan_only);
         let from_git = self.repository_url(service_id, kind).await?.is_some();
@@ -600,6 +606,26 @@ impl Engine {
         self.resume_cluster_upgrades().await?;
         self.running
             .store(true, std::sync::atomic::Ordering::Release);
+        Ok(())
+    }
+
+    /// 503 when the organization has `queue_limit` actions waiting already: the queue is full
+    /// for it (others have their own turns), and the request may be sent again later.
+    async fn ensure_room(
+        &self,
+        tx: &mut Transaction<'_, Sqlite>,
+        organization: &str,
+    ) -> ApiResult<()> {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM deployments d JOIN services s ON s.id = d.service_id
+             WHERE d.finished_at IS NULL AND d.worker_at IS NULL AND s.organization_id = ?",
+        )
+        .bind(organization)
+        .fetch_one(&mut **tx)
+        .await?;
+        if waiting >= self.queue_limit as i64 {
+            return Err(ApiError::busy());
+        }
         Ok(())
     }
 
