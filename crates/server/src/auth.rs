@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::audit::{self, Client};
 use crate::error::ApiError;
 use crate::fresh::Read;
-use crate::AppState;
+use crate::state::AppState;
 
 /// What a role lets a caller do; each level includes the ones before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -22,7 +22,7 @@ use crate::routes::container_registries::ContainerRegistries;
 use crate::routes::databases::Databases;
 use crate::routes::organization_resources;
 use crate::routes::service_resources::insert;
-use crate::AppState;
+use crate::state::AppState;
 
 struct DemoEnvironment {
     project: &'static str,

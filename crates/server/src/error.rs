@@ -377,6 +377,14 @@ fn path_error(template: &str, rejection: PathRejection) -> ApiError {
     )])
 }
 
+/// The largest request body the API reads: far above any request of the spec; a larger one
+/// answers 413.
+pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
+/// The longest path and query the API reads; a longer one answers 414.
+pub const URI_LIMIT_BYTES: usize = 8 * 1024;
+/// The most header bytes (names and values) the API reads; more answer 431.
+pub const HEADERS_LIMIT_BYTES: usize = 32 * 1024;
+
 impl ApiError {
     /// A body over the server's limit.
     pub fn too_large() -> Self {
@@ -385,7 +393,7 @@ impl ApiError {
             "PAYLOAD_TOO_LARGE",
             format!(
                 "The body is larger than {} MiB.",
-                crate::routes::BODY_LIMIT_BYTES / (1024 * 1024)
+                BODY_LIMIT_BYTES / (1024 * 1024)
             ),
         )
     }
@@ -396,7 +404,7 @@ impl ApiError {
             "URI_TOO_LONG",
             format!(
                 "The path and query are longer than {} KiB.",
-                crate::routes::URI_LIMIT_BYTES / 1024
+                URI_LIMIT_BYTES / 1024
             ),
         )
     }
@@ -407,7 +415,7 @@ impl ApiError {
             "HEADERS_TOO_LARGE",
             format!(
                 "The headers are larger than {} KiB.",
-                crate::routes::HEADERS_LIMIT_BYTES / 1024
+                HEADERS_LIMIT_BYTES / 1024
             ),
         )
     }

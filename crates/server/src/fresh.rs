@@ -8,36 +8,7 @@ use std::future::Future;
 use std::hash::Hash;
 use std::sync::Mutex;
 
-use platform_api::ServiceType;
-use uuid::Uuid;
-
-use crate::auth::TokenCaller;
 use crate::db::Commits;
-use crate::routes::raw_json::KeptAnswer;
-
-/// What the server keeps: the reads that clients repeat most (polls, lists, every request's
-/// token), each answer as JSON ready to send, compressed once for all who ask alike.
-pub struct Kept {
-    /// Each environment's statuses.
-    pub statuses: Fresh<Uuid, KeptAnswer>,
-    /// Each environment's services of a kind, or of every kind (`None`).
-    pub service_lists: Fresh<(Uuid, Option<ServiceType>), KeptAnswer>,
-    /// Each page of an organization's projects: organization, limit, offset.
-    pub project_lists: Fresh<(Uuid, i64, i64), KeptAnswer>,
-    /// Each API token's caller, by the token's hash.
-    pub callers: Fresh<String, TokenCaller>,
-}
-
-impl Kept {
-    pub fn new(commits: &Commits) -> Self {
-        Self {
-            statuses: Fresh::new(commits.clone()),
-            service_lists: Fresh::new(commits.clone()),
-            project_lists: Fresh::new(commits.clone()),
-            callers: Fresh::new(commits.clone()),
-        }
-    }
-}
 
 /// The most answers a `Fresh` keeps, and the most bytes they may weigh together; past either,
 /// what is asked is read each time until the next commit empties it.

@@ -9,7 +9,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use crate::AppState;
+use crate::state::AppState;
 
 /// How long the database may take to answer a readiness check.
 const READY_WITHIN: Duration = Duration::from_secs(2);

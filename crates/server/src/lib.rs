@@ -14,11 +14,13 @@ pub mod forward;
 mod fresh;
 pub mod git;
 mod health;
+mod kept;
 mod platform_fields;
 pub mod public;
 pub mod rate_limit;
 pub mod routes;
 pub mod seal;
+pub mod state;
 mod store;
 pub mod targets;
 pub mod upkeep;
@@ -29,16 +31,16 @@ use std::sync::Arc;
 
 use axum::serve::ListenerExt;
 use axum::Router;
-use sqlx::SqlitePool;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::engine::Engine;
-use crate::fresh::Kept;
 use crate::git::Repositories;
+use crate::kept::Kept;
 use crate::public::PublicAddress;
 use crate::rate_limit::RateLimiter;
 use crate::seal::Sealer;
+pub use crate::state::AppState;
 use crate::targets::TargetPolicy;
 
 /// Everything the server is started with; the binary fills it from its flags.
@@ -123,29 +125,6 @@ pub const QUEUE_LIMIT: usize = 10_000;
 
 /// How often the server's upkeep runs (`upkeep`).
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Shared by every handler.
-#[derive(Clone)]
-pub struct AppState {
-    /// Reads, any number at once (the write-ahead log).
-    pub db: SqlitePool,
-    /// Writes, one at a time in the order they ask (`db::writer`), the engine's too: a write
-    /// waits its turn here rather than in SQLite's busy handler, which lets a later writer
-    /// through before an earlier one and kept some waiting past the busy timeout.
-    pub writes: SqlitePool,
-    pub engine: Arc<Engine>,
-    pub embed_allowed_origins: Arc<Vec<String>>,
-    pub jwt_secret: Option<Arc<[u8]>>,
-    pub rate_limiter: Arc<RateLimiter>,
-    /// Where the server may send requests for a caller.
-    pub targets: Arc<TargetPolicy>,
-    /// Seals the secrets the server stores.
-    pub sealer: Arc<Sealer>,
-    /// Answers kept in memory while the database has not changed.
-    pub kept: Arc<Kept>,
-    /// The address links name.
-    pub public: Arc<PublicAddress>,
-}
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
 pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {

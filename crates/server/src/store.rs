@@ -21,6 +21,15 @@ pub struct Kind {
     pub what: &'static str,
 }
 
+/// Webhooks, as stored: what the routes write and the event deliveries read.
+pub const WEBHOOKS: Kind = Kind {
+    stored_as: "webhook",
+    what: "webhook",
+};
+
+/// The name of a webhook's signing secret among its secrets.
+pub const WEBHOOK_TARGET_SECRET: &str = "target_secret";
+
 pub struct Stored<T> {
     pub record: T,
     pub secrets: Secrets,

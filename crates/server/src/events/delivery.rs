@@ -13,7 +13,6 @@ use sqlx::SqlitePool;
 use tokio::sync::{Notify, Semaphore};
 
 use crate::engine::action::Action;
-use crate::routes::webhooks::TARGET_SECRET;
 use crate::seal::Sealer;
 use crate::store::Secrets;
 use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
@@ -209,7 +208,7 @@ impl Deliverer {
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("X-Platform-Event", due.event.as_str())
             .header("X-Platform-Delivery", &due.id);
-        if let Some(sealed) = secrets.get(TARGET_SECRET) {
+        if let Some(sealed) = secrets.get(crate::store::WEBHOOK_TARGET_SECRET) {
             let secret = self.sealer.open(sealed)?;
             request = request.header(
                 SIGNATURE_HEADER,

@@ -11,9 +11,6 @@ use platform_api::{
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
-use crate::routes::organization_resources::OrganizationResource;
-use crate::routes::webhooks::Webhooks;
-
 /// Records `event` of the action `deployment_id`, which left its service in `state`, for every
 /// webhook of the organization that wants it; returns how many deliveries it recorded.
 pub async fn emit(
@@ -28,7 +25,7 @@ pub async fn emit(
          JOIN organization_resources r ON r.organization_id = s.organization_id AND r.kind = ?
          WHERE d.id = ?",
     )
-    .bind(Webhooks::KIND.stored_as)
+    .bind(crate::store::WEBHOOKS.stored_as)
     .bind(deployment_id.to_string())
     .fetch_all(&mut **tx)
     .await?;

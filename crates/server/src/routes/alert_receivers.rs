@@ -17,8 +17,8 @@ use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
+use crate::state::AppState;
 use crate::store::{self, Entry, Kind, Secrets};
-use crate::AppState;
 
 const KIND: Kind = Kind {
     stored_as: "alert_receiver",

@@ -23,10 +23,11 @@ use super::projects::find_project;
 use super::service_resources::{find, find_in, ServiceResource};
 use crate::audit::{self, Change, Target};
 use crate::auth::{Caller, Permission};
+use crate::db;
 use crate::engine;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
-use crate::{db, AppState};
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

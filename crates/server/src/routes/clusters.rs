@@ -21,8 +21,8 @@ use crate::auth::{generate_token, Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
 use crate::store::{self, Kind, Secrets};
-use crate::AppState;
 
 /// How long a cluster token lives.
 const TOKEN_LIFETIME_MINUTES: i64 = 15;

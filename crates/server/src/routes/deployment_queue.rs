@@ -20,7 +20,7 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::Doc;
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

@@ -20,7 +20,7 @@ use super::RouteTable;
 use crate::auth::{Caller, Permission};
 use crate::error::{ApiPath, ApiResult};
 use crate::fresh::Read;
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

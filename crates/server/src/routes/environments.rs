@@ -27,7 +27,7 @@ use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
 use crate::routes::{doc, Doc, RouteTable};
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     // The production document answers a deploy with one `Status` for the environment, and a

@@ -18,8 +18,8 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
 use crate::store::{self, Kind, Secrets};
-use crate::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     organization_resources::register::<LabelsGroups>(routes);

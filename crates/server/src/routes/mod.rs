@@ -45,7 +45,7 @@ use uuid::Uuid;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::AppState;
+use crate::state::AppState;
 
 /// Every API route, each with the permission it requires.
 pub fn table(state: &AppState) -> RouteTable {
@@ -80,13 +80,7 @@ pub fn table(state: &AppState) -> RouteTable {
     routes
 }
 
-/// The largest request body the API reads: far above any request of the spec; a larger one
-/// answers 413.
-pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
-/// The longest path and query the API reads; a longer one answers 414.
-pub const URI_LIMIT_BYTES: usize = 8 * 1024;
-/// The most header bytes (names and values) the API reads; more answer 431.
-pub const HEADERS_LIMIT_BYTES: usize = 32 * 1024;
+use crate::error::{BODY_LIMIT_BYTES, HEADERS_LIMIT_BYTES, URI_LIMIT_BYTES};
 
 /// 414 and 431 in the error body, for requests under hyper's own limits (its answers past them
 /// have no body).

@@ -14,7 +14,7 @@ use crate::auth::{Caller, Permission};
 use crate::error::{ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

@@ -22,8 +22,8 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
 use crate::store::{self, Entry, Kind, Secrets};
-use crate::AppState;
 
 pub trait OrganizationResource: Send + Sync + 'static {
     const KIND: Kind;

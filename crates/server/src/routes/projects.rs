@@ -16,7 +16,7 @@ use crate::fresh::Read;
 use crate::routes::doc::{self, Doc};
 use crate::routes::raw_json::{self, Asked};
 use crate::routes::RouteTable;
-use crate::AppState;
+use crate::state::AppState;
 
 use super::own_organization;
 

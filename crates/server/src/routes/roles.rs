@@ -15,7 +15,7 @@ use crate::auth::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::{Doc, RouteTable};
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     let roles = "/organization/{organization_id}/customRole";

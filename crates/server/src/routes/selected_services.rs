@@ -29,7 +29,7 @@ use crate::engine::action::{Action, Request};
 use crate::engine::{self, status};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

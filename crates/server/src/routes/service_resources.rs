@@ -33,8 +33,8 @@ use crate::git;
 use crate::routes::doc::{self, Doc};
 use crate::routes::raw_json::{self, Asked, StoredList};
 use crate::routes::RouteTable;
+use crate::state::AppState;
 use crate::store::{Kind, Secrets};
-use crate::AppState;
 
 pub trait ServiceResource: Send + Sync + 'static {
     const TYPE: ServiceType;

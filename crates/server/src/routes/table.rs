@@ -12,7 +12,7 @@ use axum::Router;
 
 use super::doc::Doc;
 use crate::auth::{authenticate, Permission};
-use crate::AppState;
+use crate::state::AppState;
 
 /// One row of the table: a method and path template, the permission it needs, and its
 /// documentation.

@@ -16,7 +16,7 @@ use crate::auth::{Caller, Permission};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::git;
 use crate::routes::{Doc, RouteTable};
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

@@ -16,7 +16,7 @@ use crate::auth::{generate_token, hash_token, Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};
-use crate::AppState;
+use crate::state::AppState;
 
 pub fn register(routes: &mut RouteTable) {
     let tokens = "/organization/{organization_id}/apiToken";

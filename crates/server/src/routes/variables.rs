@@ -30,7 +30,7 @@ use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
-use crate::AppState;
+use crate::state::AppState;
 
 /// The scopes variables are defined at, with their path segment and id parameter.
 const SCOPES: [(VariableScope, &str, &str); 7] = [

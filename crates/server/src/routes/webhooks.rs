@@ -23,21 +23,16 @@ use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::events::delivery::due_at;
 use crate::events::record_delivery;
 use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
 use crate::store::{self, Kind, Secrets};
-use crate::AppState;
 
 /// How many deliveries the list shows, newest first.
 const DELIVERIES_LISTED: i64 = 100;
 
-pub const TARGET_SECRET: &str = "target_secret";
-
 pub struct Webhooks;
 
 impl OrganizationResource for Webhooks {
-    const KIND: Kind = Kind {
-        stored_as: "webhook",
-        what: "webhook",
-    };
+    const KIND: Kind = store::WEBHOOKS;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Webhook, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/webhook";
     const ITEM: &'static str = "/organization/{organization_id}/webhook/{webhook_id}";
@@ -62,7 +57,7 @@ impl OrganizationResource for Webhooks {
         let secrets = request
             .target_secret
             .filter(|secret| !secret.is_empty())
-            .map(|secret| (TARGET_SECRET.to_string(), secret))
+            .map(|secret| (store::WEBHOOK_TARGET_SECRET.to_string(), secret))
             .into_iter()
             .collect();
         let webhook = Webhook {
@@ -100,7 +95,7 @@ impl OrganizationResource for Webhooks {
     }
 
     fn reflect_secrets(record: &mut Self::Record, secrets: &Secrets) {
-        record.target_secret_set = secrets.contains_key(TARGET_SECRET);
+        record.target_secret_set = secrets.contains_key(store::WEBHOOK_TARGET_SECRET);
     }
 }
 
