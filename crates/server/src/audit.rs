@@ -2,12 +2,10 @@
 //! transaction that makes the change: the entry is there if and only if the change is. Entries are
 //! read back by `GET /organization/{id}/events`.
 
-use axum::http::header::{ORIGIN, USER_AGENT};
-use axum::http::HeaderMap;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{
     EventLinks, EventQuery, EventType, EventWindow, OrganizationEvent, OrganizationEventList,
-    Origin, SubTargetType, TargetType,
+    SubTargetType, TargetType,
 };
 use platform_api::ServiceType;
 use serde::Serialize;
@@ -15,7 +13,7 @@ use serde_json::Value;
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Client, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 
@@ -168,42 +166,6 @@ impl Change {
         self.changed_secrets.sort();
         self.changed_secrets.dedup();
         self
-    }
-}
-
-/// Where a request came from: a browser (the console) or another client of the API, and its
-/// `User-Agent`.
-#[derive(Clone, Debug)]
-pub struct Client {
-    pub origin: Origin,
-    pub user_agent: Option<String>,
-}
-
-impl Default for Client {
-    fn default() -> Self {
-        Self {
-            origin: Origin::Api,
-            user_agent: None,
-        }
-    }
-}
-
-impl Client {
-    /// A browser sends `Origin` with every request that can change something (fetch does, for
-    /// any method but GET and HEAD); other clients of the API do not, so no header of our own is
-    /// needed (one a production CORS policy would refuse).
-    pub fn of(headers: &HeaderMap) -> Self {
-        Self {
-            origin: if headers.contains_key(ORIGIN) {
-                Origin::Console
-            } else {
-                Origin::Api
-            },
-            user_agent: headers
-                .get(USER_AGENT)
-                .and_then(|agent| agent.to_str().ok())
-                .map(|agent| agent.chars().take(256).collect()),
-        }
     }
 }
 

@@ -1,9 +1,7 @@
 //! Who is calling: API tokens (`Authorization: Token ...`, stored only as a SHA-256 hash) or access
 //! tokens (`Authorization: Bearer <JWT>`, HS256 with the server's key), and the role they carry.
 
-use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
-use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Validation};
@@ -12,67 +10,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::audit::{self, Client};
+use crate::audit;
+use crate::caller::{role_permission, Caller, Client, TokenCaller};
 use crate::error::ApiError;
 use crate::fresh::Read;
 use crate::state::AppState;
-
-/// What a role lets a caller do; each level includes the ones before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Permission {
-    Read,
-    Deploy,
-    Write,
-    Admin,
-}
-
-impl Permission {
-    pub const ALL: [Permission; 4] = [
-        Permission::Read,
-        Permission::Deploy,
-        Permission::Write,
-        Permission::Admin,
-    ];
-
-    /// The permission as the wire names it.
-    pub fn wire(self) -> platform_api::RolePermission {
-        use platform_api::RolePermission;
-        match self {
-            Permission::Read => RolePermission::Read,
-            Permission::Deploy => RolePermission::Deploy,
-            Permission::Write => RolePermission::Write,
-            Permission::Admin => RolePermission::Admin,
-        }
-    }
-}
-
-/// The four roles every organization starts with: name, description, permission.
-pub const BUILT_IN_ROLES: [(&str, &str, Permission); 4] = [
-    (
-        "ADMIN",
-        "Everything, including tokens, webhooks and roles",
-        Permission::Admin,
-    ),
-    (
-        "WRITE",
-        "Create and update resources, and run actions",
-        Permission::Write,
-    ),
-    (
-        "DEPLOY",
-        "Read resources and trigger deployments and actions",
-        Permission::Deploy,
-    ),
-    ("READ", "Read resources only", Permission::Read),
-];
-
-/// The permission of a level as roles store it (ADMIN, WRITE, DEPLOY, READ).
-pub fn role_permission(level: &str) -> Option<Permission> {
-    BUILT_IN_ROLES
-        .iter()
-        .find(|(name, _, _)| *name == level)
-        .map(|(_, _, permission)| *permission)
-}
 
 /// A new API token: random, prefixed so that it is recognisable in a secret scanner.
 pub fn generate_token() -> String {
@@ -109,72 +51,6 @@ pub fn issue_access_token(secret: &[u8], claims: &AccessClaims) -> String {
     .expect("HS256 signing of serializable claims cannot fail")
 }
 
-/// The authenticated caller of a request, put there by the route table's auth layer.
-#[derive(Clone, Debug)]
-pub struct Caller {
-    pub organization_id: Uuid,
-    /// Who is calling, for records that name an owner: the API token's name, or the access
-    /// token's user.
-    pub name: String,
-    pub role_name: String,
-    /// Where the request came from, for the audit log.
-    pub client: Client,
-    permission: Permission,
-    /// Whose quota the request counts against: the API token, or the access token's user.
-    rate_key: String,
-}
-
-impl Caller {
-    /// 403 unless the caller's role grants `needed`.
-    pub fn require(&self, needed: Permission) -> Result<(), ApiError> {
-        if self.may(needed) {
-            Ok(())
-        } else {
-            Err(ApiError::forbidden(format!(
-                "Your token's role ({}) does not allow this call.",
-                self.role_name
-            )))
-        }
-    }
-
-    /// The caller's permission level, as the wire names it.
-    pub fn permission(&self) -> platform_api::RolePermission {
-        self.permission.wire()
-    }
-
-    /// Whether the caller's role grants `needed`.
-    pub fn may(&self, needed: Permission) -> bool {
-        self.permission >= needed
-    }
-
-    /// What the caller's role grants.
-    pub fn level(&self) -> Permission {
-        self.permission
-    }
-
-    pub fn rate_key(&self) -> &str {
-        &self.rate_key
-    }
-
-    /// The caller as this request's headers describe its client.
-    pub fn with_client(mut self, headers: &HeaderMap) -> Self {
-        self.client = Client::of(headers);
-        self
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        parts
-            .extensions
-            .get::<Caller>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("a route was registered outside the route table"))
-    }
-}
-
 /// Who sent the request: 401 when the Authorization header is missing, malformed, unknown,
 /// expired or deleted.
 pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Caller, ApiError> {
@@ -194,26 +70,6 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
         _ => Err(ApiError::unauthorized(
             "The Authorization scheme must be `Token` or `Bearer`.",
         )),
-    }
-}
-
-/// An API token's caller and when the token expires, as `Fresh` keeps them.
-#[derive(Clone)]
-pub struct TokenCaller {
-    caller: Caller,
-    /// The token's id and name.
-    id: uuid::Uuid,
-    name: String,
-    expires_at: Option<chrono::DateTime<chrono::Utc>>,
-}
-
-impl crate::fresh::Weigh for TokenCaller {
-    fn weight(&self) -> usize {
-        std::mem::size_of::<Self>()
-            + self.name.len()
-            + self.caller.name.len()
-            + self.caller.role_name.len()
-            + self.caller.rate_key().len()
     }
 }
 
@@ -352,14 +208,5 @@ mod tests {
         assert!(first.starts_with("pt_") && first.len() == 43);
         assert_eq!(hash_token(&first), hash_token(&first));
         assert_ne!(hash_token(&first), first);
-    }
-
-    #[test]
-    fn permissions_include_the_lower_ones() {
-        assert!(Permission::Admin > Permission::Write);
-        assert!(Permission::Write > Permission::Deploy);
-        assert!(Permission::Deploy > Permission::Read);
-        assert_eq!(role_permission("DEPLOY"), Some(Permission::Deploy));
-        assert_eq!(role_permission("OWNER"), None);
     }
 }

@@ -4,7 +4,8 @@ use chrono::Utc;
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use crate::auth::{generate_token, hash_token, BUILT_IN_ROLES};
+use crate::auth::{generate_token, hash_token};
+use crate::caller::BUILT_IN_ROLES;
 
 /// Name of the ADMIN token created at first start (and replaced by `--new-sign-in-token`).
 pub const SIGN_IN_TOKEN_NAME: &str = "console sign-in";

@@ -3,7 +3,7 @@
 use platform_api::ServiceType;
 use uuid::Uuid;
 
-use crate::auth::TokenCaller;
+use crate::caller::TokenCaller;
 use crate::db::Commits;
 use crate::fresh::Fresh;
 use crate::routes::raw_json::KeptAnswer;

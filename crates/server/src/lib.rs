@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod auth;
 pub mod bootstrap;
+pub mod caller;
 mod console;
 pub mod db;
 mod demo;

@@ -24,7 +24,7 @@ use sqlx::{Sqlite, SqliteConnection, SqlitePool, Transaction};
 use uuid::Uuid;
 
 use crate::audit;
-use crate::auth::Caller;
+use crate::caller::Caller;
 use crate::db;
 use crate::error::{ApiError, ApiResult};
 use crate::events;

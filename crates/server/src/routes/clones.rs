@@ -22,7 +22,7 @@ use super::organization_resources::{ensure_exists, OrganizationResource};
 use super::projects::find_project;
 use super::service_resources::{find, find_in, ServiceResource};
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};

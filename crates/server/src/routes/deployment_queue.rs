@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use super::environments::find_environment;
 use super::RouteTable;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::Doc;

@@ -17,7 +17,7 @@ use super::raw_json::{self, Asked, StoredList};
 use super::service_resources::{stored, ServiceResource};
 use super::terraform_services::TerraformServices;
 use super::RouteTable;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::error::{ApiPath, ApiResult};
 use crate::fresh::Read;
 use crate::state::AppState;

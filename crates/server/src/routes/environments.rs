@@ -20,7 +20,7 @@ use super::organization_resources::{ensure_exists, insert, OrganizationResource}
 use super::projects::find_project;
 use super::raw_json::{self, Asked};
 use crate::audit;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::action::{Action, Request};
 use crate::engine::{self, Scope};

@@ -43,7 +43,7 @@ use tower_http::cors::{Any, CorsLayer};
 
 use uuid::Uuid;
 
-use crate::auth::Caller;
+use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::own_organization;
 use crate::audit;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::error::{ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;

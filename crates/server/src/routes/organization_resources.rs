@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use super::own_organization;
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};

@@ -6,7 +6,7 @@ use platform_api::{List, Organization};
 use uuid::Uuid;
 
 use super::own_organization;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};

@@ -8,7 +8,7 @@ use platform_api::{List, PageQuery, Project, ProjectRequest, Reference, PROJECT_
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};

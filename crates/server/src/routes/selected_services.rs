@@ -23,7 +23,7 @@ use super::jobs::Jobs;
 use super::service_resources::{prepare_deploy, PreparedDeploy};
 use super::terraform_services::TerraformServices;
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::action::{Action, Request};
 use crate::engine::{self, status};

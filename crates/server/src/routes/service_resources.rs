@@ -23,7 +23,7 @@ use uuid::Uuid;
 use super::environments::find_environment;
 use super::organization_resources::ensure_exists;
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::action::{Action, Request};
 use crate::engine::{self, rollback, status, Queued, Scope};

@@ -11,7 +11,8 @@ use axum::routing::{on, MethodFilter};
 use axum::Router;
 
 use super::doc::Doc;
-use crate::auth::{authenticate, Permission};
+use crate::auth::authenticate;
+use crate::caller::Permission;
 use crate::state::AppState;
 
 /// One row of the table: a method and path template, the permission it needs, and its

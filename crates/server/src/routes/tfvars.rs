@@ -12,7 +12,7 @@ use platform_api::{List, ServiceType, TfVarsFile, TfVarsListingRequest};
 use uuid::Uuid;
 
 use super::own_organization;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::git;
 use crate::routes::{Doc, RouteTable};

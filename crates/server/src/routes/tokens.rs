@@ -12,7 +12,8 @@ use uuid::Uuid;
 
 use super::own_organization;
 use crate::audit::{self, Change, Target};
-use crate::auth::{generate_token, hash_token, Caller, Permission};
+use crate::auth::{generate_token, hash_token};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::{Doc, RouteTable};

@@ -24,7 +24,7 @@ use uuid::Uuid;
 use super::environments::find_environment;
 use super::projects::find_project;
 use crate::audit::{self, Change, Target};
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};

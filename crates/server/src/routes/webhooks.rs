@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use super::organization_resources::{self, OrganizationResource};
 use super::own_organization;
-use crate::auth::{Caller, Permission};
+use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::events::delivery::due_at;

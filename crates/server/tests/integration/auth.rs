@@ -5,7 +5,8 @@ use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{assert_error, concrete, config, records, TestServer, JWT_SECRET};
-use platform_server::auth::{issue_access_token, AccessClaims, Permission};
+use platform_server::auth::{issue_access_token, AccessClaims};
+use platform_server::caller::Permission;
 use tempfile::TempDir;
 
 const ROLES: [(&str, Permission); 4] = [
