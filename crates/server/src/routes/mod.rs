@@ -47,6 +47,12 @@ use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// The routes of one service kind: its resource's, then its clone.
+fn service_kind<R: service_resources::ServiceResource>(routes: &mut RouteTable) {
+    service_resources::register::<R>(routes);
+    clones::register_service::<R>(routes);
+}
+
 /// Every API route, each with the permission it requires.
 pub fn table(state: &AppState) -> RouteTable {
     let mut routes = RouteTable::new(state.clone());
@@ -55,12 +61,12 @@ pub fn table(state: &AppState) -> RouteTable {
     projects::register(&mut routes);
     environments::register(&mut routes);
     clones::register(&mut routes);
-    service_resources::register::<applications::Applications>(&mut routes);
-    service_resources::register::<containers::Containers>(&mut routes);
-    service_resources::register::<databases::Databases>(&mut routes);
-    service_resources::register::<terraform_services::TerraformServices>(&mut routes);
-    service_resources::register::<jobs::Jobs>(&mut routes);
-    service_resources::register::<helm_services::HelmServices>(&mut routes);
+    service_kind::<applications::Applications>(&mut routes);
+    service_kind::<containers::Containers>(&mut routes);
+    service_kind::<databases::Databases>(&mut routes);
+    service_kind::<terraform_services::TerraformServices>(&mut routes);
+    service_kind::<jobs::Jobs>(&mut routes);
+    service_kind::<helm_services::HelmServices>(&mut routes);
     environment_services::register(&mut routes);
     selected_services::register(&mut routes);
     deployment_queue::register(&mut routes);

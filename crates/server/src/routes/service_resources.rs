@@ -292,7 +292,6 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             },
         );
     }
-    super::clones::register_service::<R>(routes);
 }
 
 /// Restart, stop or uninstall.
