@@ -70,14 +70,6 @@ pub struct PageQuery {
 }
 
 impl PageQuery {
-    /// Page `page` of `page_size` items.
-    pub fn of(page: i64, page_size: i64) -> Self {
-        Self {
-            page_size: Some(page_size),
-            page: Some(page),
-        }
-    }
-
     pub fn validate(&self, page_size_max: i64) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         if let Some(size) = self.page_size {
