@@ -2,11 +2,11 @@
 //! kind's routes start with its `ServiceType::path_segment`.
 
 use platform_api::{
-    ActionStatus, Application, ApplicationRequest, CloneServiceRequest, Cloned, Commit, Container,
-    ContainerRequest, Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage,
-    DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome,
-    InstanceLogLine, Job, JobRequest, List, LogLine, QueuedDeploymentRequest, ServiceType, Status,
-    TerraformDeployAction, TerraformRequest, TerraformService,
+    ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Database,
+    DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository,
+    GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job, JobRequest, List,
+    LogLine, QueuedDeploymentRequest, ServiceType, Status, TerraformDeployAction, TerraformRequest,
+    TerraformService,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -303,18 +303,14 @@ impl Api {
     pub async fn stop_auto_deploy(&self, record: &ServiceRecord) -> Result<(), ApiError> {
         match record {
             ServiceRecord::Application(service) => {
-                let request = ApplicationRequest {
-                    auto_deploy: false,
-                    ..service.to_request()
-                };
+                let mut request = service.to_request();
+                request.runtime.auto_deploy = false;
                 self.update_service(ServiceType::Application, service.id, &request)
                     .await
             }
             ServiceRecord::Container(service) => {
-                let request = ContainerRequest {
-                    auto_deploy: false,
-                    ..service.to_request()
-                };
+                let mut request = service.to_request();
+                request.runtime.auto_deploy = false;
                 self.update_service(ServiceType::Container, service.id, &request)
                     .await
             }

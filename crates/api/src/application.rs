@@ -8,6 +8,7 @@ use uuid::Uuid;
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
+use crate::runtime::RuntimeRequest;
 
 wire_enum!(
     /// Kind of service a record is (spec 2.1).
@@ -444,38 +445,10 @@ pub struct ApplicationRequest {
     pub dockerfile_path: Option<String>,
     #[serde(default)]
     pub docker_target_build_stage: Option<String>,
-    #[serde(default = "defaults::cpu")]
-    pub cpu: i64,
-    #[serde(default = "defaults::memory")]
-    pub memory: i64,
-    #[serde(default)]
-    pub gpu: i64,
-    #[serde(default = "defaults::instances")]
-    pub min_running_instances: i64,
-    #[serde(default = "defaults::instances")]
-    pub max_running_instances: i64,
-    #[serde(default)]
-    pub auto_preview: bool,
-    #[serde(default)]
-    pub auto_deploy: bool,
-    #[serde(default)]
-    pub arguments: Vec<String>,
-    #[serde(default)]
-    pub entrypoint: Option<String>,
-    #[serde(default)]
-    pub ports: Vec<PortRequest>,
-    #[serde(default)]
-    pub storage: Vec<StorageRequest>,
-    #[serde(default)]
-    pub healthchecks: Healthchecks,
-    /// The organization's annotations groups attached to it.
-    #[serde(default)]
-    pub annotations_groups: Vec<GroupReference>,
-    /// The organization's labels groups attached to it.
-    #[serde(default)]
-    pub labels_groups: Vec<GroupReference>,
-    #[serde(default)]
-    pub autoscaling: Option<AutoscalingRequest>,
+    /// What it runs with and how it is deployed, as a container's request says it too.
+    #[serde(flatten, deserialize_with = "crate::flat::strictly")]
+    #[cfg_attr(feature = "openapi", schema(inline))]
+    pub runtime: RuntimeRequest,
 }
 
 /// Defaults of an application created without them, as the production platform uses.
@@ -844,21 +817,23 @@ impl Application {
             build_mode: self.build_mode.clone(),
             dockerfile_path: self.dockerfile_path.clone(),
             docker_target_build_stage: self.docker_target_build_stage.clone(),
-            cpu: self.cpu,
-            memory: self.memory,
-            gpu: self.gpu,
-            min_running_instances: self.min_running_instances,
-            max_running_instances: self.max_running_instances,
-            auto_preview: self.auto_preview,
-            auto_deploy: self.auto_deploy,
-            arguments: self.arguments.clone(),
-            entrypoint: self.entrypoint.clone(),
-            ports: self.ports.iter().map(Into::into).collect(),
-            storage: self.storage.iter().map(Into::into).collect(),
-            healthchecks: self.healthchecks.clone(),
-            annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
-            labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
-            autoscaling: self.autoscaling.as_ref().map(Into::into),
+            runtime: RuntimeRequest {
+                cpu: self.cpu,
+                memory: self.memory,
+                gpu: self.gpu,
+                min_running_instances: self.min_running_instances,
+                max_running_instances: self.max_running_instances,
+                auto_preview: self.auto_preview,
+                auto_deploy: self.auto_deploy,
+                arguments: self.arguments.clone(),
+                entrypoint: self.entrypoint.clone(),
+                ports: self.ports.iter().map(Into::into).collect(),
+                storage: self.storage.iter().map(Into::into).collect(),
+                healthchecks: self.healthchecks.clone(),
+                annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
+                labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
+                autoscaling: self.autoscaling.as_ref().map(Into::into),
+            },
         }
     }
 }
@@ -876,125 +851,8 @@ impl ApplicationRequest {
             &self.git_repository.url,
         ));
         violations.check(rules::build_mode("build_mode", &self.build_mode));
-        self.runtime().check(&mut violations);
+        self.runtime.check(&mut violations);
         violations.into_result()
-    }
-}
-
-impl ApplicationRequest {
-    fn runtime(&self) -> Runtime<'_> {
-        Runtime {
-            cpu: self.cpu,
-            memory: self.memory,
-            gpu: self.gpu,
-            min_running_instances: self.min_running_instances,
-            max_running_instances: self.max_running_instances,
-            ports: &self.ports,
-            storage: &self.storage,
-            healthchecks: &self.healthchecks,
-            autoscaling: self.autoscaling.as_ref(),
-        }
-    }
-}
-
-/// What a service that runs instances asks for: resources, instances, ports and storage. One set
-/// of rules for applications and containers.
-pub struct Runtime<'a> {
-    pub cpu: i64,
-    pub memory: i64,
-    pub gpu: i64,
-    pub min_running_instances: i64,
-    pub max_running_instances: i64,
-    pub ports: &'a [PortRequest],
-    pub storage: &'a [StorageRequest],
-    pub healthchecks: &'a Healthchecks,
-    pub autoscaling: Option<&'a AutoscalingRequest>,
-}
-
-impl Runtime<'_> {
-    pub fn check(&self, violations: &mut Violations) {
-        violations.check(rules::positive("cpu", self.cpu));
-        violations.check(rules::positive("memory", self.memory));
-        violations.check(rules::not_negative("gpu", self.gpu));
-        violations.check(rules::not_negative(
-            "min_running_instances",
-            self.min_running_instances,
-        ));
-        violations.check(rules::positive(
-            "max_running_instances",
-            self.max_running_instances,
-        ));
-        violations.check(rules::at_most(
-            "min_running_instances",
-            self.min_running_instances,
-            "the maximum instances",
-            self.max_running_instances,
-        ));
-        for (index, port) in self.ports.iter().enumerate() {
-            violations.check(rules::port(
-                &format!("ports[{index}].internal_port"),
-                port.internal_port,
-            ));
-            if let Some(external_port) = port.external_port {
-                violations.check(rules::port(
-                    &format!("ports[{index}].external_port"),
-                    external_port,
-                ));
-            }
-            if port.protocol.parse::<PortProtocol>().is_err() {
-                violations.check(Some(FieldError::new(
-                    format!("ports[{index}].protocol"),
-                    "must be one of HTTP, GRPC, TCP and UDP",
-                )));
-            }
-            if port
-                .public_path
-                .as_deref()
-                .is_some_and(|path| !path.starts_with('/'))
-            {
-                violations.check(Some(FieldError::new(
-                    format!("ports[{index}].public_path"),
-                    "must start with /",
-                )));
-            }
-            if port.publicly_accessible && port.external_port.is_none() {
-                violations.check(Some(FieldError::new(
-                    format!("ports[{index}].external_port"),
-                    "is required when the port is publicly accessible",
-                )));
-            }
-        }
-        violations.check(rules::unique_ports(
-            "ports",
-            self.ports.iter().map(|port| port.internal_port),
-        ));
-        if let Some(autoscaling) = self.autoscaling {
-            autoscaling.check(violations);
-        }
-        for (field, probe) in [
-            (
-                "healthchecks.readiness_probe",
-                &self.healthchecks.readiness_probe,
-            ),
-            (
-                "healthchecks.liveness_probe",
-                &self.healthchecks.liveness_probe,
-            ),
-        ] {
-            if let Some(probe) = probe {
-                probe.check(field, violations);
-            }
-        }
-        for (index, storage) in self.storage.iter().enumerate() {
-            violations.check(rules::positive(
-                &format!("storage[{index}].size"),
-                storage.size,
-            ));
-            violations.check(rules::mount_point(
-                &format!("storage[{index}].mount_point"),
-                &storage.mount_point,
-            ));
-        }
     }
 }
 

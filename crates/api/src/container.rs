@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::application::{
-    defaults, group_references, AnnotationsGroup, Autoscaling, AutoscalingRequest, GroupReference,
-    Healthchecks, LabelsGroup, Port, PortRequest, Runtime, ServiceType, Storage, StorageRequest,
+    group_references, AnnotationsGroup, Autoscaling, Healthchecks, LabelsGroup, Port, ServiceType,
+    Storage,
 };
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::registry::RegistryKind;
 use crate::rules::{self, Violations};
+use crate::runtime::RuntimeRequest;
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,38 +101,10 @@ pub struct ContainerRequest {
     pub registry_id: Uuid,
     pub image_name: String,
     pub tag: String,
-    #[serde(default = "defaults::cpu")]
-    pub cpu: i64,
-    #[serde(default = "defaults::memory")]
-    pub memory: i64,
-    #[serde(default)]
-    pub gpu: i64,
-    #[serde(default = "defaults::instances")]
-    pub min_running_instances: i64,
-    #[serde(default = "defaults::instances")]
-    pub max_running_instances: i64,
-    #[serde(default)]
-    pub auto_deploy: bool,
-    #[serde(default)]
-    pub auto_preview: bool,
-    #[serde(default)]
-    pub arguments: Vec<String>,
-    #[serde(default)]
-    pub entrypoint: Option<String>,
-    #[serde(default)]
-    pub ports: Vec<PortRequest>,
-    #[serde(default)]
-    pub storage: Vec<StorageRequest>,
-    #[serde(default)]
-    pub healthchecks: Healthchecks,
-    /// The organization's annotations groups attached to it.
-    #[serde(default)]
-    pub annotations_groups: Vec<GroupReference>,
-    /// The organization's labels groups attached to it.
-    #[serde(default)]
-    pub labels_groups: Vec<GroupReference>,
-    #[serde(default)]
-    pub autoscaling: Option<AutoscalingRequest>,
+    /// What it runs with and how it is deployed, as an application's request says it too.
+    #[serde(flatten, deserialize_with = "crate::flat::strictly")]
+    #[cfg_attr(feature = "openapi", schema(inline))]
+    pub runtime: RuntimeRequest,
 }
 
 impl Container {
@@ -143,21 +116,23 @@ impl Container {
             registry_id: self.registry.id,
             image_name: self.image_name.clone(),
             tag: self.tag.clone(),
-            cpu: self.cpu,
-            memory: self.memory,
-            gpu: self.gpu,
-            min_running_instances: self.min_running_instances,
-            max_running_instances: self.max_running_instances,
-            auto_deploy: self.auto_deploy,
-            auto_preview: self.auto_preview,
-            arguments: self.arguments.clone(),
-            entrypoint: self.entrypoint.clone(),
-            ports: self.ports.iter().map(Into::into).collect(),
-            storage: self.storage.iter().map(Into::into).collect(),
-            healthchecks: self.healthchecks.clone(),
-            annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
-            labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
-            autoscaling: self.autoscaling.as_ref().map(Into::into),
+            runtime: RuntimeRequest {
+                cpu: self.cpu,
+                memory: self.memory,
+                gpu: self.gpu,
+                min_running_instances: self.min_running_instances,
+                max_running_instances: self.max_running_instances,
+                auto_preview: self.auto_preview,
+                auto_deploy: self.auto_deploy,
+                arguments: self.arguments.clone(),
+                entrypoint: self.entrypoint.clone(),
+                ports: self.ports.iter().map(Into::into).collect(),
+                storage: self.storage.iter().map(Into::into).collect(),
+                healthchecks: self.healthchecks.clone(),
+                annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
+                labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
+                autoscaling: self.autoscaling.as_ref().map(Into::into),
+            },
         }
     }
 }
@@ -172,18 +147,7 @@ impl ContainerRequest {
         ));
         violations.check(rules::image_name("image_name", &self.image_name));
         violations.check(rules::image_tag("tag", &self.tag));
-        Runtime {
-            cpu: self.cpu,
-            memory: self.memory,
-            gpu: self.gpu,
-            min_running_instances: self.min_running_instances,
-            max_running_instances: self.max_running_instances,
-            ports: &self.ports,
-            storage: &self.storage,
-            healthchecks: &self.healthchecks,
-            autoscaling: self.autoscaling.as_ref(),
-        }
-        .check(&mut violations);
+        self.runtime.check(&mut violations);
         violations.into_result()
     }
 }

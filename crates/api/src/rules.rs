@@ -406,6 +406,7 @@ mod tests {
     use super::*;
     use crate::application::{ApplicationRequest, GitRepositoryRequest, PortRequest};
     use crate::project::ProjectRequest;
+    use crate::runtime::RuntimeRequest;
 
     fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
         result
@@ -629,31 +630,24 @@ mod tests {
             build_mode: "DOCKER".into(),
             dockerfile_path: None,
             docker_target_build_stage: None,
-            cpu: 0,
-            memory: 256,
-            gpu: 0,
-            min_running_instances: 2,
-            max_running_instances: 1,
-            auto_preview: false,
-            auto_deploy: false,
-            arguments: vec![],
-            entrypoint: None,
-            ports: vec![PortRequest {
-                id: None,
-                internal_port: 70000,
-                external_port: None,
-                protocol: "HTTP".into(),
-                publicly_accessible: true,
-                name: None,
-                is_default: None,
-                public_path: None,
-                public_path_rewrite: None,
-            }],
-            storage: vec![],
-            healthchecks: Default::default(),
-            annotations_groups: Vec::new(),
-            labels_groups: Vec::new(),
-            autoscaling: None,
+            runtime: RuntimeRequest {
+                cpu: 0,
+                memory: 256,
+                min_running_instances: 2,
+                max_running_instances: 1,
+                ports: vec![PortRequest {
+                    id: None,
+                    internal_port: 70000,
+                    external_port: None,
+                    protocol: "HTTP".into(),
+                    publicly_accessible: true,
+                    name: None,
+                    is_default: None,
+                    public_path: None,
+                    public_path_rewrite: None,
+                }],
+                ..RuntimeRequest::default()
+            },
         };
         assert_eq!(
             fields(request.validate()),
@@ -673,8 +667,8 @@ mod tests {
             r#"{"name": "api", "git_repository": {"url": "https://example.com/a.git"}}"#,
         )
         .unwrap();
-        assert_eq!(request.cpu, 500);
-        assert_eq!(request.memory, 512);
+        assert_eq!(request.runtime.cpu, 500);
+        assert_eq!(request.runtime.memory, 512);
         assert_eq!(request.build_mode, "DOCKER");
         assert!(request.validate().is_ok());
     }

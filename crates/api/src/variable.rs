@@ -230,7 +230,7 @@ pub const VARIABLE_PAGE_SIZE_MAX: i64 = 100;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VariableCreation {
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::flat::strictly")]
     pub variable: VariableRequest,
     #[serde(default)]
     pub is_secret: bool,

@@ -49,31 +49,20 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         build_mode: defaults::BUILD_MODE.to_string(),
         dockerfile_path: None,
         docker_target_build_stage: None,
-        cpu: defaults::cpu(),
-        memory: defaults::memory(),
-        gpu: 0,
-        min_running_instances: 1,
-        max_running_instances: 1,
-        auto_preview: false,
-        auto_deploy: false,
-        arguments: Vec::new(),
-        entrypoint: None,
-        ports: vec![PortRequest {
-            id: None,
-            internal_port: 8080,
-            external_port: Some(443),
-            protocol: "HTTP".into(),
-            publicly_accessible: true,
-            name: None,
-            is_default: None,
-            public_path: None,
-            public_path_rewrite: None,
-        }],
-        storage: Vec::new(),
-        healthchecks: Healthchecks::default(),
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
+        runtime: RuntimeRequest {
+            ports: vec![PortRequest {
+                id: None,
+                internal_port: 8080,
+                external_port: Some(443),
+                protocol: "HTTP".into(),
+                publicly_accessible: true,
+                name: None,
+                is_default: None,
+                public_path: None,
+                public_path_rewrite: None,
+            }],
+            ..RuntimeRequest::default()
+        },
     };
     let container = ContainerRequest {
         name: "nginx".into(),
@@ -81,21 +70,7 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         registry_id: id,
         image_name: "library/nginx".into(),
         tag: "1.27".into(),
-        cpu: defaults::cpu(),
-        memory: defaults::memory(),
-        gpu: 0,
-        min_running_instances: 1,
-        max_running_instances: 1,
-        auto_deploy: false,
-        auto_preview: false,
-        arguments: Vec::new(),
-        entrypoint: None,
-        ports: Vec::new(),
-        storage: Vec::new(),
-        healthchecks: Healthchecks::default(),
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
+        runtime: RuntimeRequest::default(),
     };
     let cron = JobSchedule {
         cronjob: Some(CronJobSchedule {
@@ -146,10 +121,13 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             "/application/{applicationId}",
             // The settings page sends the record's ports back, each with its id.
             body(ApplicationRequest {
-                ports: vec![PortRequest {
-                    id: Some(id),
-                    ..application.ports[0].clone()
-                }],
+                runtime: RuntimeRequest {
+                    ports: vec![PortRequest {
+                        id: Some(id),
+                        ..application.runtime.ports[0].clone()
+                    }],
+                    ..application.runtime.clone()
+                },
                 ..application.clone()
             }),
         ),

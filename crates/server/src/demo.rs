@@ -6,7 +6,7 @@ use chrono::Utc;
 use platform_api::{
     ApplicationRequest, CloudProvider, ClusterRequest, ContainerRegistryRequest,
     DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode,
-    GitRepositoryRequest, PortRequest, RegistryKind,
+    GitRepositoryRequest, PortRequest, RegistryKind, RuntimeRequest,
 };
 use std::path::{Path, PathBuf};
 
@@ -323,34 +323,25 @@ fn application_request(project: &str, name: &str, repository: Option<&str>) -> A
         build_mode: "DOCKER".to_string(),
         dockerfile_path: Some("Dockerfile".to_string()),
         docker_target_build_stage: None,
-        cpu: 500,
-        memory: 512,
-        gpu: 0,
-        min_running_instances: 1,
-        max_running_instances: if public { 3 } else { 1 },
-        auto_preview: false,
-        auto_deploy: true,
-        arguments: Vec::new(),
-        entrypoint: None,
-        ports: if public {
-            vec![PortRequest {
-                id: None,
-                internal_port: 8080,
-                external_port: Some(443),
-                protocol: "HTTP".to_string(),
-                publicly_accessible: true,
-                name: None,
-                is_default: None,
-                public_path: None,
-                public_path_rewrite: None,
-            }]
-        } else {
-            Vec::new()
+        runtime: RuntimeRequest {
+            max_running_instances: if public { 3 } else { 1 },
+            auto_deploy: true,
+            ports: if public {
+                vec![PortRequest {
+                    id: None,
+                    internal_port: 8080,
+                    external_port: Some(443),
+                    protocol: "HTTP".to_string(),
+                    publicly_accessible: true,
+                    name: None,
+                    is_default: None,
+                    public_path: None,
+                    public_path_rewrite: None,
+                }]
+            } else {
+                Vec::new()
+            },
+            ..RuntimeRequest::default()
         },
-        storage: Vec::new(),
-        healthchecks: Default::default(),
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
     }
 }

@@ -272,10 +272,16 @@ where
 {
     let mut unknown = Vec::new();
     let mut notice = |path: serde_ignored::Path| unknown.push(path.to_string());
-    let noticing = serde_ignored::Deserializer::new(deserializer, &mut notice);
-    let value = serde_path_to_error::deserialize(noticing).map_err(json_error)?;
+    let observed = serde_ignored::Deserializer::new(deserializer, &mut notice);
+    let (read, flattened) =
+        platform_api::flat::noticing(|| serde_path_to_error::deserialize(observed));
+    let value = read.map_err(|error| match flattened.wrong {
+        Some((path, message)) => wrong_value(path, message),
+        None => json_error(error),
+    })?;
     let refused: Vec<FieldError> = unknown
         .into_iter()
+        .chain(flattened.unknown)
         .filter(|path| !crate::platform_fields::left_alone(path))
         .map(|path| FieldError::new(path, "is not a field of this request"))
         .collect();
@@ -291,8 +297,11 @@ fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError 
     if inner.is_syntax() || inner.is_eof() {
         return ApiError::bad_request(format!("The body is not valid JSON: {inner}."));
     }
-    let path = error.path().to_string();
-    let message = inner.to_string();
+    wrong_value(error.path().to_string(), inner.to_string())
+}
+
+/// A 400 naming the field at `path` (serde's; `.` is the body as a whole) and what is wrong.
+fn wrong_value(path: String, message: String) -> ApiError {
     let message = message
         .split(" at line ")
         .next()
@@ -310,7 +319,6 @@ fn json_error(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError 
         };
         return ApiError::invalid(vec![FieldError::new(field, "is required")]);
     }
-    // The body as a whole (`.` to serde): named as such.
     let field = if path == "." {
         "body".to_string()
     } else {

@@ -32,7 +32,10 @@ impl ServiceResource for Applications {
     }
 
     fn references(request: &Self::Request) -> Vec<(String, Kind, Uuid)> {
-        group_references(&request.annotations_groups, &request.labels_groups)
+        group_references(
+            &request.runtime.annotations_groups,
+            &request.runtime.labels_groups,
+        )
     }
 
     fn build(
@@ -133,28 +136,34 @@ fn from_request(
             .or_else(|| Some("Dockerfile".to_string())),
         docker_target_build_stage: request.docker_target_build_stage,
         git_repository: git_repository(request.git_repository),
-        cpu: request.cpu,
-        memory: request.memory,
-        gpu: request.gpu,
-        maximum_cpu: request.cpu,
-        maximum_memory: request.memory,
-        maximun_gpu: request.gpu,
-        min_running_instances: request.min_running_instances,
-        max_running_instances: request.max_running_instances,
-        auto_preview: request.auto_preview,
-        auto_deploy: request.auto_deploy,
-        arguments: request.arguments,
-        entrypoint: request.entrypoint,
+        cpu: request.runtime.cpu,
+        memory: request.runtime.memory,
+        gpu: request.runtime.gpu,
+        maximum_cpu: request.runtime.cpu,
+        maximum_memory: request.runtime.memory,
+        maximun_gpu: request.runtime.gpu,
+        min_running_instances: request.runtime.min_running_instances,
+        max_running_instances: request.runtime.max_running_instances,
+        auto_preview: request.runtime.auto_preview,
+        auto_deploy: request.runtime.auto_deploy,
+        arguments: request.runtime.arguments,
+        entrypoint: request.runtime.entrypoint,
         storage: storage(
-            request.storage,
+            request.runtime.storage,
             previous.map_or(&[][..], |kept| &kept.storage),
         ),
-        ports: ports(request.ports, previous.map_or(&[][..], |kept| &kept.ports)),
-        healthchecks: request.healthchecks,
-        annotations_groups: attached(&request.annotations_groups, AnnotationsGroup::stored),
-        labels_groups: attached(&request.labels_groups, LabelsGroup::stored),
+        ports: ports(
+            request.runtime.ports,
+            previous.map_or(&[][..], |kept| &kept.ports),
+        ),
+        healthchecks: request.runtime.healthchecks,
+        annotations_groups: attached(
+            &request.runtime.annotations_groups,
+            AnnotationsGroup::stored,
+        ),
+        labels_groups: attached(&request.runtime.labels_groups, LabelsGroup::stored),
         autoscaling: autoscaling(
-            request.autoscaling,
+            request.runtime.autoscaling,
             id,
             previous.and_then(|kept| kept.autoscaling.as_ref()),
         ),

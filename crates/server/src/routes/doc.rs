@@ -11,7 +11,7 @@ use utoipa::openapi::request_body::RequestBodyBuilder;
 const UNKNOWN_FIELDS: &str = "JSON, at most 1 MiB. A field that neither this schema nor the \
     production API names is refused with a 400 that names it.";
 use utoipa::openapi::schema::{
-    ArrayBuilder, ComponentsBuilder, KnownFormat, ObjectBuilder, OneOfBuilder, Schema,
+    ArrayBuilder, ComponentsBuilder, KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema,
     SchemaFormat, Type,
 };
 use utoipa::openapi::security::{
@@ -32,6 +32,43 @@ struct Payload {
     components: Vec<(String, RefOr<Schema>)>,
 }
 
+/// A request with a part flattened inline into it (`RuntimeRequest` in an application's and a
+/// container's) written as the one object the wire has: utoipa writes it `allOf` the part and
+/// the rest, which would make its `Edit` keep the part's required fields.
+fn written_flat(schema: &mut RefOr<Schema>) {
+    let RefOr::T(Schema::AllOf(all_of)) = schema else {
+        return;
+    };
+    let parts: Option<Vec<&Object>> = all_of
+        .items
+        .iter()
+        .map(|part| match part {
+            RefOr::T(Schema::Object(object)) => Some(object),
+            // An inline part with a description is written as the one choice of a `oneOf`.
+            RefOr::T(Schema::OneOf(one_of)) => match &one_of.items[..] {
+                [RefOr::T(Schema::Object(object))] => Some(object),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let Some(parts) = parts else {
+        return;
+    };
+    let mut merged = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(all_of.description.clone());
+    for part in parts {
+        for (name, property) in &part.properties {
+            merged = merged.property(name, property.clone());
+        }
+        for name in &part.required {
+            merged = merged.required(name);
+        }
+    }
+    *schema = RefOr::T(Schema::Object(merged.build()));
+}
+
 /// One of the types a list may hold (`Doc::answers_list_of_any`).
 pub struct Item(Payload);
 
@@ -43,6 +80,9 @@ impl Payload {
     fn of<T: ToSchema>() -> Self {
         let mut components = vec![(T::name().to_string(), T::schema())];
         T::schemas(&mut components);
+        for (_, schema) in &mut components {
+            written_flat(schema);
+        }
         Self {
             schema: RefOr::Ref(Ref::from_schema_name(T::name())),
             components,
@@ -53,6 +93,7 @@ impl Payload {
     /// values.
     fn edit_of<T: ToSchema>() -> Self {
         let mut schema = T::schema();
+        written_flat(&mut schema);
         if let RefOr::T(Schema::Object(object)) = &mut schema {
             object.required.clear();
         }

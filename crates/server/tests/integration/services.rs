@@ -147,6 +147,82 @@ async fn container_rules_name_the_field() {
     );
 }
 
+/// The runtime settings an application and a container share are one part flattened into their
+/// requests: a field nobody knows is still refused, at the top or inside the part, and a wrong
+/// value inside it still named; a variable's flattened request alike.
+#[tokio::test]
+async fn flattened_parts_refuse_unknown_fields_and_name_wrong_values() {
+    let server = TestServer::new().await;
+    let project = server.project("shop").await;
+    let environment = server.environment(&project, "staging").await;
+    let registry = registry(&server).await;
+    let container =
+        json!({"name": "api", "registry_id": registry, "image_name": "nginx", "tag": "1"});
+    let with = |base: &Value, extra: Value| {
+        let mut body = base.clone();
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let containers = format!("/api/environment/{environment}/container");
+    let reply = server
+        .post(
+            &containers,
+            with(
+                &container,
+                json!({"colour": "red", "ports": [{"internal_port": 80, "protocol": "HTTP", "speed": 1}]}),
+            ),
+        )
+        .await;
+    assert_invalid_fields(&reply, &["colour", "ports.0.speed"]);
+    assert_eq!(
+        reply.body["fields"][0]["message"], "is not a field of this request",
+        "{}",
+        reply.body
+    );
+    let reply = server
+        .post(&containers, with(&container, json!({"memory": "lots"})))
+        .await;
+    assert_invalid_fields(&reply, &["memory"]);
+    let reply = server
+        .post(
+            &containers,
+            with(
+                &container,
+                json!({"storage": [{"size": 1, "mount_point": "/data"}]}),
+            ),
+        )
+        .await;
+    assert_invalid_fields(&reply, &["storage[0].type"]);
+
+    let application =
+        json!({"name": "web", "git_repository": {"url": "https://git.example.com/acme/web.git"}});
+    let applications = format!("/api/environment/{environment}/application");
+    assert_invalid_fields(
+        &server
+            .post(&applications, with(&application, json!({"cpus": 2, "git_repository": {"url": "https://git.example.com/acme/web.git", "urll": 1}})))
+            .await,
+        &["git_repository.urll", "cpus"],
+    );
+    // A field of the platform's document this server leaves alone is taken, inside the part too.
+    let reply = server
+        .post(
+            &applications,
+            with(&application, json!({"cpu_architecture": "ARM64", "autoscaling": {"mode": "KEDA", "scalers": [{"scaler_type": "cpu", "role": "PRIMARY", "config_yaml": "x: 1", "trigger_authentication": {}}]}})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+
+    let reply = server
+        .post(
+            "/api/variable",
+            json!({"key": "PORT", "value": "80", "variable_scope": "PROJECT", "variable_parent_id": project, "vlaue": "81"}),
+        )
+        .await;
+    assert_invalid_fields(&reply, &["vlaue"]);
+}
+
 #[tokio::test]
 async fn a_database_deploys_without_a_build() {
     let server = TestServer::new().await;

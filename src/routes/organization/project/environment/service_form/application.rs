@@ -2,18 +2,16 @@
 //! then what it shares with containers (command, resources, ports, volumes, probes, deployments).
 
 use leptos::prelude::*;
-use platform_api::{ApplicationRequest, GitRepositoryRequest};
+use platform_api::{ApplicationRequest, GitRepositoryRequest, RuntimeRequest};
 use uuid::Uuid;
 
-use super::resources::Resources;
-use super::runtime::{RuntimeFields, RuntimeFieldsView, RuntimeRecord};
+use super::runtime::{RuntimeFields, RuntimeFieldsView};
 use super::{GitFields, GitRepositoryFields, SubmitButton};
 use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{optional_text, TextField};
 
 /// A new application's request: built from the `main` branch with its Dockerfile.
 pub fn new_application() -> ApplicationRequest {
-    let instances = platform_api::defaults::instances();
     ApplicationRequest {
         name: String::new(),
         description: None,
@@ -21,21 +19,7 @@ pub fn new_application() -> ApplicationRequest {
         build_mode: platform_api::defaults::BUILD_MODE.to_string(),
         dockerfile_path: Some("Dockerfile".into()),
         docker_target_build_stage: None,
-        cpu: platform_api::defaults::cpu(),
-        memory: platform_api::defaults::memory(),
-        gpu: 0,
-        min_running_instances: instances,
-        max_running_instances: instances,
-        auto_preview: false,
-        auto_deploy: false,
-        arguments: Vec::new(),
-        entrypoint: None,
-        ports: Vec::new(),
-        storage: Vec::new(),
-        healthchecks: Default::default(),
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
+        runtime: RuntimeRequest::default(),
     }
 }
 
@@ -58,50 +42,17 @@ pub fn ApplicationForm(
             .clone()
             .unwrap_or_default(),
     );
-    let runtime = RuntimeFields::of(RuntimeRecord {
-        resources: Resources::of(
-            initial.cpu,
-            initial.memory,
-            initial.gpu,
-            initial.min_running_instances,
-            initial.max_running_instances,
-        ),
-        arguments: &initial.arguments,
-        entrypoint: initial.entrypoint.as_deref(),
-        ports: &initial.ports,
-        storage: &initial.storage,
-        healthchecks: &initial.healthchecks,
-        auto_deploy: initial.auto_deploy,
-        auto_preview: initial.auto_preview,
-        annotations_groups: &initial.annotations_groups,
-        labels_groups: &initial.labels_groups,
-        autoscaling: initial.autoscaling.as_ref(),
-    });
+    let runtime = RuntimeFields::of(&initial.runtime);
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
-        let typed = runtime.read(&mut numbers);
         let request = ApplicationRequest {
             name: name.get_untracked().trim().to_string(),
             description: optional_text(description),
             git_repository: git.read(),
             dockerfile_path: optional_text(dockerfile),
             docker_target_build_stage: optional_text(target_stage),
-            cpu: typed.resources.cpu,
-            memory: typed.resources.memory,
-            gpu: typed.resources.gpu,
-            min_running_instances: typed.resources.min_running_instances,
-            max_running_instances: typed.resources.max_running_instances,
-            auto_preview: typed.auto_preview,
-            auto_deploy: typed.auto_deploy,
-            arguments: typed.arguments,
-            entrypoint: typed.entrypoint,
-            ports: typed.ports,
-            storage: typed.storage,
-            healthchecks: typed.healthchecks,
-            annotations_groups: typed.annotations_groups,
-            labels_groups: typed.labels_groups,
-            autoscaling: typed.autoscaling,
+            runtime: runtime.read(&mut numbers),
             ..initial.clone()
         };
         let checked = numbers.and_rules(request.validate());

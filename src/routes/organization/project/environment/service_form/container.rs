@@ -2,39 +2,23 @@
 //! it shares with applications (command, resources, ports, volumes, probes, deployments).
 
 use leptos::prelude::*;
-use platform_api::ContainerRequest;
+use platform_api::{ContainerRequest, RuntimeRequest};
 use uuid::Uuid;
 
-use super::resources::Resources;
-use super::runtime::{RuntimeFields, RuntimeFieldsView, RuntimeRecord};
+use super::runtime::{RuntimeFields, RuntimeFieldsView};
 use super::{chosen_id, RegistryField, SubmitButton};
 use crate::components::form::{Form, Numbers};
 use crate::components::form_field::{optional_text, TextField};
 
 /// A new container's request: the `latest` tag of an image chosen in the form.
 pub fn new_container() -> ContainerRequest {
-    let instances = platform_api::defaults::instances();
     ContainerRequest {
         name: String::new(),
         description: None,
         registry_id: Uuid::nil(),
         image_name: String::new(),
         tag: "latest".into(),
-        cpu: platform_api::defaults::cpu(),
-        memory: platform_api::defaults::memory(),
-        gpu: 0,
-        min_running_instances: instances,
-        max_running_instances: instances,
-        auto_deploy: false,
-        auto_preview: false,
-        arguments: Vec::new(),
-        entrypoint: None,
-        ports: Vec::new(),
-        storage: Vec::new(),
-        healthchecks: Default::default(),
-        annotations_groups: Vec::new(),
-        labels_groups: Vec::new(),
-        autoscaling: None,
+        runtime: RuntimeRequest::default(),
     }
 }
 
@@ -57,25 +41,7 @@ pub fn ContainerForm(
     );
     let image = RwSignal::new(initial.image_name.clone());
     let tag = RwSignal::new(initial.tag.clone());
-    let runtime = RuntimeFields::of(RuntimeRecord {
-        resources: Resources::of(
-            initial.cpu,
-            initial.memory,
-            initial.gpu,
-            initial.min_running_instances,
-            initial.max_running_instances,
-        ),
-        arguments: &initial.arguments,
-        entrypoint: initial.entrypoint.as_deref(),
-        ports: &initial.ports,
-        storage: &initial.storage,
-        healthchecks: &initial.healthchecks,
-        auto_deploy: initial.auto_deploy,
-        auto_preview: initial.auto_preview,
-        annotations_groups: &initial.annotations_groups,
-        labels_groups: &initial.labels_groups,
-        autoscaling: initial.autoscaling.as_ref(),
-    });
+    let runtime = RuntimeFields::of(&initial.runtime);
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let registry_id = match chosen_id("registry_id", registry, "a registry") {
@@ -83,28 +49,13 @@ pub fn ContainerForm(
             Err(problem) => return errors.set(vec![problem]),
         };
         let mut numbers = Numbers::default();
-        let typed = runtime.read(&mut numbers);
         let request = ContainerRequest {
             name: name.get_untracked().trim().to_string(),
             description: optional_text(description),
             registry_id,
             image_name: image.get_untracked().trim().to_string(),
             tag: tag.get_untracked().trim().to_string(),
-            cpu: typed.resources.cpu,
-            memory: typed.resources.memory,
-            gpu: typed.resources.gpu,
-            min_running_instances: typed.resources.min_running_instances,
-            max_running_instances: typed.resources.max_running_instances,
-            auto_preview: typed.auto_preview,
-            auto_deploy: typed.auto_deploy,
-            arguments: typed.arguments,
-            entrypoint: typed.entrypoint,
-            ports: typed.ports,
-            storage: typed.storage,
-            healthchecks: typed.healthchecks,
-            annotations_groups: typed.annotations_groups,
-            labels_groups: typed.labels_groups,
-            autoscaling: typed.autoscaling,
+            runtime: runtime.read(&mut numbers),
         };
         let checked = numbers.and_rules(request.validate());
         form.submit(request, checked);

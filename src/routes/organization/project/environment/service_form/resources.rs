@@ -2,7 +2,7 @@
 //! fields in the forms that create them and in those that change them.
 
 use leptos::prelude::*;
-use platform_api::FieldError;
+use platform_api::{FieldError, RuntimeRequest};
 
 use crate::components::form::Numbers;
 use crate::components::form_field::TextField;
@@ -17,37 +17,28 @@ pub struct Resources {
     max_instances: RwSignal<String>,
 }
 
-/// The resources as typed, in request terms.
-pub struct ResourceValues {
-    pub cpu: i64,
-    pub memory: i64,
-    pub gpu: i64,
-    pub min_running_instances: i64,
-    pub max_running_instances: i64,
-}
-
 impl Resources {
     /// A service's present resources.
-    pub fn of(cpu: i64, memory: i64, gpu: i64, min_instances: i64, max_instances: i64) -> Self {
+    pub fn of(runtime: &RuntimeRequest) -> Self {
+        let typed = |value: i64| RwSignal::new(value.to_string());
         Self {
-            cpu: RwSignal::new(cpu.to_string()),
-            memory: RwSignal::new(memory.to_string()),
-            gpu: RwSignal::new(gpu.to_string()),
-            min_instances: RwSignal::new(min_instances.to_string()),
-            max_instances: RwSignal::new(max_instances.to_string()),
+            cpu: typed(runtime.cpu),
+            memory: typed(runtime.memory),
+            gpu: typed(runtime.gpu),
+            min_instances: typed(runtime.min_running_instances),
+            max_instances: typed(runtime.max_running_instances),
         }
     }
 
-    pub fn read(&self, numbers: &mut Numbers) -> ResourceValues {
-        ResourceValues {
-            cpu: numbers.read("cpu", &self.cpu.get_untracked()),
-            memory: numbers.read("memory", &self.memory.get_untracked()),
-            gpu: numbers.read("gpu", &self.gpu.get_untracked()),
-            min_running_instances: numbers
-                .read("min_running_instances", &self.min_instances.get_untracked()),
-            max_running_instances: numbers
-                .read("max_running_instances", &self.max_instances.get_untracked()),
-        }
+    /// The resources as typed, into `runtime`.
+    pub fn read(&self, numbers: &mut Numbers, runtime: &mut RuntimeRequest) {
+        let mut read =
+            |field: &str, typed: RwSignal<String>| numbers.read(field, &typed.get_untracked());
+        runtime.cpu = read("cpu", self.cpu);
+        runtime.memory = read("memory", self.memory);
+        runtime.gpu = read("gpu", self.gpu);
+        runtime.min_running_instances = read("min_running_instances", self.min_instances);
+        runtime.max_running_instances = read("max_running_instances", self.max_instances);
     }
 }
 

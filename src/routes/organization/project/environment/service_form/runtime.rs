@@ -5,12 +5,12 @@
 use leptos::prelude::*;
 use platform_api::{
     group_references, AutoscalingRequest, FieldError, GroupReference, Healthchecks, HttpScheme,
-    PortProtocol, PortRequest, Probe, ProbeKind, ProbeType, ScalerRequest, ScalerRole,
-    StorageRequest, KEDA,
+    PortProtocol, PortRequest, Probe, ProbeKind, ProbeType, RuntimeRequest, ScalerRequest,
+    ScalerRole, StorageRequest, KEDA,
 };
 use uuid::Uuid;
 
-use super::resources::{ResourceFields, ResourceValues, Resources};
+use super::resources::{ResourceFields, Resources};
 use crate::api::use_api;
 use crate::components::form::Numbers;
 use crate::components::form_field::{
@@ -21,21 +21,6 @@ use crate::routes::paths;
 
 /// The only storage type the platform offers.
 const STORAGE_TYPE: &str = "FAST_SSD";
-
-/// The shared part of an application's or container's request, as typed.
-pub struct RuntimeValues {
-    pub resources: ResourceValues,
-    pub arguments: Vec<String>,
-    pub entrypoint: Option<String>,
-    pub ports: Vec<PortRequest>,
-    pub storage: Vec<StorageRequest>,
-    pub healthchecks: Healthchecks,
-    pub auto_deploy: bool,
-    pub auto_preview: bool,
-    pub annotations_groups: Vec<GroupReference>,
-    pub labels_groups: Vec<GroupReference>,
-    pub autoscaling: Option<AutoscalingRequest>,
-}
 
 /// The shared part of the form: its signals.
 #[derive(Clone, Copy)]
@@ -54,42 +39,28 @@ pub struct RuntimeFields {
     autoscaling: AutoscalingFields,
 }
 
-/// What `RuntimeFields::of` fills the form from.
-pub struct RuntimeRecord<'a> {
-    pub resources: Resources,
-    pub arguments: &'a [String],
-    pub entrypoint: Option<&'a str>,
-    pub ports: &'a [PortRequest],
-    pub storage: &'a [StorageRequest],
-    pub healthchecks: &'a Healthchecks,
-    pub auto_deploy: bool,
-    pub auto_preview: bool,
-    pub annotations_groups: &'a [GroupReference],
-    pub labels_groups: &'a [GroupReference],
-    pub autoscaling: Option<&'a AutoscalingRequest>,
-}
-
 impl RuntimeFields {
-    pub fn of(record: RuntimeRecord<'_>) -> Self {
+    /// The form of a request's runtime settings.
+    pub fn of(runtime: &RuntimeRequest) -> Self {
         Self {
-            resources: record.resources,
-            arguments: RwSignal::new(record.arguments.join("\n")),
-            entrypoint: RwSignal::new(record.entrypoint.unwrap_or_default().to_string()),
-            ports: Rows::new(record.ports.iter().map(PortRow::of)),
-            storage: Rows::new(record.storage.iter().map(VolumeRow::of)),
-            readiness: ProbeFields::of(record.healthchecks.readiness_probe.as_ref()),
-            liveness: ProbeFields::of(record.healthchecks.liveness_probe.as_ref()),
-            auto_deploy: RwSignal::new(record.auto_deploy),
-            auto_preview: RwSignal::new(record.auto_preview),
-            annotations_groups: RwSignal::new(ids(record.annotations_groups)),
-            labels_groups: RwSignal::new(ids(record.labels_groups)),
-            autoscaling: AutoscalingFields::of(record.autoscaling),
+            resources: Resources::of(runtime),
+            arguments: RwSignal::new(runtime.arguments.join("\n")),
+            entrypoint: RwSignal::new(runtime.entrypoint.clone().unwrap_or_default()),
+            ports: Rows::new(runtime.ports.iter().map(PortRow::of)),
+            storage: Rows::new(runtime.storage.iter().map(VolumeRow::of)),
+            readiness: ProbeFields::of(runtime.healthchecks.readiness_probe.as_ref()),
+            liveness: ProbeFields::of(runtime.healthchecks.liveness_probe.as_ref()),
+            auto_deploy: RwSignal::new(runtime.auto_deploy),
+            auto_preview: RwSignal::new(runtime.auto_preview),
+            annotations_groups: RwSignal::new(ids(&runtime.annotations_groups)),
+            labels_groups: RwSignal::new(ids(&runtime.labels_groups)),
+            autoscaling: AutoscalingFields::of(runtime.autoscaling.as_ref()),
         }
     }
 
-    pub fn read(&self, numbers: &mut Numbers) -> RuntimeValues {
-        RuntimeValues {
-            resources: self.resources.read(numbers),
+    /// The runtime settings as typed (numbers that do not read noted in `numbers`).
+    pub fn read(&self, numbers: &mut Numbers) -> RuntimeRequest {
+        let mut runtime = RuntimeRequest {
             arguments: lines_of(self.arguments),
             entrypoint: optional_text(self.entrypoint),
             ports: self.ports.read(|index, row| row.read(index, numbers)),
@@ -103,7 +74,10 @@ impl RuntimeFields {
             annotations_groups: group_references(&self.annotations_groups.get_untracked()),
             labels_groups: group_references(&self.labels_groups.get_untracked()),
             autoscaling: self.autoscaling.read(numbers),
-        }
+            ..RuntimeRequest::default()
+        };
+        self.resources.read(numbers, &mut runtime);
+        runtime
     }
 }
 
