@@ -35,6 +35,7 @@ use wasm_bindgen::JsValue;
 
 use crate::state::connection::Connection;
 use crate::state::rate_limit::RateLimit;
+use crate::state::service_kinds::ServiceKinds;
 use crate::state::session::{Credentials, Session};
 
 /// How many times a call answered 429 or 503 is retried after the wait the API asked for.
@@ -46,6 +47,7 @@ pub struct Api {
     session: Session,
     rate_limit: RateLimit,
     connection: Connection,
+    kinds: ServiceKinds,
 }
 
 /// A record read for its id and name only, as the frame around every page shows it (breadcrumbs,
@@ -62,6 +64,7 @@ pub fn use_api() -> Api {
         session: crate::state::session::use_session(),
         rate_limit: crate::state::rate_limit::use_rate_limit(),
         connection: crate::state::connection::use_connection(),
+        kinds: crate::state::service_kinds::use_service_kinds(),
     }
 }
 

@@ -194,6 +194,12 @@ pub(super) fn services_path(environment_id: Uuid) -> String {
     format!("/environment/{environment_id}/services")
 }
 
+fn unshown_kind(kind: &str) -> ApiError {
+    ApiError::NotFound(format!(
+        "This console does not show services of the kind {kind}."
+    ))
+}
+
 fn item(kind: ServiceType, id: Uuid) -> String {
     format!("/{}/{id}", kind.path_segment())
 }
@@ -217,16 +223,23 @@ impl Api {
             })
             .collect();
         services.sort_by_cached_key(|service| case::lower(&service.name));
+        for service in &services {
+            self.kinds.learn(service.id, service.service_type);
+        }
         Ok(services)
     }
 
-    /// The kind of one of the environment's services, found in the environment's list of
-    /// services (the console's addresses do not carry it).
+    /// The kind of one of the environment's services: known if the console listed or made it,
+    /// found in the environment's list of services otherwise (the console's addresses do not
+    /// carry it).
     pub async fn service_kind(
         &self,
         environment_id: Uuid,
         service_id: Uuid,
     ) -> Result<ServiceType, ApiError> {
+        if let Some(kind) = self.kinds.of(service_id) {
+            return Ok(kind);
+        }
         self.services(environment_id)
             .await?
             .into_iter()
@@ -248,11 +261,7 @@ impl Api {
             ServiceType::Job => ServiceRecord::Job(self.get(&path).await?),
             ServiceType::Helm => ServiceRecord::Helm(self.get(&path).await?),
             ServiceType::Terraform => ServiceRecord::Terraform(self.get(&path).await?),
-            ServiceType::Other(kind) => {
-                return Err(ApiError::NotFound(format!(
-                    "This console does not show services of the kind {kind}."
-                )))
-            }
+            ServiceType::Other(kind) => return Err(unshown_kind(kind)),
         })
     }
 
@@ -266,6 +275,7 @@ impl Api {
     ) -> Result<ServiceSummary, ApiError> {
         let path = format!("/environment/{environment_id}/{}", kind.path_segment());
         let created: Listed = self.post(&path, request).await?;
+        self.kinds.learn(created.id, kind);
         Ok(ServiceSummary {
             id: created.id,
             name: created.name,
@@ -274,15 +284,23 @@ impl Api {
     }
 
     /// Saves a service's settings: the update of its kind (`ApplicationRequest`, ...), whole.
+    /// The answer is the service as saved.
     pub async fn update_service<R: serde::Serialize>(
         &self,
         kind: ServiceType,
         id: Uuid,
         request: &R,
-    ) -> Result<(), ApiError> {
-        self.put::<_, serde_json::Value>(&item(kind, id), request)
-            .await
-            .map(drop)
+    ) -> Result<ServiceRecord, ApiError> {
+        let path = item(kind, id);
+        Ok(match kind {
+            ServiceType::Application => ServiceRecord::Application(self.put(&path, request).await?),
+            ServiceType::Container => ServiceRecord::Container(self.put(&path, request).await?),
+            ServiceType::Database => ServiceRecord::Database(self.put(&path, request).await?),
+            ServiceType::Job => ServiceRecord::Job(self.put(&path, request).await?),
+            ServiceType::Helm => ServiceRecord::Helm(self.put(&path, request).await?),
+            ServiceType::Terraform => ServiceRecord::Terraform(self.put(&path, request).await?),
+            ServiceType::Other(kind) => return Err(unshown_kind(kind)),
+        })
     }
 
     /// Turns off the service's deployments on every push where they are on, its record read
@@ -293,15 +311,21 @@ impl Api {
         id: Uuid,
     ) -> Result<(), ApiError> {
         match self.service(kind, id).await? {
-            record if record.auto_deploys() == Some(true) => self.stop_auto_deploy(&record).await,
+            record if record.auto_deploys() == Some(true) => {
+                self.stop_auto_deploy(&record).await.map(drop)
+            }
             _ => Ok(()),
         }
     }
 
     /// Turns off the service's deployments on every push, its other settings kept: a rollback
-    /// that the next push would undo otherwise.
-    pub async fn stop_auto_deploy(&self, record: &ServiceRecord) -> Result<(), ApiError> {
-        match record {
+    /// that the next push would undo otherwise. The answer is the service as saved (none for a
+    /// database, which is not deployed on push).
+    pub async fn stop_auto_deploy(
+        &self,
+        record: &ServiceRecord,
+    ) -> Result<Option<ServiceRecord>, ApiError> {
+        let saved = match record {
             ServiceRecord::Application(service) => {
                 let mut request = service.to_request();
                 request.runtime.auto_deploy = false;
@@ -338,8 +362,9 @@ impl Api {
                 self.update_service(ServiceType::Terraform, service.id, &request)
                     .await
             }
-            ServiceRecord::Database(_) => Ok(()),
-        }
+            ServiceRecord::Database(_) => return Ok(None),
+        };
+        saved.map(Some)
     }
 
     /// A copy of the service, its variables and secrets, in an environment: nothing deployed.
@@ -352,6 +377,7 @@ impl Api {
         let cloned: Cloned<Listed> = self
             .post(&format!("{}/clone", item(kind, id)), request)
             .await?;
+        self.kinds.learn(cloned.copy.id, kind);
         Ok(Cloned {
             copy: ServiceSummary {
                 id: cloned.copy.id,

@@ -6,6 +6,7 @@ pub mod embed;
 pub mod polling;
 pub mod rate_limit;
 pub mod role;
+pub mod service_kinds;
 pub mod session;
 pub mod theme;
 pub mod toasts;
@@ -20,6 +21,7 @@ pub fn provide_all() {
     connection::provide_connection();
     rate_limit::provide_rate_limit();
     polling::provide_page_visibility();
+    service_kinds::provide_service_kinds();
     role::provide_current_role();
     crate::components::shell::provide_names_changed();
 }

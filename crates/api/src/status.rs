@@ -99,6 +99,15 @@ impl DeploymentStatus {
     pub fn label(self) -> String {
         sentence_case(self.as_str())
     }
+
+    /// The status once the service's settings or variables change: what runs is then older than
+    /// what is configured, if it ran what was.
+    pub fn after_change(self) -> Self {
+        match self {
+            DeploymentStatus::UpToDate => DeploymentStatus::OutOfDate,
+            other => other,
+        }
+    }
 }
 
 wire_enum!(

@@ -1,8 +1,8 @@
 //! A service's settings page: reached from the overview without reading the service again (the
 //! layout loaded it once), the form filled with the service's settings, its rules checked before
-//! sending, a change saved (what the form does not show kept as it was), the page saying the
-//! running service is out of date and deploying it from the same tab; then the service deleted,
-//! back on its environment.
+//! sending, a change saved in one request (what the form does not show kept as it was; the page
+//! shows the answer), the page saying the running service is out of date and deploying it from
+//! the same tab; then the service deleted, back on its environment.
 
 use e2e::Browser;
 use serde_json::json;
@@ -70,12 +70,32 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
         .fill("#field-git_repository-branch", "release")
         .await?;
     browser
+        .client
+        .execute("performance.clearResourceTimings()", vec![])
+        .await?;
+    browser
         .click("form[aria-label='Application settings'] button[type=submit]")
         .await?;
     browser
         .wait_for_text(".toast--success", "Settings saved")
         .await?;
+    // The answer is the saved service, and a change leaves a deployed service out of date: the
+    // page shows both from the one request the save made.
     browser.wait_for_text("[role=status]", "deploy it").await?;
+    browser.wait_for_value("#field-memory", "1024").await?;
+    let requests = browser
+        .client
+        .execute(
+            "return performance.getEntriesByType('resource')
+                .map(e => new URL(e.name).pathname).filter(p => p.startsWith('/api/'))",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        requests,
+        json!([format!("/api/application/{web}")]),
+        "a save makes one request"
+    );
     // The actions are on every tab: deployed from here, the notice goes once it is done.
     browser.click_button("Deploy").await?;
     browser.wait_until_gone(".notice--warning").await?;

@@ -130,7 +130,7 @@ pub async fn mark_scope_out_of_date(conn: &mut SqliteConnection, scope: Scope) -
              SELECT sv.id FROM services sv JOIN environments e ON e.id = sv.environment_id
              WHERE {column} = ?)"
     ))
-    .bind(DeploymentStatus::OutOfDate.as_str())
+    .bind(DeploymentStatus::UpToDate.after_change().as_str())
     .bind(DeploymentStatus::UpToDate.as_str())
     .bind(id.to_string())
     .execute(conn)

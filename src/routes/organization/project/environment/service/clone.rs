@@ -25,13 +25,20 @@ struct Source {
     environment: Uuid,
     kind: ServiceType,
     id: Uuid,
-    name: String,
 }
 
 #[component]
 pub fn CloneService(service: AddressedService) -> impl IntoView {
     let api = use_api();
     let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    // The copy's suggested name follows a rename; a save that keeps the name reads nothing again.
+    let name = Memo::new(move |_| {
+        service
+            .record
+            .get()
+            .and_then(Result::ok)
+            .map(|record| record.name().to_string())
+    });
     let choices = LocalResource::new(move || {
         let (org, project, environment) = (org.get(), project.get(), environment.get());
         let id = service.address();
@@ -43,14 +50,12 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
                 environment.ok_or_else(missing)?,
             );
             let target = service.addressed(id).await?;
-            let record = service.record.await?;
             let source = Source {
                 org,
                 project,
                 environment,
                 kind: target.kind,
                 id: target.id,
-                name: record.name().to_string(),
             };
             Ok((source, api.environments(project).await?))
         }
@@ -60,22 +65,22 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
             <h2 id="clone-title">"Copy this service"</h2>
             <p class="muted">"Its settings, variables and secrets go to the copy; its deployments do not."</p>
             <NewDialog label="Clone service…">
-                {loaded(choices, 3, move |(source, environments)| view! {
-                    <CloneForm source environments/>
-                })}
+                {move || name.get().map(|name| loaded(choices, 3, move |(source, environments)| {
+                    let suggested = format!("{name}-copy");
+                    view! { <CloneForm source environments suggested/> }
+                }))}
             </NewDialog>
         </section>
     }
 }
 
 #[component]
-fn CloneForm(source: Source, environments: Vec<Environment>) -> impl IntoView {
+fn CloneForm(source: Source, environments: Vec<Environment>, suggested: String) -> impl IntoView {
     // Its fields' ids apart from those of the page's other forms.
     provide_context(FieldScope("clone".into()));
     let api = use_api();
     let navigate = use_navigate();
     let name = RwSignal::new(String::new());
-    let suggested = format!("{}-copy", source.name);
     let target = RwSignal::new(source.environment);
     // The names taken in the environment chosen, to say so before sending.
     let taken = LocalResource::new(move || {

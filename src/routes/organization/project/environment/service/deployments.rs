@@ -60,10 +60,7 @@ pub fn ServiceDeployments() -> impl IntoView {
         move || history.refetch(),
     );
     // A rollback queued from a row shows up at the top at once.
-    let rolled_back = Callback::new(move |()| {
-        addressed.refresh();
-        history.refetch();
-    });
+    let rolled_back = Callback::new(move |()| history.refetch());
 
     view! {
         <section class="card" aria-labelledby="history-title">
@@ -272,19 +269,25 @@ fn RollBack(
             if let Some(record) =
                 record.filter(|record| stop && record.auto_deploys() == Some(true))
             {
-                if let Err(error) = api.stop_auto_deploy(&record).await {
-                    toasts.error(format!("Auto-deploy is still on: {error}"));
-                    return;
+                match api.stop_auto_deploy(&record).await {
+                    Ok(saved) => saved.into_iter().for_each(|saved| addressed.saved(saved)),
+                    Err(error) => {
+                        toasts.error(format!("Auto-deploy is still on: {error}"));
+                        return;
+                    }
                 }
             }
             match api.roll_back(kind, id, &entry).await {
-                Ok(_) => toasts.success(format!(
-                    "Rollback to {} queued.",
-                    entry
-                        .details
-                        .what()
-                        .unwrap_or_else(|| "the earlier deployment".into())
-                )),
+                Ok(status) => {
+                    addressed.status.set(Some(Ok(status)));
+                    toasts.success(format!(
+                        "Rollback to {} queued.",
+                        entry
+                            .details
+                            .what()
+                            .unwrap_or_else(|| "the earlier deployment".into())
+                    ))
+                }
                 Err(error) => {
                     permitted.note(&error);
                     toasts.error(error.to_string());

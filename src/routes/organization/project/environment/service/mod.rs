@@ -26,7 +26,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use crate::api::service::{ServiceRecord, ServiceSummary};
+use crate::api::service::ServiceRecord;
 use crate::api::{use_api, Api, ApiError};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::param_id;
@@ -59,36 +59,20 @@ pub struct AddressedService {
     kinds: Kinds,
 }
 
-/// The kinds of the services of the address's environment, as last listed: a service's kind
-/// never changes, so the list is read again only for a service it does not hold (newer than it,
-/// or of another environment).
+/// The address's service with its kind (`Api::service_kind`: known from a list or a creation,
+/// or read once from the environment's list).
 #[derive(Clone, Copy)]
 struct Kinds {
     api: Api,
     environment: Memo<Option<Uuid>>,
-    listed: StoredValue<Vec<ServiceSummary>>,
 }
 
 impl Kinds {
     async fn of(self, id: Option<Uuid>) -> Result<Target, ApiError> {
         let id = id.ok_or_else(no_service)?;
-        let find = |listed: &Vec<ServiceSummary>| {
-            listed
-                .iter()
-                .find(|service| service.id == id)
-                .map(|service| Target {
-                    id,
-                    kind: service.service_type,
-                })
-        };
-        if let Some(target) = self.listed.with_value(find) {
-            return Ok(target);
-        }
         let environment = self.environment.get_untracked().ok_or_else(no_service)?;
-        let listed = self.api.services(environment).await?;
-        let target = find(&listed);
-        self.listed.set_value(listed);
-        target.ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+        let kind = self.api.service_kind(environment, id).await?;
+        Ok(Target { id, kind })
     }
 }
 
@@ -133,10 +117,15 @@ impl AddressedService {
             .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
     }
 
-    /// Reads the record and the status again, after a change.
-    pub fn refresh(&self) {
-        self.record.refetch();
-        self.status.refetch();
+    /// After a save, the service as the answer gives it, and its status as a change leaves it
+    /// (`DeploymentStatus::after_change`): nothing read again.
+    pub fn saved(&self, record: ServiceRecord) {
+        self.record.set(Some(Ok(record)));
+        self.status.update(|status| {
+            if let Some(Ok(status)) = status {
+                status.service_deployment_status = status.service_deployment_status.after_change();
+            }
+        });
     }
 }
 
@@ -152,11 +141,7 @@ pub fn use_addressed_service() -> AddressedService {
 fn address_service() -> AddressedService {
     let api = use_api();
     let (environment, id) = (param_id("env"), param_id("service"));
-    let kinds = Kinds {
-        api,
-        environment,
-        listed: StoredValue::new(Vec::new()),
-    };
+    let kinds = Kinds { api, environment };
     let changes = RwSignal::new(0);
     Effect::new(move |before: Option<Option<Uuid>>| {
         let now = id.get();

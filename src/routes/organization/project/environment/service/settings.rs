@@ -17,7 +17,7 @@ use crate::components::form::Form;
 use crate::components::loaded::loaded;
 use crate::routes::organization::project::environment::service_form::{
     application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
-    job::JobForm, terraform::TerraformForm,
+    job::JobForm, provide_group_choices, terraform::TerraformForm,
 };
 use crate::routes::{param_id, paths};
 
@@ -25,9 +25,10 @@ use crate::routes::{param_id, paths};
 pub fn ServiceSettings() -> impl IntoView {
     let addressed = use_addressed_service();
     let org = param_id("org");
-    let saved = Callback::new(move |()| {
-        addressed.refresh();
-    });
+    let saved = Callback::new(move |record| addressed.saved(record));
+    if let Some(org) = org.get_untracked() {
+        provide_group_choices(org);
+    }
     view! {
         <section class="card" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
@@ -70,17 +71,17 @@ pub fn ServiceSettings() -> impl IntoView {
     }
 }
 
-/// The save of a service's update, with the toast and the refresh it brings.
+/// The save of a service's update, with the toast it brings; the page shows the answer.
 fn save_form<R: serde::Serialize + Clone + 'static>(
     kind: ServiceType,
     id: uuid::Uuid,
-    on_saved: Callback<()>,
+    on_saved: Callback<ServiceRecord>,
 ) -> Form<R> {
     let api = use_api();
     Form::new(
         move |request: R| async move { api.update_service(kind, id, &request).await },
-        move |()| {
-            on_saved.run(());
+        move |saved| {
+            on_saved.run(saved);
             "Settings saved: deploy the service to apply them.".to_string()
         },
     )

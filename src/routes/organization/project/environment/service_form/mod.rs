@@ -9,6 +9,8 @@ pub mod helm;
 pub mod job;
 mod resources;
 mod runtime;
+
+pub use runtime::provide_group_choices;
 pub mod terraform;
 
 use leptos::prelude::*;

@@ -11,7 +11,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use super::resources::{ResourceFields, Resources};
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::form::Numbers;
 use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, CheckboxGroup, EnumSelect, LinesField, TextField,
@@ -429,6 +429,27 @@ fn ProbeFieldsView(
     }
 }
 
+/// The organization's labels and annotations groups, by id and name.
+type GroupChoices = LocalResource<Result<(Vec<(Uuid, String)>, Vec<(Uuid, String)>), ApiError>>;
+
+/// The organization's groups read for the forms under the caller, once: a page whose form is
+/// built again (with a saved record) does not read them again.
+pub fn provide_group_choices(org: Uuid) {
+    provide_context(read_group_choices(org));
+}
+
+fn read_group_choices(org: Uuid) -> GroupChoices {
+    let api = use_api();
+    LocalResource::new(move || async move {
+        let labels = api.labels_groups(org).await?;
+        let annotations = api.annotations_groups(org).await?;
+        Ok((
+            labels.into_iter().map(|g| (g.id, g.name)).collect(),
+            annotations.into_iter().map(|g| (g.id, g.name)).collect(),
+        ))
+    })
+}
+
 /// The groups of the organization attached to the service, ticked among those it has.
 #[component]
 fn Groups(
@@ -437,21 +458,7 @@ fn Groups(
     labels: RwSignal<Vec<Uuid>>,
     errors: RwSignal<Vec<FieldError>>,
 ) -> impl IntoView {
-    let api = use_api();
-    let groups = LocalResource::new(move || async move {
-        let labels = api.labels_groups(org).await?;
-        let annotations = api.annotations_groups(org).await?;
-        Ok::<_, crate::api::ApiError>((
-            labels
-                .into_iter()
-                .map(|g| (g.id, g.name))
-                .collect::<Vec<_>>(),
-            annotations
-                .into_iter()
-                .map(|g| (g.id, g.name))
-                .collect::<Vec<_>>(),
-        ))
-    });
+    let groups = use_context::<GroupChoices>().unwrap_or_else(|| read_group_choices(org));
     view! {
         <fieldset class="form-section">
             <legend>"Labels and annotations"</legend>
