@@ -12,21 +12,22 @@ use crate::api::ApiError;
 use crate::state::toasts::use_toasts;
 
 #[component]
-pub fn RenameAndDelete<R, RFut, D, DFut>(
+pub fn RenameAndDelete<T, R, RFut, D, DFut>(
     /// What it is, in words: "project", "environment".
     what: &'static str,
     /// What deleting it takes with it, in a sentence.
     consequence: &'static str,
     name: String,
-    /// Sends the new name.
+    /// Sends the new name; answers the record as renamed.
     rename: R,
     delete: D,
-    on_renamed: Callback<()>,
+    on_renamed: Callback<T>,
     on_deleted: Callback<()>,
 ) -> impl IntoView
 where
     R: Fn(String) -> RFut + 'static,
-    RFut: Future<Output = Result<(), ApiError>> + 'static,
+    T: 'static,
+    RFut: Future<Output = Result<T, ApiError>> + 'static,
     D: Fn() -> DFut + 'static,
     DFut: Future<Output = Result<(), ApiError>> + 'static,
 {
@@ -34,8 +35,8 @@ where
     let new_name = RwSignal::new(name.clone());
     let form = Form::new(
         move |name: String| rename(name),
-        move |()| {
-            on_renamed.run(());
+        move |renamed| {
+            on_renamed.run(renamed);
             format!("The {what} is renamed.")
         },
     );

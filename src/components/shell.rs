@@ -2,6 +2,8 @@
 //! countdown, and the page. Signed out, it sends the person to sign in and back afterwards.
 //! Embedded in a host page, only the breadcrumbs stay, and the host page signs the person in.
 
+use std::collections::HashMap;
+
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, Redirect, A};
 use leptos_router::hooks::use_location;
@@ -21,19 +23,27 @@ use crate::state::rate_limit::use_rate_limit;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
 
-/// Told when a page renames what the breadcrumb names, so that it reads the names again.
-/// Provided with the app's other services rather than by the shell: the shell is a page of its
-/// own (fetched when first shown), whose values the router may drop while a page still reads them.
+/// The names pages gave by renaming what the breadcrumb names: the breadcrumb shows them without
+/// reading the records again. Provided with the app's other services rather than by the shell:
+/// the shell is a page of its own (fetched when first shown), whose values the router may drop
+/// while a page still reads them.
 #[derive(Clone, Copy)]
-pub struct NamesChanged(RwSignal<u32>);
+pub struct NamesChanged(RwSignal<HashMap<Uuid, String>>);
 
 pub fn provide_names_changed() {
-    provide_context(NamesChanged(RwSignal::new(0)));
+    provide_context(NamesChanged(RwSignal::new(HashMap::new())));
 }
 
 impl NamesChanged {
-    pub fn notify(&self) {
-        self.0.update(|count| *count += 1);
+    /// `id` is now named `name` (the answer of its rename).
+    pub fn renamed(&self, id: Uuid, name: String) {
+        self.0.update(|names| {
+            names.insert(id, name);
+        });
+    }
+
+    fn name_of(&self, id: Uuid) -> Option<String> {
+        self.0.with(|names| names.get(&id).cloned())
     }
 }
 
@@ -211,15 +221,12 @@ fn Breadcrumbs() -> impl IntoView {
     let location = use_location();
     let ids = Memo::new(move |_| path_ids(&location.pathname.get()));
 
-    // Names are read again after a rename and once the API answers after an outage, so a page
-    // opened while it could not be reached is named as soon as it can be.
+    // Names are read again once the API answers after an outage, so a page opened while it could
+    // not be reached is named as soon as it can be; a rename gives its new name itself.
     let renamed = use_names_changed();
     let connection = use_connection();
     let session = use_session();
     let read_again = move || {
-        if let Some(names) = renamed {
-            names.0.track();
-        }
         connection.restored();
         session.is_signed_in();
     };
@@ -279,35 +286,42 @@ fn Breadcrumbs() -> impl IntoView {
 
     let crumbs = move || {
         let ids = ids.get();
-        let name = |resource: LocalResource<Option<String>>| {
-            resource.get().flatten().unwrap_or_else(|| "…".to_string())
+        let name = |resource: LocalResource<Option<String>>, id: Uuid| {
+            renamed
+                .and_then(|names| names.name_of(id))
+                .or_else(|| resource.get().flatten())
+                .unwrap_or_else(|| "…".to_string())
         };
         let mut crumbs = Vec::new();
         let Some(org) = ids.organization else {
             return crumbs;
         };
-        crumbs.push((name(organization), paths::organization(org), None));
+        crumbs.push((name(organization, org), paths::organization(org), None));
         if ids.clusters {
             crumbs.push(("Clusters".to_string(), paths::clusters(org), None));
             if let Some(cluster_id) = ids.cluster {
-                crumbs.push((name(cluster), paths::cluster(org, cluster_id), None));
+                crumbs.push((
+                    name(cluster, cluster_id),
+                    paths::cluster(org, cluster_id),
+                    None,
+                ));
             }
         }
         if let Some(project_id) = ids.project {
             crumbs.push((
-                name(project),
+                name(project, project_id),
                 paths::project(org, project_id),
                 Some(Siblings::Projects(org)),
             ));
             if let Some(environment_id) = ids.environment {
                 crumbs.push((
-                    name(environment),
+                    name(environment, environment_id),
                     paths::environment(org, project_id, environment_id),
                     Some(Siblings::Environments(org, project_id)),
                 ));
                 if let Some(service_id) = ids.service {
                     crumbs.push((
-                        name(service),
+                        name(service, service_id),
                         paths::service(org, project_id, environment_id, service_id),
                         Some(Siblings::Services(org, project_id, environment_id)),
                     ));

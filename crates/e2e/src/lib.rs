@@ -438,6 +438,28 @@ impl Browser {
         }
     }
 
+    /// Forgets the requests the page made so far (`api_requests` lists those made after).
+    pub async fn forget_requests(&self) -> Result<()> {
+        self.client
+            .execute("performance.clearResourceTimings()", vec![])
+            .await?;
+        Ok(())
+    }
+
+    /// The paths of the API requests the page made (since `forget_requests`), in order, as the
+    /// browser's Resource Timing API records them.
+    pub async fn api_requests(&self) -> Result<Vec<String>> {
+        let paths = self
+            .client
+            .execute(
+                "return performance.getEntriesByType('resource')
+                    .map(e => new URL(e.name).pathname).filter(p => p.startsWith('/api/'))",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(paths)?)
+    }
+
     /// Saves what the page shows to `target/e2e-screenshots/NAME.png`, to look at.
     pub async fn screenshot(&self, name: &str) -> Result<PathBuf> {
         let folder = repository_root().join("target/e2e-screenshots");

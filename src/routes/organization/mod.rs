@@ -39,3 +39,19 @@ where
         }
     })
 }
+
+/// A record as its update answered it, in the place of the one it replaces in `records` (the
+/// same `id`): the list shows it without being read again.
+pub fn replace_record<T: 'static>(
+    records: LocalResource<Result<(Uuid, Vec<T>), ApiError>>,
+    saved: T,
+    id: impl Fn(&T) -> Uuid,
+) {
+    records.update(|loaded| {
+        if let Some(Ok((_, records))) = loaded {
+            if let Some(kept) = records.iter_mut().find(|kept| id(kept) == id(&saved)) {
+                *kept = saved;
+            }
+        }
+    });
+}

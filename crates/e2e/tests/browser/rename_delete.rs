@@ -1,4 +1,5 @@
-//! A project and an environment renamed from their pages (the breadcrumb follows), then deleted
+//! A project and an environment renamed from their pages in one request (the breadcrumb follows
+//! the answer), then deleted
 //! once their name is typed: the button waits for the exact name, and the page goes up to what
 //! held them.
 
@@ -30,6 +31,7 @@ async fn a_project_and_an_environment_are_renamed_and_deleted() -> anyhow::Resul
         .await?;
     browser.wait_for_value("#rename-field-name", "shop").await?;
     browser.fill("#rename-field-name", "boutique").await?;
+    browser.forget_requests().await?;
     browser
         .click("form[aria-label='Rename this project'] button[type=submit]")
         .await?;
@@ -37,6 +39,11 @@ async fn a_project_and_an_environment_are_renamed_and_deleted() -> anyhow::Resul
         .wait_for_text(".toast--success", "The project is renamed.")
         .await?;
     browser.wait_for_text(".breadcrumbs", "boutique").await?;
+    assert_eq!(
+        browser.api_requests().await?,
+        [format!("/api/project/{}", place.project)],
+        "a rename makes one request: the page and the breadcrumb show its answer"
+    );
     let project = browser
         .api("GET", &format!("/project/{}", place.project), json!(null))
         .await?;

@@ -69,10 +69,7 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
     browser
         .fill("#field-git_repository-branch", "release")
         .await?;
-    browser
-        .client
-        .execute("performance.clearResourceTimings()", vec![])
-        .await?;
+    browser.forget_requests().await?;
     browser
         .click("form[aria-label='Application settings'] button[type=submit]")
         .await?;
@@ -83,17 +80,9 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
     // page shows both from the one request the save made.
     browser.wait_for_text("[role=status]", "deploy it").await?;
     browser.wait_for_value("#field-memory", "1024").await?;
-    let requests = browser
-        .client
-        .execute(
-            "return performance.getEntriesByType('resource')
-                .map(e => new URL(e.name).pathname).filter(p => p.startsWith('/api/'))",
-            vec![],
-        )
-        .await?;
     assert_eq!(
-        requests,
-        json!([format!("/api/application/{web}")]),
+        browser.api_requests().await?,
+        [format!("/api/application/{web}")],
         "a save makes one request"
     );
     // The actions are on every tab: deployed from here, the notice goes once it is done.

@@ -126,6 +126,7 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
             "for the payment provider",
         )
         .await?;
+    browser.forget_requests().await?;
     browser
         .click("form[aria-label='Edit PAYMENT_API_KEY'] button[type=submit]")
         .await?;
@@ -135,6 +136,9 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
             "for the payment provider",
         )
         .await?;
+    let edited = browser.api_requests().await?;
+    assert_eq!(edited.len(), 1, "an edit makes one request: {edited:?}");
+    assert!(edited[0].starts_with("/api/variable/"), "{edited:?}");
     let (kept,): (String,) =
         sqlx::query_as("SELECT secret_value FROM variables WHERE key = 'PAYMENT_API_KEY'")
             .fetch_one(&browser.server.state.db)

@@ -65,11 +65,12 @@ pub fn ProjectOverview() -> impl IntoView {
             navigate(&paths::organization(org), NavigateOptions::default());
         }
     });
-    let renamed = Callback::new(move |()| {
-        record.refetch();
-        if let Some(names) = use_names_changed() {
-            names.notify();
+    let names = use_names_changed();
+    let renamed = Callback::new(move |saved: Project| {
+        if let Some(names) = names {
+            names.renamed(saved.id, saved.name.clone());
         }
+        record.set(Some(Ok(saved)));
     });
 
     view! {
@@ -104,7 +105,7 @@ pub fn ProjectOverview() -> impl IntoView {
                     consequence="Its environments and their services are deleted with it."
                     rename=move |name: String| {
                         let request = ProjectRequest { name, description: description.clone() };
-                        async move { api.update_project(id, &request).await.map(drop) }
+                        async move { api.update_project(id, &request).await }
                     }
                     delete=move || async move { api.delete_project(id).await }
                     on_renamed=renamed on_deleted=deleted/>

@@ -20,8 +20,8 @@ use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope,
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
+use crate::routes::organization::{organization_records, replace_record};
 use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
@@ -41,7 +41,8 @@ pub fn Webhooks() -> impl IntoView {
         <section class="card" aria-labelledby="webhooks-title">
             <h2 id="webhooks-title">"All webhooks"</h2>
             {loaded(webhooks_list, 3, move |(org, webhooks)| view! {
-                <WebhookList org webhooks on_changed=Callback::new(move |_| webhooks_list.refetch())/>
+                <WebhookList org webhooks on_changed=Callback::new(move |_| webhooks_list.refetch())
+                    on_saved=Callback::new(move |saved| replace_record(webhooks_list, saved, |webhook: &Webhook| webhook.id))/>
             })}
         </section>
         {move || org.get().map(|org| view! {
@@ -51,7 +52,12 @@ pub fn Webhooks() -> impl IntoView {
 }
 
 #[component]
-fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_changed: Callback<()>) -> impl IntoView {
+fn WebhookList(
+    org: Uuid,
+    webhooks: Vec<Webhook>,
+    on_changed: Callback<()>,
+    on_saved: Callback<Webhook>,
+) -> impl IntoView {
     if webhooks.is_empty() {
         return view! {
             <EmptyState title="No webhook yet"
@@ -61,14 +67,19 @@ fn WebhookList(org: Uuid, webhooks: Vec<Webhook>, on_changed: Callback<()>) -> i
     }
     view! {
         <ul class="webhooks">
-            {webhooks.into_iter().map(|webhook| view! { <WebhookItem org webhook on_changed/> }).collect_view()}
+            {webhooks.into_iter().map(|webhook| view! { <WebhookItem org webhook on_changed on_saved/> }).collect_view()}
         </ul>
     }
     .into_any()
 }
 
 #[component]
-fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl IntoView {
+fn WebhookItem(
+    org: Uuid,
+    webhook: Webhook,
+    on_changed: Callback<()>,
+    on_saved: Callback<Webhook>,
+) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let open = RwSignal::new(false);
@@ -84,13 +95,13 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl In
         let request = request.clone();
         async move {
             match api.update_webhook(org, id, &request).await {
-                Ok(_) => {
+                Ok(saved) => {
                     toasts.success(if request.enabled {
                         "Webhook enabled."
                     } else {
                         "Webhook disabled."
                     });
-                    on_changed.run(());
+                    on_saved.run(saved);
                 }
                 Err(error) => toasts.error(error.to_string()),
             }
@@ -186,7 +197,7 @@ fn WebhookItem(org: Uuid, webhook: Webhook, on_changed: Callback<()>) -> impl In
                     delete=move || async move { api.delete_webhook(org, id).await } on_deleted=on_changed/>
             </div>
             <Show when=move || editing.get()>
-                <WebhookForm org editing=Some(record.clone()) on_saved=on_changed/>
+                <WebhookForm org editing=Some(record.clone()) on_saved/>
             </Show>
             <Show when=move || open.get()>
                 <Deliveries org webhook=id/>
@@ -266,7 +277,7 @@ fn DeliveryTable(deliveries: Vec<Delivery>) -> impl IntoView {
 
 /// Adds a webhook, or, `editing` one, saves it whole (its secret kept unless a new one is typed).
 #[component]
-fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<()>) -> impl IntoView {
+fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<Webhook>) -> impl IntoView {
     let api = use_api();
     let saved = editing
         .as_ref()
@@ -306,13 +317,13 @@ fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<()>) -> i
                 None => api.create_webhook(org, &request).await,
             }
         },
-        move |_: Webhook| {
+        move |saved: Webhook| {
             secret.set(String::new());
             if existing.is_none() {
                 target_url.set(String::new());
                 projects.set(String::new());
             }
-            on_saved.run(());
+            on_saved.run(saved);
             if existing.is_some() {
                 "Webhook saved."
             } else {

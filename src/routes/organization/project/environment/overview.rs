@@ -107,11 +107,12 @@ pub fn EnvironmentOverview() -> impl IntoView {
             );
         }
     });
-    let renamed = Callback::new(move |()| {
-        record.refetch();
-        if let Some(names) = use_names_changed() {
-            names.notify();
+    let names = use_names_changed();
+    let renamed = Callback::new(move |saved: Environment| {
+        if let Some(names) = names {
+            names.renamed(saved.id, saved.name.clone());
         }
+        record.set(Some(Ok(saved)));
     });
 
     view! {
@@ -170,7 +171,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
                         consequence="Its services stop and are deleted with it, their variables and history too."
                         rename=move |name: String| {
                             let request = EnvironmentRequest { name, mode, cluster_id: Some(cluster) };
-                            async move { api.update_environment(id, &request).await.map(drop) }
+                            async move { api.update_environment(id, &request).await }
                         }
                         delete=move || async move { api.delete_environment(id).await }
                         on_renamed=renamed on_deleted=deleted/>

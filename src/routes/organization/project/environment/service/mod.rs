@@ -28,6 +28,7 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, Api, ApiError};
+use crate::components::shell::{use_names_changed, NamesChanged};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::param_id;
 use crate::routes::paths::{self, ServiceTab};
@@ -57,6 +58,8 @@ pub struct AddressedService {
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
     kinds: Kinds,
+    /// Where a save that renames the service says so.
+    names: Option<NamesChanged>,
 }
 
 /// The address's service with its kind (`Api::service_kind`: known from a list or a creation,
@@ -120,7 +123,16 @@ impl AddressedService {
     /// After a save, the service as the answer gives it, and its status as a change leaves it
     /// (`DeploymentStatus::after_change`): nothing read again.
     pub fn saved(&self, record: ServiceRecord) {
+        if let Some(names) = self.names {
+            names.renamed(record.id(), record.name().to_string());
+        }
         self.record.set(Some(Ok(record)));
+        self.changed();
+    }
+
+    /// After a change of the service's settings or variables: its status as a change leaves it,
+    /// nothing read again.
+    pub fn changed(&self) {
         self.status.update(|status| {
             if let Some(Ok(status)) = status {
                 status.service_deployment_status = status.service_deployment_status.after_change();
@@ -178,6 +190,7 @@ fn address_service() -> AddressedService {
         record,
         status,
         kinds,
+        names: use_names_changed(),
     }
 }
 

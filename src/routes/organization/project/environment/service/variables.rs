@@ -68,6 +68,17 @@ pub fn ServiceVariables() -> impl IntoView {
         variables.refetch();
         addressed.status.refetch();
     });
+    // An edit's answer is the variable as saved: it takes its place in the list, nothing read.
+    let edited = Callback::new(move |saved: EnvironmentVariable| {
+        variables.update(|seen| {
+            if let Some(Ok(Some((_, variables)))) = seen {
+                if let Some(kept) = variables.iter_mut().find(|kept| kept.id == saved.id) {
+                    *kept = saved;
+                }
+            }
+        });
+        addressed.changed();
+    });
     let filter = RwSignal::new(String::new());
     let selection: Selection = RwSignal::new(Default::default());
 
@@ -98,7 +109,7 @@ pub fn ServiceVariables() -> impl IntoView {
                     .collect();
                     view! {
                         <SelectionBar own variables=variables.clone() selection on_changed=changed/>
-                        <VariableTable own variables=variables.clone() filter selection on_changed=changed/>
+                        <VariableTable own variables=variables.clone() filter selection on_changed=changed on_edited=edited/>
                         <div class="actions variables__bulk">
                             <ExportVariables name seen=variables.clone()/>
                             <ImportVariables own levels seen=variables.clone() on_imported=changed/>
@@ -132,6 +143,7 @@ fn VariableTable(
     filter: RwSignal<String>,
     selection: Selection,
     on_changed: Callback<()>,
+    on_edited: Callback<EnvironmentVariable>,
 ) -> impl IntoView {
     if variables.is_empty() {
         return view! {
@@ -162,7 +174,7 @@ fn VariableTable(
                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
             <For each=shown key=|variable| variable.id let:variable>
-                <VariableRow own variable selection on_changed/>
+                <VariableRow own variable selection on_changed on_edited/>
             </For>
         </table>
         {move || view! {
@@ -187,6 +199,7 @@ fn VariableRow(
     variable: EnvironmentVariable,
     selection: Selection,
     on_changed: Callback<()>,
+    on_edited: Callback<EnvironmentVariable>,
 ) -> impl IntoView {
     let api = use_api();
     let editor = RwSignal::new(Editor::Closed);
@@ -208,6 +221,10 @@ fn VariableRow(
     let saved = Callback::new(move |()| {
         editor.set(Editor::Closed);
         on_changed.run(());
+    });
+    let edited = Callback::new(move |variable| {
+        editor.set(Editor::Closed);
+        on_edited.run(variable);
     });
     let row_variable = variable.clone();
     let tickable = selectable(own, &variable);
@@ -267,7 +284,7 @@ fn VariableRow(
                 Editor::Closed => None,
                 Editor::Edit => Some(view! {
                     <tr class="table__detail"><td colspan="5">
-                        <EditVariable variable=variable.clone() on_saved=saved on_closed=closed/>
+                        <EditVariable variable=variable.clone() on_saved=edited on_closed=closed/>
                     </td></tr>
                 }.into_any()),
                 Editor::Override => Some(view! {
@@ -314,7 +331,7 @@ fn VariableValue(variable: EnvironmentVariable) -> impl IntoView {
 #[component]
 fn EditVariable(
     variable: EnvironmentVariable,
-    on_saved: Callback<()>,
+    on_saved: Callback<EnvironmentVariable>,
     on_closed: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
@@ -324,8 +341,8 @@ fn EditVariable(
     let description = RwSignal::new(variable.description.clone().unwrap_or_default());
     let form = Form::new(
         move |request: VariableRequest| async move { api.update_variable(id, &request).await },
-        move |_| {
-            on_saved.run(());
+        move |saved| {
+            on_saved.run(saved);
             "Variable saved.".to_string()
         },
     );
