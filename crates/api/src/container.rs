@@ -4,15 +4,17 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{
-    group_references, AnnotationsGroup, Autoscaling, Healthchecks, LabelsGroup, Port, ServiceType,
-    Storage,
-};
+use crate::autoscaling::Autoscaling;
 use crate::common::Reference;
 use crate::error::FieldError;
+use crate::groups::{group_references, AnnotationsGroup, LabelsGroup};
+use crate::ports::Port;
+use crate::probes::Healthchecks;
 use crate::registry::RegistryKind;
 use crate::rules::{self, Violations};
 use crate::runtime::RuntimeRequest;
+use crate::service_type::ServiceType;
+use crate::storage::Storage;
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

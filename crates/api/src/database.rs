@@ -4,10 +4,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::ServiceType;
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 
 wire_enum!(
     DatabaseType {

@@ -65,7 +65,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ApplicationRequest, VariableCreation};
+    use crate::application::ApplicationRequest;
+    use crate::variable::VariableCreation;
     use serde_json::json;
 
     fn application(extra: Value) -> Value {

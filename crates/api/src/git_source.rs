@@ -1,10 +1,14 @@
 //! Where a service's code comes from when it is built from git: one answer per kind, used by the
 //! server (commits, the commit a deployment is at) and by the console (its commit list).
 
-use crate::{
-    Application, Container, Database, GitRepository, HelmService, Job, ServiceType,
-    TerraformService,
-};
+use crate::application::Application;
+use crate::container::Container;
+use crate::database::Database;
+use crate::git_repository::GitRepository;
+use crate::helm::HelmService;
+use crate::job::Job;
+use crate::service_type::ServiceType;
+use crate::terraform::TerraformService;
 
 /// A service record that may be built from a git repository.
 pub trait GitSource {

@@ -1,8 +1,9 @@
 //! Labels groups (spec 2.10) and annotation groups, set on services.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
 
-use crate::application::{KeyValue, Label};
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 
@@ -144,4 +145,86 @@ mod tests {
         };
         assert_eq!(request.validate().unwrap_err()[0].field, "scopes");
     }
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AnnotationsGroup {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub annotations: Vec<KeyValue>,
+    pub scopes: Vec<crate::groups::AnnotationScope>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct KeyValue {
+    pub key: String,
+    pub value: String,
+}
+
+impl AnnotationsGroup {
+    /// The group with this id, as a service stores it (the rest is the group's own, read with
+    /// the service).
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            created_at: DateTime::UNIX_EPOCH,
+            updated_at: None,
+            name: String::new(),
+            annotations: Vec::new(),
+            scopes: Vec::new(),
+        }
+    }
+}
+
+impl LabelsGroup {
+    /// The group with this id, as a service stores it.
+    pub fn stored(id: Uuid) -> Self {
+        Self {
+            id,
+            created_at: DateTime::UNIX_EPOCH,
+            updated_at: None,
+            name: String::new(),
+            labels: Vec::new(),
+        }
+    }
+}
+
+/// Labels group (spec 2.10).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LabelsGroup {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub name: String,
+    pub labels: Vec<Label>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Label {
+    pub key: String,
+    pub value: String,
+    pub propagate_to_cloud_provider: bool,
+}
+
+/// A group a service is attached to, by id (the production document's `ServiceLabelRequest`
+/// and `ServiceAnnotationRequest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GroupReference {
+    pub id: Uuid,
+}
+
+/// The references of a record's groups, as a request names them.
+pub fn group_references<'a>(ids: impl IntoIterator<Item = &'a Uuid>) -> Vec<GroupReference> {
+    ids.into_iter().map(|&id| GroupReference { id }).collect()
 }

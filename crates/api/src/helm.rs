@@ -4,10 +4,12 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{GitRepository, GitRepositoryRequest, KeyValue, ServiceType};
 use crate::common::Reference;
 use crate::error::FieldError;
+use crate::git_repository::{GitRepository, GitRepositoryRequest};
+use crate::groups::KeyValue;
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -153,7 +153,7 @@ impl HelmRepositoryRequest {
                 format!(
                     "must start with {} for {}",
                     schemes.join(" or "),
-                    crate::WireEnum::label(self.kind)
+                    crate::wire::WireEnum::label(self.kind)
                 ),
             )));
         }

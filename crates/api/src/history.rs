@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::ServiceType;
 use crate::error::FieldError;
+use crate::service_type::ServiceType;
 use crate::status::{ActionStatus, ServiceState, StatusAction, StatusDetails, SubAction};
 
 /// A commit's or an execution's id as pages show it: its first 8 characters.
@@ -139,13 +139,13 @@ impl DeploymentHistoryEntry {
     }
 }
 
-impl crate::DeployRequest {
+impl crate::deploy::DeployRequest {
     /// The deploy that puts back what `entry` deployed: the production document's fields (its
     /// commit, image tag or chart version), which a platform without rollbacks reads alone, and
     /// ours naming the entry, with which this server also restores the image and chart values.
     pub fn rolling_back_to(entry: &DeploymentHistoryEntry) -> Self {
         let details = &entry.details;
-        crate::DeployRequest {
+        crate::deploy::DeployRequest {
             git_commit_id: details
                 .commit
                 .as_ref()
@@ -156,7 +156,7 @@ impl crate::DeployRequest {
                 .as_ref()
                 .and_then(|chart| chart.chart_version.clone()),
             rollback_to: Some(entry.identifier.execution_id.clone()),
-            ..crate::DeployRequest::default()
+            ..crate::deploy::DeployRequest::default()
         }
     }
 }

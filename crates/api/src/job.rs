@@ -5,11 +5,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{GitRepository, GitRepositoryRequest, Healthchecks, ServiceType};
 use crate::common::Reference;
 use crate::container::RegistryOfImage;
 use crate::error::FieldError;
+use crate::git_repository::{GitRepository, GitRepositoryRequest};
+use crate::probes::Healthchecks;
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 
 wire_enum!(
     JobType {
@@ -236,9 +238,9 @@ pub struct JobRequest {
     #[serde(default)]
     pub schedule: JobSchedule,
     pub source: JobSourceRequest,
-    #[serde(default = "crate::application::defaults::cpu")]
+    #[serde(default = "crate::defaults::cpu")]
     pub cpu: i64,
-    #[serde(default = "crate::application::defaults::memory")]
+    #[serde(default = "crate::defaults::memory")]
     pub memory: i64,
     #[serde(default)]
     pub gpu: i64,

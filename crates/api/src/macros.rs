@@ -11,7 +11,7 @@ macro_rules! wire_enum {
         pub enum $name {
             $($variant,)+
             /// A value this version does not know, read as it is where unknown values are
-            /// accepted (`crate::accept_unknown_values`): the console shows it as the API says
+            /// accepted (`crate::wire::accept_unknown_values`): the console shows it as the API says
             /// it rather than failing the page.
             Other(&'static str),
         }
@@ -33,8 +33,8 @@ macro_rules! wire_enum {
                     fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<$name, E> {
                         match value {
                             $($wire => Ok($name::$variant),)+
-                            _ if crate::unknown_values_accepted() => {
-                                Ok($name::Other(crate::intern(value)))
+                            _ if crate::wire::unknown_values_accepted() => {
+                                Ok($name::Other(crate::wire::intern(value)))
                             }
                             _ => Err(E::unknown_variant(value, &[$($wire),+])),
                         }
@@ -79,7 +79,7 @@ macro_rules! wire_enum {
             }
         }
 
-        impl crate::WireEnum for $name {
+        impl crate::wire::WireEnum for $name {
             fn all() -> &'static [Self] {
                 Self::ALL
             }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::ServiceType;
+use crate::service_type::ServiceType;
 use crate::status::StatusDetails;
 
 #[serde_with::skip_serializing_none]
@@ -101,7 +101,7 @@ pub struct QueuedServiceIdentifier {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QueuedStageService {
     pub identifier: QueuedServiceIdentifier,
-    pub status: crate::StageStatus,
+    pub status: crate::history::StageStatus,
     #[serde(default)]
     pub icon_uri: String,
 }
@@ -111,7 +111,7 @@ pub struct QueuedStageService {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QueuedStage {
     pub name: String,
-    pub status: crate::StageStatus,
+    pub status: crate::history::StageStatus,
     pub services: Vec<QueuedStageService>,
 }
 

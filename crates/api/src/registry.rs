@@ -248,7 +248,7 @@ impl ContainerRegistryRequest {
                     "url",
                     format!(
                         "must be {fixed} for {} (or be omitted)",
-                        crate::WireEnum::label(self.kind)
+                        crate::wire::WireEnum::label(self.kind)
                     ),
                 )));
             }

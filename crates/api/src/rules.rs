@@ -371,7 +371,7 @@ pub fn region(
     provider: crate::cloud::CloudProvider,
     value: &str,
 ) -> Option<FieldError> {
-    use crate::WireEnum;
+    use crate::wire::WireEnum;
     if value.trim().is_empty() {
         return Some(FieldError::new(field, "is required"));
     }
@@ -404,7 +404,9 @@ pub fn region(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::{ApplicationRequest, GitRepositoryRequest, PortRequest};
+    use crate::application::ApplicationRequest;
+    use crate::git_repository::GitRepositoryRequest;
+    use crate::ports::PortRequest;
     use crate::project::ProjectRequest;
     use crate::runtime::RuntimeRequest;
 

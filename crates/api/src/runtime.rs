@@ -5,12 +5,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::application::{
-    defaults, AutoscalingRequest, GroupReference, Healthchecks, PortProtocol, PortRequest,
-    StorageRequest,
-};
+use crate::autoscaling::AutoscalingRequest;
+use crate::defaults;
 use crate::error::FieldError;
+use crate::groups::GroupReference;
+use crate::ports::{PortProtocol, PortRequest};
+use crate::probes::Healthchecks;
 use crate::rules::{self, Violations};
+use crate::storage::StorageRequest;
 
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

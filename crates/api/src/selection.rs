@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{DeployRequest, ServiceType, TerraformDeployAction};
+use crate::deploy::{DeployRequest, TerraformDeployAction};
 use crate::error::FieldError;
 use crate::history::EnvironmentDeployment;
+use crate::service_type::ServiceType;
 
 /// An application to deploy, at a commit or the branch's latest.
 #[serde_with::skip_serializing_none]

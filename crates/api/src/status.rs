@@ -1,11 +1,10 @@
 //! Service status (spec 2.16), the state enumerations (spec 3) and the batched environment
 //! statuses of DESIGN §3.
 
+use crate::service_type::ServiceType;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
-
-use crate::application::ServiceType;
 
 wire_enum!(
     /// Service state (spec 3.1).

@@ -6,10 +6,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::{GitRepository, GitRepositoryRequest, ServiceType};
 use crate::common::Reference;
 use crate::error::FieldError;
+use crate::git_repository::{GitRepository, GitRepositoryRequest};
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 
 wire_enum!(
     TerraformEngine {

@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::ServiceType;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 
 wire_enum!(
     /// Where a variable is defined (spec 2.1).

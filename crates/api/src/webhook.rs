@@ -4,10 +4,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::application::ServiceType;
 use crate::environment::EnvironmentMode;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
+use crate::service_type::ServiceType;
 use crate::status::{ServiceState, StatusAction};
 
 wire_enum!(

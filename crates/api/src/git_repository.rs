@@ -1,0 +1,114 @@
+//! The git repository a service is built from (spec 2.5), as a record names it and a request
+//! sets it.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// Git repository of a service (spec 2.5).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GitRepository {
+    pub provider: Option<String>,
+    pub owner: Option<String>,
+    pub url: String,
+    pub name: Option<String>,
+    pub has_access: Option<bool>,
+    pub branch: Option<String>,
+    pub root_path: Option<String>,
+    pub deployed_commit_id: Option<String>,
+    pub deployed_commit_date: Option<DateTime<Utc>>,
+    pub deployed_commit_contributor: Option<String>,
+    pub deployed_commit_tag: Option<String>,
+    pub git_token_id: Option<String>,
+    pub git_token_name: Option<String>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GitRepositoryRequest {
+    pub url: String,
+    #[serde(default)]
+    pub branch: Option<String>,
+    #[serde(default)]
+    pub root_path: Option<String>,
+    /// The code host; `SAMPLED_CODE_HOST` when left out.
+    #[serde(default)]
+    pub provider: Option<String>,
+    /// The production document asks for them; this server reads them from the URL.
+    #[serde(default)]
+    pub owner: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The code host of a repository whose request names none: the platform's enum of code hosts
+/// hides their names, so every URL, the reference server's local repositories included, reads
+/// as the one the spec samples.
+pub const SAMPLED_CODE_HOST: &str = "PROVIDER_G";
+
+impl GitRepositoryRequest {
+    /// The repository at `url` with everything the production document asks for: its code
+    /// host, and its owner and name read from the URL.
+    pub fn for_url(url: &str, branch: Option<String>) -> Self {
+        let url = url.trim().to_string();
+        let (owner, name) = repository_owner_and_name(&url);
+        Self {
+            url,
+            branch,
+            root_path: None,
+            provider: Some(SAMPLED_CODE_HOST.to_string()),
+            owner,
+            name,
+        }
+    }
+}
+
+/// `https://host/owner/name.git` gives `(owner, name)`.
+pub fn repository_owner_and_name(url: &str) -> (Option<String>, Option<String>) {
+    let path = url.trim_end_matches('/').trim_end_matches(".git");
+    let mut segments = path.rsplit(['/', ':']);
+    let name = segments
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let owner = segments
+        .next()
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    (owner, name)
+}
+
+impl From<&GitRepository> for GitRepositoryRequest {
+    fn from(repository: &GitRepository) -> Self {
+        Self {
+            url: repository.url.clone(),
+            branch: repository.branch.clone(),
+            root_path: repository.root_path.clone(),
+            provider: repository.provider.clone(),
+            owner: repository.owner.clone(),
+            name: repository.name.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owner_and_name_come_from_the_url() {
+        assert_eq!(
+            repository_owner_and_name("https://git.example.com/acme/web.git"),
+            (Some("acme".into()), Some("web".into()))
+        );
+        assert_eq!(
+            repository_owner_and_name("git@example.com:acme/api"),
+            (Some("acme".into()), Some("api".into()))
+        );
+        let request = GitRepositoryRequest::for_url(" https://git.example.com/acme/web ", None);
+        assert_eq!(request.url, "https://git.example.com/acme/web");
+        assert_eq!(request.provider.as_deref(), Some(SAMPLED_CODE_HOST));
+    }
+}

@@ -1,0 +1,45 @@
+//! What every enumeration of the wire (`wire_enum!`) shares: the trait that says what it is, and
+//! how a value this version does not know is read.
+
+static UNKNOWN_VALUES_ACCEPTED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, an enumeration's value this version does not know reads as its `Other` variant
+/// rather than failing the answer: what the console does, so that a platform newer than it
+/// shows its new values as it sends them. The server never does: a request's unknown value is
+/// refused with the values it takes.
+pub fn accept_unknown_values() {
+    UNKNOWN_VALUES_ACCEPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub(crate) fn unknown_values_accepted() -> bool {
+    UNKNOWN_VALUES_ACCEPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The unknown values read so far, each kept once for the life of the program (a few words a
+/// platform added, read at every poll).
+pub(crate) fn intern(value: &str) -> &'static str {
+    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match seen.iter().find(|known| **known == value) {
+        Some(known) => known,
+        None => {
+            let kept: &'static str = Box::leak(value.to_string().into_boxed_str());
+            seen.push(kept);
+            kept
+        }
+    }
+}
+
+/// What every enumeration of the wire (declared with `wire_enum!`) can say of itself: what a
+/// select of it offers, sends and shows.
+pub trait WireEnum: Copy + PartialEq + Send + Sync + std::str::FromStr + 'static {
+    /// Every value, in the spec's order.
+    fn all() -> &'static [Self];
+    /// The value as the wire spells it.
+    fn as_str(self) -> &'static str;
+    /// The value in the words of a page.
+    fn label(self) -> &'static str;
+}
