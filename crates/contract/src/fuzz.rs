@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
-use crate::Document;
+use crate::document::Document;
 
 const MAX_DEPTH: usize = 8;
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::Document;
+use crate::document::{Document, Operation};
 
 /// Which fields a sample holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,4 +160,73 @@ fn number(schema: &Value) -> f64 {
     let minimum = schema["minimum"].as_f64().unwrap_or(1.0);
     let maximum = schema["maximum"].as_f64().unwrap_or(f64::MAX);
     minimum.max(1.0).min(maximum)
+}
+
+/// Samples of an operation's requests and answers.
+impl Operation<'_> {
+    /// A request built from the operation's request schema, if it takes a body.
+    pub fn sample_request(&self, fields: Fields) -> Option<Value> {
+        let schema = self.request_schema()?;
+        Some(build(self.document, schema, fields))
+    }
+
+    /// An answer built from the schema of the operation's first success code with a body:
+    /// `(status, body)`.
+    pub fn sample_response(&self, fields: Fields) -> Option<(u16, Value)> {
+        self.sample_response_choosing(fields, 0)
+    }
+
+    /// `sample_response` whose enumerations hold their value number `choice`
+    /// (`build_choosing`).
+    pub fn sample_response_choosing(&self, fields: Fields, choice: usize) -> Option<(u16, Value)> {
+        self.sample_of_answer(|schema| build_choosing(self.document, schema, fields, choice))
+    }
+
+    /// `sample_response` whose every enumeration holds a value the document does not list
+    /// (`UNLISTED_VALUE`), as a newer platform may send.
+    pub fn sample_response_unlisted(&self, fields: Fields) -> Option<(u16, Value)> {
+        self.sample_of_answer(|schema| build_unlisted(self.document, schema, fields))
+    }
+
+    /// `build` of the schema of the first success code with a body: `(status, body)`.
+    fn sample_of_answer(&self, build: impl FnOnce(&Value) -> Value) -> Option<(u16, Value)> {
+        let status = self
+            .success_codes()
+            .into_iter()
+            .find(|code| self.response_schema(*code).is_some())?;
+        Some((status, build(self.response_schema(status)?)))
+    }
+
+    /// The longest enumeration the operation's answers hold, at any depth: samples choosing
+    /// each value up to it hold every value of every enumeration.
+    pub fn longest_enumeration(&self) -> usize {
+        fn longest(document: &Document, schema: &Value, depth: usize) -> usize {
+            if depth > 12 {
+                return 0;
+            }
+            let schema = document.resolve(schema);
+            let own = schema["enum"].as_array().map_or(0, Vec::len);
+            let nested = match schema {
+                Value::Object(fields) => fields
+                    .iter()
+                    .filter(|(key, _)| *key != "enum" && *key != "example")
+                    .map(|(_, value)| longest(document, value, depth + 1))
+                    .max()
+                    .unwrap_or(0),
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| longest(document, item, depth + 1))
+                    .max()
+                    .unwrap_or(0),
+                _ => 0,
+            };
+            own.max(nested)
+        }
+        self.success_codes()
+            .into_iter()
+            .filter_map(|code| self.response_schema(code))
+            .map(|schema| longest(self.document, schema, 0))
+            .max()
+            .unwrap_or(0)
+    }
 }

@@ -10,7 +10,8 @@ use std::sync::Mutex;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::{Document, Fields};
+use crate::document::Document;
+use crate::sample::{self, Fields};
 
 /// The ids of the stand-in's records.
 pub mod ids {
@@ -200,7 +201,7 @@ impl StandIn {
             .filter_map(|(_, service_type, id)| {
                 let reference = mapping[*service_type].as_str()?;
                 let schema = json!({ "$ref": reference });
-                let mut item = crate::sample::build(&self.document, &schema, self.fields);
+                let mut item = sample::build(&self.document, &schema, self.fields);
                 item["id"] = json!(id);
                 item["service_type"] = json!(service_type);
                 item["name"] = json!(format!("sample {}", service_type.to_ascii_lowercase()));

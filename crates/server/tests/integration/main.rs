@@ -23,6 +23,7 @@ mod engine;
 mod forward;
 mod fuzz;
 mod history;
+mod imports;
 mod kill_restart;
 mod load;
 mod openapi;

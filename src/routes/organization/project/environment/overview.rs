@@ -32,18 +32,12 @@ use crate::state::toasts::use_toasts;
 use super::clone::CloneEnvironment;
 use super::deployments::EnvironmentDeployments;
 use super::new_service::NewService;
-use super::service_table::{RowStatuses, ServiceTable};
+use super::row_statuses::RowStatuses;
+use super::service_table::{Ids, ServiceTable};
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
 const POLL_SETTLED: Duration = Duration::from_secs(15);
-
-#[derive(Clone, Copy, PartialEq)]
-pub(super) struct Ids {
-    pub(super) org: Uuid,
-    pub(super) project: Uuid,
-    pub(super) environment: Uuid,
-}
 
 #[component]
 pub fn EnvironmentOverview() -> impl IntoView {

@@ -12,7 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::service_table::RowStatuses;
+use super::row_statuses::RowStatuses;
 use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;

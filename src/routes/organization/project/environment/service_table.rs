@@ -4,24 +4,19 @@
 //! again when a poll changes its status, and nowhere else; the checkboxes answer through one
 //! listener on the table's body.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
 use html_escape::{encode_double_quoted_attribute, encode_text};
 use leptos::ev::MouseEvent;
 use leptos::html::Tbody;
 use leptos::prelude::*;
-use platform_api::{
-    DeploymentStatus, EnvironmentStatuses, ServiceState, StateTone, Status, WireEnum,
-};
+use platform_api::{StateTone, WireEnum};
 use uuid::Uuid;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlTableRowElement};
 
-use super::overview::Ids;
+use super::row_statuses::{RowStatus, RowStatuses};
 use super::selection::{Selection, SelectionActions};
 use crate::api::service::ServiceSummary;
-use crate::api::ApiError;
 use crate::components::empty_state::EmptyState;
 use crate::components::pager::{page_range, use_page, ListPager};
 use crate::components::relative_time::relative_time_html;
@@ -41,107 +36,12 @@ const FIRST_STATUS_CELL: u32 = 3;
 /// the state's words and colour say the same.
 const MOST_PULSING: usize = 50;
 
-/// What a row shows of its service's status: a row is written again only when this changes.
-#[derive(Clone, PartialEq)]
-pub(super) struct RowStatus {
-    pub(super) state: ServiceState,
-    deployment: DeploymentStatus,
-    last_deployed: Option<DateTime<Utc>>,
-    /// The service's last action, whose log says why it failed.
-    pub(super) execution_id: Option<String>,
-}
-
-impl RowStatus {
-    fn of(status: &Status) -> Self {
-        Self {
-            state: status.state,
-            deployment: status.service_deployment_status,
-            last_deployed: status.last_deployment_date,
-            execution_id: status.execution_id.clone(),
-        }
-    }
-
-    fn never_deployed(&self) -> bool {
-        self.deployment == DeploymentStatus::NeverDeployed
-    }
-}
-
-/// Each service's status at the polled statuses' last answer, read once per answer; the table
-/// compares its rows with it, and the few services followed one by one (the selection's
-/// progress) have a signal each, set only when their status changes.
-#[derive(Clone, Copy)]
-pub(super) struct RowStatuses {
-    current: StoredValue<HashMap<Uuid, RowStatus>>,
-    /// How many answers were read: 0 until the first.
-    answers: RwSignal<u64>,
-    followed: StoredValue<HashMap<Uuid, ArcRwSignal<Option<RowStatus>>>>,
-}
-
-impl RowStatuses {
-    pub(super) fn follow(statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>) -> Self {
-        let rows = Self {
-            current: StoredValue::new(HashMap::new()),
-            answers: RwSignal::new(0),
-            followed: StoredValue::new(HashMap::new()),
-        };
-        Effect::new(move |_| {
-            let read = statuses.with(|answer| match answer {
-                Some(Ok(answer)) => {
-                    let current: HashMap<Uuid, RowStatus> = answer
-                        .all()
-                        .map(|status| (status.id, RowStatus::of(status)))
-                        .collect();
-                    rows.current.set_value(current);
-                    true
-                }
-                Some(Err(_)) => true,
-                None => false,
-            });
-            if !read {
-                return;
-            }
-            let changed: Vec<_> = rows.followed.with_value(|followed| {
-                rows.current.with_value(|current| {
-                    followed
-                        .iter()
-                        .filter_map(|(id, signal)| {
-                            let now = current.get(id).cloned();
-                            signal
-                                .with_untracked(|shown| *shown != now)
-                                .then(|| (signal.clone(), now))
-                        })
-                        .collect()
-                })
-            });
-            for (signal, now) in changed {
-                signal.set(now);
-            }
-            rows.answers.update(|answers| *answers += 1);
-        });
-        rows
-    }
-
-    /// Whether the statuses have answered (well or not) at least once.
-    pub(super) fn answered(self) -> bool {
-        self.answers.with(|answers| *answers > 0)
-    }
-
-    fn status(self, id: Uuid) -> Option<RowStatus> {
-        self.current.with_value(|current| current.get(&id).cloned())
-    }
-
-    /// The service's status as a signal of its own (empty while unknown).
-    pub(super) fn of(self, id: Uuid) -> ArcRwSignal<Option<RowStatus>> {
-        let now = self.status(id);
-        self.followed
-            .try_update_value(|followed| {
-                followed
-                    .entry(id)
-                    .or_insert_with(|| ArcRwSignal::new(now.clone()))
-                    .clone()
-            })
-            .unwrap_or_else(|| ArcRwSignal::new(now))
-    }
+/// Where the environment is.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) struct Ids {
+    pub(super) org: Uuid,
+    pub(super) project: Uuid,
+    pub(super) environment: Uuid,
 }
 
 /// The services, a row each, with its status from `rows` and its checkbox of the selection.
@@ -267,7 +167,7 @@ fn follow_statuses(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, rows: Ro
         shown.with_value(|shown| shown.iter().map(|id| rows.status(*id)).collect::<Vec<_>>()),
     );
     Effect::new(move |_| {
-        rows.answers.track();
+        rows.track_answers();
         let Some(body) = body.get() else { return };
         let table_rows = body.rows();
         let now = Utc::now();
@@ -365,7 +265,7 @@ fn follow_selection(body: NodeRef<Tbody>, shown: StoredValue<Vec<Uuid>>, selecti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use platform_api::ServiceType;
+    use platform_api::{DeploymentStatus, ServiceState, ServiceType};
     use wasm_bindgen_test::wasm_bindgen_test;
 
     wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -13,6 +13,7 @@ pub mod overview;
 pub mod settings;
 mod variable_bulk;
 mod variable_import;
+mod variable_level;
 pub mod variables;
 
 use std::time::Duration;

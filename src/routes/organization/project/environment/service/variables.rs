@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::use_addressed_service;
 use super::variable_bulk::{selectable, EditAsText, Selection, SelectionBar};
 use super::variable_import::{ExportVariables, ImportVariables};
+use super::variable_level::{level_label, Level};
 use crate::api::{use_api, ApiError};
 use crate::components::case;
 use crate::components::delete_button::DeleteButton;
@@ -23,23 +24,6 @@ use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::pager::{page_range, use_page, ListPager};
 use crate::routes::param_id;
-
-/// Where a variable is defined: a scope and the id of the project, environment or service.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Level {
-    pub(super) scope: VariableScope,
-    pub(super) parent: Uuid,
-}
-
-/// How a person names the level a variable comes from.
-pub(super) fn level_label(scope: VariableScope) -> &'static str {
-    match scope {
-        VariableScope::Project => "Project",
-        VariableScope::Environment => "Environment",
-        VariableScope::BuiltIn => "Built-in",
-        _ => "This service",
-    }
-}
 
 #[component]
 pub fn ServiceVariables() -> impl IntoView {

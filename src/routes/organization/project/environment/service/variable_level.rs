@@ -1,0 +1,22 @@
+//! The levels a service's variables come from: the service, its environment, its project, the
+//! platform's built-in ones.
+
+use platform_api::VariableScope;
+use uuid::Uuid;
+
+/// Where a variable is defined: a scope and the id of the project, environment or service.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Level {
+    pub(super) scope: VariableScope,
+    pub(super) parent: Uuid,
+}
+
+/// How a person names the level a variable comes from.
+pub(super) fn level_label(scope: VariableScope) -> &'static str {
+    match scope {
+        VariableScope::Project => "Project",
+        VariableScope::Environment => "Environment",
+        VariableScope::BuiltIn => "Built-in",
+        _ => "This service",
+    }
+}
