@@ -2,17 +2,13 @@
 //! understands, sign-in on 401, and a wait-and-retry on 429. One module per resource family.
 
 pub mod alert_receiver;
-pub mod application;
 pub mod audit;
 pub mod cluster;
-pub mod container;
-pub mod database;
 mod enhancement;
 pub mod environment;
 mod error;
 pub mod groups;
 pub mod helm_repository;
-pub mod job;
 pub mod on_premise;
 pub mod organization;
 mod prefetch;
