@@ -98,8 +98,7 @@ async fn restart_and_stop_need_something_running() {
 #[tokio::test]
 async fn uninstalling_a_job_keeps_its_configuration() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let job = server
         .post(
             &format!("/api/environment/{environment}/job"),

@@ -243,8 +243,7 @@ async fn environments_are_created_with_a_mode() {
 #[tokio::test]
 async fn applications_carry_every_field_of_the_spec() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let path = format!("/api/environment/{environment}/application");
     let reply = server
         .post(

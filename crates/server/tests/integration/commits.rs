@@ -10,8 +10,7 @@ use serde_json::{json, Value};
 #[tokio::test]
 async fn commits_come_from_the_repository_itself() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let (_repository, url) = repository();
     let created = server
         .post(
@@ -267,8 +266,7 @@ async fn deployed_commit(
 #[tokio::test]
 async fn every_kind_built_from_git_records_the_commit_it_deployed() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let (_repository, url) = repository();
     let git = json!({"url": url, "branch": "main"});
     for (kind, body, path) in [
@@ -349,8 +347,7 @@ async fn every_kind_built_from_git_records_the_commit_it_deployed() {
 #[tokio::test]
 async fn a_commit_the_repository_does_not_have_is_refused_before_anything_runs() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let (_repository, url) = repository();
     let created = server
         .post(
@@ -389,8 +386,7 @@ async fn a_commit_the_repository_does_not_have_is_refused_before_anything_runs()
 #[tokio::test]
 async fn a_branch_that_is_gone_fails_the_clone_and_says_why() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let (_repository, url) = repository();
     let created = server
         .post(

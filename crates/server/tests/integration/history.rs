@@ -76,8 +76,7 @@ async fn history_lists_deployments_newest_first_by_page() {
 #[tokio::test]
 async fn helm_history_is_paged_20_by_default() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let helm = server
         .post(
             &format!("/api/environment/{environment}/helm"),

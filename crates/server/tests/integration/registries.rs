@@ -167,8 +167,7 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
         .unwrap()
         .to_string();
     let one = format!("{}/{registry}", path(&server));
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let container = server
         .post(
             &format!("/api/environment/{environment}/container"),

@@ -23,8 +23,7 @@ async fn deploy(server: &TestServer, path: &str, body: Value) -> Value {
 #[tokio::test]
 async fn an_application_rolls_back_to_an_earlier_commit() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let (_repository, url) = repository();
     let created = server
         .post(

@@ -33,8 +33,7 @@ fn step_names(status: &Value) -> Vec<&str> {
 #[tokio::test]
 async fn a_container_runs_an_image_of_a_registry() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let registry = registry(&server).await;
     let containers = format!("/api/environment/{environment}/container");
     let created = server
@@ -113,8 +112,7 @@ async fn a_container_runs_an_image_of_a_registry() {
 #[tokio::test]
 async fn container_rules_name_the_field() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let registry = registry(&server).await;
     let containers = format!("/api/environment/{environment}/container");
     assert_invalid_fields(
@@ -153,8 +151,7 @@ async fn container_rules_name_the_field() {
 #[tokio::test]
 async fn flattened_parts_refuse_unknown_fields_and_name_wrong_values() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (project, environment) = server.staging().await;
     let registry = registry(&server).await;
     let container =
         json!({"name": "api", "registry_id": registry, "image_name": "nginx", "tag": "1"});
@@ -226,8 +223,7 @@ async fn flattened_parts_refuse_unknown_fields_and_name_wrong_values() {
 #[tokio::test]
 async fn a_database_deploys_without_a_build() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let databases = format!("/api/environment/{environment}/database");
     let created = server
         .post(
@@ -293,8 +289,7 @@ async fn a_database_deploys_without_a_build() {
 #[tokio::test]
 async fn jobs_run_on_a_schedule_or_at_lifecycle_events() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let registry = registry(&server).await;
     let jobs = format!("/api/environment/{environment}/job");
     let cron = server
@@ -390,8 +385,7 @@ async fn jobs_run_on_a_schedule_or_at_lifecycle_events() {
 #[tokio::test]
 async fn helm_services_come_from_git_or_a_helm_repository() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let repository = server
         .post(
             &format!(
@@ -489,8 +483,7 @@ async fn unchanged_by_its_own_request<T, R>(
 #[tokio::test]
 async fn a_record_sent_back_as_its_request_is_unchanged() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let application = server
         .post(
             &format!("/api/environment/{environment}/application"),

@@ -35,8 +35,7 @@ async fn stored_secrets(server: &TestServer, id: &str) -> String {
 #[tokio::test]
 async fn a_terraform_service_answers_in_the_spec_form_without_secret_values() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let created = server
         .post(
             &format!("/api/environment/{environment}/terraform"),
@@ -109,8 +108,7 @@ async fn a_terraform_service_answers_in_the_spec_form_without_secret_values() {
 #[tokio::test]
 async fn terraform_rules_name_the_field() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let path = format!("/api/environment/{environment}/terraform");
     assert_invalid_fields(
         &server.post(&path, body(json!({}), -1, json!([]))).await,
@@ -140,8 +138,7 @@ async fn terraform_rules_name_the_field() {
 #[tokio::test]
 async fn the_documents_auto_deploy_config_sets_auto_deploy() {
     let server = TestServer::new().await;
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let path = format!("/api/environment/{environment}/terraform");
     let mut request = body(json!({"kubernetes": {}}), 600, json!([]));
     request["auto_deploy_config"] = json!({"auto_deploy": true, "terraform_action": "DEFAULT"});
@@ -190,8 +187,7 @@ async fn a_read_token_reads_the_tfvars_only_of_repositories_a_terraform_service_
         .await;
     assert_eq!(as_writer.status, StatusCode::OK, "{}", as_writer.body);
 
-    let project = server.project("shop").await;
-    let environment = server.environment(&project, "staging").await;
+    let (_, environment) = server.staging().await;
     let mut service = body(json!({"kubernetes": {}}), 600, json!([]));
     service["terraform_files_source"]["git"]["git_repository"]["url"] = json!(url);
     let created = server

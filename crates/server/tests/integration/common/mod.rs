@@ -267,10 +267,16 @@ impl TestServer {
 
     /// A project, an environment and an application; returns their ids.
     pub async fn hierarchy(&self) -> (String, String, String) {
-        let project = self.project("shop").await;
-        let environment = self.environment(&project, "staging").await;
+        let (project, environment) = self.staging().await;
         let application = self.application(&environment, "web").await;
         (project, environment, application)
+    }
+
+    /// A project `shop` and its environment `staging`: `(project, environment)`.
+    pub async fn staging(&self) -> (String, String) {
+        let project = self.project("shop").await;
+        let environment = self.environment(&project, "staging").await;
+        (project, environment)
     }
 
     /// The secret of a new API token of `role` (ADMIN, WRITE, DEPLOY, READ).
