@@ -137,3 +137,16 @@ impl Numbers {
         }
     }
 }
+
+/// A form's submit button: disabled while the form is sent.
+#[component]
+pub fn SubmitButton<R: Clone + 'static>(
+    form: Form<R>,
+    #[prop(into)] label: String,
+) -> impl IntoView {
+    view! {
+        <button type="submit" class="button button--primary" disabled=move || form.pending()>
+            {label}
+        </button>
+    }
+}

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
 use crate::components::loaded::loaded;
@@ -169,9 +169,7 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <input type="checkbox" name="production" bind:checked=production/>
                 " Runs production environments"
             </label>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add cluster"
-            </button>
+            <SubmitButton form label="Add cluster"/>
         </form>
     }
 }

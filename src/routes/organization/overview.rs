@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -104,9 +104,7 @@ fn CreateProject(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <TextField label="Description" name="description" value=description errors
                     placeholder="What this project runs"/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Create project"
-            </button>
+            <SubmitButton form label="Create project"/>
         </form>
     }
 }

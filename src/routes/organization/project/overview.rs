@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
 use crate::components::loaded::loaded;
@@ -242,9 +242,7 @@ fn CreateEnvironment(
                 <EnumSelect label="Mode" name="mode" value=mode errors/>
                 <SelectField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Create environment"
-            </button>
+            <SubmitButton form label="Create environment"/>
         </form>
     }
 }

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -146,9 +146,7 @@ fn CreateReceiver(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <input type="checkbox" name="send_resolved" bind:checked=send_resolved/>
                 " Also send when an alert is resolved"
             </label>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add receiver"
-            </button>
+            <SubmitButton form label="Add receiver"/>
         </form>
     }
 }

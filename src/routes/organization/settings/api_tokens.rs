@@ -11,7 +11,7 @@ use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -228,9 +228,7 @@ fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
                 })}
                 <SelectField label="Expires" name="expires_at" value=lifetime options=lifetimes.clone() errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Create token"
-            </button>
+            <SubmitButton form label="Create token"/>
         </form>
     }
 }

@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -130,9 +130,7 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                     fields=Signal::derive(move || chosen().config_fields())
                     required=Signal::derive(move || chosen().required_config()) errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add registry"
-            </button>
+            <SubmitButton form label="Add registry"/>
         </form>
     }
 }

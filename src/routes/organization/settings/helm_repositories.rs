@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::credential_fields::{CredentialFields, CredentialValues};
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -109,9 +109,7 @@ fn CreateRepository(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <input type="checkbox" name="skip_tls_verification" bind:checked=skip_tls/>
                 " Do not check its certificate (a self-signed one, say)"
             </label>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add repository"
-            </button>
+            <SubmitButton form label="Add repository"/>
         </form>
     }
 }

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, key_value_lines, LinesField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -217,9 +217,7 @@ fn CreateLabelsGroup(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <input type="checkbox" name="propagate_to_cloud_provider" bind:checked=propagate/>
                 " Also put them on the cloud provider's resources"
             </label>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add labels group"
-            </button>
+            <SubmitButton form label="Add labels group"/>
         </form>
     }
 }
@@ -288,9 +286,7 @@ fn CreateAnnotationsGroup(org: Uuid, on_created: Callback<()>) -> impl IntoView 
                 }).collect_view()}
                 <p class="field__error" id="field-scopes-error">{move || scopes_error.get()}</p>
             </fieldset>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add annotation group"
-            </button>
+            <SubmitButton form label="Add annotation group"/>
         </form>
     }
 }

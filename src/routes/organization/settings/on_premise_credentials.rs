@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -134,9 +134,7 @@ fn CreateCredentials(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <TextField label="Secret access key" name="secret_access_key" value=secret_access_key errors
                     input_type="password" hint="Kept secret: it is never shown again."/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add credentials"
-            </button>
+            <SubmitButton form label="Add credentials"/>
         </form>
     }
 }

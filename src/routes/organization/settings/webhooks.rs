@@ -15,7 +15,7 @@ use crate::api::webhook::Delivery;
 use crate::api::{use_api, Enhancement};
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -401,9 +401,7 @@ fn WebhookForm(org: Uuid, editing: Option<Webhook>, on_saved: Callback<Webhook>)
                     <label class="checkbox"><input type="checkbox" name="environment_types_filter" value=mode.as_str() bind:checked=on/>{mode.label()}</label>
                 }).collect_view()}
             </fieldset>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                {button}
-            </button>
+            <SubmitButton form label=button/>
         </form>
     }
 }

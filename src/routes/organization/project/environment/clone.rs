@@ -10,7 +10,7 @@ use platform_api::{CloneEnvironmentRequest, Cloned, Cluster, Environment, Projec
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::form::{and_free_name, Form};
+use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -126,9 +126,7 @@ fn CloneForm(
                 <ChoiceField label="Project" name="project_id" value=project options=project_options errors/>
                 <ChoiceField label="Cluster" name="cluster_id" value=cluster options=cluster_options errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Clone"
-            </button>
+            <SubmitButton form label="Clone"/>
         </form>
     }
 }

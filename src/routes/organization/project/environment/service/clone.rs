@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::AddressedService;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::form::{and_free_name, Form};
+use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -141,9 +141,7 @@ fn CloneForm(source: Source, environments: Vec<Environment>, suggested: String) 
                 <TextField label="Name" name="name" value=name errors required=true placeholder=suggested/>
                 <ChoiceField label="Environment" name="environment_id" value=target options errors/>
             </div>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Clone"
-            </button>
+            <SubmitButton form label="Clone"/>
         </form>
     }
 }

@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::variable_level::Level;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, ProblemList};
 use crate::components::new_dialog::NewDialog;
 use crate::state::toasts::use_toasts;
@@ -221,9 +221,7 @@ fn TextForm(
             </div>
             <ProblemList id="as-text-problems" problems/>
             <TextChanges changes=Signal::derive(changes)/>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Save"
-            </button>
+            <SubmitButton form label="Save"/>
         </form>
     }
 }

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 use super::variable_level::{level_label, Level};
 use crate::api::{query_value, use_api, ApiError};
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};
 use crate::components::new_dialog::NewDialog;
 
@@ -232,9 +232,7 @@ fn ImportForm(
                     }).collect_view()}
                 </tbody>
             </table>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Import"
-            </button>
+            <SubmitButton form label="Import"/>
         </form>
     }
 }

@@ -19,7 +19,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::case;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::Form;
+use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::pager::{page_range, use_page, ListPager};
@@ -517,9 +517,7 @@ fn AddVariable(
                 " Secret: its value is never shown again, not even here"
             </label>
             <p class="field__error">{move || error_for(errors, "variable_parent_id").get()}</p>
-            <button type="submit" class="button button--primary" disabled=move || form.pending()>
-                "Add variable"
-            </button>
+            <SubmitButton form label="Add variable"/>
         </form>
     }
 }

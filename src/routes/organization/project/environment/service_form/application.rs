@@ -6,8 +6,8 @@ use platform_api::{ApplicationRequest, GitRepositoryRequest, RuntimeRequest};
 use uuid::Uuid;
 
 use super::runtime::{RuntimeFields, RuntimeFieldsView};
-use super::{GitFields, GitRepositoryFields, SubmitButton};
-use crate::components::form::{Form, Numbers};
+use super::{GitFields, GitRepositoryFields};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, TextField};
 
 /// A new application's request: built from the `main` branch with its Dockerfile.
@@ -76,7 +76,7 @@ pub fn ApplicationForm(
                 </div>
             </fieldset>
             <RuntimeFieldsView org fields=runtime errors/>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }

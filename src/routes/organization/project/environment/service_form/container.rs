@@ -6,8 +6,8 @@ use platform_api::{ContainerRequest, RuntimeRequest};
 use uuid::Uuid;
 
 use super::runtime::{RuntimeFields, RuntimeFieldsView};
-use super::{chosen_id, RegistryField, SubmitButton};
-use crate::components::form::{Form, Numbers};
+use super::{chosen_id, RegistryField};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, TextField};
 
 /// A new container's request: the `latest` tag of an image chosen in the form.
@@ -77,7 +77,7 @@ pub fn ContainerForm(
                 </div>
             </fieldset>
             <RuntimeFieldsView org fields=runtime errors/>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }

@@ -4,8 +4,7 @@
 use leptos::prelude::*;
 use platform_api::{DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, WireEnum};
 
-use super::SubmitButton;
-use crate::components::form::{Form, Numbers};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, EnumSelect, TextField};
 
 /// A new database's request: PostgreSQL 16 in the cluster, private.
@@ -81,7 +80,7 @@ pub fn DatabaseForm(
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
             </div>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }

@@ -9,10 +9,8 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{
-    chosen_id, GitFields, GitRepositoryFields, HelmRepositoryField, SourceChoice, SubmitButton,
-};
-use crate::components::form::{Form, Numbers};
+use super::{chosen_id, GitFields, GitRepositoryFields, HelmRepositoryField, SourceChoice};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, LinesField, TextField,
 };
@@ -243,7 +241,7 @@ pub fn HelmForm(
                     checked=cluster_wide hint="Lets the chart create resources outside its namespace."/>
                 <CheckboxField label="Deploy on every push" name="auto_deploy" checked=auto_deploy/>
             </div>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }

@@ -9,8 +9,8 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{chosen_id, GitFields, GitRepositoryFields, RegistryField, SourceChoice, SubmitButton};
-use crate::components::form::{Form, Numbers};
+use super::{chosen_id, GitFields, GitRepositoryFields, RegistryField, SourceChoice};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     error_for, lines_of, optional_text, CheckboxField, EnumSelect, TextField,
 };
@@ -238,7 +238,7 @@ pub fn JobForm(
                     errors input_type="number"/>
                 <CheckboxField label="Deploy on every push" name="auto_deploy" checked=auto_deploy/>
             </div>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }

@@ -193,13 +193,3 @@ pub fn chosen_id(field: &str, value: RwSignal<String>, what: &str) -> Result<Uui
         .parse()
         .map_err(|_| FieldError::new(field, format!("is required: choose {what}")))
 }
-
-/// A submit button that says what it does and waits while the form is sent.
-#[component]
-pub fn SubmitButton(label: &'static str, pending: Signal<bool>) -> impl IntoView {
-    view! {
-        <button type="submit" class="button button--primary" disabled=move || pending.get()>
-            {label}
-        </button>
-    }
-}

@@ -14,9 +14,9 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{GitFields, GitRepositoryFields, SourceChoice, SubmitButton};
+use super::{GitFields, GitRepositoryFields, SourceChoice};
 use crate::api::use_api;
-use crate::components::form::{Form, Numbers};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     error_for, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
 };
@@ -280,7 +280,7 @@ pub fn TerraformForm(
             <RowList legend="Extra arguments per command" what="command" rows=commands
                 new_row=CommandArguments::new row=command_fields errors/>
             <FragmentFieldsView fragment errors/>
-            <SubmitButton label=submit_label pending=Signal::derive(move || form.pending())/>
+            <SubmitButton form label=submit_label/>
         </form>
     }
 }
