@@ -6,7 +6,7 @@ pub mod audit;
 pub mod cluster;
 mod enhancement;
 pub mod environment;
-mod error;
+pub mod error;
 pub mod groups;
 pub mod helm_repository;
 pub mod on_premise;

@@ -1,6 +1,7 @@
 //! What every kind of service shares: listing, reading, status, actions, history, log. Each
 //! kind's routes start with its `ServiceType::path_segment`.
 
+use futures::FutureExt;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Database,
     DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository,
@@ -240,11 +241,16 @@ impl Api {
         if let Some(kind) = self.kinds.of(service_id) {
             return Ok(kind);
         }
-        self.services(environment_id)
-            .await?
-            .into_iter()
-            .find(|service| service.id == service_id)
-            .map(|service| service.service_type)
+        let api = *self;
+        self.kinds
+            .listing(environment_id, || {
+                async move { api.services(environment_id).await.map(drop) }
+                    .boxed_local()
+                    .shared()
+            })
+            .await?;
+        self.kinds
+            .of(service_id)
             .ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
     }
 

@@ -29,6 +29,15 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;
     browser.wait_for_text(".facts", "git.example.com").await?;
+    // Opened cold, the page learns the service's kind from its environment's list: read once
+    // for the breadcrumb, the record and the status together.
+    let lists = browser
+        .api_requests()
+        .await?
+        .into_iter()
+        .filter(|path| path.ends_with("/services"))
+        .count();
+    assert_eq!(lists, 1, "the environment's list is read once");
     browser
         .wait_for_title("web · staging · shop — Platform console")
         .await?;
