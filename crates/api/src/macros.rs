@@ -102,6 +102,33 @@ macro_rules! wire_enum {
             }
         }
 
+        // Stored as the wire spells it; a stored value this version does not know is an error
+        // of the database, never a value to show.
+        #[cfg(feature = "sqlx")]
+        impl sqlx::Type<sqlx::Sqlite> for $name {
+            fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+                <&str as sqlx::Type<sqlx::Sqlite>>::type_info()
+            }
+        }
+
+        #[cfg(feature = "sqlx")]
+        impl<'q> sqlx::Encode<'q, sqlx::Sqlite> for $name {
+            fn encode_by_ref(
+                &self,
+                buffer: &mut <sqlx::Sqlite as sqlx::Database>::ArgumentBuffer<'q>,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&str as sqlx::Encode<'q, sqlx::Sqlite>>::encode(self.as_str(), buffer)
+            }
+        }
+
+        #[cfg(feature = "sqlx")]
+        impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for $name {
+            fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                let stored = <&str as sqlx::Decode<'r, sqlx::Sqlite>>::decode(value)?;
+                Ok(stored.parse::<$name>()?)
+            }
+        }
+
         impl std::str::FromStr for $name {
             type Err = crate::error::UnknownValue;
 

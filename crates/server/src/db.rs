@@ -160,6 +160,34 @@ where
     text.parse().map_err(crate::error::ApiError::internal)
 }
 
+/// An id column that may be NULL, read as `Option<Uuid>`: a row's field
+/// `#[sqlx(try_from = "db::MaybeId")] target_id: Option<Uuid>`. Ids are stored as their
+/// hyphenated text (`Uuid::hyphenated()` binds them, `Hyphenated` reads them).
+pub struct MaybeId(Option<uuid::Uuid>);
+
+impl sqlx::Type<sqlx::Sqlite> for MaybeId {
+    fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+        <uuid::fmt::Hyphenated as sqlx::Type<sqlx::Sqlite>>::type_info()
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Sqlite> for MaybeId {
+    fn decode(value: sqlx::sqlite::SqliteValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        use sqlx::ValueRef;
+        if value.is_null() {
+            return Ok(MaybeId(None));
+        }
+        let id = <uuid::fmt::Hyphenated as sqlx::Decode<sqlx::Sqlite>>::decode(value)?;
+        Ok(MaybeId(Some(id.into_uuid())))
+    }
+}
+
+impl From<MaybeId> for Option<uuid::Uuid> {
+    fn from(id: MaybeId) -> Self {
+        id.0
+    }
+}
+
 /// A transaction that holds SQLite's write lock from its start, so that its reads and its writes
 /// see one state of the database (a transaction that read first could not write after another
 /// writer committed: SQLITE_BUSY_SNAPSHOT, which no timeout waits out).

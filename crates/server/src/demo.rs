@@ -16,12 +16,12 @@ use uuid::Uuid;
 use crate::engine::action::Action;
 use crate::engine::AskedBy;
 use crate::git;
-use crate::routes::applications::Applications;
-use crate::routes::clusters::Clusters;
-use crate::routes::container_registries::ContainerRegistries;
-use crate::routes::databases::Databases;
-use crate::routes::organization_resources;
-use crate::routes::service_resources::insert;
+use crate::routes::organization::clusters::Clusters;
+use crate::routes::organization::container_registries::ContainerRegistries;
+use crate::routes::organization::resources as organization_resources;
+use crate::routes::services::applications::Applications;
+use crate::routes::services::databases::Databases;
+use crate::routes::services::records::insert;
 use crate::state::AppState;
 
 struct DemoEnvironment {

@@ -15,7 +15,7 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use rand::RngCore;
 use sqlx::SqlitePool;
 
-use crate::store::Secrets;
+use crate::store::organization_resources::Secrets;
 
 /// What a sealed value starts with: the format's version.
 const SEALED: &str = "sealed:v1:";

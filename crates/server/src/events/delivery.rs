@@ -14,7 +14,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::engine::action::Action;
 use crate::seal::Sealer;
-use crate::store::Secrets;
+use crate::store::organization_resources::Secrets;
 use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
 
 /// Attempts made before a delivery is given up: the first and five retries.
@@ -208,7 +208,9 @@ impl Deliverer {
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("X-Platform-Event", due.event.as_str())
             .header("X-Platform-Delivery", &due.id);
-        if let Some(sealed) = secrets.get(crate::store::WEBHOOK_TARGET_SECRET) {
+        if let Some(sealed) =
+            secrets.get(crate::store::organization_resources::WEBHOOK_TARGET_SECRET)
+        {
             let secret = self.sealer.open(sealed)?;
             request = request.header(
                 SIGNATURE_HEADER,

@@ -25,7 +25,7 @@ pub async fn emit(
          JOIN organization_resources r ON r.organization_id = s.organization_id AND r.kind = ?
          WHERE d.id = ?",
     )
-    .bind(crate::store::WEBHOOKS.stored_as)
+    .bind(crate::store::organization_resources::WEBHOOKS.stored_as)
     .bind(deployment_id.to_string())
     .fetch_all(&mut **tx)
     .await?;

@@ -15,8 +15,6 @@ use platform_api::{
 use sqlx::SqliteConnection;
 use uuid::Uuid;
 
-use super::clusters::Clusters;
-use super::organization_resources::{ensure_exists, insert, OrganizationResource};
 use super::projects::find_project;
 use super::raw_json::{self, Asked};
 use crate::audit;
@@ -26,6 +24,8 @@ use crate::engine::action::{Action, Request};
 use crate::engine::{self, Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
+use crate::routes::organization::clusters::Clusters;
+use crate::routes::organization::resources::{ensure_exists, insert, OrganizationResource};
 use crate::routes::{doc, Doc, RouteTable};
 use crate::state::AppState;
 

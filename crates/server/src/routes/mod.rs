@@ -1,35 +1,13 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
-mod alert_receivers;
-pub(crate) mod applications;
-mod clones;
-pub(crate) mod clusters;
-pub(crate) mod container_registries;
-mod containers;
-pub(crate) mod databases;
-mod deployment_queue;
 pub mod doc;
-mod environment_services;
-mod environments;
-mod groups;
-mod helm_repositories;
-mod helm_services;
-mod jobs;
-mod on_premise_credentials;
-mod organization_events;
-pub(crate) mod organization_resources;
-mod organizations;
-mod projects;
+pub(crate) mod environments;
+pub(crate) mod organization;
+pub(crate) mod projects;
 pub(crate) mod raw_json;
-mod roles;
-mod selected_services;
-pub(crate) mod service_resources;
+pub(crate) mod services;
 mod table;
-mod terraform_services;
-mod tfvars;
-mod tokens;
 mod variables;
-pub(crate) mod webhooks;
 
 pub use doc::{openapi, Doc};
 pub use table::{RouteRule, RouteTable};
@@ -47,42 +25,14 @@ use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// The routes of one service kind: its resource's, then its clone.
-fn service_kind<R: service_resources::ServiceResource>(routes: &mut RouteTable) {
-    service_resources::register::<R>(routes);
-    clones::register_service::<R>(routes);
-}
-
 /// Every API route, each with the permission it requires.
 pub fn table(state: &AppState) -> RouteTable {
     let mut routes = RouteTable::new(state.clone());
-    organizations::register(&mut routes);
-    organization_events::register(&mut routes);
+    organization::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);
-    clones::register(&mut routes);
-    service_kind::<applications::Applications>(&mut routes);
-    service_kind::<containers::Containers>(&mut routes);
-    service_kind::<databases::Databases>(&mut routes);
-    service_kind::<terraform_services::TerraformServices>(&mut routes);
-    service_kind::<jobs::Jobs>(&mut routes);
-    service_kind::<helm_services::HelmServices>(&mut routes);
-    environment_services::register(&mut routes);
-    selected_services::register(&mut routes);
-    deployment_queue::register(&mut routes);
-    tokens::register(&mut routes);
-    roles::register(&mut routes);
-    alert_receivers::register(&mut routes);
-    clusters::register(&mut routes);
+    services::register(&mut routes);
     variables::register(&mut routes);
-    tfvars::register(&mut routes);
-    organization_resources::register::<container_registries::ContainerRegistries>(&mut routes);
-    webhooks::register(&mut routes);
-    organization_resources::register::<helm_repositories::HelmRepositories>(&mut routes);
-    groups::register(&mut routes);
-    organization_resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(
-        &mut routes,
-    );
     routes
 }
 

@@ -18,12 +18,14 @@ async fn every_delete_route_succeeds_as_admin() {
         .filter(|rule| rule.method == Method::DELETE)
         .cloned()
         .collect();
-    // Deepest first: a lock before its cluster, variables before their parents, and a project
-    // last, as its deletion takes its environments and services along.
+    // Deepest first: a lock before its cluster, variables before their parents, a project
+    // after its services and environments (its deletion takes them along), and the
+    // organization's records (a registry, a cluster) once nothing uses them.
     let depth = |path: &str| match path {
-        "/project/{project_id}" => 3,
-        "/environment/{environment_id}" => 2,
         _ if path.ends_with("/lock") || path.ends_with("_id}") && is_variable(path) => 0,
+        "/environment/{environment_id}" => 2,
+        "/project/{project_id}" => 3,
+        _ if path.starts_with("/organization/") => 4,
         _ => 1,
     };
     deletes.sort_by_key(|rule| depth(&rule.path));

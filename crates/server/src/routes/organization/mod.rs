@@ -1,0 +1,32 @@
+//! What belongs to an organization beside its projects: its record and events, tokens and
+//! roles, clusters, and the records kept as `organization_resources` (registries, helm
+//! repositories, webhooks, groups, credentials).
+
+mod alert_receivers;
+pub(crate) mod clusters;
+pub(crate) mod container_registries;
+mod events;
+pub(crate) mod groups;
+pub(crate) mod helm_repositories;
+mod on_premise_credentials;
+mod organizations;
+pub(crate) mod resources;
+mod roles;
+mod tokens;
+mod webhooks;
+
+use crate::routes::RouteTable;
+
+pub fn register(routes: &mut RouteTable) {
+    organizations::register(routes);
+    events::register(routes);
+    tokens::register(routes);
+    roles::register(routes);
+    alert_receivers::register(routes);
+    clusters::register(routes);
+    resources::register::<container_registries::ContainerRegistries>(routes);
+    webhooks::register(routes);
+    resources::register::<helm_repositories::HelmRepositories>(routes);
+    groups::register(routes);
+    resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
+}

@@ -1,0 +1,79 @@
+//! On-premise credentials (spec 2.15): created with a key pair, renamed by `PUT` with a name; the
+//! secret key is never returned.
+
+use chrono::{DateTime, Utc};
+use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::{
+    FieldError, OnPremiseCredentials, OnPremiseCredentialsRequest, OnPremiseObjectType,
+};
+use uuid::Uuid;
+
+use crate::routes::organization::resources::OrganizationResource;
+use crate::store::organization_resources::{Kind, Secrets};
+
+const SECRET_ACCESS_KEY: &str = "secret_access_key";
+
+pub struct OnPremiseCredentialsResource;
+
+impl OrganizationResource for OnPremiseCredentialsResource {
+    const KIND: Kind = Kind {
+        stored_as: "on_premise_credentials",
+        what: "on-premise credentials",
+    };
+    const AUDITED_AS: (TargetType, Option<SubTargetType>) = (
+        TargetType::Organization,
+        Some(SubTargetType::ClusterCredentials),
+    );
+    const COLLECTION: &'static str = "/organization/{organization_id}/onPremise/credentials";
+    const ITEM: &'static str =
+        "/organization/{organization_id}/onPremise/credentials/{credentials_id}";
+
+    type Request = OnPremiseCredentialsRequest;
+    type Record = OnPremiseCredentials;
+
+    /// An update keeps the stored key pair, so only a creation needs one.
+    fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate(!kept.contains(&SECRET_ACCESS_KEY))
+    }
+
+    fn build(
+        id: Uuid,
+        _organization_id: Uuid,
+        created_at: DateTime<Utc>,
+        updated_at: Option<DateTime<Utc>>,
+        request: Self::Request,
+        previous: Option<&Self::Record>,
+    ) -> (Self::Record, Secrets) {
+        let secrets = request
+            .secret_access_key
+            .filter(|secret| !secret.trim().is_empty())
+            .map(|secret| (SECRET_ACCESS_KEY.to_string(), secret))
+            .into_iter()
+            .collect();
+        let credentials = OnPremiseCredentials {
+            id,
+            created_at: Some(created_at),
+            updated_at,
+            name: request.name.trim().to_string(),
+            access_key_id: request
+                .access_key_id
+                .filter(|key| !key.trim().is_empty())
+                .or_else(|| previous.map(|p| p.access_key_id.clone()))
+                .unwrap_or_default(),
+            object_type: request
+                .object_type
+                .or(previous.map(|p| p.object_type))
+                .unwrap_or(OnPremiseObjectType::Aws),
+        };
+        (credentials, secrets)
+    }
+
+    fn name(record: &Self::Record) -> String {
+        record.name.clone()
+    }
+
+    fn created_at(record: &Self::Record) -> DateTime<Utc> {
+        // Always set on the records this server writes.
+        record.created_at.unwrap_or_default()
+    }
+}

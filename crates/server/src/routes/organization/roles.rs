@@ -1,0 +1,257 @@
+//! Roles (ADMIN only): the four built-in ones, fixed, and custom roles, each granting one
+//! permission level. A role still carried by a token cannot be deleted.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List, RolePermission};
+use sqlx::SqliteConnection;
+use uuid::Uuid;
+
+use crate::audit::{self, Change, Target};
+use crate::caller::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::routes::own_organization;
+use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    let roles = "/organization/{organization_id}/customRole";
+    routes.add(
+        Method::GET,
+        "/organization/{organization_id}/currentRole",
+        Permission::Read,
+        Doc::new(
+            "The role the caller's token carries, so that a client can tell what it may do \
+             before trying (this server's; the production document has none)",
+        )
+        .answers::<CallerRole>(StatusCode::OK),
+        current_role,
+    );
+    let role = "/organization/{organization_id}/customRole/{role_id}";
+    routes
+        .add(
+            Method::GET,
+            roles,
+            Permission::Admin,
+            Doc::new("List the roles a token can carry")
+                .answers_list_of::<CustomRole>(StatusCode::OK),
+            list_roles,
+        )
+        .add(
+            Method::POST,
+            roles,
+            Permission::Admin,
+            Doc::new("Create a custom role")
+                .body::<CustomRoleRequest>()
+                .answers::<CustomRole>(StatusCode::CREATED),
+            create_role,
+        )
+        .add(
+            Method::GET,
+            role,
+            Permission::Admin,
+            Doc::new("Read a role").answers::<CustomRole>(StatusCode::OK),
+            get_role,
+        )
+        .add(
+            Method::PUT,
+            role,
+            Permission::Admin,
+            Doc::new("Update a custom role; its tokens get its new permission at once")
+                .body::<CustomRoleRequest>()
+                .answers::<CustomRole>(StatusCode::OK),
+            update_role,
+        )
+        .add(
+            Method::DELETE,
+            role,
+            Permission::Admin,
+            Doc::new("Delete a custom role no token carries")
+                .answers_nothing(StatusCode::NO_CONTENT),
+            delete_role,
+        );
+}
+
+type RoleRow = (String, String, String, String, bool);
+
+const COLUMNS: &str = "id, name, description, permission, built_in";
+
+fn role(row: RoleRow) -> ApiResult<CustomRole> {
+    let (id, name, description, permission, built_in) = row;
+    Ok(CustomRole {
+        id: db::id(&id)?,
+        name,
+        description,
+        permission: Some(db::wire(&permission)?),
+        built_in,
+    })
+}
+
+async fn current_role(
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<CallerRole>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(CallerRole {
+        name: caller.role_name.clone(),
+        permission: caller.permission(),
+    }))
+}
+
+async fn list_roles(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<CustomRole>>> {
+    own_organization(&caller, organization_id)?;
+    let rows: Vec<RoleRow> = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM roles WHERE organization_id = ? ORDER BY built_in DESC, name"
+    ))
+    .bind(organization_id.to_string())
+    .fetch_all(&state.db)
+    .await?;
+    let roles = rows.into_iter().map(role).collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(roles)))
+}
+
+async fn create_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<CustomRoleRequest>,
+) -> ApiResult<(StatusCode, Json<CustomRole>)> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let row: RoleRow = sqlx::query_as(&format!(
+        "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
+         VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
+    ))
+    .bind(Uuid::new_v4().to_string())
+    .bind(organization_id.to_string())
+    .bind(request.name.trim())
+    .bind(request.description.unwrap_or_default())
+    .bind(request.permission.unwrap_or(RolePermission::Read).as_str())
+    .fetch_one(&mut *tx)
+    .await
+    .on_unique_violation("name", "role")?;
+    let created = role(row)?;
+    audit::record(
+        &mut tx,
+        &caller,
+        change(EventType::Create, &created).after(&created),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn get_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<CustomRole>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(
+        find_role(&mut *state.db.acquire().await?, organization_id, role_id).await?,
+    ))
+}
+
+async fn update_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+    ApiJson(request): ApiJson<CustomRoleRequest>,
+) -> ApiResult<Json<CustomRole>> {
+    own_organization(&caller, organization_id)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let row: RoleRow = sqlx::query_as(&format!(
+        "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
+    ))
+    .bind(request.name.trim())
+    .bind(request.description.unwrap_or_default())
+    .bind(
+        request
+            .permission
+            .or(current.permission)
+            .unwrap_or(RolePermission::Read)
+            .as_str(),
+    )
+    .bind(role_id.to_string())
+    .fetch_one(&mut *tx)
+    .await
+    .on_unique_violation("name", "role")?;
+    let updated = role(row)?;
+    let change = change(EventType::Update, &updated)
+        .before(&current)
+        .after(&updated);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(Json(updated))
+}
+
+async fn delete_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, role_id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
+    let (tokens,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
+        .bind(role_id.to_string())
+        .fetch_one(&mut *tx)
+        .await?;
+    if tokens > 0 {
+        return Err(ApiError::conflict(format!(
+            "{tokens} API token(s) carry this role; delete them or give them another role first."
+        )));
+    }
+    sqlx::query("DELETE FROM roles WHERE id = ?")
+        .bind(role_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+    let change = change(EventType::Delete, &current).before(&current);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A change to a role, for the audit log.
+fn change(event_type: EventType, role: &CustomRole) -> Change {
+    let target = Target::new(TargetType::MembersAndRoles, role.id, &role.name);
+    Change::new(event_type, target).of(SubTargetType::CustomRole)
+}
+
+/// 409 for the built-in roles, which stay as they are.
+fn custom(role: CustomRole) -> ApiResult<CustomRole> {
+    if role.built_in {
+        Err(ApiError::conflict(format!(
+            "{} is a built-in role; it cannot be changed or deleted.",
+            role.name
+        )))
+    } else {
+        Ok(role)
+    }
+}
+
+async fn find_role(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<CustomRole> {
+    let row: RoleRow = sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM roles WHERE id = ? AND organization_id = ?"
+    ))
+    .bind(id.to_string())
+    .bind(organization_id.to_string())
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| ApiError::not_found("role"))?;
+    role(row)
+}

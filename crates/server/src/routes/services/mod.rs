@@ -1,0 +1,40 @@
+//! Services of every kind: each kind's settings (`applications`, `containers`, ...), the routes
+//! every kind shares (`resource`), and what acts on several services at once.
+
+mod actions;
+pub(crate) mod applications;
+mod clones;
+pub(crate) mod containers;
+pub(crate) mod databases;
+mod deployment_queue;
+mod environment_services;
+pub(crate) mod helm;
+pub(crate) mod jobs;
+pub(crate) mod records;
+pub(crate) mod resource;
+mod routes;
+mod selected_services;
+pub(crate) mod terraform;
+mod tfvars;
+
+use crate::routes::RouteTable;
+
+/// The routes of one service kind: its resource's, then its clone.
+fn service_kind<R: resource::ServiceResource>(routes: &mut RouteTable) {
+    routes::register::<R>(routes);
+    clones::register_service::<R>(routes);
+}
+
+pub fn register(routes: &mut RouteTable) {
+    clones::register(routes);
+    service_kind::<applications::Applications>(routes);
+    service_kind::<containers::Containers>(routes);
+    service_kind::<databases::Databases>(routes);
+    service_kind::<terraform::TerraformServices>(routes);
+    service_kind::<jobs::Jobs>(routes);
+    service_kind::<helm::HelmServices>(routes);
+    environment_services::register(routes);
+    selected_services::register(routes);
+    deployment_queue::register(routes);
+    tfvars::register(routes);
+}

@@ -1,0 +1,184 @@
+//! The routes every service kind has, each with its permission and its document.
+
+use axum::http::{Method, StatusCode};
+use platform_api::{
+    Commit, DeployRequest, DeploymentHistoryPage, HistoryOutcome, InstanceLogLine, ServiceType,
+    Status,
+};
+
+use crate::caller::Permission;
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
+
+use crate::routes::services::actions::{
+    cancel, commits, deploy, history, instance_log, redeploy, restart, stop, uninstall,
+};
+use crate::routes::services::records::{create, delete, get_status, list, read, update};
+
+use crate::routes::services::resource::ServiceResource;
+
+pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
+    let what = R::WHAT;
+    // The console reaches each kind through `ServiceType::path_segment`: both must agree.
+    let segment = R::TYPE.path_segment();
+    assert!(
+        R::ITEM.starts_with(&format!("/{segment}/"))
+            && R::COLLECTION.ends_with(&format!("/{segment}")),
+        "{} routes must use the path segment {segment}",
+        R::WHAT
+    );
+    routes
+        .add(
+            Method::GET,
+            R::COLLECTION,
+            Permission::Read,
+            Doc::new(format!("List the {what}s of an environment"))
+                .answers_list_of::<R::Record>(StatusCode::OK),
+            list::<R>,
+        )
+        .add(
+            Method::POST,
+            R::COLLECTION,
+            Permission::Write,
+            Doc::new(format!("Create a {what}"))
+                .body::<R::Request>()
+                .answers::<R::Record>(StatusCode::CREATED),
+            create::<R>,
+        )
+        .add(
+            Method::GET,
+            R::ITEM,
+            Permission::Read,
+            Doc::new(format!("Read a {what}")).answers::<R::Record>(StatusCode::OK),
+            read::<R>,
+        )
+        .add(
+            Method::PUT,
+            R::ITEM,
+            Permission::Write,
+            {
+                let doc = Doc::new(format!(
+                    "Update a {what}; a deployed one becomes OUT_OF_DATE"
+                ));
+                if R::PARTIAL_EDIT {
+                    doc.edit_body::<R::Request>()
+                } else {
+                    doc.body::<R::Request>()
+                }
+            }
+            .answers::<R::Record>(StatusCode::OK),
+            update::<R>,
+        )
+        .add(
+            Method::DELETE,
+            R::ITEM,
+            Permission::Admin,
+            Doc::new(format!("Delete a {what}")).answers_nothing(StatusCode::NO_CONTENT),
+            delete::<R>,
+        )
+        .add(
+            Method::GET,
+            R::STATUS,
+            Permission::Read,
+            Doc::new(format!("The status of a {what}")).answers::<Status>(StatusCode::OK),
+            get_status::<R>,
+        )
+        .add(
+            Method::POST,
+            R::DEPLOY,
+            Permission::Deploy,
+            Doc::new(format!("Deploy a {what}, at a git commit if given"))
+                .body::<DeployRequest>()
+                .answers::<Status>(StatusCode::ACCEPTED),
+            deploy::<R>,
+        )
+        .add(
+            Method::POST,
+            format!("{}/redeploy", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!(
+                "Deploy a {what} again at the version it runs (its last deployed commit, its image or chart as configured)"
+            ))
+            .answers::<Status>(StatusCode::ACCEPTED),
+            redeploy::<R>,
+        )
+        .add(
+            Method::POST,
+            format!("{}/cancel", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!("Cancel the action running on a {what}"))
+                .answers::<Status>(StatusCode::ACCEPTED),
+            cancel::<R>,
+        )
+        .add(
+            Method::GET,
+            format!("{}/deploymentHistoryV2", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1); only those that ended in `status`, of `git_commit_id` (a prefix), asked for by `triggered_by` (a part of the name), when given"
+            ))
+            .query("page", false, doc::integer(1, platform_api::PAGE_MAX))
+            .query("pageSize", false, doc::integer(1, 100))
+            .query(
+                "status",
+                false,
+                doc::one_of_enum::<HistoryOutcome>(),
+            )
+            .query("git_commit_id", false, doc::text())
+            .query("triggered_by", false, doc::text())
+            .answers::<DeploymentHistoryPage>(StatusCode::OK),
+            history::<R>,
+        );
+    if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
+        routes.add(
+            Method::GET,
+            format!("{}/log", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "What a {what}'s instances printed, simulated from its actions: the last {} lines",
+                platform_api::INSTANCE_LOG_LINES
+            ))
+            .answers_list_of::<InstanceLogLine>(StatusCode::OK),
+            instance_log::<R>,
+        );
+    }
+    if R::TYPE.git_repository_path().is_some() {
+        routes.add(
+            Method::GET,
+            format!("{}/commit", R::ITEM),
+            Permission::Read,
+            Doc::new(format!(
+                "The commits of a {what}'s git repository, newest first, at most 100 (`startId`: those after that one; `gitCommitId`: that one)"
+            ))
+            .query("startId", false, doc::text())
+            .query("gitCommitId", false, doc::text())
+            .answers_list_of::<Commit>(StatusCode::OK),
+            commits::<R>,
+        );
+    }
+    routes
+        .add(
+            Method::POST,
+            format!("{}/restart-service", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!("Restart a running {what}")).answers::<Status>(StatusCode::ACCEPTED),
+            restart::<R>,
+        )
+        .add(
+            Method::POST,
+            format!("{}/stop", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!("Stop a running {what}")).answers::<Status>(StatusCode::ACCEPTED),
+            stop::<R>,
+        )
+        .add(
+            Method::POST,
+            format!("{}/uninstall", R::ITEM),
+            Permission::Deploy,
+            Doc::new(format!(
+                "Delete the compute and data, keeping the configuration, of a {what}"
+            ))
+            .answers::<Status>(StatusCode::ACCEPTED),
+            uninstall::<R>,
+        );
+}

@@ -1,0 +1,96 @@
+//! Terraform services (spec 2.8): `PUT /terraform/{id}` as spec 4.1, the files source answered in
+//! its git form, and secret variables whose values stay on the server.
+
+use platform_api::{
+    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformRequest,
+    TerraformService,
+};
+use uuid::Uuid;
+
+use crate::routes::services::applications::git_repository;
+use crate::routes::services::resource::{timestamps, ServiceResource};
+use crate::store::organization_resources::Secrets;
+
+pub struct TerraformServices;
+
+impl ServiceResource for TerraformServices {
+    const TYPE: ServiceType = ServiceType::Terraform;
+    const WHAT: &'static str = "terraform service";
+    const COLLECTION: &'static str = "/environment/{environment_id}/terraform";
+    const ITEM: &'static str = "/terraform/{terraform_id}";
+    const STATUS: &'static str = "/terraform/{terraform_id}/status";
+    const DEPLOY: &'static str = "/terraform/{terraform_id}/deploy";
+
+    type Request = TerraformRequest;
+    type Record = TerraformService;
+
+    fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>> {
+        request.validate(kept)
+    }
+
+    fn secrets(request: &Self::Request) -> Secrets {
+        request
+            .terraform_variables_source
+            .tf_vars
+            .iter()
+            .filter(|var| var.secret)
+            .filter_map(|var| Some((var.key.clone(), var.value.clone()?)))
+            .collect()
+    }
+
+    fn secret_names(record: &Self::Record) -> Vec<String> {
+        record
+            .terraform_variables_source
+            .tf_vars
+            .iter()
+            .filter(|var| var.secret)
+            .map(|var| var.key.clone())
+            .collect()
+    }
+
+    fn build(
+        id: Uuid,
+        environment_id: Uuid,
+        request: Self::Request,
+        previous: Option<&Self::Record>,
+    ) -> Self::Record {
+        let (created_at, updated_at) = timestamps(previous.map(|p| p.created_at));
+        let auto_deploy = request.auto_deploys();
+        let git = request.terraform_files_source.git.git_repository;
+        let mut variables = request.terraform_variables_source;
+        for var in variables.tf_vars.iter_mut().filter(|var| var.secret) {
+            var.value = None;
+        }
+        TerraformService {
+            id,
+            created_at,
+            updated_at,
+            service_type: ServiceType::Terraform,
+            environment: Reference { id: environment_id },
+            name: request.name.trim().to_string(),
+            description: request.description,
+            auto_deploy,
+            terraform_files_source: TerraformFilesSource {
+                git: TerraformGitSource {
+                    git_repository: git_repository(git),
+                },
+            },
+            terraform_variables_source: variables,
+            backend: request.backend,
+            engine: request.engine,
+            provider_version: request.provider_version,
+            job_resources: request.job_resources,
+            timeout_sec: request.timeout_sec,
+            icon_uri: request
+                .icon_uri
+                .unwrap_or_else(|| ServiceType::Terraform.default_icon_uri()),
+            use_cluster_credentials: request.use_cluster_credentials,
+            action_extra_arguments: request.action_extra_arguments,
+            dockerfile_fragment: request.dockerfile_fragment,
+        }
+    }
+
+    fn name(record: &Self::Record) -> &str {
+        &record.name
+    }
+}

@@ -1,0 +1,110 @@
+//! `POST /organization/{id}/listTfVarsFilesFromGitRepo`: every `.tfvars` file of a repository
+//! (under `root_path`), with its variables parsed as HCL.
+//!
+//! Reading the variables of any repository is what creating a terraform service from it allows
+//! (WRITE); a caller who may only read reads those of the repositories its organization's
+//! terraform services already use, as it reads the services themselves.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{List, ServiceType, TfVarsFile, TfVarsListingRequest};
+use uuid::Uuid;
+
+use crate::caller::{Caller, Permission};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::git;
+use crate::routes::own_organization;
+use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::POST,
+        "/organization/{organization_id}/listTfVarsFilesFromGitRepo",
+        Permission::Read,
+        Doc::new("Find every .tfvars file of a git repository and read its variables")
+            .body::<TfVarsListingRequest>()
+            .answers_list_of::<TfVarsFile>(StatusCode::OK),
+        list_tfvars_files,
+    );
+}
+
+async fn list_tfvars_files(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<TfVarsListingRequest>,
+) -> ApiResult<Json<List<TfVarsFile>>> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let repository = request.git_repository;
+    if caller.require(Permission::Write).is_err()
+        && !used_by_a_terraform_service(&state, organization_id, &repository.url).await?
+    {
+        return Err(ApiError::forbidden(format!(
+            "Your token's role ({}) reads the variables only of repositories this organization's terraform services use.",
+            caller.role_name
+        )));
+    }
+    let path = state.engine.repositories.local(&repository.url)?;
+    let wanted = request.mode.specific_paths();
+    let files = tokio::task::spawn_blocking(move || {
+        git::tfvars_files(
+            &path,
+            repository.branch.as_deref(),
+            repository.root_path.as_deref(),
+            wanted.as_deref(),
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    let parsed = files
+        .into_iter()
+        .map(|(source, content)| {
+            let values: hcl::Map<String, hcl::Value> =
+                hcl::from_str(&content).map_err(|error| {
+                    ApiError::unanswerable(
+                        "TFVARS_NOT_HCL",
+                        format!("{source} is not valid HCL: {error}"),
+                    )
+                })?;
+            let variables = values
+                .into_iter()
+                .map(|(name, value)| Ok((name, as_text(&value)?)))
+                .collect::<ApiResult<_>>()?;
+            Ok(TfVarsFile { source, variables })
+        })
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(List::new(parsed)))
+}
+
+/// A variable's value as text: a string as it is, a number or a boolean as written, a list or an
+/// object in HCL.
+fn as_text(value: &hcl::Value) -> ApiResult<String> {
+    match value {
+        hcl::Value::String(text) => Ok(text.clone()),
+        other => hcl::format::to_string(other).map_err(ApiError::internal),
+    }
+}
+
+async fn used_by_a_terraform_service(
+    state: &AppState,
+    organization_id: Uuid,
+    url: &str,
+) -> ApiResult<bool> {
+    let path = ServiceType::Terraform
+        .git_repository_path()
+        .expect("terraform services are built from git");
+    let used: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT 1 FROM services
+         WHERE organization_id = ? AND kind = ? AND json_extract(spec, '{path}.url') = ?
+         LIMIT 1"
+    ))
+    .bind(organization_id.to_string())
+    .bind(ServiceType::Terraform.as_str())
+    .bind(url)
+    .fetch_optional(&state.db)
+    .await?;
+    Ok(used.is_some())
+}

@@ -1,0 +1,238 @@
+//! Environment variables and secrets at every scope (spec 2.2, 2.3): the per-scope routes of spec
+//! 4.2 (`/{scope}/{id}/environmentVariable`, `/{scope}/{id}/secret`, and the override of 4.1) and
+//! the `/variable` family (list by parent and scope, create, update, delete, alias, override).
+//! A service sees its own variables, its environment's and its project's, an override hiding the
+//! variable it overrides, plus the built-in variables of its environment's services.
+
+mod bulk;
+mod edit;
+mod family;
+mod import;
+mod parent;
+mod read;
+mod scoped;
+
+use axum::http::{Method, StatusCode};
+use platform_api::{
+    AliasRequest, EnvironmentVariable, OverrideRequest, ScopedOverrideRequest, Secret, ServiceType,
+    VariableBulk, VariableBulkRequest, VariableCreation, VariableImport, VariableImportRequest,
+    VariableRequest, VariableScope, VARIABLE_PAGE_SIZE_MAX,
+};
+
+use crate::caller::Permission;
+use crate::routes::doc::{self, Doc};
+use crate::routes::RouteTable;
+
+/// The scopes variables are defined at, with their path segment and id parameter.
+const SCOPES: [(VariableScope, &str, &str); 7] = [
+    (VariableScope::Project, "project", "project_id"),
+    (VariableScope::Environment, "environment", "environment_id"),
+    (VariableScope::Application, "application", "application_id"),
+    (VariableScope::Container, "container", "container_id"),
+    (VariableScope::Job, "job", "job_id"),
+    (VariableScope::Helm, "helm", "helm_id"),
+    (VariableScope::Terraform, "terraform", "terraform_id"),
+];
+
+pub fn register(routes: &mut RouteTable) {
+    for (_, segment, parameter) in SCOPES {
+        for secret in [false, true] {
+            register_scope(routes, segment, parameter, secret);
+        }
+        routes
+            .add(
+                Method::POST,
+                format!("/{segment}/{{{parameter}}}/environmentVariable/import"),
+                Permission::Write,
+                Doc::new(format!(
+                    "Import variables and secrets at this {segment} or above it, all or none"
+                ))
+                .body::<VariableImportRequest>()
+                .answers::<VariableImport>(StatusCode::CREATED),
+                scoped::import,
+            )
+            .add(
+                Method::POST,
+                format!("/{segment}/{{{parameter}}}/environmentVariable/bulk"),
+                Permission::Write,
+                Doc::new(format!(
+                    "Delete, make secret and set many variables of this {segment} at once, all \
+                     or none (deleting needs ADMIN)"
+                ))
+                .body::<VariableBulkRequest>()
+                .answers::<VariableBulk>(StatusCode::OK),
+                scoped::bulk,
+            )
+            .add(
+                Method::POST,
+                format!("/{segment}/{{{parameter}}}/environmentVariable/{{variable_id}}/override"),
+                Permission::Write,
+                Doc::new(format!(
+                    "Override a variable of a higher scope at this {segment}"
+                ))
+                .body::<ScopedOverrideRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+                scoped::create_override,
+            );
+    }
+    register_variable_family(routes);
+}
+
+/// The list, create, update and delete routes of variables (or secrets) at one scope.
+fn register_scope(routes: &mut RouteTable, segment: &str, parameter: &str, secret: bool) {
+    let (noun, collection) = if secret {
+        ("secret", format!("/{segment}/{{{parameter}}}/secret"))
+    } else {
+        (
+            "environment variable",
+            format!("/{segment}/{{{parameter}}}/environmentVariable"),
+        )
+    };
+    let item = if secret {
+        format!("{collection}/{{secret_id}}")
+    } else {
+        format!("{collection}/{{variable_id}}")
+    };
+    let list_doc = Doc::new(format!(
+        "List the {noun}s a {segment} sees; every one unless `pageSize` is given (required past {} MiB of values)",
+        read::WHOLE_LIST_VALUES_MAX_BYTES / (1024 * 1024)
+    ));
+    let answer_doc = |doc: Doc, status| {
+        if secret {
+            doc.answers::<Secret>(status)
+        } else {
+            doc.answers::<EnvironmentVariable>(status)
+        }
+    };
+    routes
+        .add(
+            Method::GET,
+            collection.clone(),
+            Permission::Read,
+            if secret {
+                list_doc.answers_pages_of::<Secret>(VARIABLE_PAGE_SIZE_MAX)
+            } else {
+                list_doc.answers_pages_of::<EnvironmentVariable>(VARIABLE_PAGE_SIZE_MAX)
+            },
+            scoped::list,
+        )
+        .add(
+            Method::POST,
+            collection,
+            Permission::Write,
+            answer_doc(
+                Doc::new(format!("Create a {noun} on a {segment}")).body::<VariableRequest>(),
+                StatusCode::CREATED,
+            ),
+            scoped::create,
+        )
+        .add(
+            Method::GET,
+            item.clone(),
+            Permission::Read,
+            answer_doc(Doc::new(format!("Read a {noun}")), StatusCode::OK),
+            scoped::read,
+        )
+        .add(
+            Method::PUT,
+            item.clone(),
+            Permission::Write,
+            answer_doc(
+                Doc::new(format!(
+                    "Update a {noun}; a secret's value left out is kept"
+                ))
+                .body::<VariableRequest>(),
+                StatusCode::OK,
+            ),
+            scoped::update,
+        )
+        .add(
+            Method::DELETE,
+            item,
+            Permission::Admin,
+            Doc::new(format!("Delete a {noun}")).answers_nothing(StatusCode::NO_CONTENT),
+            scoped::delete,
+        );
+}
+
+fn register_variable_family(routes: &mut RouteTable) {
+    routes
+        .add(
+            Method::POST,
+            "/variable/import",
+            Permission::Write,
+            Doc::new(
+                "Import variables and secrets through a service (`?service_id=&service_type=`), each at the scope it names (the service's or above it), all or none",
+            )
+            .query("service_id", true, doc::uuid())
+            .query("service_type", true, doc::one_of_enum::<ServiceType>())
+            .body::<VariableImportRequest>()
+            .answers::<VariableImport>(StatusCode::CREATED),
+            family::import,
+        )
+        .add(
+            Method::GET,
+            "/variable",
+            Permission::Read,
+            Doc::new(
+                "List the variables and secrets seen at a parent (`?parent_id=&scope=`), or only \
+                 its secrets or only its plain variables (`is_secret`); every one unless \
+                 `pageSize` is given",
+            )
+            .query("parent_id", true, doc::uuid())
+            .query("scope", true, doc::one_of_enum::<VariableScope>())
+            .query("is_secret", false, doc::boolean())
+            .answers_pages_of::<EnvironmentVariable>(VARIABLE_PAGE_SIZE_MAX),
+            family::list,
+        )
+        .add(
+            Method::POST,
+            "/variable",
+            Permission::Write,
+            Doc::new("Create a variable or a secret at a scope")
+                .body::<VariableCreation>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            family::create,
+        )
+        .add(
+            Method::GET,
+            "/variable/{variable_id}",
+            Permission::Read,
+            Doc::new("Read a variable or a secret").answers::<EnvironmentVariable>(StatusCode::OK),
+            family::read,
+        )
+        .add(
+            Method::PUT,
+            "/variable/{variable_id}",
+            Permission::Write,
+            Doc::new("Update a variable or a secret; a secret's value left out is kept")
+                .body::<VariableRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::OK),
+            family::update,
+        )
+        .add(
+            Method::DELETE,
+            "/variable/{variable_id}",
+            Permission::Admin,
+            Doc::new("Delete a variable or a secret").answers_nothing(StatusCode::NO_CONTENT),
+            family::delete,
+        )
+        .add(
+            Method::POST,
+            "/variable/{variable_id}/alias",
+            Permission::Write,
+            Doc::new("Give a variable another key at the same or a deeper scope")
+                .body::<AliasRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            family::alias,
+        )
+        .add(
+            Method::POST,
+            "/variable/{variable_id}/override",
+            Permission::Write,
+            Doc::new("Override a variable at a deeper scope")
+                .body::<OverrideRequest>()
+                .answers::<EnvironmentVariable>(StatusCode::CREATED),
+            family::create_override,
+        );
+}

@@ -1,0 +1,184 @@
+//! Services as stored: one row per service of any kind, its record (JSON, as callers see it) and
+//! its sealed secrets apart.
+
+use chrono::Utc;
+use platform_api::ServiceType;
+use sqlx::{SqliteConnection, SqlitePool};
+use uuid::fmt::Hyphenated;
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult, UniqueViolation};
+use crate::store::organization_resources::{Kind, Secrets};
+
+/// A record of the organization a service's record names: at `at` (a JSON path such as
+/// `$.registry`, holding `{id}` as stored), of `kind`.
+#[derive(Clone, Copy)]
+pub struct Names {
+    pub at: &'static str,
+    pub kind: Kind,
+}
+
+/// A service's stored spec with the groups it is attached to as they are now, in the order
+/// attached (a group deleted since is gone); specs attached to no group (most, and every kind
+/// without groups) as stored, without rewriting their JSON.
+const GROUPED: &str = "CASE WHEN COALESCE(json_array_length(s.spec, '$.annotations_groups'), 0)
+        + COALESCE(json_array_length(s.spec, '$.labels_groups'), 0) = 0 THEN s.spec
+    ELSE json_set(s.spec,
+        '$.annotations_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
+            FROM json_each(s.spec, '$.annotations_groups') j JOIN organization_resources g
+            ON g.kind = 'annotations_group' AND g.organization_id = s.organization_id
+            AND g.id = json_extract(j.value, '$.id'))),
+        '$.labels_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
+            FROM json_each(s.spec, '$.labels_groups') j JOIN organization_resources g
+            ON g.kind = 'labels_group' AND g.organization_id = s.organization_id
+            AND g.id = json_extract(j.value, '$.id'))))
+    END";
+
+/// A service's record as read: `GROUPED`, with the organization's record it names (at the path
+/// bound first, as in `ServiceResource::NAMES`) as that record is now.
+fn spec() -> String {
+    format!(
+        "CASE WHEN r.id IS NULL THEN {GROUPED} ELSE json_set({GROUPED}, ?, json_object(
+            'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
+            'kind', json_extract(r.record, '$.kind'))) END"
+    )
+}
+
+/// The record of `spec()` (of the kind bound second), joined on the id at the path bound third.
+const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
+    ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
+
+/// A service's record (JSON) as read, by name.
+#[derive(sqlx::FromRow)]
+pub struct Named {
+    pub name: String,
+    pub record: String,
+}
+
+/// The environment's services of `kind` as read, by name.
+pub async fn in_environment(
+    db: &SqlitePool,
+    environment_id: Uuid,
+    kind: ServiceType,
+    names: Option<Names>,
+) -> ApiResult<Vec<Named>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT s.name, {} AS record FROM services s {WITH_REGISTRY}
+         WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name",
+        spec()
+    ))
+    .bind(names.map(|names| names.at))
+    .bind(names.map(|names| names.kind.stored_as))
+    .bind(names.map(|names| names.at))
+    .bind(environment_id.hyphenated())
+    .bind(kind)
+    .fetch_all(db)
+    .await?)
+}
+
+/// A service's record (JSON) as read, and its environment.
+#[derive(sqlx::FromRow)]
+pub struct Found {
+    pub record: String,
+    #[sqlx(try_from = "Hyphenated")]
+    pub environment_id: Uuid,
+}
+
+/// The organization's service of `kind` with this id, as `conn` sees it.
+pub async fn find(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    kind: ServiceType,
+    names: Option<Names>,
+    id: Uuid,
+) -> ApiResult<Option<Found>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {} AS record, s.environment_id FROM services s {WITH_REGISTRY}
+         WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
+        spec()
+    ))
+    .bind(names.map(|names| names.at))
+    .bind(names.map(|names| names.kind.stored_as))
+    .bind(names.map(|names| names.at))
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(kind)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// A service to store, its record and secrets already serialized (the secrets sealed).
+pub struct Row<'a> {
+    pub id: Uuid,
+    pub name: &'a str,
+    pub record: String,
+    pub secrets: &'a Secrets,
+}
+
+/// Stores a new service of `kind` in the environment; 409 naming `name` when the environment
+/// has a service of that name.
+pub async fn insert(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    environment_id: Uuid,
+    kind: ServiceType,
+    row: Row<'_>,
+) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO services (id, organization_id, environment_id, kind, name, spec, secrets, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(row.id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(environment_id.hyphenated())
+    .bind(kind)
+    .bind(row.name)
+    .bind(row.record)
+    .bind(serde_json::to_string(row.secrets).map_err(ApiError::internal)?)
+    .bind(Utc::now())
+    .execute(conn)
+    .await
+    .on_unique_violation("name", "service")?;
+    Ok(())
+}
+
+/// Replaces a service's name, record and secrets.
+pub async fn update(conn: &mut SqliteConnection, row: Row<'_>) -> ApiResult<()> {
+    sqlx::query("UPDATE services SET name = ?, spec = ?, secrets = ?, updated_at = ? WHERE id = ?")
+        .bind(row.name)
+        .bind(row.record)
+        .bind(serde_json::to_string(row.secrets).map_err(ApiError::internal)?)
+        .bind(Utc::now())
+        .bind(row.id.hyphenated())
+        .execute(conn)
+        .await
+        .on_unique_violation("name", "service")?;
+    Ok(())
+}
+
+/// A service's sealed secrets by name.
+pub async fn secrets(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Secrets> {
+    let stored: String = sqlx::query_scalar("SELECT secrets FROM services WHERE id = ?")
+        .bind(id.hyphenated())
+        .fetch_one(conn)
+        .await?;
+    serde_json::from_str(&stored).map_err(ApiError::internal)
+}
+
+/// Sets the value at `path` of a service's record (a deploy pinning an image tag or a chart
+/// version).
+pub async fn set_in_record(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    path: &str,
+    value: &str,
+) -> ApiResult<()> {
+    sqlx::query(&format!(
+        "UPDATE services SET spec = json_set(spec, '{path}', ?) WHERE id = ?"
+    ))
+    .bind(value)
+    .bind(id.hyphenated())
+    .execute(conn)
+    .await?;
+    Ok(())
+}

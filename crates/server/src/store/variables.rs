@@ -1,0 +1,334 @@
+//! Variables and secrets as stored: one row each, defined on a project, an environment or a
+//! service (`parent_id`), a secret's value sealed.
+
+use chrono::{DateTime, Utc};
+use platform_api::{VariableScope, VariableType};
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Arguments, SqliteConnection, SqlitePool};
+use uuid::fmt::Hyphenated;
+use uuid::Uuid;
+
+use crate::db;
+use crate::error::{ApiError, ApiResult, UniqueViolation};
+use crate::seal::Sealer;
+
+/// A stored variable, as `COLUMNS` reads it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Stored {
+    #[sqlx(try_from = "Hyphenated")]
+    pub id: Uuid,
+    pub scope: VariableScope,
+    #[sqlx(try_from = "Hyphenated")]
+    pub parent_id: Uuid,
+    pub key: String,
+    pub value: Option<String>,
+    pub has_secret_value: bool,
+    pub is_secret: bool,
+    pub variable_type: VariableType,
+    pub mount_path: Option<String>,
+    pub description: Option<String>,
+    pub enable_interpolation_in_file: bool,
+    #[sqlx(try_from = "db::MaybeId")]
+    pub target_id: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+pub const COLUMNS: &str = "id, scope, parent_id, key, value,
+    secret_value IS NOT NULL AS has_secret_value, is_secret, variable_type, mount_path,
+    description, enable_interpolation_in_file, target_id, created_at, updated_at";
+
+/// The organization's variable with this id, as `conn` sees it.
+pub async fn find(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Option<Stored>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM variables WHERE id = ? AND organization_id = ?"
+    ))
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The variable with this id, which a stored variable names (its alias or override target).
+pub async fn target(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Stored> {
+    Ok(
+        sqlx::query_as(&format!("SELECT {COLUMNS} FROM variables WHERE id = ?"))
+            .bind(id.hyphenated())
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// The variables and secrets defined on the parent `parent_id`.
+pub async fn defined_on(conn: &mut SqliteConnection, parent_id: Uuid) -> ApiResult<Vec<Stored>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM variables WHERE parent_id = ? ORDER BY key"
+    ))
+    .bind(parent_id.hyphenated())
+    .fetch_all(conn)
+    .await?)
+}
+
+/// How many variables and secrets the parent `parent_id` defines.
+pub async fn count_on(conn: &mut SqliteConnection, parent_id: Uuid) -> ApiResult<i64> {
+    Ok(
+        sqlx::query_scalar("SELECT COUNT(*) FROM variables WHERE parent_id = ?")
+            .bind(parent_id.hyphenated())
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// What an update of one variable writes; a secret value left out (`None`) is kept.
+pub struct Changed<'a> {
+    pub key: &'a str,
+    pub value: Option<String>,
+    pub sealed_secret_value: Option<String>,
+    pub mount_path: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub enable_interpolation_in_file: bool,
+}
+
+pub async fn update(conn: &mut SqliteConnection, id: Uuid, changed: Changed<'_>) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE variables SET key = ?, value = ?, secret_value = COALESCE(?, secret_value),
+             mount_path = ?, description = ?, enable_interpolation_in_file = ?, updated_at = ?
+         WHERE id = ?",
+    )
+    .bind(changed.key)
+    .bind(changed.value)
+    .bind(changed.sealed_secret_value)
+    .bind(changed.mount_path)
+    .bind(changed.description)
+    .bind(changed.enable_interpolation_in_file)
+    .bind(Utc::now())
+    .bind(id.hyphenated())
+    .execute(conn)
+    .await
+    .on_unique_violation("key", "variable")?;
+    Ok(())
+}
+
+pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<()> {
+    sqlx::query("DELETE FROM variables WHERE id = ?")
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A variable to write.
+pub struct NewVariable {
+    pub key: String,
+    pub value: Option<String>,
+    pub secret_value: Option<String>,
+    pub is_secret: bool,
+    pub variable_type: VariableType,
+    pub mount_path: Option<String>,
+    pub description: Option<String>,
+    pub enable_interpolation_in_file: bool,
+    pub target_id: Option<Uuid>,
+}
+
+/// Writes a new variable defined at `(scope, parent id)` on `db` (a transaction's connection, or
+/// a pool's), its secret value sealed; its id.
+pub async fn insert(
+    db: &mut SqliteConnection,
+    sealer: &Sealer,
+    organization_id: Uuid,
+    (scope, parent_id): (VariableScope, Uuid),
+    new: &NewVariable,
+) -> sqlx::Result<Uuid> {
+    let id = Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO variables (id, organization_id, scope, parent_id, key, value, secret_value,
+             is_secret, variable_type, mount_path, description, enable_interpolation_in_file,
+             target_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(scope)
+    .bind(parent_id.hyphenated())
+    .bind(&new.key)
+    .bind(&new.value)
+    .bind(new.secret_value.as_deref().map(|value| sealer.seal(value)))
+    .bind(new.is_secret)
+    .bind(new.variable_type)
+    .bind(&new.mount_path)
+    .bind(&new.description)
+    .bind(new.enable_interpolation_in_file)
+    .bind(new.target_id.map(|id| id.hyphenated()))
+    .bind(Utc::now())
+    .execute(&mut *db)
+    .await?;
+    Ok(id)
+}
+
+/// Makes a plain variable a secret holding `sealed` (its value), and its aliases aliases of a
+/// secret; the parents whose variables showed the value (the variable's aliases' and overrides').
+pub async fn make_secret(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    sealed: String,
+) -> ApiResult<Vec<Uuid>> {
+    sqlx::query(
+        "UPDATE variables SET is_secret = 1, secret_value = ?, value = NULL, updated_at = ?
+         WHERE id = ?",
+    )
+    .bind(sealed)
+    .bind(Utc::now())
+    .bind(id.hyphenated())
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE variables SET is_secret = 1 WHERE target_id = ? AND variable_type = ?")
+        .bind(id.hyphenated())
+        .bind(VariableType::Alias)
+        .execute(&mut *conn)
+        .await?;
+    let parents: Vec<Hyphenated> =
+        sqlx::query_scalar("SELECT DISTINCT parent_id FROM variables WHERE target_id = ?")
+            .bind(id.hyphenated())
+            .fetch_all(conn)
+            .await?;
+    Ok(parents.into_iter().map(Hyphenated::into_uuid).collect())
+}
+
+/// Sets a variable's plain value and secret value (sealed), as an import overwriting it does.
+pub async fn set_values(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    value: Option<&str>,
+    sealed_secret_value: Option<String>,
+) -> ApiResult<()> {
+    sqlx::query("UPDATE variables SET value = ?, secret_value = ?, updated_at = ? WHERE id = ?")
+        .bind(value)
+        .bind(sealed_secret_value)
+        .bind(Utc::now())
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Sets a plain variable's value.
+pub async fn set_value(conn: &mut SqliteConnection, id: Uuid, value: &str) -> ApiResult<()> {
+    sqlx::query("UPDATE variables SET value = ?, updated_at = ? WHERE id = ?")
+        .bind(value)
+        .bind(Utc::now())
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The variable of this key defined at `(scope, parent id)`, if any.
+pub async fn defined_as(
+    conn: &mut SqliteConnection,
+    (scope, parent_id): (VariableScope, Uuid),
+    key: &str,
+) -> ApiResult<Option<Stored>> {
+    Ok(sqlx::query_as(&format!(
+        "SELECT {COLUMNS} FROM variables WHERE scope = ? AND parent_id = ? AND key = ?"
+    ))
+    .bind(scope)
+    .bind(parent_id.hyphenated())
+    .bind(key)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The variables a parent sees: those defined on its chain of parents (`chain`), only its
+/// secrets or only its plain variables (`secret`) when asked, an override hiding the variable
+/// it overrides.
+pub struct Seen {
+    pub chain: Vec<Uuid>,
+    pub secret: Option<bool>,
+}
+
+/// A stored variable as seen, with what it aliases or overrides.
+#[derive(sqlx::FromRow)]
+pub struct Listed {
+    #[sqlx(flatten)]
+    pub row: Stored,
+    pub target_key: Option<String>,
+    pub target_value: Option<String>,
+    pub target_mount_path: Option<String>,
+    pub target_scope: Option<VariableScope>,
+    pub target_variable_type: Option<VariableType>,
+}
+
+impl Seen {
+    /// `FROM … WHERE …` of the variables seen; `arguments` binds its parameters.
+    fn clause(&self) -> String {
+        let placeholders = vec!["?"; self.chain.len()].join(", ");
+        format!(
+            "FROM variables WHERE parent_id IN ({placeholders}) AND (? IS NULL OR is_secret = ?)
+             AND id NOT IN (SELECT target_id FROM variables WHERE parent_id IN ({placeholders})
+                            AND variable_type = ? AND target_id IS NOT NULL)"
+        )
+    }
+
+    /// The parameters of `from_where`, then `more`'s.
+    fn arguments<'q>(&self, more: &[i64]) -> ApiResult<SqliteArguments<'q>> {
+        let mut arguments = SqliteArguments::default();
+        for id in &self.chain {
+            arguments.add(id.hyphenated()).map_err(ApiError::internal)?;
+        }
+        arguments.add(self.secret).map_err(ApiError::internal)?;
+        arguments.add(self.secret).map_err(ApiError::internal)?;
+        for id in &self.chain {
+            arguments.add(id.hyphenated()).map_err(ApiError::internal)?;
+        }
+        arguments
+            .add(VariableType::Override)
+            .map_err(ApiError::internal)?;
+        for value in more {
+            arguments.add(*value).map_err(ApiError::internal)?;
+        }
+        Ok(arguments)
+    }
+
+    /// What the variables seen weigh in values: their keys and values, and the values of what
+    /// they alias or override (shown beside their own).
+    pub async fn weight(&self, db: &SqlitePool) -> ApiResult<i64> {
+        let sql = format!(
+            "SELECT COALESCE(SUM(LENGTH(COALESCE(v.value, '')) + LENGTH(v.key)
+                                 + COALESCE(LENGTH(t.value), 0)), 0)
+             FROM variables v LEFT JOIN variables t ON t.id = v.target_id
+             WHERE v.id IN (SELECT id {})",
+            self.clause()
+        );
+        Ok(sqlx::query_scalar_with(&sql, self.arguments(&[])?)
+            .fetch_one(db)
+            .await?)
+    }
+
+    /// How many variables are seen.
+    pub async fn count(&self, db: &SqlitePool) -> ApiResult<i64> {
+        let sql = format!("SELECT COUNT(*) {}", self.clause());
+        Ok(sqlx::query_scalar_with(&sql, self.arguments(&[])?)
+            .fetch_one(db)
+            .await?)
+    }
+
+    /// The variables seen by key, `limit` of them (all when negative) after `offset`.
+    pub async fn page(&self, db: &SqlitePool, limit: i64, offset: i64) -> ApiResult<Vec<Listed>> {
+        let sql = format!(
+            "SELECT l.*, t.key AS target_key, t.value AS target_value,
+                    t.mount_path AS target_mount_path, t.scope AS target_scope,
+                    t.variable_type AS target_variable_type
+             FROM (SELECT {COLUMNS} {} ORDER BY key, scope LIMIT ? OFFSET ?) l
+             LEFT JOIN variables t ON t.id = l.target_id
+             ORDER BY l.key, l.scope",
+            self.clause()
+        );
+        Ok(sqlx::query_as_with(&sql, self.arguments(&[limit, offset])?)
+            .fetch_all(db)
+            .await?)
+    }
+}
