@@ -14,7 +14,7 @@ use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::engine::action::Action;
-use crate::engine::AskedBy;
+use crate::engine::admission::AskedBy;
 use crate::git;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::container_registries::ContainerRegistries;

@@ -21,7 +21,7 @@ use crate::audit;
 use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine::action::{Action, Request};
-use crate::engine::{self, Scope};
+use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
 use crate::routes::organization::clusters::Clusters;
@@ -378,7 +378,7 @@ async fn delete_environment(
     let before = find_environment(&state, &caller, environment_id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let target = audit::Target::environment(&mut tx, environment_id).await?;
-    engine::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
+    engine::scope::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
     let change = audit::Change::new(EventType::Delete, target).before(&before);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
@@ -522,7 +522,7 @@ async fn start_on_environment(
     let what = what.into();
     let action = what.action();
     find_environment(state, caller, environment_id).await?;
-    engine::ensure_idle(
+    engine::scope::ensure_idle(
         &mut *state.db.acquire().await?,
         Scope::Environment(environment_id),
     )

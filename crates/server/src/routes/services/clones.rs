@@ -221,7 +221,7 @@ async fn copy_service(
     .execute(&mut **tx)
     .await
     .on_unique_violation("name", "service")?;
-    engine::insert_initial_status(tx, id).await?;
+    engine::scope::insert_initial_status(tx, id).await?;
     Ok(id)
 }
 

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::{self, status, Scope};
+use crate::engine::{self, scope::Scope, status};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiResult};
 use crate::fresh::Read;
 use crate::routes::environments::find_environment;
@@ -136,7 +136,7 @@ pub(super) async fn update<R: ServiceResource>(
         secrets: &secrets,
     };
     store::update(&mut tx, row).await?;
-    engine::mark_scope_out_of_date(&mut tx, Scope::Service(id)).await?;
+    engine::scope::mark_scope_out_of_date(&mut tx, Scope::Service(id)).await?;
     let (updated, _) = find_in::<R>(&mut tx, &caller, id).await?;
     let target = Target::service(&mut tx, id).await?;
     let change = Change::new(EventType::Update, target)
@@ -156,7 +156,7 @@ pub(super) async fn delete<R: ServiceResource>(
     let (before, _) = find::<R>(&state, &caller, id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::service(&mut tx, id).await?;
-    engine::delete_when_idle(&mut tx, Scope::Service(id)).await?;
+    engine::scope::delete_when_idle(&mut tx, Scope::Service(id)).await?;
     let change = Change::new(EventType::Delete, target).before(&before);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
@@ -231,6 +231,6 @@ pub async fn insert<R: ServiceResource>(
         secrets: &secrets,
     };
     store::insert(&mut *conn, organization_id, environment_id, R::TYPE, row).await?;
-    engine::insert_initial_status(conn, id).await?;
+    engine::scope::insert_initial_status(conn, id).await?;
     Ok(id)
 }

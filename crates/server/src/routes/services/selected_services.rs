@@ -160,7 +160,7 @@ async fn act_on_selected(
     action: Action,
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
     let found = find_selected(&state, &caller, environment_id, ids.each(), |status| {
-        engine::precondition(action, status)
+        engine::admission::precondition(action, status)
     })
     .await?;
     let started = found.len() as i64;
@@ -279,7 +279,7 @@ async fn delete_selected(
         let deleted = sqlx::query(&format!(
             "DELETE FROM services WHERE id = ? AND NOT EXISTS (
                  SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
-            engine::busy_states()
+            engine::scope::busy_states()
         ))
         .bind(service.selected.id.to_string())
         .bind(service.selected.id.to_string())

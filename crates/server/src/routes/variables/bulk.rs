@@ -125,7 +125,7 @@ pub(super) async fn apply(
         return Err(ApiError::invalid(problems));
     }
     check_room(&mut tx, &[parent.id], "set").await?;
-    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let after = snapshot(&defined_on(&mut tx, parent.id).await?);
     // A value made secret is not shown before either: `changed_secrets` names its key.
     for key in &made_secret {

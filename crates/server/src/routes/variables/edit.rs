@@ -98,7 +98,7 @@ pub(super) async fn insert(
     .await
     .on_unique_violation("key", "variable")?;
     check_room(&mut tx, &[parent.id], "key").await?;
-    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let stored = own_in(&mut tx, caller, id).await?;
     let created = shape(&mut tx, parent, stored).await?;
     let change = change_of(&mut tx, EventType::Create, parent, new.is_secret)
@@ -179,7 +179,7 @@ pub(super) async fn update(
         enable_interpolation_in_file: request.enable_interpolation_in_file,
     };
     store::update(&mut tx, stored.id, changed).await?;
-    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let updated = own_in(&mut tx, caller, stored.id).await?;
     let updated = shape(&mut tx, &parent, updated).await?;
     let change = change_of(&mut tx, EventType::Update, &parent, stored.is_secret)
@@ -198,7 +198,7 @@ pub(super) async fn delete(state: &AppState, caller: &Caller, stored: Stored) ->
     let is_secret = stored.is_secret;
     let before = shape(&mut tx, &parent, stored.clone()).await?;
     store::delete(&mut tx, stored.id).await?;
-    engine::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let change = change_of(&mut tx, EventType::Delete, &parent, is_secret)
         .await?
         .before(&before);

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::audit::{self};
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::{self, Scope};
+use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
@@ -127,7 +127,7 @@ pub(super) async fn all(
             Scope::Service(_) => 2,
         });
     if let Some(scope) = widest {
-        engine::mark_scope_out_of_date(&mut tx, scope).await?;
+        engine::scope::mark_scope_out_of_date(&mut tx, scope).await?;
     }
     let import = VariableImport {
         total_variables_to_import: request.vars.len() as i64,

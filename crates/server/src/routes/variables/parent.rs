@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::Scope;
+use crate::engine::scope::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::environments::find_environment;
 use crate::routes::projects::find_project;

@@ -1,0 +1,164 @@
+//! The rows an action's run writes: the service's state, each step, the action's end, its log
+//! lines.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use platform_api::{ActionStatus, ServiceState, StepStatus, WebhookEvent};
+use sqlx::{Sqlite, Transaction};
+use uuid::Uuid;
+
+use super::plan::PlannedStep;
+use crate::events;
+
+/// How a step ends.
+#[derive(Clone, Copy)]
+pub(super) enum Outcome {
+    Done,
+    Failed,
+    Canceled,
+}
+
+/// Enters the state of `step`, in the transaction that recorded the step before (or on its own for
+/// an action's first step); returns how many webhook deliveries it recorded.
+pub(super) async fn enter_state(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    step: &PlannedStep,
+) -> anyhow::Result<usize> {
+    set_state(
+        tx,
+        deployment_id,
+        service_id,
+        step.state,
+        ActionStatus::Ongoing,
+    )
+    .await?;
+    log(
+        tx,
+        deployment_id,
+        service_id,
+        &format!("{}: started.", step.name.label()),
+    )
+    .await?;
+    // The first step of an action starts it, once, even when a restart replays the step.
+    let first =
+        sqlx::query("UPDATE deployments SET started_at = ? WHERE id = ? AND started_at IS NULL")
+            .bind(Utc::now())
+            .bind(deployment_id.to_string())
+            .execute(&mut **tx)
+            .await?;
+    Ok(if first.rows_affected() == 1 {
+        events::emit(
+            tx,
+            deployment_id,
+            WebhookEvent::DeploymentStarted,
+            step.state,
+        )
+        .await?
+    } else {
+        0
+    })
+}
+
+pub(super) async fn record_step(
+    tx: &mut Transaction<'_, Sqlite>,
+    (deployment_id, service_id): (Uuid, Uuid),
+    position: usize,
+    step: &PlannedStep,
+    took: Duration,
+    outcome: Outcome,
+) -> anyhow::Result<()> {
+    let duration_sec = took.as_secs_f64().round() as i64;
+    let (status, ended) = match outcome {
+        Outcome::Done => (StepStatus::Success, "done"),
+        Outcome::Failed => (StepStatus::Error, "failed"),
+        Outcome::Canceled => (StepStatus::Cancel, "canceled"),
+    };
+    sqlx::query(
+        "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(deployment_id.to_string())
+    .bind(i64::try_from(position)?)
+    .bind(step.name.as_str())
+    .bind(status.as_str())
+    .bind(duration_sec)
+    .bind(Utc::now())
+    .execute(&mut **tx)
+    .await?;
+    log(
+        tx,
+        deployment_id,
+        service_id,
+        &format!("{}: {ended} in {duration_sec} s.", step.name.label()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Ends an action in `state`: the state, the end time, a last log line and the event that says
+/// how it ended, in one transaction; returns how many deliveries of the event it recorded.
+pub(super) async fn end(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    state: ServiceState,
+    action_status: ActionStatus,
+    message: &str,
+) -> anyhow::Result<usize> {
+    set_state(tx, deployment_id, service_id, state, action_status).await?;
+    sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
+        .bind(Utc::now())
+        .bind(deployment_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    log(tx, deployment_id, service_id, message).await?;
+    let event = match action_status {
+        ActionStatus::Success => WebhookEvent::DeploymentSuccessful,
+        ActionStatus::Canceled => WebhookEvent::DeploymentCancelled,
+        _ => WebhookEvent::DeploymentFailure,
+    };
+    events::emit(tx, deployment_id, event, state).await
+}
+
+pub(super) async fn set_state(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    state: ServiceState,
+    action_status: ActionStatus,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE deployments SET state = ?, updated_at = ? WHERE id = ?")
+        .bind(state.as_str())
+        .bind(Utc::now())
+        .bind(deployment_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE service_statuses SET state = ?, action_status = ? WHERE service_id = ?")
+        .bind(state.as_str())
+        .bind(action_status.as_str())
+        .bind(service_id.to_string())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+pub(super) async fn log(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    message: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO deployment_logs (deployment_id, service_id, created_at, message) VALUES (?, ?, ?, ?)",
+    )
+    .bind(deployment_id.to_string())
+    .bind(service_id.to_string())
+    .bind(Utc::now())
+    .bind(message)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,538 @@
+//! An action run: its steps one after the other, each waited out at the engine's speed, and
+//! how the action finishes (done, failed, canceled, only planned).
+
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use platform_api::{
+    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction,
+};
+use sqlx::{Sqlite, Transaction};
+use uuid::Uuid;
+
+use super::plan;
+
+use super::action::Action;
+use super::plan::{PlannedStep, QUEUE_SECONDS};
+use crate::git::{self};
+
+use super::rows::{end, enter_state, log, record_step, Outcome};
+
+use super::{Engine, Start};
+
+/// The variable that makes an action fail on purpose, so that failure views can be tested: its
+/// value is a step name (BUILD, DEPLOYMENT, ...) or an action (DEPLOY, RESTART, STOP, DELETE).
+pub const FAIL_AT_VARIABLE: &str = "PLATFORM_FAIL_AT";
+
+/// The variable that makes a step never end on its own, so that timeouts and cancels inside a
+/// step can be tested: its value is a step name or an action, as `PLATFORM_FAIL_AT`'s.
+pub const HANG_AT_VARIABLE: &str = "PLATFORM_HANG_AT";
+
+/// How a wait of the engine ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Waited {
+    Elapsed,
+    /// A cancel was asked for.
+    Canceled,
+    /// The action's timeout came.
+    TimedOut,
+}
+
+/// Whether a cancel of the action was asked for, read in `tx` by a write, so that the
+/// transaction holds the writer from here: no cancel can land between this read and its writes.
+pub(super) async fn cancel_flag(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+) -> sqlx::Result<bool> {
+    let (requested,): (bool,) = sqlx::query_as(
+        "UPDATE deployments SET updated_at = ? WHERE id = ? RETURNING cancel_requested",
+    )
+    .bind(Utc::now())
+    .bind(deployment_id.to_string())
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(requested)
+}
+
+/// A number of seconds as a person reads it: "90 s".
+pub(super) fn seconds_in_words(seconds: f64) -> String {
+    format!("{} s", seconds.round() as i64)
+}
+
+impl Engine {
+    pub(super) async fn run(&self, deployment_id: Uuid, start: Start) -> anyhow::Result<()> {
+        let (service_id, kind, action, sub_action, mut git_commit_id, configured_timeout): (
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+            Option<i64>,
+        ) = match sqlx::query_as(
+            "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id,
+                    json_extract(s.spec, '$.timeout_sec')
+             FROM deployments d
+             JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
+        )
+        .bind(deployment_id.to_string())
+        .fetch_optional(&self.db)
+        .await?
+        {
+            Some(row) => row,
+            // A try that broke after the action had ended.
+            None => return Ok(()),
+        };
+        let service_id: Uuid = service_id.parse()?;
+        let canceled = self.cancel_signal(deployment_id);
+        let timeout = plan::timeout_seconds(kind.parse()?, configured_timeout);
+        let mut left = timeout;
+        let resuming = match start {
+            Start::Queued => None,
+            Start::ServerRestarted => Some(
+                "The server restarted during this action; resuming at the step it was running.",
+            ),
+            Start::RunBroke => {
+                Some("The engine broke off this action; resuming at the step it was running.")
+            }
+        };
+        match resuming {
+            Some(message) => {
+                let mut tx = self.writes.begin().await?;
+                log(&mut tx, deployment_id, service_id, message).await?;
+                tx.commit().await?;
+            }
+            None => {
+                // A cancel ends the wait; the first step finds it asked for.
+                if self
+                    .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, &mut left)
+                    .await
+                    == Waited::Canceled
+                {
+                    canceled.notify_one();
+                }
+            }
+        }
+        let action = Action::from_status_action(action.parse()?)
+            .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
+        let sub_action: SubAction = sub_action.parse()?;
+        let kind: ServiceType = kind.parse()?;
+        let plan = plan::steps(action, kind, sub_action);
+        let (done,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
+                .bind(deployment_id.to_string())
+                .fetch_one(&self.db)
+                .await?;
+        let done = usize::try_from(done)?;
+        let fail_at = self.fault(service_id, FAIL_AT_VARIABLE).await?;
+        let hang_at = self.fault(service_id, HANG_AT_VARIABLE).await?;
+        let reads_repository = plan
+            .iter()
+            .position(|step| step.name == StepName::GitClone)
+            .unwrap_or(0);
+
+        for (position, step) in plan.iter().enumerate().skip(done) {
+            // Later steps were entered in the transaction that recorded the step before.
+            if position == done {
+                let mut tx = self.writes.begin().await?;
+                if cancel_flag(&mut tx, deployment_id).await? {
+                    // Canceled before its first step ran: that step is the one canceled.
+                    record_step(
+                        &mut tx,
+                        (deployment_id, service_id),
+                        position,
+                        step,
+                        Duration::ZERO,
+                        Outcome::Canceled,
+                    )
+                    .await?;
+                    return self.finish_canceled(tx, deployment_id, service_id).await;
+                }
+                let recorded = enter_state(&mut tx, deployment_id, service_id, step).await?;
+                tx.commit().await?;
+                self.wake_deliveries(recorded);
+            }
+            let started = Instant::now();
+            let aimed_at = |target: &Option<String>| {
+                target.as_deref().is_some_and(|target| {
+                    target == step.name.as_str()
+                        || (position == 0 && target == action.status_action().as_str())
+                })
+            };
+            let length = (!aimed_at(&hang_at)).then_some(step.seconds);
+            let waited = self.wait_unless_stopped(length, &canceled, &mut left).await;
+            let mut failure = aimed_at(&fail_at).then(|| {
+                format!(
+                    "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
+                    step.name.label(),
+                    fail_at.clone().unwrap_or_default()
+                )
+            });
+            if waited == Waited::TimedOut {
+                failure = Some(format!(
+                    "{}: the {} ran past its timeout of {} and was stopped.",
+                    step.name.label(),
+                    action.noun().to_lowercase(),
+                    seconds_in_words(timeout)
+                ));
+            }
+            // A deployment of the branch's latest commit learns which one at its clone (at its
+            // first step for the kinds whose plan shows no clone).
+            if failure.is_none()
+                && position == reads_repository
+                && action == Action::Deploy
+                && git_commit_id.is_none()
+            {
+                match self.branch_tip(service_id, kind).await? {
+                    Ok(Some(commit)) => {
+                        self.record_commit(deployment_id, service_id, step, &commit)
+                            .await?;
+                        git_commit_id = Some(commit);
+                    }
+                    Ok(None) => {}
+                    Err(error) => failure = Some(format!("{}: {error}", step.name.label())),
+                }
+            }
+            // The step's end and what follows it (the next step, or the action's end) are one
+            // transaction: half as many commits, and no moment between two states. A cancel is
+            // read in it, so that no step starts after a cancel was recorded.
+            let mut tx = self.writes.begin().await?;
+            let outcome = if cancel_flag(&mut tx, deployment_id).await? {
+                Outcome::Canceled
+            } else if failure.is_some() {
+                Outcome::Failed
+            } else {
+                Outcome::Done
+            };
+            record_step(
+                &mut tx,
+                (deployment_id, service_id),
+                position,
+                step,
+                started.elapsed(),
+                outcome,
+            )
+            .await?;
+            match (outcome, plan.get(position + 1)) {
+                (Outcome::Done, Some(next)) => {
+                    let recorded = enter_state(&mut tx, deployment_id, service_id, next).await?;
+                    tx.commit().await?;
+                    self.wake_deliveries(recorded);
+                }
+                (Outcome::Done, None) => {
+                    return self
+                        .finish(
+                            tx,
+                            (action, sub_action),
+                            deployment_id,
+                            (service_id, kind),
+                            git_commit_id,
+                        )
+                        .await;
+                }
+                (Outcome::Canceled, _) => {
+                    return self.finish_canceled(tx, deployment_id, service_id).await;
+                }
+                (Outcome::Failed, _) => {
+                    return self
+                        .finish_failed(
+                            tx,
+                            deployment_id,
+                            service_id,
+                            action.failed(step.name),
+                            &failure.unwrap_or_default(),
+                        )
+                        .await;
+                }
+            }
+        }
+        // A resumed action whose every step was recorded ends now.
+        let tx = self.writes.begin().await?;
+        self.finish(
+            tx,
+            (action, sub_action),
+            deployment_id,
+            (service_id, kind),
+            git_commit_id,
+        )
+        .await
+    }
+
+    /// The commit at the tip of the service's branch, when its repository can be read here;
+    /// `Ok(None)` when it cannot (a remote repository) or the kind is not built from git.
+    pub(super) async fn branch_tip(
+        &self,
+        service_id: Uuid,
+        kind: ServiceType,
+    ) -> anyhow::Result<Result<Option<String>, git::GitError>> {
+        let Some((url, branch)) = self.repository_url(service_id, kind).await? else {
+            return Ok(Ok(None));
+        };
+        let path = match self.repositories.locate(&url) {
+            Ok(git::Location::Local(path)) => path,
+            Ok(git::Location::Remote) => return Ok(Ok(None)),
+            Err(refused) => return Ok(Err(refused)),
+        };
+        let revision = branch.unwrap_or_else(|| "HEAD".into());
+        let tip = tokio::task::spawn_blocking(move || git::resolve(&path, &revision)).await?;
+        Ok(tip.map(Some))
+    }
+
+    /// The repository the service is built from and its branch; `None` for a service not built
+    /// from git (a database, a container, a job from an image, a chart from a helm repository).
+    pub(super) async fn repository_url(
+        &self,
+        service_id: Uuid,
+        kind: ServiceType,
+    ) -> sqlx::Result<Option<(String, Option<String>)>> {
+        let Some(path) = kind.git_repository_path() else {
+            return Ok(None);
+        };
+        let (url, branch): (Option<String>, Option<String>) = sqlx::query_as(&format!(
+            "SELECT json_extract(spec, '{path}.url'), json_extract(spec, '{path}.branch')
+             FROM services WHERE id = ?"
+        ))
+        .bind(service_id.to_string())
+        .fetch_one(&self.db)
+        .await?;
+        Ok(url.map(|url| (url, branch)))
+    }
+
+    /// Records the commit a deployment found at its clone, so that a resume and the end of the
+    /// deployment use it.
+    pub(super) async fn record_commit(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+        commit: &str,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.writes.begin().await?;
+        sqlx::query("UPDATE deployments SET git_commit_id = ? WHERE id = ?")
+            .bind(commit)
+            .bind(deployment_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let message = format!("{}: the branch is at commit {commit}.", step.name.label());
+        log(&mut tx, deployment_id, service_id, &message).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The value of a fault variable (`PLATFORM_FAIL_AT`, `PLATFORM_HANG_AT`) the service sees:
+    /// its own, else its environment's, else its project's.
+    pub(super) async fn fault(
+        &self,
+        service_id: Uuid,
+        variable: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let rows: Vec<(String, String)> = sqlx::query_as(
+            "SELECT v.scope, v.value FROM variables v
+             JOIN services s ON s.id = ?
+             JOIN environments e ON e.id = s.environment_id
+             WHERE v.key = ? AND v.is_secret = 0 AND v.value IS NOT NULL
+               AND v.parent_id IN (s.id, s.environment_id, e.project_id)",
+        )
+        .bind(service_id.to_string())
+        .bind(variable)
+        .fetch_all(&self.db)
+        .await?;
+        let depth = |scope: &str| match scope {
+            "PROJECT" => 0,
+            "ENVIRONMENT" => 1,
+            _ => 2,
+        };
+        Ok(rows
+            .into_iter()
+            .max_by_key(|(scope, _)| depth(scope))
+            .map(|(_, value)| value.trim().to_uppercase()))
+    }
+
+    /// Tells the delivery worker when a transaction recorded webhook deliveries.
+    pub(super) fn wake_deliveries(&self, recorded: usize) {
+        if recorded > 0 {
+            self.events_recorded.notify_one();
+        }
+    }
+
+    /// Waits `seconds`, at the engine's speed.
+    pub(super) async fn wait(&self, seconds: f64) {
+        tokio::time::sleep(Duration::from_secs_f64(seconds / self.speed)).await;
+    }
+
+    /// Waits `seconds` (at the engine's speed; for ever when `None`), unless a cancel is asked
+    /// for or the action's time (`left`, in seconds at engine speed 1) runs out first. The time
+    /// an action takes is counted in its steps' seconds, not on the clock: at a speed where a
+    /// step lasts a nanosecond, the engine's own work between steps would otherwise outlast any
+    /// timeout.
+    pub(super) async fn wait_unless_stopped(
+        &self,
+        seconds: Option<f64>,
+        canceled: &tokio::sync::Notify,
+        left: &mut f64,
+    ) -> Waited {
+        let (length, ends) = match seconds {
+            Some(seconds) if seconds <= *left => (seconds, Waited::Elapsed),
+            _ => (*left, Waited::TimedOut),
+        };
+        let started = Instant::now();
+        let waited = tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs_f64(length / self.speed)) => ends,
+            () = canceled.notified() => Waited::Canceled,
+        };
+        *left -= match waited {
+            Waited::Canceled => started.elapsed().as_secs_f64() * self.speed,
+            _ => length,
+        };
+        waited
+    }
+
+    /// The action went through: the service reaches the action's done state.
+    pub(super) async fn finish(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        (action, sub_action): (Action, SubAction),
+        deployment_id: Uuid,
+        (service_id, kind): (Uuid, ServiceType),
+        git_commit_id: Option<String>,
+    ) -> anyhow::Result<()> {
+        let now = Utc::now();
+        if sub_action == SubAction::TerraformPlanOnly {
+            return self.finish_plan(tx, deployment_id, service_id).await;
+        }
+        match action {
+            Action::Deploy => {
+                sqlx::query(
+                    "UPDATE service_statuses
+                     SET deployment_status = ?, last_deployment_date = ?, is_part_last_deployment = 1
+                     WHERE service_id = ?",
+                )
+                .bind(DeploymentStatus::UpToDate.as_str())
+                .bind(now)
+                .bind(service_id.to_string())
+                .execute(&mut *tx)
+                .await?;
+                if let (Some(commit), Some(path)) = (&git_commit_id, kind.git_repository_path()) {
+                    sqlx::query(&format!(
+                        "UPDATE services SET spec = json_set(spec,
+                            '{path}.deployed_commit_id', ?, '{path}.deployed_commit_date', ?)
+                         WHERE id = ?"
+                    ))
+                    .bind(commit)
+                    .bind(now.to_rfc3339())
+                    .bind(service_id.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            // Compute and data are gone; the configuration stays, never deployed again.
+            Action::Uninstall => {
+                sqlx::query(
+                    "UPDATE service_statuses SET deployment_status = ?, is_part_last_deployment = 0
+                     WHERE service_id = ?",
+                )
+                .bind(DeploymentStatus::NeverDeployed.as_str())
+                .bind(service_id.to_string())
+                .execute(&mut *tx)
+                .await?;
+            }
+            Action::Restart | Action::Stop => {}
+        }
+        let message = match action {
+            Action::Deploy => "Deployed.",
+            Action::Restart => "Restarted.",
+            Action::Stop => "Stopped.",
+            Action::Uninstall => "Uninstalled: compute and data deleted, configuration kept.",
+        };
+        let recorded = end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            action.done(),
+            ActionStatus::Success,
+            message,
+        )
+        .await?;
+        tx.commit().await?;
+        self.wake_deliveries(recorded);
+        Ok(())
+    }
+
+    /// A plan applies nothing: the service is left as deployed (or not) as it was.
+    pub(super) async fn finish_plan(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+        service_id: Uuid,
+    ) -> anyhow::Result<()> {
+        // A write first: see `cancel`.
+        sqlx::query("UPDATE deployments SET updated_at = ? WHERE id = ?")
+            .bind(Utc::now())
+            .bind(deployment_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let (deployment_status,): (String,) =
+            sqlx::query_as("SELECT deployment_status FROM service_statuses WHERE service_id = ?")
+                .bind(service_id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+        let state = if deployment_status == DeploymentStatus::NeverDeployed.as_str() {
+            ServiceState::Ready
+        } else {
+            ServiceState::Deployed
+        };
+        let recorded = end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            state,
+            ActionStatus::Success,
+            "Planned; nothing was applied.",
+        )
+        .await?;
+        tx.commit().await?;
+        self.wake_deliveries(recorded);
+        Ok(())
+    }
+
+    pub(super) async fn finish_failed(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        state: ServiceState,
+        message: &str,
+    ) -> anyhow::Result<()> {
+        let recorded = end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            state,
+            ActionStatus::Error,
+            message,
+        )
+        .await?;
+        tx.commit().await?;
+        self.wake_deliveries(recorded);
+        Ok(())
+    }
+
+    pub(super) async fn finish_canceled(
+        &self,
+        mut tx: Transaction<'_, Sqlite>,
+        deployment_id: Uuid,
+        service_id: Uuid,
+    ) -> anyhow::Result<()> {
+        let recorded = end(
+            &mut tx,
+            deployment_id,
+            service_id,
+            ServiceState::Canceled,
+            ActionStatus::Canceled,
+            "Canceled.",
+        )
+        .await?;
+        tx.commit().await?;
+        self.wake_deliveries(recorded);
+        Ok(())
+    }
+}
