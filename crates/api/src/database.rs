@@ -18,6 +18,20 @@ wire_enum!(
     }
 );
 
+impl DatabaseType {
+    /// The port a database of this type listens on; `None` for a type this version does not
+    /// know.
+    pub fn port(self) -> Option<u16> {
+        match self {
+            DatabaseType::Postgresql => Some(5432),
+            DatabaseType::Mysql => Some(3306),
+            DatabaseType::Mongodb => Some(27017),
+            DatabaseType::Redis => Some(6379),
+            DatabaseType::Other(_) => None,
+        }
+    }
+}
+
 wire_enum!(
     DatabaseMode {
         Managed = "MANAGED" => "Managed by the cloud provider",

@@ -5,12 +5,13 @@
 use chrono::{DateTime, Utc};
 use platform_api::audit::{
     EventLinks, EventQuery, EventType, EventWindow, OrganizationEvent, OrganizationEventList,
-    SubTargetType, TargetType,
+    Origin, SubTargetType, TargetType,
 };
 use platform_api::ServiceType;
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Client, Permission};
@@ -41,8 +42,8 @@ impl Target {
 
     /// The organization itself, for the changes made to its own parts (tokens, roles, groups).
     pub async fn organization(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
-        let (name,): (String,) = sqlx::query_as("SELECT name FROM organizations WHERE id = ?")
-            .bind(id.to_string())
+        let name: String = sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
+            .bind(id.hyphenated())
             .fetch_optional(conn)
             .await?
             .ok_or_else(|| ApiError::not_found("organization"))?;
@@ -50,8 +51,8 @@ impl Target {
     }
 
     pub async fn project(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
-        let (name,): (String,) = sqlx::query_as("SELECT name FROM projects WHERE id = ?")
-            .bind(id.to_string())
+        let name: String = sqlx::query_scalar("SELECT name FROM projects WHERE id = ?")
+            .bind(id.hyphenated())
             .fetch_optional(conn)
             .await?
             .ok_or_else(|| ApiError::not_found("project"))?;
@@ -62,19 +63,25 @@ impl Target {
     }
 
     pub async fn environment(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
-        let row: Option<(String, String, String)> = sqlx::query_as(
-            "SELECT e.name, p.id, p.name FROM environments e JOIN projects p ON p.id = e.project_id
-             WHERE e.id = ?",
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            name: String,
+            #[sqlx(try_from = "Hyphenated")]
+            project_id: Uuid,
+            project_name: String,
+        }
+        let row: Row = sqlx::query_as(
+            "SELECT e.name, p.id AS project_id, p.name AS project_name
+             FROM environments e JOIN projects p ON p.id = e.project_id WHERE e.id = ?",
         )
-        .bind(id.to_string())
+        .bind(id.hyphenated())
         .fetch_optional(conn)
-        .await?;
-        let (name, project_id, project_name) =
-            row.ok_or_else(|| ApiError::not_found("environment"))?;
+        .await?
+        .ok_or_else(|| ApiError::not_found("environment"))?;
         Ok(Self {
-            project: Some((db::id(&project_id)?, project_name)),
-            environment: Some((id, name.clone())),
-            ..Self::new(TargetType::Environment, id, name)
+            project: Some((row.project_id, row.project_name)),
+            environment: Some((id, row.name.clone())),
+            ..Self::new(TargetType::Environment, id, row.name)
         })
     }
 
@@ -83,10 +90,12 @@ impl Target {
         #[derive(sqlx::FromRow)]
         struct Row {
             name: String,
-            kind: String,
-            environment_id: String,
+            kind: ServiceType,
+            #[sqlx(try_from = "Hyphenated")]
+            environment_id: Uuid,
             environment_name: String,
-            project_id: String,
+            #[sqlx(try_from = "Hyphenated")]
+            project_id: Uuid,
             project_name: String,
         }
         let row: Row = sqlx::query_as(
@@ -95,14 +104,14 @@ impl Target {
              FROM services s JOIN environments e ON e.id = s.environment_id
              JOIN projects p ON p.id = e.project_id WHERE s.id = ?",
         )
-        .bind(id.to_string())
+        .bind(id.hyphenated())
         .fetch_optional(conn)
         .await?
         .ok_or_else(|| ApiError::not_found("service"))?;
         Ok(Self {
-            project: Some((db::id(&row.project_id)?, row.project_name)),
-            environment: Some((db::id(&row.environment_id)?, row.environment_name)),
-            ..Self::new(service_target(db::wire(&row.kind)?), id, row.name)
+            project: Some((row.project_id, row.project_name)),
+            environment: Some((row.environment_id, row.environment_name)),
+            ..Self::new(service_target(row.kind), id, row.name)
         })
     }
 }
@@ -206,28 +215,23 @@ pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change
 }
 
 /// An API token refused: deleted, or expired.
+#[derive(sqlx::FromRow)]
 pub struct RefusedToken {
+    #[sqlx(try_from = "Hyphenated")]
     pub organization_id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
     pub id: Uuid,
     pub name: String,
 }
 
 /// The deleted token whose hash is `hash`, if one was.
 pub async fn revoked_token(db: &SqlitePool, hash: &str) -> ApiResult<Option<RefusedToken>> {
-    let row: Option<(String, String, String)> = sqlx::query_as(
-        "SELECT organization_id, token_id, name FROM revoked_api_tokens WHERE token_hash = ?",
+    Ok(sqlx::query_as(
+        "SELECT organization_id, token_id AS id, name FROM revoked_api_tokens WHERE token_hash = ?",
     )
     .bind(hash)
     .fetch_optional(db)
-    .await?;
-    row.map(|(organization_id, id, name)| {
-        Ok(RefusedToken {
-            organization_id: db::id(&organization_id)?,
-            id: db::id(&id)?,
-            name,
-        })
-    })
-    .transpose()
+    .await?)
 }
 
 /// How long after a refusal of a token the next is not recorded again: a client retrying with
@@ -243,13 +247,13 @@ pub async fn record_refusal(
 ) -> ApiResult<()> {
     let mut tx = db::begin_write(writes).await?;
     let since = Utc::now() - chrono::Duration::seconds(REFUSALS_APART_SECONDS);
-    let (recent,): (bool,) = sqlx::query_as(
+    let recent: bool = sqlx::query_scalar(
         "SELECT EXISTS (SELECT 1 FROM audit_events WHERE organization_id = ? AND target_id = ?
              AND event_type = ? AND at_nanos > ?)",
     )
-    .bind(token.organization_id.to_string())
-    .bind(token.id.to_string())
-    .bind(EventType::AccessRefused.as_str())
+    .bind(token.organization_id.hyphenated())
+    .bind(token.id.hyphenated())
+    .bind(EventType::AccessRefused)
     .bind(since.timestamp_nanos_opt().unwrap_or_default())
     .fetch_one(&mut *tx)
     .await?;
@@ -285,36 +289,36 @@ async fn insert(
                                         WHERE organization_id = ?), 0)),
                  ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(Uuid::new_v4().to_string())
-    .bind(organization_id.to_string())
+    .bind(Uuid::new_v4().hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(now.timestamp_nanos_opt().unwrap_or(i64::MAX))
-    .bind(organization_id.to_string())
-    .bind(change.event_type.as_str())
-    .bind(target.kind.as_str())
-    .bind(target.id.map(|id| id.to_string()))
+    .bind(organization_id.hyphenated())
+    .bind(change.event_type)
+    .bind(target.kind)
+    .bind(target.id.map(|id| id.hyphenated()))
     .bind(&target.name)
     .bind(change.sub_target.map(SubTargetType::as_str))
     .bind(text(&change.after).unwrap_or_default())
     .bind(text(&change.before))
     .bind(serde_json::to_string(&change.changed_secrets).map_err(ApiError::internal)?)
-    .bind(client.origin.as_str())
+    .bind(client.origin)
     .bind(who)
     .bind(client.user_agent.as_deref())
-    .bind(target.project.as_ref().map(|(id, _)| id.to_string()))
+    .bind(target.project.as_ref().map(|(id, _)| id.hyphenated()))
     .bind(
         target
             .project
             .as_ref()
             .map_or("", |(_, name)| name.as_str()),
     )
-    .bind(target.environment.as_ref().map(|(id, _)| id.to_string()))
+    .bind(target.environment.as_ref().map(|(id, _)| id.hyphenated()))
     .bind(
         target
             .environment
             .as_ref()
             .map_or("", |(_, name)| name.as_str()),
     )
-    .bind(readable_by(target.kind, change.sub_target).wire().as_str())
+    .bind(readable_by(target.kind, change.sub_target).wire())
     .execute(conn)
     .await?;
     Ok(())
@@ -426,19 +430,25 @@ pub async fn seal_made_secret(
     made: &MadeSecret<'_>,
 ) -> ApiResult<()> {
     for target in targets {
-        let rows: Vec<(String, String, Option<String>)> = sqlx::query_as(
+        #[derive(sqlx::FromRow)]
+        struct Entry {
+            id: String,
+            change: String,
+            original_change: Option<String>,
+        }
+        let entries: Vec<Entry> = sqlx::query_as(
             "SELECT id, change, original_change FROM audit_events
              WHERE organization_id = ? AND target_id = ? AND sub_target_type IN (?, ?)",
         )
-        .bind(organization_id.to_string())
-        .bind(target.to_string())
-        .bind(SubTargetType::Variable.as_str())
-        .bind(SubTargetType::Secret.as_str())
+        .bind(organization_id.hyphenated())
+        .bind(target.hyphenated())
+        .bind(SubTargetType::Variable)
+        .bind(SubTargetType::Secret)
         .fetch_all(&mut *conn)
         .await?;
-        for (id, change, original_change) in rows {
-            let (change, changed) = sealed_text(&change, made);
-            let (original_change, original_changed) = match original_change {
+        for entry in entries {
+            let (change, changed) = sealed_text(&entry.change, made);
+            let (original_change, original_changed) = match entry.original_change {
                 Some(text) => {
                     let (text, changed) = sealed_text(&text, made);
                     (Some(text), changed)
@@ -449,7 +459,7 @@ pub async fn seal_made_secret(
                 sqlx::query("UPDATE audit_events SET change = ?, original_change = ? WHERE id = ?")
                     .bind(change)
                     .bind(original_change)
-                    .bind(id)
+                    .bind(entry.id)
                     .execute(&mut *conn)
                     .await?;
             }
@@ -505,42 +515,45 @@ pub const SEALED: &str = "(secret)";
 
 #[derive(sqlx::FromRow)]
 struct EventRow {
-    id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
     at_nanos: i64,
-    event_type: String,
-    target_type: String,
-    target_id: Option<String>,
+    event_type: EventType,
+    target_type: TargetType,
+    #[sqlx(try_from = "db::MaybeId")]
+    target_id: Option<Uuid>,
     target_name: String,
-    sub_target_type: Option<String>,
+    sub_target_type: Option<SubTargetType>,
     change: String,
     original_change: Option<String>,
     changed_secrets: String,
-    origin: String,
+    origin: Origin,
     triggered_by: String,
     user_agent: Option<String>,
-    project_id: Option<String>,
+    #[sqlx(try_from = "db::MaybeId")]
+    project_id: Option<Uuid>,
     project_name: String,
-    environment_id: Option<String>,
+    #[sqlx(try_from = "db::MaybeId")]
+    environment_id: Option<Uuid>,
     environment_name: String,
 }
 
 impl EventRow {
     fn event(self) -> ApiResult<OrganizationEvent> {
-        let id = |text: Option<String>| text.as_deref().map(db::id).transpose();
         Ok(OrganizationEvent {
-            id: db::id(&self.id)?,
+            id: self.id,
             timestamp: DateTime::from_timestamp_nanos(self.at_nanos),
-            event_type: db::wire(&self.event_type)?,
-            target_id: id(self.target_id)?,
+            event_type: self.event_type,
+            target_id: self.target_id,
             target_name: self.target_name,
-            target_type: db::wire(&self.target_type)?,
-            sub_target_type: self.sub_target_type.as_deref().map(db::wire).transpose()?,
+            target_type: self.target_type,
+            sub_target_type: self.sub_target_type,
             change: self.change,
-            origin: db::wire(&self.origin)?,
+            origin: self.origin,
             triggered_by: self.triggered_by,
-            project_id: id(self.project_id)?,
+            project_id: self.project_id,
             project_name: self.project_name,
-            environment_id: id(self.environment_id)?,
+            environment_id: self.environment_id,
             environment_name: self.environment_name,
             user_agent: self.user_agent,
             original_change: self.original_change,

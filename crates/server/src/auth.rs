@@ -177,9 +177,9 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
     let permission = role_permission(&claims.role).ok_or_else(|| {
         ApiError::unauthorized("The access token names no role this server knows.")
     })?;
-    let (known,): (bool,) =
-        sqlx::query_as("SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?)")
-            .bind(claims.organization_id.to_string())
+    let known: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?)")
+            .bind(claims.organization_id.hyphenated())
             .fetch_one(&state.db)
             .await?;
     if !known {

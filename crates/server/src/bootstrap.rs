@@ -2,6 +2,7 @@
 
 use chrono::Utc;
 use sqlx::SqlitePool;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::auth::{generate_token, hash_token};
@@ -25,16 +26,16 @@ pub async fn ensure_organization(
     new_sign_in_token: bool,
     sign_in_token_lasts: Option<std::time::Duration>,
 ) -> anyhow::Result<Outcome> {
-    let existing: Option<(String,)> = sqlx::query_as("SELECT id FROM organizations LIMIT 1")
+    let existing: Option<Hyphenated> = sqlx::query_scalar("SELECT id FROM organizations LIMIT 1")
         .fetch_optional(db)
         .await?;
     let mut tx = db.begin().await?;
     let (organization_id, created) = match existing {
-        Some((id,)) => (id.parse()?, false),
+        Some(id) => (id.into_uuid(), false),
         None => {
             let id = Uuid::new_v4();
             sqlx::query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)")
-                .bind(id.to_string())
+                .bind(id.hyphenated())
                 .bind("My organization")
                 .bind(Utc::now())
                 .execute(&mut *tx)
@@ -44,8 +45,8 @@ pub async fn ensure_organization(
                     "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
                      VALUES (?, ?, ?, ?, ?, 1)",
                 )
-                .bind(Uuid::new_v4().to_string())
-                .bind(id.to_string())
+                .bind(Uuid::new_v4().hyphenated())
+                .bind(id.hyphenated())
                 .bind(name)
                 .bind(description)
                 .bind(name)
@@ -58,7 +59,7 @@ pub async fn ensure_organization(
 
     let sign_in_token = if created || new_sign_in_token {
         sqlx::query("DELETE FROM api_tokens WHERE organization_id = ? AND name = ?")
-            .bind(organization_id.to_string())
+            .bind(organization_id.hyphenated())
             .bind(SIGN_IN_TOKEN_NAME)
             .execute(&mut *tx)
             .await?;
@@ -68,8 +69,8 @@ pub async fn ensure_organization(
                  created_at, expires_at)
              SELECT ?, ?, id, ?, ?, ?, ?, ? FROM roles WHERE organization_id = ? AND name = 'ADMIN'",
         )
-        .bind(Uuid::new_v4().to_string())
-        .bind(organization_id.to_string())
+        .bind(Uuid::new_v4().hyphenated())
+        .bind(organization_id.hyphenated())
         .bind(SIGN_IN_TOKEN_NAME)
         .bind("Created by the server at start to sign in to the console")
         .bind(hash_token(&token))
@@ -79,7 +80,7 @@ pub async fn ensure_organization(
                 .map(|lasts| chrono::Duration::from_std(lasts).map(|lasts| Utc::now() + lasts))
                 .transpose()?,
         )
-        .bind(organization_id.to_string())
+        .bind(organization_id.hyphenated())
         .execute(&mut *tx)
         .await?;
         Some(token)

@@ -147,19 +147,6 @@ fn owner_only(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Parses an id stored as text; a malformed one is a corrupted row, reported as internal.
-pub fn id(text: &str) -> Result<uuid::Uuid, crate::error::ApiError> {
-    text.parse().map_err(crate::error::ApiError::internal)
-}
-
-/// Parses an enumeration value stored as text.
-pub fn wire<T: FromStr>(text: &str) -> Result<T, crate::error::ApiError>
-where
-    T::Err: std::fmt::Display,
-{
-    text.parse().map_err(crate::error::ApiError::internal)
-}
-
 /// An id column that may be NULL, read as `Option<Uuid>`: a row's field
 /// `#[sqlx(try_from = "db::MaybeId")] target_id: Option<Uuid>`. Ids are stored as their
 /// hyphenated text (`Uuid::hyphenated()` binds them, `Hyphenated` reads them).

@@ -11,6 +11,7 @@ use platform_api::{
 use std::path::{Path, PathBuf};
 
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::engine::action::Action;
@@ -187,12 +188,12 @@ pub async fn populate(
             "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
              VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
-        .bind(environment_id.to_string())
-        .bind(organization_id.to_string())
-        .bind(project_id.to_string())
+        .bind(environment_id.hyphenated())
+        .bind(organization_id.hyphenated())
+        .bind(project_id.hyphenated())
         .bind(environment.name)
-        .bind(environment.mode.as_str())
-        .bind(cluster_id.to_string())
+        .bind(environment.mode)
+        .bind(cluster_id.hyphenated())
         .bind(Utc::now())
         .execute(&mut *tx)
         .await?;
@@ -288,21 +289,21 @@ async fn project(
     organization_id: Uuid,
     name: &str,
 ) -> anyhow::Result<Uuid> {
-    let existing: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM projects WHERE organization_id = ? AND name = ?")
-            .bind(organization_id.to_string())
+    let existing: Option<Hyphenated> =
+        sqlx::query_scalar("SELECT id FROM projects WHERE organization_id = ? AND name = ?")
+            .bind(organization_id.hyphenated())
             .bind(name)
             .fetch_optional(&mut *conn)
             .await?;
-    if let Some((id,)) = existing {
-        return Ok(id.parse()?);
+    if let Some(id) = existing {
+        return Ok(id.into_uuid());
     }
     let id = Uuid::new_v4();
     sqlx::query(
         "INSERT INTO projects (id, organization_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)",
     )
-    .bind(id.to_string())
-    .bind(organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(name)
     .bind(format!("Demo project {name}"))
     .bind(Utc::now())

@@ -80,13 +80,18 @@ impl Sealer {
     /// Seals the secrets an earlier version stored in clear; what is sealed already stays.
     pub async fn seal_stored(&self, db: &SqlitePool) -> anyhow::Result<()> {
         for table in ["organization_resources", "services"] {
-            let rows: Vec<(String, String)> = sqlx::query_as(&format!(
+            #[derive(sqlx::FromRow)]
+            struct Row {
+                id: String,
+                secrets: String,
+            }
+            let rows: Vec<Row> = sqlx::query_as(&format!(
                 "SELECT id, secrets FROM {table} WHERE secrets != '{{}}'"
             ))
             .fetch_all(db)
             .await?;
-            for (id, stored) in rows {
-                let secrets: Secrets = serde_json::from_str(&stored)?;
+            for Row { id, secrets } in rows {
+                let secrets: Secrets = serde_json::from_str(&secrets)?;
                 if secrets.values().all(|value| value.starts_with(SEALED)) {
                     continue;
                 }
@@ -108,15 +113,20 @@ impl Sealer {
                     .await?;
             }
         }
-        let clear: Vec<(String, String)> = sqlx::query_as(
+        #[derive(sqlx::FromRow)]
+        struct Clear {
+            id: String,
+            secret_value: String,
+        }
+        let clear: Vec<Clear> = sqlx::query_as(
             "SELECT id, secret_value FROM variables
              WHERE secret_value IS NOT NULL AND secret_value NOT LIKE 'sealed:v1:%'",
         )
         .fetch_all(db)
         .await?;
-        for (id, value) in clear {
+        for Clear { id, secret_value } in clear {
             sqlx::query("UPDATE variables SET secret_value = ? WHERE id = ?")
-                .bind(self.seal(&value))
+                .bind(self.seal(&secret_value))
                 .bind(&id)
                 .execute(db)
                 .await?;

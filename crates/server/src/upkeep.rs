@@ -47,7 +47,8 @@ pub async fn once(db: &SqlitePool, retention: Option<Duration>) -> anyhow::Resul
             }
         }
     }
-    let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+    // The first of the checkpoint's three columns: 1 when a reader kept it from finishing.
+    let busy: i64 = sqlx::query_scalar("PRAGMA wal_checkpoint(TRUNCATE)")
         .fetch_one(db)
         .await?;
     done.log_truncated = busy == 0;

@@ -38,21 +38,28 @@ impl Request {
         conn: &mut sqlx::SqliteConnection,
         service_id: uuid::Uuid,
     ) -> crate::error::ApiResult<Self> {
-        let (kind, deployment_status, spec): (String, String, String) = sqlx::query_as(
+        #[derive(sqlx::FromRow)]
+        struct Deployed {
+            kind: ServiceType,
+            deployment_status: DeploymentStatus,
+            spec: String,
+        }
+        let Deployed {
+            kind,
+            deployment_status,
+            spec,
+        } = sqlx::query_as(
             "SELECT s.kind, st.deployment_status, s.spec FROM services s
              JOIN service_statuses st ON st.service_id = s.id WHERE s.id = ?",
         )
-        .bind(service_id.to_string())
+        .bind(service_id.hyphenated())
         .fetch_one(conn)
         .await?;
-        if crate::db::wire::<DeploymentStatus>(&deployment_status)?
-            == DeploymentStatus::NeverDeployed
-        {
+        if deployment_status == DeploymentStatus::NeverDeployed {
             return Err(crate::error::ApiError::conflict(
                 "This service was never deployed: deploy it first.",
             ));
         }
-        let kind: ServiceType = crate::db::wire(&kind)?;
         let spec: serde_json::Value =
             serde_json::from_str(&spec).map_err(crate::error::ApiError::internal)?;
         let git_commit_id = kind

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use platform_api::{ActionStatus, ServiceState, ServiceType, SubAction};
 use sqlx::{Sqlite, Transaction};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::status;
@@ -13,7 +14,6 @@ use super::status;
 use super::action::{Action, Request};
 use crate::audit;
 use crate::caller::Caller;
-use crate::db;
 use crate::error::{ApiError, ApiResult};
 
 use super::rows::{log, set_state};
@@ -99,13 +99,19 @@ impl Engine {
         } = request;
         let current = status::of_service(tx, service_id).await?;
         precondition(action, &current)?;
-        let (kind, organization): (String, String) =
+        #[derive(sqlx::FromRow)]
+        struct Service {
+            kind: ServiceType,
+            #[sqlx(try_from = "Hyphenated")]
+            organization_id: Uuid,
+        }
+        let service: Service =
             sqlx::query_as("SELECT kind, organization_id FROM services WHERE id = ?")
-                .bind(service_id.to_string())
+                .bind(service_id.hyphenated())
                 .fetch_one(&mut **tx)
                 .await?;
-        self.ensure_room(tx, &organization).await?;
-        let kind: ServiceType = db::wire(&kind)?;
+        self.ensure_room(tx, service.organization_id).await?;
+        let kind = service.kind;
         let sub_action = action.sub_action(kind, plan_only);
         let from_git = self.repository_url(service_id, kind).await?.is_some();
         let deployment_id = Uuid::new_v4();
@@ -118,13 +124,13 @@ impl Engine {
              WHERE service_id = ? AND state NOT IN ({})",
             busy_states()
         ))
-        .bind(action.queued().as_str())
-        .bind(action.status_action().as_str())
-        .bind(ActionStatus::Queued.as_str())
-        .bind(sub_action.as_str())
-        .bind(deployment_id.to_string())
-        .bind(deployment_id.simple().to_string())
-        .bind(service_id.to_string())
+        .bind(action.queued())
+        .bind(action.status_action())
+        .bind(ActionStatus::Queued)
+        .bind(sub_action)
+        .bind(deployment_id.hyphenated())
+        .bind(deployment_id.simple())
+        .bind(service_id.hyphenated())
         .execute(&mut **tx)
         .await?;
         if claimed.rows_affected() == 0 {
@@ -136,20 +142,20 @@ impl Engine {
             "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, origin, rollback_to, environment_execution_id, spec)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
         )
-        .bind(deployment_id.to_string())
-        .bind(service_id.to_string())
-        .bind(deployment_id.simple().to_string())
-        .bind(action.status_action().as_str())
-        .bind(sub_action.as_str())
+        .bind(deployment_id.hyphenated())
+        .bind(service_id.hyphenated())
+        .bind(deployment_id.simple())
+        .bind(action.status_action())
+        .bind(sub_action)
         .bind(git_commit_id.as_deref())
-        .bind(action.queued().as_str())
+        .bind(action.queued())
         .bind(now)
         .bind(now)
         .bind(triggered_by)
-        .bind(asked_by.origin.as_str())
+        .bind(asked_by.origin)
         .bind(rollback_to.as_deref())
         .bind(environment_execution_id.as_deref())
-        .bind(service_id.to_string())
+        .bind(service_id.hyphenated())
         .execute(&mut **tx)
         .await?;
         let requested = match (action, &git_commit_id) {
@@ -190,13 +196,13 @@ impl Engine {
     pub(super) async fn ensure_room(
         &self,
         tx: &mut Transaction<'_, Sqlite>,
-        organization: &str,
+        organization_id: Uuid,
     ) -> ApiResult<()> {
         let waiting: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM deployments d JOIN services s ON s.id = d.service_id
              WHERE d.finished_at IS NULL AND d.worker_at IS NULL AND s.organization_id = ?",
         )
-        .bind(organization)
+        .bind(organization_id.hyphenated())
         .fetch_one(&mut **tx)
         .await?;
         if waiting >= self.queue_limit as i64 {
@@ -213,15 +219,18 @@ impl Engine {
         caller: &Caller,
     ) -> ApiResult<platform_api::Status> {
         let mut tx = self.begin().await?;
-        let running: Option<(String,)> = sqlx::query_as(
+        let running: Option<Hyphenated> = sqlx::query_scalar(
             "SELECT deployment_request_id FROM service_statuses
              WHERE service_id = ? AND deployment_request_id IS NOT NULL",
         )
-        .bind(service_id.to_string())
+        .bind(service_id.hyphenated())
         .fetch_optional(&mut *tx)
         .await?;
         let canceled = match running {
-            Some((deployment_id,)) => self.mark_canceled(&mut tx, db::id(&deployment_id)?).await?,
+            Some(deployment_id) => {
+                self.mark_canceled(&mut tx, deployment_id.into_uuid())
+                    .await?
+            }
             None => None,
         };
         let Some(deployment_id) = canceled else {
@@ -244,26 +253,34 @@ impl Engine {
     /// all of it has started or ended (a running deployment is canceled with its environment's).
     pub async fn cancel_queued(&self, request_id: Uuid, caller: &Caller) -> ApiResult<()> {
         let mut tx = self.begin().await?;
-        let actions: Vec<(String, String, bool)> = sqlx::query_as(
-            "SELECT d.id, d.service_id, d.finished_at IS NULL AND d.worker_at IS NULL
+        #[derive(sqlx::FromRow)]
+        struct Asked {
+            #[sqlx(try_from = "Hyphenated")]
+            id: Uuid,
+            #[sqlx(try_from = "Hyphenated")]
+            service_id: Uuid,
+            waiting: bool,
+        }
+        let actions: Vec<Asked> = sqlx::query_as(
+            "SELECT d.id, d.service_id, d.finished_at IS NULL AND d.worker_at IS NULL AS waiting
              FROM deployments d JOIN services s ON s.id = d.service_id
              WHERE (d.id = ? OR d.environment_execution_id = ?) AND s.organization_id = ?",
         )
-        .bind(request_id.to_string())
-        .bind(request_id.simple().to_string())
-        .bind(caller.organization_id.to_string())
+        .bind(request_id.hyphenated())
+        .bind(request_id.simple())
+        .bind(caller.organization_id.hyphenated())
         .fetch_all(&mut *tx)
         .await?;
         if actions.is_empty() {
             return Err(ApiError::not_found("deployment request"));
         }
         let mut canceled = Vec::new();
-        for (deployment_id, service_id, waiting) in actions {
-            if !waiting {
+        for asked in actions {
+            if !asked.waiting {
                 continue;
             }
-            if let Some(id) = self.mark_canceled(&mut tx, db::id(&deployment_id)?).await? {
-                let target = audit::Target::service(&mut tx, db::id(&service_id)?).await?;
+            if let Some(id) = self.mark_canceled(&mut tx, asked.id).await? {
+                let target = audit::Target::service(&mut tx, asked.service_id).await?;
                 let change =
                     audit::Change::new(platform_api::audit::EventType::TriggerCancel, target);
                 audit::record(&mut tx, caller, change).await?;
@@ -286,17 +303,20 @@ impl Engine {
     /// runs.
     pub async fn cancel_environment(&self, environment_id: Uuid, caller: &Caller) -> ApiResult<()> {
         let mut tx = self.begin().await?;
-        let unfinished: Vec<(String,)> = sqlx::query_as(
+        let unfinished: Vec<Hyphenated> = sqlx::query_scalar(
             "SELECT d.id FROM deployments d JOIN services s ON s.id = d.service_id
              WHERE s.environment_id = ? AND d.finished_at IS NULL AND d.cancel_requested = 0
              ORDER BY d.rowid",
         )
-        .bind(environment_id.to_string())
+        .bind(environment_id.hyphenated())
         .fetch_all(&mut *tx)
         .await?;
         let mut canceled = Vec::new();
-        for (deployment_id,) in unfinished {
-            if let Some(id) = self.mark_canceled(&mut tx, db::id(&deployment_id)?).await? {
+        for deployment_id in unfinished {
+            if let Some(id) = self
+                .mark_canceled(&mut tx, deployment_id.into_uuid())
+                .await?
+            {
                 canceled.push(id);
             }
         }
@@ -322,18 +342,17 @@ impl Engine {
         tx: &mut Transaction<'_, Sqlite>,
         deployment_id: Uuid,
     ) -> ApiResult<Option<Uuid>> {
-        let marked: Option<(String,)> = sqlx::query_as(
+        let marked: Option<Hyphenated> = sqlx::query_scalar(
             "UPDATE deployments SET cancel_requested = 1
              WHERE id = ? AND finished_at IS NULL AND cancel_requested = 0
              RETURNING service_id",
         )
-        .bind(deployment_id.to_string())
+        .bind(deployment_id.hyphenated())
         .fetch_optional(&mut **tx)
         .await?;
-        let Some((service_id,)) = marked else {
+        let Some(service_id) = marked.map(Hyphenated::into_uuid) else {
             return Ok(None);
         };
-        let service_id: Uuid = db::id(&service_id)?;
         set_state(
             tx,
             deployment_id,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use platform_api::ClusterState;
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::plan::QUEUE_SECONDS;
@@ -29,10 +30,10 @@ impl Engine {
              ON CONFLICT (cluster_id) DO UPDATE SET status = excluded.status,
                  upgrading_to = excluded.upgrading_to, last_execution_id = excluded.last_execution_id",
         )
-        .bind(cluster_id.to_string())
-        .bind(ClusterState::DeploymentQueued.as_str())
+        .bind(cluster_id.hyphenated())
+        .bind(ClusterState::DeploymentQueued)
         .bind(version)
-        .bind(Uuid::new_v4().simple().to_string())
+        .bind(Uuid::new_v4().simple())
         .execute(conn)
         .await?;
         Ok(())
@@ -44,14 +45,14 @@ impl Engine {
 
     /// Picks up the upgrades a previous run of the server left unfinished.
     pub(super) async fn resume_cluster_upgrades(self: &Arc<Self>) -> anyhow::Result<()> {
-        let unfinished: Vec<(String,)> = sqlx::query_as(
+        let unfinished: Vec<Hyphenated> = sqlx::query_scalar(
             "SELECT cluster_id FROM cluster_statuses WHERE upgrading_to IS NOT NULL",
         )
         .fetch_all(&self.db)
         .await?;
-        for (id,) in unfinished {
+        for id in unfinished {
             tracing::info!(cluster = %id, "resuming a cluster upgrade");
-            self.spawn_upgrade(id.parse()?);
+            self.spawn_upgrade(id.into_uuid());
         }
         Ok(())
     }
@@ -67,8 +68,8 @@ impl Engine {
                     "UPDATE cluster_statuses SET status = ?, upgrading_to = NULL
                      WHERE cluster_id = ? AND upgrading_to IS NOT NULL",
                 )
-                .bind(ClusterState::DeploymentError.as_str())
-                .bind(cluster_id.to_string())
+                .bind(ClusterState::DeploymentError)
+                .bind(cluster_id.hyphenated())
                 .execute(&engine.db)
                 .await;
                 if let Err(error) = given_up {
@@ -82,8 +83,8 @@ impl Engine {
     async fn run_upgrade(&self, cluster_id: Uuid) -> anyhow::Result<()> {
         self.wait(QUEUE_SECONDS).await;
         sqlx::query("UPDATE cluster_statuses SET status = ? WHERE cluster_id = ?")
-            .bind(ClusterState::Deploying.as_str())
-            .bind(cluster_id.to_string())
+            .bind(ClusterState::Deploying)
+            .bind(cluster_id.hyphenated())
             .execute(&self.db)
             .await?;
         self.wait(UPGRADE_SECONDS).await;
@@ -98,11 +99,11 @@ impl Engine {
              WHERE id = ?
                AND (SELECT upgrading_to FROM cluster_statuses WHERE cluster_id = ?) IS NOT NULL",
         )
-        .bind(cluster_id.to_string())
+        .bind(cluster_id.hyphenated())
         .bind(now.to_rfc3339())
         .bind(now)
-        .bind(cluster_id.to_string())
-        .bind(cluster_id.to_string())
+        .bind(cluster_id.hyphenated())
+        .bind(cluster_id.hyphenated())
         .execute(&mut *tx)
         .await?;
         sqlx::query(
@@ -110,9 +111,9 @@ impl Engine {
                  upgrading_to = NULL
              WHERE cluster_id = ? AND upgrading_to IS NOT NULL",
         )
-        .bind(ClusterState::Deployed.as_str())
+        .bind(ClusterState::Deployed)
         .bind(now)
-        .bind(cluster_id.to_string())
+        .bind(cluster_id.hyphenated())
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -8,21 +8,22 @@ use platform_api::{
     iso_duration, ActionStatus, AuditingData, Commit, DeployedChart, DeploymentDetails,
     DeploymentHistoryEntry, DeploymentHistoryStage, DeploymentIdentifier, EnvironmentDeployment,
     EnvironmentDeploymentIdentifier, HistoryOutcome, HistoryQuery, ServiceState, ServiceType,
-    StageStatus, StateTone, StatusDetails,
+    StageStatus, StateTone, StatusAction, StatusDetails, SubAction,
 };
 use serde_json::Value;
 use sqlx::SqlitePool;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult};
-use crate::{db, git};
+use crate::git;
 
 #[derive(sqlx::FromRow)]
 struct DeploymentRow {
     execution_id: String,
-    action: String,
-    sub_action: String,
-    state: String,
+    action: StatusAction,
+    sub_action: SubAction,
+    state: ServiceState,
     git_commit_id: Option<String>,
     triggered_by: String,
     origin: String,
@@ -76,7 +77,7 @@ pub async fn page(
            AND (? IS NULL OR instr(lower(triggered_by), lower(?)) > 0)
          ORDER BY created_at DESC, id LIMIT ? OFFSET ?"
     ))
-    .bind(service.id.to_string())
+    .bind(service.id.hyphenated())
     .bind(query.git_commit_id.as_deref())
     .bind(query.git_commit_id.as_deref().map(str::to_lowercase))
     .bind(query.triggered_by.as_deref())
@@ -86,9 +87,10 @@ pub async fn page(
     .fetch_all(db)
     .await?;
     let commits = describe_commits(service.repository.clone(), &rows).await;
-    rows.into_iter()
+    Ok(rows
+        .into_iter()
         .map(|row| entry(row, (service.id, service.name, service.kind), &commits))
-        .collect()
+        .collect())
 }
 
 /// A deployment as its service's history shows it.
@@ -96,13 +98,13 @@ fn entry(
     row: DeploymentRow,
     (service_id, name, kind): (Uuid, &str, ServiceType),
     commits: &HashMap<String, Commit>,
-) -> ApiResult<DeploymentHistoryEntry> {
-    let state: ServiceState = db::wire(&row.state)?;
+) -> DeploymentHistoryEntry {
+    let state = row.state;
     let spec: Option<Value> = row
         .spec
         .as_deref()
         .and_then(|spec| serde_json::from_str(spec).ok());
-    Ok(DeploymentHistoryEntry {
+    DeploymentHistoryEntry {
         identifier: DeploymentIdentifier {
             name: name.to_string(),
             service_id,
@@ -134,15 +136,15 @@ fn entry(
             row.rollback_to,
         ),
         status_details: StatusDetails {
-            action: db::wire(&row.action)?,
+            action: row.action,
             status: action_status(state),
-            sub_action: db::wire(&row.sub_action)?,
+            sub_action: row.sub_action,
         },
         icon_uri: kind.default_icon_uri(),
         total_duration: iso_duration(
             (row.finished_at.unwrap_or_else(Utc::now) - row.created_at).num_seconds(),
         ),
-    })
+    }
 }
 
 /// A deployment of one of an environment's services, and the environment deployment it is part
@@ -150,9 +152,10 @@ fn entry(
 #[derive(sqlx::FromRow)]
 struct EnvironmentRow {
     grouped_as: String,
-    service_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    service_id: Uuid,
     name: String,
-    kind: String,
+    kind: ServiceType,
     #[sqlx(flatten)]
     deployment: DeploymentRow,
 }
@@ -170,16 +173,16 @@ pub async fn environment_page(
     page: i64,
     page_size: i64,
 ) -> ApiResult<Vec<EnvironmentDeployment>> {
-    let groups: Vec<(String,)> = sqlx::query_as(&format!(
+    let groups: Vec<String> = sqlx::query_scalar(&format!(
         "SELECT {GROUP} AS grouped_as FROM deployments d JOIN services s ON s.id = d.service_id
          WHERE s.environment_id = ? GROUP BY grouped_as ORDER BY MIN(d.rowid) DESC LIMIT ? OFFSET ?"
     ))
-    .bind(environment_id.to_string())
+    .bind(environment_id.hyphenated())
     .bind(page_size)
     .bind((page - 1) * page_size)
     .fetch_all(db)
     .await?;
-    let wanted: Vec<&str> = groups.iter().map(|(group,)| group.as_str()).collect();
+    let wanted: Vec<&str> = groups.iter().map(String::as_str).collect();
     let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
         "SELECT {GROUP} AS grouped_as, s.id AS service_id, s.name, s.kind, d.execution_id,
                 d.action, d.sub_action, d.state, d.git_commit_id, d.triggered_by, d.origin, d.created_at,
@@ -188,7 +191,7 @@ pub async fn environment_page(
          WHERE s.environment_id = ? AND {GROUP} IN (SELECT value FROM json_each(?))
          ORDER BY s.name"
     ))
-    .bind(environment_id.to_string())
+    .bind(environment_id.hyphenated())
     .bind(serde_json::to_string(&wanted).map_err(ApiError::internal)?)
     .fetch_all(db)
     .await?;
@@ -202,7 +205,7 @@ pub async fn environment_page(
     let commits = environment_commits(repositories, by_group.values().flatten()).await;
     groups
         .into_iter()
-        .filter_map(|(group,)| Some((by_group.remove(&group)?, group)))
+        .filter_map(|group| Some((by_group.remove(&group)?, group)))
         .map(|(rows, group)| {
             let mut started = None::<DateTime<Utc>>;
             let mut ended = Some(DateTime::<Utc>::MIN_UTC);
@@ -218,11 +221,11 @@ pub async fn environment_page(
                     updated = updated.max(deployment.updated_at);
                     entry(
                         row.deployment,
-                        (db::id(&row.service_id)?, &row.name, db::wire(&row.kind)?),
+                        (row.service_id, &row.name, row.kind),
                         &commits,
                     )
                 })
-                .collect::<ApiResult<Vec<_>>>()?;
+                .collect::<Vec<_>>();
             let started = started.unwrap_or_else(Utc::now);
             let duration = iso_duration((ended.unwrap_or_else(Utc::now) - started).num_seconds());
             let stage = StageStatus::of(&services);
@@ -270,7 +273,7 @@ async fn environment_commits<'r>(
     for row in rows {
         let deployment = &row.deployment;
         let url = (|| {
-            let kind: ServiceType = row.kind.parse().ok()?;
+            let kind = row.kind;
             let spec: Value = serde_json::from_str(deployment.spec.as_deref()?).ok()?;
             let pointer = kind
                 .git_repository_path()?

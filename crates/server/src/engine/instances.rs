@@ -8,9 +8,9 @@ use chrono::{DateTime, Duration, Utc};
 use platform_api::{InstanceLogLine, ServiceState, INSTANCE_LOG_LINES};
 use serde_json::Value;
 use sqlx::SqlitePool;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use crate::db;
 use crate::error::ApiResult;
 
 /// The most instances the log shows of one action: a service scaled far out would otherwise
@@ -19,8 +19,9 @@ const MOST_INSTANCES: u64 = 10;
 
 #[derive(sqlx::FromRow)]
 struct Ended {
-    id: String,
-    state: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    state: ServiceState,
     git_commit_id: Option<String>,
     finished_at: DateTime<Utc>,
     spec: Option<String>,
@@ -38,11 +39,11 @@ pub async fn instance_log(
          WHERE service_id = ? AND finished_at IS NOT NULL AND state IN (?, ?, ?, ?)
          ORDER BY finished_at DESC LIMIT ?",
     )
-    .bind(service_id.to_string())
-    .bind(ServiceState::Deployed.as_str())
-    .bind(ServiceState::Restarted.as_str())
-    .bind(ServiceState::Stopped.as_str())
-    .bind(ServiceState::Deleted.as_str())
+    .bind(service_id.hyphenated())
+    .bind(ServiceState::Deployed)
+    .bind(ServiceState::Restarted)
+    .bind(ServiceState::Stopped)
+    .bind(ServiceState::Deleted)
     .bind(INSTANCE_LOG_LINES)
     .fetch_all(db)
     .await?;
@@ -50,7 +51,7 @@ pub async fn instance_log(
     // The instances running: those of the last deploy or restart, until a stop.
     let mut running: Vec<String> = Vec::new();
     for action in ended.into_iter().rev() {
-        let deployment_id: Uuid = db::id(&action.id)?;
+        let deployment_id = action.id;
         let spec: Value = action
             .spec
             .as_deref()
@@ -61,7 +62,7 @@ pub async fn instance_log(
             .as_deref()
             .map(|commit| platform_api::short_id(commit).to_string())
             .or_else(|| spec["tag"].as_str().map(str::to_string));
-        let (pods, said) = match db::wire::<ServiceState>(&action.state)? {
+        let (pods, said) = match action.state {
             ServiceState::Deployed | ServiceState::Restarted => {
                 let instances = spec["min_running_instances"]
                     .as_u64()

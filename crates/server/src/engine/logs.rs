@@ -9,32 +9,29 @@ use platform_api::{
     StatusKind, WireEnum, ENVIRONMENT_LOG_LINES,
 };
 use sqlx::SqlitePool;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::history::action_status;
 use crate::db;
 use crate::error::ApiResult;
 
+/// A line as read, with the service that wrote it.
 #[derive(sqlx::FromRow)]
-struct LineRow {
+struct Line {
     id: i64,
     created_at: DateTime<Utc>,
     message: String,
     execution_id: String,
-    state: String,
-    service_id: String,
-    service_name: String,
-    kind: String,
-    organization_id: String,
-    cluster_id: Option<String>,
-}
-
-/// A line as read, with the service that wrote it.
-struct Line {
-    row: LineRow,
-    service_id: Uuid,
-    kind: ServiceType,
     state: ServiceState,
+    #[sqlx(try_from = "Hyphenated")]
+    service_id: Uuid,
+    service_name: String,
+    kind: ServiceType,
+    #[sqlx(try_from = "Hyphenated")]
+    organization_id: Uuid,
+    #[sqlx(try_from = "db::MaybeId")]
+    cluster_id: Option<Uuid>,
 }
 
 /// The environment's last `ENVIRONMENT_LOG_LINES` lines, oldest first; only those of the
@@ -44,7 +41,7 @@ async fn lines(
     environment_id: Uuid,
     version: Option<&str>,
 ) -> ApiResult<Vec<Line>> {
-    let rows: Vec<LineRow> = sqlx::query_as(
+    let mut lines: Vec<Line> = sqlx::query_as(
         "SELECT l.id, l.created_at, l.message, d.execution_id, d.state, s.id AS service_id,
                 s.name AS service_name, s.kind, e.organization_id, e.cluster_id
          FROM environments e
@@ -54,24 +51,15 @@ async fn lines(
          WHERE e.id = ? AND (? IS NULL OR d.execution_id = ? OR d.environment_execution_id = ?)
          ORDER BY l.id DESC LIMIT ?",
     )
-    .bind(environment_id.to_string())
+    .bind(environment_id.hyphenated())
     .bind(version)
     .bind(version)
     .bind(version)
     .bind(ENVIRONMENT_LOG_LINES)
     .fetch_all(db)
     .await?;
-    rows.into_iter()
-        .rev()
-        .map(|row| {
-            Ok(Line {
-                service_id: db::id(&row.service_id)?,
-                kind: db::wire(&row.kind)?,
-                state: db::wire(&row.state)?,
-                row,
-            })
-        })
-        .collect()
+    lines.reverse();
+    Ok(lines)
 }
 
 /// `GET /environment/{id}/logs`.
@@ -80,31 +68,29 @@ pub async fn environment_logs(
     environment_id: Uuid,
     version: Option<&str>,
 ) -> ApiResult<Vec<DeploymentLogLine>> {
-    lines(db, environment_id, version)
+    Ok(lines(db, environment_id, version)
         .await?
         .into_iter()
-        .map(|line| {
-            Ok(DeploymentLogLine {
-                kind: "Info".into(),
-                timestamp: line.row.created_at,
-                details: DeploymentLogDetails {
-                    organization_id: Some(db::id(&line.row.organization_id)?),
-                    cluster_id: line.row.cluster_id.as_deref().map(db::id).transpose()?,
-                    execution_id: Some(line.row.execution_id),
-                    transmitter: Some(LogTransmitter {
-                        id: Some(line.service_id),
-                        name: Some(line.row.service_name),
-                        kind: Some(line.kind.label().to_string()),
-                    }),
-                },
-                message: Some(LogMessage {
-                    safe_message: Some(line.row.message),
-                    full_details: None,
+        .map(|line| DeploymentLogLine {
+            kind: "Info".into(),
+            timestamp: line.created_at,
+            details: DeploymentLogDetails {
+                organization_id: Some(line.organization_id),
+                cluster_id: line.cluster_id,
+                execution_id: Some(line.execution_id),
+                transmitter: Some(LogTransmitter {
+                    id: Some(line.service_id),
+                    name: Some(line.service_name),
+                    kind: Some(line.kind.label().to_string()),
                 }),
-                error: None,
-            })
+            },
+            message: Some(LogMessage {
+                safe_message: Some(line.message),
+                full_details: None,
+            }),
+            error: None,
         })
-        .collect()
+        .collect())
 }
 
 /// `GET /environment/{id}/log`, the older shape: each line with its service as its scope.
@@ -119,20 +105,20 @@ pub async fn environment_log(
             let state = status_kind(line.state);
             EnvironmentLogEntry {
                 // Each line's id: the service's, with the line's number.
-                id: Uuid::from_u64_pair(line.service_id.as_u64_pair().0, line.row.id as u64),
-                created_at: line.row.created_at,
+                id: Uuid::from_u64_pair(line.service_id.as_u64_pair().0, line.id as u64),
+                created_at: line.created_at,
                 scope: EnvironmentLogScope {
                     kind: match line.kind {
                         ServiceType::Database => EnvironmentLogType::Database,
                         _ => EnvironmentLogType::Application,
                     },
-                    name: line.row.service_name.clone(),
+                    name: line.service_name.clone(),
                     id: line.service_id,
                 },
                 state,
-                message: line.row.message,
-                execution_id: line.row.execution_id,
-                service: line.row.service_name,
+                message: line.message,
+                execution_id: line.execution_id,
+                service: line.service_name,
                 status: state,
             }
         })

@@ -20,8 +20,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use platform_api::StepName;
+use platform_api::{ServiceType, StatusAction, StepName, SubAction};
 use sqlx::{Sqlite, SqlitePool, Transaction};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::db;
@@ -133,7 +134,7 @@ impl Engine {
 
     /// Picks up every action a previous run of the server left unfinished.
     pub async fn resume_unfinished(self: &Arc<Self>) -> anyhow::Result<()> {
-        let unfinished: Vec<(String,)> = sqlx::query_as(
+        let unfinished: Vec<Hyphenated> = sqlx::query_scalar(
             "SELECT id FROM deployments WHERE finished_at IS NULL ORDER BY created_at",
         )
         .fetch_all(&self.db)
@@ -142,9 +143,9 @@ impl Engine {
         sqlx::query("UPDATE deployments SET worker_at = NULL WHERE finished_at IS NULL")
             .execute(&self.writes)
             .await?;
-        for (id,) in unfinished {
+        for id in unfinished {
             tracing::info!(deployment = %id, "resuming an unfinished action");
-            self.spawn(id.parse()?, Start::ServerRestarted);
+            self.spawn(id.into_uuid(), Start::ServerRestarted);
         }
         self.resume_cluster_upgrades().await?;
         self.running
@@ -213,7 +214,7 @@ impl Engine {
             "SELECT s.organization_id FROM deployments d JOIN services s ON s.id = d.service_id
              WHERE d.id = ?",
         )
-        .bind(deployment_id.to_string())
+        .bind(deployment_id.hyphenated())
         .fetch_one(&self.db)
         .await?;
         organization
@@ -242,7 +243,7 @@ impl Engine {
     async fn record_worker(&self, deployment_id: Uuid) -> sqlx::Result<()> {
         sqlx::query("UPDATE deployments SET worker_at = ? WHERE id = ? AND worker_at IS NULL")
             .bind(Utc::now())
-            .bind(deployment_id.to_string())
+            .bind(deployment_id.hyphenated())
             .execute(&self.writes)
             .await
             .map(drop)
@@ -250,22 +251,38 @@ impl Engine {
 
     /// Ends an action whose run kept breaking in the error state of the step it was at.
     async fn give_up(&self, deployment_id: Uuid, error: &anyhow::Error) -> anyhow::Result<()> {
-        let (service_id, kind, action, sub_action, done): (String, String, String, String, i64) =
-            sqlx::query_as(
-                "SELECT d.service_id, s.kind, d.action, d.sub_action,
-                        (SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = d.id)
+        // The row may be what broke the run: its action and kind are read as text, and a value
+        // that does not read leaves the step unknown rather than the action unfinished.
+        #[derive(sqlx::FromRow)]
+        struct Unfinished {
+            #[sqlx(try_from = "Hyphenated")]
+            service_id: Uuid,
+            kind: String,
+            action: String,
+            sub_action: String,
+            done: i64,
+        }
+        let Unfinished {
+            service_id,
+            kind,
+            action,
+            sub_action,
+            done,
+        } = sqlx::query_as(
+            "SELECT d.service_id, s.kind, d.action, d.sub_action,
+                        (SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = d.id) AS done
                  FROM deployments d JOIN services s ON s.id = d.service_id
                  WHERE d.id = ? AND d.finished_at IS NULL",
-            )
-            .bind(deployment_id.to_string())
-            .fetch_one(&self.db)
-            .await?;
+        )
+        .bind(deployment_id.hyphenated())
+        .fetch_one(&self.db)
+        .await?;
         let action = action
-            .parse()
+            .parse::<StatusAction>()
             .ok()
             .and_then(Action::from_status_action)
             .unwrap_or(Action::Deploy);
-        let step = match (kind.parse(), sub_action.parse()) {
+        let step = match (kind.parse::<ServiceType>(), sub_action.parse::<SubAction>()) {
             (Ok(kind), Ok(sub_action)) => plan::steps(action, kind, sub_action)
                 .get(usize::try_from(done)?)
                 .map(|step| step.name),
@@ -275,7 +292,7 @@ impl Engine {
         self.finish_failed(
             tx,
             deployment_id,
-            service_id.parse()?,
+            service_id,
             action.failed(step.unwrap_or(StepName::Deployment)),
             &format!("The engine could not go on with this action ({error}); run it again."),
         )

@@ -9,7 +9,6 @@ use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
 use super::history::action_status;
-use crate::db;
 use crate::error::{ApiError, ApiResult};
 
 /// What an earlier deployment put in place.
@@ -23,8 +22,8 @@ pub struct Deployed {
 
 #[derive(sqlx::FromRow)]
 struct DeployedRow {
-    action: String,
-    state: String,
+    action: StatusAction,
+    state: platform_api::ServiceState,
     git_commit_id: Option<String>,
     spec: Option<String>,
 }
@@ -40,14 +39,14 @@ pub async fn deployed(
         "SELECT action, state, git_commit_id, spec FROM deployments
          WHERE service_id = ? AND execution_id = ?",
     )
-    .bind(service_id.to_string())
+    .bind(service_id.hyphenated())
     .bind(execution_id)
     .fetch_optional(db)
     .await?;
     let refused = |rule: &str| ApiError::invalid(vec![FieldError::new("rollback_to", rule)]);
     let row = row.ok_or_else(|| refused("names no deployment of this service"))?;
-    let succeeded = db::wire::<StatusAction>(&row.action)? == StatusAction::Deploy
-        && action_status(db::wire(&row.state)?) == ActionStatus::Success;
+    let succeeded =
+        row.action == StatusAction::Deploy && action_status(row.state) == ActionStatus::Success;
     if !succeeded {
         return Err(refused("must name a deployment that succeeded"));
     }
@@ -117,7 +116,7 @@ impl Deployed {
                 "UPDATE services SET spec = json_set(spec, '{path}', json(?)) WHERE id = ?"
             ))
             .bind(value.to_string())
-            .bind(service_id.to_string())
+            .bind(service_id.hyphenated())
             .execute(&mut *tx)
             .await?;
         }

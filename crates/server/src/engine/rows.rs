@@ -46,7 +46,7 @@ pub(super) async fn enter_state(
     let first =
         sqlx::query("UPDATE deployments SET started_at = ? WHERE id = ? AND started_at IS NULL")
             .bind(Utc::now())
-            .bind(deployment_id.to_string())
+            .bind(deployment_id.hyphenated())
             .execute(&mut **tx)
             .await?;
     Ok(if first.rows_affected() == 1 {
@@ -80,10 +80,10 @@ pub(super) async fn record_step(
         "INSERT INTO deployment_steps (deployment_id, position, step_name, status, duration_sec, finished_at)
          VALUES (?, ?, ?, ?, ?, ?)",
     )
-    .bind(deployment_id.to_string())
+    .bind(deployment_id.hyphenated())
     .bind(i64::try_from(position)?)
-    .bind(step.name.as_str())
-    .bind(status.as_str())
+    .bind(step.name)
+    .bind(status)
     .bind(duration_sec)
     .bind(Utc::now())
     .execute(&mut **tx)
@@ -111,7 +111,7 @@ pub(super) async fn end(
     set_state(tx, deployment_id, service_id, state, action_status).await?;
     sqlx::query("UPDATE deployments SET finished_at = ? WHERE id = ?")
         .bind(Utc::now())
-        .bind(deployment_id.to_string())
+        .bind(deployment_id.hyphenated())
         .execute(&mut **tx)
         .await?;
     log(tx, deployment_id, service_id, message).await?;
@@ -131,15 +131,15 @@ pub(super) async fn set_state(
     action_status: ActionStatus,
 ) -> sqlx::Result<()> {
     sqlx::query("UPDATE deployments SET state = ?, updated_at = ? WHERE id = ?")
-        .bind(state.as_str())
+        .bind(state)
         .bind(Utc::now())
-        .bind(deployment_id.to_string())
+        .bind(deployment_id.hyphenated())
         .execute(&mut **tx)
         .await?;
     sqlx::query("UPDATE service_statuses SET state = ?, action_status = ? WHERE service_id = ?")
-        .bind(state.as_str())
-        .bind(action_status.as_str())
-        .bind(service_id.to_string())
+        .bind(state)
+        .bind(action_status)
+        .bind(service_id.hyphenated())
         .execute(&mut **tx)
         .await?;
     Ok(())
@@ -154,8 +154,8 @@ pub(super) async fn log(
     sqlx::query(
         "INSERT INTO deployment_logs (deployment_id, service_id, created_at, message) VALUES (?, ?, ?, ?)",
     )
-    .bind(deployment_id.to_string())
-    .bind(service_id.to_string())
+    .bind(deployment_id.hyphenated())
+    .bind(service_id.hyphenated())
     .bind(Utc::now())
     .bind(message)
     .execute(&mut **tx)

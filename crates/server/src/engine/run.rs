@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction,
+    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction, VariableScope,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
@@ -44,11 +44,11 @@ pub(super) async fn cancel_flag(
     tx: &mut Transaction<'_, Sqlite>,
     deployment_id: Uuid,
 ) -> sqlx::Result<bool> {
-    let (requested,): (bool,) = sqlx::query_as(
+    let requested: bool = sqlx::query_scalar(
         "UPDATE deployments SET updated_at = ? WHERE id = ? RETURNING cancel_requested",
     )
     .bind(Utc::now())
-    .bind(deployment_id.to_string())
+    .bind(deployment_id.hyphenated())
     .fetch_one(&mut **tx)
     .await?;
     Ok(requested)
@@ -74,7 +74,7 @@ impl Engine {
              FROM deployments d
              JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
         )
-        .bind(deployment_id.to_string())
+        .bind(deployment_id.hyphenated())
         .fetch_optional(&self.db)
         .await?
         {
@@ -117,9 +117,9 @@ impl Engine {
         let sub_action: SubAction = sub_action.parse()?;
         let kind: ServiceType = kind.parse()?;
         let plan = plan::steps(action, kind, sub_action);
-        let (done,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
-                .bind(deployment_id.to_string())
+        let done: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
+                .bind(deployment_id.hyphenated())
                 .fetch_one(&self.db)
                 .await?;
         let done = usize::try_from(done)?;
@@ -287,14 +287,20 @@ impl Engine {
         let Some(path) = kind.git_repository_path() else {
             return Ok(None);
         };
-        let (url, branch): (Option<String>, Option<String>) = sqlx::query_as(&format!(
-            "SELECT json_extract(spec, '{path}.url'), json_extract(spec, '{path}.branch')
+        #[derive(sqlx::FromRow)]
+        struct Repository {
+            url: Option<String>,
+            branch: Option<String>,
+        }
+        let repository: Repository = sqlx::query_as(&format!(
+            "SELECT json_extract(spec, '{path}.url') AS url,
+                    json_extract(spec, '{path}.branch') AS branch
              FROM services WHERE id = ?"
         ))
-        .bind(service_id.to_string())
+        .bind(service_id.hyphenated())
         .fetch_one(&self.db)
         .await?;
-        Ok(url.map(|url| (url, branch)))
+        Ok(repository.url.map(|url| (url, repository.branch)))
     }
 
     /// Records the commit a deployment found at its clone, so that a resume and the end of the
@@ -309,7 +315,7 @@ impl Engine {
         let mut tx = self.writes.begin().await?;
         sqlx::query("UPDATE deployments SET git_commit_id = ? WHERE id = ?")
             .bind(commit)
-            .bind(deployment_id.to_string())
+            .bind(deployment_id.hyphenated())
             .execute(&mut *tx)
             .await?;
         let message = format!("{}: the branch is at commit {commit}.", step.name.label());
@@ -325,26 +331,26 @@ impl Engine {
         service_id: Uuid,
         variable: &str,
     ) -> anyhow::Result<Option<String>> {
-        let rows: Vec<(String, String)> = sqlx::query_as(
+        #[derive(sqlx::FromRow)]
+        struct Defined {
+            scope: VariableScope,
+            value: String,
+        }
+        let defined: Vec<Defined> = sqlx::query_as(
             "SELECT v.scope, v.value FROM variables v
              JOIN services s ON s.id = ?
              JOIN environments e ON e.id = s.environment_id
              WHERE v.key = ? AND v.is_secret = 0 AND v.value IS NOT NULL
                AND v.parent_id IN (s.id, s.environment_id, e.project_id)",
         )
-        .bind(service_id.to_string())
+        .bind(service_id.hyphenated())
         .bind(variable)
         .fetch_all(&self.db)
         .await?;
-        let depth = |scope: &str| match scope {
-            "PROJECT" => 0,
-            "ENVIRONMENT" => 1,
-            _ => 2,
-        };
-        Ok(rows
+        Ok(defined
             .into_iter()
-            .max_by_key(|(scope, _)| depth(scope))
-            .map(|(_, value)| value.trim().to_uppercase()))
+            .max_by_key(|variable| variable.scope.depth())
+            .map(|variable| variable.value.trim().to_uppercase()))
     }
 
     /// Tells the delivery worker when a transaction recorded webhook deliveries.
@@ -406,9 +412,9 @@ impl Engine {
                      SET deployment_status = ?, last_deployment_date = ?, is_part_last_deployment = 1
                      WHERE service_id = ?",
                 )
-                .bind(DeploymentStatus::UpToDate.as_str())
+                .bind(DeploymentStatus::UpToDate)
                 .bind(now)
-                .bind(service_id.to_string())
+                .bind(service_id.hyphenated())
                 .execute(&mut *tx)
                 .await?;
                 if let (Some(commit), Some(path)) = (&git_commit_id, kind.git_repository_path()) {
@@ -419,7 +425,7 @@ impl Engine {
                     ))
                     .bind(commit)
                     .bind(now.to_rfc3339())
-                    .bind(service_id.to_string())
+                    .bind(service_id.hyphenated())
                     .execute(&mut *tx)
                     .await?;
                 }
@@ -430,8 +436,8 @@ impl Engine {
                     "UPDATE service_statuses SET deployment_status = ?, is_part_last_deployment = 0
                      WHERE service_id = ?",
                 )
-                .bind(DeploymentStatus::NeverDeployed.as_str())
-                .bind(service_id.to_string())
+                .bind(DeploymentStatus::NeverDeployed)
+                .bind(service_id.hyphenated())
                 .execute(&mut *tx)
                 .await?;
             }
@@ -467,14 +473,15 @@ impl Engine {
         // A write first: see `cancel`.
         sqlx::query("UPDATE deployments SET updated_at = ? WHERE id = ?")
             .bind(Utc::now())
-            .bind(deployment_id.to_string())
+            .bind(deployment_id.hyphenated())
             .execute(&mut *tx)
             .await?;
-        let (deployment_status,): (String,) =
-            sqlx::query_as("SELECT deployment_status FROM service_statuses WHERE service_id = ?")
-                .bind(service_id.to_string())
-                .fetch_one(&mut *tx)
-                .await?;
+        let deployment_status: String = sqlx::query_scalar(
+            "SELECT deployment_status FROM service_statuses WHERE service_id = ?",
+        )
+        .bind(service_id.hyphenated())
+        .fetch_one(&mut *tx)
+        .await?;
         let state = if deployment_status == DeploymentStatus::NeverDeployed.as_str() {
             ServiceState::Ready
         } else {

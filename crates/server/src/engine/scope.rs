@@ -33,14 +33,14 @@ pub async fn ensure_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiResult
         Scope::Environment(id) => ("sv.environment_id", id, "a service of this environment"),
         Scope::Service(id) => ("sv.id", id, "this service"),
     };
-    let (busy,): (i64,) = sqlx::query_as(&format!(
+    let busy: i64 = sqlx::query_scalar(&format!(
         "SELECT COUNT(*) FROM service_statuses s
          JOIN services sv ON sv.id = s.service_id
          JOIN environments e ON e.id = sv.environment_id
          WHERE {column} = ? AND s.state IN ({})",
         busy_states()
     ))
-    .bind(id.to_string())
+    .bind(id.hyphenated())
     .fetch_one(conn)
     .await?;
     if busy > 0 {
@@ -61,7 +61,7 @@ pub async fn delete_when_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiR
         Scope::Service(id) => ("services", id),
     };
     sqlx::query(&format!("DELETE FROM {table} WHERE id = ?"))
-        .bind(id.to_string())
+        .bind(id.hyphenated())
         .execute(conn)
         .await?;
     Ok(())
@@ -81,9 +81,9 @@ pub async fn mark_scope_out_of_date(conn: &mut SqliteConnection, scope: Scope) -
              SELECT sv.id FROM services sv JOIN environments e ON e.id = sv.environment_id
              WHERE {column} = ?)"
     ))
-    .bind(DeploymentStatus::UpToDate.after_change().as_str())
-    .bind(DeploymentStatus::UpToDate.as_str())
-    .bind(id.to_string())
+    .bind(DeploymentStatus::UpToDate.after_change())
+    .bind(DeploymentStatus::UpToDate)
+    .bind(id.hyphenated())
     .execute(conn)
     .await?;
     Ok(())
@@ -95,12 +95,12 @@ pub async fn insert_initial_status(conn: &mut SqliteConnection, service_id: Uuid
         "INSERT INTO service_statuses (service_id, state, deployment_status, action, action_status, sub_action)
          VALUES (?, ?, ?, ?, ?, ?)",
     )
-    .bind(service_id.to_string())
-    .bind(ServiceState::Ready.as_str())
-    .bind(DeploymentStatus::NeverDeployed.as_str())
-    .bind(StatusAction::Deploy.as_str())
-    .bind(ActionStatus::Never.as_str())
-    .bind(SubAction::None.as_str())
+    .bind(service_id.hyphenated())
+    .bind(ServiceState::Ready)
+    .bind(DeploymentStatus::NeverDeployed)
+    .bind(StatusAction::Deploy)
+    .bind(ActionStatus::Never)
+    .bind(SubAction::None)
     .execute(conn)
     .await?;
     Ok(())

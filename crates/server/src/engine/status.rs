@@ -7,10 +7,12 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use platform_api::{
-    EnvironmentState, EnvironmentStatuses, ServiceState, ServiceType, StateTone, Status,
-    StatusDetails, Step, Steps,
+    ActionStatus, DeploymentStatus, EnvironmentState, EnvironmentStatuses, ServiceState,
+    ServiceType, StateTone, Status, StatusAction, StatusDetails, Step, StepName, StepStatus, Steps,
+    SubAction,
 };
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::plan::is_computing;
@@ -19,15 +21,17 @@ use crate::error::{ApiError, ApiResult};
 
 #[derive(sqlx::FromRow)]
 struct StatusRow {
-    service_id: String,
-    kind: String,
-    state: String,
-    deployment_status: String,
-    action: String,
-    action_status: String,
-    sub_action: String,
+    #[sqlx(try_from = "Hyphenated")]
+    service_id: Uuid,
+    kind: ServiceType,
+    state: ServiceState,
+    deployment_status: DeploymentStatus,
+    action: StatusAction,
+    action_status: ActionStatus,
+    sub_action: SubAction,
     is_part_last_deployment: bool,
-    deployment_request_id: Option<String>,
+    #[sqlx(try_from = "db::MaybeId")]
+    deployment_request_id: Option<Uuid>,
     last_deployment_date: Option<DateTime<Utc>>,
     execution_id: Option<String>,
     deployment_requests_count: i64,
@@ -53,9 +57,10 @@ const SELECT: &str = "
 
 #[derive(sqlx::FromRow)]
 struct StepRow {
-    deployment_id: String,
-    step_name: String,
-    status: String,
+    #[sqlx(try_from = "Hyphenated")]
+    deployment_id: Uuid,
+    step_name: StepName,
+    status: StepStatus,
     duration_sec: i64,
 }
 
@@ -67,17 +72,17 @@ const SELECT_STEPS: &str = "
     JOIN deployments d ON d.id = st.deployment_id";
 
 /// The steps of each deployment, in order.
-type StepsByDeployment = HashMap<String, Vec<Step>>;
+type StepsByDeployment = HashMap<Uuid, Vec<Step>>;
 
 pub async fn of_service(db: &mut SqliteConnection, service_id: Uuid) -> ApiResult<Status> {
-    let id = service_id.to_string();
+    let id = service_id.hyphenated();
     let row: StatusRow = sqlx::query_as(&format!("{SELECT} WHERE s.service_id = ?"))
-        .bind(&id)
+        .bind(id)
         .fetch_optional(&mut *db)
         .await?
         .ok_or_else(|| ApiError::not_found("service"))?;
-    let mut steps = steps_where(db, "s.service_id = ?", &id).await?;
-    Ok(status(row, &mut steps)?.1)
+    let mut steps = steps_where(db, "s.service_id = ?", id).await?;
+    Ok(status(row, &mut steps).1)
 }
 
 /// The statuses of the environment's services, by kind; steps only for the actions running, and
@@ -86,11 +91,11 @@ pub async fn of_environment(
     db: &mut SqliteConnection,
     environment_id: Uuid,
 ) -> ApiResult<EnvironmentStatuses> {
-    let id = environment_id.to_string();
+    let id = environment_id.hyphenated();
     let rows: Vec<StatusRow> = sqlx::query_as(&format!(
         "{SELECT} WHERE sv.environment_id = ? ORDER BY sv.name"
     ))
-    .bind(&id)
+    .bind(id)
     .fetch_all(&mut *db)
     .await?;
     // The steps query walks every service's current deployment (2.4 ms at 1,000): only asked
@@ -99,10 +104,10 @@ pub async fn of_environment(
         .iter()
         .any(|row| row.requested_at.is_some() && row.finished_at.is_none());
     let terraform = ServiceType::Terraform.as_str();
-    let mut steps = if running || rows.iter().any(|row| row.kind == terraform) {
+    let mut steps = if running || rows.iter().any(|row| row.kind == ServiceType::Terraform) {
         let picked =
             format!("sv.environment_id = ? AND (d.finished_at IS NULL OR sv.kind = '{terraform}')");
-        steps_where(db, &picked, &id).await?
+        steps_where(db, &picked, id).await?
     } else {
         StepsByDeployment::new()
     };
@@ -121,7 +126,7 @@ pub async fn of_environment(
         terraforms: Vec::new(),
     };
     for row in rows {
-        let (kind, status) = status(row, &mut steps)?;
+        let (kind, status) = status(row, &mut steps);
         match kind {
             ServiceType::Application => statuses.applications.push(status),
             ServiceType::Container => statuses.containers.push(status),
@@ -153,43 +158,39 @@ fn environment_state(states: impl Iterator<Item = ServiceState>) -> ServiceState
         .unwrap_or(ServiceState::Ready)
 }
 
-fn status(row: StatusRow, steps: &mut StepsByDeployment) -> ApiResult<(ServiceType, Status)> {
-    let steps = match (&row.deployment_request_id, row.requested_at) {
+fn status(row: StatusRow, steps: &mut StepsByDeployment) -> (ServiceType, Status) {
+    let steps = match (row.deployment_request_id, row.requested_at) {
         (Some(deployment_id), Some(requested_at)) => steps
-            .remove(deployment_id)
+            .remove(&deployment_id)
             .map(|details| totals(details, requested_at, row.finished_at)),
         _ => None,
     };
-    Ok((
-        db::wire(&row.kind)?,
+    (
+        row.kind,
         Status {
-            id: db::id(&row.service_id)?,
-            state: db::wire(&row.state)?,
-            service_deployment_status: db::wire(&row.deployment_status)?,
+            id: row.service_id,
+            state: row.state,
+            service_deployment_status: row.deployment_status,
             is_part_last_deployment: row.is_part_last_deployment,
             status_details: StatusDetails {
-                action: db::wire(&row.action)?,
-                status: db::wire(&row.action_status)?,
-                sub_action: db::wire(&row.sub_action)?,
+                action: row.action,
+                status: row.action_status,
+                sub_action: row.sub_action,
             },
-            deployment_request_id: row
-                .deployment_request_id
-                .as_deref()
-                .map(db::id)
-                .transpose()?,
+            deployment_request_id: row.deployment_request_id,
             deployment_requests_count: row.deployment_requests_count,
             last_deployment_date: row.last_deployment_date,
             steps,
             execution_id: row.execution_id,
         },
-    ))
+    )
 }
 
 /// The steps of the current deployments of the services `filter` picks (bound to `value`).
 async fn steps_where(
     db: &mut SqliteConnection,
     filter: &str,
-    value: &str,
+    value: Hyphenated,
 ) -> ApiResult<StepsByDeployment> {
     let rows: Vec<StepRow> = sqlx::query_as(&format!(
         "{SELECT_STEPS} WHERE {filter} ORDER BY st.deployment_id, st.position"
@@ -200,8 +201,8 @@ async fn steps_where(
     let mut steps = StepsByDeployment::new();
     for row in rows {
         steps.entry(row.deployment_id).or_default().push(Step {
-            step_name: db::wire(&row.step_name)?,
-            status: db::wire(&row.status)?,
+            step_name: row.step_name,
+            status: row.status,
             duration_sec: row.duration_sec,
         });
     }

@@ -11,6 +11,8 @@ use platform_api::{DeliveryStatus, EventBody, EventPayload, Webhook, WebhookEven
 use sha2::Sha256;
 use sqlx::SqlitePool;
 use tokio::sync::{Notify, Semaphore};
+use uuid::fmt::Hyphenated;
+use uuid::Uuid;
 
 use crate::engine::action::Action;
 use crate::seal::Sealer;
@@ -43,10 +45,21 @@ pub struct Deliverer {
 
 /// A delivery claimed for an attempt.
 struct Due {
-    id: String,
-    webhook_id: String,
+    id: Uuid,
+    webhook_id: Uuid,
     event: WebhookEvent,
     payload: EventPayload,
+}
+
+/// A delivery claimed for an attempt, as stored.
+#[derive(sqlx::FromRow)]
+struct Claimed {
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    webhook_id: Uuid,
+    event_type: WebhookEvent,
+    payload: String,
 }
 
 impl Deliverer {
@@ -118,7 +131,7 @@ impl Deliverer {
             return Ok(());
         }
         // One statement claims them, so no delivery is attempted twice at once.
-        let rows: Vec<(String, String, String, String)> = sqlx::query_as(
+        let claimed: Vec<Claimed> = sqlx::query_as(
             "UPDATE webhook_deliveries SET attempting = 1
              WHERE id IN (SELECT id FROM webhook_deliveries
                           WHERE status = 'PENDING' AND attempting = 0 AND next_attempt_at <= ?
@@ -129,12 +142,12 @@ impl Deliverer {
         .bind(i64::try_from(free)?)
         .fetch_all(&self.db)
         .await?;
-        for (id, webhook_id, event, payload) in rows {
+        for claimed in claimed {
             let due = Due {
-                id,
-                webhook_id,
-                event: event.parse()?,
-                payload: serde_json::from_str(&payload)?,
+                id: claimed.id,
+                webhook_id: claimed.webhook_id,
+                event: claimed.event_type,
+                payload: serde_json::from_str(&claimed.payload)?,
             };
             let slot = self.slots.clone().try_acquire_owned()?;
             let deliverer = self.clone();
@@ -151,7 +164,7 @@ impl Deliverer {
     }
 
     async fn until_next_due(&self) -> anyhow::Result<Duration> {
-        let (next,): (Option<i64>,) = sqlx::query_as(
+        let next: Option<i64> = sqlx::query_scalar(
             "SELECT MIN(next_attempt_at) FROM webhook_deliveries
              WHERE status = 'PENDING' AND attempting = 0",
         )
@@ -165,16 +178,21 @@ impl Deliverer {
     }
 
     async fn attempt(&self, due: &Due) -> anyhow::Result<()> {
-        let webhook: Option<(String, String)> =
+        #[derive(sqlx::FromRow)]
+        struct Stored {
+            record: String,
+            secrets: String,
+        }
+        let stored: Option<Stored> =
             sqlx::query_as("SELECT record, secrets FROM organization_resources WHERE id = ?")
-                .bind(&due.webhook_id)
+                .bind(due.webhook_id.hyphenated())
                 .fetch_optional(&self.db)
                 .await?;
         // A deleted webhook takes its deliveries with it.
-        let Some((record, secrets)) = webhook else {
+        let Some(stored) = stored else {
             return Ok(());
         };
-        let webhook: Webhook = serde_json::from_str(&record)?;
+        let webhook: Webhook = serde_json::from_str(&stored.record)?;
         if !webhook.enabled {
             return self
                 .conclude(
@@ -184,12 +202,13 @@ impl Deliverer {
                 )
                 .await;
         }
-        let secrets: Secrets = serde_json::from_str(&secrets)?;
-        let (previous,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM webhook_delivery_attempts WHERE delivery_id = ?")
-                .bind(&due.id)
-                .fetch_one(&self.db)
-                .await?;
+        let secrets: Secrets = serde_json::from_str(&stored.secrets)?;
+        let previous: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM webhook_delivery_attempts WHERE delivery_id = ?",
+        )
+        .bind(due.id.hyphenated())
+        .fetch_one(&self.db)
+        .await?;
         let attempt = u32::try_from(previous)? + 1;
 
         let attempted_at = Utc::now();
@@ -207,7 +226,7 @@ impl Deliverer {
             .post(&webhook.target_url)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("X-Platform-Event", due.event.as_str())
-            .header("X-Platform-Delivery", &due.id);
+            .header("X-Platform-Delivery", due.id.to_string());
         if let Some(sealed) =
             secrets.get(crate::store::organization_resources::WEBHOOK_TARGET_SECRET)
         {
@@ -250,7 +269,7 @@ impl Deliverer {
             "INSERT INTO webhook_delivery_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms, error)
              VALUES (?, ?, ?, ?, ?, ?)",
         )
-        .bind(&due.id)
+        .bind(due.id.hyphenated())
         .bind(attempt)
         .bind(attempted_at)
         .bind(status_code.map(|code| code.as_u16()))
@@ -279,29 +298,29 @@ impl Deliverer {
             "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = ?, attempting = 0
              WHERE id = ?",
         )
-        .bind(status.as_str())
+        .bind(status)
         .bind(outcome)
         .bind(next)
-        .bind(&due.id)
+        .bind(due.id.hyphenated())
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         if status != DeliveryStatus::Pending {
-            self.prune(&due.webhook_id).await?;
+            self.prune(due.webhook_id).await?;
         }
         Ok(())
     }
 
     /// Keeps the webhook's newest concluded deliveries only, so that storage stays bounded.
-    async fn prune(&self, webhook_id: &str) -> anyhow::Result<()> {
+    async fn prune(&self, webhook_id: Uuid) -> anyhow::Result<()> {
         sqlx::query(
             "DELETE FROM webhook_deliveries
              WHERE webhook_id = ? AND status != 'PENDING' AND id NOT IN (
                  SELECT id FROM webhook_deliveries WHERE webhook_id = ?
                  ORDER BY created_at DESC, rowid DESC LIMIT ?)",
         )
-        .bind(webhook_id)
-        .bind(webhook_id)
+        .bind(webhook_id.hyphenated())
+        .bind(webhook_id.hyphenated())
         .bind(KEPT_PER_WEBHOOK)
         .execute(&self.db)
         .await?;
@@ -316,7 +335,7 @@ impl Deliverer {
             "UPDATE webhook_deliveries SET attempting = 0, next_attempt_at = ? WHERE id = ?",
         )
         .bind(next)
-        .bind(&due.id)
+        .bind(due.id.hyphenated())
         .execute(&self.db)
         .await;
         if let Err(error) = released {
@@ -336,12 +355,12 @@ impl Deliverer {
             "UPDATE webhook_deliveries SET status = ?, outcome = ?, next_attempt_at = NULL, attempting = 0
              WHERE id = ?",
         )
-        .bind(status.as_str())
+        .bind(status)
         .bind(outcome)
-        .bind(&due.id)
+        .bind(due.id.hyphenated())
         .execute(&self.db)
         .await?;
-        self.prune(&due.webhook_id).await
+        self.prune(due.webhook_id).await
     }
 }
 

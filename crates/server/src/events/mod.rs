@@ -9,6 +9,7 @@ use platform_api::{
     EnvironmentMode, EventPayload, ServiceState, ServiceType, StatusAction, Webhook, WebhookEvent,
 };
 use sqlx::{Sqlite, Transaction};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 /// Records `event` of the action `deployment_id`, which left its service in `state`, for every
@@ -19,29 +20,35 @@ pub async fn emit(
     event: WebhookEvent,
     state: ServiceState,
 ) -> anyhow::Result<usize> {
-    let records: Vec<(String, String)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Stored {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        record: String,
+    }
+    let webhooks: Vec<Stored> = sqlx::query_as(
         "SELECT r.id, r.record FROM deployments d
          JOIN services s ON s.id = d.service_id
          JOIN organization_resources r ON r.organization_id = s.organization_id AND r.kind = ?
          WHERE d.id = ?",
     )
     .bind(crate::store::organization_resources::WEBHOOKS.stored_as)
-    .bind(deployment_id.to_string())
+    .bind(deployment_id.hyphenated())
     .fetch_all(&mut **tx)
     .await?;
-    if records.is_empty() {
+    if webhooks.is_empty() {
         return Ok(0);
     }
     let payload = payload(tx, deployment_id, state).await?;
     let body = serde_json::to_string(&payload)?;
     let now = Utc::now();
     let mut recorded = 0;
-    for (webhook_id, record) in records {
-        let webhook: Webhook = serde_json::from_str(&record)?;
+    for stored in webhooks {
+        let webhook: Webhook = serde_json::from_str(&stored.record)?;
         if !webhook.wants(event, &payload.project_name, payload.environment_mode) {
             continue;
         }
-        record_delivery(&mut **tx, Uuid::new_v4(), &webhook_id, event, &body, now).await?;
+        record_delivery(&mut **tx, Uuid::new_v4(), stored.id, event, &body, now).await?;
         recorded += 1;
     }
     Ok(recorded)
@@ -51,7 +58,7 @@ pub async fn emit(
 pub async fn record_delivery<'e>(
     executor: impl sqlx::Executor<'e, Database = Sqlite>,
     id: Uuid,
-    webhook_id: &str,
+    webhook_id: Uuid,
     event: WebhookEvent,
     body: &str,
     now: DateTime<Utc>,
@@ -60,9 +67,9 @@ pub async fn record_delivery<'e>(
         "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
          VALUES (?, ?, ?, ?, 'PENDING', ?, ?)",
     )
-    .bind(id.to_string())
-    .bind(webhook_id)
-    .bind(event.as_str())
+    .bind(id.hyphenated())
+    .bind(webhook_id.hyphenated())
+    .bind(event)
     .bind(body)
     .bind(now)
     .bind(now.timestamp_millis())
@@ -106,7 +113,7 @@ async fn payload(
          JOIN organizations o ON o.id = p.organization_id
          WHERE d.id = ?",
     )
-    .bind(deployment_id.to_string())
+    .bind(deployment_id.hyphenated())
     .fetch_one(&mut **tx)
     .await?;
     let service_id: Uuid = row.service_id.parse()?;

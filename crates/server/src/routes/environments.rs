@@ -13,6 +13,7 @@ use platform_api::{
     StatusDetails, SubAction,
 };
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::projects::find_project;
@@ -178,12 +179,16 @@ pub fn register(routes: &mut RouteTable) {
 /// An environment with where its cluster runs, read in one query.
 #[derive(sqlx::FromRow)]
 struct EnvironmentRow {
-    id: String,
-    organization_id: String,
-    project_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    organization_id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    project_id: Uuid,
     name: String,
-    mode: String,
-    cluster_id: String,
+    mode: EnvironmentMode,
+    #[sqlx(try_from = "Hyphenated")]
+    cluster_id: Uuid,
     cluster_name: Option<String>,
     cloud_provider: Option<String>,
     region: Option<String>,
@@ -196,26 +201,24 @@ const SELECT: &str = "SELECT e.id, e.organization_id, e.project_id, e.name, e.mo
         json_extract(c.record, '$.region') AS region, e.created_at, e.updated_at
     FROM environments e LEFT JOIN organization_resources c ON c.id = e.cluster_id";
 
-fn environment(row: EnvironmentRow) -> ApiResult<Environment> {
-    Ok(Environment {
-        id: db::id(&row.id)?,
+fn environment(row: EnvironmentRow) -> Environment {
+    Environment {
+        id: row.id,
         created_at: row.created_at,
         updated_at: row.updated_at,
         name: row.name,
-        mode: db::wire(&row.mode)?,
-        project: Reference {
-            id: db::id(&row.project_id)?,
-        },
+        mode: row.mode,
+        project: Reference { id: row.project_id },
         organization: Reference {
-            id: db::id(&row.organization_id)?,
+            id: row.organization_id,
         },
-        cluster_id: db::id(&row.cluster_id)?,
+        cluster_id: row.cluster_id,
         cluster_name: row.cluster_name,
         cloud_provider: CloudProviderOfEnvironment {
             provider: row.cloud_provider,
             cluster: row.region,
         },
-    })
+    }
 }
 
 async fn list_environments(
@@ -226,14 +229,10 @@ async fn list_environments(
     find_project(&state, &caller, project_id).await?;
     let rows: Vec<EnvironmentRow> =
         sqlx::query_as(&format!("{SELECT} WHERE e.project_id = ? ORDER BY e.name"))
-            .bind(project_id.to_string())
+            .bind(project_id.hyphenated())
             .fetch_all(&state.db)
             .await?;
-    let environments = rows
-        .into_iter()
-        .map(environment)
-        .collect::<ApiResult<_>>()?;
-    Ok(Json(List::new(environments)))
+    Ok(Json(List::new(rows.into_iter().map(environment).collect())))
 }
 
 /// The cluster a new environment runs on: the one asked for (it must be the organization's),
@@ -258,17 +257,17 @@ async fn cluster_for(
         return Ok(cluster_id);
     }
     let production = request.mode == EnvironmentMode::Production;
-    let existing: Option<(String,)> = sqlx::query_as(
+    let existing: Option<Hyphenated> = sqlx::query_scalar(
         "SELECT id FROM organization_resources WHERE organization_id = ? AND kind = ?
          ORDER BY json_extract(record, '$.production') = ? DESC, created_at LIMIT 1",
     )
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .bind(Clusters::KIND.stored_as)
     .bind(production)
     .fetch_optional(&mut *tx)
     .await?;
     match existing {
-        Some((id,)) => db::id(&id),
+        Some(id) => Ok(id.into_uuid()),
         None => {
             let default = ClusterRequest {
                 name: "default".into(),
@@ -299,12 +298,12 @@ async fn create_environment(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(id.to_string())
-    .bind(project.organization.id.to_string())
-    .bind(project.id.to_string())
+    .bind(id.hyphenated())
+    .bind(project.organization.id.hyphenated())
+    .bind(project.id.hyphenated())
     .bind(request.name.trim())
-    .bind(request.mode.as_str())
-    .bind(cluster_id.to_string())
+    .bind(request.mode)
+    .bind(cluster_id.hyphenated())
     .bind(Utc::now())
     .execute(&mut *tx)
     .await
@@ -352,10 +351,10 @@ async fn update_environment(
          updated_at = ? WHERE id = ?",
     )
     .bind(request.name.trim())
-    .bind(request.mode.as_str())
-    .bind(request.cluster_id.map(|id| id.to_string()))
+    .bind(request.mode)
+    .bind(request.cluster_id.map(|id| id.hyphenated()))
     .bind(Utc::now())
-    .bind(environment_id.to_string())
+    .bind(environment_id.hyphenated())
     .execute(&mut *tx)
     .await
     .on_unique_violation("name", "environment")?;
@@ -527,16 +526,16 @@ async fn start_on_environment(
         Scope::Environment(environment_id),
     )
     .await?;
-    let services: Vec<(String,)> =
-        sqlx::query_as("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
-            .bind(environment_id.to_string())
+    let services: Vec<Hyphenated> =
+        sqlx::query_scalar("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
+            .bind(environment_id.hyphenated())
             .fetch_all(&state.db)
             .await?;
     let execution = Uuid::new_v4().simple().to_string();
     let mut tx = state.engine.begin().await?;
     let mut queued = Vec::new();
-    for (service_id,) in services {
-        let service_id = db::id(&service_id)?;
+    for service_id in services {
+        let service_id = service_id.into_uuid();
         let request = match what {
             OnEachService::Run(action) => Ok(Request::from(action)),
             OnEachService::Redeploy => Request::redeploy(&mut tx, service_id).await,
@@ -661,10 +660,10 @@ pub(super) async fn read_environment(
     let row: EnvironmentRow = sqlx::query_as(&format!(
         "{SELECT} WHERE e.id = ? AND e.organization_id = ?"
     ))
-    .bind(id.to_string())
-    .bind(caller.organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(caller.organization_id.hyphenated())
     .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("environment"))?;
-    environment(row)
+    Ok(environment(row))
 }

@@ -5,6 +5,7 @@ use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
 use platform_api::{List, PageQuery, Project, ProjectRequest, Reference, PROJECT_PAGE_SIZE_MAX};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -70,8 +71,10 @@ pub fn register(routes: &mut RouteTable) {
 
 #[derive(sqlx::FromRow)]
 struct ProjectRow {
-    id: String,
-    organization_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    organization_id: Uuid,
     name: String,
     description: Option<String>,
     created_at: DateTime<Utc>,
@@ -82,18 +85,18 @@ struct ProjectRow {
 const COLUMNS: &str = "id, organization_id, name, description, created_at, updated_at,
     (SELECT COUNT(*) FROM environments e WHERE e.project_id = projects.id) AS environments";
 
-fn project(row: ProjectRow) -> ApiResult<Project> {
-    Ok(Project {
-        id: db::id(&row.id)?,
+fn project(row: ProjectRow) -> Project {
+    Project {
+        id: row.id,
         created_at: row.created_at,
         updated_at: row.updated_at,
         name: row.name,
         description: row.description,
         organization: Reference {
-            id: db::id(&row.organization_id)?,
+            id: row.organization_id,
         },
         associated_environments_count: row.environments,
-    })
+    }
 }
 
 async fn list_projects(
@@ -113,12 +116,12 @@ async fn list_projects(
         let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
         ))
-        .bind(organization_id.to_string())
+        .bind(organization_id.hyphenated())
         .bind(limit)
         .bind(offset)
         .fetch_all(&state.db)
         .await?;
-        let projects = rows.into_iter().map(project).collect::<ApiResult<Vec<_>>>()?;
+        let projects: Vec<Project> = rows.into_iter().map(project).collect();
         let body = serde_json::to_vec(&List::new(projects)).map_err(ApiError::internal)?;
         Ok(Read {
             value: body.into(),
@@ -141,15 +144,15 @@ async fn create_project(
         "INSERT INTO projects (id, organization_id, name, description, created_at)
          VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
     ))
-    .bind(Uuid::new_v4().to_string())
-    .bind(organization_id.to_string())
+    .bind(Uuid::new_v4().hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(request.name.trim())
     .bind(request.description.as_deref())
     .bind(Utc::now())
     .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "project")?;
-    let created = project(row)?;
+    let created = project(row);
     let target = Target::project(&mut tx, created.id).await?;
     audit::record(
         &mut tx,
@@ -184,11 +187,11 @@ async fn update_project(
     .bind(request.name.trim())
     .bind(request.description.as_deref())
     .bind(Utc::now())
-    .bind(project_id.to_string())
+    .bind(project_id.hyphenated())
     .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "project")?;
-    let updated = project(row)?;
+    let updated = project(row);
     let target = Target::project(&mut tx, project_id).await?;
     audit::record(
         &mut tx,
@@ -227,10 +230,10 @@ pub async fn find_project(state: &AppState, caller: &Caller, id: Uuid) -> ApiRes
     let row: ProjectRow = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM projects WHERE id = ? AND organization_id = ?"
     ))
-    .bind(id.to_string())
-    .bind(caller.organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(caller.organization_id.hyphenated())
     .fetch_optional(&state.db)
     .await?
     .ok_or_else(|| ApiError::not_found("project"))?;
-    project(row)
+    Ok(project(row))
 }

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::{SqliteConnection, SqlitePool};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult, UniqueViolation};
@@ -54,8 +55,8 @@ pub async fn insert<T: Serialize>(
         "INSERT INTO organization_resources (id, organization_id, kind, name, record, secrets, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(entry.id.to_string())
-    .bind(organization_id.to_string())
+    .bind(entry.id.hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(kind.stored_as)
     .bind(entry.name)
     .bind(serde_json::to_string(entry.record).map_err(ApiError::internal)?)
@@ -79,7 +80,7 @@ pub async fn update<T: Serialize>(
     .bind(serde_json::to_string(entry.record).map_err(ApiError::internal)?)
     .bind(serde_json::to_string(entry.secrets).map_err(ApiError::internal)?)
     .bind(entry.at)
-    .bind(entry.id.to_string())
+    .bind(entry.id.hyphenated())
     .execute(conn)
     .await
     .on_unique_violation("name", kind.what)?;
@@ -92,19 +93,23 @@ pub async fn list<T: DeserializeOwned>(
     kind: Kind,
     organization_id: Uuid,
 ) -> ApiResult<Vec<(Uuid, T)>> {
-    let rows: Vec<(String, String)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        record: String,
+    }
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT id, record FROM organization_resources WHERE organization_id = ? AND kind = ? ORDER BY name",
     )
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .bind(kind.stored_as)
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(id, record)| {
-            Ok((
-                crate::db::id(&id)?,
-                serde_json::from_str(&record).map_err(ApiError::internal)?,
-            ))
+        .map(|row| {
+            let record = serde_json::from_str(&row.record).map_err(ApiError::internal)?;
+            Ok((row.id, record))
         })
         .collect()
 }
@@ -116,24 +121,29 @@ pub async fn find<'e, T: DeserializeOwned>(
     organization_id: Uuid,
     id: Uuid,
 ) -> ApiResult<Stored<T>> {
-    let (record, secrets): (String, String) = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        record: String,
+        secrets: String,
+    }
+    let row: Row = sqlx::query_as(
         "SELECT record, secrets FROM organization_resources WHERE id = ? AND organization_id = ? AND kind = ?",
     )
-    .bind(id.to_string())
-    .bind(organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(kind.stored_as)
     .fetch_optional(db)
     .await?
     .ok_or_else(|| ApiError::not_found(kind.what))?;
     Ok(Stored {
-        record: serde_json::from_str(&record).map_err(ApiError::internal)?,
-        secrets: serde_json::from_str(&secrets).map_err(ApiError::internal)?,
+        record: serde_json::from_str(&row.record).map_err(ApiError::internal)?,
+        secrets: serde_json::from_str(&row.secrets).map_err(ApiError::internal)?,
     })
 }
 
 pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<()> {
     sqlx::query("DELETE FROM organization_resources WHERE id = ?")
-        .bind(id.to_string())
+        .bind(id.hyphenated())
         .execute(conn)
         .await?;
     Ok(())

@@ -182,3 +182,53 @@ pub async fn set_in_record(
     .await?;
     Ok(())
 }
+
+/// Where a service is: its environment and project, and its name.
+#[derive(sqlx::FromRow)]
+pub struct Placed {
+    #[sqlx(try_from = "Hyphenated")]
+    pub environment_id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    pub project_id: Uuid,
+    pub name: String,
+}
+
+/// Where the organization's service of `kind` with this id is.
+pub async fn placed(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    kind: ServiceType,
+    id: Uuid,
+) -> ApiResult<Option<Placed>> {
+    Ok(sqlx::query_as(
+        "SELECT s.environment_id, e.project_id, s.name FROM services s
+         JOIN environments e ON e.id = s.environment_id
+         WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
+    )
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(kind)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// A service of an environment, of any kind, as stored.
+#[derive(sqlx::FromRow)]
+pub struct AnyKind {
+    #[sqlx(try_from = "Hyphenated")]
+    pub id: Uuid,
+    pub kind: ServiceType,
+    pub name: String,
+    pub spec: String,
+    pub created_at: chrono::DateTime<Utc>,
+}
+
+/// The environment's services of every kind, by name.
+pub async fn of_every_kind(db: &SqlitePool, environment_id: Uuid) -> ApiResult<Vec<AnyKind>> {
+    Ok(sqlx::query_as(
+        "SELECT id, kind, name, spec, created_at FROM services WHERE environment_id = ? ORDER BY name",
+    )
+    .bind(environment_id.hyphenated())
+    .fetch_all(db)
+    .await?)
+}

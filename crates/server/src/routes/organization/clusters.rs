@@ -198,16 +198,16 @@ async fn list_locks(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<ClusterLock>>> {
     own_organization(&caller, organization_id)?;
-    let locks: Vec<(String,)> = sqlx::query_as(
+    let locks: Vec<String> = sqlx::query_scalar(
         "SELECT s.lock FROM cluster_statuses s JOIN organization_resources c ON c.id = s.cluster_id
          WHERE c.organization_id = ? AND s.lock IS NOT NULL ORDER BY c.name",
     )
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
     let locks = locks
         .into_iter()
-        .map(|(json,)| serde_json::from_str(&json).map_err(ApiError::internal))
+        .map(|json| serde_json::from_str(&json).map_err(ApiError::internal))
         .collect::<ApiResult<Vec<ClusterLock>>>()?;
     Ok(Json(List::new(
         locks.into_iter().filter(in_force).collect(),
@@ -298,13 +298,14 @@ async fn get_token(
     }))
 }
 
-type StatusRow = (
-    String,
-    bool,
-    Option<String>,
-    Option<String>,
-    Option<DateTime<Utc>>,
-);
+#[derive(sqlx::FromRow)]
+struct StatusRow {
+    status: ClusterState,
+    is_deployed: bool,
+    last_execution_id: Option<String>,
+    lock: Option<String>,
+    last_deployment_date: Option<DateTime<Utc>>,
+}
 
 /// The cluster's status; READY and not deployed until the engine works on it. A lock whose days
 /// are over is no longer shown.
@@ -320,30 +321,28 @@ async fn status(
         "SELECT status, is_deployed, last_execution_id, lock, last_deployment_date
          FROM cluster_statuses WHERE cluster_id = ?",
     )
-    .bind(cluster_id.to_string())
+    .bind(cluster_id.hyphenated())
     .fetch_optional(db)
     .await?;
-    let (state, is_deployed, last_execution_id, lock, last_deployment_date) =
-        row.unwrap_or_else(|| {
-            (
-                ClusterState::Ready.as_str().to_string(),
-                false,
-                None,
-                None,
-                None,
-            )
-        });
-    let lock: Option<ClusterLock> = lock
+    let row = row.unwrap_or(StatusRow {
+        status: ClusterState::Ready,
+        is_deployed: false,
+        last_execution_id: None,
+        lock: None,
+        last_deployment_date: None,
+    });
+    let lock: Option<ClusterLock> = row
+        .lock
         .map(|json| serde_json::from_str(&json).map_err(ApiError::internal))
         .transpose()?;
     Ok(ClusterStatus {
         cluster_id,
-        status: db::wire(&state)?,
-        is_deployed,
+        status: row.status,
+        is_deployed: row.is_deployed,
         next_k8s_available_version: next_kubernetes_version(&cluster.version).map(str::to_string),
-        last_execution_id,
+        last_execution_id: row.last_execution_id,
         cluster_lock: lock.filter(in_force),
-        last_deployment_date,
+        last_deployment_date: row.last_deployment_date,
         reason: InfraReason::Unspecified,
     })
 }
@@ -360,8 +359,8 @@ async fn set_lock(
         "INSERT INTO cluster_statuses (cluster_id, status, lock) VALUES (?, ?, ?)
          ON CONFLICT (cluster_id) DO UPDATE SET lock = excluded.lock",
     )
-    .bind(cluster_id.to_string())
-    .bind(ClusterState::Ready.as_str())
+    .bind(cluster_id.hyphenated())
+    .bind(ClusterState::Ready)
     .bind(json)
     .execute(db)
     .await?;

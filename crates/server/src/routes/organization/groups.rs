@@ -10,10 +10,10 @@ use platform_api::{
     AnnotationsGroup, AnnotationsGroupRequest, AssociatedItem, AssociatedItemType, FieldError,
     LabelsGroup, LabelsGroupRequest, List, ServiceType,
 };
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
-use crate::db;
 use crate::error::{ApiPath, ApiResult};
 use crate::routes::organization::resources::{self, OrganizationResource};
 use crate::routes::own_organization;
@@ -36,15 +36,19 @@ pub fn register(routes: &mut RouteTable) {
 
 #[derive(sqlx::FromRow)]
 struct AssociatedRow {
-    id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
     name: String,
-    kind: String,
+    kind: ServiceType,
     cron: bool,
-    environment_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    environment_id: Uuid,
     environment_name: String,
-    project_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    project_id: Uuid,
     project_name: String,
-    cluster_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    cluster_id: Uuid,
     cluster_name: Option<String>,
 }
 
@@ -73,14 +77,14 @@ async fn associated_items(
          WHERE s.organization_id = ? AND instr(s.spec, ?) > 0
          ORDER BY p.name, e.name, s.name",
     )
-    .bind(organization_id.to_string())
-    .bind(group_id.to_string())
+    .bind(organization_id.hyphenated())
+    .bind(group_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
     let items = rows
         .into_iter()
         .map(|row| {
-            let item_type = match db::wire::<ServiceType>(&row.kind)? {
+            let item_type = match row.kind {
                 ServiceType::Database => AssociatedItemType::Database,
                 ServiceType::Container => AssociatedItemType::Container,
                 ServiceType::Job if row.cron => AssociatedItemType::Cron,
@@ -91,19 +95,19 @@ async fn associated_items(
                 | ServiceType::Terraform
                 | ServiceType::Other(_) => AssociatedItemType::Application,
             };
-            Ok(AssociatedItem {
-                item_id: db::id(&row.id)?,
+            AssociatedItem {
+                item_id: row.id,
                 item_name: row.name,
                 item_type,
-                cluster_id: Some(db::id(&row.cluster_id)?),
+                cluster_id: Some(row.cluster_id),
                 cluster_name: row.cluster_name,
-                project_id: Some(db::id(&row.project_id)?),
+                project_id: Some(row.project_id),
                 project_name: Some(row.project_name),
-                environment_id: Some(db::id(&row.environment_id)?),
+                environment_id: Some(row.environment_id),
                 environment_name: Some(row.environment_name),
-            })
+            }
         })
-        .collect::<ApiResult<Vec<_>>>()?;
+        .collect();
     Ok(Json(List::new(items)))
 }
 

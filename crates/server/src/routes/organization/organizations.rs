@@ -3,10 +3,10 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{List, Organization};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
-use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
@@ -33,7 +33,8 @@ pub fn register(routes: &mut RouteTable) {
 
 #[derive(sqlx::FromRow)]
 struct OrganizationRow {
-    id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
     name: String,
     created_at: DateTime<Utc>,
     updated_at: Option<DateTime<Utc>>,
@@ -59,12 +60,12 @@ async fn get_organization(
 async fn find(state: &AppState, id: Uuid) -> ApiResult<Organization> {
     let row: OrganizationRow =
         sqlx::query_as("SELECT id, name, created_at, updated_at FROM organizations WHERE id = ?")
-            .bind(id.to_string())
+            .bind(id.hyphenated())
             .fetch_optional(&state.db)
             .await?
             .ok_or_else(|| ApiError::not_found("organization"))?;
     Ok(Organization {
-        id: db::id(&row.id)?,
+        id: row.id,
         name: row.name,
         plan: "FREE".into(),
         created_at: row.created_at,

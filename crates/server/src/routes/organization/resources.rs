@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::SqliteConnection;
 use utoipa::ToSchema;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -130,20 +131,24 @@ async fn usage<'e>(
             "environments u ON u.organization_id = r.organization_id AND u.cluster_id = r.id"
         }
     };
-    let rows: Vec<(String, i64)> = sqlx::query_as(&format!(
-        "SELECT r.id, COUNT(*) FROM organization_resources r JOIN {users}
+    #[derive(sqlx::FromRow)]
+    struct Used {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        users: i64,
+    }
+    let used: Vec<Used> = sqlx::query_as(&format!(
+        "SELECT r.id, COUNT(*) AS users FROM organization_resources r JOIN {users}
          WHERE r.organization_id = ? AND r.kind = ? AND (? IS NULL OR r.id = ?)
          GROUP BY r.id"
     ))
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .bind(kind.stored_as)
-    .bind(only.map(|id| id.to_string()))
-    .bind(only.map(|id| id.to_string()))
+    .bind(only.map(|id| id.hyphenated()))
+    .bind(only.map(|id| id.hyphenated()))
     .fetch_all(db)
     .await?;
-    rows.into_iter()
-        .map(|(id, count)| Ok((crate::db::id(&id)?, count)))
-        .collect()
+    Ok(used.into_iter().map(|used| (used.id, used.users)).collect())
 }
 
 /// How many use the record `id` of `R`.

@@ -7,6 +7,7 @@ use axum::Json;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List, RolePermission};
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -75,19 +76,26 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-type RoleRow = (String, String, String, String, bool);
+#[derive(sqlx::FromRow)]
+struct RoleRow {
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    name: String,
+    description: String,
+    permission: RolePermission,
+    built_in: bool,
+}
 
 const COLUMNS: &str = "id, name, description, permission, built_in";
 
-fn role(row: RoleRow) -> ApiResult<CustomRole> {
-    let (id, name, description, permission, built_in) = row;
-    Ok(CustomRole {
-        id: db::id(&id)?,
-        name,
-        description,
-        permission: Some(db::wire(&permission)?),
-        built_in,
-    })
+fn role(row: RoleRow) -> CustomRole {
+    CustomRole {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        permission: Some(row.permission),
+        built_in: row.built_in,
+    }
 }
 
 async fn current_role(
@@ -110,10 +118,10 @@ async fn list_roles(
     let rows: Vec<RoleRow> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM roles WHERE organization_id = ? ORDER BY built_in DESC, name"
     ))
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
-    let roles = rows.into_iter().map(role).collect::<ApiResult<_>>()?;
+    let roles = rows.into_iter().map(role).collect();
     Ok(Json(List::new(roles)))
 }
 
@@ -130,15 +138,15 @@ async fn create_role(
         "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
          VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
     ))
-    .bind(Uuid::new_v4().to_string())
-    .bind(organization_id.to_string())
+    .bind(Uuid::new_v4().hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(request.name.trim())
     .bind(request.description.unwrap_or_default())
-    .bind(request.permission.unwrap_or(RolePermission::Read).as_str())
+    .bind(request.permission.unwrap_or(RolePermission::Read))
     .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "role")?;
-    let created = role(row)?;
+    let created = role(row);
     audit::record(
         &mut tx,
         &caller,
@@ -182,11 +190,11 @@ async fn update_role(
             .unwrap_or(RolePermission::Read)
             .as_str(),
     )
-    .bind(role_id.to_string())
+    .bind(role_id.hyphenated())
     .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "role")?;
-    let updated = role(row)?;
+    let updated = role(row);
     let change = change(EventType::Update, &updated)
         .before(&current)
         .after(&updated);
@@ -203,8 +211,8 @@ async fn delete_role(
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
-    let (tokens,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
-        .bind(role_id.to_string())
+    let tokens: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
+        .bind(role_id.hyphenated())
         .fetch_one(&mut *tx)
         .await?;
     if tokens > 0 {
@@ -213,7 +221,7 @@ async fn delete_role(
         )));
     }
     sqlx::query("DELETE FROM roles WHERE id = ?")
-        .bind(role_id.to_string())
+        .bind(role_id.hyphenated())
         .execute(&mut *tx)
         .await?;
     let change = change(EventType::Delete, &current).before(&current);
@@ -248,10 +256,10 @@ async fn find_role(
     let row: RoleRow = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM roles WHERE id = ? AND organization_id = ?"
     ))
-    .bind(id.to_string())
-    .bind(organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
     .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("role"))?;
-    role(row)
+    Ok(role(row))
 }

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{ApiToken, ApiTokenRequest, FieldError, List};
 use sqlx::SqliteConnection;
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -57,34 +58,36 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-type TokenRow = (
-    String,
-    DateTime<Utc>,
-    Option<DateTime<Utc>>,
-    String,
-    Option<String>,
-    String,
-    String,
-    Option<DateTime<Utc>>,
-);
+#[derive(sqlx::FromRow)]
+struct TokenRow {
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+    name: String,
+    description: Option<String>,
+    role_name: String,
+    #[sqlx(try_from = "Hyphenated")]
+    role_id: Uuid,
+    expires_at: Option<DateTime<Utc>>,
+}
 
-const SELECT: &str = "SELECT t.id, t.created_at, t.updated_at, t.name, t.description, r.name, r.id,
-        t.expires_at
+const SELECT: &str = "SELECT t.id, t.created_at, t.updated_at, t.name, t.description,
+        r.name AS role_name, r.id AS role_id, t.expires_at
     FROM api_tokens t JOIN roles r ON r.id = t.role_id";
 
-fn api_token(row: TokenRow) -> ApiResult<ApiToken> {
-    let (id, created_at, updated_at, name, description, role_name, role_id, expires_at) = row;
-    Ok(ApiToken {
-        id: db::id(&id)?,
-        created_at,
-        updated_at,
-        name,
-        description,
-        role_name,
-        role_id: Some(db::id(&role_id)?),
-        expires_at,
+fn api_token(row: TokenRow) -> ApiToken {
+    ApiToken {
+        id: row.id,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        name: row.name,
+        description: row.description,
+        role_name: row.role_name,
+        role_id: Some(row.role_id),
+        expires_at: row.expires_at,
         token: None,
-    })
+    }
 }
 
 async fn list_tokens(
@@ -96,22 +99,22 @@ async fn list_tokens(
     let rows: Vec<TokenRow> = sqlx::query_as(&format!(
         "{SELECT} WHERE t.organization_id = ? ORDER BY t.created_at"
     ))
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
-    let tokens = rows.into_iter().map(api_token).collect::<ApiResult<_>>()?;
+    let tokens = rows.into_iter().map(api_token).collect();
     Ok(Json(List::new(tokens)))
 }
 
 /// The role the deprecated `scope: ADMIN` stands for.
 async fn built_in_admin_role(db: &mut SqliteConnection, organization_id: Uuid) -> ApiResult<Uuid> {
-    let (id,): (String,) = sqlx::query_as(
+    let id: Hyphenated = sqlx::query_scalar(
         "SELECT id FROM roles WHERE organization_id = ? AND built_in = 1 AND permission = 'ADMIN'",
     )
-    .bind(organization_id.to_string())
+    .bind(organization_id.hyphenated())
     .fetch_one(db)
     .await?;
-    db::id(&id)
+    Ok(id.into_uuid())
 }
 
 async fn create_token(
@@ -127,12 +130,13 @@ async fn create_token(
         Some(role_id) => role_id,
         None => built_in_admin_role(&mut tx, organization_id).await?,
     };
-    let (known,): (bool,) =
-        sqlx::query_as("SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)")
-            .bind(role_id.to_string())
-            .bind(organization_id.to_string())
-            .fetch_one(&mut *tx)
-            .await?;
+    let known: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM roles WHERE id = ? AND organization_id = ?)",
+    )
+    .bind(role_id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .fetch_one(&mut *tx)
+    .await?;
     if !known {
         return Err(ApiError::invalid(vec![FieldError::new(
             "role_id",
@@ -145,9 +149,9 @@ async fn create_token(
         "INSERT INTO api_tokens (id, organization_id, role_id, name, description, token_hash, created_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(id.to_string())
-    .bind(organization_id.to_string())
-    .bind(role_id.to_string())
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(role_id.hyphenated())
     .bind(request.name.trim())
     .bind(request.description.as_deref())
     .bind(hash_token(&secret))
@@ -196,8 +200,8 @@ async fn delete_token(
                  WHERE t.organization_id = ?2 AND t.id != ?1 AND r.permission = 'ADMIN'
                    AND (t.expires_at IS NULL OR t.expires_at > ?3)) > 0)",
     )
-    .bind(token_id.to_string())
-    .bind(organization_id.to_string())
+    .bind(token_id.hyphenated())
+    .bind(organization_id.hyphenated())
     .bind(Utc::now())
     .execute(&mut *tx)
     .await?;
@@ -232,10 +236,10 @@ async fn find_token(
     let row: TokenRow = sqlx::query_as(&format!(
         "{SELECT} WHERE t.id = ? AND t.organization_id = ?"
     ))
-    .bind(id.to_string())
-    .bind(organization_id.to_string())
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
     .fetch_optional(conn)
     .await?
     .ok_or_else(|| ApiError::not_found("API token"))?;
-    api_token(row)
+    Ok(api_token(row))
 }

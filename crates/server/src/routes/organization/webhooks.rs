@@ -13,10 +13,10 @@ use platform_api::{
     ServiceType, StatusAction, Webhook, WebhookDelivery, WebhookEvent, WebhookEventSent,
     WebhookRequest,
 };
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
-use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::events::delivery::due_at;
 use crate::events::record_delivery;
@@ -155,9 +155,9 @@ async fn send_test_event(
         .first()
         .copied()
         .unwrap_or(WebhookEvent::DeploymentStarted);
-    let (organization_name,): (String,) =
-        sqlx::query_as("SELECT name FROM organizations WHERE id = ?")
-            .bind(organization_id.to_string())
+    let organization_name: String =
+        sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
+            .bind(organization_id.hyphenated())
             .fetch_one(&state.db)
             .await?;
     let example = Uuid::nil();
@@ -181,15 +181,7 @@ async fn send_test_event(
     let id = Uuid::new_v4();
     let created_at = Utc::now();
     let body = serde_json::to_string(&payload).map_err(ApiError::internal)?;
-    record_delivery(
-        &state.db,
-        id,
-        &webhook_id.to_string(),
-        event,
-        &body,
-        created_at,
-    )
-    .await?;
+    record_delivery(&state.db, id, webhook_id, event, &body, created_at).await?;
     state.engine.events_recorded.notify_one();
     Ok((
         StatusCode::ACCEPTED,
@@ -210,8 +202,9 @@ async fn send_test_event(
 /// A delivery with its latest attempt, as read.
 #[derive(sqlx::FromRow)]
 struct SentRow {
-    id: String,
-    event_type: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    event_type: WebhookEvent,
     payload: String,
     attempted_at: DateTime<Utc>,
     status_code: Option<i32>,
@@ -235,7 +228,7 @@ async fn list_events_sent(
          WHERE d.webhook_id = ?
          ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?",
     )
-    .bind(webhook_id.to_string())
+    .bind(webhook_id.hyphenated())
     .bind(DELIVERIES_LISTED)
     .fetch_all(&state.db)
     .await?;
@@ -243,10 +236,10 @@ async fn list_events_sent(
         .into_iter()
         .map(|row| {
             Ok(WebhookEventSent {
-                id: db::id(&row.id)?,
+                id: row.id,
                 created_at: row.attempted_at,
                 kind: webhook.record.kind,
-                matched_event: db::wire(&row.event_type)?,
+                matched_event: row.event_type,
                 target_url_used: webhook.record.target_url.clone(),
                 request: serde_json::from_str(&row.payload).map_err(ApiError::internal)?,
                 target_response_status_code: row.status_code.unwrap_or(0),
@@ -260,10 +253,11 @@ async fn list_events_sent(
 /// A stored delivery, as read.
 #[derive(sqlx::FromRow)]
 struct DeliveryRow {
-    id: String,
-    event_type: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    event_type: WebhookEvent,
     payload: String,
-    status: String,
+    status: DeliveryStatus,
     outcome: Option<String>,
     created_at: DateTime<Utc>,
     next_attempt_at: Option<i64>,
@@ -272,7 +266,8 @@ struct DeliveryRow {
 /// A stored attempt, as read.
 #[derive(sqlx::FromRow)]
 struct AttemptRow {
-    delivery_id: String,
+    #[sqlx(try_from = "Hyphenated")]
+    delivery_id: Uuid,
     attempt: u32,
     attempted_at: DateTime<Utc>,
     status_code: Option<u16>,
@@ -292,7 +287,7 @@ async fn list_deliveries(
          FROM webhook_deliveries WHERE webhook_id = ?
          ORDER BY created_at DESC, rowid DESC LIMIT ?",
     )
-    .bind(webhook_id.to_string())
+    .bind(webhook_id.hyphenated())
     .bind(DELIVERIES_LISTED)
     .fetch_all(&state.db)
     .await?;
@@ -300,12 +295,12 @@ async fn list_deliveries(
     let deliveries = rows
         .into_iter()
         .map(|row| {
-            let status = db::wire(&row.status)?;
+            let status = row.status;
             Ok(WebhookDelivery {
                 attempts: attempts.remove(&row.id).unwrap_or_default(),
-                id: db::id(&row.id)?,
+                id: row.id,
                 webhook_id,
-                event_type: db::wire(&row.event_type)?,
+                event_type: row.event_type,
                 created_at: row.created_at,
                 next_attempt_at: (status == DeliveryStatus::Pending)
                     .then(|| due_at(row.next_attempt_at))
@@ -323,7 +318,7 @@ async fn list_deliveries(
 async fn attempts_by_delivery(
     db: &sqlx::SqlitePool,
     webhook_id: Uuid,
-) -> ApiResult<HashMap<String, Vec<DeliveryAttempt>>> {
+) -> ApiResult<HashMap<Uuid, Vec<DeliveryAttempt>>> {
     let rows: Vec<AttemptRow> = sqlx::query_as(
         "SELECT delivery_id, attempt, attempted_at, status_code, duration_ms, error
          FROM webhook_delivery_attempts
@@ -331,11 +326,11 @@ async fn attempts_by_delivery(
                                ORDER BY created_at DESC, rowid DESC LIMIT ?)
          ORDER BY attempt",
     )
-    .bind(webhook_id.to_string())
+    .bind(webhook_id.hyphenated())
     .bind(DELIVERIES_LISTED)
     .fetch_all(db)
     .await?;
-    let mut attempts: HashMap<String, Vec<DeliveryAttempt>> = HashMap::new();
+    let mut attempts: HashMap<Uuid, Vec<DeliveryAttempt>> = HashMap::new();
     for row in rows {
         attempts
             .entry(row.delivery_id)

@@ -104,26 +104,32 @@ async fn clone_environment(
         "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(id.to_string())
-    .bind(caller.organization_id.to_string())
-    .bind(project_id.to_string())
+    .bind(id.hyphenated())
+    .bind(caller.organization_id.hyphenated())
+    .bind(project_id.hyphenated())
     .bind(request.name.trim())
-    .bind(request.mode.unwrap_or(source.mode).as_str())
-    .bind(cluster_id.to_string())
+    .bind(request.mode.unwrap_or(source.mode))
+    .bind(cluster_id.hyphenated())
     .bind(now)
     .execute(&mut *tx)
     .await
     .on_unique_violation("name", "environment")?;
-    let services: Vec<(String, String, String)> = sqlx::query_as(
+    #[derive(sqlx::FromRow)]
+    struct Source {
+        id: String,
+        kind: ServiceType,
+        name: String,
+    }
+    let services: Vec<Source> = sqlx::query_as(
         "SELECT id, kind, name FROM services WHERE environment_id = ? ORDER BY name",
     )
-    .bind(source_id.to_string())
+    .bind(source_id.hyphenated())
     .fetch_all(&mut *tx)
     .await?;
     let mut parents = vec![(source_id.to_string(), id.to_string())];
-    for (service_id, kind, name) in services {
-        let copy = copy_service(&mut tx, &service_id, db::wire(&kind)?, id, &name).await?;
-        parents.push((service_id, copy.to_string()));
+    for service in services {
+        let copy = copy_service(&mut tx, &service.id, service.kind, id, &service.name).await?;
+        parents.push((service.id, copy.to_string()));
     }
     let left_out_variables = copy_variables(&mut tx, &parents, &[project_id.to_string()]).await?;
     let cloned = Cloned {
@@ -212,8 +218,8 @@ async fn copy_service(
                 secrets, ?5
          FROM services WHERE id = ?6"
     ))
-    .bind(id.to_string())
-    .bind(environment_id.to_string())
+    .bind(id.hyphenated())
+    .bind(environment_id.hyphenated())
     .bind(name)
     .bind(now.to_rfc3339())
     .bind(now)
@@ -231,8 +237,8 @@ struct Copied {
     id: String,
     parent_id: String,
     key: String,
-    scope: String,
-    variable_type: String,
+    scope: platform_api::VariableScope,
+    variable_type: platform_api::VariableType,
     target_id: Option<String>,
     target_parent_id: Option<String>,
 }
@@ -280,8 +286,8 @@ async fn copy_variables(
                 _ => {
                     left_out.push(LeftOutVariable {
                         key: variable.key,
-                        scope: db::wire(&variable.scope)?,
-                        variable_type: db::wire(&variable.variable_type)?,
+                        scope: variable.scope,
+                        variable_type: variable.variable_type,
                         reason: "its variable is defined where the copy does not see it"
                             .to_string(),
                     });

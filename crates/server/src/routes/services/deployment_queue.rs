@@ -12,6 +12,7 @@ use platform_api::{
     QueuedIdentifier, QueuedRequestIdentifier, QueuedServiceIdentifier, QueuedStage,
     QueuedStageService, ServiceType, StageStatus, StatusAction, StatusDetails, TriggerAction,
 };
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -62,12 +63,16 @@ async fn cancel_queued(
 
 #[derive(sqlx::FromRow)]
 struct WaitingInEnvironment {
-    id: String,
-    environment_execution_id: Option<String>,
-    service_id: String,
-    kind: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    /// Stored without hyphens (`Uuid::simple`), which `MaybeId` reads as well.
+    #[sqlx(try_from = "db::MaybeId")]
+    environment_execution_id: Option<Uuid>,
+    #[sqlx(try_from = "Hyphenated")]
+    service_id: Uuid,
+    kind: ServiceType,
     name: String,
-    action: String,
+    action: StatusAction,
     triggered_by: String,
     origin: String,
 }
@@ -85,20 +90,17 @@ async fn environment_queue(
          WHERE s.environment_id = ? AND d.finished_at IS NULL AND d.worker_at IS NULL
          ORDER BY d.rowid",
     )
-    .bind(environment_id.to_string())
+    .bind(environment_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
     // One request on the environment queued its actions together; a service's own is one.
     let mut requests: Vec<QueuedEnvironmentRequest> = Vec::new();
     for row in waiting {
-        let request_id = match &row.environment_execution_id {
-            Some(execution) => db::id(execution)?,
-            None => db::id(&row.id)?,
-        };
-        let kind: ServiceType = db::wire(&row.kind)?;
+        let request_id = row.environment_execution_id.unwrap_or(row.id);
+        let kind = row.kind;
         let service = QueuedStageService {
             identifier: QueuedServiceIdentifier {
-                service_id: db::id(&row.service_id)?,
+                service_id: row.service_id,
                 service_type: kind,
                 name: row.name,
             },
@@ -119,7 +121,7 @@ async fn environment_queue(
                     triggered_by: row.triggered_by,
                     origin: Some(row.origin),
                 },
-                trigger_action: match db::wire::<StatusAction>(&row.action)? {
+                trigger_action: match row.action {
                     StatusAction::Deploy => TriggerAction::Deploy,
                     StatusAction::Delete => TriggerAction::Uninstall,
                     StatusAction::Restart => TriggerAction::Restart,
@@ -140,12 +142,14 @@ async fn environment_queue(
 
 #[derive(sqlx::FromRow)]
 struct Waiting {
-    id: String,
-    service_id: String,
-    kind: String,
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    service_id: Uuid,
+    kind: ServiceType,
     name: String,
-    action: String,
-    sub_action: String,
+    action: StatusAction,
+    sub_action: platform_api::SubAction,
     triggered_by: String,
     origin: String,
     created_at: chrono::DateTime<chrono::Utc>,
@@ -159,10 +163,10 @@ async fn service_queue(
     caller: Caller,
     ApiPath(service_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<QueuedDeploymentRequest>>> {
-    let known: Option<(String,)> =
-        sqlx::query_as("SELECT id FROM services WHERE id = ? AND organization_id = ?")
-            .bind(service_id.to_string())
-            .bind(caller.organization_id.to_string())
+    let known: Option<Hyphenated> =
+        sqlx::query_scalar("SELECT id FROM services WHERE id = ? AND organization_id = ?")
+            .bind(service_id.hyphenated())
+            .bind(caller.organization_id.hyphenated())
             .fetch_optional(&state.db)
             .await?;
     known.ok_or_else(|| ApiError::not_found("service"))?;
@@ -183,23 +187,23 @@ async fn service_queue(
          FROM deployments d JOIN services s ON s.id = d.service_id
          WHERE d.service_id = ? AND d.finished_at IS NULL AND d.worker_at IS NULL",
     )
-    .bind(service_id.to_string())
+    .bind(service_id.hyphenated())
     .fetch_all(&state.db)
     .await?;
     let workers = i64::try_from(state.engine.workers.count()).unwrap_or(i64::MAX);
     let results = waiting
         .into_iter()
         .map(|row| {
-            let kind: ServiceType = db::wire(&row.kind)?;
+            let kind = row.kind;
             let ahead_elsewhere = state
                 .engine
                 .workers
-                .place(caller.organization_id, db::id(&row.id)?)
+                .place(caller.organization_id, row.id)
                 .map_or(0, |place| place.others_ahead as i64);
-            Ok(QueuedDeploymentRequest {
+            QueuedDeploymentRequest {
                 identifier: QueuedIdentifier {
-                    deployment_request_id: db::id(&row.id)?,
-                    service_id: db::id(&row.service_id)?,
+                    deployment_request_id: row.id,
+                    service_id: row.service_id,
                     service_type: kind,
                     name: row.name,
                 },
@@ -208,9 +212,9 @@ async fn service_queue(
                     origin: Some(row.origin),
                 },
                 status_details: StatusDetails {
-                    action: db::wire(&row.action)?,
+                    action: row.action,
                     status: platform_api::ActionStatus::Queued,
-                    sub_action: db::wire(&row.sub_action)?,
+                    sub_action: row.sub_action,
                 },
                 icon_uri: kind.default_icon_uri(),
                 queued_at: Some(row.created_at),
@@ -222,8 +226,8 @@ async fn service_queue(
                     ahead_in_environment: row.ahead_in_environment,
                     ahead_elsewhere,
                 }),
-            })
+            }
         })
-        .collect::<ApiResult<Vec<_>>>()?;
+        .collect();
     Ok(Json(List::new(results)))
 }

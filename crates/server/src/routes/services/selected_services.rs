@@ -30,6 +30,7 @@ use crate::routes::services::jobs::Jobs;
 use crate::routes::services::terraform::TerraformServices;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -106,12 +107,11 @@ async fn find_selected(
     find_environment(state, caller, environment_id).await?;
     validate_selection(&selected).map_err(ApiError::invalid)?;
     let statuses = status::of_environment(&mut *state.db.acquire().await?, environment_id).await?;
-    let names: std::collections::HashMap<String, String> =
-        sqlx::query_as("SELECT id, name FROM services WHERE environment_id = ?")
-            .bind(environment_id.to_string())
-            .fetch_all(&state.db)
+    let names: std::collections::HashMap<Uuid, String> =
+        store::services::of_every_kind(&state.db, environment_id)
             .await?
             .into_iter()
+            .map(|service| (service.id, service.name))
             .collect();
     let mut found = Vec::new();
     let mut errors = Vec::new();
@@ -120,7 +120,7 @@ async fn find_selected(
             .all()
             .find(|status| status.id == selected.id)
             .filter(|_| statuses.kind_of(selected.id) == Some(selected.kind));
-        let (Some(status), Some(name)) = (status, names.get(&selected.id.to_string())) else {
+        let (Some(status), Some(name)) = (status, names.get(&selected.id)) else {
             errors.push(ApiError::invalid(vec![platform_api::FieldError::new(
                 &selected.field,
                 format!(
@@ -281,8 +281,8 @@ async fn delete_selected(
                  SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
             engine::scope::busy_states()
         ))
-        .bind(service.selected.id.to_string())
-        .bind(service.selected.id.to_string())
+        .bind(service.selected.id.hyphenated())
+        .bind(service.selected.id.hyphenated())
         .execute(&mut *tx)
         .await?;
         if deleted.rows_affected() == 0 {

@@ -101,8 +101,8 @@ async fn used_by_a_terraform_service(
          WHERE organization_id = ? AND kind = ? AND json_extract(spec, '{path}.url') = ?
          LIMIT 1"
     ))
-    .bind(organization_id.to_string())
-    .bind(ServiceType::Terraform.as_str())
+    .bind(organization_id.hyphenated())
+    .bind(ServiceType::Terraform)
     .bind(url)
     .fetch_optional(&state.db)
     .await?;

@@ -6,7 +6,6 @@ use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::caller::Caller;
-use crate::db;
 use crate::engine::scope::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::environments::find_environment;
@@ -83,24 +82,20 @@ pub(super) async fn parent(
             let service_type = scope
                 .service_type()
                 .expect("every other scope is a service's");
-            let row: Option<(String, String, String)> = sqlx::query_as(
-                "SELECT s.environment_id, e.project_id, s.name FROM services s
-                 JOIN environments e ON e.id = s.environment_id
-                 WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
+            let placed = crate::store::services::placed(
+                &mut *state.db.acquire().await?,
+                caller.organization_id,
+                service_type,
+                id,
             )
-            .bind(id.to_string())
-            .bind(caller.organization_id.to_string())
-            .bind(service_type.as_str())
-            .fetch_optional(&state.db)
-            .await?;
-            let (environment_id, project_id, name) =
-                row.ok_or_else(|| ApiError::not_found(&scope.as_str().to_lowercase()))?;
+            .await?
+            .ok_or_else(|| ApiError::not_found(&scope.as_str().to_lowercase()))?;
             Ok(Parent {
                 scope,
                 id,
-                project_id: db::id(&project_id)?,
-                environment_id: Some(db::id(&environment_id)?),
-                service: Some((id, name, service_type)),
+                project_id: placed.project_id,
+                environment_id: Some(placed.environment_id),
+                service: Some((id, placed.name, service_type)),
             })
         }
     }

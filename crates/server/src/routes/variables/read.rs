@@ -1,7 +1,6 @@
 //! Variables as a parent sees them: its chain's, an override hiding what it overrides, the
 //! built-in ones of its environment's services; and their answers (variables or secrets).
 
-use chrono::{DateTime, Utc};
 use platform_api::{
     DatabaseType, EnvironmentVariable, FieldError, List, PageQuery, Secret, ServiceType,
     VariableReference, VariableScope, VariableType, VARIABLE_PAGE_SIZE_MAX,
@@ -10,11 +9,11 @@ use sha2::{Digest, Sha256};
 use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
 
-use crate::db;
 use crate::error::{ApiError, ApiResult};
 
 use crate::routes::variables::parent::Parent;
-use crate::store::variables::{self as store, Listed, Stored};
+use crate::store;
+use crate::store::variables::{Listed, Stored};
 
 /// Who says what the platform generated, in `owned_by`.
 pub(super) const OWNED_BY: &str = "PLATFORM";
@@ -54,7 +53,7 @@ pub(super) async fn visible(
 ) -> ApiResult<List<EnvironmentVariable>> {
     page.validate(VARIABLE_PAGE_SIZE_MAX)
         .map_err(ApiError::invalid)?;
-    let seen = store::Seen {
+    let seen = store::variables::Seen {
         chain: parent.chain(),
         secret,
     };
@@ -108,7 +107,7 @@ pub(super) async fn shape(
 ) -> ApiResult<EnvironmentVariable> {
     let reference = match row.target_id {
         Some(target_id) => {
-            let target = store::target(conn, target_id).await?;
+            let target = store::variables::target(conn, target_id).await?;
             Some(VariableReference {
                 id: target.id,
                 key: target.key,
@@ -164,17 +163,11 @@ pub(super) async fn built_ins(
     db: &SqlitePool,
     environment_id: Uuid,
 ) -> ApiResult<Vec<EnvironmentVariable>> {
-    let rows: Vec<(String, String, String, String, DateTime<Utc>)> = sqlx::query_as(
-        "SELECT id, kind, name, spec, created_at FROM services WHERE environment_id = ? ORDER BY name",
-    )
-    .bind(environment_id.to_string())
-    .fetch_all(db)
-    .await?;
+    let services = store::services::of_every_kind(db, environment_id).await?;
     let short = &environment_id.simple().to_string()[..8];
     let mut variables = Vec::new();
-    for (id, kind, name, spec, created_at) in rows {
-        let service_id = db::id(&id)?;
-        let kind: ServiceType = db::wire(&kind)?;
+    for service in services {
+        let (service_id, kind, name) = (service.id, service.kind, service.name);
         let prefix = format!(
             "{}_{}",
             kind.as_str(),
@@ -185,17 +178,11 @@ pub(super) async fn built_ins(
         let mut pairs = vec![(format!("{prefix}_HOST_INTERNAL"), Some(host.clone()), false)];
         if kind == ServiceType::Database {
             let spec: serde_json::Value =
-                serde_json::from_str(&spec).map_err(ApiError::internal)?;
+                serde_json::from_str(&service.spec).map_err(ApiError::internal)?;
             let database: DatabaseType =
                 serde_json::from_value(spec["type"].clone()).map_err(ApiError::internal)?;
-            let port = match database {
-                DatabaseType::Postgresql => 5432,
-                DatabaseType::Mysql => 3306,
-                DatabaseType::Mongodb => 27017,
-                DatabaseType::Redis => 6379,
-                // Stored types are read strictly: none is unknown.
-                DatabaseType::Other(_) => 0,
-            };
+            // Stored types are read strictly: none is unknown.
+            let port = database.port().unwrap_or_default();
             pairs.extend([
                 (format!("{prefix}_PORT"), Some(port.to_string()), false),
                 (
@@ -209,7 +196,7 @@ pub(super) async fn built_ins(
         for (key, value, is_secret) in pairs {
             variables.push(EnvironmentVariable {
                 id: built_in_id(service_id, &key),
-                created_at,
+                created_at: service.created_at,
                 updated_at: None,
                 key,
                 value,
