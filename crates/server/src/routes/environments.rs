@@ -40,31 +40,23 @@ pub fn register(routes: &mut RouteTable) {
         Doc::new("Deploy every service of an environment").answers::<Status>(StatusCode::ACCEPTED),
         deploy_environment,
     );
-    let actions = [
-        (
-            "restart",
-            Action::Restart,
-            "Restart the running services of an environment",
-        ),
-        (
-            "stop",
-            Action::Stop,
-            "Stop the running services of an environment",
-        ),
-    ];
-    for (suffix, action, summary) in actions {
-        routes.add(
-            Method::POST,
-            format!("/environment/{{environment_id}}/{suffix}"),
-            Permission::Deploy,
-            Doc::new(summary).answers::<EnvironmentState>(StatusCode::ACCEPTED),
-            move |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
-                let (statuses, _) = start_on_environment(&state, &caller, id, action).await?;
-                Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(statuses.environment)))
-            },
-        );
-    }
     routes
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/restart",
+            Permission::Deploy,
+            Doc::new("Restart the running services of an environment")
+                .answers::<EnvironmentState>(StatusCode::ACCEPTED),
+            restart_environment,
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/stop",
+            Permission::Deploy,
+            Doc::new("Stop the running services of an environment")
+                .answers::<EnvironmentState>(StatusCode::ACCEPTED),
+            stop_environment,
+        )
         .add(
             Method::POST,
             "/environment/{environment_id}/redeploy",
@@ -73,11 +65,7 @@ pub fn register(routes: &mut RouteTable) {
                 "Deploy every deployed service of an environment again, at the version it runs",
             )
             .answers::<EnvironmentState>(StatusCode::ACCEPTED),
-            |State(state): State<AppState>, caller: Caller, ApiPath(id): ApiPath<Uuid>| async move {
-                let (statuses, _) =
-                    start_on_environment(&state, &caller, id, OnEachService::Redeploy).await?;
-                Ok::<_, ApiError>((StatusCode::ACCEPTED, Json(statuses.environment)))
-            },
+            redeploy_environment,
         )
         .add(
             Method::POST,
@@ -462,6 +450,33 @@ async fn environment_statuses(
         Ok(Read { value: body, keep })
     })
     .await
+}
+
+async fn restart_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    let (statuses, _) = start_on_environment(&state, &caller, id, Action::Restart).await?;
+    Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
+}
+
+async fn stop_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    let (statuses, _) = start_on_environment(&state, &caller, id, Action::Stop).await?;
+    Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
+}
+
+async fn redeploy_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
+    let (statuses, _) = start_on_environment(&state, &caller, id, OnEachService::Redeploy).await?;
+    Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
 }
 
 /// Runs `action` on each service of the environment it applies to (a stop or a restart skips

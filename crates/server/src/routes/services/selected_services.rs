@@ -49,35 +49,26 @@ pub fn register(routes: &mut RouteTable) {
         Doc::new("Restart the services named; none unless all run")
             .body::<ServiceIds>()
             .answers::<Status>(StatusCode::ACCEPTED),
-        |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>, body: ApiJson<ServiceIds>| async move {
-            let (statuses, started) = act_on_selected(state, caller, path, body, Action::Restart).await?;
-            Ok::<_, ApiError>((
-                StatusCode::ACCEPTED,
-                Json(one_status(&statuses, StatusAction::Restart, started)),
-            ))
-        },
+        restart_selected,
     );
-    for (suffix, action, summary) in [
-        ("stop", Action::Stop, "Stop the services named; none unless all run"),
-        (
-            "uninstall",
-            Action::Uninstall,
-            "Delete the compute and data of the services named, keeping their configuration; none unless all can",
-        ),
-    ] {
-        routes.add(
-            Method::POST,
-            format!("/environment/{{environment_id}}/service/{suffix}"),
-            Permission::Deploy,
-            Doc::new(summary)
-                .body::<ServiceIds>()
-                .answers_nothing(StatusCode::OK),
-            move |state: State<AppState>, caller: Caller, path: ApiPath<Uuid>, body: ApiJson<ServiceIds>| async move {
-                act_on_selected(state, caller, path, body, action).await?;
-                Ok::<_, ApiError>(StatusCode::OK)
-            },
-        );
-    }
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/service/stop",
+        Permission::Deploy,
+        Doc::new("Stop the services named; none unless all run")
+            .body::<ServiceIds>()
+            .answers_nothing(StatusCode::OK),
+        stop_selected,
+    );
+    routes.add(
+        Method::POST,
+        "/environment/{environment_id}/service/uninstall",
+        Permission::Deploy,
+        Doc::new("Delete the compute and data of the services named, keeping their configuration; none unless all can")
+            .body::<ServiceIds>()
+            .answers_nothing(StatusCode::OK),
+        uninstall_selected,
+    );
     routes.add(
         Method::POST,
         "/environment/{environment_id}/service/delete",
@@ -150,16 +141,50 @@ async fn find_selected(
     }
 }
 
-/// Restarts, stops or uninstalls the services named: the environment's statuses after, and how
-/// many started.
-async fn act_on_selected(
+async fn restart_selected(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
     ApiJson(ids): ApiJson<ServiceIds>,
+) -> ApiResult<(StatusCode, Json<Status>)> {
+    let (statuses, started) =
+        act_on_selected(&state, &caller, environment_id, ids, Action::Restart).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(one_status(&statuses, StatusAction::Restart, started)),
+    ))
+}
+
+async fn stop_selected(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(ids): ApiJson<ServiceIds>,
+) -> ApiResult<StatusCode> {
+    act_on_selected(&state, &caller, environment_id, ids, Action::Stop).await?;
+    Ok(StatusCode::OK)
+}
+
+async fn uninstall_selected(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(ids): ApiJson<ServiceIds>,
+) -> ApiResult<StatusCode> {
+    act_on_selected(&state, &caller, environment_id, ids, Action::Uninstall).await?;
+    Ok(StatusCode::OK)
+}
+
+/// Restarts, stops or uninstalls the services named: the environment's statuses after, and how
+/// many started.
+async fn act_on_selected(
+    state: &AppState,
+    caller: &Caller,
+    environment_id: Uuid,
+    ids: ServiceIds,
     action: Action,
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
-    let found = find_selected(&state, &caller, environment_id, ids.each(), |status| {
+    let found = find_selected(state, caller, environment_id, ids.each(), |status| {
         engine::admission::precondition(action, status)
     })
     .await?;
@@ -174,7 +199,7 @@ async fn act_on_selected(
                 &mut tx,
                 Request::from(action).within(&execution),
                 service.selected.id,
-                (&caller).into(),
+                caller.into(),
             )
             .await
             .map_err(|error| error.within(&service.selected.field, &service.name))?;
@@ -182,7 +207,7 @@ async fn act_on_selected(
     }
     let target = Target::environment(&mut tx, environment_id).await?;
     let change = Change::new(action.event_type(), target).after(&ids);
-    audit::record(&mut tx, &caller, change).await?;
+    audit::record(&mut tx, caller, change).await?;
     tx.commit().await?;
     for deployment_id in queued {
         state.engine.start(deployment_id);
