@@ -1,4 +1,5 @@
 use leptos::prelude::*;
+use platform_api::WireEnum;
 use platform_api::{ClusterState, ServiceState, StateTone};
 
 /// A state a badge can show: a service's or a cluster's.
@@ -47,7 +48,7 @@ pub fn service_badge_html(state: ServiceState, never_deployed: bool) -> String {
         r#"<span class="{}" data-state="{}"><span class="badge__dot" aria-hidden="true"></span>{}</span>"#,
         badge_class(state),
         state.wire(),
-        html_escape::encode_text(&service_label(state, never_deployed)),
+        html_escape::encode_text(service_label(state, never_deployed)),
     )
 }
 
@@ -57,13 +58,13 @@ pub fn set_service_badge(badge: &web_sys::Element, state: ServiceState, never_de
     badge.set_class_name(badge_class(state));
     let _ = badge.set_attribute("data-state", state.wire());
     if let Some(words) = badge.last_child() {
-        words.set_text_content(Some(&service_label(state, never_deployed)));
+        words.set_text_content(Some(service_label(state, never_deployed)));
     }
 }
 
-fn service_label(state: ServiceState, never_deployed: bool) -> String {
+fn service_label(state: ServiceState, never_deployed: bool) -> &'static str {
     match state {
-        ServiceState::Ready if never_deployed => "Not deployed".to_string(),
+        ServiceState::Ready if never_deployed => "Not deployed",
         other => other.label(),
     }
 }
@@ -88,7 +89,7 @@ pub fn ClusterStatusBadge(
 
 fn badge<S: BadgeState>(
     state: Signal<S>,
-    label: impl Fn() -> String + Send + Sync + 'static,
+    label: impl Fn() -> &'static str + Send + Sync + 'static,
     live: bool,
 ) -> impl IntoView {
     view! {

@@ -1,4 +1,5 @@
 use leptos::prelude::*;
+use platform_api::WireEnum;
 use platform_api::{Status, StepStatus};
 
 use super::format;

@@ -20,11 +20,6 @@ impl EnvironmentMode {
     fn default_for_new() -> Self {
         EnvironmentMode::Development
     }
-
-    /// "Production", "Staging", ...
-    pub fn label(self) -> String {
-        crate::status::sentence_case(self.as_str())
-    }
 }
 
 #[serde_with::skip_serializing_none]

@@ -1,11 +1,26 @@
 /// Declares a string enum of the wire format: serde names, the list of every value, the
 /// conversions to and from the exact wire string (the server stores these strings in SQLite), and
 /// the words a page shows for each value (`Variant = "WIRE" => "Label"`; the wire string when a
-/// value has no label).
+/// value has no label). An enum declared `sentence_case Name { .. }` shows each value in sentence
+/// case (`DEPLOYMENT_QUEUED` reads "Deployment queued"), worked out when the crate compiles.
 macro_rules! wire_enum {
     (@label $wire:literal) => { $wire };
     (@label $wire:literal $label:literal) => { $label };
+    ($(#[doc = $doc:literal])* sentence_case $name:ident { $($variant:ident = $wire:literal),+ $(,)? }) => {
+        wire_enum!(@declare [$($doc)*] $name { $($variant = $wire => [{
+            const WIRE: &str = $wire;
+            const BYTES: [u8; WIRE.len()] = crate::wire::sentence_case(WIRE);
+            const LABEL: &str = match core::str::from_utf8(&BYTES) {
+                Ok(label) => label,
+                Err(_) => panic!("a wire value is ASCII"),
+            };
+            LABEL
+        }]),+ });
+    };
     ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal $(=> $label:literal)?),+ $(,)? }) => {
+        wire_enum!(@declare [$($doc)*] $name { $($variant = $wire => [wire_enum!(@label $wire $($label)?)]),+ });
+    };
+    (@declare [$($doc:literal)*] $name:ident { $($variant:ident = $wire:literal => [$label:expr]),+ }) => {
         $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -90,7 +105,7 @@ macro_rules! wire_enum {
 
             fn label(self) -> &'static str {
                 match self {
-                    $($name::$variant => wire_enum!(@label $wire $($label)?),)+
+                    $($name::$variant => $label,)+
                     $name::Other(value) => value,
                 }
             }

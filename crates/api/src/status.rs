@@ -2,13 +2,14 @@
 //! statuses of DESIGN §3.
 
 use crate::service_type::ServiceType;
+use crate::wire::WireEnum;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 wire_enum!(
     /// Service state (spec 3.1).
-    ServiceState {
+    sentence_case ServiceState {
         Building = "BUILDING",
         BuildError = "BUILD_ERROR",
         Canceled = "CANCELED",
@@ -78,16 +79,11 @@ impl ServiceState {
     pub fn is_in_progress(self) -> bool {
         self.tone() == StateTone::Progress
     }
-
-    /// The state in words a person reads: `DEPLOYMENT_QUEUED` becomes "Deployment queued".
-    pub fn label(self) -> String {
-        sentence_case(self.as_str())
-    }
 }
 
 wire_enum!(
     /// Deployment status of a service (spec 3.3).
-    DeploymentStatus {
+    sentence_case DeploymentStatus {
         NeverDeployed = "NEVER_DEPLOYED",
         OutOfDate = "OUT_OF_DATE",
         UpToDate = "UP_TO_DATE",
@@ -95,10 +91,6 @@ wire_enum!(
 );
 
 impl DeploymentStatus {
-    pub fn label(self) -> String {
-        sentence_case(self.as_str())
-    }
-
     /// The status once the service's settings or variables change: what runs is then older than
     /// what is configured, if it ran what was.
     pub fn after_change(self) -> Self {
@@ -112,27 +104,14 @@ impl DeploymentStatus {
 wire_enum!(
     /// `status_details.action` (DESIGN §3).
     StatusAction {
-        Deploy = "DEPLOY",
-        Delete = "DELETE",
-        Restart = "RESTART",
-        Stop = "STOP",
-        Unknown = "UNKNOWN",
+        Deploy = "DEPLOY" => "Deploy",
+        // DELETE keeps the configuration: a person asks for it as Uninstall.
+        Delete = "DELETE" => "Uninstall",
+        Restart = "RESTART" => "Restart",
+        Stop = "STOP" => "Stop",
+        Unknown = "UNKNOWN" => "Unknown",
     }
 );
-
-impl StatusAction {
-    /// The action as a person asks for it: DELETE keeps the configuration, so it reads Uninstall.
-    pub fn label(self) -> &'static str {
-        match self {
-            StatusAction::Deploy => "Deploy",
-            StatusAction::Delete => "Uninstall",
-            StatusAction::Restart => "Restart",
-            StatusAction::Stop => "Stop",
-            StatusAction::Unknown => "Unknown",
-            StatusAction::Other(value) => value,
-        }
-    }
-}
 
 wire_enum!(
     /// `status_details.status` (DESIGN §3).
@@ -150,7 +129,7 @@ wire_enum!(
 
 wire_enum!(
     /// `status_details.sub_action` (DESIGN §3).
-    SubAction {
+    sentence_case SubAction {
         None = "NONE",
         TerraformPlanOnly = "TERRAFORM_PLAN_ONLY",
         TerraformPlanAndApply = "TERRAFORM_PLAN_AND_APPLY",
@@ -160,16 +139,9 @@ wire_enum!(
     }
 );
 
-impl SubAction {
-    /// "Terraform plan only", ...; none for NONE.
-    pub fn label(self) -> Option<String> {
-        (self != SubAction::None).then(|| sentence_case(self.as_str()))
-    }
-}
-
 wire_enum!(
     /// `steps.details[].step_name` (DESIGN §3).
-    StepName {
+    sentence_case StepName {
         RegistryCreateRepository = "REGISTRY_CREATE_REPOSITORY",
         GitClone = "GIT_CLONE",
         BuildQueueing = "BUILD_QUEUEING",
@@ -181,12 +153,6 @@ wire_enum!(
         Executing = "EXECUTING",
     }
 );
-
-impl StepName {
-    pub fn label(self) -> String {
-        sentence_case(self.as_str())
-    }
-}
 
 wire_enum!(
     /// `steps.details[].status` (DESIGN §3).
@@ -200,7 +166,7 @@ wire_enum!(
 
 wire_enum!(
     /// Cluster status (spec 3.2).
-    ClusterState {
+    sentence_case ClusterState {
         Building = "BUILDING",
         BuildError = "BUILD_ERROR",
         Canceled = "CANCELED",
@@ -244,10 +210,6 @@ impl ClusterState {
     /// True while the engine works on the cluster (an upgrade, say): another one waits.
     pub fn is_in_progress(self) -> bool {
         self.tone() == StateTone::Progress
-    }
-
-    pub fn label(self) -> String {
-        sentence_case(self.as_str())
     }
 }
 
@@ -294,9 +256,9 @@ pub struct StatusDetails {
 impl StatusDetails {
     /// The action in words, with its variant when it has one: "Deploy · Terraform plan only".
     pub fn label(&self) -> String {
-        match self.sub_action.label() {
-            Some(variant) => format!("{} · {variant}", self.action.label()),
-            None => self.action.label().to_string(),
+        match self.sub_action {
+            SubAction::None => self.action.label().to_string(),
+            variant => format!("{} · {}", self.action.label(), variant.label()),
         }
     }
 }
@@ -377,16 +339,6 @@ impl EnvironmentStatuses {
     }
 }
 
-/// `SOME_WIRE_VALUE` as "Some wire value".
-pub(crate) fn sentence_case(wire: &str) -> String {
-    // ASCII: wire values are, and Unicode's case tables would weigh on the console.
-    let mut text = wire.replace('_', " ").to_ascii_lowercase();
-    if let Some(first) = text.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,6 +351,14 @@ mod tests {
             assert_eq!(state.as_str().parse::<ServiceState>(), Ok(*state));
         }
         assert_eq!(ServiceState::DeploymentQueued.label(), "Deployment queued");
+        assert_eq!(StepName::Build.label(), "Build");
+        assert_eq!(StatusAction::Delete.label(), "Uninstall");
+        let terraform = StatusDetails {
+            action: StatusAction::Deploy,
+            status: ActionStatus::Queued,
+            sub_action: SubAction::TerraformPlanOnly,
+        };
+        assert_eq!(terraform.label(), "Deploy · Terraform plan only");
     }
 
     #[test]

@@ -26,20 +26,13 @@ impl Default for WebhookKind {
 
 wire_enum!(
     /// The four events of spec 6; no other value is accepted.
-    WebhookEvent {
+    sentence_case WebhookEvent {
         DeploymentStarted = "DEPLOYMENT_STARTED",
         DeploymentCancelled = "DEPLOYMENT_CANCELLED",
         DeploymentFailure = "DEPLOYMENT_FAILURE",
         DeploymentSuccessful = "DEPLOYMENT_SUCCESSFUL",
     }
 );
-
-impl WebhookEvent {
-    /// "Deployment started", ...
-    pub fn label(self) -> String {
-        crate::status::sentence_case(self.as_str())
-    }
-}
 
 /// Where SLACK webhooks post: a chat endpoint of this form.
 pub const SLACK_URL_PREFIX: &str = "https://hooks.slack.com/";

@@ -43,3 +43,20 @@ pub trait WireEnum: Copy + PartialEq + Send + Sync + std::str::FromStr + 'static
     /// The value in the words of a page.
     fn label(self) -> &'static str;
 }
+
+/// A wire value in sentence case (`DEPLOYMENT_QUEUED` → `Deployment queued`), for
+/// `wire_enum!`'s `sentence_case` labels: ASCII, as wire values are.
+pub(crate) const fn sentence_case<const N: usize>(wire: &str) -> [u8; N] {
+    let bytes = wire.as_bytes();
+    let mut out = [0u8; N];
+    let mut at = 0;
+    while at < N {
+        out[at] = match bytes[at] {
+            b'_' => b' ',
+            byte if at == 0 => byte.to_ascii_uppercase(),
+            byte => byte.to_ascii_lowercase(),
+        };
+        at += 1;
+    }
+    out
+}

@@ -1,6 +1,7 @@
 //! The rows an action's run writes: the service's state, each step, the action's end, its log
 //! lines.
 
+use platform_api::WireEnum;
 use std::time::Duration;
 
 use chrono::Utc;

@@ -1,6 +1,7 @@
 //! An action run: its steps one after the other, each waited out at the engine's speed, and
 //! how the action finishes (done, failed, canceled, only planned).
 
+use platform_api::WireEnum;
 use std::time::{Duration, Instant};
 
 use chrono::Utc;

@@ -6,6 +6,7 @@ use leptos_router::components::A;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
+use platform_api::WireEnum;
 use platform_api::{
     CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project,
     ProjectRequest,

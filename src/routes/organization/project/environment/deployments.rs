@@ -3,6 +3,7 @@
 //! deployed; a successful one can be rolled back to, every service of it at once. Polled while
 //! one runs.
 
+use platform_api::WireEnum;
 use std::collections::HashSet;
 use std::time::Duration;
 

@@ -229,7 +229,7 @@ fn show_status(
     }
     if was.deployment != status.deployment {
         if let Some(cell) = cell(1) {
-            cell.set_text_content(Some(&status.deployment.label()));
+            cell.set_text_content(Some(status.deployment.label()));
         }
     }
     if was.last_deployed != status.last_deployed {

@@ -3,6 +3,7 @@
 //! the action reaches a terminal state; that action's log.
 
 use leptos::prelude::*;
+use platform_api::WireEnum;
 use platform_api::{DeploymentStatus, ServiceType, Status};
 
 use crate::api::use_api;
