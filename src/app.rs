@@ -3,11 +3,13 @@
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::{path, Lazy, LazyRoute, StaticSegment};
+use leptos_router::{path, Lazy, LazyRoute};
 
 use crate::api::use_api;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
+use crate::routes::address::EnvironmentAddress;
+use crate::routes::current_id;
 use crate::routes::home::Home;
 use crate::routes::not_found::NotFound;
 use crate::routes::organization::audit_log::AuditLog;
@@ -31,8 +33,7 @@ use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
-use crate::routes::param_id;
-use crate::routes::paths::ServiceTab;
+use crate::routes::paths::{self, ServiceTab};
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::EmbedBridge;
@@ -125,7 +126,7 @@ lazy_pages! {
 /// The environment's services and statuses: at a thousand services, the answers the page waits
 /// for longest.
 fn environment_page_reads() {
-    if let Some(environment) = param_id("env").get_untracked() {
+    if let Some(environment) = current_id(|a: &EnvironmentAddress| a.env).get_untracked() {
         use_api().prefetch_environment_page(environment);
     }
 }
@@ -202,60 +203,55 @@ pub fn App() -> impl IntoView {
                 <Route path=path!("/sign-in") view=SignIn/>
                 <ParentRoute path=path!("") view={Lazy::<ShellPage>::new()}>
                     <Route path=path!("/") view={Lazy::<HomePage>::new()}/>
-                    <Route path=path!("/organization/:org/overview") view={Lazy::<OrganizationOverviewPage>::new()}/>
-                    <Route path=path!("/organization/:org/clusters") view={Lazy::<ClustersPage>::new()}/>
-                    <Route path=path!("/organization/:org/audit-log") view={Lazy::<AuditLogPage>::new()}/>
+                    <Route path=paths::organization_route() view={Lazy::<OrganizationOverviewPage>::new()}/>
+                    <Route path=paths::clusters_route() view={Lazy::<ClustersPage>::new()}/>
+                    <Route path=paths::audit_log_route() view={Lazy::<AuditLogPage>::new()}/>
                     <Route
-                        path=path!("/organization/:org/cluster/:cluster/overview")
+                        path=paths::cluster_route()
                         view={Lazy::<ClusterOverviewPage>::new()}
                     />
-                    <Route path=path!("/organization/:org/settings/webhooks") view={Lazy::<WebhooksPage>::new()}/>
-                    <Route path=path!("/organization/:org/settings/api-tokens") view={Lazy::<ApiTokensPage>::new()}/>
+                    <Route path=paths::webhooks_route() view={Lazy::<WebhooksPage>::new()}/>
+                    <Route path=paths::api_tokens_route() view={Lazy::<ApiTokensPage>::new()}/>
                     <Route
-                        path=path!("/organization/:org/settings/container-registries")
+                        path=paths::container_registries_route()
                         view={Lazy::<ContainerRegistriesPage>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/settings/helm-repositories")
+                        path=paths::helm_repositories_route()
                         view={Lazy::<HelmRepositoriesPage>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/settings/labels-annotations")
+                        path=paths::labels_annotations_route()
                         view={Lazy::<LabelsAnnotationsPage>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/settings/alert-receivers")
+                        path=paths::alert_receivers_route()
                         view={Lazy::<AlertReceiversPage>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/settings/on-premise-credentials")
+                        path=paths::on_premise_credentials_route()
                         view={Lazy::<OnPremiseCredentialsRoute>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/project/:project/overview")
+                        path=paths::project_route()
                         view={Lazy::<ProjectOverviewPage>::new()}
                     />
                     <Route
-                        path=path!("/organization/:org/project/:project/environment/:env/overview")
+                        path=paths::environment_route()
                         view={Lazy::<EnvironmentOverviewPage>::new()}
                     />
                     <ParentRoute
-                        path=path!("/organization/:org/project/:project/environment/:env/service/:service")
+                        path=paths::service_route()
                         view={Lazy::<ServiceLayoutPage>::new()}
                     >
-                        <Route path=tab(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
-                        <Route path=tab(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>
-                        <Route path=tab(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
-                        <Route path=tab(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>
-                        <Route path=tab(ServiceTab::Settings) view={Lazy::<ServiceSettingsPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Settings) view={Lazy::<ServiceSettingsPage>::new()}/>
                     </ParentRoute>
                 </ParentRoute>
             </Routes>
         </Router>
     }
-}
-
-/// The route of a service's tab, from the segment its links use.
-fn tab(tab: ServiceTab) -> (StaticSegment<&'static str>,) {
-    (StaticSegment(tab.segment()),)
 }

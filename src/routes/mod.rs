@@ -6,19 +6,76 @@ pub mod organization;
 pub mod sign_in;
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::use_params;
+use leptos_router::params::Params;
 use uuid::Uuid;
 
-/// The id in the route parameter `name`, reactively (route params change without remounting).
-/// `None` when the URL holds something that is not a UUID.
-pub fn param_id(name: &'static str) -> Memo<Option<Uuid>> {
-    let params = use_params_map();
-    Memo::new(move |_| params.with(|p| p.get(name)).and_then(|id| id.parse().ok()))
+/// The typed parameters of a page's address, as the route table names them (`:org`, `:env`...).
+pub mod address {
+    use leptos::Params;
+    use leptos_router::params::Params;
+    use uuid::Uuid;
+
+    #[derive(Params, Clone, Copy, Debug, PartialEq)]
+    pub struct OrganizationAddress {
+        pub org: Uuid,
+    }
+
+    #[derive(Params, Clone, Copy, Debug, PartialEq)]
+    pub struct ClusterAddress {
+        pub org: Uuid,
+        pub cluster: Uuid,
+    }
+
+    #[derive(Params, Clone, Copy, Debug, PartialEq)]
+    pub struct ProjectAddress {
+        pub org: Uuid,
+        pub project: Uuid,
+    }
+
+    #[derive(Params, Clone, Copy, Debug, PartialEq)]
+    pub struct EnvironmentAddress {
+        pub org: Uuid,
+        pub project: Uuid,
+        pub env: Uuid,
+    }
+
+    #[derive(Params, Clone, Copy, Debug, PartialEq)]
+    pub struct ServiceAddress {
+        pub org: Uuid,
+        pub project: Uuid,
+        pub env: Uuid,
+        pub service: Uuid,
+    }
+}
+
+/// The address of the page shown, reactively (route parameters change without remounting);
+/// `None` while the URL holds something that does not read (an id that is not a UUID).
+pub fn current<A>() -> Memo<Option<A>>
+where
+    A: Params + Clone + PartialEq + Send + Sync + 'static,
+{
+    let params = use_params::<A>();
+    Memo::new(move |_| params.get().ok())
+}
+
+/// One id of the page's address: `current_id(|a: &EnvironmentAddress| a.env)`.
+pub fn current_id<A>(of: fn(&A) -> Uuid) -> Memo<Option<Uuid>>
+where
+    A: Params + Clone + PartialEq + Send + Sync + 'static,
+{
+    let address = current::<A>();
+    Memo::new(move |_| address.with(|address| address.as_ref().map(of)))
 }
 
 /// The addresses of the console's pages, in one place.
 pub mod paths {
+    use leptos_router::{path, PossibleRouteMatch};
     use uuid::Uuid;
+
+    /// What the route table takes as a page's path.
+    pub trait Pattern: PossibleRouteMatch + Clone + Send + 'static {}
+    impl<T: PossibleRouteMatch + Clone + Send + 'static> Pattern for T {}
 
     /// The sign-in page, with the page to come back to afterwards.
     pub fn sign_in(back_to: Option<&str>) -> String {
@@ -33,44 +90,88 @@ pub mod paths {
         path.starts_with('/') && !path.starts_with("//") && !path.starts_with("/\\")
     }
 
+    pub fn organization_route() -> impl Pattern {
+        path!("/organization/:org/overview")
+    }
+
     pub fn organization(org: Uuid) -> String {
         format!("/organization/{org}/overview")
+    }
+
+    pub fn webhooks_route() -> impl Pattern {
+        path!("/organization/:org/settings/webhooks")
     }
 
     pub fn webhooks(org: Uuid) -> String {
         format!("/organization/{org}/settings/webhooks")
     }
 
+    pub fn clusters_route() -> impl Pattern {
+        path!("/organization/:org/clusters")
+    }
+
     pub fn clusters(org: Uuid) -> String {
         format!("/organization/{org}/clusters")
+    }
+
+    pub fn cluster_route() -> impl Pattern {
+        path!("/organization/:org/cluster/:cluster/overview")
     }
 
     pub fn cluster(org: Uuid, cluster: Uuid) -> String {
         format!("/organization/{org}/cluster/{cluster}/overview")
     }
 
+    pub fn container_registries_route() -> impl Pattern {
+        path!("/organization/:org/settings/container-registries")
+    }
+
     pub fn container_registries(org: Uuid) -> String {
         format!("/organization/{org}/settings/container-registries")
+    }
+
+    pub fn helm_repositories_route() -> impl Pattern {
+        path!("/organization/:org/settings/helm-repositories")
     }
 
     pub fn helm_repositories(org: Uuid) -> String {
         format!("/organization/{org}/settings/helm-repositories")
     }
 
+    pub fn labels_annotations_route() -> impl Pattern {
+        path!("/organization/:org/settings/labels-annotations")
+    }
+
     pub fn labels_annotations(org: Uuid) -> String {
         format!("/organization/{org}/settings/labels-annotations")
+    }
+
+    pub fn alert_receivers_route() -> impl Pattern {
+        path!("/organization/:org/settings/alert-receivers")
     }
 
     pub fn alert_receivers(org: Uuid) -> String {
         format!("/organization/{org}/settings/alert-receivers")
     }
 
+    pub fn on_premise_credentials_route() -> impl Pattern {
+        path!("/organization/:org/settings/on-premise-credentials")
+    }
+
     pub fn on_premise_credentials(org: Uuid) -> String {
         format!("/organization/{org}/settings/on-premise-credentials")
     }
 
+    pub fn api_tokens_route() -> impl Pattern {
+        path!("/organization/:org/settings/api-tokens")
+    }
+
     pub fn api_tokens(org: Uuid) -> String {
         format!("/organization/{org}/settings/api-tokens")
+    }
+
+    pub fn audit_log_route() -> impl Pattern {
+        path!("/organization/:org/audit-log")
     }
 
     /// The organization's audit log, narrowed as `query` says (a project's, a service's...).
@@ -78,8 +179,16 @@ pub mod paths {
         query.on(&format!("/organization/{org}/audit-log"))
     }
 
+    pub fn project_route() -> impl Pattern {
+        path!("/organization/:org/project/:project/overview")
+    }
+
     pub fn project(org: Uuid, project: Uuid) -> String {
         format!("/organization/{org}/project/{project}/overview")
+    }
+
+    pub fn environment_route() -> impl Pattern {
+        path!("/organization/:org/project/:project/environment/:env/overview")
     }
 
     pub fn environment(org: Uuid, project: Uuid, environment: Uuid) -> String {
@@ -127,9 +236,19 @@ pub mod paths {
         }
     }
 
+    /// The service's pages, each of its tabs below it.
+    pub fn service_route() -> impl Pattern {
+        path!("/organization/:org/project/:project/environment/:env/service/:service")
+    }
+
     /// A service's overview.
     pub fn service(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
         service_tab(org, project, environment, service, ServiceTab::Overview)
+    }
+
+    /// The route of a service's tab, below `service_route`.
+    pub fn tab_route(tab: ServiceTab) -> impl Pattern {
+        (leptos_router::StaticSegment(tab.segment()),)
     }
 
     pub fn service_tab(
@@ -148,7 +267,10 @@ pub mod paths {
 
 #[cfg(test)]
 mod tests {
-    use super::paths::is_local;
+    use super::address::*;
+    use super::paths::{self, is_local, Pattern, ServiceTab};
+    use leptos_router::params::{Params, ParamsMap};
+    use uuid::Uuid;
     use wasm_bindgen_test::wasm_bindgen_test;
 
     #[wasm_bindgen_test]
@@ -157,5 +279,102 @@ mod tests {
         assert!(!is_local("//evil.example"));
         assert!(!is_local("https://evil.example"));
         assert!(!is_local("/\\evil.example"));
+    }
+
+    /// What the route `pattern` reads from `link`, whole: the parameters, and what is left for
+    /// the routes below it.
+    fn read(pattern: impl Pattern, link: &str) -> (ParamsMap, String) {
+        let matched = pattern
+            .test(link)
+            .unwrap_or_else(|| panic!("{link} is not reached by its route"));
+        let remaining = matched.remaining().to_string();
+        let mut params = ParamsMap::new();
+        for (key, value) in matched.params() {
+            params.insert(key, value);
+        }
+        (params, remaining)
+    }
+
+    fn reads_back<A: Params + PartialEq + std::fmt::Debug>(
+        pattern: impl Pattern,
+        link: &str,
+        address: A,
+    ) {
+        let (params, remaining) = read(pattern, link);
+        assert_eq!(remaining, "", "{link}");
+        assert_eq!(A::from_map(&params).ok(), Some(address), "{link}");
+    }
+
+    #[wasm_bindgen_test]
+    fn every_link_reaches_its_route_and_reads_back_as_its_address() {
+        let [org, cluster, project, env, service] = [(); 5].map(|_| Uuid::new_v4());
+        let organization = OrganizationAddress { org };
+        reads_back(
+            paths::organization_route(),
+            &paths::organization(org),
+            organization,
+        );
+        reads_back(paths::clusters_route(), &paths::clusters(org), organization);
+        reads_back(paths::webhooks_route(), &paths::webhooks(org), organization);
+        reads_back(
+            paths::api_tokens_route(),
+            &paths::api_tokens(org),
+            organization,
+        );
+        let registries = paths::container_registries(org);
+        reads_back(
+            paths::container_registries_route(),
+            &registries,
+            organization,
+        );
+        let repositories = paths::helm_repositories(org);
+        reads_back(
+            paths::helm_repositories_route(),
+            &repositories,
+            organization,
+        );
+        let groups = paths::labels_annotations(org);
+        reads_back(paths::labels_annotations_route(), &groups, organization);
+        let receivers = paths::alert_receivers(org);
+        reads_back(paths::alert_receivers_route(), &receivers, organization);
+        let credentials = paths::on_premise_credentials(org);
+        reads_back(
+            paths::on_premise_credentials_route(),
+            &credentials,
+            organization,
+        );
+        let all = platform_api::audit::EventQuery::default();
+        let audit_log = paths::audit_log(org, &all);
+        reads_back(paths::audit_log_route(), &audit_log, organization);
+        reads_back(
+            paths::cluster_route(),
+            &paths::cluster(org, cluster),
+            ClusterAddress { org, cluster },
+        );
+        reads_back(
+            paths::project_route(),
+            &paths::project(org, project),
+            ProjectAddress { org, project },
+        );
+        reads_back(
+            paths::environment_route(),
+            &paths::environment(org, project, env),
+            EnvironmentAddress { org, project, env },
+        );
+        for tab in ServiceTab::ALL {
+            let link = paths::service_tab(org, project, env, service, tab);
+            let (params, remaining) = read(paths::service_route(), &link);
+            assert_eq!(
+                ServiceAddress::from_map(&params).ok(),
+                Some(ServiceAddress {
+                    org,
+                    project,
+                    env,
+                    service
+                })
+            );
+            let (_, left) = read(paths::tab_route(tab), &remaining);
+            assert_eq!(left, "", "{link}");
+        }
     }
 }

@@ -20,8 +20,9 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, ChoiceField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::no_organization;
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 
 const PAGE_SIZE: i64 = 25;
 /// The width up to which the stylesheet lays pages out for a phone.
@@ -30,7 +31,7 @@ const NARROW_PX: f64 = 640.0;
 #[component]
 pub fn AuditLog() -> impl IntoView {
     let api = use_api();
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let address = use_query_map();
     let query = Memo::new(move |_| {
         address.with(|parameters| EventQuery::from_parameters(|name| parameters.get(name)))
@@ -362,7 +363,7 @@ fn target_link(org: Uuid, event: &OrganizationEvent) -> Option<String> {
 /// A link to the changes `query` narrows the organization's log to: "History of changes".
 #[component]
 pub fn HistoryOfChanges(query: EventQuery) -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     move || {
         org.get().map(|org| {
             view! {

@@ -16,8 +16,9 @@ use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::status_badge::ClusterStatusBadge;
+use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::organization_records;
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 use crate::state::polling::poll;
 
 /// How often the list is polled while a cluster is being worked on.
@@ -25,7 +26,7 @@ const POLL_BUSY: Duration = Duration::from_secs(3);
 
 #[component]
 pub fn Clusters() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let clusters =
         organization_records(|api, org| async move { api.clusters_with_status(org).await });
     poll(

@@ -13,7 +13,8 @@ use leptos::prelude::*;
 use uuid::Uuid;
 
 use crate::api::{use_api, Api, ApiError};
-use crate::routes::param_id;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 
 /// The error of a page whose address names no organization.
 pub fn no_organization() -> ApiError {
@@ -30,7 +31,7 @@ where
     Fut: Future<Output = Result<Vec<T>, ApiError>> + 'static,
 {
     let api = use_api();
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     LocalResource::new(move || {
         let asked = org.get().map(|org| (org, fetch(api, org)));
         async move {

@@ -12,12 +12,13 @@ use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::organization_records;
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 
 #[component]
 pub fn OrganizationOverview() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let projects = organization_records(|api, org| async move { api.projects(org).await });
 
     view! {

@@ -23,8 +23,9 @@ use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::ClusterStatusBadge;
+use crate::routes::address::{ClusterAddress, OrganizationAddress};
+use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
@@ -39,7 +40,10 @@ fn no_cluster() -> ApiError {
 #[component]
 pub fn ClusterOverview() -> impl IntoView {
     let api = use_api();
-    let (org, cluster_id) = (param_id("org"), param_id("cluster"));
+    let (org, cluster_id) = (
+        current_id(|a: &OrganizationAddress| a.org),
+        current_id(|a: &ClusterAddress| a.cluster),
+    );
     let cluster = LocalResource::new(move || {
         let (org, id) = (org.get(), cluster_id.get());
         async move {

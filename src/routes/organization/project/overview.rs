@@ -23,14 +23,15 @@ use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
+use crate::routes::address::{OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 
 #[component]
 pub fn ProjectOverview() -> impl IntoView {
     let api = use_api();
-    let org = param_id("org");
-    let project = param_id("project");
+    let org = current_id(|a: &OrganizationAddress| a.org);
+    let project = current_id(|a: &ProjectAddress| a.project);
     let environments = LocalResource::new(move || {
         let ids = org.get().zip(project.get());
         async move {

@@ -13,13 +13,14 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::param_id;
 
 #[component]
 pub fn AlertReceivers() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let receivers = organization_records(|api, org| async move { api.alert_receivers(org).await });
     let changed = Callback::new(move |()| receivers.refetch());
     view! {

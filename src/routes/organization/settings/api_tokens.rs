@@ -16,9 +16,10 @@ use crate::components::form_field::{SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::param_id;
 
 /// The lifetimes offered, in days; `None` never expires.
 const LIFETIMES: [(&str, &str, Option<i64>); 5] = [
@@ -31,7 +32,7 @@ const LIFETIMES: [(&str, &str, Option<i64>); 5] = [
 
 #[component]
 pub fn ApiTokens() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let token_list = organization_records(|api, org| async move { api.api_tokens(org).await });
     // The secret of the token just created: shown until the person says they copied it.
     let created = RwSignal::new(None::<ApiToken>);

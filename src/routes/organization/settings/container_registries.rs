@@ -13,15 +13,16 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::sources::{Source, SourceTable, SourceWords};
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::param_id;
 
 #[component]
 pub fn ContainerRegistries() -> impl IntoView {
     let api = use_api();
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let registries =
         organization_records(|api, org| async move { api.container_registries(org).await });
     view! {

@@ -17,13 +17,14 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, key_value_lines, LinesField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::param_id;
 
 #[component]
 pub fn LabelsAnnotations() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let labels = organization_records(|api, org| async move { api.labels_groups(org).await });
     let annotations =
         organization_records(|api, org| async move { api.annotations_groups(org).await });

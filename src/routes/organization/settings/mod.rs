@@ -14,7 +14,8 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
-use crate::routes::{param_id, paths};
+use crate::routes::address::OrganizationAddress;
+use crate::routes::{current_id, paths};
 
 /// The top of a settings page: its title, what it is for, and the tabs to the others.
 #[component]
@@ -44,7 +45,7 @@ pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 7] {
 /// Links between the settings pages, the current one marked.
 #[component]
 fn SettingsTabs() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let location = use_location();
     move || {
         let org = org.get()?;

@@ -14,13 +14,14 @@ use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::param_id;
 
 #[component]
 pub fn OnPremiseCredentialsPage() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let credentials =
         organization_records(|api, org| async move { api.on_premise_credentials(org).await });
     let changed = Callback::new(move |()| credentials.refetch());

@@ -20,9 +20,10 @@ use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope,
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
+use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::organization::{organization_records, replace_record};
-use crate::routes::param_id;
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 
@@ -33,7 +34,7 @@ const POLL_SETTLED: Duration = Duration::from_secs(10);
 
 #[component]
 pub fn Webhooks() -> impl IntoView {
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let webhooks_list = organization_records(|api, org| async move { api.webhooks(org).await });
     view! {
         <SettingsHeader title="Webhooks"

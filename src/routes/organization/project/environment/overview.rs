@@ -23,8 +23,9 @@ use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
+use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
@@ -42,7 +43,11 @@ const POLL_SETTLED: Duration = Duration::from_secs(15);
 #[component]
 pub fn EnvironmentOverview() -> impl IntoView {
     let api = use_api();
-    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let (org, project, environment) = (
+        current_id(|a: &OrganizationAddress| a.org),
+        current_id(|a: &ProjectAddress| a.project),
+        current_id(|a: &EnvironmentAddress| a.env),
+    );
     let ids = Memo::new(move |_| {
         Some(Ids {
             org: org.get()?,

@@ -18,7 +18,8 @@ use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::status_badge::StatusBadge;
-use crate::routes::param_id;
+use crate::routes::address::EnvironmentAddress;
+use crate::routes::current_id;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
@@ -306,7 +307,7 @@ fn Live(service: ServiceSummary, rows: RowStatuses) -> impl IntoView {
 #[component]
 fn FailureReason(id: Uuid, execution: Option<String>) -> impl IntoView {
     let api = use_api();
-    let environment = param_id("env");
+    let environment = current_id(|a: &EnvironmentAddress| a.env);
     let reason = LocalResource::new(move || {
         let (environment, execution) = (environment.get(), execution.clone());
         async move {

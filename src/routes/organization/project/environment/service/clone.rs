@@ -15,7 +15,8 @@ use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
-use crate::routes::{param_id, paths};
+use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
+use crate::routes::{current_id, paths};
 
 /// What the form starts from: the service and where it is.
 #[derive(Clone)]
@@ -30,7 +31,11 @@ struct Source {
 #[component]
 pub fn CloneService(service: AddressedService) -> impl IntoView {
     let api = use_api();
-    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let (org, project, environment) = (
+        current_id(|a: &OrganizationAddress| a.org),
+        current_id(|a: &ProjectAddress| a.project),
+        current_id(|a: &EnvironmentAddress| a.env),
+    );
     // The copy's suggested name follows a rename; a save that keeps the name reads nothing again.
     let name = Memo::new(move |_| {
         service

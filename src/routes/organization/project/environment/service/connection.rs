@@ -9,7 +9,8 @@ use super::no_service;
 use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
 use crate::components::loaded::loaded;
-use crate::routes::param_id;
+use crate::routes::address::EnvironmentAddress;
+use crate::routes::current_id;
 
 /// What each built-in variable of a database holds, by the end of its name.
 const DETAILS: [(&str, &str); 4] = [
@@ -22,7 +23,7 @@ const DETAILS: [(&str, &str); 4] = [
 #[component]
 pub fn DatabaseConnection(database: Uuid) -> impl IntoView {
     let api = use_api();
-    let environment = param_id("env");
+    let environment = current_id(|a: &EnvironmentAddress| a.env);
     let variables = LocalResource::new(move || {
         let environment = environment.get();
         async move {

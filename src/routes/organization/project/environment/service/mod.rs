@@ -30,8 +30,11 @@ use uuid::Uuid;
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, Api, ApiError};
 use crate::components::shell::{use_names_changed, NamesChanged};
+use crate::routes::address::{
+    EnvironmentAddress, OrganizationAddress, ProjectAddress, ServiceAddress,
+};
+use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::param_id;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
 
@@ -153,7 +156,10 @@ pub fn use_addressed_service() -> AddressedService {
 
 fn address_service() -> AddressedService {
     let api = use_api();
-    let (environment, id) = (param_id("env"), param_id("service"));
+    let (environment, id) = (
+        current_id(|a: &EnvironmentAddress| a.env),
+        current_id(|a: &ServiceAddress| a.service),
+    );
     let kinds = Kinds { api, environment };
     let changes = RwSignal::new(0);
     Effect::new(move |before: Option<Option<Uuid>>| {
@@ -255,7 +261,11 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
 #[component]
 fn ServiceTabs(service: AddressedService) -> impl IntoView {
     let database = move || service.kind() == Some(ServiceType::Database);
-    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let (org, project, environment) = (
+        current_id(|a: &OrganizationAddress| a.org),
+        current_id(|a: &ProjectAddress| a.project),
+        current_id(|a: &EnvironmentAddress| a.env),
+    );
     let location = use_location();
     let tabs = move || {
         let (Some(org), Some(project), Some(environment), Some(id)) = (

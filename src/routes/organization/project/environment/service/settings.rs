@@ -15,16 +15,17 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::Form;
 use crate::components::loaded::loaded;
+use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::organization::project::environment::service_form::{
     application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
     job::JobForm, provide_group_choices, terraform::TerraformForm,
 };
-use crate::routes::{param_id, paths};
+use crate::routes::{current_id, paths};
 
 #[component]
 pub fn ServiceSettings() -> impl IntoView {
     let addressed = use_addressed_service();
-    let org = param_id("org");
+    let org = current_id(|a: &OrganizationAddress| a.org);
     let saved = Callback::new(move |record| addressed.saved(record));
     if let Some(org) = org.get_untracked() {
         provide_group_choices(org);
@@ -93,7 +94,11 @@ fn save_form<R: serde::Serialize + Clone + 'static>(
 fn DeleteService(service: AddressedService) -> impl IntoView {
     let api = use_api();
     let navigate = use_navigate();
-    let (org, project, environment) = (param_id("org"), param_id("project"), param_id("env"));
+    let (org, project, environment) = (
+        current_id(|a: &OrganizationAddress| a.org),
+        current_id(|a: &ProjectAddress| a.project),
+        current_id(|a: &EnvironmentAddress| a.env),
+    );
     let gone = Callback::new(move |()| {
         if let (Some(org), Some(project), Some(environment)) = (
             org.get_untracked(),

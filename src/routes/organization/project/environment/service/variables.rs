@@ -23,13 +23,17 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, SelectField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::pager::{page_range, use_page, ListPager};
-use crate::routes::param_id;
+use crate::routes::address::{EnvironmentAddress, ProjectAddress};
+use crate::routes::current_id;
 
 #[component]
 pub fn ServiceVariables() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
-    let (project, environment) = (param_id("project"), param_id("env"));
+    let (project, environment) = (
+        current_id(|a: &ProjectAddress| a.project),
+        current_id(|a: &EnvironmentAddress| a.env),
+    );
     // The level of the service's own variables: none for a database.
     let own = LocalResource::new(move || {
         let id = addressed.address();
