@@ -1,14 +1,15 @@
 //! What every kind of service shares: listing, reading, status, actions, history, log. Each
-//! kind's routes start with its `ServiceType::path_segment`.
+//! kind's routes are its `ServiceType::item_path` and `collection_path`, the server's too.
 
 use futures::FutureExt;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Database,
     DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository,
     GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job, JobRequest, List,
-    LogLine, QueuedDeploymentRequest, ServiceType, Status, TerraformDeployAction, TerraformRequest,
-    TerraformService,
+    LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status, TerraformDeployAction,
+    TerraformRequest, TerraformService,
 };
+use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -67,12 +68,12 @@ impl ServiceRecord {
     /// do (databases).
     pub fn auto_deploys(&self) -> Option<bool> {
         match self {
-            ServiceRecord::Application(service) => Some(service.auto_deploy),
-            ServiceRecord::Container(service) => Some(service.auto_deploy),
-            ServiceRecord::Database(_) => None,
-            ServiceRecord::Job(service) => Some(service.auto_deploy),
-            ServiceRecord::Helm(service) => Some(service.auto_deploy),
-            ServiceRecord::Terraform(service) => Some(service.auto_deploy),
+            ServiceRecord::Application(service) => Applications::auto_deploys(service),
+            ServiceRecord::Container(service) => Containers::auto_deploys(service),
+            ServiceRecord::Database(service) => Databases::auto_deploys(service),
+            ServiceRecord::Job(service) => Jobs::auto_deploys(service),
+            ServiceRecord::Helm(service) => HelmServices::auto_deploys(service),
+            ServiceRecord::Terraform(service) => TerraformServices::auto_deploys(service),
         }
     }
 
@@ -201,8 +202,45 @@ fn unshown_kind(kind: &str) -> ApiError {
     ))
 }
 
-fn item(kind: ServiceType, id: Uuid) -> String {
-    format!("/{}/{id}", kind.path_segment())
+/// A kind whose records the console shows as a `ServiceRecord`.
+pub trait ShownKind: ServiceKind {
+    fn shown(record: Self::Record) -> ServiceRecord;
+}
+
+impl ShownKind for Applications {
+    fn shown(record: Application) -> ServiceRecord {
+        ServiceRecord::Application(record)
+    }
+}
+
+impl ShownKind for Containers {
+    fn shown(record: Container) -> ServiceRecord {
+        ServiceRecord::Container(record)
+    }
+}
+
+impl ShownKind for Databases {
+    fn shown(record: Database) -> ServiceRecord {
+        ServiceRecord::Database(record)
+    }
+}
+
+impl ShownKind for Jobs {
+    fn shown(record: Job) -> ServiceRecord {
+        ServiceRecord::Job(record)
+    }
+}
+
+impl ShownKind for HelmServices {
+    fn shown(record: HelmService) -> ServiceRecord {
+        ServiceRecord::Helm(record)
+    }
+}
+
+impl ShownKind for TerraformServices {
+    fn shown(record: TerraformService) -> ServiceRecord {
+        ServiceRecord::Terraform(record)
+    }
 }
 
 impl Api {
@@ -255,58 +293,51 @@ impl Api {
     }
 
     pub async fn service_name(&self, kind: ServiceType, id: Uuid) -> Result<Named, ApiError> {
-        self.get(&item(kind, id)).await
+        self.get(&kind.item_path(id)).await
     }
 
     pub async fn service(&self, kind: ServiceType, id: Uuid) -> Result<ServiceRecord, ApiError> {
-        let path = item(kind, id);
-        Ok(match kind {
-            ServiceType::Application => ServiceRecord::Application(self.get(&path).await?),
-            ServiceType::Container => ServiceRecord::Container(self.get(&path).await?),
-            ServiceType::Database => ServiceRecord::Database(self.get(&path).await?),
-            ServiceType::Job => ServiceRecord::Job(self.get(&path).await?),
-            ServiceType::Helm => ServiceRecord::Helm(self.get(&path).await?),
-            ServiceType::Terraform => ServiceRecord::Terraform(self.get(&path).await?),
-            ServiceType::Other(kind) => return Err(unshown_kind(kind)),
-        })
+        match kind {
+            ServiceType::Application => self.service_of::<Applications>(id).await,
+            ServiceType::Container => self.service_of::<Containers>(id).await,
+            ServiceType::Database => self.service_of::<Databases>(id).await,
+            ServiceType::Job => self.service_of::<Jobs>(id).await,
+            ServiceType::Helm => self.service_of::<HelmServices>(id).await,
+            ServiceType::Terraform => self.service_of::<TerraformServices>(id).await,
+            ServiceType::Other(kind) => Err(unshown_kind(kind)),
+        }
     }
 
-    /// Creates a service of `kind` in the environment from the request of its kind; the answer
-    /// names it.
-    pub async fn create_service<R: serde::Serialize>(
+    async fn service_of<K: ShownKind>(&self, id: Uuid) -> Result<ServiceRecord, ApiError> {
+        let record: K::Record = self.get(&K::TYPE.item_path(id)).await?;
+        Ok(K::shown(record))
+    }
+
+    /// Creates a service of kind `K` in the environment; the answer names it.
+    pub async fn create_service<K: ServiceKind>(
         &self,
-        kind: ServiceType,
         environment_id: Uuid,
-        request: &R,
+        request: &K::Request,
     ) -> Result<ServiceSummary, ApiError> {
-        let path = format!("/environment/{environment_id}/{}", kind.path_segment());
+        let path = K::TYPE.collection_path(environment_id);
         let created: Listed = self.post(&path, request).await?;
-        self.kinds.learn(created.id, kind);
+        self.kinds.learn(created.id, K::TYPE);
         Ok(ServiceSummary {
             id: created.id,
             name: created.name,
-            service_type: kind,
+            service_type: K::TYPE,
         })
     }
 
-    /// Saves a service's settings: the update of its kind (`ApplicationRequest`, ...), whole.
-    /// The answer is the service as saved.
-    pub async fn update_service<R: serde::Serialize>(
+    /// Saves a service's settings: the update of its kind, whole. The answer is the service as
+    /// saved.
+    pub async fn update_service<K: ShownKind>(
         &self,
-        kind: ServiceType,
         id: Uuid,
-        request: &R,
+        request: &K::Request,
     ) -> Result<ServiceRecord, ApiError> {
-        let path = item(kind, id);
-        Ok(match kind {
-            ServiceType::Application => ServiceRecord::Application(self.put(&path, request).await?),
-            ServiceType::Container => ServiceRecord::Container(self.put(&path, request).await?),
-            ServiceType::Database => ServiceRecord::Database(self.put(&path, request).await?),
-            ServiceType::Job => ServiceRecord::Job(self.put(&path, request).await?),
-            ServiceType::Helm => ServiceRecord::Helm(self.put(&path, request).await?),
-            ServiceType::Terraform => ServiceRecord::Terraform(self.put(&path, request).await?),
-            ServiceType::Other(kind) => return Err(unshown_kind(kind)),
-        })
+        let saved: K::Record = self.put(&K::TYPE.item_path(id), request).await?;
+        Ok(K::shown(saved))
     }
 
     /// Turns off the service's deployments on every push where they are on, its record read
@@ -335,13 +366,13 @@ impl Api {
             ServiceRecord::Application(service) => {
                 let mut request = service.to_request();
                 request.runtime.auto_deploy = false;
-                self.update_service(ServiceType::Application, service.id, &request)
+                self.update_service::<Applications>(service.id, &request)
                     .await
             }
             ServiceRecord::Container(service) => {
                 let mut request = service.to_request();
                 request.runtime.auto_deploy = false;
-                self.update_service(ServiceType::Container, service.id, &request)
+                self.update_service::<Containers>(service.id, &request)
                     .await
             }
             ServiceRecord::Job(service) => {
@@ -349,15 +380,14 @@ impl Api {
                     auto_deploy: Some(false),
                     ..service.to_request()
                 };
-                self.update_service(ServiceType::Job, service.id, &request)
-                    .await
+                self.update_service::<Jobs>(service.id, &request).await
             }
             ServiceRecord::Helm(service) => {
                 let request = HelmRequest {
                     auto_deploy: false,
                     ..service.to_request()
                 };
-                self.update_service(ServiceType::Helm, service.id, &request)
+                self.update_service::<HelmServices>(service.id, &request)
                     .await
             }
             ServiceRecord::Terraform(service) => {
@@ -365,7 +395,7 @@ impl Api {
                     auto_deploy: false,
                     ..service.to_request()
                 };
-                self.update_service(ServiceType::Terraform, service.id, &request)
+                self.update_service::<TerraformServices>(service.id, &request)
                     .await
             }
             ServiceRecord::Database(_) => return Ok(None),
@@ -381,7 +411,7 @@ impl Api {
         request: &CloneServiceRequest,
     ) -> Result<Cloned<ServiceSummary>, ApiError> {
         let cloned: Cloned<Listed> = self
-            .post(&format!("{}/clone", item(kind, id)), request)
+            .post(&format!("{}/clone", kind.item_path(id)), request)
             .await?;
         self.kinds.learn(cloned.copy.id, kind);
         Ok(Cloned {
@@ -412,14 +442,14 @@ impl Api {
         entry: &DeploymentHistoryEntry,
     ) -> Result<Status, ApiError> {
         self.post(
-            &format!("{}/deploy", item(kind, id)),
+            &format!("{}/deploy", kind.item_path(id)),
             &DeployRequest::rolling_back_to(entry),
         )
         .await
     }
 
     pub async fn delete_service(&self, kind: ServiceType, id: Uuid) -> Result<(), ApiError> {
-        self.delete(&item(kind, id)).await
+        self.delete(&kind.item_path(id)).await
     }
 
     /// The service's status: its own, or from its environment's for the kinds the platform
@@ -431,7 +461,7 @@ impl Api {
         id: Uuid,
     ) -> Result<Status, ApiError> {
         if kind.has_own_status() {
-            return self.get(&format!("{}/status", item(kind, id))).await;
+            return self.get(&format!("{}/status", kind.item_path(id))).await;
         }
         self.environment_statuses(environment_id)
             .await?
@@ -484,7 +514,7 @@ impl Api {
             _ => DeployRequest::default(),
         };
         self.post(
-            &format!("{}/{}", item(kind, id), action.path_suffix()),
+            &format!("{}/{}", kind.item_path(id), action.path_suffix()),
             &body,
         )
         .await
@@ -496,7 +526,7 @@ impl Api {
         kind: ServiceType,
         id: Uuid,
     ) -> Result<Vec<Commit>, ApiError> {
-        let list: List<Commit> = self.get(&format!("{}/commit", item(kind, id))).await?;
+        let list: List<Commit> = self.get(&format!("{}/commit", kind.item_path(id))).await?;
         Ok(list.results)
     }
 
@@ -511,7 +541,7 @@ impl Api {
     ) -> Result<DeploymentHistoryPage, ApiError> {
         let mut path = format!(
             "{}/deploymentHistoryV2?page={page}&pageSize={page_size}",
-            item(kind, id)
+            kind.item_path(id)
         );
         if let Some(outcome) = filter.outcome {
             path.push_str(&format!("&status={}", outcome.as_str()));
@@ -554,7 +584,7 @@ impl Api {
         kind: ServiceType,
         id: Uuid,
     ) -> Result<Vec<InstanceLogLine>, ApiError> {
-        let list: List<InstanceLogLine> = self.get(&format!("{}/log", item(kind, id))).await?;
+        let list: List<InstanceLogLine> = self.get(&format!("{}/log", kind.item_path(id))).await?;
         Ok(list.results)
     }
 }

@@ -7,7 +7,7 @@ macro_rules! wire_enum {
     (@label $wire:literal) => { $wire };
     (@label $wire:literal $label:literal) => { $label };
     ($(#[doc = $doc:literal])* sentence_case $name:ident { $($variant:ident = $wire:literal),+ $(,)? }) => {
-        wire_enum!(@declare [$($doc)*] $name { $($variant = $wire => [{
+        wire_enum!(@declare [$($doc)*] $name [crate::wire::sentence_cased] { $($variant = $wire => [{
             const WIRE: &str = $wire;
             const BYTES: [u8; WIRE.len()] = crate::wire::sentence_case(WIRE);
             const LABEL: &str = match core::str::from_utf8(&BYTES) {
@@ -18,9 +18,9 @@ macro_rules! wire_enum {
         }]),+ });
     };
     ($(#[doc = $doc:literal])* $name:ident { $($variant:ident = $wire:literal $(=> $label:literal)?),+ $(,)? }) => {
-        wire_enum!(@declare [$($doc)*] $name { $($variant = $wire => [wire_enum!(@label $wire $($label)?)]),+ });
+        wire_enum!(@declare [$($doc)*] $name [crate::wire::as_sent] { $($variant = $wire => [wire_enum!(@label $wire $($label)?)]),+ });
     };
-    (@declare [$($doc:literal)*] $name:ident { $($variant:ident = $wire:literal => [$label:expr]),+ }) => {
+    (@declare [$($doc:literal)*] $name:ident [$other_label:path] { $($variant:ident = $wire:literal => [$label:expr]),+ }) => {
         $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -106,7 +106,7 @@ macro_rules! wire_enum {
             fn label(self) -> &'static str {
                 match self {
                     $($name::$variant => $label,)+
-                    $name::Other(value) => value,
+                    $name::Other(value) => $other_label(value),
                 }
             }
         }

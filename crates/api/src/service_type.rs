@@ -58,4 +58,26 @@ impl ServiceType {
             ServiceType::Other(value) => value,
         }
     }
+
+    /// Where an environment's services of the kind are listed and created:
+    /// `/environment/{environment_id}/application`.
+    pub fn collection_path(self, environment_id: uuid::Uuid) -> String {
+        format!("/environment/{environment_id}/{}", self.path_segment())
+    }
+
+    /// A service of the kind: `/application/{id}`; its actions are below it.
+    pub fn item_path(self, id: uuid::Uuid) -> String {
+        format!("/{}/{id}", self.path_segment())
+    }
+
+    /// `collection_path` as a route template: `/environment/{environment_id}/application`.
+    pub fn collection_template(self) -> String {
+        format!("/environment/{{environment_id}}/{}", self.path_segment())
+    }
+
+    /// `item_path` as a route template: `/application/{application_id}`.
+    pub fn item_template(self) -> String {
+        let segment = self.path_segment();
+        format!("/{segment}/{{{segment}_id}}")
+    }
 }

@@ -402,6 +402,19 @@ mod tests {
     }
 
     #[test]
+    fn a_value_this_version_does_not_know_reads_in_its_enums_words() {
+        // Built directly: reading one needs `accept_unknown_values`, which is process-wide.
+        let state = ServiceState::Other("A_NEWER_STATE");
+        assert_eq!(state.label(), "A newer state");
+        assert_eq!(state.as_str(), "A_NEWER_STATE");
+        assert_eq!(
+            crate::EnvironmentMode::Other("SANDBOX").label(),
+            "SANDBOX",
+            "an enum with declared labels shows an unknown value as sent"
+        );
+    }
+
+    #[test]
     fn unknown_wire_value_is_an_error() {
         let error = "RUNNING".parse::<ServiceState>().unwrap_err();
         assert_eq!(error.to_string(), "\"RUNNING\" is not a ServiceState value");

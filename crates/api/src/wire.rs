@@ -44,6 +44,21 @@ pub trait WireEnum: Copy + PartialEq + Send + Sync + std::str::FromStr + 'static
     fn label(self) -> &'static str;
 }
 
+/// The words of a value this version does not know, in an enum whose labels are the wire values.
+pub(crate) fn as_sent(value: &'static str) -> &'static str {
+    value
+}
+
+/// The words of a value this version does not know, in an enum whose labels are in sentence
+/// case: in sentence case too, kept once per value as `intern` keeps the value.
+pub(crate) fn sentence_cased(value: &'static str) -> &'static str {
+    let mut words = value.replace('_', " ").to_ascii_lowercase();
+    if let Some(first) = words.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    intern(&words)
+}
+
 /// A wire value in sentence case (`DEPLOYMENT_QUEUED` → `Deployment queued`), for
 /// `wire_enum!`'s `sentence_case` labels: ASCII, as wire values are.
 pub(crate) const fn sentence_case<const N: usize>(wire: &str) -> [u8; N] {

@@ -20,10 +20,10 @@ use crate::git;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::container_registries::ContainerRegistries;
 use crate::routes::organization::resources as organization_resources;
-use crate::routes::services::applications::Applications;
-use crate::routes::services::databases::Databases;
 use crate::routes::services::records::insert;
 use crate::state::AppState;
+use platform_api::Applications;
+use platform_api::Databases;
 
 struct DemoEnvironment {
     project: &'static str,

@@ -1,5 +1,6 @@
 //! Applications (spec 2.4): services built from git, on the shared service layer.
 
+use platform_api::Applications;
 use platform_api::{
     autoscaling_defaults, repository_owner_and_name, AnnotationsGroup, Application,
     ApplicationRequest, Autoscaling, AutoscalingRequest, FieldError, GitRepository,
@@ -14,18 +15,8 @@ use crate::routes::organization::resources::OrganizationResource;
 use crate::routes::services::resource::{over, timestamps, ServiceResource};
 use crate::store::organization_resources::Kind;
 
-pub struct Applications;
-
 impl ServiceResource for Applications {
-    const TYPE: ServiceType = ServiceType::Application;
     const WHAT: &'static str = "application";
-    const COLLECTION: &'static str = "/environment/{environment_id}/application";
-    const ITEM: &'static str = "/application/{application_id}";
-    const STATUS: &'static str = "/application/{application_id}/status";
-    const DEPLOY: &'static str = "/application/{application_id}/deploy";
-
-    type Request = ApplicationRequest;
-    type Record = Application;
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

@@ -50,7 +50,7 @@ pub fn register(routes: &mut RouteTable) {
 pub fn register_service<R: ServiceResource>(routes: &mut RouteTable) {
     routes.add(
         Method::POST,
-        format!("{}/clone", R::ITEM),
+        format!("{}/clone", R::TYPE.item_template()),
         Permission::Write,
         Doc::new(format!(
             "Copy a {} with its variables and secrets into an environment; nothing is deployed. \

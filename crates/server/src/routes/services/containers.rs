@@ -1,8 +1,8 @@
 //! Containers: services run from an image of one of the organization's container registries.
 
+use platform_api::Containers;
 use platform_api::{
-    AnnotationsGroup, Container, ContainerRequest, FieldError, LabelsGroup, Reference,
-    RegistryOfImage, ServiceType,
+    AnnotationsGroup, Container, FieldError, LabelsGroup, Reference, RegistryOfImage, ServiceType,
 };
 use uuid::Uuid;
 
@@ -15,22 +15,12 @@ use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Kind;
 use crate::store::services::Names;
 
-pub struct Containers;
-
 impl ServiceResource for Containers {
-    const TYPE: ServiceType = ServiceType::Container;
     const WHAT: &'static str = "container";
-    const COLLECTION: &'static str = "/environment/{environment_id}/container";
-    const ITEM: &'static str = "/container/{container_id}";
-    const STATUS: &'static str = "/container/{container_id}/status";
-    const DEPLOY: &'static str = "/container/{container_id}/deploy";
     const NAMES: Option<Names> = Some(Names {
         at: "$.registry",
         kind: ContainerRegistries::KIND,
     });
-
-    type Request = ContainerRequest;
-    type Record = Container;
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

@@ -1,23 +1,14 @@
 //! Databases: managed by the cloud provider, or run as a container in the cluster.
 
-use platform_api::{Database, DatabaseRequest, FieldError, Reference, ServiceType};
+use platform_api::Databases;
+use platform_api::{Database, FieldError, Reference, ServiceType};
 use serde_json::Value;
 use uuid::Uuid;
 
 use crate::routes::services::resource::{over, timestamps, ServiceResource};
 
-pub struct Databases;
-
 impl ServiceResource for Databases {
-    const TYPE: ServiceType = ServiceType::Database;
     const WHAT: &'static str = "database";
-    const COLLECTION: &'static str = "/environment/{environment_id}/database";
-    const ITEM: &'static str = "/database/{database_id}";
-    const STATUS: &'static str = "/database/{database_id}/status";
-    const DEPLOY: &'static str = "/database/{database_id}/deploy";
-
-    type Request = DatabaseRequest;
-    type Record = Database;
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

@@ -12,16 +12,16 @@ use crate::fresh::Read;
 use crate::routes::doc::{item, Doc};
 use crate::routes::environments::find_environment;
 use crate::routes::raw_json::{self, Asked, StoredList};
-use crate::routes::services::applications::Applications;
-use crate::routes::services::containers::Containers;
-use crate::routes::services::databases::Databases;
-use crate::routes::services::helm::HelmServices;
-use crate::routes::services::jobs::Jobs;
 use crate::routes::services::records::stored;
-use crate::routes::services::resource::ServiceResource;
-use crate::routes::services::terraform::TerraformServices;
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use platform_api::Applications;
+use platform_api::Containers;
+use platform_api::Databases;
+use platform_api::HelmServices;
+use platform_api::Jobs;
+use platform_api::ServiceKind;
+use platform_api::TerraformServices;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -32,12 +32,12 @@ pub fn register(routes: &mut RouteTable) {
             .answers_list_of_any(
                 StatusCode::OK,
                 vec![
-                    item::<<Applications as ServiceResource>::Record>(),
-                    item::<<Containers as ServiceResource>::Record>(),
-                    item::<<Databases as ServiceResource>::Record>(),
-                    item::<<HelmServices as ServiceResource>::Record>(),
-                    item::<<Jobs as ServiceResource>::Record>(),
-                    item::<<TerraformServices as ServiceResource>::Record>(),
+                    item::<<Applications as ServiceKind>::Record>(),
+                    item::<<Containers as ServiceKind>::Record>(),
+                    item::<<Databases as ServiceKind>::Record>(),
+                    item::<<HelmServices as ServiceKind>::Record>(),
+                    item::<<Jobs as ServiceKind>::Record>(),
+                    item::<<TerraformServices as ServiceKind>::Record>(),
                 ],
             ),
         list_services,

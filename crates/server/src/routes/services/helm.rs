@@ -1,8 +1,9 @@
 //! Helm services: a chart from git or from one of the organization's helm repositories.
 
+use platform_api::HelmServices;
 use platform_api::{
-    FieldError, GitRepositoryRequest, HelmGitSource, HelmRepositorySource, HelmRequest,
-    HelmService, HelmSource, Reference, RepositoryOfChart, ServiceType,
+    FieldError, GitRepositoryRequest, HelmGitSource, HelmRepositorySource, HelmService, HelmSource,
+    Reference, RepositoryOfChart, ServiceType,
 };
 use uuid::Uuid;
 
@@ -13,22 +14,12 @@ use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Kind;
 use crate::store::services::Names;
 
-pub struct HelmServices;
-
 impl ServiceResource for HelmServices {
-    const TYPE: ServiceType = ServiceType::Helm;
     const WHAT: &'static str = "helm service";
-    const COLLECTION: &'static str = "/environment/{environment_id}/helm";
-    const ITEM: &'static str = "/helm/{helm_id}";
-    const STATUS: &'static str = "/helm/{helm_id}/status";
-    const DEPLOY: &'static str = "/helm/{helm_id}/deploy";
     const NAMES: Option<Names> = Some(Names {
         at: "$.source.repository.repository",
         kind: HelmRepositories::KIND,
     });
-
-    type Request = HelmRequest;
-    type Record = HelmService;
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

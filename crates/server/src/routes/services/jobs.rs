@@ -1,8 +1,9 @@
 //! Jobs: run on a cron schedule or at lifecycle events, from an image or built from git.
 
+use platform_api::Jobs;
 use platform_api::{
-    CronJobSchedule, FieldError, Job, JobDockerSource, JobImageSource, JobRequest, JobSchedule,
-    JobSource, Reference, RegistryOfImage, ServiceType,
+    CronJobSchedule, FieldError, Job, JobDockerSource, JobImageSource, JobSchedule, JobSource,
+    Reference, RegistryOfImage, ServiceType,
 };
 use uuid::Uuid;
 
@@ -13,22 +14,12 @@ use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Kind;
 use crate::store::services::Names;
 
-pub struct Jobs;
-
 impl ServiceResource for Jobs {
-    const TYPE: ServiceType = ServiceType::Job;
     const WHAT: &'static str = "job";
-    const COLLECTION: &'static str = "/environment/{environment_id}/job";
-    const ITEM: &'static str = "/job/{job_id}";
-    const STATUS: &'static str = "/job/{job_id}/status";
-    const DEPLOY: &'static str = "/job/{job_id}/deploy";
     const NAMES: Option<Names> = Some(Names {
         at: "$.source.image.registry",
         kind: ContainerRegistries::KIND,
     });
-
-    type Request = JobRequest;
-    type Record = Job;
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

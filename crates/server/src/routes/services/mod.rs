@@ -27,12 +27,12 @@ fn service_kind<R: resource::ServiceResource>(routes: &mut RouteTable) {
 
 pub fn register(routes: &mut RouteTable) {
     clones::register(routes);
-    service_kind::<applications::Applications>(routes);
-    service_kind::<containers::Containers>(routes);
-    service_kind::<databases::Databases>(routes);
-    service_kind::<terraform::TerraformServices>(routes);
-    service_kind::<jobs::Jobs>(routes);
-    service_kind::<helm::HelmServices>(routes);
+    service_kind::<platform_api::Applications>(routes);
+    service_kind::<platform_api::Containers>(routes);
+    service_kind::<platform_api::Databases>(routes);
+    service_kind::<platform_api::TerraformServices>(routes);
+    service_kind::<platform_api::Jobs>(routes);
+    service_kind::<platform_api::HelmServices>(routes);
     environment_services::register(routes);
     selected_services::register(routes);
     deployment_queue::register(routes);

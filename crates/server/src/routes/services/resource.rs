@@ -1,8 +1,7 @@
 //! What every service kind is to the server (`ServiceResource`) and the routes each kind has.
 
 use chrono::{DateTime, Utc};
-use platform_api::{FieldError, GitSource, ServiceType};
-use serde::de::DeserializeOwned;
+use platform_api::{FieldError, ServiceKind};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -12,25 +11,16 @@ use crate::store::organization_resources::{Kind, Secrets};
 
 use crate::store::services::Names;
 
-pub trait ServiceResource: Send + Sync + 'static {
-    const TYPE: ServiceType;
+/// A service kind as the server serves it: its type, request, record and paths are the kind's
+/// (`platform_api::ServiceKind`, which the console uses too); the rest is how the server checks,
+/// stores and builds its records.
+pub trait ServiceResource: ServiceKind<Request: ToSchema, Record: ToSchema> {
     /// The kind in messages: "application".
     const WHAT: &'static str;
-    /// `/environment/{environment_id}/...`
-    const COLLECTION: &'static str;
-    /// `/.../{..._id}`
-    const ITEM: &'static str;
-    /// `/.../{..._id}/status`
-    const STATUS: &'static str;
-    /// `/.../{..._id}/deploy`
-    const DEPLOY: &'static str;
 
     /// Where the record names one of the organization's records (a container registry, a helm
     /// repository), filled with that record's name, address and kind whenever it is read.
     const NAMES: Option<Names> = None;
-
-    type Request: DeserializeOwned + ToSchema + Send + Sync + 'static;
-    type Record: Serialize + DeserializeOwned + ToSchema + GitSource + Send + Sync + 'static;
 
     /// Checks the request's rules; `kept` names the secrets an update may leave out.
     fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>>;

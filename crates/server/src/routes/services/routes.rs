@@ -19,18 +19,13 @@ use crate::routes::services::resource::ServiceResource;
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
     let what = R::WHAT;
-    // The console reaches each kind through `ServiceType::path_segment`: both must agree.
-    let segment = R::TYPE.path_segment();
-    assert!(
-        R::ITEM.starts_with(&format!("/{segment}/"))
-            && R::COLLECTION.ends_with(&format!("/{segment}")),
-        "{} routes must use the path segment {segment}",
-        R::WHAT
-    );
+    // The console reaches each kind by the same paths (`ServiceType::item_path`).
+    let collection = R::TYPE.collection_template();
+    let item = R::TYPE.item_template();
     routes
         .add(
             Method::GET,
-            R::COLLECTION,
+            collection.clone(),
             Permission::Read,
             Doc::new(format!("List the {what}s of an environment"))
                 .answers_list_of::<R::Record>(StatusCode::OK),
@@ -38,7 +33,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            R::COLLECTION,
+            collection.clone(),
             Permission::Write,
             Doc::new(format!("Create a {what}"))
                 .body::<R::Request>()
@@ -47,14 +42,14 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            R::ITEM,
+            item.clone(),
             Permission::Read,
             Doc::new(format!("Read a {what}")).answers::<R::Record>(StatusCode::OK),
             read::<R>,
         )
         .add(
             Method::PUT,
-            R::ITEM,
+            item.clone(),
             Permission::Write,
             {
                 let doc = Doc::new(format!(
@@ -71,21 +66,21 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            R::ITEM,
+            item.clone(),
             Permission::Admin,
             Doc::new(format!("Delete a {what}")).answers_nothing(StatusCode::NO_CONTENT),
             delete::<R>,
         )
         .add(
             Method::GET,
-            R::STATUS,
+            format!("{item}/status"),
             Permission::Read,
             Doc::new(format!("The status of a {what}")).answers::<Status>(StatusCode::OK),
             get_status::<R>,
         )
         .add(
             Method::POST,
-            R::DEPLOY,
+            format!("{item}/deploy"),
             Permission::Deploy,
             Doc::new(format!("Deploy a {what}, at a git commit if given"))
                 .body::<DeployRequest>()
@@ -94,7 +89,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            format!("{}/redeploy", R::ITEM),
+            format!("{item}/redeploy"),
             Permission::Deploy,
             Doc::new(format!(
                 "Deploy a {what} again at the version it runs (its last deployed commit, its image or chart as configured)"
@@ -104,7 +99,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            format!("{}/cancel", R::ITEM),
+            format!("{item}/cancel"),
             Permission::Deploy,
             Doc::new(format!("Cancel the action running on a {what}"))
                 .answers::<Status>(StatusCode::ACCEPTED),
@@ -112,7 +107,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            format!("{}/deploymentHistoryV2", R::ITEM),
+            format!("{item}/deploymentHistoryV2"),
             Permission::Read,
             Doc::new(format!(
                 "The deployments of a {what}, newest first (`pageSize` 1 to 100, 20 by default; `page` from 1); only those that ended in `status`, of `git_commit_id` (a prefix), asked for by `triggered_by` (a part of the name), when given"
@@ -132,7 +127,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
     if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
         routes.add(
             Method::GET,
-            format!("{}/log", R::ITEM),
+            format!("{item}/log"),
             Permission::Read,
             Doc::new(format!(
                 "What a {what}'s instances printed, simulated from its actions: the last {} lines",
@@ -145,7 +140,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
     if R::TYPE.git_repository_path().is_some() {
         routes.add(
             Method::GET,
-            format!("{}/commit", R::ITEM),
+            format!("{item}/commit"),
             Permission::Read,
             Doc::new(format!(
                 "The commits of a {what}'s git repository, newest first, at most 100 (`startId`: those after that one; `gitCommitId`: that one)"
@@ -159,21 +154,21 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
     routes
         .add(
             Method::POST,
-            format!("{}/restart-service", R::ITEM),
+            format!("{item}/restart-service"),
             Permission::Deploy,
             Doc::new(format!("Restart a running {what}")).answers::<Status>(StatusCode::ACCEPTED),
             restart::<R>,
         )
         .add(
             Method::POST,
-            format!("{}/stop", R::ITEM),
+            format!("{item}/stop"),
             Permission::Deploy,
             Doc::new(format!("Stop a running {what}")).answers::<Status>(StatusCode::ACCEPTED),
             stop::<R>,
         )
         .add(
             Method::POST,
-            format!("{}/uninstall", R::ITEM),
+            format!("{item}/uninstall"),
             Permission::Deploy,
             Doc::new(format!(
                 "Delete the compute and data, keeping the configuration, of a {what}"

@@ -22,15 +22,15 @@ use crate::engine::{self, status};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::environments::{find_environment, one_status};
 use crate::routes::services::actions::{prepare_deploy, PreparedDeploy};
-use crate::routes::services::applications::Applications;
-use crate::routes::services::containers::Containers;
-use crate::routes::services::databases::Databases;
-use crate::routes::services::helm::HelmServices;
-use crate::routes::services::jobs::Jobs;
-use crate::routes::services::terraform::TerraformServices;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store;
+use platform_api::Applications;
+use platform_api::Containers;
+use platform_api::Databases;
+use platform_api::HelmServices;
+use platform_api::Jobs;
+use platform_api::TerraformServices;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

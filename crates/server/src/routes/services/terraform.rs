@@ -1,9 +1,9 @@
 //! Terraform services (spec 2.8): `PUT /terraform/{id}` as spec 4.1, the files source answered in
 //! its git form, and secret variables whose values stay on the server.
 
+use platform_api::TerraformServices;
 use platform_api::{
-    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformRequest,
-    TerraformService,
+    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformService,
 };
 use uuid::Uuid;
 
@@ -11,18 +11,8 @@ use crate::routes::services::applications::git_repository;
 use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Secrets;
 
-pub struct TerraformServices;
-
 impl ServiceResource for TerraformServices {
-    const TYPE: ServiceType = ServiceType::Terraform;
     const WHAT: &'static str = "terraform service";
-    const COLLECTION: &'static str = "/environment/{environment_id}/terraform";
-    const ITEM: &'static str = "/terraform/{terraform_id}";
-    const STATUS: &'static str = "/terraform/{terraform_id}/status";
-    const DEPLOY: &'static str = "/terraform/{terraform_id}/deploy";
-
-    type Request = TerraformRequest;
-    type Record = TerraformService;
 
     fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate(kept)

@@ -7,7 +7,10 @@
 use futures::future::BoxFuture;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
-use platform_api::{ServiceType, WireEnum};
+use platform_api::{
+    Applications, Containers, Databases, HelmServices, Jobs, ServiceKind, ServiceType,
+    TerraformServices, WireEnum,
+};
 use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
@@ -110,48 +113,49 @@ fn CreateWithForm(
     kind: ServiceType,
     on_created: Callback<()>,
 ) -> impl IntoView {
-    fn form<R: serde::Serialize + Clone + 'static>(
-        kind: ServiceType,
+    fn form<K: ServiceKind<Request: Clone>>(
         environment: Uuid,
         on_created: Callback<()>,
-    ) -> Form<R> {
+    ) -> Form<K::Request> {
         let api = use_api();
         Form::new(
-            move |request: R| async move { api.create_service(kind, environment, &request).await },
+            move |request: K::Request| async move {
+                api.create_service::<K>(environment, &request).await
+            },
             move |created: ServiceSummary| {
                 on_created.run(());
-                format!("{} {} created.", kind.label(), created.name)
+                format!("{} {} created.", K::TYPE.label(), created.name)
             },
         )
     }
     match kind {
         ServiceType::Application => view! {
-            <ApplicationForm org initial=new_application() form=form(kind, environment, on_created)
+            <ApplicationForm org initial=new_application() form={form::<Applications>(environment, on_created)}
                 submit_label="Create application" purpose="Create an application"/>
         }
         .into_any(),
         ServiceType::Container => view! {
-            <ContainerForm org initial=new_container() form=form(kind, environment, on_created)
+            <ContainerForm org initial=new_container() form={form::<Containers>(environment, on_created)}
                 submit_label="Create container" purpose="Create a container"/>
         }
         .into_any(),
         ServiceType::Helm => view! {
-            <HelmForm org initial=new_helm() form=form(kind, environment, on_created)
+            <HelmForm org initial=new_helm() form={form::<HelmServices>(environment, on_created)}
                 submit_label="Create helm service" purpose="Create a helm service"/>
         }
         .into_any(),
         ServiceType::Terraform => view! {
-            <TerraformForm org initial=new_terraform() form=form(kind, environment, on_created)
+            <TerraformForm org initial=new_terraform() form={form::<TerraformServices>(environment, on_created)}
                 submit_label="Create terraform service" purpose="Create a terraform service"/>
         }
         .into_any(),
         ServiceType::Database => view! {
-            <DatabaseForm initial=new_database() form=form(kind, environment, on_created) creating=true
+            <DatabaseForm initial=new_database() form={form::<Databases>(environment, on_created)} creating=true
                 submit_label="Create database" purpose="Create a database"/>
         }
         .into_any(),
         ServiceType::Job => view! {
-            <JobForm org initial=new_job() form=form(kind, environment, on_created)
+            <JobForm org initial=new_job() form={form::<Jobs>(environment, on_created)}
                 submit_label="Create job" purpose="Create a job"/>
         }
         .into_any(),

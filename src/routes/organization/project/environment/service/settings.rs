@@ -6,11 +6,11 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::ServiceType;
+use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 
 use super::clone::CloneService;
 use super::{use_addressed_service, AddressedService};
-use crate::api::service::ServiceRecord;
+use crate::api::service::{ServiceRecord, ShownKind};
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::Form;
@@ -37,32 +37,32 @@ pub fn ServiceSettings() -> impl IntoView {
             {loaded(addressed.record, 6, move |record| match record {
                 ServiceRecord::Application(application) => view! {
                     <ApplicationForm org=org.get_untracked().unwrap_or_default() initial=application.to_request()
-                        form=save_form(ServiceType::Application, application.id, saved)
+                        form={save_form::<Applications>(application.id, saved)}
                         submit_label="Save" purpose="Application settings"/>
                 }.into_any(),
                 ServiceRecord::Container(container) => view! {
                     <ContainerForm org=org.get_untracked().unwrap_or_default() initial=container.to_request()
-                        form=save_form(ServiceType::Container, container.id, saved)
+                        form={save_form::<Containers>(container.id, saved)}
                         submit_label="Save" purpose="Container settings"/>
                 }.into_any(),
                 ServiceRecord::Database(database) => view! {
                     <DatabaseForm initial=database.to_request() creating=false
-                        form=save_form(ServiceType::Database, database.id, saved)
+                        form={save_form::<Databases>(database.id, saved)}
                         submit_label="Save" purpose="Database settings"/>
                 }.into_any(),
                 ServiceRecord::Job(job) => view! {
                     <JobForm org=org.get_untracked().unwrap_or_default() initial=job.to_request()
-                        form=save_form(ServiceType::Job, job.id, saved)
+                        form={save_form::<Jobs>(job.id, saved)}
                         submit_label="Save" purpose="Job settings"/>
                 }.into_any(),
                 ServiceRecord::Helm(helm) => view! {
                     <HelmForm org=org.get_untracked().unwrap_or_default() initial=helm.to_request()
-                        form=save_form(ServiceType::Helm, helm.id, saved)
+                        form={save_form::<HelmServices>(helm.id, saved)}
                         submit_label="Save" purpose="Helm settings"/>
                 }.into_any(),
                 ServiceRecord::Terraform(terraform) => view! {
                     <TerraformForm org=org.get_untracked().unwrap_or_default() initial=terraform.to_request()
-                        form=save_form(ServiceType::Terraform, terraform.id, saved)
+                        form={save_form::<TerraformServices>(terraform.id, saved)}
                         submit_label="Save" purpose="Terraform settings"/>
                 }.into_any(),
             })}
@@ -73,14 +73,13 @@ pub fn ServiceSettings() -> impl IntoView {
 }
 
 /// The save of a service's update, with the toast it brings; the page shows the answer.
-fn save_form<R: serde::Serialize + Clone + 'static>(
-    kind: ServiceType,
+fn save_form<K: ShownKind<Request: Clone>>(
     id: uuid::Uuid,
     on_saved: Callback<ServiceRecord>,
-) -> Form<R> {
+) -> Form<K::Request> {
     let api = use_api();
     Form::new(
-        move |request: R| async move { api.update_service(kind, id, &request).await },
+        move |request: K::Request| async move { api.update_service::<K>(id, &request).await },
         move |saved| {
             on_saved.run(saved);
             "Settings saved: deploy the service to apply them.".to_string()
