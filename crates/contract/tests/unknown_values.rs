@@ -22,7 +22,11 @@ fn the_console_reads_values_the_document_does_not_list_yet() {
     platform_api::accept_unknown_values();
     let decoded: platform_api::Status = serde_json::from_value(status).unwrap();
     assert_eq!(decoded.state.as_str(), UNLISTED_VALUE);
-    assert_eq!(platform_api::WireEnum::label(decoded.state), UNLISTED_VALUE);
+    // Shown in its enum's words: states read in sentence case, known or not.
+    assert_eq!(
+        platform_api::WireEnum::label(decoded.state),
+        "A value of a newer platform"
+    );
     assert_eq!(
         serde_json::to_value(decoded.state).unwrap(),
         serde_json::json!(UNLISTED_VALUE)
