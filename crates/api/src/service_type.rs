@@ -38,6 +38,15 @@ impl ServiceType {
         self != ServiceType::Terraform
     }
 
+    /// Whether the platform gives the addresses a service of this kind is reached at
+    /// (`/{kind}/{id}/link`).
+    pub fn has_links(self) -> bool {
+        matches!(
+            self,
+            ServiceType::Application | ServiceType::Container | ServiceType::Helm
+        )
+    }
+
     /// Whether the platform gives what the running instances of this kind print
     /// (`/{kind}/{id}/log`).
     pub fn has_instance_log(self) -> bool {

@@ -20,6 +20,7 @@ mod platform_fields;
 pub mod public;
 pub mod rate_limit;
 pub mod routes;
+mod run_page;
 pub mod seal;
 pub mod state;
 mod store;
@@ -132,6 +133,7 @@ pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
     Router::new()
         .nest("/api", routes::api(&state))
         .merge(health::router())
+        .merge(run_page::router())
         .merge(console::router(
             console_dir,
             state.embed_allowed_origins.clone(),

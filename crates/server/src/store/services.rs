@@ -232,3 +232,13 @@ pub async fn of_every_kind(db: &SqlitePool, environment_id: Uuid) -> ApiResult<V
     .fetch_all(db)
     .await?)
 }
+
+/// A service of any kind with this id, wherever it is (a public address names it by id alone).
+pub async fn any_kind(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Option<AnyKind>> {
+    Ok(
+        sqlx::query_as("SELECT id, kind, name, spec, created_at FROM services WHERE id = ?")
+            .bind(id.hyphenated())
+            .fetch_optional(conn)
+            .await?,
+    )
+}

@@ -25,6 +25,7 @@ mod fuzz;
 mod history;
 mod imports;
 mod kill_restart;
+mod links;
 mod load;
 mod openapi;
 mod overload;

@@ -18,6 +18,10 @@ use crate::store::organization_resources::Kind;
 impl ServiceResource for Applications {
     const WHAT: &'static str = "application";
 
+    fn ports(record: &Application) -> &[Port] {
+        &record.ports
+    }
+
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
     }

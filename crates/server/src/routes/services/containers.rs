@@ -2,7 +2,8 @@
 
 use platform_api::Containers;
 use platform_api::{
-    AnnotationsGroup, Container, FieldError, LabelsGroup, Reference, RegistryOfImage, ServiceType,
+    AnnotationsGroup, Container, FieldError, LabelsGroup, Port, Reference, RegistryOfImage,
+    ServiceType,
 };
 use uuid::Uuid;
 
@@ -21,6 +22,10 @@ impl ServiceResource for Containers {
         at: "$.registry",
         kind: ContainerRegistries::KIND,
     });
+
+    fn ports(record: &Container) -> &[Port] {
+        &record.ports
+    }
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()

@@ -10,6 +10,7 @@ mod deployment_queue;
 mod environment_services;
 pub(crate) mod helm;
 pub(crate) mod jobs;
+mod links;
 pub(crate) mod records;
 pub(crate) mod resource;
 mod routes;
@@ -37,4 +38,5 @@ pub fn register(routes: &mut RouteTable) {
     selected_services::register(routes);
     deployment_queue::register(routes);
     tfvars::register(routes);
+    links::register(routes);
 }

@@ -1,7 +1,7 @@
 //! What every service kind is to the server (`ServiceResource`) and the routes each kind has.
 
 use chrono::{DateTime, Utc};
-use platform_api::{FieldError, ServiceKind};
+use platform_api::{FieldError, Port, ServiceKind};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -50,6 +50,11 @@ pub trait ServiceResource: ServiceKind<Request: ToSchema, Record: ToSchema> {
     ) -> Self::Record;
 
     fn name(record: &Self::Record) -> &str;
+
+    /// The record's ports: the public ones are where the service is reached (`links`).
+    fn ports(_record: &Self::Record) -> &[Port] {
+        &[]
+    }
 
     /// Where the record holds the tag of the image it runs (`$.tag`), if it runs one: a deploy
     /// with `image_tag` sets it.

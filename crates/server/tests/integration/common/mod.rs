@@ -137,6 +137,15 @@ impl TestServer {
         }
     }
 
+    /// A page of the server that is not JSON (`/run/…`), unauthenticated: its status and text.
+    pub async fn page(&self, path: &str) -> (StatusCode, String) {
+        let request = Request::builder().uri(path).body(Body::empty()).unwrap();
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     /// The `Authorization` header of the server's token.
     pub fn auth(&self) -> String {
         format!("Token {}", self.token)
