@@ -5,9 +5,9 @@ use futures::FutureExt;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Database,
     DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository,
-    GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job, JobRequest, List,
-    LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status, TerraformDeployAction,
-    TerraformRequest, TerraformService,
+    GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job, JobRequest, Link,
+    List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
+    TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -74,6 +74,15 @@ impl ServiceRecord {
             ServiceRecord::Job(service) => Jobs::auto_deploys(service),
             ServiceRecord::Helm(service) => HelmServices::auto_deploys(service),
             ServiceRecord::Terraform(service) => TerraformServices::auto_deploys(service),
+        }
+    }
+
+    /// The service's ports (none for the kinds without any); the public ones are its addresses.
+    pub fn ports(&self) -> &[platform_api::Port] {
+        match self {
+            ServiceRecord::Application(service) => &service.ports,
+            ServiceRecord::Container(service) => &service.ports,
+            _ => &[],
         }
     }
 
@@ -290,6 +299,24 @@ impl Api {
         self.kinds
             .of(service_id)
             .ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+    }
+
+    /// Where the service is reached (`GET /{kind}/{id}/link`): the root of its address, then
+    /// each public port's; none for the kinds the platform gives no address.
+    pub async fn service_links(&self, kind: ServiceType, id: Uuid) -> Result<Vec<Link>, ApiError> {
+        if !kind.has_links() {
+            return Ok(Vec::new());
+        }
+        let links: List<Link> = self.get(&format!("{}/link", kind.item_path(id))).await?;
+        Ok(links.results)
+    }
+
+    /// Where each of the environment's services is reached (`GET /environment/{id}/link`).
+    pub async fn environment_links(&self, environment_id: Uuid) -> Result<Vec<Link>, ApiError> {
+        let links: List<Link> = self
+            .get(&format!("/environment/{environment_id}/link"))
+            .await?;
+        Ok(links.results)
     }
 
     pub async fn service_name(&self, kind: ServiceType, id: Uuid) -> Result<Named, ApiError> {

@@ -267,6 +267,12 @@ impl Browser {
         Ok(())
     }
 
+    /// Goes to a whole URL (a link a page gave), on this server or not.
+    pub async fn open_url(&self, url: &str) -> Result<()> {
+        self.client.goto(url).await?;
+        Ok(())
+    }
+
     /// The first element matching `css`, once it exists.
     pub async fn find(&self, css: &str) -> Result<Element> {
         self.client

@@ -21,6 +21,7 @@ mod failure_view;
 mod first_reads;
 mod helm_settings;
 mod job_settings;
+mod links;
 mod new_service;
 mod platform_walk;
 mod queue;

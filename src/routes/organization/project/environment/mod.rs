@@ -1,5 +1,6 @@
 mod clone;
 pub mod deployments;
+mod links;
 pub mod new_service;
 pub mod overview;
 mod row_statuses;

@@ -32,6 +32,7 @@ use crate::state::toasts::use_toasts;
 
 use super::clone::CloneEnvironment;
 use super::deployments::EnvironmentDeployments;
+use super::links::EnvironmentLinks;
 use super::new_service::NewService;
 use super::row_statuses::RowStatuses;
 use super::service_table::{Ids, ServiceTable};
@@ -154,6 +155,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
                     services_changed.run(());
                 })/>
             })}
+            {move || ids.get().map(|ids| view! { <EnvironmentLinks ids services/> })}
             {move || ids.get().map(|ids| view! {
                 <EnvironmentDeployments environment=ids.environment
                     busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))

@@ -8,6 +8,7 @@ mod commit_picker;
 mod connection;
 pub mod deployments;
 mod facts;
+mod links;
 pub mod logs;
 pub mod overview;
 pub mod settings;
@@ -23,7 +24,7 @@ use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::use_location;
 use platform_api::audit::EventQuery;
 use platform_api::{
-    ActionStatus, DeploymentStatus, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
+    ActionStatus, DeploymentStatus, Link, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
 };
 use uuid::Uuid;
 
@@ -39,6 +40,7 @@ use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
 
 use actions::ServiceActions;
+use links::OpenLink;
 
 /// How often the status of a service is polled while an action runs on it.
 const POLL_ACTION: Duration = Duration::from_secs(1);
@@ -61,6 +63,8 @@ pub struct AddressedService {
     changes: RwSignal<u32>,
     pub record: LocalResource<Result<ServiceRecord, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
+    /// Where the service is reached, read again with its record (a save may change its ports).
+    pub links: LocalResource<Result<Vec<Link>, ApiError>>,
     kinds: Kinds,
     /// Where a save that renames the service says so.
     names: Option<NamesChanged>,
@@ -190,12 +194,29 @@ fn address_service() -> AddressedService {
                 .await
         }
     });
+    // Read again when a save changes the ports, not at every save.
+    let reached = Memo::new(move |_| {
+        record.with(|record| {
+            let record = record.as_ref()?.as_ref().ok()?;
+            Some((record.kind(), record.id(), record.ports().to_vec()))
+        })
+    });
+    let links = LocalResource::new(move || {
+        let reached = reached.get();
+        async move {
+            match reached {
+                Some((kind, id, _)) => api.service_links(kind, id).await,
+                None => Ok(Vec::new()),
+            }
+        }
+    });
     AddressedService {
         environment,
         id,
         changes,
         record,
         status,
+        links,
         kinds,
         names: use_names_changed(),
     }
@@ -245,6 +266,7 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
             <h1>{move || service.record.get().and_then(Result::ok).map(|r| r.name().to_string())}</h1>
             <p class="page__lead">
                 {move || service.kind().map(ServiceType::label)}" · "
+                <OpenLink service/>
                 {move || service.id.get().map(|id| view! {
                     <HistoryOfChanges query=EventQuery {
                         target_id: Some(id),

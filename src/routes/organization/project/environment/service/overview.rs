@@ -15,6 +15,7 @@ use crate::components::steps_timeline::StepsTimeline;
 
 use super::connection::DatabaseConnection;
 use super::facts::Facts;
+use super::links::ServiceLinks;
 use super::{no_service, use_addressed_service, AddressedService};
 
 #[component]
@@ -58,6 +59,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
+        <ServiceLinks service=addressed/>
         {move || match (addressed.kind(), service.get()) {
             (Some(ServiceType::Database), Some(database)) => Some(view! { <DatabaseConnection database/> }),
             _ => None,
