@@ -32,6 +32,43 @@ impl DatabaseType {
     }
 }
 
+/// The user a database is signed in as (its master credentials' `login`).
+pub const DATABASE_LOGIN: &str = "superuser";
+
+/// Where a service is reached inside its environment: `{name}.{first 8 of the environment's
+/// id}.svc.cluster.local`.
+pub fn internal_host(name: &str, environment_id: Uuid) -> String {
+    let short = &environment_id.simple().to_string()[..8];
+    format!("{name}.{short}.svc.cluster.local")
+}
+
+/// How to sign in to a database (`GET /database/{id}/masterCredentials`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Credentials {
+    pub host: String,
+    pub port: i64,
+    pub login: String,
+    pub password: String,
+}
+
+impl Credentials {
+    /// The address a client connects with, password included: `postgresql://…`.
+    pub fn connection_string(&self, database_type: DatabaseType) -> String {
+        let scheme = match database_type {
+            DatabaseType::Postgresql => "postgresql",
+            DatabaseType::Mysql => "mysql",
+            DatabaseType::Mongodb => "mongodb",
+            DatabaseType::Redis => "redis",
+            DatabaseType::Other(other) => other,
+        };
+        format!(
+            "{scheme}://{}:{}@{}:{}",
+            self.login, self.password, self.host, self.port
+        )
+    }
+}
+
 wire_enum!(
     DatabaseMode {
         Managed = "MANAGED" => "Managed by the cloud provider",

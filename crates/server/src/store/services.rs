@@ -242,3 +242,17 @@ pub async fn any_kind(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Option
             .await?,
     )
 }
+
+/// Replaces a service's sealed secrets, its record left as it is.
+pub async fn set_secrets(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    secrets: &Secrets,
+) -> ApiResult<()> {
+    sqlx::query("UPDATE services SET secrets = ? WHERE id = ?")
+        .bind(serde_json::to_string(secrets).map_err(ApiError::internal)?)
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await?;
+    Ok(())
+}

@@ -17,6 +17,7 @@ mod commits;
 mod console;
 mod contract;
 mod contract_writes;
+mod credentials;
 mod data_folder;
 mod demo;
 mod engine;

@@ -1,11 +1,72 @@
-//! Databases: managed by the cloud provider, or run as a container in the cluster.
+//! Databases: managed by the cloud provider, or run as a container in the cluster; and how to
+//! sign in to one (`GET /database/{id}/masterCredentials`).
 
-use platform_api::Databases;
-use platform_api::{Database, FieldError, Reference, ServiceType};
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::audit::EventType;
+use platform_api::{
+    internal_host, Credentials, Database, Databases, FieldError, Reference, ServiceType,
+    DATABASE_LOGIN,
+};
+use rand::distr::{Alphanumeric, SampleString};
 use serde_json::Value;
 use uuid::Uuid;
 
+use crate::audit::{self, Change, Target};
+use crate::caller::{Caller, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiPath, ApiResult};
+use crate::routes::services::records::find;
 use crate::routes::services::resource::{over, timestamps, ServiceResource};
+use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
+use crate::store;
+
+/// The name of a database's password among its secrets.
+const PASSWORD: &str = "password";
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::GET,
+        "/database/{database_id}/masterCredentials",
+        Permission::Write,
+        Doc::new(
+            "How to sign in to a database: its host, port, user and password (made when first \
+             asked for, kept sealed); each reading is in the audit log",
+        )
+        .answers::<Credentials>(StatusCode::OK),
+        master_credentials,
+    );
+}
+
+async fn master_credentials(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<Credentials>> {
+    let (database, environment_id) = find::<Databases>(&state, &caller, id).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let mut secrets = store::services::secrets(&mut tx, id).await?;
+    let password = match secrets.get(PASSWORD) {
+        Some(sealed) => state.sealer.open(sealed).map_err(ApiError::internal)?,
+        None => {
+            let made = Alphanumeric.sample_string(&mut rand::rng(), 24);
+            secrets.insert(PASSWORD.to_string(), state.sealer.seal(&made));
+            store::services::set_secrets(&mut tx, id, &secrets).await?;
+            made
+        }
+    };
+    let target = Target::service(&mut tx, id).await?;
+    audit::record(&mut tx, &caller, Change::new(EventType::Export, target)).await?;
+    tx.commit().await?;
+    Ok(Json(Credentials {
+        host: internal_host(&database.name, environment_id),
+        port: database.database_type.port().unwrap_or_default().into(),
+        login: DATABASE_LOGIN.to_string(),
+        password,
+    }))
+}
 
 impl ServiceResource for Databases {
     const WHAT: &'static str = "database";
@@ -42,6 +103,11 @@ impl ServiceResource for Databases {
 
     fn name(record: &Self::Record) -> &str {
         &record.name
+    }
+
+    /// Its password, made when the credentials are first asked for, kept across updates.
+    fn secret_names(_record: &Database) -> Vec<String> {
+        vec![PASSWORD.to_string()]
     }
 
     /// The document's `DatabaseEditRequest` has no required field (nor type and mode at all).

@@ -39,4 +39,5 @@ pub fn register(routes: &mut RouteTable) {
     deployment_queue::register(routes);
     tfvars::register(routes);
     links::register(routes);
+    databases::register(routes);
 }

@@ -164,7 +164,6 @@ pub(super) async fn built_ins(
     environment_id: Uuid,
 ) -> ApiResult<Vec<EnvironmentVariable>> {
     let services = store::services::of_every_kind(db, environment_id).await?;
-    let short = &environment_id.simple().to_string()[..8];
     let mut variables = Vec::new();
     for service in services {
         let (service_id, kind, name) = (service.id, service.kind, service.name);
@@ -174,7 +173,7 @@ pub(super) async fn built_ins(
             name.to_uppercase()
                 .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         );
-        let host = format!("{name}.{short}.svc.cluster.local");
+        let host = platform_api::internal_host(&name, environment_id);
         let mut pairs = vec![(format!("{prefix}_HOST_INTERNAL"), Some(host.clone()), false)];
         if kind == ServiceType::Database {
             let spec: serde_json::Value =
@@ -187,7 +186,7 @@ pub(super) async fn built_ins(
                 (format!("{prefix}_PORT"), Some(port.to_string()), false),
                 (
                     format!("{prefix}_LOGIN"),
-                    Some("superuser".to_string()),
+                    Some(platform_api::DATABASE_LOGIN.to_string()),
                     false,
                 ),
                 (format!("{prefix}_PASSWORD"), None, true),
