@@ -3,10 +3,10 @@
 
 use futures::FutureExt;
 use platform_api::{
-    ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Database,
-    DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository,
-    GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job, JobRequest, Link,
-    List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
+    ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Credentials,
+    Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine,
+    GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job,
+    JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
     TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
@@ -299,6 +299,12 @@ impl Api {
         self.kinds
             .of(service_id)
             .ok_or_else(|| ApiError::NotFound("This environment has no such service.".into()))
+    }
+
+    /// How to sign in to a database, its password included: shown on request, never kept.
+    pub async fn master_credentials(&self, database_id: Uuid) -> Result<Credentials, ApiError> {
+        self.get(&format!("/database/{database_id}/masterCredentials"))
+            .await
     }
 
     /// Where the service is reached (`GET /{kind}/{id}/link`): the root of its address, then

@@ -35,6 +35,28 @@ async fn a_databases_connection_details_are_on_its_overview() -> anyhow::Result<
     assert!(details.contains("superuser"), "{details}");
     assert!(details.contains("DATABASE_ORDERS_PASSWORD"), "{details}");
     assert!(details.contains("A secret: not shown"), "{details}");
+    // The password on request only: held by the page, in a connection string to copy.
+    browser.click_button("Reveal the password").await?;
+    let revealed = browser
+        .wait_for_text(
+            "section[aria-labelledby=connection-title]",
+            "Connection string",
+        )
+        .await?;
+    assert!(revealed.contains(&"mysql://superuser:"), "{revealed}");
+    assert!(
+        revealed.contains(&format!("@orders.{short}.svc.cluster.local:3306")),
+        "{revealed}"
+    );
+    assert!(!revealed.contains("A secret: not shown"), "{revealed}");
+    browser.screenshot("database-password").await?;
+    browser.click_button("Hide the password").await?;
+    browser
+        .wait_for_text(
+            "section[aria-labelledby=connection-title]",
+            "Reveal the password",
+        )
+        .await?;
     // The engine in words, not the wire's code.
     browser
         .wait_for_text("section[aria-labelledby=settings-title]", "MySQL 8.0")
