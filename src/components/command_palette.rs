@@ -1,6 +1,6 @@
 //! Ctrl-K (⌘-K): find any project, environment, service, cluster or settings page by name and
-//! go there, or run a service's common actions (deploy, restart, open its logs) without opening
-//! it first. The index is read from the API when the palette opens.
+//! go there, or run a service's common actions (deploy, restart, open its logs or its address)
+//! without opening it first. The index is read from the API when the palette opens.
 
 use futures::future::join_all;
 use leptos::ev;
@@ -24,6 +24,8 @@ const SHOWN: usize = 12;
 #[derive(Clone, Debug, PartialEq)]
 enum Command {
     Open(String),
+    /// A service's address, opened in a new tab.
+    Visit(String),
     Act(ServiceType, Uuid, ServiceAction),
 }
 
@@ -79,13 +81,18 @@ async fn index(api: Api) -> Vec<Entry> {
             command: Command::Open(paths::project(org, project.id)),
         });
         let services = join_all(environments.iter().map(|environment| async move {
+            let (services, links) = futures::join!(
+                api.services(environment.id),
+                api.environment_links(environment.id)
+            );
             (
                 environment,
-                api.services(environment.id).await.unwrap_or_default(),
+                services.unwrap_or_default(),
+                links.unwrap_or_default(),
             )
         }))
         .await;
-        for (environment, services) in services {
+        for (environment, services, links) in services {
             let where_it_is = format!("{} › {}", project.name, environment.name);
             entries.push(Entry {
                 label: environment.name.clone(),
@@ -130,10 +137,18 @@ async fn index(api: Api) -> Vec<Entry> {
                     },
                     Entry {
                         label: format!("Logs of {name}"),
-                        place,
+                        place: place.clone(),
                         command: Command::Open(tab(ServiceTab::Logs)),
                     },
                 ]);
+                let address = links
+                    .iter()
+                    .find(|link| link.service_id == id && link.is_default);
+                entries.extend(address.map(|link| Entry {
+                    label: format!("Open {name}"),
+                    place,
+                    command: Command::Visit(link.url.clone()),
+                }));
             }
         }
     }
@@ -233,6 +248,9 @@ pub fn CommandPalette() -> impl IntoView {
         close();
         match entry.command {
             Command::Open(href) => navigate(&href, Default::default()),
+            Command::Visit(url) => {
+                let _ = window().open_with_url_and_target(&url, "_blank");
+            }
             Command::Act(kind, id, action) => {
                 act.dispatch_local((kind, id, action));
             }

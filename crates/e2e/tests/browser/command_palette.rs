@@ -13,6 +13,16 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
     let web = browser
         .create_application(&place.environment, "web")
         .await?;
+    browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            serde_json::json!({
+                "name": "shopfront",
+                "git_repository": {"url": "https://git.example.com/acme/shop.git"},
+                "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true}],
+            }),
+        )
+        .await?;
     browser.sign_in().await?;
     // The header (with the palette) is fetched with the first signed-in page.
     browser.find(".header__search").await?;
@@ -56,6 +66,34 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
     browser
         .wait_for_path(|path| path.ends_with(&format!("/service/{web}/logs")))
         .await?;
+
+    // A service's address, opened in a new tab; a service without a public port has none.
+    browser.click(".header__search").await?;
+    let input = browser.find("dialog.palette[open] .palette__input").await?;
+    input.send_keys("open").await?;
+    browser
+        .wait_for_text(".palette__option[aria-selected=true]", "Open shopfront")
+        .await?;
+    let offered = browser.find("#palette-options").await?.text().await?;
+    assert!(!offered.contains("Open web"), "{offered}");
+    let tabs = browser.client.windows().await?.len();
+    input.send_keys(&char::from(Key::Enter).to_string()).await?;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let opened = loop {
+        let windows = browser.client.windows().await?;
+        if windows.len() > tabs {
+            break windows.last().cloned().expect("a new tab");
+        }
+        anyhow::ensure!(tokio::time::Instant::now() < deadline, "no tab opened");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    let console = browser.client.window().await?;
+    browser.client.switch_to_window(opened).await?;
+    browser
+        .wait_for_text("main h1", "shopfront is not running")
+        .await?;
+    browser.client.close_window().await?;
+    browser.client.switch_to_window(console).await?;
 
     // And a settings page, chosen with the arrow keys.
     browser.click(".header__search").await?;
