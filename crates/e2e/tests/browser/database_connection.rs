@@ -43,7 +43,7 @@ async fn a_databases_connection_details_are_on_its_overview() -> anyhow::Result<
             "Connection string",
         )
         .await?;
-    assert!(revealed.contains(&"mysql://superuser:"), "{revealed}");
+    assert!(revealed.contains("mysql://superuser:"), "{revealed}");
     assert!(
         revealed.contains(&format!("@orders.{short}.svc.cluster.local:3306")),
         "{revealed}"
