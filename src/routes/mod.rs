@@ -49,23 +49,15 @@ pub mod address {
     }
 }
 
-/// The address of the page shown, reactively (route parameters change without remounting);
-/// `None` while the URL holds something that does not read (an id that is not a UUID).
-pub fn current<A>() -> Memo<Option<A>>
-where
-    A: Params + Clone + PartialEq + Send + Sync + 'static,
-{
-    let params = use_params::<A>();
-    Memo::new(move |_| params.get().ok())
-}
-
-/// One id of the page's address: `current_id(|a: &EnvironmentAddress| a.env)`.
+/// One id of the page's address, reactively (route parameters change without remounting):
+/// `current_id(|a: &EnvironmentAddress| a.env)`; `None` while the URL holds something that does
+/// not read (an id that is not a UUID).
 pub fn current_id<A>(of: fn(&A) -> Uuid) -> Memo<Option<Uuid>>
 where
     A: Params + Clone + PartialEq + Send + Sync + 'static,
 {
-    let address = current::<A>();
-    Memo::new(move |_| address.with(|address| address.as_ref().map(of)))
+    let params = use_params::<A>();
+    Memo::new(move |_| params.with(|address| address.as_ref().ok().map(of)))
 }
 
 /// The addresses of the console's pages, in one place.
