@@ -52,26 +52,34 @@ pub(crate) fn as_sent(value: &'static str) -> &'static str {
 /// The words of a value this version does not know, in an enum whose labels are in sentence
 /// case: in sentence case too, kept once per value as `intern` keeps the value.
 pub(crate) fn sentence_cased(value: &'static str) -> &'static str {
-    let mut words = value.replace('_', " ").to_ascii_lowercase();
-    if let Some(first) = words.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    intern(&words)
+    // Only ASCII bytes change: what was UTF-8 stays UTF-8.
+    let bytes: Vec<u8> = value
+        .bytes()
+        .enumerate()
+        .map(|(at, byte)| sentence_byte(at, byte))
+        .collect();
+    intern(&String::from_utf8_lossy(&bytes))
 }
 
 /// A wire value in sentence case (`DEPLOYMENT_QUEUED` → `Deployment queued`), for
-/// `wire_enum!`'s `sentence_case` labels: ASCII, as wire values are.
+/// `wire_enum!`'s `sentence_case` labels, worked out when the crate compiles.
 pub(crate) const fn sentence_case<const N: usize>(wire: &str) -> [u8; N] {
     let bytes = wire.as_bytes();
     let mut out = [0u8; N];
     let mut at = 0;
     while at < N {
-        out[at] = match bytes[at] {
-            b'_' => b' ',
-            byte if at == 0 => byte.to_ascii_uppercase(),
-            byte => byte.to_ascii_lowercase(),
-        };
+        out[at] = sentence_byte(at, bytes[at]);
         at += 1;
     }
     out
+}
+
+/// The byte at `at` of a wire value in sentence case: `_` a space, the first a capital, the
+/// rest lower case.
+const fn sentence_byte(at: usize, byte: u8) -> u8 {
+    match byte {
+        b'_' => b' ',
+        byte if at == 0 => byte.to_ascii_uppercase(),
+        byte => byte.to_ascii_lowercase(),
+    }
 }
