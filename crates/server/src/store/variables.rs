@@ -198,7 +198,8 @@ pub async fn make_secret(
     Ok(parents.into_iter().map(Hyphenated::into_uuid).collect())
 }
 
-/// Sets a variable's plain value and secret value (sealed), as an import overwriting it does.
+/// Sets a variable's plain value and secret value (sealed): an import overwriting it, a bulk
+/// change of a plain one's value.
 pub async fn set_values(
     conn: &mut SqliteConnection,
     id: Uuid,
@@ -208,17 +209,6 @@ pub async fn set_values(
     sqlx::query("UPDATE variables SET value = ?, secret_value = ?, updated_at = ? WHERE id = ?")
         .bind(value)
         .bind(sealed_secret_value)
-        .bind(Utc::now())
-        .bind(id.hyphenated())
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-/// Sets a plain variable's value.
-pub async fn set_value(conn: &mut SqliteConnection, id: Uuid, value: &str) -> ApiResult<()> {
-    sqlx::query("UPDATE variables SET value = ?, updated_at = ? WHERE id = ?")
-        .bind(value)
         .bind(Utc::now())
         .bind(id.hyphenated())
         .execute(conn)

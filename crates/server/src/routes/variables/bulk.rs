@@ -84,7 +84,7 @@ pub(super) async fn apply(
                     ));
                     continue;
                 };
-                store::set_value(&mut tx, variable.id, &set.value).await?;
+                store::set_values(&mut tx, variable.id, Some(&set.value), None).await?;
                 outcome.updated += 1;
             }
             None => {
