@@ -48,9 +48,11 @@ fn spec() -> String {
 const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
     ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
 
-/// A service's record (JSON) as read, by name.
+/// A service's record (JSON) as read, with its id and name.
 #[derive(sqlx::FromRow)]
 pub struct Named {
+    #[sqlx(try_from = "Hyphenated")]
+    pub id: Uuid,
     pub name: String,
     pub record: String,
 }
@@ -63,7 +65,7 @@ pub async fn in_environment(
     names: Option<Names>,
 ) -> ApiResult<Vec<Named>> {
     Ok(sqlx::query_as(&format!(
-        "SELECT s.name, {} AS record FROM services s {WITH_REGISTRY}
+        "SELECT s.id, s.name, {} AS record FROM services s {WITH_REGISTRY}
          WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name",
         spec()
     ))

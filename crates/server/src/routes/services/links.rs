@@ -88,20 +88,9 @@ async fn kind_links<R: ServiceResource>(
     let mut all = Vec::new();
     for named in stored::<R>(&state.db, environment_id).await? {
         let record: R::Record = serde_json::from_str(&named.record).map_err(ApiError::internal)?;
-        let id = service_id(&named.record)?;
-        all.extend(links(origin, id, R::TYPE, R::ports(&record)));
+        all.extend(links(origin, named.id, R::TYPE, R::ports(&record)));
     }
     Ok(all)
-}
-
-/// A stored record's `id`.
-fn service_id(record: &str) -> ApiResult<Uuid> {
-    #[derive(serde::Deserialize)]
-    struct Identified {
-        id: Uuid,
-    }
-    let identified: Identified = serde_json::from_str(record).map_err(ApiError::internal)?;
-    Ok(identified.id)
 }
 
 /// The addresses of a service on this server (at `origin`): the root of its address, its default

@@ -47,7 +47,7 @@ pub(super) async fn list<R: ServiceResource>(
     .await
 }
 
-/// The environment's services of kind `R` as read, by name: each name and record (JSON).
+/// The environment's services of kind `R` as read, by name: each id, name and record (JSON).
 pub async fn stored<R: ServiceResource>(
     db: &SqlitePool,
     environment_id: Uuid,
