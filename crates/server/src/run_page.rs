@@ -14,7 +14,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::engine::status;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store;
 
@@ -24,8 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/run/{service_id}/{port}/", get(port))
 }
 
-/// What a page needs of a record: its ports, and the commit it was deployed at when built from
-/// git.
+/// What a page needs of a record: its ports (none for the kinds without).
 #[derive(Deserialize)]
 struct Shown {
     #[serde(default)]
@@ -61,7 +60,7 @@ async fn page(
     let Some(service) = store::services::any_kind(&mut conn, service_id).await? else {
         return Ok(not_found());
     };
-    let shown: Shown = serde_json::from_str(&service.spec).unwrap_or(Shown { ports: Vec::new() });
+    let shown: Shown = serde_json::from_str(&service.spec).map_err(ApiError::internal)?;
     let public = |port: &&Port| port.publicly_accessible;
     let port = match asked_port {
         Some(number) => shown
