@@ -63,7 +63,10 @@ fn RevealPassword(database: Uuid, revealed: RwSignal<Option<Credentials>>) -> im
     let failed = RwSignal::new(None::<String>);
     let reveal = Action::new_local(move |_: &()| async move {
         match api.master_credentials(database).await {
-            Ok(credentials) => revealed.set(Some(credentials)),
+            Ok(credentials) => {
+                failed.set(None);
+                revealed.set(Some(credentials));
+            }
             Err(error) => {
                 permitted.note(&error);
                 failed.set(Some(error.to_string()));
