@@ -4,12 +4,14 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::git_token::GitProvider;
+
 /// Git repository of a service (spec 2.5).
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitRepository {
-    pub provider: Option<String>,
+    pub provider: Option<GitProvider>,
     pub owner: Option<String>,
     pub url: String,
     pub name: Option<String>,
@@ -35,18 +37,21 @@ pub struct GitRepositoryRequest {
     pub root_path: Option<String>,
     /// The code host; `SAMPLED_CODE_HOST` when left out.
     #[serde(default)]
-    pub provider: Option<String>,
+    pub provider: Option<GitProvider>,
     /// The production document asks for them; this server reads them from the URL.
     #[serde(default)]
     pub owner: Option<String>,
     #[serde(default)]
     pub name: Option<String>,
+    /// The organization's git token the repository is read with; none for a public one.
+    #[serde(default)]
+    pub git_token_id: Option<uuid::Uuid>,
 }
 
 /// The code host of a repository whose request names none: the platform's enum of code hosts
 /// hides their names, so every URL, the reference server's local repositories included, reads
 /// as the one the spec samples.
-pub const SAMPLED_CODE_HOST: &str = "PROVIDER_G";
+pub const SAMPLED_CODE_HOST: GitProvider = GitProvider::ProviderG;
 
 impl GitRepositoryRequest {
     /// The repository at `url` with everything the production document asks for: its code
@@ -58,9 +63,10 @@ impl GitRepositoryRequest {
             url,
             branch,
             root_path: None,
-            provider: Some(SAMPLED_CODE_HOST.to_string()),
+            provider: Some(SAMPLED_CODE_HOST),
             owner,
             name,
+            git_token_id: None,
         }
     }
 }
@@ -86,9 +92,13 @@ impl From<&GitRepository> for GitRepositoryRequest {
             url: repository.url.clone(),
             branch: repository.branch.clone(),
             root_path: repository.root_path.clone(),
-            provider: repository.provider.clone(),
+            provider: repository.provider,
             owner: repository.owner.clone(),
             name: repository.name.clone(),
+            git_token_id: repository
+                .git_token_id
+                .as_deref()
+                .and_then(|id| id.parse().ok()),
         }
     }
 }
@@ -109,6 +119,6 @@ mod tests {
         );
         let request = GitRepositoryRequest::for_url(" https://git.example.com/acme/web ", None);
         assert_eq!(request.url, "https://git.example.com/acme/web");
-        assert_eq!(request.provider.as_deref(), Some(SAMPLED_CODE_HOST));
+        assert_eq!(request.provider, Some(SAMPLED_CODE_HOST));
     }
 }

@@ -1,14 +1,14 @@
 //! Where a service's code comes from when it is built from git: one answer per kind, used by the
 //! server (commits, the commit a deployment is at) and by the console (its commit list).
 
-use crate::application::Application;
-use crate::container::Container;
-use crate::database::Database;
-use crate::git_repository::GitRepository;
-use crate::helm::HelmService;
-use crate::job::Job;
+use crate::application::{Application, ApplicationRequest};
+use crate::container::{Container, ContainerRequest};
+use crate::database::{Database, DatabaseRequest};
+use crate::git_repository::{GitRepository, GitRepositoryRequest};
+use crate::helm::{HelmRequest, HelmService};
+use crate::job::{Job, JobRequest};
 use crate::service_type::ServiceType;
-use crate::terraform::TerraformService;
+use crate::terraform::{TerraformRequest, TerraformService};
 
 /// A service record that may be built from a git repository.
 pub trait GitSource {
@@ -80,6 +80,55 @@ impl GitSource for Database {
     }
 
     fn git_repository_mut(&mut self) -> Option<&mut GitRepository> {
+        None
+    }
+}
+
+/// A request for a service that may be built from a git repository: where it names the
+/// repository (and so the git token it is read with).
+pub trait GitSourceRequest {
+    /// The repository, with the field path it is under, when the request names one.
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)>;
+}
+
+impl GitSourceRequest for ApplicationRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
+        Some(("git_repository", &self.git_repository))
+    }
+}
+
+impl GitSourceRequest for JobRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
+        let docker = self.source.docker.as_ref()?;
+        Some(("source.docker.git_repository", &docker.git_repository))
+    }
+}
+
+impl GitSourceRequest for HelmRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
+        let git = self.source.git.as_ref()?;
+        Some(("source.git.git_repository", &git.git_repository))
+    }
+}
+
+impl GitSourceRequest for TerraformRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
+        let git = &self.terraform_files_source.git;
+        Some((
+            "terraform_files_source.git.git_repository",
+            &git.git_repository,
+        ))
+    }
+}
+
+impl GitSourceRequest for ContainerRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
+        None
+    }
+}
+
+impl GitSourceRequest for DatabaseRequest {
+    fn git_repository(&self) -> Option<(&'static str, &GitRepositoryRequest)> {
         None
     }
 }

@@ -30,7 +30,6 @@ const LEFT_ALONE: &[&str] = &[
     "docker_target_build_stage",
     "git_repository.owner",
     "git_repository.name",
-    "git_repository.git_token_id",
     // Deploys. An environment's cancel stops every action of its services: always forced.
     "force_cancel",
     "chart_version",

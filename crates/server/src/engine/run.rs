@@ -16,6 +16,7 @@ use super::plan;
 use super::action::Action;
 use super::plan::{PlannedStep, QUEUE_SECONDS};
 use crate::git::{self};
+use crate::store::organization_resources::GIT_TOKENS;
 
 use super::rows::{end, enter_state, log, record_step, Outcome};
 
@@ -58,6 +59,14 @@ pub(super) async fn cancel_flag(
 /// A number of seconds as a person reads it: "90 s".
 pub(super) fn seconds_in_words(seconds: f64) -> String {
     format!("{} s", seconds.round() as i64)
+}
+
+/// The repository a service is built from: its address, branch, and the name of the git token
+/// it is read with.
+pub(super) struct Repository {
+    url: String,
+    branch: Option<String>,
+    git_token: Option<String>,
 }
 
 impl Engine {
@@ -184,9 +193,9 @@ impl Engine {
                 && git_commit_id.is_none()
             {
                 match self.branch_tip(service_id, kind).await? {
-                    Ok(Some(commit)) => {
-                        self.record_commit(deployment_id, service_id, step, &commit)
-                            .await?;
+                    Ok(Some((commit, git_token))) => {
+                        let read = (step, commit.as_str(), git_token.as_deref());
+                        self.record_commit(deployment_id, service_id, read).await?;
                         git_commit_id = Some(commit);
                     }
                     Ok(None) => {}
@@ -258,60 +267,71 @@ impl Engine {
         .await
     }
 
-    /// The commit at the tip of the service's branch, when its repository can be read here;
-    /// `Ok(None)` when it cannot (a remote repository) or the kind is not built from git.
+    /// The commit at the tip of the service's branch, when its repository can be read here, and
+    /// the git token it is read with; `Ok(None)` when it cannot be read (a remote repository) or
+    /// the kind is not built from git.
     pub(super) async fn branch_tip(
         &self,
         service_id: Uuid,
         kind: ServiceType,
-    ) -> anyhow::Result<Result<Option<String>, git::GitError>> {
-        let Some((url, branch)) = self.repository_url(service_id, kind).await? else {
+    ) -> anyhow::Result<Result<Option<(String, Option<String>)>, git::GitError>> {
+        let Some(repository) = self.repository(service_id, kind).await? else {
             return Ok(Ok(None));
         };
-        let path = match self.repositories.locate(&url) {
+        let path = match self.repositories.locate(&repository.url) {
             Ok(git::Location::Local(path)) => path,
             Ok(git::Location::Remote) => return Ok(Ok(None)),
             Err(refused) => return Ok(Err(refused)),
         };
-        let revision = branch.unwrap_or_else(|| "HEAD".into());
+        let revision = repository.branch.unwrap_or_else(|| "HEAD".into());
         let tip = tokio::task::spawn_blocking(move || git::resolve(&path, &revision)).await?;
-        Ok(tip.map(Some))
+        Ok(tip.map(|commit| Some((commit, repository.git_token))))
     }
 
-    /// The repository the service is built from and its branch; `None` for a service not built
-    /// from git (a database, a container, a job from an image, a chart from a helm repository).
-    pub(super) async fn repository_url(
+    /// The repository the service is built from; `None` for a service not built from git (a
+    /// database, a container, a job from an image, a chart from a helm repository).
+    pub(super) async fn repository(
         &self,
         service_id: Uuid,
         kind: ServiceType,
-    ) -> sqlx::Result<Option<(String, Option<String>)>> {
+    ) -> sqlx::Result<Option<Repository>> {
         let Some(path) = kind.git_repository_path() else {
             return Ok(None);
         };
         #[derive(sqlx::FromRow)]
-        struct Repository {
+        struct Row {
             url: Option<String>,
             branch: Option<String>,
+            git_token: Option<String>,
         }
-        let repository: Repository = sqlx::query_as(&format!(
-            "SELECT json_extract(spec, '{path}.url') AS url,
-                    json_extract(spec, '{path}.branch') AS branch
-             FROM services WHERE id = ?"
+        let row: Row = sqlx::query_as(&format!(
+            "SELECT json_extract(s.spec, '{path}.url') AS url,
+                    json_extract(s.spec, '{path}.branch') AS branch, t.name AS git_token
+             FROM services s LEFT JOIN organization_resources t ON t.kind = ?
+                AND t.organization_id = s.organization_id
+                AND t.id = json_extract(s.spec, '{path}.git_token_id')
+             WHERE s.id = ?"
         ))
+        .bind(GIT_TOKENS.stored_as)
         .bind(service_id.hyphenated())
         .fetch_one(&self.db)
         .await?;
-        Ok(repository.url.map(|url| (url, repository.branch)))
+        Ok(row.url.map(|url| Repository {
+            url,
+            branch: row.branch,
+            git_token: row.git_token,
+        }))
     }
 
     /// Records the commit a deployment found at its clone, so that a resume and the end of the
     /// deployment use it.
+    /// `read` is the step that read the repository, the commit, and the git token it was read
+    /// with.
     pub(super) async fn record_commit(
         &self,
         deployment_id: Uuid,
         service_id: Uuid,
-        step: &PlannedStep,
-        commit: &str,
+        (step, commit, git_token): (&PlannedStep, &str, Option<&str>),
     ) -> anyhow::Result<()> {
         let mut tx = self.writes.begin().await?;
         sqlx::query("UPDATE deployments SET git_commit_id = ? WHERE id = ?")
@@ -321,6 +341,14 @@ impl Engine {
             .await?;
         let message = format!("{}: the branch is at commit {commit}.", step.name.label());
         log(&mut tx, deployment_id, service_id, &message).await?;
+        if let Some(token) = git_token {
+            // The token is never written, only which one: and a local repository asks for none.
+            let message = format!(
+                "{}: read with the git token \"{token}\" (this server reads local repositories, which ask for no credential).",
+                step.name.label()
+            );
+            log(&mut tx, deployment_id, service_id, &message).await?;
+        }
         tx.commit().await?;
         Ok(())
     }

@@ -28,6 +28,12 @@ pub const WEBHOOKS: Kind = Kind {
     what: "webhook",
 };
 
+/// Git tokens, as stored: what the routes write, services name and the engine's clones read.
+pub const GIT_TOKENS: Kind = Kind {
+    stored_as: "git_token",
+    what: "git token",
+};
+
 /// The name of a webhook's signing secret among its secrets.
 pub const WEBHOOK_TARGET_SECRET: &str = "target_secret";
 

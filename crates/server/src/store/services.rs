@@ -8,7 +8,7 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult, UniqueViolation};
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::store::organization_resources::{Kind, Secrets, GIT_TOKENS};
 
 /// A record of the organization a service's record names: at `at` (a JSON path such as
 /// `$.registry`, holding `{id}` as stored), of `kind`.
@@ -18,12 +18,14 @@ pub struct Names {
     pub kind: Kind,
 }
 
-/// A service's stored spec with the groups it is attached to as they are now, in the order
-/// attached (a group deleted since is gone); specs attached to no group (most, and every kind
-/// without groups) as stored, without rewriting their JSON.
-const GROUPED: &str = "CASE WHEN COALESCE(json_array_length(s.spec, '$.annotations_groups'), 0)
-        + COALESCE(json_array_length(s.spec, '$.labels_groups'), 0) = 0 THEN s.spec
-    ELSE json_set(s.spec,
+/// A service's stored spec (`base`, an expression over `s.spec`) with the groups it is attached
+/// to as they are now, in the order attached (a group deleted since is gone); specs attached to
+/// no group (most, and every kind without groups) as `base`, without rewriting their JSON.
+fn grouped(base: &str) -> String {
+    format!(
+        "CASE WHEN COALESCE(json_array_length(s.spec, '$.annotations_groups'), 0)
+        + COALESCE(json_array_length(s.spec, '$.labels_groups'), 0) = 0 THEN {base}
+    ELSE json_set({base},
         '$.annotations_groups', json((SELECT json_group_array(json(g.record) ORDER BY j.key)
             FROM json_each(s.spec, '$.annotations_groups') j JOIN organization_resources g
             ON g.kind = 'annotations_group' AND g.organization_id = s.organization_id
@@ -32,21 +34,57 @@ const GROUPED: &str = "CASE WHEN COALESCE(json_array_length(s.spec, '$.annotatio
             FROM json_each(s.spec, '$.labels_groups') j JOIN organization_resources g
             ON g.kind = 'labels_group' AND g.organization_id = s.organization_id
             AND g.id = json_extract(j.value, '$.id'))))
-    END";
+    END"
+    )
+}
 
-/// A service's record as read: `GROUPED`, with the organization's record it names (at the path
-/// bound first, as in `ServiceResource::NAMES`) as that record is now.
-fn spec() -> String {
+/// The spec of a service of `kind` with the name of the git token its repository is read with
+/// as that token is named now (joined as `t` by `with_git_token`).
+fn with_git_token_name(kind: ServiceType) -> String {
+    match kind.git_repository_path() {
+        Some(path) => format!(
+            "CASE WHEN t.id IS NULL THEN s.spec
+             ELSE json_set(s.spec, '{path}.git_token_name', t.name) END"
+        ),
+        None => "s.spec".to_string(),
+    }
+}
+
+/// The git token a service of `kind` names, as `t`; nothing for the kinds never built from git.
+fn with_git_token(kind: ServiceType) -> String {
+    match kind.git_repository_path() {
+        Some(path) => format!(
+            "LEFT JOIN organization_resources t ON t.kind = '{}'
+             AND t.organization_id = s.organization_id
+             AND t.id = json_extract(s.spec, '{path}.git_token_id')",
+            GIT_TOKENS.stored_as
+        ),
+        None => String::new(),
+    }
+}
+
+/// A service's record as read: `grouped`, with the git token's name, and with the organization's
+/// record it names (at the path bound first, as in `ServiceResource::NAMES`) as that record is
+/// now.
+fn spec(kind: ServiceType) -> String {
+    let grouped = grouped(&with_git_token_name(kind));
     format!(
-        "CASE WHEN r.id IS NULL THEN {GROUPED} ELSE json_set({GROUPED}, ?, json_object(
+        "CASE WHEN r.id IS NULL THEN {grouped} ELSE json_set({grouped}, ?, json_object(
             'id', r.id, 'name', r.name, 'url', json_extract(r.record, '$.url'),
             'kind', json_extract(r.record, '$.kind'))) END"
     )
 }
 
-/// The record of `spec()` (of the kind bound second), joined on the id at the path bound third.
-const WITH_REGISTRY: &str = "LEFT JOIN organization_resources r
-    ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')";
+/// The record of `spec()` (of the kind bound second), joined on the id at the path bound third;
+/// then the git token of `kind`.
+fn joined(kind: ServiceType) -> String {
+    format!(
+        "LEFT JOIN organization_resources r
+            ON r.kind = ? AND r.id = json_extract(s.spec, ? || '.id')
+         {}",
+        with_git_token(kind)
+    )
+}
 
 /// A service's record (JSON) as read, with its id and name.
 #[derive(sqlx::FromRow)]
@@ -65,9 +103,10 @@ pub async fn in_environment(
     names: Option<Names>,
 ) -> ApiResult<Vec<Named>> {
     Ok(sqlx::query_as(&format!(
-        "SELECT s.id, s.name, {} AS record FROM services s {WITH_REGISTRY}
+        "SELECT s.id, s.name, {} AS record FROM services s {}
          WHERE s.environment_id = ? AND s.kind = ? ORDER BY s.name",
-        spec()
+        spec(kind),
+        joined(kind)
     ))
     .bind(names.map(|names| names.at))
     .bind(names.map(|names| names.kind.stored_as))
@@ -95,9 +134,10 @@ pub async fn find(
     id: Uuid,
 ) -> ApiResult<Option<Found>> {
     Ok(sqlx::query_as(&format!(
-        "SELECT {} AS record, s.environment_id FROM services s {WITH_REGISTRY}
+        "SELECT {} AS record, s.environment_id FROM services s {}
          WHERE s.id = ? AND s.organization_id = ? AND s.kind = ?",
-        spec()
+        spec(kind),
+        joined(kind)
     ))
     .bind(names.map(|names| names.at))
     .bind(names.map(|names| names.kind.stored_as))

@@ -438,6 +438,12 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             post.clone(),
+            "/organization/{organization_id}/gitToken".into(),
+            Some(json!({
+            "name": "contract-token", "type": "PROVIDER_C", "token": "contract-git-token"})),
+        ),
+        (
+            post.clone(),
             "/organization/{organization_id}/helmRepository".into(),
             Some(json!({
             "name": "contract-charts", "kind": "HTTPS", "url": "https://charts.example",
@@ -549,6 +555,13 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({
             "name": "auditor", "cluster_permissions": [], "project_permissions": [
                 {"project_id": project, "is_admin": false, "permissions": []}]})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/gitToken/{git_token_id}".into(),
+            Some(json!({
+            "name": "ci", "type": "PROVIDER_G", "workspace": "acme", "description": "CI reads",
+            "token": "rotated-contract-git-token"})),
         ),
         (
             put.clone(),
@@ -783,6 +796,7 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ("containerRegistry", "container_registry_id"),
         ("customRole", "role_id"),
         ("helmRepository", "helm_repository_id"),
+        ("gitToken", "git_token_id"),
         ("labelsGroups", "labels_group_id"),
         ("annotationsGroups", "annotations_group_id"),
         ("onPremise/credentials", "credentials_id"),

@@ -23,6 +23,7 @@ mod demo;
 mod engine;
 mod forward;
 mod fuzz;
+mod git_tokens;
 mod history;
 mod imports;
 mod kill_restart;

@@ -194,7 +194,7 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
     assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
     assert_eq!(
         refused.body["message"],
-        "This container registry is used by 2 services; change or delete them first."
+        "This container registry is used by 2 services (api, nightly); change or delete them first."
     );
     for service in [
         format!("/api/container/{}", container.body["id"].as_str().unwrap()),

@@ -5,8 +5,9 @@ use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{
-    concrete, fresh_variable, is_variable, records, TestServer, ALERT_WEBHOOK_URL, HELM_PASSWORD,
-    ON_PREMISE_SECRET, REGISTRY_PASSWORD, TERRAFORM_SECRET, VARIABLE_SECRET, WEBHOOK_SECRET,
+    concrete, fresh_variable, is_variable, records, TestServer, ALERT_WEBHOOK_URL,
+    GIT_TOKEN_SECRET, HELM_PASSWORD, ON_PREMISE_SECRET, REGISTRY_PASSWORD, TERRAFORM_SECRET,
+    VARIABLE_SECRET, WEBHOOK_SECRET,
 };
 use serde_json::json;
 
@@ -34,6 +35,7 @@ async fn no_get_route_answers_a_secret() {
         ALERT_WEBHOOK_URL,
         TERRAFORM_SECRET,
         VARIABLE_SECRET,
+        GIT_TOKEN_SECRET,
         "ecr-secret-key",
         token.as_str(),
         server.token.as_str(),
@@ -88,6 +90,7 @@ async fn secrets_are_sealed_at_rest() {
         TERRAFORM_SECRET,
         VARIABLE_SECRET,
         ALERT_WEBHOOK_URL,
+        GIT_TOKEN_SECRET,
     ] {
         assert!(!stored.contains(secret), "{secret} is stored in clear");
     }

@@ -6,6 +6,7 @@ mod alert_receivers;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
+pub(crate) mod git_tokens;
 pub(crate) mod groups;
 pub(crate) mod helm_repositories;
 mod on_premise_credentials;
@@ -28,5 +29,6 @@ pub fn register(routes: &mut RouteTable) {
     webhooks::register(routes);
     resources::register::<helm_repositories::HelmRepositories>(routes);
     groups::register(routes);
+    git_tokens::register(routes);
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
 }

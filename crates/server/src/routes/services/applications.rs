@@ -242,14 +242,13 @@ pub fn git_repository(request: GitRepositoryRequest) -> GitRepository {
     let url = request.url.trim().to_string();
     let (owner, name) = repository_owner_and_name(&url);
     GitRepository {
-        provider: request
-            .provider
-            .or_else(|| Some(SAMPLED_CODE_HOST.to_string())),
+        provider: request.provider.or(Some(SAMPLED_CODE_HOST)),
         owner,
         name,
         has_access: Some(true),
         branch: request.branch.or_else(|| Some("main".to_string())),
         root_path: request.root_path.or_else(|| Some("/".to_string())),
+        git_token_id: request.git_token_id.map(|id| id.to_string()),
         url,
         ..GitRepository::default()
     }

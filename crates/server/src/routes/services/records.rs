@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use platform_api::audit::EventType;
-use platform_api::{GitSource, Status};
+use platform_api::{GitSource, GitSourceRequest, Status};
 use serde_json::Value;
 use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
@@ -17,6 +17,7 @@ use crate::engine::{self, scope::Scope, status};
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiResult};
 use crate::fresh::Read;
 use crate::routes::environments::find_environment;
+use crate::routes::organization::git_tokens;
 use crate::routes::organization::resources::ensure_exists;
 use crate::routes::raw_json::{self, Asked, StoredList};
 use crate::state::AppState;
@@ -184,6 +185,9 @@ async fn check<R: ServiceResource>(
     R::validate(request, kept).map_err(ApiError::invalid)?;
     for (field, kind, id) in R::references(request) {
         ensure_exists(&mut *conn, kind, organization_id, id, &field).await?;
+    }
+    if let Some(repository) = request.git_repository() {
+        git_tokens::check_choice(conn, organization_id, repository).await?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! What every service kind is to the server (`ServiceResource`) and the routes each kind has.
 
 use chrono::{DateTime, Utc};
-use platform_api::{FieldError, Port, ServiceKind};
+use platform_api::{FieldError, GitSourceRequest, Port, ServiceKind};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -14,7 +14,9 @@ use crate::store::services::Names;
 /// A service kind as the server serves it: its type, request, record and paths are the kind's
 /// (`platform_api::ServiceKind`, which the console uses too); the rest is how the server checks,
 /// stores and builds its records.
-pub trait ServiceResource: ServiceKind<Request: ToSchema, Record: ToSchema> {
+pub trait ServiceResource:
+    ServiceKind<Request: ToSchema + GitSourceRequest, Record: ToSchema>
+{
     /// The kind in messages: "application".
     const WHAT: &'static str;
 

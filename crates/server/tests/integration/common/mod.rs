@@ -468,6 +468,11 @@ pub async fn records(server: &TestServer) -> Records {
             json!({"name": "main", "cloud_provider": "AWS", "region": "eu-west-3"}),
         ),
         (
+            "git_token_id",
+            "gitToken",
+            json!({"name": "ci", "type": "PROVIDER_G", "workspace": "acme", "token": GIT_TOKEN_SECRET}),
+        ),
+        (
             "credentials_id",
             "onPremise/credentials",
             json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),
@@ -499,6 +504,7 @@ pub async fn records(server: &TestServer) -> Records {
     }
     let environment = ids["environment_id"].clone();
     let registry = ids["container_registry_id"].clone();
+    let git_token = ids["git_token_id"].clone();
     for (parameter, kind, body) in [
         (
             "container_id",
@@ -514,7 +520,7 @@ pub async fn records(server: &TestServer) -> Records {
             "job_id",
             "job",
             json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
-                   "source": {"docker": {"git_repository": {"url": url, "branch": "main"}}}}),
+                   "source": {"docker": {"git_repository": {"url": url, "branch": "main", "git_token_id": git_token}}}}),
         ),
         (
             "helm_id",
@@ -590,6 +596,7 @@ pub const HELM_PASSWORD: &str = "helm-password-never-returned";
 pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
 pub const TERRAFORM_SECRET: &str = "terraform-secret-variable-never-returned";
 pub const VARIABLE_SECRET: &str = "variable-secret-value-never-returned";
+pub const GIT_TOKEN_SECRET: &str = "git-token-never-returned";
 pub const ALERT_WEBHOOK_URL: &str = "https://hooks.slack.com/services/never/returned";
 
 /// A route template with its parameters filled with real records.
