@@ -29,6 +29,7 @@ use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::container_registries::ContainerRegistries;
+use crate::routes::organization::settings::git_tokens::GitTokens;
 use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
@@ -105,6 +106,7 @@ lazy_pages! {
         ApiTokensPage(api_tokens_page) => ApiTokens,
         ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
         HelmRepositoriesPage(helm_repositories_page) => HelmRepositories,
+        GitTokensPage(git_tokens_page) => GitTokens,
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
@@ -219,6 +221,10 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=paths::helm_repositories_route()
                         view={Lazy::<HelmRepositoriesPage>::new()}
+                    />
+                    <Route
+                        path=paths::git_tokens_route()
+                        view={Lazy::<GitTokensPage>::new()}
                     />
                     <Route
                         path=paths::labels_annotations_route()

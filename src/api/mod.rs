@@ -7,6 +7,7 @@ pub mod cluster;
 mod enhancement;
 pub mod environment;
 pub mod error;
+pub mod git_token;
 pub mod groups;
 pub mod helm_repository;
 pub mod on_premise;

@@ -120,7 +120,7 @@ pub fn ProblemList(id: &'static str, problems: Signal<Vec<FieldError>>) -> impl 
 #[component]
 pub fn SelectField<V>(
     label: &'static str,
-    name: &'static str,
+    #[prop(into)] name: String,
     value: RwSignal<String>,
     options: Vec<(V, String)>,
     errors: RwSignal<Vec<FieldError>>,
@@ -129,8 +129,8 @@ pub fn SelectField<V>(
 where
     V: ToString + 'static,
 {
-    let error = error_for(errors, name);
-    let id = field_id(name);
+    let error = error_for(errors, name.clone());
+    let id = field_id(&name);
     view! {
         <div class="field" class:field--invalid=move || error.get().is_some()>
             <label for=id.clone()>{label}{required.then_some(" *")}</label>

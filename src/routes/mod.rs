@@ -154,6 +154,14 @@ pub mod paths {
         format!("/organization/{org}/settings/on-premise-credentials")
     }
 
+    pub fn git_tokens_route() -> impl Pattern {
+        path!("/organization/:org/settings/git-tokens")
+    }
+
+    pub fn git_tokens(org: Uuid) -> String {
+        format!("/organization/{org}/settings/git-tokens")
+    }
+
     pub fn api_tokens_route() -> impl Pattern {
         path!("/organization/:org/settings/api-tokens")
     }
@@ -335,6 +343,8 @@ mod tests {
             &credentials,
             organization,
         );
+        let git_tokens = paths::git_tokens(org);
+        reads_back(paths::git_tokens_route(), &git_tokens, organization);
         let all = platform_api::audit::EventQuery::default();
         let audit_log = paths::audit_log(org, &all);
         reads_back(paths::audit_log_route(), &audit_log, organization);

@@ -255,6 +255,30 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/organization/{organizationId}/gitToken",
+            body(GitTokenRequest {
+                name: "ci".into(),
+                description: Some("Reads the shop's repositories".into()),
+                kind: GitProvider::ProviderG,
+                token: Some("t0k3n".into()),
+                workspace: Some("acme".into()),
+                git_api_url: None,
+            }),
+        ),
+        (
+            "put",
+            "/organization/{organizationId}/gitToken/{gitTokenId}",
+            body(GitTokenRequest {
+                name: "ci".into(),
+                description: None,
+                kind: GitProvider::ProviderC,
+                token: Some("r0tated".into()),
+                workspace: None,
+                git_api_url: Some("https://git.example.com/api".into()),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/webhook",
             body(WebhookRequest {
                 kind: WebhookKind::Standard,

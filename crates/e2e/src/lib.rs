@@ -17,8 +17,9 @@ use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
 /// The organization's settings pages, by the last segment of their address.
-pub const SETTINGS_PAGES: [&str; 7] = [
+pub const SETTINGS_PAGES: [&str; 8] = [
     "api-tokens",
+    "git-tokens",
     "webhooks",
     "container-registries",
     "helm-repositories",

@@ -161,4 +161,20 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/alert-receivers",
         decodes::<List<AlertReceiver>>,
     ),
+    (
+        "/organization/{organizationId}/gitToken",
+        decodes::<List<GitToken>>,
+    ),
+    (
+        "/organization/{organizationId}/gitToken/{gitTokenId}/associatedServices",
+        decodes::<List<GitTokenAssociatedService>>,
+    ),
+    ("/application/{applicationId}/link", decodes::<List<Link>>),
+    ("/container/{containerId}/link", decodes::<List<Link>>),
+    ("/helm/{helmId}/link", decodes::<List<Link>>),
+    ("/environment/{environmentId}/link", decodes::<List<Link>>),
+    (
+        "/database/{databaseId}/masterCredentials",
+        decodes::<Credentials>,
+    ),
 ];

@@ -4,6 +4,7 @@
 pub mod alert_receivers;
 pub mod api_tokens;
 pub mod container_registries;
+pub mod git_tokens;
 pub mod helm_repositories;
 pub mod labels_annotations;
 pub mod on_premise_credentials;
@@ -30,10 +31,11 @@ pub fn SettingsHeader(title: &'static str, lead: &'static str) -> impl IntoView 
 }
 
 /// Every settings page of the organization, by title, in the order of its tabs.
-pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 7] {
+pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 8] {
     [
         ("Container registries", paths::container_registries(org)),
         ("Helm repositories", paths::helm_repositories(org)),
+        ("Git tokens", paths::git_tokens(org)),
         ("API tokens", paths::api_tokens(org)),
         ("Webhooks", paths::webhooks(org)),
         ("Alert receivers", paths::alert_receivers(org)),

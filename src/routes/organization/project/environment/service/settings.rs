@@ -18,7 +18,7 @@ use crate::components::loaded::loaded;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::organization::project::environment::service_form::{
     application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
-    job::JobForm, provide_group_choices, terraform::TerraformForm,
+    job::JobForm, provide_form_choices, terraform::TerraformForm,
 };
 use crate::routes::{current_id, paths};
 
@@ -28,7 +28,7 @@ pub fn ServiceSettings() -> impl IntoView {
     let org = current_id(|a: &OrganizationAddress| a.org);
     let saved = Callback::new(move |record| addressed.saved(record));
     if let Some(org) = org.get_untracked() {
-        provide_group_choices(org);
+        provide_form_choices(org);
     }
     view! {
         <section class="card" aria-labelledby="settings-title">

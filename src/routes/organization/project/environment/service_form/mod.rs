@@ -10,23 +10,28 @@ pub mod job;
 mod resources;
 mod runtime;
 
-pub use runtime::provide_group_choices;
 pub mod terraform;
 
 use leptos::prelude::*;
-use platform_api::{FieldError, GitRepositoryRequest};
+use platform_api::{
+    FieldError, GitProvider, GitRepositoryRequest, GitToken, WireEnum, SAMPLED_CODE_HOST,
+};
 use uuid::Uuid;
 
-use crate::api::use_api;
-use crate::components::form_field::{optional_text, SelectField, TextField};
-use crate::routes::paths;
+use crate::api::{use_api, ApiError};
+use crate::components::form_field::{optional_text, EnumSelect, SelectField, TextField};
+use crate::routes::address::OrganizationAddress;
+use crate::routes::{current_id, paths};
 
-/// A git repository as a form holds it: its address, branch and the directory that matters.
+/// A git repository as a form holds it: its address, branch, the directory that matters, its
+/// code host and the git token it is read with (an id, empty for none).
 #[derive(Clone, Copy)]
 pub struct GitFields {
     url: RwSignal<String>,
     branch: RwSignal<String>,
     root_path: RwSignal<String>,
+    provider: RwSignal<GitProvider>,
+    git_token: RwSignal<String>,
 }
 
 impl GitFields {
@@ -44,6 +49,17 @@ impl GitFields {
                     .and_then(|r| r.root_path.clone())
                     .unwrap_or_default(),
             ),
+            provider: RwSignal::new(
+                repository
+                    .and_then(|r| r.provider)
+                    .unwrap_or(SAMPLED_CODE_HOST),
+            ),
+            git_token: RwSignal::new(
+                repository
+                    .and_then(|r| r.git_token_id)
+                    .map(|id| id.to_string())
+                    .unwrap_or_default(),
+            ),
         }
     }
 
@@ -51,11 +67,14 @@ impl GitFields {
         let mut repository =
             GitRepositoryRequest::for_url(&self.url.get_untracked(), optional_text(self.branch));
         repository.root_path = optional_text(self.root_path);
+        repository.provider = Some(self.provider.get_untracked());
+        repository.git_token_id = self.git_token.get_untracked().parse().ok();
         repository
     }
 }
 
-/// The fields of a git repository, named under `prefix` (`source.git.git_repository`).
+/// The fields of a git repository, named under `prefix` (`source.git.git_repository`): the git
+/// token offered among the organization's tokens of the code host chosen.
 #[component]
 pub fn GitRepositoryFields(
     git: GitFields,
@@ -70,7 +89,67 @@ pub fn GitRepositoryFields(
         <TextField label="Branch" name=format!("{prefix}.branch") value=git.branch errors/>
         <TextField label=root_label name=format!("{prefix}.root_path") value=git.root_path errors
             hint=root_hint/>
+        <EnumSelect label="Code host" name=format!("{prefix}.provider") value=git.provider errors/>
+        <GitTokenField git prefix errors/>
     }
+}
+
+/// The organization's git tokens, for the repository fields.
+type GitTokenChoices = LocalResource<Result<Vec<GitToken>, ApiError>>;
+
+/// What the forms under the caller choose among, read once: the organization's groups and git
+/// tokens. A page whose form is built again (with a saved record) does not read them again.
+pub fn provide_form_choices(org: Uuid) {
+    runtime::provide_group_choices(org);
+    provide_context(read_git_tokens(org));
+}
+
+fn read_git_tokens(org: Uuid) -> GitTokenChoices {
+    let api = use_api();
+    LocalResource::new(move || async move { api.git_tokens(org).await })
+}
+
+/// The git token a repository is read with: none (a public repository), or one of the
+/// organization's tokens for the repository's code host.
+#[component]
+fn GitTokenField(
+    git: GitFields,
+    prefix: &'static str,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let org = current_id(|a: &OrganizationAddress| a.org).get_untracked();
+    let tokens = use_context::<GitTokenChoices>().or_else(|| org.map(read_git_tokens))?;
+    // A token is for one host: another host chosen, the token chosen no longer applies.
+    Effect::watch(
+        move || git.provider.get(),
+        move |_, _, _| git.git_token.set(String::new()),
+        false,
+    );
+    let add_at = org.map(paths::git_tokens).unwrap_or_default();
+    Some(move || {
+        // Without the tokens (a role that may not list them), the field is left out.
+        let tokens = tokens.get()?.ok()?;
+        let host = git.provider.get();
+        let mut options = vec![(String::new(), "None: a public repository".to_string())];
+        options.extend(
+            tokens
+                .iter()
+                .filter(|token| token.kind == host)
+                .map(|token| (token.id.to_string(), token.name.clone())),
+        );
+        let none_for_host = options.len() == 1;
+        let add_at = add_at.clone();
+        Some(view! {
+            <SelectField label="Git token" name=format!("{prefix}.git_token_id") value=git.git_token
+                options errors/>
+            {none_for_host.then(|| view! {
+                <p class="field__hint">
+                    {format!("No git token for {} yet: a private repository needs one. ", host.label())}
+                    <a href=add_at>"Add a git token"</a>
+                </p>
+            })}
+        })
+    })
 }
 
 /// A choice between two sources (git or an image, git or a helm repository), as radio buttons
