@@ -8,6 +8,7 @@ pub mod caller;
 mod console;
 pub mod db;
 mod demo;
+mod dns;
 pub mod engine;
 pub mod error;
 pub mod events;

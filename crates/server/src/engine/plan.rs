@@ -102,6 +102,15 @@ pub const STOP: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Stop
 /// Uninstalling: deleting compute and data, keeping the configuration.
 pub const UNINSTALL: &[PlannedStep] = &[step(StepName::Deployment, ServiceState::Deleting, 6.0)];
 
+/// The step of a deployment of `kind` that routes the service's custom domains, if it has any.
+pub fn routing_step(kind: ServiceType) -> Option<StepName> {
+    match kind {
+        ServiceType::Application | ServiceType::Container => Some(StepName::RouterDeployment),
+        ServiceType::Helm => Some(StepName::Deployment),
+        _ => None,
+    }
+}
+
 /// The steps of `action` (in its variant `sub_action`) on a service of `kind`.
 pub fn steps(action: Action, kind: ServiceType, sub_action: SubAction) -> &'static [PlannedStep] {
     match (action, kind) {

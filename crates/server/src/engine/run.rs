@@ -6,16 +6,20 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction, VariableScope,
+    validation_domain, ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName,
+    SubAction, VariableScope,
 };
 use sqlx::{Sqlite, Transaction};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::plan;
 
 use super::action::Action;
 use super::plan::{PlannedStep, QUEUE_SECONDS};
+use crate::dns;
 use crate::git::{self};
+use crate::store::custom_domains;
 use crate::store::organization_resources::GIT_TOKENS;
 
 use super::rows::{end, enter_state, log, record_step, Outcome};
@@ -202,6 +206,13 @@ impl Engine {
                     Err(error) => failure = Some(format!("{}: {error}", step.name.label())),
                 }
             }
+            if failure.is_none()
+                && action == Action::Deploy
+                && plan::routing_step(kind) == Some(step.name)
+            {
+                self.check_custom_domains(deployment_id, service_id, step)
+                    .await?;
+            }
             // The step's end and what follows it (the next step, or the action's end) are one
             // transaction: half as many commits, and no moment between two states. A cancel is
             // read in it, so that no step starts after a cancel was recorded.
@@ -325,6 +336,48 @@ impl Engine {
 
     /// Records the commit a deployment found at its clone, so that a resume and the end of the
     /// deployment use it.
+    /// Checks the service's custom domains at the step that routes them, each outcome in the
+    /// deployment's log: a domain whose DNS is not set is said so (the deployment goes on; the
+    /// service stays reached at its own address).
+    async fn check_custom_domains(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+    ) -> anyhow::Result<()> {
+        let domains = custom_domains::of_service(&self.db, service_id).await?;
+        if domains.is_empty() {
+            return Ok(());
+        }
+        let environment_id: Hyphenated =
+            sqlx::query_scalar("SELECT environment_id FROM services WHERE id = ?")
+                .bind(service_id.hyphenated())
+                .fetch_one(&self.db)
+                .await?;
+        let target = validation_domain(service_id, environment_id.into_uuid());
+        let mut tx = self.writes.begin().await?;
+        for domain in domains {
+            let checked = dns::check(&domain.domain, domain.use_cdn.unwrap_or(false), &target);
+            let message = match checked.error_details {
+                None => format!(
+                    "{}: custom domain {} routed ({}).",
+                    step.name.label(),
+                    domain.domain,
+                    checked.status.label().to_lowercase()
+                ),
+                Some(details) => format!(
+                    "{}: custom domain {} failed its check ({}): {details} The service stays reached at its own address until it passes.",
+                    step.name.label(),
+                    domain.domain,
+                    checked.status.label().to_lowercase()
+                ),
+            };
+            log(&mut tx, deployment_id, service_id, &message).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// `read` is the step that read the repository, the commit, and the git token it was read
     /// with.
     pub(super) async fn record_commit(

@@ -783,6 +783,23 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             None,
         ));
     }
+    for kind in ["application", "container", "helm"] {
+        let collection = format!("/{kind}/{{{kind}_id}}/customDomain");
+        writes.push((
+            post.clone(),
+            collection.clone(),
+            Some(json!({"domain": format!("new-{kind}.shop.example.com"), "generate_certificate": false, "use_cdn": true})),
+        ));
+        let item = format!("{collection}/{{{kind}_domain_id}}");
+        writes.push((
+            put.clone(),
+            item.clone(),
+            Some(
+                json!({"domain": format!("{kind}.shop.example.org"), "generate_certificate": true}),
+            ),
+        ));
+        writes.push((delete.clone(), item, None));
+    }
     writes.push((delete.clone(), "/variable/{variable_id}".into(), None));
     writes.push((delete.clone(), "/cluster/{cluster_id}/lock".into(), None));
     for kind in SERVICE_KINDS {

@@ -18,6 +18,7 @@ mod console;
 mod contract;
 mod contract_writes;
 mod credentials;
+mod custom_domains;
 mod data_folder;
 mod demo;
 mod engine;

@@ -164,17 +164,22 @@ async fn users<'e, R: OrganizationResource>(
 /// How many names a refusal lists of what uses a record.
 const USERS_NAMED: usize = 5;
 
-/// The names of the first `USERS_NAMED` of what uses the record `id`, by name, comma separated
-/// ("and N more" after them).
-async fn user_names(conn: &mut SqliteConnection, used_by: UsedBy, id: Uuid) -> ApiResult<String> {
+/// The names of the first `USERS_NAMED` of what uses the record `id` of the organization, by
+/// name, comma separated ("and N more" after them).
+async fn user_names(
+    conn: &mut SqliteConnection,
+    used_by: UsedBy,
+    (organization_id, id): (Uuid, Uuid),
+) -> ApiResult<String> {
     let (table, uses) = match used_by {
         UsedBy::Nothing => return Ok(String::new()),
         UsedBy::Services => ("services", "instr(spec, ?) > 0"),
         UsedBy::Environments => ("environments", "cluster_id = ?"),
     };
     let names: Vec<String> = sqlx::query_scalar(&format!(
-        "SELECT name FROM {table} WHERE {uses} ORDER BY name"
+        "SELECT name FROM {table} WHERE organization_id = ? AND {uses} ORDER BY name"
     ))
+    .bind(organization_id.hyphenated())
     .bind(id.hyphenated().to_string())
     .fetch_all(&mut *conn)
     .await?;
@@ -400,7 +405,7 @@ async fn delete<R: OrganizationResource>(
     let users = users::<R>(&mut *tx, organization_id, id).await?;
     if users > 0 {
         let (what, plural) = (R::USED_BY.what(), if users == 1 { "" } else { "s" });
-        let named = user_names(&mut tx, R::USED_BY, id).await?;
+        let named = user_names(&mut tx, R::USED_BY, (organization_id, id)).await?;
         return Err(ApiError::conflict(format!(
             "This {} is used by {users} {what}{plural} ({named}); change or delete them first.",
             R::KIND.what

@@ -5,6 +5,7 @@ mod actions;
 pub(crate) mod applications;
 mod clones;
 pub(crate) mod containers;
+mod custom_domains;
 pub(crate) mod databases;
 mod deployment_queue;
 mod environment_services;
@@ -39,5 +40,6 @@ pub fn register(routes: &mut RouteTable) {
     deployment_queue::register(routes);
     tfvars::register(routes);
     links::register(routes);
+    custom_domains::register(routes);
     databases::register(routes);
 }

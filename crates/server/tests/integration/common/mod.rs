@@ -541,6 +541,22 @@ pub async fn records(server: &TestServer) -> Records {
         assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    // A custom domain of each kind that has them.
+    for (parameter, kind) in [
+        ("application_domain_id", "application"),
+        ("container_domain_id", "container"),
+        ("helm_domain_id", "helm"),
+    ] {
+        let service = ids[format!("{kind}_id").as_str()].clone();
+        let reply = server
+            .post(
+                &format!("/api/{kind}/{service}/customDomain"),
+                json!({"domain": format!("{kind}.shop.example.com"), "generate_certificate": true}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
+        ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
+    }
     // A deployment request, of the database deployed once.
     let database = ids["database_id"].clone();
     let deployed = server
