@@ -4,6 +4,7 @@
 pub mod alert_receiver;
 pub mod audit;
 pub mod cluster;
+pub mod custom_domain;
 mod enhancement;
 pub mod environment;
 pub mod error;

@@ -255,6 +255,24 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/application/{applicationId}/customDomain",
+            body(CustomDomainRequest {
+                domain: "shop.example.com".into(),
+                generate_certificate: true,
+                use_cdn: Some(false),
+            }),
+        ),
+        (
+            "put",
+            "/helm/{helmId}/customDomain/{customDomainId}",
+            body(CustomDomainRequest {
+                domain: "*.shop.example.com".into(),
+                generate_certificate: false,
+                use_cdn: Some(true),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/gitToken",
             body(GitTokenRequest {
                 name: "ci".into(),

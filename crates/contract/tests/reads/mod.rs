@@ -169,6 +169,27 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/gitToken/{gitTokenId}/associatedServices",
         decodes::<List<GitTokenAssociatedService>>,
     ),
+    (
+        "/application/{applicationId}/customDomain",
+        decodes::<List<CustomDomain>>,
+    ),
+    (
+        "/container/{containerId}/customDomain",
+        decodes::<List<CustomDomain>>,
+    ),
+    ("/helm/{helmId}/customDomain", decodes::<List<CustomDomain>>),
+    (
+        "/application/{applicationId}/checkCustomDomain",
+        decodes::<List<CheckedCustomDomain>>,
+    ),
+    (
+        "/container/{containerId}/checkCustomDomain",
+        decodes::<List<CheckedCustomDomain>>,
+    ),
+    (
+        "/helm/{helmId}/checkCustomDomain",
+        decodes::<List<CheckedCustomDomain>>,
+    ),
     ("/application/{applicationId}/link", decodes::<List<Link>>),
     ("/container/{containerId}/link", decodes::<List<Link>>),
     ("/helm/{helmId}/link", decodes::<List<Link>>),

@@ -12,6 +12,7 @@ mod commits;
 mod connection;
 mod database_connection;
 mod deploy_journey;
+mod domains;
 mod embed;
 mod environment_actions;
 mod environment_deployments;

@@ -7,6 +7,7 @@ mod clone;
 mod commit_picker;
 mod connection;
 pub mod deployments;
+mod domains;
 mod facts;
 mod links;
 pub mod logs;

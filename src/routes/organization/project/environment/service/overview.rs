@@ -14,6 +14,7 @@ use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
 
 use super::connection::DatabaseConnection;
+use super::domains::ServiceDomains;
 use super::facts::Facts;
 use super::links::ServiceLinks;
 use super::{no_service, use_addressed_service, AddressedService};
@@ -60,6 +61,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
         </div>
         <ServiceLinks service=addressed/>
+        <ServiceDomains service=addressed/>
         {move || match (addressed.kind(), service.get()) {
             (Some(ServiceType::Database), Some(database)) => Some(view! { <DatabaseConnection database/> }),
             _ => None,
