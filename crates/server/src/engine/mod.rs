@@ -4,6 +4,7 @@
 
 pub mod action;
 pub mod admission;
+mod backup;
 mod cluster;
 pub mod history;
 pub mod instances;
@@ -148,6 +149,7 @@ impl Engine {
             self.spawn(id.into_uuid(), Start::ServerRestarted);
         }
         self.resume_cluster_upgrades().await?;
+        self.resume_backups().await?;
         self.running
             .store(true, std::sync::atomic::Ordering::Release);
         Ok(())

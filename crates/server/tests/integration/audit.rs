@@ -62,6 +62,8 @@ fn expected_event(method: &Method, template: &str) -> &'static str {
         ("POST", "bulk") => "UPDATE",
         ("POST", "lock") => "LOCK",
         ("DELETE", "lock") => "UNLOCK",
+        // A backup takes the database's data out.
+        ("POST", "backup") => "EXPORT",
         // The deletion of selected services.
         ("POST", "delete") => "DELETE",
         ("PUT", _) => "UPDATE",

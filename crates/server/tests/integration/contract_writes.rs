@@ -337,6 +337,12 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
     let project = ids.id("project_id");
     let environment = ids.id("environment_id");
     let mut writes: Vec<(Method, String, Option<Value>)> = vec![
+        // First, while the database of `records` runs.
+        (
+            post.clone(),
+            "/database/{database_id}/backup".into(),
+            Some(json!({"name": "contract-backup", "message": "taken by the contract test"})),
+        ),
         (
             post.clone(),
             "/organization/{organization_id}/project".into(),
@@ -800,6 +806,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ));
         writes.push((delete.clone(), item, None));
     }
+    writes.push((
+        delete.clone(),
+        "/database/{database_id}/backup/{backup_id}".into(),
+        None,
+    ));
     writes.push((delete.clone(), "/variable/{variable_id}".into(), None));
     writes.push((delete.clone(), "/cluster/{cluster_id}/lock".into(), None));
     for kind in SERVICE_KINDS {

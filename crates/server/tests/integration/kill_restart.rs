@@ -317,3 +317,112 @@ fn the_server_says_it_is_alive_and_ready_and_stops_on_sigterm() {
         "{logged:?}"
     );
 }
+
+/// Waits until `check` holds of the answer to `GET path`, up to 60 s; the last answer.
+fn wait_for(
+    server: &Server,
+    token: &str,
+    path: &str,
+    what: &str,
+    check: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let answer = call(server, token, "GET", path, None);
+        if check(&answer) {
+            return answer;
+        }
+        assert!(Instant::now() < deadline, "never {what}: {answer}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_backup_killed_in_the_middle_ends_failed_or_finished_never_running() {
+    let data = TempDir::new().unwrap();
+    let (mut server, token) = start(&data);
+    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/project"),
+        Some(json!({"name": "shop"})),
+    );
+    let environment = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
+        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
+    );
+    let database = call(
+        &server,
+        &token,
+        "POST",
+        &format!(
+            "/environment/{}/database",
+            environment["id"].as_str().unwrap()
+        ),
+        Some(json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    call(
+        &server,
+        &token,
+        "POST",
+        &format!("/database/{database}/deploy"),
+        Some(json!({})),
+    );
+    wait_for(
+        &server,
+        &token,
+        &format!("/database/{database}/status"),
+        "deployed",
+        |status| status["state"] == "DEPLOYED",
+    );
+    let backups = format!("/database/{database}/backup");
+    call(
+        &server,
+        &token,
+        "POST",
+        &backups,
+        Some(json!({"name": "nightly", "message": "before the kill"})),
+    );
+    // Killed while the dump runs (about a second at speed 20).
+    wait_for(&server, &token, &backups, "executing", |list| {
+        list["results"][0]["status"]["state"] == "EXECUTING"
+    });
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let (restarted, token) = start(&data);
+    let listed = call(&restarted, &token, "GET", &backups, None);
+    let backup = &listed["results"][0];
+    let state = backup["status"]["state"].as_str().unwrap();
+    // Never left running: an interrupted dump is not trusted, so it ends failed.
+    assert_eq!(state, "DEPLOYMENT_ERROR", "{listed}");
+    assert!(
+        backup["message"]
+            .as_str()
+            .unwrap()
+            .contains("The server stopped while the backup was being taken"),
+        "{listed}"
+    );
+    // Another is taken after the restart.
+    call(
+        &restarted,
+        &token,
+        "POST",
+        &backups,
+        Some(json!({"name": "again", "message": "after the restart"})),
+    );
+    wait_for(&restarted, &token, &backups, "ready", |list| {
+        list["results"][0]["status"]["state"] == "READY"
+    });
+}

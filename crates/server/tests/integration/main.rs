@@ -10,6 +10,7 @@ mod api;
 mod audit;
 mod audit_access;
 mod auth;
+mod backups;
 mod bounds;
 mod clones;
 mod clusters;

@@ -3,6 +3,7 @@
 
 mod actions;
 pub(crate) mod applications;
+mod backups;
 mod clones;
 pub(crate) mod containers;
 mod custom_domains;
@@ -42,4 +43,5 @@ pub fn register(routes: &mut RouteTable) {
     links::register(routes);
     custom_domains::register(routes);
     databases::register(routes);
+    backups::register(routes);
 }

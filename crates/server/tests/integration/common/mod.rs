@@ -573,6 +573,24 @@ pub async fn records(server: &TestServer) -> Records {
     server
         .settled(&format!("/api/database/{database}/status"))
         .await;
+    // A backup of it, taken to its end.
+    let backup = server
+        .post(
+            &format!("/api/database/{database}/backup"),
+            json!({"name": "nightly", "message": "kept a week"}),
+        )
+        .await;
+    assert_eq!(backup.status, StatusCode::CREATED, "{}", backup.body);
+    for _ in 0..500 {
+        let listed = server
+            .get(&format!("/api/database/{database}/backup"))
+            .await;
+        if listed.body["results"][0]["status"]["state"] == "READY" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    ids.insert("backup_id", backup.body["id"].as_str().unwrap().to_string());
     let application = ids["application_id"].clone();
     // Routes of any service kind (`/service/{service_id}/...`) are read on the application.
     ids.insert("service_id", application.clone());
