@@ -273,6 +273,14 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/database/{databaseId}/backup",
+            body(BackupRequest {
+                name: "before-v2".into(),
+                message: "before the migration to v2".into(),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/gitToken",
             body(GitTokenRequest {
                 name: "ci".into(),

@@ -194,6 +194,7 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ("/container/{containerId}/link", decodes::<List<Link>>),
     ("/helm/{helmId}/link", decodes::<List<Link>>),
     ("/environment/{environmentId}/link", decodes::<List<Link>>),
+    ("/database/{databaseId}/backup", decodes::<BackupPage>),
     (
         "/database/{databaseId}/masterCredentials",
         decodes::<Credentials>,

@@ -64,3 +64,72 @@ async fn a_databases_connection_details_are_on_its_overview() -> anyhow::Result<
     browser.screenshot("database-connection").await?;
     browser.close().await
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_databases_backup_is_taken_and_deleted() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let database = browser
+        .create(
+            &format!("/environment/{}/database", place.environment),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.service_page(&database)).await?;
+    browser
+        .wait_for_text("section[aria-labelledby=backups-title]", "No backup yet")
+        .await?;
+
+    // Not running yet: the rule says why.
+    browser.open_new("Take a backup").await?;
+    browser.fill("#field-name", "before-v2").await?;
+    browser
+        .fill("#field-message", "before the migration to v2")
+        .await?;
+    browser
+        .click("form[aria-label='Take a backup'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".toast--error", "is not running")
+        .await?;
+    browser
+        .client
+        .execute("document.querySelector('dialog[open]').close()", vec![])
+        .await?;
+
+    browser.click_button("Deploy").await?;
+    browser
+        .find("section[aria-labelledby=status-title] [data-state=DEPLOYED]")
+        .await?;
+    browser.open_new("Take a backup").await?;
+    browser
+        .click("form[aria-label='Take a backup'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "Backup before-v2 asked for")
+        .await?;
+    browser
+        .wait_for_text("[data-backup=before-v2]", "Taken")
+        .await?;
+    browser.screenshot("database-backups").await?;
+
+    // Out from under the toasts in the corner.
+    browser
+        .client
+        .execute(
+            "document.querySelector('[data-backup=before-v2]').scrollIntoView({block: 'center'})",
+            vec![],
+        )
+        .await?;
+    browser
+        .click("[data-backup=before-v2] .button--danger")
+        .await?;
+    browser.accept_confirmation().await?;
+    browser
+        .wait_for_text("section[aria-labelledby=backups-title]", "No backup yet")
+        .await?;
+    browser.close().await
+}

@@ -3,6 +3,7 @@
 //! tabs around the page of the tab chosen, so that switching tabs fetches nothing again.
 
 mod actions;
+mod backups;
 mod clone;
 mod commit_picker;
 mod connection;

@@ -13,6 +13,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
 
+use super::backups::DatabaseBackups;
 use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
 use super::facts::Facts;
@@ -49,6 +50,12 @@ pub fn ServiceOverview() -> impl IntoView {
         }
     });
 
+    // The database's cards are built once per database, not again at each read of its status
+    // (a form half filled in them is kept).
+    let database = Memo::new(move |_| match (addressed.kind(), service.get()) {
+        (Some(ServiceType::Database), Some(database)) => Some(database),
+        _ => None,
+    });
     view! {
         <div class="columns">
             <section class="card" aria-labelledby="status-title">
@@ -62,10 +69,10 @@ pub fn ServiceOverview() -> impl IntoView {
         </div>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
-        {move || match (addressed.kind(), service.get()) {
-            (Some(ServiceType::Database), Some(database)) => Some(view! { <DatabaseConnection database/> }),
-            _ => None,
-        }}
+        {move || database.get().map(|database| view! {
+            <DatabaseConnection database/>
+            <DatabaseBackups database/>
+        })}
         <section class="card" aria-labelledby="log-title">
             <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}

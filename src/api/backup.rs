@@ -1,0 +1,30 @@
+use platform_api::{Backup, BackupPage, BackupRequest};
+use uuid::Uuid;
+
+use super::{Api, ApiError};
+
+fn backups_path(database: Uuid) -> String {
+    format!("/database/{database}/backup")
+}
+
+impl Api {
+    /// The database's backups, newest first (the first page).
+    pub async fn backups(&self, database: Uuid) -> Result<Vec<Backup>, ApiError> {
+        let page: BackupPage = self.get(&backups_path(database)).await?;
+        Ok(page.results)
+    }
+
+    /// Asks for a backup of the database: taken by the platform, listed meanwhile.
+    pub async fn take_backup(
+        &self,
+        database: Uuid,
+        request: &BackupRequest,
+    ) -> Result<Backup, ApiError> {
+        self.post(&backups_path(database), request).await
+    }
+
+    pub async fn delete_backup(&self, database: Uuid, backup: Uuid) -> Result<(), ApiError> {
+        self.delete(&format!("{}/{backup}", backups_path(database)))
+            .await
+    }
+}
