@@ -15,6 +15,7 @@ use crate::caller::{role_permission, Caller, Client, TokenCaller};
 use crate::error::ApiError;
 use crate::fresh::Read;
 use crate::state::AppState;
+use crate::store::members;
 
 /// A new API token: random, prefixed so that it is recognisable in a secret scanner.
 pub fn generate_token() -> String {
@@ -123,15 +124,17 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
         permission: String,
         expires_at: Option<chrono::DateTime<chrono::Utc>>,
     }
-    let row: Row = sqlx::query_as(
+    let row: Option<Row> = sqlx::query_as(
         "SELECT t.id AS token_id, t.organization_id, t.name AS token_name, r.name AS role_name,
                 r.permission, t.expires_at
          FROM api_tokens t JOIN roles r ON r.id = t.role_id WHERE t.token_hash = ?",
     )
     .bind(hash)
     .fetch_optional(&state.db)
-    .await?
-    .ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
+    .await?;
+    let Some(row) = row else {
+        return member_caller(state, hash).await;
+    };
     let permission = role_permission(&row.permission).ok_or_else(|| {
         ApiError::internal(format!(
             "role {} grants an unknown permission",
@@ -150,6 +153,46 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
         id: row.token_id.parse().map_err(ApiError::internal)?,
         name: row.token_name,
         expires_at: row.expires_at,
+    })
+}
+
+/// How long a member's last activity may be behind: it is written at most this often.
+const ACTIVITY_PRECISION: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
+
+/// The member a session token (from an accepted invitation) signs in: held to their role as it
+/// is now, named by their e-mail address.
+async fn member_caller(state: &AppState, hash: &str) -> Result<TokenCaller, ApiError> {
+    let member = members::session_member(&state.db, hash)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("The API token is unknown or was deleted."))?;
+    let now = chrono::Utc::now();
+    if member
+        .last_activity_at
+        .is_none_or(|at| now - at > ACTIVITY_PRECISION)
+    {
+        // What the member asked for is answered even if this note cannot be written now.
+        if let Err(error) = members::touch(&state.writes, member.member_id).await {
+            tracing::warn!(%error, "could not note a member's activity");
+        }
+    }
+    let permission = role_permission(member.permission.as_str()).ok_or_else(|| {
+        ApiError::internal(format!(
+            "role {} grants an unknown permission",
+            member.role_name
+        ))
+    })?;
+    Ok(TokenCaller {
+        caller: Caller {
+            organization_id: member.organization_id,
+            name: member.email.clone(),
+            role_name: member.role_name,
+            client: Client::default(),
+            permission,
+            rate_key: format!("member:{}", member.member_id),
+        },
+        id: member.member_id,
+        name: member.email,
+        expires_at: None,
     })
 }
 

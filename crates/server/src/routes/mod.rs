@@ -68,6 +68,11 @@ pub fn api(state: &AppState) -> Router<AppState> {
     let document = Arc::new(openapi(table.rules()));
     table
         .into_router()
+        // The one route without a token: an invitation's link is the credential.
+        .route(
+            "/invitation/accept",
+            axum::routing::post(organization::members::accept_invitation),
+        )
         .route(
             "/openapi.json",
             get(move || {

@@ -3,6 +3,7 @@
 
 pub mod backups;
 pub mod custom_domains;
+pub mod members;
 pub mod organization_resources;
 pub mod services;
 pub mod variables;

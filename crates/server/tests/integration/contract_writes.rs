@@ -811,6 +811,28 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/database/{database_id}/backup/{backup_id}".into(),
         None,
     ));
+    // The custom role of `records` (READ).
+    let read_role = ids.id("role_id");
+    writes.push((
+        post.clone(),
+        "/organization/{organization_id}/inviteMember".into(),
+        Some(json!({"email": "lin@example.com", "role": "VIEWER"})),
+    ));
+    writes.push((
+        put.clone(),
+        "/organization/{organization_id}/member".into(),
+        Some(json!({"user_id": ids.id("member_id"), "role_id": read_role})),
+    ));
+    writes.push((
+        delete.clone(),
+        "/organization/{organization_id}/member".into(),
+        Some(json!({"user_id": ids.id("member_id")})),
+    ));
+    writes.push((
+        delete.clone(),
+        "/organization/{organization_id}/inviteMember/{invitation_id}".into(),
+        None,
+    ));
     writes.push((delete.clone(), "/variable/{variable_id}".into(), None));
     writes.push((delete.clone(), "/cluster/{cluster_id}/lock".into(), None));
     for kind in SERVICE_KINDS {

@@ -31,6 +31,7 @@ mod imports;
 mod kill_restart;
 mod links;
 mod load;
+mod members;
 mod openapi;
 mod overload;
 mod own_document;

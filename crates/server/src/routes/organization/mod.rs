@@ -9,6 +9,7 @@ mod events;
 pub(crate) mod git_tokens;
 pub(crate) mod groups;
 pub(crate) mod helm_repositories;
+pub(crate) mod members;
 mod on_premise_credentials;
 mod organizations;
 pub(crate) mod resources;
@@ -30,5 +31,6 @@ pub fn register(routes: &mut RouteTable) {
     resources::register::<helm_repositories::HelmRepositories>(routes);
     groups::register(routes);
     git_tokens::register(routes);
+    members::register(routes);
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
 }

@@ -220,6 +220,15 @@ async fn delete_role(
             "{tokens} API token(s) carry this role; delete them or give them another role first."
         )));
     }
+    let members: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM members WHERE role_id = ?")
+        .bind(role_id.hyphenated())
+        .fetch_one(&mut *tx)
+        .await?;
+    if members > 0 {
+        return Err(ApiError::conflict(format!(
+            "{members} member(s) have this role; give them another role first."
+        )));
+    }
     sqlx::query("DELETE FROM roles WHERE id = ?")
         .bind(role_id.hyphenated())
         .execute(&mut *tx)

@@ -502,6 +502,47 @@ pub async fn records(server: &TestServer) -> Records {
         );
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    // A member who accepted their invitation, and an invitation still pending.
+    let write_role = server.role_id("WRITE").await;
+    for (parameter, email) in [
+        ("member_id", "ada@example.com"),
+        ("invitation_id", "grace@example.com"),
+    ] {
+        let invited = server
+            .post(
+                &format!("/api/organization/{org}/inviteMember"),
+                json!({"email": email, "role_id": write_role}),
+            )
+            .await;
+        assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.body);
+        let id = invited.body["id"].as_str().unwrap().to_string();
+        if parameter == "member_id" {
+            let code = invited.body["invitation_link"]
+                .as_str()
+                .unwrap()
+                .split("#code=")
+                .nth(1)
+                .unwrap();
+            let accepted = server
+                .call(
+                    axum::http::Method::POST,
+                    "/api/invitation/accept",
+                    None,
+                    Some(
+                        &json!({"organization_id": org, "invitation_id": id, "code": code})
+                            .to_string(),
+                    ),
+                )
+                .await;
+            assert_eq!(accepted.status, StatusCode::CREATED, "{}", accepted.body);
+            ids.insert(
+                parameter,
+                accepted.body["member"]["id"].as_str().unwrap().to_string(),
+            );
+        } else {
+            ids.insert(parameter, id);
+        }
+    }
     let environment = ids["environment_id"].clone();
     let registry = ids["container_registry_id"].clone();
     let git_token = ids["git_token_id"].clone();

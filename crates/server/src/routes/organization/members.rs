@@ -1,0 +1,420 @@
+//! An organization's members (`/organization/{id}/member`) and invitations
+//! (`/organization/{id}/inviteMember`). An invitation gives a link that signs the new member in
+//! (`POST /invitation/accept`, this server's: the production platform signs its users in
+//! itself), issuing them a session token held to their role as tokens are. No change leaves the
+//! organization without a member who is an admin, once it has members.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::Json;
+use chrono::{TimeDelta, Utc};
+use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::{
+    FieldError, InvitationAcceptance, InvitationSignIn, InvitationStatus, InviteMember,
+    InviteMemberRequest, List, Member, MemberRemoval, MemberRole, MemberRoleUpdateRequest,
+    RolePermission, INVITATION_DAYS,
+};
+use rand::distr::{Alphanumeric, SampleString};
+use uuid::Uuid;
+
+use crate::audit::{self, Change, Target};
+use crate::auth::{generate_token, hash_token};
+use crate::caller::{role_permission, Caller, Client, Permission};
+use crate::db;
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::routes::own_organization;
+use crate::routes::{Doc, RouteTable};
+use crate::state::AppState;
+use crate::store::members::{self as store, InvitationRow, MemberRow, RoleRow};
+
+pub fn register(routes: &mut RouteTable) {
+    let members = "/organization/{organization_id}/member";
+    let invitations = "/organization/{organization_id}/inviteMember";
+    let invitation = "/organization/{organization_id}/inviteMember/{invitation_id}";
+    routes
+        .add(
+            Method::GET,
+            members,
+            Permission::Read,
+            Doc::new("The organization's members, each with their role and last activity")
+                .answers_list_of::<Member>(StatusCode::OK),
+            list_members,
+        )
+        .add(
+            Method::PUT,
+            members,
+            Permission::Admin,
+            Doc::new(
+                "Give a member another role; refused when it would leave no member who is an admin",
+            )
+            .body::<MemberRoleUpdateRequest>()
+            .answers_nothing(StatusCode::OK),
+            change_role,
+        )
+        .add(
+            Method::DELETE,
+            members,
+            Permission::Admin,
+            Doc::new(
+                "Remove a member (their sessions end); refused when it would leave no member who is an admin",
+            )
+            .body::<MemberRemoval>()
+            .answers_nothing(StatusCode::NO_CONTENT),
+            remove_member,
+        )
+        .add(
+            Method::GET,
+            invitations,
+            Permission::Admin,
+            Doc::new("The invitations not yet accepted, each with its link")
+                .answers_list_of::<InviteMember>(StatusCode::OK),
+            list_invitations,
+        )
+        .add(
+            Method::POST,
+            invitations,
+            Permission::Admin,
+            Doc::new(format!(
+                "Invite someone by e-mail with a role: the answer's link, valid {INVITATION_DAYS} \
+                 days, signs them in (this server sends no mail: give them the link)"
+            ))
+            .body::<InviteMemberRequest>()
+            .answers::<InviteMember>(StatusCode::CREATED),
+            invite,
+        )
+        .add(
+            Method::GET,
+            invitation,
+            Permission::Admin,
+            Doc::new("Read an invitation").answers::<InviteMember>(StatusCode::OK),
+            read_invitation,
+        )
+        .add(
+            Method::DELETE,
+            invitation,
+            Permission::Admin,
+            Doc::new("Revoke an invitation: its link no longer signs anyone in")
+                .answers_nothing(StatusCode::NO_CONTENT),
+            revoke_invitation,
+        );
+}
+
+/// The audit log's target of a change to a member or an invitation: the person, by e-mail.
+fn person(id: Uuid, email: &str) -> Target {
+    Target::new(TargetType::MembersAndRoles, id, email)
+}
+
+async fn list_members(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<Member>>> {
+    own_organization(&caller, organization_id)?;
+    let rows = store::members(&state.db, organization_id).await?;
+    Ok(Json(List::new(
+        rows.into_iter().map(Member::from).collect(),
+    )))
+}
+
+/// 409 when the member is the organization's last admin and `keeps_admin` is false.
+async fn keep_an_admin(
+    conn: &mut sqlx::SqliteConnection,
+    organization_id: Uuid,
+    member: &MemberRow,
+    keeps_admin: bool,
+) -> ApiResult<()> {
+    let is_admin = member.permission == RolePermission::Admin;
+    if is_admin && !keeps_admin && store::admins_but(conn, organization_id, member.id).await? == 0 {
+        return Err(ApiError::conflict(format!(
+            "{} is the organization's last admin: make another member an admin first.",
+            member.email
+        )));
+    }
+    Ok(())
+}
+
+/// The organization's role with this id, or a 400 naming `field`.
+async fn role_of(
+    conn: &mut sqlx::SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+    field: &str,
+) -> ApiResult<RoleRow> {
+    store::role(conn, organization_id, id)
+        .await?
+        .ok_or_else(|| {
+            ApiError::invalid(vec![FieldError::new(
+                field,
+                "is not a role of this organization",
+            )])
+        })
+}
+
+/// A member's user id as the request gives it (the document types it as a string).
+fn user_id(value: &str) -> ApiResult<Uuid> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| ApiError::invalid(vec![FieldError::new("user_id", "must be a member's id")]))
+}
+
+async fn change_role(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<MemberRoleUpdateRequest>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    let id = user_id(&request.user_id)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let before = store::member(&mut *tx, organization_id, id).await?;
+    let role = role_of(&mut tx, organization_id, request.role_id, "role_id").await?;
+    keep_an_admin(
+        &mut tx,
+        organization_id,
+        &before,
+        role.permission == RolePermission::Admin,
+    )
+    .await?;
+    store::set_role(&mut tx, id, role.id).await?;
+    let after = store::member(&mut *tx, organization_id, id).await?;
+    let (before, after) = (Member::from(before), Member::from(after));
+    let change = Change::new(EventType::Update, person(id, &after.email))
+        .of(SubTargetType::MemberRole)
+        .before(&before)
+        .after(&after);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(StatusCode::OK)
+}
+
+async fn remove_member(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<MemberRemoval>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let member = store::member(&mut *tx, organization_id, request.user_id).await?;
+    keep_an_admin(&mut tx, organization_id, &member, false).await?;
+    store::delete_member(&mut tx, member.id).await?;
+    let removed = Member::from(member);
+    let change = Change::new(EventType::Delete, person(removed.id, &removed.email))
+        .of(SubTargetType::MemberRole)
+        .before(&removed);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// An invitation as answered: its link rebuilt from its sealed code.
+fn answer(
+    state: &AppState,
+    headers: &HeaderMap,
+    (organization_id, organization_name): (Uuid, &str),
+    row: InvitationRow,
+) -> ApiResult<InviteMember> {
+    let code = state.sealer.open(&row.code).map_err(ApiError::internal)?;
+    let link = format!(
+        "{}/invitation/{organization_id}/{}#code={code}",
+        state.public.origin(headers),
+        row.id
+    );
+    let status = if row.expires_at <= Utc::now() {
+        InvitationStatus::Expired
+    } else {
+        InvitationStatus::Pending
+    };
+    Ok(InviteMember {
+        id: row.id,
+        created_at: row.created_at,
+        updated_at: None,
+        email: row.email,
+        role: MemberRole::of(row.permission),
+        role_id: Some(row.role_id),
+        role_name: Some(row.role_name),
+        invitation_link: link,
+        invitation_status: status,
+        inviter: row.inviter,
+        organization_name: Some(organization_name.to_string()),
+        logo_url: None,
+    })
+}
+
+async fn organization_name(db: &sqlx::SqlitePool, organization_id: Uuid) -> ApiResult<String> {
+    Ok(
+        sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
+            .bind(organization_id.hyphenated())
+            .fetch_one(db)
+            .await?,
+    )
+}
+
+async fn list_invitations(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<InviteMember>>> {
+    own_organization(&caller, organization_id)?;
+    let name = organization_name(&state.db, organization_id).await?;
+    let rows = store::invitations(&state.db, organization_id).await?;
+    let invitations = rows
+        .into_iter()
+        .map(|row| answer(&state, &headers, (organization_id, &name), row))
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(Json(List::new(invitations)))
+}
+
+async fn read_invitation(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<Json<InviteMember>> {
+    own_organization(&caller, organization_id)?;
+    let name = organization_name(&state.db, organization_id).await?;
+    let row = store::invitation(&state.db, organization_id, id).await?;
+    Ok(Json(answer(
+        &state,
+        &headers,
+        (organization_id, &name),
+        row,
+    )?))
+}
+
+async fn invite(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<InviteMemberRequest>,
+) -> ApiResult<(StatusCode, Json<InviteMember>)> {
+    own_organization(&caller, organization_id)?;
+    request.validate().map_err(ApiError::invalid)?;
+    let email = request.email.trim().to_string();
+    let name = organization_name(&state.db, organization_id).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let role = match request.role_id {
+        Some(id) => role_of(&mut tx, organization_id, id, "role_id").await?,
+        None => {
+            let permission = request.role.unwrap_or(MemberRole::Viewer).permission();
+            store::built_in_role(&mut tx, organization_id, permission).await?
+        }
+    };
+    if store::is_member(&mut tx, organization_id, &email).await? {
+        return Err(ApiError::taken("email", "member"));
+    }
+    // An expired invitation of the same person gives way to the new one.
+    for expired in store::invitations(&mut *tx, organization_id).await? {
+        if expired.email.eq_ignore_ascii_case(&email) && expired.expires_at <= Utc::now() {
+            store::delete_invitation(&mut tx, expired.id).await?;
+        }
+    }
+    let code = Alphanumeric.sample_string(&mut rand::rng(), 32);
+    let now = Utc::now();
+    let row = InvitationRow {
+        id: Uuid::new_v4(),
+        email,
+        role_id: role.id,
+        role_name: role.name,
+        permission: role.permission,
+        code: state.sealer.seal(&code),
+        inviter: caller.name.clone(),
+        created_at: now,
+        expires_at: now + TimeDelta::days(INVITATION_DAYS),
+    };
+    store::insert_invitation(&mut tx, organization_id, &row).await?;
+    let (id, invited) = (row.id, row.email.clone());
+    let created = answer(&state, &headers, (organization_id, &name), row)?;
+    // The entry names the invitation, never its link.
+    let entry = InviteMember {
+        invitation_link: String::new(),
+        ..created.clone()
+    };
+    let change = Change::new(EventType::Create, person(id, &invited))
+        .of(SubTargetType::Invitation)
+        .after(&entry);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+async fn revoke_invitation(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<StatusCode> {
+    own_organization(&caller, organization_id)?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let row = store::invitation(&mut *tx, organization_id, id).await?;
+    store::delete_invitation(&mut tx, id).await?;
+    let change =
+        Change::new(EventType::Delete, person(id, &row.email)).of(SubTargetType::Invitation);
+    audit::record(&mut tx, &caller, change).await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /invitation/accept` (no token: the link's code is the credential): the invitation
+/// becomes a member, who is signed in with a new session token. 400 for an expired invitation;
+/// 404 for an unknown one or a wrong code, alike.
+pub async fn accept_invitation(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<InvitationAcceptance>,
+) -> ApiResult<(StatusCode, Json<InvitationSignIn>)> {
+    let organization_id = request.organization_id;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let unknown = || ApiError::not_found("invitation");
+    let row = store::invitation(&mut *tx, organization_id, request.invitation_id)
+        .await
+        .map_err(|_| unknown())?;
+    let code = state.sealer.open(&row.code).map_err(ApiError::internal)?;
+    // Compared as hashes: the time taken says nothing of how much of the code was right.
+    if hash_token(&code) != hash_token(request.code.trim()) {
+        return Err(unknown());
+    }
+    if row.expires_at <= Utc::now() {
+        return Err(ApiError::unanswerable(
+            "INVITATION_EXPIRED",
+            "This invitation has expired: ask for a new one.",
+        ));
+    }
+    let member_id = Uuid::new_v4();
+    store::insert_member(
+        &mut tx,
+        organization_id,
+        (member_id, &row.email, row.role_id),
+    )
+    .await?;
+    store::delete_invitation(&mut tx, row.id).await?;
+    let token = generate_token();
+    store::insert_session(&mut tx, member_id, &hash_token(&token)).await?;
+    let member = Member::from(store::member(&mut *tx, organization_id, member_id).await?);
+    let permission = role_permission(row.permission.as_str())
+        .ok_or_else(|| ApiError::internal("a role grants an unknown permission"))?;
+    // The new member is who accepted.
+    let joined = Caller {
+        organization_id,
+        name: member.email.clone(),
+        role_name: row.role_name,
+        client: Client::of(&headers),
+        permission,
+        rate_key: format!("member:{member_id}"),
+    };
+    let change = Change::new(EventType::Create, person(member_id, &member.email))
+        .of(SubTargetType::Invitation)
+        .after(&member);
+    audit::record(&mut tx, &joined, change).await?;
+    tx.commit().await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(InvitationSignIn {
+            organization_id,
+            member,
+            token,
+        }),
+    ))
+}
