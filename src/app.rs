@@ -11,6 +11,7 @@ use crate::components::shell::Shell;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::routes::home::Home;
+use crate::routes::invitation::Invitation;
 use crate::routes::not_found::NotFound;
 use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::overview::ClusterOverview;
@@ -32,6 +33,7 @@ use crate::routes::organization::settings::container_registries::ContainerRegist
 use crate::routes::organization::settings::git_tokens::GitTokens;
 use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
+use crate::routes::organization::settings::members::Members;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::paths::{self, ServiceTab};
@@ -107,6 +109,7 @@ lazy_pages! {
         ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
         HelmRepositoriesPage(helm_repositories_page) => HelmRepositories,
         GitTokensPage(git_tokens_page) => GitTokens,
+        MembersPage(members_page) => Members,
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
@@ -203,6 +206,7 @@ pub fn App() -> impl IntoView {
             <EmbedBridge/>
             <Routes fallback=NotFound>
                 <Route path=path!("/sign-in") view=SignIn/>
+                <Route path=paths::invitation_route() view=Invitation/>
                 <ParentRoute path=path!("") view={Lazy::<ShellPage>::new()}>
                     <Route path=path!("/") view={Lazy::<HomePage>::new()}/>
                     <Route path=paths::organization_route() view={Lazy::<OrganizationOverviewPage>::new()}/>
@@ -221,6 +225,10 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=paths::helm_repositories_route()
                         view={Lazy::<HelmRepositoriesPage>::new()}
+                    />
+                    <Route
+                        path=paths::members_route()
+                        view={Lazy::<MembersPage>::new()}
                     />
                     <Route
                         path=paths::git_tokens_route()

@@ -12,6 +12,7 @@ pub mod error;
 pub mod git_token;
 pub mod groups;
 pub mod helm_repository;
+pub mod member;
 pub mod on_premise;
 pub mod organization;
 mod prefetch;
@@ -92,6 +93,14 @@ impl Api {
 
     pub async fn delete(&self, path: &str) -> Result<(), ApiError> {
         self.send_body(Method::DELETE, path, None).await.map(drop)
+    }
+
+    /// A DELETE whose body names what goes (the document's removal of a member).
+    pub async fn delete_with<B: Serialize>(&self, path: &str, body: &B) -> Result<(), ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.send_body(Method::DELETE, path, Some(body))
+            .await
+            .map(drop)
     }
 
     /// The typed face of `send_body`: only the decoding is compiled once per answer type.

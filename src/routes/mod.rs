@@ -1,6 +1,7 @@
 //! One module per page, folders mirroring the URL.
 
 pub mod home;
+pub mod invitation;
 pub mod not_found;
 pub mod organization;
 pub mod sign_in;
@@ -152,6 +153,18 @@ pub mod paths {
 
     pub fn on_premise_credentials(org: Uuid) -> String {
         format!("/organization/{org}/settings/on-premise-credentials")
+    }
+
+    pub fn members_route() -> impl Pattern {
+        path!("/organization/:org/settings/members")
+    }
+
+    pub fn members(org: Uuid) -> String {
+        format!("/organization/{org}/settings/members")
+    }
+
+    pub fn invitation_route() -> impl Pattern {
+        path!("/invitation/:org/:invitation")
     }
 
     pub fn git_tokens_route() -> impl Pattern {
@@ -343,6 +356,7 @@ mod tests {
             &credentials,
             organization,
         );
+        reads_back(paths::members_route(), &paths::members(org), organization);
         let git_tokens = paths::git_tokens(org);
         reads_back(paths::git_tokens_route(), &git_tokens, organization);
         let all = platform_api::audit::EventQuery::default();

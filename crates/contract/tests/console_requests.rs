@@ -281,6 +281,30 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/organization/{organizationId}/inviteMember",
+            body(InviteMemberRequest {
+                email: "ada@example.com".into(),
+                role: None,
+                role_id: Some(Uuid::nil()),
+            }),
+        ),
+        (
+            "put",
+            "/organization/{organizationId}/member",
+            body(MemberRoleUpdateRequest {
+                user_id: Uuid::nil().to_string(),
+                role_id: Uuid::nil(),
+            }),
+        ),
+        (
+            "delete",
+            "/organization/{organizationId}/member",
+            body(MemberRemoval {
+                user_id: Uuid::nil(),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/gitToken",
             body(GitTokenRequest {
                 name: "ci".into(),

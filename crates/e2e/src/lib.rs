@@ -17,7 +17,8 @@ use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
 /// The organization's settings pages, by the last segment of their address.
-pub const SETTINGS_PAGES: [&str; 8] = [
+pub const SETTINGS_PAGES: [&str; 9] = [
+    "members",
     "api-tokens",
     "git-tokens",
     "webhooks",

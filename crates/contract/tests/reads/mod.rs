@@ -166,6 +166,14 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<GitToken>>,
     ),
     (
+        "/organization/{organizationId}/member",
+        decodes::<List<Member>>,
+    ),
+    (
+        "/organization/{organizationId}/inviteMember",
+        decodes::<List<InviteMember>>,
+    ),
+    (
         "/organization/{organizationId}/gitToken/{gitTokenId}/associatedServices",
         decodes::<List<GitTokenAssociatedService>>,
     ),

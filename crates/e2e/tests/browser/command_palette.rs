@@ -98,7 +98,7 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
     // And a settings page, chosen with the arrow keys.
     browser.click(".header__search").await?;
     let input = browser.find("dialog.palette[open] .palette__input").await?;
-    input.send_keys("tokens").await?;
+    input.send_keys("api tokens").await?;
     browser
         .wait_for_text(".palette__option[aria-selected=true]", "API tokens")
         .await?;

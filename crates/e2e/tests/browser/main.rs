@@ -24,6 +24,7 @@ mod git_tokens;
 mod helm_settings;
 mod job_settings;
 mod links;
+mod members;
 mod new_service;
 mod platform_walk;
 mod queue;

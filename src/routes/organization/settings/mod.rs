@@ -7,6 +7,7 @@ pub mod container_registries;
 pub mod git_tokens;
 pub mod helm_repositories;
 pub mod labels_annotations;
+pub mod members;
 pub mod on_premise_credentials;
 mod sources;
 pub mod webhooks;
@@ -31,8 +32,9 @@ pub fn SettingsHeader(title: &'static str, lead: &'static str) -> impl IntoView 
 }
 
 /// Every settings page of the organization, by title, in the order of its tabs.
-pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 8] {
+pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 9] {
     [
+        ("Members", paths::members(org)),
         ("Container registries", paths::container_registries(org)),
         ("Helm repositories", paths::helm_repositories(org)),
         ("Git tokens", paths::git_tokens(org)),
