@@ -200,7 +200,7 @@ async fn cluster_rules_and_environments_that_name_one() {
     assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
     assert_eq!(
         refused.body["message"],
-        "This cluster is used by 1 environment; change or delete them first."
+        "This cluster is used by 1 environment (production); change or delete them first."
     );
     let environment = format!(
         "/api/environment/{}",
