@@ -26,6 +26,42 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"}),
         )
         .await?;
+    // What the newer pages list: a domain, a git token, a member and an invitation.
+    browser
+        .create(
+            &format!("/application/{web}/customDomain"),
+            json!({"domain": "shop.invalid", "generate_certificate": true}),
+        )
+        .await?;
+    browser
+        .create(
+            &format!("/organization/{org}/gitToken"),
+            json!({"name": "ci-reader", "type": "PROVIDER_C", "token": "t0k3n"}),
+        )
+        .await?;
+    let invited = browser
+        .api(
+            "POST",
+            &format!("/organization/{org}/inviteMember"),
+            json!({"email": "ada@example.com", "role": "DEVELOPER"}),
+        )
+        .await?;
+    let link = invited["invitation_link"].as_str().unwrap_or_default();
+    let code = link.split("#code=").nth(1).unwrap_or_default();
+    browser
+        .api(
+            "POST",
+            "/invitation/accept",
+            json!({"organization_id": org, "invitation_id": invited["id"], "code": code}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/organization/{org}/inviteMember"),
+            json!({"email": "grace@example.com", "role": "VIEWER"}),
+        )
+        .await?;
     let clusters = browser
         .api("GET", &format!("/organization/{org}/cluster"), json!(null))
         .await?;
@@ -70,6 +106,11 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             format!("/organization/{org}/settings/{settings}"),
         ));
     }
+    // An invitation's link that no longer signs anyone in: the page says why.
+    pages.push((
+        "invitation".into(),
+        format!("/invitation/{org}/{}#code=spent", uuid::Uuid::nil()),
+    ));
 
     browser.sign_in().await?;
     let mut failures = Vec::new();

@@ -93,10 +93,12 @@ pub fn Members() -> impl IntoView {
     }
 }
 
-/// A role as a select offers it: its name and what it grants.
+/// A role as a select offers it: its name, and what it grants unless its name says it (a
+/// built-in role is named after its permission).
 fn role_option(role: &CustomRole) -> (Uuid, String) {
     let grants = role
         .permission
+        .filter(|_| !role.built_in)
         .map(|permission| format!(" ({})", permission.label()))
         .unwrap_or_default();
     (role.id, format!("{}{grants}", role.name))
