@@ -54,7 +54,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     browser
         .click("form[aria-label='Add a webhook'] button[type=submit]")
         .await?;
-    let listed = browser.wait_for_text(".webhooks", &target).await?;
+    let listed = browser.wait_for_text(".record-list", &target).await?;
     for shown in ["Signed", "shop*", "Deployment started", "every environment"] {
         assert!(listed.contains(shown), "{shown} missing from {listed}");
     }
@@ -74,7 +74,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
         )
         .await?;
 
-    browser.click(".webhook__actions button").await?;
+    browser.click(".record__actions button").await?;
     let deliveries = browser
         .wait_for_text(".deliveries", "Deployment successful")
         .await?;
@@ -92,7 +92,7 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     browser.screenshot("webhooks").await?;
 
     // Deleted after a confirmation, it is gone from the page and from the API.
-    browser.click(".webhook__actions .button--danger").await?;
+    browser.click(".record__actions .button--danger").await?;
     browser.accept_confirmation().await?;
     browser.wait_for_text("main", "No webhook yet").await?;
     let left = browser
@@ -145,20 +145,20 @@ async fn a_webhook_is_edited_disabled_and_sent_a_test_event() -> anyhow::Result<
     browser
         .open(&format!("/organization/{organization}/settings/webhooks"))
         .await?;
-    browser.wait_for_text(".webhooks", &target).await?;
+    browser.wait_for_text(".record-list", &target).await?;
 
     // Edit: the filters change, the secret is kept.
     browser
-        .click_text(".webhook__actions button", "Edit")
+        .click_text(".record__actions button", "Edit")
         .await?;
     let scoped = format!("#field-{webhook}-project_names_filter");
     browser.fill(&scoped, "api*").await?;
     browser
         .click("form[aria-label='Edit the webhook'] button[type=submit]")
         .await?;
-    browser.wait_for_text(".webhooks", "api*").await?;
+    browser.wait_for_text(".record-list", "api*").await?;
     assert!(browser
-        .find(".webhooks")
+        .find(".record-list")
         .await?
         .text()
         .await?
@@ -166,25 +166,25 @@ async fn a_webhook_is_edited_disabled_and_sent_a_test_event() -> anyhow::Result<
 
     // Disabled, it cannot be sent a test event, and says why.
     browser
-        .click_text(".webhook__actions button", "Disable")
+        .click_text(".record__actions button", "Disable")
         .await?;
-    browser.wait_for_text(".webhook__head", "Disabled").await?;
+    browser.wait_for_text(".record__head", "Disabled").await?;
     let test = browser
-        .wait_for_text(".webhook__actions button", "Send a test event")
+        .wait_for_text(".record__actions button", "Send a test event")
         .await?;
     assert_eq!(test, "Send a test event");
     let button = browser
-        .find(".webhook__actions button[title='Enable the webhook to send it a test event.']")
+        .find(".record__actions button[title='Enable the webhook to send it a test event.']")
         .await?;
     assert_eq!(button.attr("disabled").await?.as_deref(), Some("true"));
 
     // Enabled again, its test event is delivered.
     browser
-        .click_text(".webhook__actions button", "Enable")
+        .click_text(".record__actions button", "Enable")
         .await?;
-    browser.wait_for_text(".webhook__head", "Enabled").await?;
+    browser.wait_for_text(".record__head", "Enabled").await?;
     browser
-        .click_text(".webhook__actions button", "Send a test event")
+        .click_text(".record__actions button", "Send a test event")
         .await?;
     let delivered = browser
         .wait_for_text(".deliveries tr:first-child", "Delivered")

@@ -37,7 +37,7 @@ pub fn GitTokens() -> impl IntoView {
                     }.into_any();
                 }
                 view! {
-                    <ul class="webhooks">
+                    <ul class="record-list">
                         {list.into_iter().map(|token| view! { <GitTokenItem org token on_changed=changed/> }).collect_view()}
                     </ul>
                 }.into_any()
@@ -60,8 +60,8 @@ fn GitTokenItem(org: Uuid, token: GitToken, on_changed: Callback<()>) -> impl In
     let edit_name = format!("Edit {name}");
     let services_name = format!("Services using {name}");
     view! {
-        <li class="webhook" data-git-token=token.name.clone()>
-            <div class="webhook__head">
+        <li class="record" data-git-token=token.name.clone()>
+            <div class="record__head">
                 <strong>{token.name.clone()}</strong>
                 <span class="tag">{token.kind.label()}</span>
                 <span class="muted">{services_using(used_by)}</span>
@@ -71,7 +71,7 @@ fn GitTokenItem(org: Uuid, token: GitToken, on_changed: Callback<()>) -> impl In
                 {token.workspace.clone().map(|workspace| view! { <dt>"Workspace"</dt><dd>{workspace}</dd> })}
                 {token.description.clone().map(|description| view! { <dt>"Description"</dt><dd>{description}</dd> })}
             </dl>
-            <div class="webhook__actions">
+            <div class="record__actions">
                 <button type="button" class="button button--small button--secondary"
                     aria-expanded=move || showing_services.get().to_string() aria-label=services_name
                     disabled=used_by == 0

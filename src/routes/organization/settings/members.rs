@@ -77,7 +77,7 @@ pub fn Members() -> impl IntoView {
                     return view! { <p class="muted">"No invitation waiting."</p> }.into_any();
                 }
                 view! {
-                    <ul class="webhooks">
+                    <ul class="record-list">
                         {list.into_iter().map(|invitation| view! {
                             <InvitationItem org invitation on_revoked=invitations_changed/>
                         }).collect_view()}
@@ -189,15 +189,15 @@ fn InvitationItem(org: Uuid, invitation: InviteMember, on_revoked: Callback<()>)
     };
     let email = invitation.email.clone();
     view! {
-        <li class="webhook" data-invitation=invitation.email.clone()>
-            <div class="webhook__head">
+        <li class="record" data-invitation=invitation.email.clone()>
+            <div class="record__head">
                 <strong>{invitation.email.clone()}</strong>
                 <span class="tag">{role}</span>
                 <span class=badge><span class="badge__dot" aria-hidden="true"></span>{status}</span>
                 <span class="muted">{format!("invited by {}", invitation.inviter)}</span>
             </div>
             <p class="muted">"Send them this link: opened, it signs them in. No mail is sent."</p>
-            <div class="webhook__actions">
+            <div class="record__actions">
                 <span class="mono invitation__link">{invitation.invitation_link.clone()}</span>
                 <CopyButton text=invitation.invitation_link label="Copy the invitation link"/>
                 <DeleteButton question="Revoke this invitation?" item=email

@@ -67,7 +67,7 @@ fn WebhookList(
         .into_any();
     }
     view! {
-        <ul class="webhooks">
+        <ul class="record-list">
             {webhooks.into_iter().map(|webhook| view! { <WebhookItem org webhook on_changed on_saved/> }).collect_view()}
         </ul>
     }
@@ -152,9 +152,9 @@ fn WebhookItem(
     };
     let target = webhook.target_url.clone();
     view! {
-        <li class="webhook" data-webhook=id.to_string()>
-            <div class="webhook__head">
-                <span class="mono webhook__target">{webhook.target_url}</span>
+        <li class="record" data-webhook=id.to_string()>
+            <div class="record__head">
+                <span class="mono record__title">{webhook.target_url}</span>
                 <span class="tag">{webhook.kind.label()}</span>
                 {if webhook.enabled {
                     view! { <span class="tag tag--preview">"Enabled"</span> }.into_any()
@@ -168,7 +168,7 @@ fn WebhookItem(
                 <dt>"Projects"</dt><dd>{projects}</dd>
                 <dt>"Environments"</dt><dd>{modes}</dd>
             </dl>
-            <div class="webhook__actions">
+            <div class="record__actions">
                 <button type="button" class="button button--small button--secondary"
                     aria-expanded=move || open.get().to_string()
                     on:click=move |_| open.update(|open| *open = !*open)>

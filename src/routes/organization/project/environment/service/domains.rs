@@ -54,7 +54,7 @@ fn Domains(kind: ServiceType, id: Uuid, service: AddressedService) -> impl IntoV
                     }.into_any();
                 }
                 view! {
-                    <ul class="webhooks">
+                    <ul class="record-list">
                         {domains.into_iter().map(|domain| {
                             let check = checked.iter().find(|c| c.domain_name == domain.domain).cloned();
                             view! { <DomainItem kind service=id domain check on_changed=changed/> }
@@ -100,9 +100,9 @@ fn DomainItem(
     let edit_name = format!("Edit {name}");
     let dns_record = format!("{name} CNAME {target}");
     view! {
-        <li class="webhook" data-domain=domain.domain.clone()>
-            <div class="webhook__head">
-                <span class="mono webhook__target">{domain.domain.clone()}</span>
+        <li class="record" data-domain=domain.domain.clone()>
+            <div class="record__head">
+                <span class="mono record__title">{domain.domain.clone()}</span>
                 <span class=badge><span class="badge__dot" aria-hidden="true"></span>{outcome}</span>
                 {domain.use_cdn.unwrap_or(false).then(|| view! { <span class="tag">"Behind a CDN"</span> })}
             </div>
@@ -115,7 +115,7 @@ fn DomainItem(
                 </dd>
                 <dt>"Certificate"</dt><dd>{certificate}</dd>
             </dl>
-            <div class="webhook__actions">
+            <div class="record__actions">
                 <button type="button" class="button button--small button--secondary"
                     aria-expanded=move || editing.get().to_string() aria-label=edit_name
                     on:click=move |_| editing.update(|editing| *editing = !*editing)>
