@@ -359,11 +359,18 @@ impl Engine {
         for domain in domains {
             let checked = dns::check(&domain.domain, domain.use_cdn.unwrap_or(false), &target);
             let message = match checked.error_details {
+                // Its certificate: made here (simulated, no authority is asked), or left to
+                // the CDN or proxy in front of it.
                 None => format!(
-                    "{}: custom domain {} routed ({}).",
+                    "{}: custom domain {} routed ({}); {}.",
                     step.name.label(),
                     domain.domain,
-                    checked.status.label().to_lowercase()
+                    checked.status.label().to_lowercase(),
+                    if domain.generate_certificate {
+                        "its certificate made by the platform (simulated)"
+                    } else {
+                        "its certificate left to the CDN or proxy in front of it"
+                    }
                 ),
                 Some(details) => format!(
                     "{}: custom domain {} failed its check ({}): {details} The service stays reached at its own address until it passes.",

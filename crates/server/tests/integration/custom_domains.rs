@@ -111,7 +111,8 @@ async fn a_domain_is_added_checked_and_routed_at_the_next_deployment() {
     assert_eq!(status["state"], "DEPLOYED", "{status}");
     let log = server.service_log(&web, None, None).await.to_string();
     assert!(
-        log.contains("custom domain shop.example.com routed"),
+        log.contains("custom domain shop.example.com routed")
+            && log.contains("its certificate made by the platform"),
         "{log}"
     );
     assert!(
