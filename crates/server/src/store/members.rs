@@ -223,6 +223,23 @@ pub async fn delete_invitation(conn: &mut SqliteConnection, id: Uuid) -> sqlx::R
         .map(drop)
 }
 
+/// Removes the organization's expired invitation of `email`, if it has one.
+pub async fn delete_expired_invitation(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    email: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "DELETE FROM invitations WHERE organization_id = ? AND email = ? AND expires_at <= ?",
+    )
+    .bind(organization_id.hyphenated())
+    .bind(email)
+    .bind(Utc::now())
+    .execute(conn)
+    .await
+    .map(drop)
+}
+
 /// A session of the member, by its token's hash.
 pub async fn insert_session(
     conn: &mut SqliteConnection,

@@ -307,11 +307,7 @@ async fn invite(
         return Err(ApiError::taken("email", "member"));
     }
     // An expired invitation of the same person gives way to the new one.
-    for expired in store::invitations(&mut *tx, organization_id).await? {
-        if expired.email.eq_ignore_ascii_case(&email) && expired.expires_at <= Utc::now() {
-            store::delete_invitation(&mut tx, expired.id).await?;
-        }
-    }
+    store::delete_expired_invitation(&mut tx, organization_id, &email).await?;
     let code = Alphanumeric.sample_string(&mut rand::rng(), 32);
     let now = Utc::now();
     let row = InvitationRow {
