@@ -24,15 +24,21 @@ pub enum Enhancement {
     WebhookDeliveries,
     /// `page` and `pageSize` of `GET /variable`: a long list read in bounded pages.
     VariablePages,
+    /// `GET /{kind}/{id}/autoDeploy`: whether a push deploys the service, and the pushes seen.
+    AutoDeployWatch,
+    /// `GET /{kind}/{id}/commitChanges`: the branch's commits with the paths each changed.
+    CommitChanges,
 }
 
 impl Enhancement {
-    const ALL: [Enhancement; 5] = [
+    const ALL: [Enhancement; 7] = [
         Enhancement::CurrentRole,
         Enhancement::VariableBulk,
         Enhancement::WebhookTest,
         Enhancement::WebhookDeliveries,
         Enhancement::VariablePages,
+        Enhancement::AutoDeployWatch,
+        Enhancement::CommitChanges,
     ];
 
     /// What a 404 of this one says the API lacks: every enhancement when it is `currentRole`.
@@ -43,6 +49,8 @@ impl Enhancement {
             Enhancement::WebhookTest => &[Enhancement::WebhookTest],
             Enhancement::WebhookDeliveries => &[Enhancement::WebhookDeliveries],
             Enhancement::VariablePages => &[Enhancement::VariablePages],
+            Enhancement::AutoDeployWatch => &[Enhancement::AutoDeployWatch],
+            Enhancement::CommitChanges => &[Enhancement::CommitChanges],
         }
     }
 
@@ -53,6 +61,8 @@ impl Enhancement {
             Enhancement::WebhookTest => "webhookTest",
             Enhancement::WebhookDeliveries => "webhookDeliveries",
             Enhancement::VariablePages => "variablePages",
+            Enhancement::AutoDeployWatch => "autoDeployWatch",
+            Enhancement::CommitChanges => "commitChanges",
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod alert_receiver;
 pub mod audit;
+pub mod auto_deploy;
 pub mod backup;
 pub mod cluster;
 pub mod custom_domain;

@@ -25,3 +25,4 @@ pub mod skeleton;
 pub mod status_badge;
 pub mod steps_timeline;
 pub mod toasts;
+pub mod toggle_button;

@@ -9,6 +9,7 @@ mod macros;
 pub mod alert_receiver;
 pub mod application;
 pub mod audit;
+pub mod auto_deploy;
 pub mod autoscaling;
 pub mod backup;
 pub mod clone;
@@ -59,6 +60,7 @@ pub mod wire;
 
 pub use alert_receiver::*;
 pub use application::*;
+pub use auto_deploy::*;
 pub use autoscaling::*;
 pub use backup::*;
 pub use clone::*;

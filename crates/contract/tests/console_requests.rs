@@ -273,6 +273,24 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/application/{applicationId}/deploymentRestriction",
+            body(DeploymentRestrictionRequest {
+                mode: DeploymentRestrictionMode::Match,
+                kind: DeploymentRestrictionType::Path,
+                value: "web/".into(),
+            }),
+        ),
+        (
+            "put",
+            "/terraform/{terraformId}/deploymentRestriction/{deploymentRestrictionId}",
+            body(DeploymentRestrictionRequest {
+                mode: DeploymentRestrictionMode::Exclude,
+                kind: DeploymentRestrictionType::Path,
+                value: "docs/".into(),
+            }),
+        ),
+        (
+            "post",
             "/database/{databaseId}/backup",
             body(BackupRequest {
                 name: "before-v2".into(),

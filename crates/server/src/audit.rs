@@ -214,6 +214,21 @@ pub async fn record(conn: &mut SqliteConnection, caller: &Caller, change: Change
     .await
 }
 
+/// Records `change`, made by `who` through `origin` rather than by a caller of the API (a push,
+/// for auto-deploy), in the transaction `conn` that makes it.
+pub async fn record_as(
+    conn: &mut SqliteConnection,
+    (organization_id, who): (Uuid, &str),
+    origin: Origin,
+    change: Change,
+) -> ApiResult<()> {
+    let client = Client {
+        origin,
+        user_agent: None,
+    };
+    insert(conn, organization_id, who, &client, change).await
+}
+
 /// An API token refused: deleted, or expired.
 #[derive(sqlx::FromRow)]
 pub struct RefusedToken {

@@ -75,6 +75,12 @@ impl ApiError {
         )
     }
 
+    /// 404 of a request that names no record by id but asks for those that match (`message`
+    /// says what none matched).
+    pub fn none_match(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "NOT_FOUND", message)
+    }
+
     pub fn conflict(message: impl Into<String>) -> Self {
         Self::new(StatusCode::CONFLICT, "CONFLICT", message)
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::{DateTime, Utc};
-use platform_api::Commit;
+use platform_api::{Commit, CommitChanges};
 
 /// At most this many commits are listed (spec 8).
 pub const COMMITS_MAX: usize = 100;
@@ -39,6 +39,8 @@ impl std::fmt::Display for GitError {
         }
     }
 }
+
+impl std::error::Error for GitError {}
 
 impl From<GitError> for crate::error::ApiError {
     fn from(error: GitError) -> Self {
@@ -159,6 +161,57 @@ pub fn resolve(path: &Path, revision: &str) -> Result<String, GitError> {
         .ok_or_else(|| GitError::Failed(format!("{revision} names no commit")))
 }
 
+/// The paths that differ between the commits `from` and `to` of the repository at `path`.
+pub fn changed_paths(path: &Path, from: &str, to: &str) -> Result<Vec<String>, GitError> {
+    for id in [from, to] {
+        if !id.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(GitError::Failed(format!("{id} is not a commit id")));
+        }
+    }
+    let listing = run(git(path).args(["diff", "--name-only", from, to, "--"]))?;
+    Ok(listing.lines().map(str::to_string).collect())
+}
+
+/// The latest `count` commits of `branch` (HEAD when none), newest first, each with the paths
+/// it changed from its first parent (every path it holds, for a root commit), in one call.
+pub fn commits_with_changes(
+    path: &Path,
+    branch: Option<&str>,
+    count: usize,
+) -> Result<Vec<CommitChanges>, GitError> {
+    let revision = branch.unwrap_or("HEAD");
+    if revision.starts_with('-') {
+        return Err(GitError::Failed(format!("{revision} is not a revision")));
+    }
+    let log = run(git(path)
+        .args([
+            "log",
+            "--decorate=short",
+            "--first-parent",
+            "-m",
+            "--name-only",
+        ])
+        .arg(format!("-n{count}"))
+        .arg("--format=%x1e%H%x1f%an%x1f%aI%x1f%D%x1f%s")
+        .arg(revision)
+        .arg("--"))?;
+    Ok(log
+        .split('\u{1e}')
+        .filter_map(|record| {
+            let mut lines = record.lines();
+            let commit = parse_commit(lines.next()?)?;
+            let changed_paths = lines
+                .filter(|line| !line.is_empty())
+                .map(str::to_string)
+                .collect();
+            Some(CommitChanges {
+                commit,
+                changed_paths,
+            })
+        })
+        .collect())
+}
+
 /// The `.tfvars` files of the repository at `path` under `root` (a path in the repository), at
 /// the tip of `branch`: each file's path and content. Every one, or those `wanted` names, in its
 /// order (each must exist).
@@ -258,48 +311,50 @@ fn git(path: &Path) -> Command {
 /// Creates a git repository at `path` with the given commits: each a message and files to write.
 pub fn create_repository(path: &Path, commits: &[(&str, &[(&str, &str)])]) -> std::io::Result<()> {
     std::fs::create_dir_all(path)?;
-    let run = |args: &[&str]| -> std::io::Result<()> {
-        let status = git(path)
-            .args([
-                "-c",
-                "user.name=Platform demo",
-                "-c",
-                "user.email=demo@platform.invalid",
-            ])
-            .args(args)
-            .status()?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(std::io::Error::other(format!(
-                "git {} failed",
-                args.join(" ")
-            )))
-        }
-    };
-    run(&["init", "--quiet", "--initial-branch=main"])?;
+    run_as_demo(path, &["init", "--quiet", "--initial-branch=main"])?;
     for (message, files) in commits {
-        for (file, content) in *files {
-            let file = path.join(file);
-            if let Some(parent) = file.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(file, content)?;
-        }
-        run(&["add", "--all"])?;
-        run(&["commit", "--quiet", "-m", message])?;
+        commit(path, message, files)?;
     }
     Ok(())
 }
 
-/// Tags the current commit of the repository at `path`.
-pub fn tag(path: &Path, name: &str) -> std::io::Result<()> {
-    let status = git(path).args(["tag", name]).status()?;
+/// Writes `files` in the repository at `path` and commits them on its current branch.
+pub fn commit(path: &Path, message: &str, files: &[(&str, &str)]) -> std::io::Result<()> {
+    for (file, content) in files {
+        let file = path.join(file);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(file, content)?;
+    }
+    run_as_demo(path, &["add", "--all"])?;
+    run_as_demo(path, &["commit", "--quiet", "-m", message])
+}
+
+/// `git args` in the repository at `path`, as the demo's author.
+fn run_as_demo(path: &Path, args: &[&str]) -> std::io::Result<()> {
+    let status = git(path)
+        .args([
+            "-c",
+            "user.name=Platform demo",
+            "-c",
+            "user.email=demo@platform.invalid",
+        ])
+        .args(args)
+        .status()?;
     if status.success() {
         Ok(())
     } else {
-        Err(std::io::Error::other(format!("git tag {name} failed")))
+        Err(std::io::Error::other(format!(
+            "git {} failed",
+            args.join(" ")
+        )))
     }
+}
+
+/// Tags the current commit of the repository at `path`.
+pub fn tag(path: &Path, name: &str) -> std::io::Result<()> {
+    run_as_demo(path, &["tag", name])
 }
 
 #[cfg(test)]
@@ -409,5 +464,41 @@ mod tests {
             ),
             Err(GitError::Failed(_))
         ));
+    }
+
+    #[test]
+    fn each_commit_comes_with_the_paths_it_changed() {
+        let dir = tempfile::TempDir::new().unwrap();
+        create_repository(
+            dir.path(),
+            &[
+                ("first", &[("a.txt", "1"), ("docs/b.md", "1")]),
+                ("second", &[("docs/b.md", "2")]),
+                ("third", &[("a.txt", "3"), ("web/c.js", "3")]),
+            ],
+        )
+        .unwrap();
+        let listed = commits_with_changes(dir.path(), Some("main"), 10).unwrap();
+        let seen: Vec<(&str, Vec<&str>)> = listed
+            .iter()
+            .map(|c| {
+                let paths = c.changed_paths.iter().map(String::as_str).collect();
+                (c.commit.message.as_str(), paths)
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("third", vec!["a.txt", "web/c.js"]),
+                ("second", vec!["docs/b.md"]),
+                ("first", vec!["a.txt", "docs/b.md"]),
+            ]
+        );
+        let (newest, oldest) = (&listed[0].commit, &listed[2].commit);
+        assert_eq!(
+            changed_paths(dir.path(), &oldest.git_commit_id, &newest.git_commit_id).unwrap(),
+            ["a.txt", "docs/b.md", "web/c.js"]
+        );
+        assert!(changed_paths(dir.path(), "--output=x", &newest.git_commit_id).is_err());
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod auto_deploy;
 pub mod bootstrap;
 pub mod caller;
 mod console;
@@ -87,6 +88,9 @@ pub struct Config {
     pub sign_in_token_lasts: Option<std::time::Duration>,
     /// How long audit entries are kept; forever when `None`.
     pub audit_retention: Option<std::time::Duration>,
+    /// How often auto-deploy reads the branches it watches; a push is acted on at the second
+    /// read that finds it the branch's tip.
+    pub git_watch_every: std::time::Duration,
     /// The URL clients reach the server at, for the links it writes (`public`).
     pub public_url: Option<reqwest::Url>,
     /// Names besides the listening address a request's `Host` may name (`public`).
@@ -103,6 +107,7 @@ impl Config {
             data_dir,
             console_dir: None,
             demo: false,
+            git_watch_every: GIT_WATCH_EVERY,
             engine_speed: 1.0,
             engine_workers: 16,
             queue_limit: QUEUE_LIMIT,
@@ -127,6 +132,9 @@ impl Config {
 pub const QUEUE_LIMIT: usize = 10_000;
 
 /// How often the server's upkeep runs (`upkeep`).
+/// How often auto-deploy reads the branches it watches, unless told otherwise.
+pub const GIT_WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -249,6 +257,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     .start()
     .await?;
     upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
+    auto_deploy::start(engine.clone(), db.clone(), config.git_watch_every);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

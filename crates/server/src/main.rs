@@ -55,6 +55,10 @@ struct Flags {
     /// built from (repeatable); the demo's repositories are always readable, nothing else is.
     #[arg(long = "git-root")]
     git_roots: Vec<PathBuf>,
+    /// Milliseconds between two reads of the branches auto-deploy watches; a push is deployed
+    /// at the second read that finds it the branch's tip.
+    #[arg(long, default_value_t = 2000)]
+    git_watch_ms: u64,
     /// The key sealing the secrets the server stores: 64 hex characters (32 bytes). Without it,
     /// the key in <data-dir>/secrets.key, created at the first start.
     #[arg(long, env = "PLATFORM_SECRETS_KEY", hide_env_values = true)]
@@ -199,6 +203,7 @@ async fn main() -> anyhow::Result<()> {
         webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
         allowed_target_networks: flags.allowed_target_networks,
         git_roots: flags.git_roots,
+        git_watch_every: std::time::Duration::from_millis(flags.git_watch_ms.max(1)),
         secrets_key: flags.secrets_key,
         busy_timeout: std::time::Duration::from_millis(flags.busy_timeout_ms),
         public_url: flags.public_url,

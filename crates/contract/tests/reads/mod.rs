@@ -187,6 +187,22 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ),
     ("/helm/{helmId}/customDomain", decodes::<List<CustomDomain>>),
     (
+        "/application/{applicationId}/deploymentRestriction",
+        decodes::<List<DeploymentRestriction>>,
+    ),
+    (
+        "/job/{jobId}/deploymentRestriction",
+        decodes::<List<DeploymentRestriction>>,
+    ),
+    (
+        "/helm/{helmId}/deploymentRestriction",
+        decodes::<List<DeploymentRestriction>>,
+    ),
+    (
+        "/terraform/{terraformId}/deploymentRestriction",
+        decodes::<List<DeploymentRestriction>>,
+    ),
+    (
         "/application/{applicationId}/checkCustomDomain",
         decodes::<List<CheckedCustomDomain>>,
     ),

@@ -123,7 +123,7 @@ async fn an_environment_is_copied_with_its_services_variables_and_secrets() {
     let (originals, _) = listed(environment.to_string()).await;
     let (copies, copied) = listed(copy.clone()).await;
     assert_eq!(copies, originals);
-    assert_eq!(copies.len(), 6);
+    assert_eq!(copies.len(), 7);
     let statuses = server
         .get(&format!("/api/environment/{copy}/statuses"))
         .await

@@ -343,6 +343,18 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "/database/{database_id}/backup".into(),
             Some(json!({"name": "contract-backup", "message": "taken by the contract test"})),
         ),
+        // A new tag of the images the records' container and image job run, with auto-deploy
+        // (before a clone copies them: each copy would be deployed too).
+        (
+            post.clone(),
+            "/organization/{organization_id}/container/deploy".into(),
+            Some(json!({"image_name": "library/nginx", "tag": "1.29"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/job/deploy".into(),
+            Some(json!({"image_name": "tools/report", "tag": "2"})),
+        ),
         (
             post.clone(),
             "/organization/{organization_id}/project".into(),
@@ -515,7 +527,7 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "/container/{container_id}".into(),
             Some(json!({
             "name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.28",
-            "healthchecks": {}})),
+            "auto_deploy": true, "healthchecks": {}})),
         ),
         (
             put.clone(),
@@ -811,6 +823,21 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/database/{database_id}/backup/{backup_id}".into(),
         None,
     ));
+    for kind in ["application", "job", "helm", "terraform"] {
+        let collection = format!("/{kind}/{{{kind}_id}}/deploymentRestriction");
+        writes.push((
+            post.clone(),
+            collection.clone(),
+            Some(json!({"mode": "MATCH", "type": "PATH", "value": format!("{kind}/src/")})),
+        ));
+        let item = format!("{collection}/{{{kind}_restriction_id}}");
+        writes.push((
+            put.clone(),
+            item.clone(),
+            Some(json!({"mode": "EXCLUDE", "type": "PATH", "value": "README.md"})),
+        ));
+        writes.push((delete.clone(), item, None));
+    }
     // The custom role of `records` (READ).
     let read_role = ids.id("role_id");
     writes.push((

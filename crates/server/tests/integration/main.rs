@@ -10,6 +10,7 @@ mod api;
 mod audit;
 mod audit_access;
 mod auth;
+mod auto_deploy;
 mod backups;
 mod bounds;
 mod clones;

@@ -23,8 +23,13 @@ async fn every_delete_route_succeeds_as_admin() {
     // organization's records (a registry, a cluster) once nothing uses them.
     let depth = |path: &str| match path {
         _ if path.ends_with("/lock") || path.ends_with("_id}") && is_variable(path) => 0,
-        // A service's domains and backups before the service.
-        _ if path.contains("/customDomain/") || path.contains("/backup/") => 0,
+        // A service's domains, backups and restrictions before the service.
+        _ if path.contains("/customDomain/")
+            || path.contains("/backup/")
+            || path.contains("/deploymentRestriction/") =>
+        {
+            0
+        }
         "/environment/{environment_id}" => 2,
         "/project/{project_id}" => 3,
         _ if path.starts_with("/organization/") => 4,

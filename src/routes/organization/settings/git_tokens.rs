@@ -14,6 +14,7 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::components::toggle_button::ToggleButton;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
@@ -72,17 +73,9 @@ fn GitTokenItem(org: Uuid, token: GitToken, on_changed: Callback<()>) -> impl In
                 {token.description.clone().map(|description| view! { <dt>"Description"</dt><dd>{description}</dd> })}
             </dl>
             <div class="record__actions">
-                <button type="button" class="button button--small button--secondary"
-                    aria-expanded=move || showing_services.get().to_string() aria-label=services_name
-                    disabled=used_by == 0
-                    on:click=move |_| showing_services.update(|open| *open = !*open)>
-                    {move || if showing_services.get() { "Hide services" } else { "Services" }}
-                </button>
-                <button type="button" class="button button--small button--secondary"
-                    aria-expanded=move || editing.get().to_string() aria-label=edit_name
-                    on:click=move |_| editing.update(|editing| *editing = !*editing)>
-                    {move || if editing.get() { "Close the form" } else { "Edit" }}
-                </button>
+                <ToggleButton open=showing_services label="Services" open_label="Hide services"
+                    name=services_name disabled=used_by == 0/>
+                <ToggleButton open=editing label="Edit" open_label="Close the form" name=edit_name/>
                 <DeleteButton question="Delete this git token?" item=name
                     consequence="Services can no longer read their repository with it. A token that services use is kept until they change."
                     done="Git token deleted."

@@ -20,6 +20,7 @@ use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope,
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
+use crate::components::toggle_button::ToggleButton;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 use crate::routes::organization::settings::SettingsHeader;
@@ -169,16 +170,8 @@ fn WebhookItem(
                 <dt>"Environments"</dt><dd>{modes}</dd>
             </dl>
             <div class="record__actions">
-                <button type="button" class="button button--small button--secondary"
-                    aria-expanded=move || open.get().to_string()
-                    on:click=move |_| open.update(|open| *open = !*open)>
-                    {move || if open.get() { "Hide deliveries" } else { "Deliveries" }}
-                </button>
-                <button type="button" class="button button--small button--secondary"
-                    aria-expanded=move || editing.get().to_string() aria-label=edit_name
-                    on:click=move |_| editing.update(|editing| *editing = !*editing)>
-                    {move || if editing.get() { "Close the form" } else { "Edit" }}
-                </button>
+                <ToggleButton open label="Deliveries" open_label="Hide deliveries"/>
+                <ToggleButton open=editing label="Edit" open_label="Close the form" name=edit_name/>
                 <button type="button" class="button button--small button--secondary"
                     disabled=move || toggle.pending().get() aria-label=toggle_name
                     on:click=move |_| { toggle.dispatch_local(toggled.clone()); }>

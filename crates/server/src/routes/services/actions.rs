@@ -132,6 +132,18 @@ pub(super) struct CommitParameters {
     git_commit_id: Option<String>,
 }
 
+/// The repository the service is built from; 400 when it is not built from one.
+pub(super) fn git_repository_of<R: ServiceResource>(
+    record: &R::Record,
+) -> ApiResult<platform_api::GitRepository> {
+    record.git_repository().cloned().ok_or_else(|| {
+        ApiError::unanswerable(
+            "NO_GIT_REPOSITORY",
+            format!("This {} is not built from a git repository.", R::WHAT),
+        )
+    })
+}
+
 pub(super) async fn commits<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
@@ -139,12 +151,7 @@ pub(super) async fn commits<R: ServiceResource>(
     ApiQuery(query): ApiQuery<CommitParameters>,
 ) -> ApiResult<Json<List<Commit>>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
-    let repository = record.git_repository().cloned().ok_or_else(|| {
-        ApiError::unanswerable(
-            "NO_GIT_REPOSITORY",
-            format!("This {} is not built from a git repository.", R::WHAT),
-        )
-    })?;
+    let repository = git_repository_of::<R>(&record)?;
     let path = state.engine.repositories.local(&repository.url)?;
     let commits = tokio::task::spawn_blocking(move || {
         git::commits(

@@ -9,8 +9,10 @@ pub(crate) mod containers;
 mod custom_domains;
 pub(crate) mod databases;
 mod deployment_queue;
+mod deployment_restrictions;
 mod environment_services;
 pub(crate) mod helm;
+mod image_auto_deploy;
 pub(crate) mod jobs;
 mod links;
 pub(crate) mod records;
@@ -44,4 +46,6 @@ pub fn register(routes: &mut RouteTable) {
     custom_domains::register(routes);
     databases::register(routes);
     backups::register(routes);
+    deployment_restrictions::register(routes);
+    image_auto_deploy::register(routes);
 }

@@ -550,7 +550,8 @@ pub async fn records(server: &TestServer) -> Records {
         (
             "container_id",
             "container",
-            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27"}),
+            json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27",
+                   "auto_deploy": true}),
         ),
         (
             "database_id",
@@ -562,6 +563,13 @@ pub async fn records(server: &TestServer) -> Records {
             "job",
             json!({"name": "backup", "schedule": {"cronjob": {"scheduled_at": "0 3 * * *"}},
                    "source": {"docker": {"git_repository": {"url": url, "branch": "main", "git_token_id": git_token}}}}),
+        ),
+        // A job run from an image, deployed by a new tag of it.
+        (
+            "image_job_id",
+            "job",
+            json!({"name": "report", "auto_deploy": true, "schedule": {"cronjob": {"scheduled_at": "0 4 * * *"}},
+                   "source": {"image": {"registry_id": registry, "image_name": "tools/report", "tag": "1"}}}),
         ),
         (
             "helm_id",
@@ -596,6 +604,24 @@ pub async fn records(server: &TestServer) -> Records {
             )
             .await;
         assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
+        ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
+    }
+    // A deployment restriction of each kind built from git.
+    for kind in ["application", "job", "helm", "terraform"] {
+        let service = ids[format!("{kind}_id").as_str()].clone();
+        let reply = server
+            .post(
+                &format!("/api/{kind}/{service}/deploymentRestriction"),
+                json!({"mode": "EXCLUDE", "type": "PATH", "value": "docs/"}),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{kind}: {}", reply.body);
+        let parameter: &'static str = match kind {
+            "application" => "application_restriction_id",
+            "job" => "job_restriction_id",
+            "helm" => "helm_restriction_id",
+            _ => "terraform_restriction_id",
+        };
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
     // A deployment request, of the database deployed once.

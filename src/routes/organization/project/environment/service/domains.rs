@@ -13,6 +13,7 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::components::toggle_button::ToggleButton;
 
 use super::AddressedService;
 
@@ -116,11 +117,7 @@ fn DomainItem(
                 <dt>"Certificate"</dt><dd>{certificate}</dd>
             </dl>
             <div class="record__actions">
-                <button type="button" class="button button--small button--secondary"
-                    aria-expanded=move || editing.get().to_string() aria-label=edit_name
-                    on:click=move |_| editing.update(|editing| *editing = !*editing)>
-                    {move || if editing.get() { "Close the form" } else { "Edit" }}
-                </button>
+                <ToggleButton open=editing label="Edit" open_label="Close the form" name=edit_name/>
                 <DeleteButton question="Remove this domain?" item=name
                     consequence="The service is no longer reached at it after its next deployment."
                     done="Domain removed."

@@ -3,6 +3,7 @@
 //! tabs around the page of the tab chosen, so that switching tabs fetches nothing again.
 
 mod actions;
+mod auto_deploy;
 mod backups;
 mod clone;
 mod commit_picker;
@@ -13,6 +14,7 @@ mod facts;
 mod links;
 pub mod logs;
 pub mod overview;
+mod restrictions;
 pub mod settings;
 mod variable_bulk;
 mod variable_import;

@@ -13,6 +13,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
 
+use super::auto_deploy::ServiceAutoDeploy;
 use super::backups::DatabaseBackups;
 use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
@@ -67,6 +68,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
+        <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
         {move || database.get().map(|database| view! {

@@ -9,6 +9,7 @@ use leptos_router::NavigateOptions;
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 
 use super::clone::CloneService;
+use super::restrictions::ServiceRestrictions;
 use super::{use_addressed_service, AddressedService};
 use crate::api::service::{ServiceRecord, ShownKind};
 use crate::api::use_api;
@@ -67,6 +68,7 @@ pub fn ServiceSettings() -> impl IntoView {
                 }.into_any(),
             })}
         </section>
+        <ServiceRestrictions service=addressed/>
         <CloneService service=addressed/>
         <DeleteService service=addressed/>
     }
