@@ -74,6 +74,8 @@ impl Browser {
             allowed_target_networks: vec!["127.0.0.0/8".parse()?],
             // The tests' repositories are temporary folders.
             git_roots: vec![std::env::temp_dir()],
+            // A push is seen within half a second.
+            git_watch_every: Duration::from_millis(200),
             ..Config::local(data.path().to_path_buf())
         })
         .await?;

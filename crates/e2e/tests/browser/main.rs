@@ -5,6 +5,7 @@ mod api_tokens;
 mod application_settings;
 mod asked_to_wait;
 mod audit_log;
+mod auto_deploy;
 mod clone;
 mod clusters;
 mod command_palette;
