@@ -17,6 +17,7 @@ pub mod cloud;
 pub mod cluster;
 pub mod common;
 pub mod container;
+pub mod cron;
 pub mod custom_domain;
 pub mod database;
 pub mod defaults;

@@ -284,53 +284,42 @@ pub fn image_tag(field: &str, value: &str) -> Option<FieldError> {
     })
 }
 
-/// A cron expression of five fields (minute hour day-of-month month day-of-week), each `*`, a
-/// number, a range `a-b`, a step `*/n` or `a-b/n`, or a comma list of those.
+/// A cron expression of five fields (minute hour day-of-month month day-of-week), as croner
+/// reads it (`crate::cron`).
 pub fn cron(field: &str, value: &str) -> Option<FieldError> {
-    const RANGES: [(u32, u32); 5] = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 7)];
-    let parts: Vec<&str> = value.split_whitespace().collect();
-    let valid = parts.len() == 5
-        && parts
-            .iter()
-            .zip(RANGES)
-            .all(|(part, range)| part.split(',').all(|item| cron_item(item, range)));
-    (!valid).then(|| {
+    crate::cron::parse(value).err().map(|reason| {
         FieldError::new(
             field,
-            "must be a cron expression of five fields, e.g. 0 3 * * 1 (03:00 on Mondays)",
+            format!(
+                "must be a cron expression of five fields, e.g. 0 3 * * 1 (03:00 on Mondays): {reason}"
+            ),
         )
     })
 }
 
-/// An IANA timezone name: `UTC`, or an area and a location (`Europe/Paris`, `Etc/GMT+2`).
+/// An IANA time zone: one of the IANA database where the server has it (`iana`); elsewhere
+/// (the console, whose field offers the browser's zones) the shape of one, `UTC` or an area and a
+/// location (`Europe/Paris`, `Etc/GMT+2`).
 pub fn timezone(field: &str, value: &str) -> Option<FieldError> {
-    let part_ok = |part: &str| {
-        part.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-            && part
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+'))
-    };
-    let parts: Vec<&str> = value.split('/').collect();
-    let valid = value == "UTC"
-        || (parts.len() >= 2 && parts.len() <= 3 && parts.iter().all(|p| part_ok(p)));
-    (!valid).then(|| FieldError::new(field, "must be a timezone, e.g. Europe/Paris or Etc/UTC"))
-}
-
-fn cron_item(item: &str, (low, high): (u32, u32)) -> bool {
-    let (base, step) = match item.split_once('/') {
-        Some((base, step)) => (base, Some(step)),
-        None => (item, None),
-    };
-    let step_ok = step.is_none_or(|step| step.parse::<u32>().is_ok_and(|n| n >= 1));
-    let in_range = |text: &str| text.parse::<u32>().is_ok_and(|n| (low..=high).contains(&n));
-    let base_ok = base == "*"
-        || match base.split_once('-') {
-            Some((from, to)) => {
-                in_range(from) && in_range(to) && from.parse::<u32>().ok() <= to.parse::<u32>().ok()
-            }
-            None => in_range(base),
+    #[cfg(feature = "iana")]
+    let valid = value.parse::<chrono_tz::Tz>().is_ok();
+    #[cfg(not(feature = "iana"))]
+    let valid = {
+        let part_ok = |part: &str| {
+            part.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+'))
         };
-    step_ok && base_ok
+        let parts: Vec<&str> = value.split('/').collect();
+        value == "UTC" || (parts.len() >= 2 && parts.len() <= 3 && parts.iter().all(|p| part_ok(p)))
+    };
+    (!valid).then(|| {
+        FieldError::new(
+            field,
+            "must be a time zone of the IANA database, e.g. Europe/Paris or Etc/UTC",
+        )
+    })
 }
 
 /// A variable key is a shell variable name: letters, digits and `_`, not starting with a digit.
@@ -543,6 +532,22 @@ mod tests {
             "a * * * *",
         ] {
             assert!(cron("s", bad).is_some(), "{bad}");
+        }
+    }
+
+    #[cfg(feature = "iana")]
+    #[test]
+    fn time_zones_are_those_of_the_iana_database() {
+        for known in [
+            "Europe/Paris",
+            "Etc/UTC",
+            "UTC",
+            "America/Argentina/Buenos_Aires",
+        ] {
+            assert!(timezone("z", known).is_none(), "{known}");
+        }
+        for unknown in ["Europe/Narnia", "Mars/Olympus", "", "paris"] {
+            assert!(timezone("z", unknown).is_some(), "{unknown}");
         }
     }
 

@@ -125,7 +125,7 @@ async fn look(
         candidate_commit_id: candidate.map(str::to_string),
         seen_at: now,
     };
-    let mut tx = engine.begin().await.map_err(broke)?;
+    let mut tx = engine.begin().await?;
     let watch = match watch {
         // The first read of the branch: what is there now is where pushes count from.
         None => {
@@ -203,7 +203,7 @@ async fn look(
             match engine.queue(&mut tx, request, service.id, asked_by).await {
                 Ok(deployment) => {
                     push.execution_id = Some(deployment.deployment_id.simple().to_string());
-                    let target = Target::service(&mut tx, service.id).await.map_err(broke)?;
+                    let target = Target::service(&mut tx, service.id).await?;
                     let change = Change::new(Action::Deploy.event_type(), target).after(
                         &serde_json::json!({ "git_commit_id": tip.git_commit_id, "pushed": tip.message }),
                     );
@@ -213,8 +213,7 @@ async fn look(
                         Origin::Git,
                         change,
                     )
-                    .await
-                    .map_err(broke)?;
+                    .await?;
                     queued = Some(deployment.deployment_id);
                 }
                 // Busy with another action, or the queue full: the next round tries again.
@@ -227,7 +226,7 @@ async fn look(
                     tracing::info!(service = %service.id, status = %refused.status(), "a push waits: the service cannot be deployed now");
                     return Ok(false);
                 }
-                Err(error) => return Err(broke(error)),
+                Err(error) => return Err(error.into()),
             }
         }
     }
@@ -286,11 +285,6 @@ pub async fn watch_of(
         seen_at: watch.map(|watch| watch.seen_at),
         pushes: store::pushes(db, service_id).await?,
     })
-}
-
-/// An error of the API's kind, as a round's.
-fn broke(error: ApiError) -> anyhow::Error {
-    anyhow::anyhow!("{error:?}")
 }
 
 /// Runs `once` every `every` while the engine takes work.

@@ -7,6 +7,7 @@ pub mod auto_deploy;
 pub mod bootstrap;
 pub mod caller;
 mod console;
+pub mod cron_jobs;
 pub mod db;
 mod demo;
 mod dns;
@@ -135,6 +136,9 @@ pub const QUEUE_LIMIT: usize = 10_000;
 /// How often auto-deploy reads the branches it watches, unless told otherwise.
 pub const GIT_WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// How often the cron jobs' times are looked at: well within their minute.
+const CRON_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The whole HTTP surface: the API under `/api`, `config.json`, and the console.
@@ -258,6 +262,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     .await?;
     upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
     auto_deploy::start(engine.clone(), db.clone(), config.git_watch_every);
+    cron_jobs::start(engine.clone(), db.clone(), CRON_EVERY);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

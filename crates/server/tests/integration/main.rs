@@ -20,6 +20,7 @@ mod console;
 mod contract;
 mod contract_writes;
 mod credentials;
+mod cron_jobs;
 mod custom_domains;
 mod data_folder;
 mod demo;
