@@ -435,3 +435,16 @@ async fn rows_are_added_and_removed_each_keeping_its_values_and_errors_by_place(
         .unwrap();
     assert_eq!(error.text_content().unwrap(), "must be a port number");
 }
+
+#[wasm_bindgen_test]
+fn the_wall_clock_of_a_zone_comes_from_the_browser() {
+    use console::state::time_zones::{browser_zones, wall_clock_in};
+    let utc = wall_clock_in("Etc/UTC").expect("every browser knows Etc/UTC");
+    let drift = (chrono::Utc::now().naive_utc() - utc).num_seconds().abs();
+    assert!(drift < 5, "{drift}");
+    let tokyo = wall_clock_in("Asia/Tokyo").unwrap();
+    // Japan keeps no summer time: nine hours ahead, always.
+    assert_eq!(((tokyo - utc).num_minutes() as f64 / 60.0).round(), 9.0);
+    assert_eq!(wall_clock_in("Europe/Narnia"), None);
+    assert!(browser_zones().iter().any(|zone| zone == "Europe/Paris"));
+}

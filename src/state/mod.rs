@@ -9,6 +9,7 @@ pub mod role;
 pub mod service_kinds;
 pub mod session;
 pub mod theme;
+pub mod time_zones;
 pub mod toasts;
 
 /// Provides every global service; called once by the app.

@@ -36,6 +36,32 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
     browser
         .wait_for_value("#field-schedule-cronjob-timezone", "Europe/Paris")
         .await?;
+    // The next times on Paris's wall clock, from the browser's own time zones, as typed.
+    let next = browser.wait_for_text(".next-runs", "Next: ").await?;
+    assert_eq!(next.matches("03:00").count(), 3, "{next}");
+    browser
+        .fill("#field-schedule-cronjob-scheduled_at", "30 6 * * MON")
+        .await?;
+    let next = browser.wait_for_text(".next-runs", "Mon").await?;
+    assert_eq!(next.matches("Mon").count(), 3, "{next}");
+    assert_eq!(next.matches("06:30").count(), 3, "{next}");
+    browser
+        .fill("#field-schedule-cronjob-timezone", "Europe/Narnia")
+        .await?;
+    browser
+        .wait_for_text(".next-runs", "does not know the time zone Europe/Narnia")
+        .await?;
+    let zones = browser
+        .client
+        .execute(
+            "return document.querySelectorAll('#field-schedule-cronjob-timezone-suggestions option').length",
+            vec![],
+        )
+        .await?;
+    assert!(zones.as_u64().unwrap_or(0) > 300, "{zones}");
+    browser
+        .fill("#field-schedule-cronjob-timezone", "Europe/Paris")
+        .await?;
 
     browser.choose("#field-job_type", "LIFECYCLE").await?;
     browser

@@ -22,6 +22,8 @@ const ENHANCEMENTS: &[(&str, &str)] = &[
     ("POST", "/*/*/environmentVariable/bulk"),
     ("POST", "/organization/*/webhook/*/test"),
     ("GET", "/organization/*/webhook/*/delivery"),
+    ("GET", "/*/*/autoDeploy"),
+    ("GET", "/*/*/commitChanges"),
 ];
 
 /// What the page shows when something failed.

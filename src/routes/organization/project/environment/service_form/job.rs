@@ -14,6 +14,7 @@ use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     error_for, lines_of, optional_text, CheckboxField, EnumSelect, TextField,
 };
+use crate::state::time_zones::{browser_zones, wall_clock_in};
 
 /// A new job's request: nightly at 3, built from git.
 pub fn new_job() -> JobRequest {
@@ -45,6 +46,31 @@ pub fn new_job() -> JobRequest {
         auto_deploy: None,
         healthchecks: Default::default(),
     }
+}
+
+/// How many of a schedule's next times the form shows.
+const NEXT_RUNS_SHOWN: usize = 3;
+
+/// The schedule's next times on the wall clock of its time zone, as it is typed ("Next: Mon 30
+/// Nov 03:00, ..."), or why there are none.
+#[component]
+fn NextRuns(schedule: RwSignal<String>, timezone: RwSignal<String>) -> impl IntoView {
+    let next = move || {
+        let cron = match platform_api::cron::parse(&schedule.get()) {
+            Ok(cron) => cron,
+            Err(_) => return "Next: none until the schedule reads.".to_string(),
+        };
+        let zone = timezone.get();
+        let Some(now) = wall_clock_in(zone.trim()) else {
+            return format!("Next: unknown, this browser does not know the time zone {zone}.");
+        };
+        let times: Vec<String> = platform_api::cron::next_runs(&cron, now, NEXT_RUNS_SHOWN)
+            .iter()
+            .map(|at| at.format("%a %-d %b %H:%M").to_string())
+            .collect();
+        format!("Next: {}", times.join(", "))
+    };
+    view! { <p class="field__hint next-runs" aria-live="polite">{next}</p> }
 }
 
 /// What the job runs, wherever its schedule keeps it: the cron job's, else the first lifecycle
@@ -198,7 +224,9 @@ pub fn JobForm(
                     <TextField label="Schedule" name="schedule.cronjob.scheduled_at" value=schedule errors
                         required=true hint="Five cron fields: minute hour day month weekday."/>
                     <TextField label="Timezone" name="schedule.cronjob.timezone" value=timezone errors
-                        required=true hint="The schedule's timezone, e.g. Europe/Paris."/>
+                        required=true hint="The schedule's timezone, e.g. Europe/Paris."
+                        suggestions=browser_zones()/>
+                    <NextRuns schedule timezone/>
                 </Show>
             </div>
             <Show when=move || job_type.get() == JobType::Lifecycle>
