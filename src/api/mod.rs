@@ -7,6 +7,7 @@ pub mod auto_deploy;
 pub mod backup;
 pub mod cluster;
 pub mod custom_domain;
+pub mod deployment_stage;
 mod enhancement;
 pub mod environment;
 pub mod error;

@@ -16,6 +16,15 @@ pub struct Request {
     pub rollback_to: Option<String>,
     /// The execution id of the request on the environment this action is one of.
     pub environment_execution_id: Option<String>,
+    /// The stage of that request it runs in: it starts once the earlier stages have finished.
+    pub stage: Option<InStage>,
+}
+
+/// A stage of a request on an environment: its place (from 1) and its name.
+#[derive(Clone, Debug)]
+pub struct InStage {
+    pub position: i64,
+    pub name: String,
 }
 
 impl From<Action> for Request {
@@ -26,6 +35,7 @@ impl From<Action> for Request {
             plan_only: false,
             rollback_to: None,
             environment_execution_id: None,
+            stage: None,
         }
     }
 }
@@ -80,6 +90,12 @@ impl Request {
     /// This action, as one of those a request on an environment runs.
     pub fn within(mut self, environment_execution_id: &str) -> Self {
         self.environment_execution_id = Some(environment_execution_id.to_string());
+        self
+    }
+
+    /// This action, run in `stage` of the request on its environment.
+    pub fn in_stage(mut self, stage: InStage) -> Self {
+        self.stage = Some(stage);
         self
     }
 }

@@ -96,6 +96,7 @@ impl Engine {
             plan_only,
             rollback_to,
             environment_execution_id,
+            stage,
         } = request;
         let current = status::of_service(tx, service_id).await?;
         precondition(action, &current)?;
@@ -139,8 +140,8 @@ impl Engine {
             ));
         }
         sqlx::query(
-            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, origin, rollback_to, environment_execution_id, spec)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
+            "INSERT INTO deployments (id, service_id, execution_id, action, sub_action, git_commit_id, state, created_at, updated_at, triggered_by, origin, rollback_to, environment_execution_id, stage_position, stage_name, spec)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT spec FROM services WHERE id = ?))",
         )
         .bind(deployment_id.hyphenated())
         .bind(service_id.hyphenated())
@@ -155,6 +156,8 @@ impl Engine {
         .bind(asked_by.origin)
         .bind(rollback_to.as_deref())
         .bind(environment_execution_id.as_deref())
+        .bind(stage.as_ref().map(|stage| stage.position))
+        .bind(stage.as_ref().map(|stage| stage.name.as_str()))
         .bind(service_id.hyphenated())
         .execute(&mut **tx)
         .await?;
@@ -184,6 +187,13 @@ impl Engine {
             ),
         };
         log(tx, deployment_id, service_id, &requested).await?;
+        if let Some(stage) = &stage {
+            let waits = format!(
+                "Runs in the stage {}, once the stages before it have deployed.",
+                stage.name
+            );
+            log(tx, deployment_id, service_id, &waits).await?;
+        }
         // The answer is the service as this request left it, whatever the engine does next.
         Ok(Queued {
             deployment_id,

@@ -156,8 +156,34 @@ struct EnvironmentRow {
     service_id: Uuid,
     name: String,
     kind: ServiceType,
+    /// The stage of the request it ran in, when it ran in stages.
+    stage_name: Option<String>,
     #[sqlx(flatten)]
     deployment: DeploymentRow,
+}
+
+/// From the first start to the last end of a stage's deployments (to now while one runs).
+struct Span {
+    started: DateTime<Utc>,
+    ended: Option<DateTime<Utc>>,
+}
+
+impl Span {
+    fn of(deployment: &DeploymentRow) -> Self {
+        Span {
+            started: deployment.created_at,
+            ended: deployment.finished_at,
+        }
+    }
+
+    fn widen(&mut self, other: Span) {
+        self.started = self.started.min(other.started);
+        self.ended = self.ended.zip(other.ended).map(|(a, b)| a.max(b));
+    }
+
+    fn duration(&self) -> String {
+        iso_duration((self.ended.unwrap_or_else(Utc::now) - self.started).num_seconds())
+    }
 }
 
 /// What makes the group of an environment's deployment: the request on the environment, or the
@@ -184,12 +210,12 @@ pub async fn environment_page(
     .await?;
     let wanted: Vec<&str> = groups.iter().map(String::as_str).collect();
     let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
-        "SELECT {GROUP} AS grouped_as, s.id AS service_id, s.name, s.kind, d.execution_id,
+        "SELECT {GROUP} AS grouped_as, s.id AS service_id, s.name, s.kind, d.stage_name, d.execution_id,
                 d.action, d.sub_action, d.state, d.git_commit_id, d.triggered_by, d.origin, d.created_at,
                 d.updated_at, d.finished_at, d.spec, d.rollback_to
          FROM deployments d JOIN services s ON s.id = d.service_id
          WHERE s.environment_id = ? AND {GROUP} IN (SELECT value FROM json_each(?))
-         ORDER BY s.name"
+         ORDER BY d.stage_position, s.name"
     ))
     .bind(environment_id.hyphenated())
     .bind(serde_json::to_string(&wanted).map_err(ApiError::internal)?)
@@ -210,22 +236,36 @@ pub async fn environment_page(
             let mut started = None::<DateTime<Utc>>;
             let mut ended = Some(DateTime::<Utc>::MIN_UTC);
             let mut updated = DateTime::<Utc>::MIN_UTC;
-            let services = rows
-                .into_iter()
-                .map(|row| {
-                    let deployment = &row.deployment;
-                    started = Some(
-                        started.map_or(deployment.created_at, |s| s.min(deployment.created_at)),
-                    );
-                    ended = ended.zip(deployment.finished_at).map(|(a, b)| a.max(b));
-                    updated = updated.max(deployment.updated_at);
-                    entry(
-                        row.deployment,
-                        (row.service_id, &row.name, row.kind),
-                        &commits,
-                    )
-                })
-                .collect::<Vec<_>>();
+            // Each stage's services, in the order the stages ran.
+            let mut stages: Vec<(String, Vec<DeploymentHistoryEntry>, Span)> = Vec::new();
+            for row in rows {
+                let deployment = &row.deployment;
+                started =
+                    Some(started.map_or(deployment.created_at, |s| s.min(deployment.created_at)));
+                ended = ended.zip(deployment.finished_at).map(|(a, b)| a.max(b));
+                updated = updated.max(deployment.updated_at);
+                let stage = row
+                    .stage_name
+                    .clone()
+                    .unwrap_or_else(|| "Services".to_string());
+                let span = Span::of(deployment);
+                let service = entry(
+                    row.deployment,
+                    (row.service_id, &row.name, row.kind),
+                    &commits,
+                );
+                match stages.last_mut() {
+                    Some((name, services, spanned)) if *name == stage => {
+                        services.push(service);
+                        spanned.widen(span);
+                    }
+                    _ => stages.push((stage, vec![service], span)),
+                }
+            }
+            let services: Vec<DeploymentHistoryEntry> = stages
+                .iter()
+                .flat_map(|(_, services, _)| services.iter().cloned())
+                .collect();
             let started = started.unwrap_or_else(Utc::now);
             let duration = iso_duration((ended.unwrap_or_else(Utc::now) - started).num_seconds());
             let stage = StageStatus::of(&services);
@@ -249,12 +289,15 @@ pub async fn environment_page(
                 status: telling.status,
                 trigger_action: first.status_details.action,
                 total_duration: duration.clone(),
-                stages: vec![DeploymentHistoryStage {
-                    name: "Services".to_string(),
-                    status: stage,
-                    duration,
-                    services,
-                }],
+                stages: stages
+                    .into_iter()
+                    .map(|(name, services, span)| DeploymentHistoryStage {
+                        name,
+                        status: StageStatus::of(&services),
+                        duration: span.duration(),
+                        services,
+                    })
+                    .collect(),
                 action_status: stage.action_status(),
             })
         })

@@ -14,6 +14,7 @@ pub mod rollback;
 mod rows;
 pub mod run;
 pub mod scope;
+mod stages;
 pub mod status;
 pub mod workers;
 
@@ -184,6 +185,15 @@ impl Engine {
                     return;
                 }
             };
+            // A stage starts when the ones before it have finished; a cancel ends the wait.
+            tokio::select! {
+                waited = engine.wait_for_earlier_stages(deployment_id) => {
+                    if let Err(error) = waited {
+                        tracing::error!(deployment = %deployment_id, %error, "could not read the stages before");
+                    }
+                }
+                () = canceled.notified() => canceled.notify_one(),
+            }
             // Canceled while waiting for a worker: it runs at once, to end canceled.
             let _worker = tokio::select! {
                 worker = engine.workers.acquire(organization, deployment_id) => Some(worker),

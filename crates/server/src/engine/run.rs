@@ -137,6 +137,13 @@ impl Engine {
                 .fetch_one(&self.db)
                 .await?;
         let done = usize::try_from(done)?;
+        if done == 0
+            && self
+                .stop_after_failed_stage(deployment_id, service_id)
+                .await?
+        {
+            return Ok(());
+        }
         let fail_at = self.fault(service_id, FAIL_AT_VARIABLE).await?;
         let hang_at = self.fault(service_id, HANG_AT_VARIABLE).await?;
         let reads_repository = plan

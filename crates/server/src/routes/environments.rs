@@ -21,7 +21,7 @@ use super::raw_json::{self, Asked};
 use crate::audit;
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::action::{Action, Request};
+use crate::engine::action::{Action, InStage, Request};
 use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
@@ -541,20 +541,45 @@ async fn start_on_environment(
         Scope::Environment(environment_id),
     )
     .await?;
-    let services: Vec<Hyphenated> =
-        sqlx::query_scalar("SELECT id FROM services WHERE environment_id = ? ORDER BY name")
-            .bind(environment_id.hyphenated())
-            .fetch_all(&state.db)
-            .await?;
+    // A deployment runs a stage at a time and leaves out the services skipped from it; the
+    // other actions run on every service at once.
+    #[derive(sqlx::FromRow)]
+    struct Placed {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        position: i64,
+        stage: String,
+        is_skipped: bool,
+    }
+    let services: Vec<Placed> = sqlx::query_as(
+        "SELECT s.id, d.position, d.name AS stage, v.is_skipped
+         FROM services s JOIN service_stages v ON v.service_id = s.id
+         JOIN deployment_stages d ON d.id = v.stage_id
+         WHERE s.environment_id = ? ORDER BY d.position, s.name",
+    )
+    .bind(environment_id.hyphenated())
+    .fetch_all(&state.db)
+    .await?;
+    let in_stages = action == Action::Deploy;
     let execution = Uuid::new_v4().simple().to_string();
     let mut tx = state.engine.begin().await?;
     let mut queued = Vec::new();
-    for service_id in services {
-        let service_id = service_id.into_uuid();
+    for service in services {
+        if in_stages && service.is_skipped {
+            continue;
+        }
+        let service_id = service.id;
         let request = match what {
             OnEachService::Run(action) => Ok(Request::from(action)),
             OnEachService::Redeploy => Request::redeploy(&mut tx, service_id).await,
         };
+        let request = request.map(|request| match in_stages {
+            true => request.in_stage(InStage {
+                position: service.position,
+                name: service.stage,
+            }),
+            false => request,
+        });
         let outcome = match request {
             Ok(request) => {
                 state

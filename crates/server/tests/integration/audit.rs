@@ -159,6 +159,12 @@ async fn drive(
                 .unwrap();
         reachable.extend(service.map(|(service,)| service));
     }
+    // A deleted deployment stage's entry names its environment, as the stage it records did.
+    if entry["sub_target_type"] == "DEPLOYMENT_STAGE" {
+        let before: Value =
+            serde_json::from_str(entry["original_change"].as_str().unwrap_or("null")).unwrap();
+        reachable.extend(before["environment"]["id"].as_str().map(str::to_string));
+    }
     let target = entry["target_id"].as_str().unwrap_or_default();
     let of_a_variable =
         ["VARIABLE", "SECRET"].contains(&entry["sub_target_type"].as_str().unwrap_or(""));

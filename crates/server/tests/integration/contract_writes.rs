@@ -823,6 +823,38 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/database/{database_id}/backup/{backup_id}".into(),
         None,
     ));
+    writes.extend([
+        (
+            post.clone(),
+            "/environment/{environment_id}/deploymentStage".into(),
+            Some(json!({"name": "smoke", "description": "quick checks"})),
+        ),
+        (
+            put.clone(),
+            "/deploymentStage/{deployment_stage_id}".into(),
+            Some(json!({"name": "checks", "description": "after the applications"})),
+        ),
+        (
+            put.clone(),
+            "/deploymentStage/{deployment_stage_id}/moveBefore/{stage_id}".into(),
+            None,
+        ),
+        (
+            put.clone(),
+            "/deploymentStage/{deployment_stage_id}/moveAfter/{stage_id}".into(),
+            None,
+        ),
+        (
+            put.clone(),
+            "/deploymentStage/{deployment_stage_id}/service/{service_id}".into(),
+            Some(json!({"is_skipped": false})),
+        ),
+        (
+            delete.clone(),
+            "/deploymentStage/{deployment_stage_id}".into(),
+            None,
+        ),
+    ]);
     for kind in ["application", "job", "helm", "terraform"] {
         let collection = format!("/{kind}/{{{kind}_id}}/deploymentRestriction");
         writes.push((

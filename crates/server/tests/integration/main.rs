@@ -24,6 +24,7 @@ mod cron_jobs;
 mod custom_domains;
 mod data_folder;
 mod demo;
+mod deployment_stages;
 mod engine;
 mod forward;
 mod fuzz;

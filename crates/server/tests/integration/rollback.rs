@@ -311,10 +311,12 @@ async fn an_environment_rolls_back_to_an_earlier_deployment_of_its_services() {
     let sizes: Vec<usize> = results
         .iter()
         .map(|deployment| {
-            deployment["stages"][0]["services"]
+            deployment["stages"]
                 .as_array()
                 .unwrap()
-                .len()
+                .iter()
+                .map(|stage| stage["services"].as_array().unwrap().len())
+                .sum()
         })
         .collect();
     assert_eq!(sizes, [2, 1, 2], "{}", page.body);

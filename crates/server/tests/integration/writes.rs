@@ -26,7 +26,8 @@ async fn every_delete_route_succeeds_as_admin() {
         // A service's domains, backups and restrictions before the service.
         _ if path.contains("/customDomain/")
             || path.contains("/backup/")
-            || path.contains("/deploymentRestriction/") =>
+            || path.contains("/deploymentRestriction/")
+            || path.starts_with("/deploymentStage/") =>
         {
             0
         }

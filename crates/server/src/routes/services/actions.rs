@@ -312,6 +312,7 @@ impl PreparedDeploy {
                     plan_only: self.plan_only,
                     rollback_to: self.rollback.map(|deployed| deployed.execution_id),
                     environment_execution_id: environment_execution_id.map(str::to_string),
+                    stage: None,
                 },
                 id,
                 caller.into(),

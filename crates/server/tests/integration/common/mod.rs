@@ -624,6 +624,29 @@ pub async fn records(server: &TestServer) -> Records {
         };
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    // A deployment stage of the environment, and another to move it next to.
+    let environment = ids["environment_id"].clone();
+    let stage = server
+        .post(
+            &format!("/api/environment/{environment}/deploymentStage"),
+            json!({"name": "checks", "description": "after the applications"}),
+        )
+        .await;
+    assert_eq!(stage.status, StatusCode::OK, "{}", stage.body);
+    ids.insert(
+        "deployment_stage_id",
+        stage.body["id"].as_str().unwrap().to_string(),
+    );
+    let stages = server
+        .get(&format!("/api/environment/{environment}/deploymentStage"))
+        .await;
+    ids.insert(
+        "stage_id",
+        stages.body["results"][0]["id"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+    );
     // A deployment request, of the database deployed once.
     let database = ids["database_id"].clone();
     let deployed = server

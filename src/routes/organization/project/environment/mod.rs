@@ -8,3 +8,4 @@ mod selection;
 pub mod service;
 pub mod service_form;
 mod service_table;
+mod stages;

@@ -36,6 +36,7 @@ use super::links::EnvironmentLinks;
 use super::new_service::NewService;
 use super::row_statuses::RowStatuses;
 use super::service_table::{Ids, ServiceTable};
+use super::stages::EnvironmentStages;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -156,6 +157,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 })/>
             })}
             {move || ids.get().map(|ids| view! { <EnvironmentLinks ids services/> })}
+            {move || ids.get().map(|ids| view! { <EnvironmentStages ids services/> })}
             {move || ids.get().map(|ids| view! {
                 <EnvironmentDeployments environment=ids.environment
                     busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))

@@ -1,0 +1,309 @@
+//! The environment's deployment stages, in its overview: the stages in the order its deployments
+//! run them, each with its services; a stage added, renamed, moved up or down (buttons, so the
+//! keyboard moves them too, the focus kept on the stage moved) and deleted; a service moved to
+//! another stage or skipped from the environment's deployments.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use platform_api::{DeploymentStage, DeploymentStageRequest, DeploymentStageService};
+use uuid::Uuid;
+
+use crate::api::service::ServiceSummary;
+use crate::api::{use_api, ApiError};
+use crate::components::delete_button::DeleteButton;
+use crate::components::form::{Form, SubmitButton};
+use crate::components::form_field::{optional_text, FieldScope, TextField};
+use crate::components::loaded::loaded;
+use crate::components::new_dialog::NewDialog;
+use crate::components::toggle_button::ToggleButton;
+use crate::state::toasts::use_toasts;
+
+use super::service_table::Ids;
+
+/// What the stages' rows share: the stages as last read, the services' names, and where the
+/// focus goes once the stages are drawn again after a move.
+#[derive(Clone, Copy)]
+struct Stages {
+    all: LocalResource<Result<Vec<DeploymentStage>, ApiError>>,
+    names: Memo<HashMap<Uuid, String>>,
+    focus: RwSignal<Option<String>>,
+}
+
+#[component]
+pub fn EnvironmentStages(
+    ids: Ids,
+    services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
+) -> impl IntoView {
+    let api = use_api();
+    let environment = ids.environment;
+    let all = LocalResource::new(move || {
+        // Read again when the services change (a new one lands in its kind's stage).
+        services.track();
+        async move { api.deployment_stages(environment).await }
+    });
+    let names = Memo::new(move |_| {
+        services
+            .get()
+            .and_then(Result::ok)
+            .map(|(_, services)| services.into_iter().map(|s| (s.id, s.name)).collect())
+            .unwrap_or_default()
+    });
+    let stages = Stages {
+        all,
+        names,
+        focus: RwSignal::new(None),
+    };
+    // After a move, the button pressed is drawn anew: the focus goes back to it.
+    Effect::new(move |_| {
+        all.track();
+        if let Some(selector) = stages.focus.get_untracked() {
+            request_animation_frame(move || {
+                let button = document().query_selector(&selector).ok().flatten();
+                if let Some(button) = button
+                    .and_then(|b| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(b).ok())
+                {
+                    let _ = button.focus();
+                }
+            });
+        }
+    });
+    let changed = Callback::new(move |()| all.refetch());
+    view! {
+        <section class="card" aria-labelledby="stages-title">
+            <h2 id="stages-title">"Deployment stages"</h2>
+            <p class="muted">"A deployment of the whole environment runs its stages in this order, each once the one before has deployed; a failure stops the stages after it."</p>
+            {loaded(all, 4, move |list: Vec<DeploymentStage>| {
+                let count = list.len();
+                let order: Vec<(Uuid, String)> = list.iter().map(|s| (s.id, s.name.clone())).collect();
+                view! {
+                    <ol class="stages" aria-label="Stages">
+                        {list.into_iter().enumerate().map(|(at, stage)| {
+                            let before = at.checked_sub(1).map(|i| order[i].0);
+                            let after = order.get(at + 1).map(|next| next.0);
+                            view! { <StageItem stage stages order=order.clone() before after last=count == 1/> }
+                        }).collect_view()}
+                    </ol>
+                }
+            })}
+            <NewDialog label="Add a stage">
+                <StageForm environment editing=None on_saved=changed/>
+            </NewDialog>
+        </section>
+    }
+}
+
+#[component]
+fn StageItem(
+    stage: DeploymentStage,
+    stages: Stages,
+    /// Every stage of the environment, in order: where a service may go.
+    order: Vec<(Uuid, String)>,
+    /// The stages just before and after this one.
+    before: Option<Uuid>,
+    after: Option<Uuid>,
+    last: bool,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let id = stage.id;
+    let name = stage.name.clone();
+    let editing = RwSignal::new(false);
+    let moving = Action::new_local(move |(other, later): &(Uuid, bool)| {
+        let (other, later) = (*other, *later);
+        async move { api.move_deployment_stage(id, other, later).await }
+    });
+    Effect::new(move |_| match moving.value().get() {
+        Some(Ok(_)) => stages.all.refetch(),
+        Some(Err(error)) => toasts.error(error.to_string()),
+        None => {}
+    });
+    let up_label = format!("Move {name} up");
+    let down_label = format!("Move {name} down");
+    let move_button = move |label: String, other: Option<Uuid>, later: bool| {
+        let selector = format!("button[aria-label=\"{label}\"]");
+        view! {
+            <button type="button" class="button button--small button--secondary" aria-label=label.clone()
+                disabled=move || other.is_none() || moving.pending().get()
+                on:click=move |_| {
+                    if let Some(other) = other {
+                        stages.focus.set(Some(selector.clone()));
+                        moving.dispatch_local((other, later));
+                    }
+                }>
+                {if later { "↓" } else { "↑" }}
+            </button>
+        }
+    };
+    let changed = Callback::new(move |()| stages.all.refetch());
+    let record = stage.clone();
+    view! {
+        <li class="record stage" data-stage=name.clone()>
+            <div class="record__head">
+                <span class="stage__order" aria-hidden="true">{stage.deployment_order}"."</span>
+                <span class="record__title">{name.clone()}</span>
+                <span class="muted">{stage.services.len()}" service"{if stage.services.len() == 1 { "" } else { "s" }}</span>
+            </div>
+            {stage.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p class="muted">{d}</p> })}
+            {if stage.services.is_empty() {
+                view! { <p class="muted">"No service: services of other stages can be moved here."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="plain-list" aria-label=format!("Services of {name}")>
+                        {stage.services.into_iter().map(|service| view! {
+                            <StageService service stage=id order=order.clone() stages/>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            <div class="record__actions">
+                {move_button(up_label, before, false)}
+                {move_button(down_label, after, true)}
+                <ToggleButton open=editing label="Rename" open_label="Close the form"
+                    name=format!("Rename {name}")/>
+                {(!last).then(|| view! {
+                    <DeleteButton question="Delete this stage?" item=name.clone()
+                        consequence="Its services go back to their kind's default stage."
+                        done="Stage deleted."
+                        delete=move || async move { api.delete_deployment_stage(id).await }
+                        on_deleted=changed/>
+                })}
+            </div>
+            <Show when=move || editing.get()>
+                <StageForm environment=record.environment.id editing=Some(record.clone()) on_saved=changed/>
+            </Show>
+        </li>
+    }
+}
+
+/// A service of a stage: the stage it is in (a choice among the environment's, which moves it)
+/// and whether the environment's deployments skip it.
+#[component]
+fn StageService(
+    service: DeploymentStageService,
+    stage: Uuid,
+    order: Vec<(Uuid, String)>,
+    stages: Stages,
+) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let service_id = service.service_id;
+    let name = move || {
+        stages
+            .names
+            .get()
+            .get(&service_id)
+            .cloned()
+            .unwrap_or_else(|| service_id.to_string())
+    };
+    let attach = Action::new_local(move |(to, skipped): &(Uuid, bool)| {
+        let (to, skipped) = (*to, *skipped);
+        async move {
+            api.attach_to_deployment_stage(to, service_id, skipped)
+                .await
+        }
+    });
+    Effect::new(move |_| match attach.value().get() {
+        Some(Ok(_)) => stages.all.refetch(),
+        Some(Err(error)) => toasts.error(error.to_string()),
+        None => {}
+    });
+    let select_id = format!("stage-of-{service_id}");
+    let choose = move |event: leptos::ev::Event| {
+        let chosen = event_target_value(&event).parse::<usize>().ok();
+        if let Some((to, _)) = chosen.and_then(|at| order_for_choice(&stages, at)) {
+            attach.dispatch_local((to, false));
+        }
+    };
+    let skipped = service.is_skipped;
+    view! {
+        <li class="stage__service">
+            <span class="stage__service-name">{name}</span>
+            {skipped.then(|| view! { <span class="tag">"Skipped"</span> })}
+            <label class="visually-hidden" for=select_id.clone()>{move || format!("Stage of {}", name())}</label>
+            <select id=select_id on:change=choose disabled=move || attach.pending().get()>
+                {order.iter().enumerate().map(|(at, (id, stage_name))| view! {
+                    <option value=at.to_string() selected=*id == stage>{stage_name.clone()}</option>
+                }).collect_view()}
+            </select>
+            <label class="checkbox">
+                <input type="checkbox" prop:checked=skipped
+                    disabled=move || attach.pending().get()
+                    on:change=move |event| { attach.dispatch_local((stage, event_target_checked(&event))); }/>
+                " Skip in the environment's deployments"
+            </label>
+        </li>
+    }
+}
+
+/// The stage at place `at` of the stages as last read.
+fn order_for_choice(stages: &Stages, at: usize) -> Option<(Uuid, String)> {
+    stages
+        .all
+        .get_untracked()
+        .and_then(Result::ok)?
+        .get(at)
+        .map(|stage| (stage.id, stage.name.clone()))
+}
+
+/// Adds a stage to the environment, or, `editing` one, renames it.
+#[component]
+fn StageForm(
+    environment: Uuid,
+    editing: Option<DeploymentStage>,
+    on_saved: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let existing = editing.as_ref().map(|stage| stage.id);
+    if let Some(id) = existing {
+        provide_context(FieldScope(id.to_string()));
+    }
+    let name = RwSignal::new(editing.as_ref().map(|s| s.name.clone()).unwrap_or_default());
+    let description = RwSignal::new(
+        editing
+            .as_ref()
+            .and_then(|s| s.description.clone())
+            .unwrap_or_default(),
+    );
+    let form = Form::new(
+        move |request: DeploymentStageRequest| async move {
+            match existing {
+                Some(id) => api.update_deployment_stage(id, &request).await,
+                None => api.create_deployment_stage(environment, &request).await,
+            }
+        },
+        move |saved: DeploymentStage| {
+            if existing.is_none() {
+                name.set(String::new());
+                description.set(String::new());
+            }
+            on_saved.run(());
+            format!("Stage {} saved.", saved.name)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = DeploymentStageRequest {
+            name: name.get_untracked().trim().to_string(),
+            description: optional_text(description),
+        };
+        let checked = request.validate();
+        form.submit(request, checked);
+    };
+    let (label, button) = if existing.is_some() {
+        ("Rename the stage", "Save stage")
+    } else {
+        ("Add a stage", "Add stage")
+    };
+    view! {
+        <form class="card" on:submit=submit novalidate aria-label=label>
+            <h2>{label}</h2>
+            <div class="form-grid">
+                <TextField label="Name" name="name" value=name errors required=true placeholder="smoke tests"/>
+                <TextField label="Description" name="description" value=description errors/>
+            </div>
+            <SubmitButton form label=button/>
+        </form>
+    }
+}
