@@ -37,6 +37,7 @@ mod selection;
 mod service_settings;
 mod session;
 mod settings;
+mod stages;
 mod stand_in;
 mod status_refresh;
 mod switchers;

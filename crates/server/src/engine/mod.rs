@@ -6,6 +6,7 @@ pub mod action;
 pub mod admission;
 mod backup;
 mod cluster;
+pub mod environment;
 pub mod history;
 pub mod instances;
 pub mod logs;

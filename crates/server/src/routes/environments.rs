@@ -21,7 +21,8 @@ use super::raw_json::{self, Asked};
 use crate::audit;
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::action::{Action, InStage, Request};
+use crate::engine::action::Action;
+use crate::engine::environment::OnEachService;
 use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
@@ -495,38 +496,9 @@ async fn deploy_environment(
     ))
 }
 
-/// What a request on a whole environment runs on each of its services.
-#[derive(Clone, Copy)]
-enum OnEachService {
-    Run(Action),
-    /// A deploy of the version each deployed service runs.
-    Redeploy,
-}
-
-impl From<Action> for OnEachService {
-    fn from(action: Action) -> Self {
-        OnEachService::Run(action)
-    }
-}
-
-impl OnEachService {
-    fn action(self) -> Action {
-        match self {
-            OnEachService::Run(action) => action,
-            OnEachService::Redeploy => Action::Deploy,
-        }
-    }
-
-    fn event_type(self) -> EventType {
-        match self {
-            OnEachService::Run(action) => action.event_type(),
-            OnEachService::Redeploy => EventType::TriggerRedeploy,
-        }
-    }
-}
-
 /// Requests `what` for each service of the environment it applies to: the environment's
-/// statuses after, and how many services it started on.
+/// statuses after, and how many services it started on. 409 while an action runs in the
+/// environment, or when the action applies to no service.
 async fn start_on_environment(
     state: &AppState,
     caller: &Caller,
@@ -534,79 +506,17 @@ async fn start_on_environment(
     what: impl Into<OnEachService>,
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
     let what = what.into();
-    let action = what.action();
     find_environment(state, caller, environment_id).await?;
     engine::scope::ensure_idle(
         &mut *state.db.acquire().await?,
         Scope::Environment(environment_id),
     )
     .await?;
-    // A deployment runs a stage at a time and leaves out the services skipped from it; the
-    // other actions run on every service at once.
-    #[derive(sqlx::FromRow)]
-    struct Placed {
-        #[sqlx(try_from = "Hyphenated")]
-        id: Uuid,
-        position: i64,
-        stage: String,
-        is_skipped: bool,
-    }
-    let services: Vec<Placed> = sqlx::query_as(
-        "SELECT s.id, d.position, d.name AS stage, v.is_skipped
-         FROM services s JOIN service_stages v ON v.service_id = s.id
-         JOIN deployment_stages d ON d.id = v.stage_id
-         WHERE s.environment_id = ? ORDER BY d.position, s.name",
-    )
-    .bind(environment_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
-    let in_stages = action == Action::Deploy;
-    let execution = Uuid::new_v4().simple().to_string();
     let mut tx = state.engine.begin().await?;
-    let mut queued = Vec::new();
-    for service in services {
-        if in_stages && service.is_skipped {
-            continue;
-        }
-        let service_id = service.id;
-        let request = match what {
-            OnEachService::Run(action) => Ok(Request::from(action)),
-            OnEachService::Redeploy => Request::redeploy(&mut tx, service_id).await,
-        };
-        let request = request.map(|request| match in_stages {
-            true => request.in_stage(InStage {
-                position: service.position,
-                name: service.stage,
-            }),
-            false => request,
-        });
-        let outcome = match request {
-            Ok(request) => {
-                state
-                    .engine
-                    .queue(
-                        &mut tx,
-                        request.within(&execution),
-                        service_id,
-                        caller.into(),
-                    )
-                    .await
-            }
-            Err(error) => Err(error),
-        };
-        match outcome {
-            Ok(action) => queued.push(action.deployment_id),
-            // The environment was idle: a conflict means the action does not apply here.
-            Err(error) if error.status() == StatusCode::CONFLICT => {}
-            Err(error) => return Err(error),
-        }
-    }
-    if queued.is_empty() {
-        return Err(ApiError::conflict(format!(
-            "No service of this environment to {}.",
-            action.verb()
-        )));
-    }
+    let queued = state
+        .engine
+        .queue_on_environment(&mut tx, environment_id, what, caller.into())
+        .await?;
     let target = audit::Target::environment(&mut tx, environment_id).await?;
     audit::record(
         &mut tx,

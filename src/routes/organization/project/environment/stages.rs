@@ -144,18 +144,14 @@ fn StageItem(
                 <span class="record__title">{name.clone()}</span>
                 <span class="muted">{stage.services.len()}" service"{if stage.services.len() == 1 { "" } else { "s" }}</span>
             </div>
-            {stage.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p class="muted">{d}</p> })}
-            {if stage.services.is_empty() {
-                view! { <p class="muted">"No service: services of other stages can be moved here."</p> }.into_any()
-            } else {
-                view! {
-                    <ul class="plain-list" aria-label=format!("Services of {name}")>
-                        {stage.services.into_iter().map(|service| view! {
-                            <StageService service stage=id order=order.clone() stages/>
-                        }).collect_view()}
-                    </ul>
-                }.into_any()
-            }}
+            {stage.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p class="muted stage__description">{d}</p> })}
+            {(!stage.services.is_empty()).then(|| view! {
+                <ul class="plain-list" aria-label=format!("Services of {name}")>
+                    {stage.services.into_iter().map(|service| view! {
+                        <StageService service stage=id order=order.clone() stages/>
+                    }).collect_view()}
+                </ul>
+            })}
             <div class="record__actions">
                 {move_button(up_label, before, false)}
                 {move_button(down_label, after, true)}
@@ -217,7 +213,7 @@ fn StageService(
     };
     let skipped = service.is_skipped;
     view! {
-        <li class="stage__service">
+        <li class="stage__service" data-service=service_id.to_string()>
             <span class="stage__service-name">{name}</span>
             {skipped.then(|| view! { <span class="tag">"Skipped"</span> })}
             <label class="visually-hidden" for=select_id.clone()>{move || format!("Stage of {}", name())}</label>
