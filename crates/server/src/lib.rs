@@ -24,6 +24,7 @@ pub mod public;
 pub mod rate_limit;
 pub mod routes;
 mod run_page;
+pub mod schedules;
 pub mod seal;
 pub mod state;
 mod store;
@@ -136,7 +137,8 @@ pub const QUEUE_LIMIT: usize = 10_000;
 /// How often auto-deploy reads the branches it watches, unless told otherwise.
 pub const GIT_WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// How often the cron jobs' times are looked at: well within their minute.
+/// How often the cron jobs' and the environments' schedules are looked at: well within their
+/// minute.
 const CRON_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
@@ -263,6 +265,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
     auto_deploy::start(engine.clone(), db.clone(), config.git_watch_every);
     cron_jobs::start(engine.clone(), db.clone(), CRON_EVERY);
+    schedules::start(engine.clone(), db.clone(), CRON_EVERY);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

@@ -30,6 +30,7 @@ use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::resources::{ensure_exists, insert, OrganizationResource};
 use crate::routes::{doc, Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::deployment_rules;
 
 pub fn register(routes: &mut RouteTable) {
     // The production document answers a deploy with one `Status` for the environment, and a
@@ -281,6 +282,17 @@ async fn create_environment(
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
+    // The first of the project's deployment rules that matches the name gives the environment
+    // its schedule, and its cluster and mode when the request names no cluster.
+    let rule = deployment_rules::matching(&mut tx, project.id, request.name.trim()).await?;
+    let request = match (&rule, request.cluster_id) {
+        (Some(rule), None) => EnvironmentRequest {
+            cluster_id: Some(rule.rule.cluster_id),
+            mode: rule.rule.mode,
+            ..request
+        },
+        _ => request,
+    };
     let cluster_id = cluster_for(&mut tx, &state, project.organization.id, &request).await?;
     let id = Uuid::new_v4();
     sqlx::query(
@@ -297,6 +309,9 @@ async fn create_environment(
     .execute(&mut *tx)
     .await
     .on_unique_violation("name", "environment")?;
+    if let Some(rule) = &rule {
+        deployment_rules::apply(&mut tx, id, &rule.rule.schedule).await?;
+    }
     let created = read_environment(&mut tx, &caller, id).await?;
     let target = audit::Target::environment(&mut tx, id).await?;
     let change = audit::Change::new(EventType::Create, target).after(&created);

@@ -1,5 +1,6 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
+mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
 pub(crate) mod environments;
@@ -33,6 +34,7 @@ pub fn table(state: &AppState) -> RouteTable {
     projects::register(&mut routes);
     environments::register(&mut routes);
     deployment_stages::register(&mut routes);
+    deployment_rules::register(&mut routes);
     services::register(&mut routes);
     variables::register(&mut routes);
     routes

@@ -4,6 +4,7 @@
 pub mod auto_deploy;
 pub mod backups;
 pub mod custom_domains;
+pub mod deployment_rules;
 pub mod deployment_stages;
 pub mod members;
 pub mod organization_resources;

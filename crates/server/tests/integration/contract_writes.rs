@@ -823,6 +823,44 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/database/{database_id}/backup/{backup_id}".into(),
         None,
     ));
+    let rule = json!({"name": "nightly", "mode": "STAGING", "cluster_id": ids.id("cluster_id"),
+                      "wildcard": "night-*", "auto_stop": false, "timezone": "Etc/UTC",
+                      "start_time": "1970-01-01T06:00:00Z", "stop_time": "1970-01-01T22:00:00Z",
+                      "weekdays": ["SATURDAY"]});
+    writes.extend([
+        // Before another rule is added: the order names each of the project's rules.
+        (
+            put.clone(),
+            "/project/{project_id}/deploymentRule/order".into(),
+            Some(json!({"project_deployment_rule_ids_in_order": [ids.id("project_rule_id")]})),
+        ),
+        (
+            post.clone(),
+            "/project/{project_id}/deploymentRule".into(),
+            Some(rule.clone()),
+        ),
+        (
+            put.clone(),
+            "/project/{project_id}/deploymentRule/{project_rule_id}".into(),
+            Some({
+                let mut renamed = rule;
+                renamed["name"] = json!("previews of pull requests");
+                renamed
+            }),
+        ),
+        (
+            delete.clone(),
+            "/project/{project_id}/deploymentRule/{project_rule_id}".into(),
+            None,
+        ),
+        (
+            put.clone(),
+            "/environment/{environment_id}/deploymentRule/{environment_rule_id}".into(),
+            Some(json!({"auto_stop": true, "timezone": "Europe/Paris",
+                        "start_time": "1970-01-01T08:00:00.000Z", "stop_time": "1970-01-01T19:00:00.000Z",
+                        "weekdays": ["MONDAY", "TUESDAY"]})),
+        ),
+    ]);
     writes.extend([
         (
             post.clone(),

@@ -42,6 +42,7 @@ mod queries;
 mod queue;
 mod registries;
 mod rollback;
+mod schedules;
 mod schema;
 mod secrets;
 mod selected_services;

@@ -647,6 +647,29 @@ pub async fn records(server: &TestServer) -> Records {
             .unwrap()
             .to_string(),
     );
+    // A deployment rule of the project, and the environment's own.
+    let project = ids["project_id"].clone();
+    let rule = server
+        .post(
+            &format!("/api/project/{project}/deploymentRule"),
+            json!({"name": "previews", "mode": "DEVELOPMENT", "cluster_id": ids["cluster_id"],
+                   "wildcard": "pr-*", "auto_stop": true, "timezone": "Europe/Paris",
+                   "start_time": "1970-01-01T08:00:00.000Z", "stop_time": "1970-01-01T19:00:00.000Z",
+                   "weekdays": ["MONDAY", "FRIDAY"]}),
+        )
+        .await;
+    assert_eq!(rule.status, StatusCode::CREATED, "{}", rule.body);
+    ids.insert(
+        "project_rule_id",
+        rule.body["id"].as_str().unwrap().to_string(),
+    );
+    let environment_rule = server
+        .get(&format!("/api/environment/{environment}/deploymentRule"))
+        .await;
+    ids.insert(
+        "environment_rule_id",
+        environment_rule.body["id"].as_str().unwrap().to_string(),
+    );
     // A deployment request, of the database deployed once.
     let database = ids["database_id"].clone();
     let deployed = server
