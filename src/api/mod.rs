@@ -7,6 +7,7 @@ pub mod auto_deploy;
 pub mod backup;
 pub mod cluster;
 pub mod custom_domain;
+pub mod deployment_rule;
 pub mod deployment_stage;
 mod enhancement;
 pub mod environment;
@@ -91,6 +92,14 @@ impl Api {
     ) -> Result<T, ApiError> {
         let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
         self.send(Method::PUT, path, Some(body)).await
+    }
+
+    /// A PUT whose answer has no body the console reads (the document's order of rules).
+    pub async fn put_no_answer<B: Serialize>(&self, path: &str, body: &B) -> Result<(), ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.send_body(Method::PUT, path, Some(body))
+            .await
+            .map(drop)
     }
 
     pub async fn delete(&self, path: &str) -> Result<(), ApiError> {

@@ -20,6 +20,7 @@ pub mod pager;
 pub mod relative_time;
 pub mod rename_and_delete;
 pub mod rows;
+pub mod schedule_fields;
 pub mod shell;
 pub mod skeleton;
 pub mod status_badge;

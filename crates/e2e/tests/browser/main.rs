@@ -33,6 +33,7 @@ mod read_only;
 mod registries;
 mod rename_delete;
 mod rollback;
+mod schedules;
 mod selection;
 mod service_settings;
 mod session;

@@ -1,2 +1,3 @@
+mod deployment_rules;
 pub mod environment;
 pub mod overview;

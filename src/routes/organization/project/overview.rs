@@ -13,6 +13,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use super::deployment_rules::ProjectDeploymentRules;
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
@@ -100,6 +101,7 @@ pub fn ProjectOverview() -> impl IntoView {
                 <NewDialog label="New environment"><CreateEnvironment project clusters on_created=Callback::new(move |_| environments.refetch())/></NewDialog>
             })
         }}
+        {move || project.get().map(|project| view! { <ProjectDeploymentRules project clusters/> })}
         {loaded(record, 2, move |current: Project| {
             let (id, description) = (current.id, current.description.clone());
             view! {

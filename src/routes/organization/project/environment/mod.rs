@@ -4,6 +4,7 @@ mod links;
 pub mod new_service;
 pub mod overview;
 mod row_statuses;
+mod schedule;
 mod selection;
 pub mod service;
 pub mod service_form;

@@ -35,6 +35,7 @@ use super::deployments::EnvironmentDeployments;
 use super::links::EnvironmentLinks;
 use super::new_service::NewService;
 use super::row_statuses::RowStatuses;
+use super::schedule::EnvironmentSchedule;
 use super::service_table::{Ids, ServiceTable};
 use super::stages::EnvironmentStages;
 
@@ -158,6 +159,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
             {move || ids.get().map(|ids| view! { <EnvironmentLinks ids services/> })}
             {move || ids.get().map(|ids| view! { <EnvironmentStages ids services/> })}
+            {move || ids.get().map(|ids| view! { <EnvironmentSchedule environment=ids.environment/> })}
             {move || ids.get().map(|ids| view! {
                 <EnvironmentDeployments environment=ids.environment
                     busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
