@@ -164,6 +164,7 @@ pub struct ProjectDeploymentRule {
     pub rule: ProjectDeploymentRuleRequest,
     /// Its place in the project's order, from 0: the first that matches a new environment
     /// applies.
+    #[serde(default)]
     pub priority_index: i64,
 }
 

@@ -8,7 +8,6 @@ use uuid::Uuid;
 
 use crate::common::Reference;
 use crate::error::FieldError;
-use crate::service_type::ServiceType;
 
 /// Body of `POST /environment/{id}/deploymentStage` and of `PUT /deploymentStage/{id}`.
 #[serde_with::skip_serializing_none]
@@ -41,7 +40,9 @@ pub struct DeploymentStageService {
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
     pub service_id: Uuid,
-    pub service_type: ServiceType,
+    /// The document types it as free text ("APPLICATION, JOB, DATABASE, ..."): read as such.
+    #[serde(default)]
+    pub service_type: String,
     /// Left out of the deployments of its whole environment (deployed on its own only).
     #[serde(default)]
     pub is_skipped: bool,
@@ -57,10 +58,12 @@ pub struct DeploymentStage {
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
+    #[serde(default)]
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
     /// Its place in the environment's order, from 1.
+    #[serde(default)]
     pub deployment_order: i64,
     #[serde(default)]
     pub services: Vec<DeploymentStageService>,

@@ -8,6 +8,18 @@ use platform_api::*;
 use serde::Serialize;
 use uuid::Uuid;
 
+/// A schedule as the console sends it.
+fn schedule() -> Schedule {
+    let time = |hour| at_time_of_day(chrono::NaiveTime::from_hms_opt(hour, 0, 0).unwrap());
+    Schedule {
+        auto_stop: true,
+        timezone: "Europe/Paris".into(),
+        start_time: time(8),
+        stop_time: time(19),
+        weekdays: vec![Weekday::Monday, Weekday::Friday],
+    }
+}
+
 fn repository() -> GitRepositoryRequest {
     GitRepositoryRequest::for_url("https://github.com/acme/web.git", Some("main".into()))
 }
@@ -287,6 +299,49 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 mode: DeploymentRestrictionMode::Exclude,
                 kind: DeploymentRestrictionType::Path,
                 value: "docs/".into(),
+            }),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/deploymentStage",
+            body(DeploymentStageRequest {
+                name: "smoke tests".into(),
+                description: Some("after the applications".into()),
+            }),
+        ),
+        (
+            "put",
+            "/deploymentStage/{deploymentStageId}/service/{serviceId}",
+            body(AttachServiceToStage {
+                is_skipped: Some(true),
+            }),
+        ),
+        (
+            "put",
+            "/environment/{environmentId}/deploymentRule/{deploymentRuleId}",
+            body(EnvironmentDeploymentRuleRequest {
+                on_demand_preview: false,
+                auto_preview: false,
+                schedule: schedule(),
+            }),
+        ),
+        (
+            "post",
+            "/project/{projectId}/deploymentRule",
+            body(ProjectDeploymentRuleRequest {
+                name: "feature branches".into(),
+                description: None,
+                mode: EnvironmentMode::Development,
+                cluster_id: Uuid::nil(),
+                wildcard: "feat-*".into(),
+                schedule: schedule(),
+            }),
+        ),
+        (
+            "put",
+            "/project/{projectId}/deploymentRule/order",
+            body(ProjectDeploymentRulesOrder {
+                project_deployment_rule_ids_in_order: vec![Uuid::nil()],
             }),
         ),
         (

@@ -191,6 +191,18 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<DeploymentRestriction>>,
     ),
     (
+        "/environment/{environmentId}/deploymentStage",
+        decodes::<List<DeploymentStage>>,
+    ),
+    (
+        "/environment/{environmentId}/deploymentRule",
+        decodes::<EnvironmentDeploymentRule>,
+    ),
+    (
+        "/project/{projectId}/deploymentRule",
+        decodes::<List<ProjectDeploymentRule>>,
+    ),
+    (
         "/job/{jobId}/deploymentRestriction",
         decodes::<List<DeploymentRestriction>>,
     ),

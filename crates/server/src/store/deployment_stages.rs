@@ -68,7 +68,7 @@ pub async fn of_environment(
                     created_at: member.created_at,
                     updated_at: member.updated_at,
                     service_id: member.service_id,
-                    service_type: member.kind,
+                    service_type: member.kind.as_str().to_string(),
                     is_skipped: member.is_skipped,
                 })
                 .collect();
