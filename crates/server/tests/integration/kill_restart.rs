@@ -426,3 +426,125 @@ fn a_backup_killed_in_the_middle_ends_failed_or_finished_never_running() {
         list["results"][0]["status"]["state"] == "READY"
     });
 }
+
+#[test]
+fn a_stage_waiting_when_the_server_is_killed_runs_after_the_restart_in_its_turn() {
+    let data = TempDir::new().unwrap();
+    let (mut server, token) = start(&data);
+    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/project"),
+        Some(json!({"name": "shop"})),
+    );
+    let environment = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
+        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let database = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/environment/{environment}/database"),
+        Some(json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let web = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/environment/{environment}/application"),
+        Some(json!({"name": "web", "git_repository": {"url": "https://git.example.com/a.git"}})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    call(
+        &server,
+        &token,
+        "POST",
+        &format!("/environment/{environment}/deploy"),
+        Some(json!({})),
+    );
+    // Killed while the database's stage runs and the application's waits for it.
+    wait_for(
+        &server,
+        &token,
+        &format!("/database/{database}/status"),
+        "deploying",
+        |status| status["state"] == "DEPLOYING",
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let (restarted, token) = start(&data);
+    for path in [
+        format!("/database/{database}/status"),
+        format!("/application/{web}/status"),
+    ] {
+        wait_for(&restarted, &token, &path, "deployed", |status| {
+            status["state"] == "DEPLOYED"
+        });
+    }
+    let history = call(
+        &restarted,
+        &token,
+        "GET",
+        &format!("/environment/{environment}/deploymentHistoryV2"),
+        None,
+    );
+    let stages: Vec<&str> = history["results"][0]["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|stage| stage["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        ["DATABASE DEFAULT", "APPLICATION DEFAULT"],
+        "{history}"
+    );
+    // The application's deployment started once the database's had ended.
+    let log = call(
+        &restarted,
+        &token,
+        "GET",
+        &format!("/environment/{environment}/logs"),
+        None,
+    );
+    let lines: Vec<(&str, &str)> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| {
+            (
+                line["details"]["transmitter"]["id"]
+                    .as_str()
+                    .unwrap_or_default(),
+                line["message"]["safe_message"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let database_done = lines
+        .iter()
+        .rposition(|(id, _)| *id == database.as_str())
+        .expect("the database's lines");
+    let first_web_step = lines
+        .iter()
+        .position(|(id, message)| *id == web.as_str() && message.ends_with(": started."))
+        .expect("a step of the application");
+    assert!(first_web_step > database_done, "{lines:?}");
+}
