@@ -102,6 +102,19 @@ async fn a_push_arrives_on_the_service_page_and_deploys_it() -> anyhow::Result<(
     browser
         .wait_for_text("section[aria-labelledby=status-title]", "Deployed")
         .await?;
+    // The settings name the commit deployed.
+    let newest = platform_server::git::commits(
+        repository.path(),
+        &platform_server::git::CommitQuery {
+            branch: Some("main"),
+            start_after: None,
+            only: None,
+        },
+    )?;
+    let short: String = newest[0].git_commit_id.chars().take(8).collect();
+    browser
+        .wait_for_text("section[aria-labelledby=settings-title]", &short)
+        .await?;
     let same = browser
         .client
         .execute("return window.stillTheSamePage === true", vec![])

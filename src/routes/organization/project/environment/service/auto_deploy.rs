@@ -55,7 +55,8 @@ fn AutoDeploy(
         move || watching().then_some(POLL_WATCH),
         move || watch.refetch(),
     );
-    // A push that deployed starts an action: the status shows it at once.
+    // A push that deployed starts an action: the status shows it at once, and the settings the
+    // commit it deployed (the action may have ended before the next read of the status).
     Effect::new(move |last: Option<Option<String>>| {
         let newest = watch
             .get()
@@ -64,6 +65,7 @@ fn AutoDeploy(
             .and_then(|watch| watch.pushes.first().map(|push| push.git_commit_id.clone()));
         if matches!(&last, Some(previous) if *previous != newest) {
             service.status.refetch();
+            service.record.refetch();
         }
         newest
     });
