@@ -169,6 +169,14 @@ impl Change {
         self
     }
 
+    /// The target's part as it was and as it is, each when there is one (none before a
+    /// creation, none after a deletion).
+    pub fn between<T: Serialize>(mut self, (before, after): (Option<&T>, Option<&T>)) -> Self {
+        self.before = before.and_then(|before| serde_json::to_value(before).ok());
+        self.after = after.and_then(|after| serde_json::to_value(after).ok());
+        self
+    }
+
     /// The secret fields whose value the change set (their values are never recorded).
     pub fn secrets(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.changed_secrets = names.into_iter().map(Into::into).collect();

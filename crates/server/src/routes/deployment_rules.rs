@@ -323,15 +323,11 @@ async fn changed<T: serde::Serialize>(
     caller: &Caller,
     project_id: Uuid,
     event_type: EventType,
-    (before, after): (Option<&T>, Option<&T>),
+    states: (Option<&T>, Option<&T>),
 ) -> ApiResult<()> {
     let target = Target::project(tx, project_id).await?;
-    let mut change = Change::new(event_type, target).of(SubTargetType::DeploymentRule);
-    if let Some(before) = before {
-        change = change.before(before);
-    }
-    if let Some(after) = after {
-        change = change.after(after);
-    }
+    let change = Change::new(event_type, target)
+        .of(SubTargetType::DeploymentRule)
+        .between(states);
     audit::record(tx, caller, change).await
 }

@@ -250,16 +250,12 @@ async fn changed(
     caller: &Caller,
     service_id: Uuid,
     event_type: EventType,
-    (before, after): (Option<&CustomDomain>, Option<&CustomDomain>),
+    states: (Option<&CustomDomain>, Option<&CustomDomain>),
 ) -> ApiResult<()> {
     let target = Target::service(tx, service_id).await?;
-    let mut change = Change::new(event_type, target).of(SubTargetType::CustomDomain);
-    if let Some(before) = before {
-        change = change.before(before);
-    }
-    if let Some(after) = after {
-        change = change.after(after);
-    }
+    let change = Change::new(event_type, target)
+        .of(SubTargetType::CustomDomain)
+        .between(states);
     audit::record(tx, caller, change).await?;
     engine::scope::mark_scope_out_of_date(tx, Scope::Service(service_id)).await?;
     Ok(())

@@ -185,19 +185,15 @@ async fn changed(
     caller: &Caller,
     service_id: Uuid,
     event_type: EventType,
-    (before, after): (
+    states: (
         Option<&DeploymentRestriction>,
         Option<&DeploymentRestriction>,
     ),
 ) -> ApiResult<()> {
     let target = Target::service(tx, service_id).await?;
-    let mut change = Change::new(event_type, target).of(SubTargetType::DeploymentRule);
-    if let Some(before) = before {
-        change = change.before(before);
-    }
-    if let Some(after) = after {
-        change = change.after(after);
-    }
+    let change = Change::new(event_type, target)
+        .of(SubTargetType::DeploymentRule)
+        .between(states);
     audit::record(tx, caller, change).await
 }
 
