@@ -47,6 +47,8 @@ pub struct Engine {
     pub workers: Arc<Workers>,
     /// Rung after a transaction that may have recorded webhook events.
     pub events_recorded: Arc<tokio::sync::Notify>,
+    /// Rung for every waiter when an action ends: the deployments of later stages look again.
+    action_ended: tokio::sync::Notify,
     /// Rung when a cancel of the action is asked for: its wait in the queue or in a step ends
     /// at once.
     cancels: std::sync::Mutex<std::collections::HashMap<Uuid, Arc<tokio::sync::Notify>>>,
@@ -108,6 +110,7 @@ impl Engine {
             speed,
             workers: Workers::new(workers.max(1)),
             events_recorded: Arc::new(tokio::sync::Notify::new()),
+            action_ended: tokio::sync::Notify::new(),
             cancels: std::sync::Mutex::new(std::collections::HashMap::new()),
             running: std::sync::atomic::AtomicBool::new(false),
             queue_limit,

@@ -449,6 +449,13 @@ impl Engine {
             .map(|variable| variable.value.trim().to_uppercase()))
     }
 
+    /// An action ended (its transaction committed): the delivery worker is told of the events it
+    /// recorded, and the deployments waiting for their stage look again.
+    pub(super) fn ended(&self, recorded: usize) {
+        self.wake_deliveries(recorded);
+        self.action_ended.notify_waiters();
+    }
+
     /// Tells the delivery worker when a transaction recorded webhook deliveries.
     pub(super) fn wake_deliveries(&self, recorded: usize) {
         if recorded > 0 {
@@ -555,7 +562,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.wake_deliveries(recorded);
+        self.ended(recorded);
         Ok(())
     }
 
@@ -593,7 +600,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.wake_deliveries(recorded);
+        self.ended(recorded);
         Ok(())
     }
 
@@ -615,7 +622,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.wake_deliveries(recorded);
+        self.ended(recorded);
         Ok(())
     }
 
@@ -635,7 +642,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.wake_deliveries(recorded);
+        self.ended(recorded);
         Ok(())
     }
 }

@@ -11,14 +11,20 @@ use super::action::Action;
 use super::rows::end;
 use super::Engine;
 
-/// How often a deployment waiting for the stages before it looks again.
-const STAGE_POLL: Duration = Duration::from_millis(50);
+/// The longest a deployment waiting for the stages before it goes without looking again: an
+/// action's end wakes it at once; this bounds the wait should a wake-up be missed.
+const STAGE_LOOK_AGAIN: Duration = Duration::from_secs(1);
 
 impl Engine {
     /// Waits until the deployments of the earlier stages of the deployment's request have
-    /// finished (at once for a deployment outside stages).
+    /// finished (at once for a deployment outside stages): it looks again each time an action
+    /// ends.
     pub(super) async fn wait_for_earlier_stages(&self, deployment_id: Uuid) -> sqlx::Result<()> {
         loop {
+            // Listening before looking: an end between the two is not missed.
+            let ended = self.action_ended.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
             let unfinished: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM deployments e
                  JOIN deployments d ON d.environment_execution_id = e.environment_execution_id
@@ -30,7 +36,7 @@ impl Engine {
             if unfinished == 0 {
                 return Ok(());
             }
-            tokio::time::sleep(STAGE_POLL).await;
+            let _ = tokio::time::timeout(STAGE_LOOK_AGAIN, ended).await;
         }
     }
 
@@ -66,7 +72,7 @@ impl Engine {
         )
         .await?;
         tx.commit().await?;
-        self.wake_deliveries(recorded);
+        self.ended(recorded);
         Ok(true)
     }
 }
