@@ -319,6 +319,45 @@ fn the_server_says_it_is_alive_and_ready_and_stops_on_sigterm() {
 }
 
 /// Waits until `check` holds of the answer to `GET path`, up to 60 s; the last answer.
+/// A project "shop" with a production environment: the environment's id.
+fn production(server: &Server, token: &str) -> String {
+    let organization = call(server, token, "GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = call(
+        server,
+        token,
+        "POST",
+        &format!("/organization/{organization}/project"),
+        Some(json!({"name": "shop"})),
+    );
+    call(
+        server,
+        token,
+        "POST",
+        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
+        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A PostgreSQL database "orders" of the environment: its id.
+fn database(server: &Server, token: &str, environment: &str) -> String {
+    call(
+        server,
+        token,
+        "POST",
+        &format!("/environment/{environment}/database"),
+        Some(json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 fn wait_for(
     server: &Server,
     token: &str,
@@ -341,37 +380,8 @@ fn wait_for(
 fn a_backup_killed_in_the_middle_ends_failed_or_finished_never_running() {
     let data = TempDir::new().unwrap();
     let (mut server, token) = start(&data);
-    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let project = call(
-        &server,
-        &token,
-        "POST",
-        &format!("/organization/{organization}/project"),
-        Some(json!({"name": "shop"})),
-    );
-    let environment = call(
-        &server,
-        &token,
-        "POST",
-        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
-        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
-    );
-    let database = call(
-        &server,
-        &token,
-        "POST",
-        &format!(
-            "/environment/{}/database",
-            environment["id"].as_str().unwrap()
-        ),
-        Some(json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let environment = production(&server, &token);
+    let database = database(&server, &token, &environment);
     call(
         &server,
         &token,
@@ -431,37 +441,8 @@ fn a_backup_killed_in_the_middle_ends_failed_or_finished_never_running() {
 fn a_stage_waiting_when_the_server_is_killed_runs_after_the_restart_in_its_turn() {
     let data = TempDir::new().unwrap();
     let (mut server, token) = start(&data);
-    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let project = call(
-        &server,
-        &token,
-        "POST",
-        &format!("/organization/{organization}/project"),
-        Some(json!({"name": "shop"})),
-    );
-    let environment = call(
-        &server,
-        &token,
-        "POST",
-        &format!("/project/{}/environment", project["id"].as_str().unwrap()),
-        Some(json!({"name": "prod", "mode": "PRODUCTION"})),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let database = call(
-        &server,
-        &token,
-        "POST",
-        &format!("/environment/{environment}/database"),
-        Some(json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER"})),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let environment = production(&server, &token);
+    let database = database(&server, &token, &environment);
     let web = call(
         &server,
         &token,
