@@ -113,8 +113,9 @@ fn StageItem(
         let (other, later) = (*other, *later);
         async move { api.move_deployment_stage(id, other, later).await }
     });
+    // The move answers the stages in their new order: drawn from it.
     Effect::new(move |_| match moving.value().get() {
-        Some(Ok(_)) => stages.all.refetch(),
+        Some(Ok(moved)) => stages.all.set(Some(Ok(moved))),
         Some(Err(error)) => toasts.error(error.to_string()),
         None => {}
     });
@@ -200,14 +201,16 @@ fn StageService(
         }
     });
     Effect::new(move |_| match attach.value().get() {
-        Some(Ok(_)) => stages.all.refetch(),
+        Some(Ok(placed)) => stages.all.set(Some(Ok(placed))),
         Some(Err(error)) => toasts.error(error.to_string()),
         None => {}
     });
     let select_id = format!("stage-of-{service_id}");
+    let options = StoredValue::new(order.clone());
     let choose = move |event: leptos::ev::Event| {
         let chosen = event_target_value(&event).parse::<usize>().ok();
-        if let Some((to, _)) = chosen.and_then(|at| order_for_choice(&stages, at)) {
+        let to = chosen.and_then(|at| options.with_value(|order| order.get(at).map(|(id, _)| *id)));
+        if let Some(to) = to {
             attach.dispatch_local((to, false));
         }
     };
@@ -230,16 +233,6 @@ fn StageService(
             </label>
         </li>
     }
-}
-
-/// The stage at place `at` of the stages as last read.
-fn order_for_choice(stages: &Stages, at: usize) -> Option<(Uuid, String)> {
-    stages
-        .all
-        .get_untracked()
-        .and_then(Result::ok)?
-        .get(at)
-        .map(|stage| (stage.id, stage.name.clone()))
 }
 
 /// Adds a stage to the environment, or, `editing` one, renames it.
