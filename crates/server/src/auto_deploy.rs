@@ -125,34 +125,20 @@ async fn look(
         candidate_commit_id: candidate.map(str::to_string),
         seen_at: now,
     };
-    let mut tx = engine.begin().await?;
-    let watch = match watch {
-        // The first read of the branch: what is there now is where pushes count from.
-        None => {
-            store::save_watch(&mut tx, service.id, &next(&tip.git_commit_id, None)).await?;
-            tx.commit().await?;
-            return Ok(false);
-        }
-        Some(watch) if watch.branch != branch => {
-            store::save_watch(&mut tx, service.id, &next(&tip.git_commit_id, None)).await?;
-            tx.commit().await?;
-            return Ok(false);
-        }
-        Some(watch) => watch,
+    // A branch read for the first time (or another branch than before): what is there now is
+    // where pushes count from.
+    let Some(watch) = watch.filter(|watch| watch.branch == branch) else {
+        save(engine, service.id, &next(&tip.git_commit_id, None)).await?;
+        return Ok(false);
     };
     if watch.seen_commit_id == tip.git_commit_id {
         if watch.candidate_commit_id.is_some() {
             // Pushed, then undone before it was acted on.
-            store::save_watch(
-                &mut tx,
-                service.id,
-                &Watch {
-                    candidate_commit_id: None,
-                    ..watch
-                },
-            )
-            .await?;
-            tx.commit().await?;
+            let undone = Watch {
+                candidate_commit_id: None,
+                ..watch
+            };
+            save(engine, service.id, &undone).await?;
         }
         return Ok(false);
     }
@@ -162,10 +148,10 @@ async fn look(
             candidate_commit_id: Some(tip.git_commit_id.clone()),
             ..watch
         };
-        store::save_watch(&mut tx, service.id, &waiting).await?;
-        tx.commit().await?;
+        save(engine, service.id, &waiting).await?;
         return Ok(false);
     }
+    let mut tx = engine.begin().await?;
     let (from, to) = (watch.seen_commit_id.clone(), tip.git_commit_id.clone());
     // A commit the repository lost (a forced push) leaves the changes unknown: the push deploys.
     let changed = tokio::task::spawn_blocking(move || git::changed_paths(&path, &from, &to))
@@ -237,6 +223,15 @@ async fn look(
         engine.start(deployment_id);
     }
     Ok(queued.is_some())
+}
+
+/// Saves what the watch of the service's branch read, in a write of its own: a round writes
+/// only when the branch changed.
+async fn save(engine: &Engine, service_id: Uuid, watch: &Watch) -> anyhow::Result<()> {
+    let mut tx = engine.begin().await?;
+    store::save_watch(&mut tx, service_id, watch).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Whether auto-deploy watches the service's branch, the last commit it read there, and the
