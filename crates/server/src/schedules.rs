@@ -80,27 +80,32 @@ pub async fn once(
     let mut acted = 0;
     for scheduled in store::auto_stopping(db).await? {
         let (environment_id, organization_id, schedule, last) = scheduled.schedule()?;
-        let due = last.and_then(|last| latest_time(&schedule, last, now));
-        if let Some((_, time)) = due {
-            if !act(engine, (environment_id, organization_id), &schedule, time).await? {
-                // Busy: the next round acts on it.
-                continue;
+        let Some(last) = last else {
+            // Never looked at: the schedule counts from now.
+            let mut tx = engine.begin().await?;
+            store::checked_until(&mut tx, environment_id, now).await?;
+            tx.commit().await?;
+            continue;
+        };
+        // Nothing written while no time of the schedule has come: the next round looks from
+        // `last` again.
+        if let Some((_, time)) = latest_time(&schedule, last, now) {
+            let ids = (environment_id, organization_id);
+            if act(engine, ids, (&schedule, time), now).await? {
+                acted += 1;
             }
-            acted += 1;
         }
-        let mut tx = engine.begin().await?;
-        store::checked_until(&mut tx, environment_id, now).await?;
-        tx.commit().await?;
     }
     Ok(acted)
 }
 
-/// Starts or stops the environment as its schedule asks; false while an action runs in it.
+/// Starts or stops the environment as its schedule asks, and notes in the same write that the
+/// schedule was acted on until `now`; false while an action runs in it (the next round acts).
 async fn act(
     engine: &Arc<Engine>,
     (environment_id, organization_id): (Uuid, Uuid),
-    schedule: &Schedule,
-    time: Time,
+    (schedule, time): (&Schedule, Time),
+    now: DateTime<Utc>,
 ) -> anyhow::Result<bool> {
     let mut tx = engine.begin().await?;
     if scope::ensure_idle(&mut tx, Scope::Environment(environment_id))
@@ -143,6 +148,7 @@ async fn act(
         )
         .await?;
     }
+    store::checked_until(&mut tx, environment_id, now).await?;
     tx.commit().await?;
     for deployment_id in queued {
         engine.start(deployment_id);
