@@ -20,21 +20,14 @@ use crate::components::toggle_button::ToggleButton;
 
 use super::AddressedService;
 
-/// The kinds whose pushes restrictions decide on.
-fn has_restrictions(kind: ServiceType) -> bool {
-    matches!(
-        kind,
-        ServiceType::Application | ServiceType::Job | ServiceType::Helm | ServiceType::Terraform
-    )
-}
-
 /// The card, for services built from git.
 #[component]
 pub fn ServiceRestrictions(service: AddressedService) -> impl IntoView {
     let built_from_git = Memo::new(move |_| {
         let record = service.record.get()?.ok()?;
+        // Every kind built from git has restrictions.
         record.git_repository()?;
-        Some((record.kind(), record.id())).filter(|(kind, _)| has_restrictions(*kind))
+        Some((record.kind(), record.id()))
     });
     move || {
         let (kind, id) = built_from_git.get()?;
