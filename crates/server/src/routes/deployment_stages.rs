@@ -171,13 +171,7 @@ async fn create(
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let id = store::insert(
-        &mut tx,
-        environment_id,
-        (request.name.trim(), request.description.as_deref()),
-    )
-    .await?;
-    let created = one(stages_of(&mut tx, environment_id).await?, id)?;
+    let created = store::insert(&mut tx, environment_id, &request).await?;
     changed(
         &mut tx,
         &caller,

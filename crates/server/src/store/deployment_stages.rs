@@ -3,7 +3,9 @@
 //! first).
 
 use chrono::{DateTime, Utc};
-use platform_api::{DeploymentStage, DeploymentStageService, Reference, ServiceType};
+use platform_api::{
+    DeploymentStage, DeploymentStageRequest, DeploymentStageService, Reference, ServiceType,
+};
 use sqlx::{SqliteConnection, SqliteExecutor};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -118,28 +120,40 @@ pub async fn of_service<'e>(db: impl SqliteExecutor<'e>, service_id: Uuid) -> sq
     Ok(stage.into_uuid())
 }
 
-/// Adds a stage at the end of the environment's; 409 naming `name` when it has one so named.
+/// Adds a stage, without services, at the end of the environment's; 409 naming `name` when it
+/// has one so named.
 pub async fn insert(
     conn: &mut SqliteConnection,
     environment_id: Uuid,
-    (name, description): (&str, Option<&str>),
-) -> ApiResult<Uuid> {
-    let id = Uuid::new_v4();
-    sqlx::query(
+    request: &DeploymentStageRequest,
+) -> ApiResult<DeploymentStage> {
+    let (id, now) = (Uuid::new_v4(), Utc::now());
+    let name = request.name.trim();
+    let position: i64 = sqlx::query_scalar(
         "INSERT INTO deployment_stages (id, environment_id, name, description, position, created_at)
          VALUES (?, ?, ?, ?,
-                 (SELECT coalesce(max(position), 0) + 1 FROM deployment_stages WHERE environment_id = ?), ?)",
+                 (SELECT coalesce(max(position), 0) + 1 FROM deployment_stages WHERE environment_id = ?), ?)
+         RETURNING position",
     )
     .bind(id.hyphenated())
     .bind(environment_id.hyphenated())
     .bind(name)
-    .bind(description)
+    .bind(request.description.as_deref())
     .bind(environment_id.hyphenated())
-    .bind(Utc::now())
-    .execute(conn)
+    .bind(now)
+    .fetch_one(conn)
     .await
     .on_unique_violation("name", "deployment stage")?;
-    Ok(id)
+    Ok(DeploymentStage {
+        id,
+        created_at: now,
+        updated_at: None,
+        environment: Reference { id: environment_id },
+        name: name.to_string(),
+        description: request.description.clone(),
+        deployment_order: position,
+        services: Vec::new(),
+    })
 }
 
 pub async fn update(
