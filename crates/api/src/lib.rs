@@ -6,6 +6,7 @@
 #[macro_use]
 mod macros;
 
+pub mod advanced_settings;
 pub mod alert_receiver;
 pub mod application;
 pub mod audit;

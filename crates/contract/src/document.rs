@@ -116,6 +116,11 @@ impl Document {
             .copied()
     }
 
+    /// The named schema of the document's components, as written there.
+    pub fn schema(&self, name: &str) -> Option<&Value> {
+        self.spec["components"]["schemas"].get(name)
+    }
+
     pub(crate) fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
         let mut schema = schema;
         for _ in 0..16 {

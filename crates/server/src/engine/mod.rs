@@ -17,6 +17,7 @@ pub mod run;
 pub mod scope;
 mod stages;
 pub mod status;
+mod tuning;
 pub mod workers;
 
 use std::sync::Arc;

@@ -24,6 +24,7 @@ use crate::store::organization_resources::GIT_TOKENS;
 
 use super::rows::{end, enter_state, log, record_step, Outcome};
 
+use super::tuning::Tuning;
 use super::{Engine, Start};
 
 /// The variable that makes an action fail on purpose, so that failure views can be tested: its
@@ -58,6 +59,20 @@ pub(super) async fn cancel_flag(
     .fetch_one(&mut **tx)
     .await?;
     Ok(requested)
+}
+
+/// Enters `step`, with what the advanced settings gave it in its log.
+async fn enter(
+    tx: &mut Transaction<'_, Sqlite>,
+    (deployment_id, service_id): (Uuid, Uuid),
+    step: &PlannedStep,
+    tuning: &Tuning,
+) -> anyhow::Result<usize> {
+    let recorded = enter_state(tx, deployment_id, service_id, step).await?;
+    if let Some(note) = tuning.note(step) {
+        log(tx, deployment_id, service_id, &note).await?;
+    }
+    Ok(recorded)
 }
 
 /// A number of seconds as a person reads it: "90 s".
@@ -131,6 +146,7 @@ impl Engine {
         let sub_action: SubAction = sub_action.parse()?;
         let kind: ServiceType = kind.parse()?;
         let plan = plan::steps(action, kind, sub_action);
+        let tuning = Tuning::of(&self.db, action, kind, service_id).await?;
         let done: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
                 .bind(deployment_id.hyphenated())
@@ -168,7 +184,7 @@ impl Engine {
                     .await?;
                     return self.finish_canceled(tx, deployment_id, service_id).await;
                 }
-                let recorded = enter_state(&mut tx, deployment_id, service_id, step).await?;
+                let recorded = enter(&mut tx, (deployment_id, service_id), step, &tuning).await?;
                 tx.commit().await?;
                 self.wake_deliveries(recorded);
             }
@@ -179,7 +195,9 @@ impl Engine {
                         || (position == 0 && target == action.status_action().as_str())
                 })
             };
-            let length = (!aimed_at(&hang_at)).then_some(step.seconds);
+            // A build past its timeout is stopped at it, even one that would never end.
+            let (seconds, build_stopped) = tuning.length(step);
+            let length = (!aimed_at(&hang_at) || build_stopped.is_some()).then_some(seconds);
             let waited = self.wait_unless_stopped(length, &canceled, &mut left).await;
             let mut failure = aimed_at(&fail_at).then(|| {
                 format!(
@@ -188,6 +206,9 @@ impl Engine {
                     fail_at.clone().unwrap_or_default()
                 )
             });
+            if waited == Waited::Elapsed && failure.is_none() {
+                failure = build_stopped;
+            }
             if waited == Waited::TimedOut {
                 failure = Some(format!(
                     "{}: the {} ran past its timeout of {} and was stopped.",
@@ -242,7 +263,8 @@ impl Engine {
             .await?;
             match (outcome, plan.get(position + 1)) {
                 (Outcome::Done, Some(next)) => {
-                    let recorded = enter_state(&mut tx, deployment_id, service_id, next).await?;
+                    let recorded =
+                        enter(&mut tx, (deployment_id, service_id), next, &tuning).await?;
                     tx.commit().await?;
                     self.wake_deliveries(recorded);
                 }

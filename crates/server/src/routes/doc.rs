@@ -89,6 +89,15 @@ impl Payload {
         }
     }
 
+    /// A schema built here rather than from a type (`advanced_settings`'s, from its catalogue),
+    /// under `name`.
+    fn named(name: &str, schema: Schema) -> Self {
+        Self {
+            schema: RefOr::Ref(Ref::from_schema_name(name)),
+            components: vec![(name.to_string(), RefOr::T(schema))],
+        }
+    }
+
     /// `T` with no required field, named `<T>Edit`: an update whose left-out fields keep their
     /// values.
     fn edit_of<T: ToSchema>() -> Self {
@@ -220,6 +229,19 @@ impl Doc {
     /// The route takes a JSON body of type `T`.
     pub fn body<T: ToSchema>(mut self) -> Self {
         self.body = Some(Payload::of::<T>());
+        self
+    }
+
+    /// The route takes a JSON body of `schema`, named `name` in the document.
+    pub fn body_named(mut self, name: &str, schema: Schema) -> Self {
+        self.body = Some(Payload::named(name, schema));
+        self
+    }
+
+    /// The route answers `status` with a JSON body of `schema`, named `name` in the document.
+    pub fn answers_named(mut self, name: &str, schema: Schema, status: StatusCode) -> Self {
+        self.status = status;
+        self.answer = Some(Payload::named(name, schema));
         self
     }
 

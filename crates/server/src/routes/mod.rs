@@ -1,5 +1,6 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
+mod advanced_settings;
 mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
@@ -36,6 +37,7 @@ pub fn table(state: &AppState) -> RouteTable {
     deployment_stages::register(&mut routes);
     deployment_rules::register(&mut routes);
     services::register(&mut routes);
+    advanced_settings::register(&mut routes);
     variables::register(&mut routes);
     routes
 }

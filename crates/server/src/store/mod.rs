@@ -1,6 +1,7 @@
 //! The SQL of the API's resources, below the routes and beside the engine: each resource's rows
 //! as its handlers and the engine read and write them.
 
+pub mod advanced_settings;
 pub mod auto_deploy;
 pub mod backups;
 pub mod custom_domains;

@@ -625,6 +625,12 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "/environment/{environment_id}/clone".into(),
             Some(json!({"name": "contract-copy", "mode": "PREVIEW"})),
         ),
+        // Before the cluster is locked below.
+        (
+            put.clone(),
+            "/organization/{organization_id}/cluster/{cluster_id}/advancedSettings".into(),
+            Some(json!({"loki.log_retention_in_week": 4, "aws.eks.efs.performance_mode": "maxIO"})),
+        ),
         // Actions: the cluster's, then each service's, then the environment's.
         (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
         (
@@ -907,6 +913,19 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({"mode": "EXCLUDE", "type": "PATH", "value": "README.md"})),
         ));
         writes.push((delete.clone(), item, None));
+    }
+    for (kind, setting) in [
+        ("application", "security.read_only_root_filesystem"),
+        ("container", "security.read_only_root_filesystem"),
+        ("job", "security.read_only_root_filesystem"),
+        ("helm", "network.ingress.enable_sticky_session"),
+        ("terraform", "security.read_only_root_filesystem"),
+    ] {
+        writes.push((
+            put.clone(),
+            format!("/{kind}/{{{kind}_id}}/advancedSettings"),
+            Some(json!({ setting: true })),
+        ));
     }
     // The custom role of `records` (READ).
     let read_role = ids.id("role_id");

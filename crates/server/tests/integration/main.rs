@@ -5,6 +5,7 @@
 mod common;
 
 mod actions;
+mod advanced_settings;
 mod alert_receivers;
 mod api;
 mod audit;

@@ -220,7 +220,7 @@ fn in_force(lock: &ClusterLock) -> bool {
 }
 
 /// A change to a cluster, for the audit log.
-async fn cluster_change(
+pub(crate) async fn cluster_change(
     conn: &mut SqliteConnection,
     event_type: EventType,
     organization_id: Uuid,
@@ -309,7 +309,7 @@ struct StatusRow {
 
 /// The cluster's status; READY and not deployed until the engine works on it. A lock whose days
 /// are over is no longer shown.
-async fn status(
+pub(crate) async fn status(
     db: &mut SqliteConnection,
     organization_id: Uuid,
     cluster_id: Uuid,

@@ -29,6 +29,7 @@ use crate::routes::services::records::{find, find_in};
 use crate::routes::services::resource::ServiceResource;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -186,7 +187,7 @@ async fn clone_service<R: ServiceResource>(
     Ok((StatusCode::ACCEPTED, Json(cloned)))
 }
 
-/// Copies a service (its configuration and its sealed secrets) into `environment_id` as `name`,
+/// Copies a service (its configuration, advanced settings and sealed secrets) into `environment_id` as `name`,
 /// never deployed: what was deployed of the original is left behind.
 async fn copy_service(
     tx: &mut Transaction<'_, Sqlite>,
@@ -228,6 +229,8 @@ async fn copy_service(
     .await
     .on_unique_violation("name", "service")?;
     engine::scope::insert_initial_status(tx, id).await?;
+    let original = source_id.parse().map_err(ApiError::internal)?;
+    store::advanced_settings::copy(tx, original, id).await?;
     Ok(id)
 }
 
