@@ -14,12 +14,14 @@ use crate::routes::home::Home;
 use crate::routes::invitation::Invitation;
 use crate::routes::not_found::NotFound;
 use crate::routes::organization::audit_log::AuditLog;
+use crate::routes::organization::cluster::advanced_settings::ClusterAdvancedSettings;
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
 use crate::routes::organization::project::environment::new_service::NewServiceForm;
 use crate::routes::organization::project::environment::overview::EnvironmentOverview;
+use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
@@ -126,6 +128,12 @@ lazy_pages! {
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
         ServiceSettingsPage(service_settings_page) => ServiceSettings,
     }
+    // The advanced settings of services and clusters: few visits, and a catalogue of every
+    // setting that no other page needs.
+    advanced {
+        ServiceAdvancedSettingsPage(service_advanced_settings_page) => ServiceAdvancedSettings,
+        ClusterAdvancedSettingsPage(cluster_advanced_settings_page) => ClusterAdvancedSettings,
+    }
 }
 
 /// The environment's services and statuses: at a thousand services, the answers the page waits
@@ -216,6 +224,10 @@ pub fn App() -> impl IntoView {
                         path=paths::cluster_route()
                         view={Lazy::<ClusterOverviewPage>::new()}
                     />
+                    <Route
+                        path=paths::cluster_advanced_settings_route()
+                        view={Lazy::<ClusterAdvancedSettingsPage>::new()}
+                    />
                     <Route path=paths::webhooks_route() view={Lazy::<WebhooksPage>::new()}/>
                     <Route path=paths::api_tokens_route() view={Lazy::<ApiTokensPage>::new()}/>
                     <Route
@@ -263,6 +275,7 @@ pub fn App() -> impl IntoView {
                         <Route path=paths::tab_route(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Settings) view={Lazy::<ServiceSettingsPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::AdvancedSettings) view={Lazy::<ServiceAdvancedSettingsPage>::new()}/>
                     </ParentRoute>
                 </ParentRoute>
             </Routes>

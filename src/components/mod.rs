@@ -1,5 +1,6 @@
 //! Reusable presentational pieces.
 
+pub mod advanced_settings;
 pub mod after_first_paint;
 pub mod case;
 pub mod command_palette;

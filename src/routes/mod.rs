@@ -115,6 +115,14 @@ pub mod paths {
         format!("/organization/{org}/cluster/{cluster}/overview")
     }
 
+    pub fn cluster_advanced_settings_route() -> impl Pattern {
+        path!("/organization/:org/cluster/:cluster/advanced-settings")
+    }
+
+    pub fn cluster_advanced_settings(org: Uuid, cluster: Uuid) -> String {
+        format!("/organization/{org}/cluster/{cluster}/advanced-settings")
+    }
+
     pub fn container_registries_route() -> impl Pattern {
         path!("/organization/:org/settings/container-registries")
     }
@@ -216,15 +224,17 @@ pub mod paths {
         Logs,
         Variables,
         Settings,
+        AdvancedSettings,
     }
 
     impl ServiceTab {
-        pub const ALL: [ServiceTab; 5] = [
+        pub const ALL: [ServiceTab; 6] = [
             ServiceTab::Overview,
             ServiceTab::Deployments,
             ServiceTab::Logs,
             ServiceTab::Variables,
             ServiceTab::Settings,
+            ServiceTab::AdvancedSettings,
         ];
 
         /// The last segment of the tab's address: the route table's and the links'.
@@ -235,6 +245,7 @@ pub mod paths {
                 ServiceTab::Logs => "logs",
                 ServiceTab::Variables => "variables",
                 ServiceTab::Settings => "settings",
+                ServiceTab::AdvancedSettings => "advanced-settings",
             }
         }
 
@@ -245,6 +256,7 @@ pub mod paths {
                 ServiceTab::Logs => "Logs",
                 ServiceTab::Variables => "Variables",
                 ServiceTab::Settings => "Settings",
+                ServiceTab::AdvancedSettings => "Advanced settings",
             }
         }
     }
@@ -365,6 +377,11 @@ mod tests {
         reads_back(
             paths::cluster_route(),
             &paths::cluster(org, cluster),
+            ClusterAddress { org, cluster },
+        );
+        reads_back(
+            paths::cluster_advanced_settings_route(),
+            &paths::cluster_advanced_settings(org, cluster),
             ClusterAddress { org, cluster },
         );
         reads_back(

@@ -4,6 +4,7 @@
 
 use chrono::{Duration, Utc};
 use contract::Document;
+use platform_api::advanced_settings::SettingsOf;
 use platform_api::*;
 use serde::Serialize;
 use uuid::Uuid;
@@ -460,6 +461,17 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                     propagate_to_cloud_provider: false,
                 }],
             }),
+        ),
+        // The console sends every setting as it stands (here, the defaults).
+        (
+            "put",
+            "/application/{applicationId}/advancedSettings",
+            serde_json::Value::Object(SettingsOf::Application.defaults()),
+        ),
+        (
+            "put",
+            "/organization/{organizationId}/cluster/{clusterId}/advancedSettings",
+            serde_json::Value::Object(SettingsOf::Cluster.defaults()),
         ),
     ]
 }

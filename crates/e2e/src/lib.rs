@@ -29,6 +29,17 @@ pub const SETTINGS_PAGES: [&str; 9] = [
     "on-premise-credentials",
 ];
 
+/// A service's tabs, by the last segment of their address; a database has neither variables
+/// nor advanced settings.
+pub const SERVICE_TABS: [&str; 6] = [
+    "overview",
+    "deployments",
+    "logs",
+    "variables",
+    "settings",
+    "advanced-settings",
+];
+
 /// How long a step may wait for the page to show what it expects.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 

@@ -199,6 +199,38 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<EnvironmentDeploymentRule>,
     ),
     (
+        "/application/{applicationId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/container/{containerId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/job/{jobId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/helm/{helmId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/terraform/{terraformId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/advancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/defaultApplicationAdvancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
+        "/defaultClusterAdvancedSettings",
+        decodes::<advanced_settings::AdvancedSettings>,
+    ),
+    (
         "/project/{projectId}/deploymentRule",
         decodes::<List<ProjectDeploymentRule>>,
     ),

@@ -95,8 +95,12 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             "cluster".into(),
             format!("/organization/{org}/cluster/{cluster}/overview"),
         ));
+        pages.push((
+            "cluster-advanced-settings".into(),
+            format!("/organization/{org}/cluster/{cluster}/advanced-settings"),
+        ));
     }
-    for tab in ["overview", "deployments", "logs", "variables", "settings"] {
+    for tab in e2e::SERVICE_TABS {
         pages.push((format!("service-{tab}"), service(&web, tab)));
     }
     pages.push(("database-overview".into(), service(&database, "overview")));

@@ -1,6 +1,7 @@
 //! The console's end-to-end tests, in one binary: each module runs the reference server with the
 //! built console and drives it in headless Chromium as a person would.
 
+mod advanced_settings;
 mod api_tokens;
 mod application_settings;
 mod asked_to_wait;

@@ -212,6 +212,10 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
             "cluster".into(),
             format!("{org}/cluster/{}/overview", ids::CLUSTER),
         ),
+        (
+            "cluster-advanced-settings".into(),
+            format!("{org}/cluster/{}/advanced-settings", ids::CLUSTER),
+        ),
         ("audit-log".into(), format!("{org}/audit-log")),
         (
             "project".into(),
@@ -226,8 +230,8 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         ));
     }
     for (kind, _, id) in ids::SERVICES {
-        for tab in ["overview", "deployments", "logs", "variables", "settings"] {
-            if kind == "database" && tab == "variables" {
+        for tab in e2e::SERVICE_TABS {
+            if kind == "database" && ["variables", "advanced-settings"].contains(&tab) {
                 continue;
             }
             pages.push((

@@ -1,3 +1,4 @@
 //! `/organization/:org/cluster/:cluster/...`: the pages of one cluster.
 
+pub mod advanced_settings;
 pub mod overview;

@@ -24,11 +24,12 @@ use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::ClusterStatusBadge;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
-use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
+use crate::routes::{current_id, paths};
 use crate::state::polling::poll;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
+use leptos_router::components::A;
 
 /// How often the status is polled while an upgrade runs.
 const POLL_UPGRADING: Duration = Duration::from_secs(2);
@@ -77,6 +78,9 @@ pub fn ClusterOverview() -> impl IntoView {
                 "Cluster · "
                 {move || cluster_id.get().map(|id| view! {
                     <HistoryOfChanges query=EventQuery { target_id: Some(id), ..EventQuery::default() }/>
+                })}
+                {move || org.get().zip(cluster_id.get()).map(|(org, id)| view! {
+                    " · "<A href=paths::cluster_advanced_settings(org, id)>"Advanced settings"</A>
                 })}
             </p>
         </div>

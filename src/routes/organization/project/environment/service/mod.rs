@@ -3,6 +3,7 @@
 //! tabs around the page of the tab chosen, so that switching tabs fetches nothing again.
 
 mod actions;
+pub mod advanced_settings;
 mod auto_deploy;
 mod backups;
 mod clone;
@@ -282,8 +283,8 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
     }
 }
 
-/// Links between the pages of one service, the current one marked; no Variables for a
-/// database, which holds none.
+/// Links between the pages of one service, the current one marked; no Variables nor Advanced
+/// settings for a database, which has neither.
 #[component]
 fn ServiceTabs(service: AddressedService) -> impl IntoView {
     let database = move || service.kind() == Some(ServiceType::Database);
@@ -304,7 +305,9 @@ fn ServiceTabs(service: AddressedService) -> impl IntoView {
         };
         ServiceTab::ALL
             .iter()
-            .filter(|tab| !(database() && **tab == ServiceTab::Variables))
+            .filter(|tab| {
+                !(database() && matches!(tab, ServiceTab::Variables | ServiceTab::AdvancedSettings))
+            })
             .map(|&tab| {
                 (
                     tab.label(),
