@@ -13,7 +13,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use chrono::Utc;
 use platform_api::audit::Origin;
-use platform_api::{decide, AutoDeployWatch, Commit, Push, PushDecision, PushOutcome, ServiceType};
+use platform_api::{decide, AutoDeployWatch, Commit, Push, PushDecision, PushOutcome};
 use sqlx::SqlitePool;
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -25,6 +25,7 @@ use crate::engine::Engine;
 use crate::error::{ApiError, ApiResult};
 use crate::git::{self, CommitQuery, GitError};
 use crate::store::auto_deploy::{self as store, Watch};
+use crate::store::services;
 
 /// A service with a git repository, as its watch sees it.
 #[derive(sqlx::FromRow)]
@@ -39,26 +40,11 @@ struct Watched {
 }
 
 /// The services `condition` keeps, each with `auto_deploy` and its repository's `url` and
-/// `branch`, read from where its kind holds them.
+/// `branch`.
 fn watched_query(condition: &str) -> String {
-    let at = |field: &str| {
-        let cases: String = ServiceType::ALL
-            .iter()
-            .filter_map(|kind| {
-                let path = kind.git_repository_path()?;
-                Some(format!(
-                    " WHEN '{}' THEN json_extract(spec, '{path}.{field}')",
-                    kind.as_str()
-                ))
-            })
-            .collect();
-        format!("CASE kind{cases} END AS {field}")
-    };
-    format!(
-        "SELECT id, organization_id, coalesce(json_extract(spec, '$.auto_deploy'), 0) AS auto_deploy,
-                {}, {} FROM services WHERE {condition}",
-        at("url"),
-        at("branch")
+    services::with_repository(
+        "id, organization_id, coalesce(json_extract(spec, '$.auto_deploy'), 0) AS auto_deploy",
+        condition,
     )
 }
 
@@ -282,7 +268,8 @@ pub async fn watch_of(
     })
 }
 
-/// Runs `once` every `every` while the engine takes work.
+/// Runs `once`, then the previews' round (`previews::once`), every `every` while the engine
+/// takes work.
 pub fn start(engine: Arc<Engine>, db: SqlitePool, every: Duration) {
     tokio::spawn(async move {
         let mut rounds = tokio::time::interval(every);
@@ -294,6 +281,9 @@ pub fn start(engine: Arc<Engine>, db: SqlitePool, every: Duration) {
             }
             if let Err(error) = once(&engine, &db).await {
                 tracing::warn!(%error, "auto-deploy's round failed; tried again next round");
+            }
+            if let Err(error) = crate::previews::once(&engine, &db).await {
+                tracing::warn!(%error, "the previews' round failed; tried again next round");
             }
         }
     });

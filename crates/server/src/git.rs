@@ -161,6 +161,16 @@ pub fn resolve(path: &Path, revision: &str) -> Result<String, GitError> {
         .ok_or_else(|| GitError::Failed(format!("{revision} names no commit")))
 }
 
+/// The branches of the repository at `path`, by name, and the one its HEAD is on (`None` when
+/// detached).
+pub fn branches(path: &Path) -> Result<(Vec<String>, Option<String>), GitError> {
+    let listing =
+        run(git(path).args(["for-each-ref", "--format=%(refname:short)", "refs/heads/"]))?;
+    let head = run(git(path).args(["branch", "--show-current"]))?;
+    let head = Some(head.trim().to_string()).filter(|head| !head.is_empty());
+    Ok((listing.lines().map(str::to_string).collect(), head))
+}
+
 /// The paths that differ between the commits `from` and `to` of the repository at `path`.
 pub fn changed_paths(path: &Path, from: &str, to: &str) -> Result<Vec<String>, GitError> {
     for id in [from, to] {
@@ -350,6 +360,16 @@ fn run_as_demo(path: &Path, args: &[&str]) -> std::io::Result<()> {
             args.join(" ")
         )))
     }
+}
+
+/// Starts the branch `name` at the current commit of the repository at `path` (HEAD stays).
+pub fn create_branch(path: &Path, name: &str) -> std::io::Result<()> {
+    run_as_demo(path, &["branch", name])
+}
+
+/// Deletes the branch `name` of the repository at `path`, merged or not.
+pub fn delete_branch(path: &Path, name: &str) -> std::io::Result<()> {
+    run_as_demo(path, &["branch", "--quiet", "-D", name])
 }
 
 /// Tags the current commit of the repository at `path`.

@@ -20,6 +20,7 @@ pub mod git;
 mod health;
 mod kept;
 mod platform_fields;
+pub mod previews;
 pub mod public;
 pub mod rate_limit;
 pub mod routes;

@@ -26,6 +26,11 @@ pub fn timeout_seconds(kind: ServiceType, configured: Option<i64>) -> f64 {
     }
 }
 
+/// A number of seconds as a person reads it: "90 s".
+pub fn seconds_in_words(seconds: f64) -> String {
+    format!("{} s", seconds.round() as i64)
+}
+
 /// Seconds a request waits in the queue before its first step, at engine speed 1.
 pub const QUEUE_SECONDS: f64 = 1.0;
 

@@ -16,7 +16,7 @@ use uuid::Uuid;
 use super::plan;
 
 use super::action::Action;
-use super::plan::{PlannedStep, QUEUE_SECONDS};
+use super::plan::{seconds_in_words, PlannedStep, QUEUE_SECONDS};
 use crate::dns;
 use crate::git::{self};
 use crate::store::custom_domains;
@@ -73,11 +73,6 @@ async fn enter(
         log(tx, deployment_id, service_id, &note).await?;
     }
     Ok(recorded)
-}
-
-/// A number of seconds as a person reads it: "90 s".
-pub(super) fn seconds_in_words(seconds: f64) -> String {
-    format!("{} s", seconds.round() as i64)
 }
 
 /// The repository a service is built from: its address, branch, and the name of the git token

@@ -10,8 +10,7 @@ use sqlx::SqlitePool;
 use uuid::Uuid;
 
 use super::action::Action;
-use super::plan::PlannedStep;
-use super::run::seconds_in_words;
+use super::plan::{seconds_in_words, PlannedStep};
 use crate::store::advanced_settings as store;
 
 pub(super) struct Tuning {

@@ -8,8 +8,8 @@ use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
-    EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest, FieldError, List,
-    ProjectDeploymentRule, ProjectDeploymentRuleRequest, ProjectDeploymentRulesOrder,
+    EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest, List, ProjectDeploymentRule,
+    ProjectDeploymentRuleRequest, ProjectDeploymentRulesOrder,
 };
 use sqlx::SqliteConnection;
 use uuid::Uuid;
@@ -107,29 +107,6 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-/// Previews are not simulated by this server yet: asking for them is refused rather than
-/// stored without effect.
-fn no_previews(rule: &EnvironmentDeploymentRuleRequest) -> ApiResult<()> {
-    let asked: Vec<FieldError> = [
-        ("auto_preview", rule.auto_preview),
-        ("on_demand_preview", rule.on_demand_preview),
-    ]
-    .into_iter()
-    .filter(|(_, on)| *on)
-    .map(|(field, _)| {
-        FieldError::new(
-            field,
-            "must be false on this server: preview environments are not simulated here yet",
-        )
-    })
-    .collect();
-    if asked.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::invalid(asked))
-    }
-}
-
 async fn environment_rule(
     State(state): State<AppState>,
     caller: Caller,
@@ -149,7 +126,6 @@ async fn update_environment_rule(
 ) -> ApiResult<Json<EnvironmentDeploymentRule>> {
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    no_previews(&request)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let before = store::of_environment(&mut *tx, environment_id).await?;
     if before.id != rule_id {

@@ -6,6 +6,7 @@ mod deployment_stages;
 pub mod doc;
 pub(crate) mod environments;
 pub(crate) mod organization;
+mod previews;
 pub(crate) mod projects;
 pub(crate) mod raw_json;
 pub(crate) mod services;
@@ -38,6 +39,7 @@ pub fn table(state: &AppState) -> RouteTable {
     deployment_rules::register(&mut routes);
     services::register(&mut routes);
     advanced_settings::register(&mut routes);
+    previews::register(&mut routes);
     variables::register(&mut routes);
     routes
 }

@@ -4,10 +4,12 @@
 pub mod advanced_settings;
 pub mod auto_deploy;
 pub mod backups;
+pub mod clones;
 pub mod custom_domains;
 pub mod deployment_rules;
 pub mod deployment_stages;
 pub mod members;
 pub mod organization_resources;
+pub mod previews;
 pub mod services;
 pub mod variables;

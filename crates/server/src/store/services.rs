@@ -298,3 +298,26 @@ pub async fn set_secrets(
         .await?;
     Ok(())
 }
+
+/// `columns` of the services `condition` keeps, with their repository's `url` and `branch`, read
+/// from where each kind holds them (none for the kinds not built from git).
+pub fn with_repository(columns: &str, condition: &str) -> String {
+    let at = |field: &str| {
+        let cases: String = ServiceType::ALL
+            .iter()
+            .filter_map(|kind| {
+                let path = kind.git_repository_path()?;
+                Some(format!(
+                    " WHEN '{}' THEN json_extract(spec, '{path}.{field}')",
+                    kind.as_str()
+                ))
+            })
+            .collect();
+        format!("CASE kind{cases} END AS {field}")
+    };
+    format!(
+        "SELECT {columns}, {}, {} FROM services WHERE {condition}",
+        at("url"),
+        at("branch")
+    )
+}

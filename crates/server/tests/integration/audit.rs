@@ -57,7 +57,8 @@ fn expected_event(method: &Method, template: &str) -> &'static str {
         ("POST", "uninstall") => "TRIGGER_UNINSTALL",
         ("POST", "cancel" | "cancelDeployment") => "TRIGGER_CANCEL",
         ("POST", "redeploy") => "TRIGGER_REDEPLOY",
-        ("POST", "clone") => "CLONE",
+        // A preview environment is a clone.
+        ("POST", "clone" | "preview") => "CLONE",
         ("POST", "import") => "IMPORT",
         ("POST", "bulk") => "UPDATE",
         ("POST", "lock") => "LOCK",
@@ -149,6 +150,16 @@ async fn drive(
     let mut reachable = uuids(&path);
     reachable.extend(uuids(&text.unwrap_or_default()));
     reachable.extend(uuids(&reply.body.to_string()));
+    // An entry may name the environment of a service the answer names (a preview's).
+    for id in uuids(&reply.body.to_string()) {
+        let environment: Option<(String,)> =
+            sqlx::query_as("SELECT environment_id FROM services WHERE id = ?")
+                .bind(&id)
+                .fetch_optional(&server.state.db)
+                .await
+                .unwrap();
+        reachable.extend(environment.map(|(environment,)| environment));
+    }
     // A deployment request's entry names its service.
     for id in uuids(&path) {
         let service: Option<(String,)> =

@@ -355,6 +355,12 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "/organization/{organization_id}/job/deploy".into(),
             Some(json!({"image_name": "tools/report", "tag": "2"})),
         ),
+        // A preview of the environment running the container's image at another tag.
+        (
+            post.clone(),
+            "/organization/{organization_id}/container/preview".into(),
+            Some(json!({"image_name": "library/nginx", "tag": "1.30"})),
+        ),
         (
             post.clone(),
             "/organization/{organization_id}/project".into(),

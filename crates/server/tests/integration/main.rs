@@ -39,6 +39,7 @@ mod members;
 mod openapi;
 mod overload;
 mod own_document;
+mod previews;
 mod queries;
 mod queue;
 mod registries;

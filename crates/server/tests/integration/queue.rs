@@ -164,10 +164,13 @@ async fn a_cancel_inside_any_step_ends_the_action_with_no_later_step() {
         let mut running = false;
         for _ in 0..500 {
             let status = server.get(&status_path).await.body;
-            let log = server.service_log(&service, None, Some(1)).await;
-            let started = log["results"][0]["message"]
-                .as_str()
-                .is_some_and(|line| line.ends_with(": started."));
+            // The step's start, or after it what the advanced settings gave it.
+            let log = server.service_log(&service, None, Some(2)).await;
+            let started = log["results"].as_array().unwrap().iter().any(|line| {
+                line["message"]
+                    .as_str()
+                    .is_some_and(|line| line.ends_with(": started."))
+            });
             if steps(&status).len() == at && started {
                 running = true;
                 break;

@@ -55,12 +55,6 @@ async fn an_environment_is_stopped_and_started_on_its_schedule() {
         .put(&format!("{path}/{rule_id}"), schedule("Europe/Narnia"))
         .await;
     assert_invalid_fields(&narnia, &["timezone"]);
-    let mut previews = schedule("Europe/Paris");
-    previews["auto_preview"] = json!(true);
-    assert_invalid_fields(
-        &server.put(&format!("{path}/{rule_id}"), previews).await,
-        &["auto_preview"],
-    );
     let saved = server
         .put(&format!("{path}/{rule_id}"), schedule("Europe/Paris"))
         .await;

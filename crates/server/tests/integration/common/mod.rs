@@ -551,7 +551,7 @@ pub async fn records(server: &TestServer) -> Records {
             "container_id",
             "container",
             json!({"name": "nginx", "registry_id": registry, "image_name": "library/nginx", "tag": "1.27",
-                   "auto_deploy": true}),
+                   "auto_deploy": true, "auto_preview": true}),
         ),
         (
             "database_id",
@@ -670,6 +670,19 @@ pub async fn records(server: &TestServer) -> Records {
         "environment_rule_id",
         environment_rule.body["id"].as_str().unwrap().to_string(),
     );
+    // Previews on demand: a new tag of the container's image makes one.
+    let on_demand = server
+        .put(
+            &format!(
+                "/api/environment/{environment}/deploymentRule/{}",
+                ids["environment_rule_id"]
+            ),
+            json!({"on_demand_preview": true, "timezone": "Etc/UTC",
+                   "start_time": "1970-01-01T08:00:00.000Z", "stop_time": "1970-01-01T19:00:00.000Z",
+                   "weekdays": ["MONDAY"]}),
+        )
+        .await;
+    assert_eq!(on_demand.status, StatusCode::OK, "{}", on_demand.body);
     // A deployment request, of the database deployed once.
     let database = ids["database_id"].clone();
     let deployed = server
