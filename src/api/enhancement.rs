@@ -28,10 +28,12 @@ pub enum Enhancement {
     AutoDeployWatch,
     /// `GET /{kind}/{id}/commitChanges`: the branch's commits with the paths each changed.
     CommitChanges,
+    /// `GET /environment/{id}/previews`: an environment's previews, and what it previews.
+    Previews,
 }
 
 impl Enhancement {
-    const ALL: [Enhancement; 7] = [
+    const ALL: [Enhancement; 8] = [
         Enhancement::CurrentRole,
         Enhancement::VariableBulk,
         Enhancement::WebhookTest,
@@ -39,6 +41,7 @@ impl Enhancement {
         Enhancement::VariablePages,
         Enhancement::AutoDeployWatch,
         Enhancement::CommitChanges,
+        Enhancement::Previews,
     ];
 
     /// What a 404 of this one says the API lacks: every enhancement when it is `currentRole`.
@@ -51,6 +54,7 @@ impl Enhancement {
             Enhancement::VariablePages => &[Enhancement::VariablePages],
             Enhancement::AutoDeployWatch => &[Enhancement::AutoDeployWatch],
             Enhancement::CommitChanges => &[Enhancement::CommitChanges],
+            Enhancement::Previews => &[Enhancement::Previews],
         }
     }
 
@@ -63,6 +67,7 @@ impl Enhancement {
             Enhancement::VariablePages => "variablePages",
             Enhancement::AutoDeployWatch => "autoDeployWatch",
             Enhancement::CommitChanges => "commitChanges",
+            Enhancement::Previews => "previews",
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod member;
 pub mod on_premise;
 pub mod organization;
 mod prefetch;
+pub mod preview;
 pub mod project;
 pub mod registry;
 pub mod service;

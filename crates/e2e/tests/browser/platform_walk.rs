@@ -24,6 +24,7 @@ const ENHANCEMENTS: &[(&str, &str)] = &[
     ("GET", "/organization/*/webhook/*/delivery"),
     ("GET", "/*/*/autoDeploy"),
     ("GET", "/*/*/commitChanges"),
+    ("GET", "/environment/*/previews"),
 ];
 
 /// What the page shows when something failed.

@@ -74,7 +74,7 @@ pub async fn insert<'e>(db: impl SqliteExecutor<'e>, preview: &Preview) -> sqlx:
     .bind(preview.environment_id.hyphenated())
     .bind(preview.source_environment_id.hyphenated())
     .bind(preview.service_id.hyphenated())
-    .bind(&preview.trigger)
+    .bind(preview.trigger)
     .bind(&preview.reference)
     .bind(preview.created_at)
     .execute(db)

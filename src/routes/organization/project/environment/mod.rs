@@ -3,6 +3,7 @@ pub mod deployments;
 mod links;
 pub mod new_service;
 pub mod overview;
+mod previews;
 mod row_statuses;
 mod schedule;
 mod selection;

@@ -34,14 +34,18 @@ use super::clone::CloneEnvironment;
 use super::deployments::EnvironmentDeployments;
 use super::links::EnvironmentLinks;
 use super::new_service::NewService;
+use super::previews::{EnvironmentPreviews, PreviewOf};
 use super::row_statuses::RowStatuses;
-use super::schedule::EnvironmentSchedule;
+use super::schedule::{rule_of, EnvironmentSchedule};
 use super::service_table::{Ids, ServiceTable};
 use super::stages::EnvironmentStages;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
 const POLL_SETTLED: Duration = Duration::from_secs(15);
+
+/// How often the environment's previews are read again.
+const POLL_PREVIEWS: Duration = Duration::from_secs(5);
 
 #[component]
 pub fn EnvironmentOverview() -> impl IntoView {
@@ -59,6 +63,22 @@ pub fn EnvironmentOverview() -> impl IntoView {
         })
     });
     let no_environment = || ApiError::NotFound("The address names no environment.".into());
+    // Its previews and what it previews, where the API says.
+    let previews = LocalResource::new(move || {
+        let environment = ids.get().map(|ids| ids.environment);
+        async move {
+            match environment {
+                Some(environment) => api.environment_previews(environment).await,
+                None => Ok(None),
+            }
+        }
+    });
+    // A preview comes and goes with a branch: read again while the page is open, where the API
+    // answers them.
+    poll(
+        move || matches!(previews.get(), Some(Ok(Some(_)))).then_some(POLL_PREVIEWS),
+        move || previews.refetch(),
+    );
 
     let services = LocalResource::new(move || {
         let ids = ids.get();
@@ -135,6 +155,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 <EnvironmentActions environment=ids.environment statuses summary/>
             })}
         </div>
+        {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
             // The rows wait for the statuses' first answer (whatever it says): built with their
@@ -159,7 +180,13 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
             {move || ids.get().map(|ids| view! { <EnvironmentLinks ids services/> })}
             {move || ids.get().map(|ids| view! { <EnvironmentStages ids services/> })}
-            {move || ids.get().map(|ids| view! { <EnvironmentSchedule environment=ids.environment/> })}
+            {move || ids.get().map(|ids| {
+                let rule = rule_of(ids.environment);
+                view! {
+                    <EnvironmentSchedule environment=ids.environment rule/>
+                    <EnvironmentPreviews ids rule previews/>
+                }
+            })}
             {move || ids.get().map(|ids| view! {
                 <EnvironmentDeployments environment=ids.environment
                     busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))

@@ -5,18 +5,22 @@ use leptos::prelude::*;
 use platform_api::{EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest};
 use uuid::Uuid;
 
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::form::{Form, SubmitButton};
 use crate::components::loaded::loaded;
 use crate::components::schedule_fields::{describe, ScheduleFields, ScheduleInput};
 
-#[component]
-pub fn EnvironmentSchedule(environment: Uuid) -> impl IntoView {
+/// The environment's deployment rule, read once for its schedule and its previews' switches.
+pub fn rule_of(environment: Uuid) -> LocalResource<Result<EnvironmentDeploymentRule, ApiError>> {
     let api = use_api();
-    let rule =
-        LocalResource::new(
-            move || async move { api.environment_deployment_rule(environment).await },
-        );
+    LocalResource::new(move || async move { api.environment_deployment_rule(environment).await })
+}
+
+#[component]
+pub fn EnvironmentSchedule(
+    environment: Uuid,
+    rule: LocalResource<Result<EnvironmentDeploymentRule, ApiError>>,
+) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="schedule-title">
             <h2 id="schedule-title">"Schedule"</h2>
@@ -39,26 +43,34 @@ fn summary(rule: &EnvironmentDeploymentRule) -> String {
     format!("{words}; stopped otherwise.")
 }
 
+/// A form that saves the environment's rule `(environment, rule)`, saying `saved` when it has.
+pub fn rule_form(
+    (environment, rule): (Uuid, Uuid),
+    on_saved: Callback<EnvironmentDeploymentRule>,
+    saved: &'static str,
+) -> Form<EnvironmentDeploymentRuleRequest> {
+    let api = use_api();
+    Form::new(
+        move |request: EnvironmentDeploymentRuleRequest| async move {
+            api.update_environment_deployment_rule((environment, rule), &request)
+                .await
+        },
+        move |answer: EnvironmentDeploymentRule| {
+            on_saved.run(answer);
+            saved.to_string()
+        },
+    )
+}
+
 #[component]
 fn ScheduleForm(
     environment: Uuid,
     current: EnvironmentDeploymentRule,
     on_saved: Callback<EnvironmentDeploymentRule>,
 ) -> impl IntoView {
-    let api = use_api();
-    let rule_id = current.id;
     let kept = current.rule.clone();
     let input = ScheduleInput::of(&current.rule.schedule);
-    let form = Form::new(
-        move |request: EnvironmentDeploymentRuleRequest| async move {
-            api.update_environment_deployment_rule((environment, rule_id), &request)
-                .await
-        },
-        move |saved: EnvironmentDeploymentRule| {
-            on_saved.run(saved);
-            "Schedule saved.".to_string()
-        },
-    );
+    let form = rule_form((environment, current.id), on_saved, "Schedule saved.");
     let errors = form.errors;
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
