@@ -72,3 +72,23 @@ pub fn preview_name(source: &str, reference: &str, max: usize) -> String {
         .trim_end_matches('-')
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_previews_name_is_an_environments_name() {
+        assert_eq!(
+            preview_name("staging", "feat/Login_page", 63),
+            "staging-feat-login-page"
+        );
+        assert_eq!(preview_name("staging", "1.4", 63), "staging-1-4");
+        let long = preview_name("staging", "a-very-long-branch-name", 16);
+        assert_eq!(long, "staging-a-very-l");
+        assert_eq!(preview_name("staging", "x--", 10), "staging-x");
+        for name in [long, preview_name("web", "feat/é", 63)] {
+            assert_eq!(crate::rules::environment_name("name", &name), None, "{name}");
+        }
+    }
+}
