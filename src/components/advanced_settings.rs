@@ -78,13 +78,13 @@ fn Editor(
     let api = use_api();
     let permitted = Permitted::new(needed, "change advanced settings");
     // As the API last answered: what a save sends back, the drafts laid over it.
-    let saved = StoredValue::new(current);
+    let saved = RwSignal::new(current);
     let rows: Vec<Row> = of
         .settings()
         .map(|setting| Row {
             setting,
             draft: RwSignal::new(
-                saved.with_value(|saved| text_of(setting, saved.get(setting.key))),
+                saved.with_untracked(|saved| text_of(setting, saved.get(setting.key))),
             ),
             default: StoredValue::new(
                 defaults
@@ -97,7 +97,7 @@ fn Editor(
     let rows = StoredValue::new(rows);
     let edited = move || {
         rows.with_value(|rows| {
-            saved.with_value(|saved| {
+            saved.with(|saved| {
                 rows.iter()
                     .filter(|row| {
                         row.draft.get() != text_of(row.setting, saved.get(row.setting.key))
@@ -117,14 +117,14 @@ fn Editor(
                         .set(text_of(row.setting, answer.get(row.setting.key)));
                 }
             });
-            saved.set_value(answer);
+            saved.set(answer);
             on_saved.run(());
             "Advanced settings saved.".to_string()
         },
     );
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let mut settings = saved.get_value();
+        let mut settings = saved.get_untracked();
         let mut problems = Vec::new();
         rows.with_value(|rows| {
             for row in rows {
@@ -145,7 +145,7 @@ fn Editor(
     };
     let discard = move |_| {
         rows.with_value(|rows| {
-            saved.with_value(|saved| {
+            saved.with_untracked(|saved| {
                 for row in rows {
                     row.draft
                         .set(text_of(row.setting, saved.get(row.setting.key)));

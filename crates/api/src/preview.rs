@@ -88,7 +88,11 @@ mod tests {
         assert_eq!(long, "staging-a-very-l");
         assert_eq!(preview_name("staging", "x--", 10), "staging-x");
         for name in [long, preview_name("web", "feat/é", 63)] {
-            assert_eq!(crate::rules::environment_name("name", &name), None, "{name}");
+            assert_eq!(
+                crate::rules::environment_name("name", &name),
+                None,
+                "{name}"
+            );
         }
     }
 }

@@ -85,10 +85,17 @@ async fn advanced_settings_are_changed_and_reset() -> anyhow::Result<()> {
         .await?;
     browser.wait_for_value(timeout, "1800").await?;
     browser
-        .click("form.advanced-settings button[type=submit]")
+        .wait_for_text(".advanced-settings .checkbox", "Only the 2 changed")
         .await?;
     browser
-        .wait_for_text(".advanced-settings .checkbox", "Only the 2 changed")
+        .click("form.advanced-settings button[type=submit]")
+        .await?;
+    // Saved once the form has nothing left to save.
+    browser
+        .wait_for_text(
+            "form.advanced-settings button[type=submit]",
+            "Nothing to save",
+        )
         .await?;
     let reset = browser.api("GET", &api_path, json!(null)).await?;
     assert_eq!(reset["build.timeout_max_sec"], 1800);
