@@ -42,6 +42,7 @@ use crate::routes::paths::{self, ServiceTab};
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::EmbedBridge;
+use crate::state::prefetch::PreloadEveryPage;
 
 /// Each page is a route whose code is fetched the first time it is shown: the build cuts every
 /// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
@@ -90,7 +91,14 @@ macro_rules! lazy_pages {
                 Ok(view! { <$page/> }.into_any())
             }
         }
-    )*)*};
+    )*)*
+
+        /// Fetches the code of every page, a page after another (`state::prefetch`); a page
+        /// whose code cannot be fetched is fetched again when it is opened.
+        async fn preload_every_page() {
+            $($(let _ = $view::preload().await;)*)*
+        }
+    };
 }
 
 lazy_pages! {
@@ -199,6 +207,7 @@ pub fn App() -> impl IntoView {
             on_created,
         ))
     }));
+    provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
     provide_context(StopAutoDeploy(|api, kind, id| {
         Box::pin(async move {
             match auto_deploy::stop_where_on(api, kind, id).await {

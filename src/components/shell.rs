@@ -56,6 +56,8 @@ pub fn Shell() -> impl IntoView {
     let session = use_session();
     let embed = use_embed();
     let location = use_location();
+    // The other pages' code, once this one is shown and the browser idle.
+    crate::state::prefetch::prefetch_when_idle();
     if embed.is_active() {
         // A panel of the host page: no app chrome, only the way back up the hierarchy; the host
         // page signs it in. The page stays in place (hidden) while the host page hands a new

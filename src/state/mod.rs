@@ -4,6 +4,7 @@ pub mod config;
 pub mod connection;
 pub mod embed;
 pub mod polling;
+pub mod prefetch;
 pub mod rate_limit;
 pub mod role;
 pub mod service_kinds;

@@ -459,6 +459,31 @@ impl Browser {
         }
     }
 
+    /// Moves to `path` as a link of the console does: no reload, the router alone.
+    pub async fn follow(&self, path: &str) -> Result<()> {
+        self.client
+            .execute(
+                "history.pushState(null, '', arguments[0]);
+                 dispatchEvent(new PopStateEvent('popstate'));",
+                vec![serde_json::json!(path)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// The console's code (wasm, scripts, styles) the page fetched since `forget_requests`.
+    pub async fn code_fetched(&self) -> Result<Vec<String>> {
+        let paths = self
+            .client
+            .execute(
+                "return performance.getEntriesByType('resource')
+                    .map(e => new URL(e.name).pathname).filter(p => /[.](wasm|js|css)$/.test(p))",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(paths)?)
+    }
+
     /// Forgets the requests the page made so far (`api_requests` lists those made after).
     pub async fn forget_requests(&self) -> Result<()> {
         self.client

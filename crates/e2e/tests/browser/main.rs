@@ -29,6 +29,7 @@ mod links;
 mod members;
 mod new_service;
 mod platform_walk;
+mod prefetch;
 mod previews;
 mod queue;
 mod read_only;
