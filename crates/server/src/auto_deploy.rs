@@ -24,6 +24,7 @@ use crate::engine::admission::AskedBy;
 use crate::engine::Engine;
 use crate::error::{ApiError, ApiResult};
 use crate::git::{self, CommitQuery, GitError};
+use crate::rounds;
 use crate::store::auto_deploy::{self as store, Watch};
 use crate::store::services;
 
@@ -268,23 +269,10 @@ pub async fn watch_of(
     })
 }
 
-/// Runs `once`, then the previews' round (`previews::once`), every `every` while the engine
-/// takes work.
+/// Runs `once` every `every` while the engine takes work.
 pub fn start(engine: Arc<Engine>, db: SqlitePool, every: Duration) {
-    tokio::spawn(async move {
-        let mut rounds = tokio::time::interval(every);
-        rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            rounds.tick().await;
-            if !engine.is_running() {
-                continue;
-            }
-            if let Err(error) = once(&engine, &db).await {
-                tracing::warn!(%error, "auto-deploy's round failed; tried again next round");
-            }
-            if let Err(error) = crate::previews::once(&engine, &db).await {
-                tracing::warn!(%error, "the previews' round failed; tried again next round");
-            }
-        }
+    rounds::every(engine, every, "auto-deploy's round", move |engine| {
+        let db = db.clone();
+        async move { once(&engine, &db).await.map(drop) }
     });
 }

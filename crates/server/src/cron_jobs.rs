@@ -20,6 +20,7 @@ use crate::engine::action::{Action, Request};
 use crate::engine::admission::AskedBy;
 use crate::engine::status;
 use crate::engine::Engine;
+use crate::rounds;
 
 #[derive(sqlx::FromRow)]
 struct CronJob {
@@ -148,17 +149,8 @@ async fn set_last_due(
 
 /// Runs `once` every `every` at the time it is, while the engine takes work.
 pub fn start(engine: Arc<Engine>, db: SqlitePool, every: Duration) {
-    tokio::spawn(async move {
-        let mut rounds = tokio::time::interval(every);
-        rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            rounds.tick().await;
-            if !engine.is_running() {
-                continue;
-            }
-            if let Err(error) = once(&engine, &db, Utc::now()).await {
-                tracing::warn!(%error, "the cron round failed; tried again next round");
-            }
-        }
+    rounds::every(engine, every, "the cron round", move |engine| {
+        let db = db.clone();
+        async move { once(&engine, &db, Utc::now()).await.map(drop) }
     });
 }

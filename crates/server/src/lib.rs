@@ -23,6 +23,7 @@ mod platform_fields;
 pub mod previews;
 pub mod public;
 pub mod rate_limit;
+pub mod rounds;
 pub mod routes;
 mod run_page;
 pub mod schedules;
@@ -265,6 +266,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     .await?;
     upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
     auto_deploy::start(engine.clone(), db.clone(), config.git_watch_every);
+    previews::start(engine.clone(), db.clone(), config.git_watch_every);
     cron_jobs::start(engine.clone(), db.clone(), CRON_EVERY);
     schedules::start(engine.clone(), db.clone(), CRON_EVERY);
     if config.demo && outcome.created {

@@ -29,6 +29,7 @@ use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
 use crate::error::ApiResult;
 use crate::git;
+use crate::rounds;
 use crate::store::clones::{self, EnvironmentCopy};
 use crate::store::previews as store;
 use crate::store::services;
@@ -254,4 +255,12 @@ async fn close(engine: &Engine, organization_id: Uuid, preview: &Preview) -> boo
             false
         }
     }
+}
+
+/// Runs `once` every `every` (the git watch's interval) while the engine takes work.
+pub fn start(engine: Arc<Engine>, db: SqlitePool, every: std::time::Duration) {
+    rounds::every(engine, every, "the previews' round", move |engine| {
+        let db = db.clone();
+        async move { once(&engine, &db).await.map(drop) }
+    });
 }

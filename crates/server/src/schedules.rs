@@ -21,6 +21,7 @@ use crate::engine::admission::AskedBy;
 use crate::engine::environment::OnEachService;
 use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
+use crate::rounds;
 use crate::store::deployment_rules as store;
 
 /// What a schedule does at one of its times.
@@ -158,18 +159,9 @@ async fn act(
 
 /// Runs `once` every `every` at the time it is, while the engine takes work.
 pub fn start(engine: Arc<Engine>, db: SqlitePool, every: Duration) {
-    tokio::spawn(async move {
-        let mut rounds = tokio::time::interval(every);
-        rounds.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            rounds.tick().await;
-            if !engine.is_running() {
-                continue;
-            }
-            if let Err(error) = once(&engine, &db, Utc::now()).await {
-                tracing::warn!(%error, "the schedules' round failed; tried again next round");
-            }
-        }
+    rounds::every(engine, every, "the schedules' round", move |engine| {
+        let db = db.clone();
+        async move { once(&engine, &db, Utc::now()).await.map(drop) }
     });
 }
 
