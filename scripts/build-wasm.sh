@@ -4,8 +4,9 @@
 # wasm-bindgen (trunk-rs/trunk#1022), and the split must run there:
 #   cargo (with relocations kept) -> wasm-split-cli (the main module, one wasm per page, one per
 #   piece of code pages share, and __wasm_split.js, which fetches them) -> wasm-bindgen on the
-#   main module -> wasm-opt on every module -> one directory named by the hash of its content
-#   (served as immutable) -> index.html loads its main module.
+#   main module -> wasm-opt on every module -> the modules packed into a file per group of pages
+#   (crates/bundle-split) -> one directory named by the hash of its content (served as
+#   immutable) -> index.html loads its main module.
 # Tools: scripts/setup.sh. Environment: trunk's TRUNK_* variables.
 set -euo pipefail
 cd "$TRUNK_SOURCE_DIR"
@@ -23,16 +24,25 @@ wasm-split-cli "$wasm" "$work/console" --target web --out-name console
 wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name console \
   --out-dir "$work/console" "$work/console/console.wasm"
 rm "$work/console/console.wasm"
+# Which split module holds each page, for the budget test (crates/e2e/tests/budgets.rs): the
+# split's export names, `__wasm_split_00<module>00_export_<hash>_<function>`.
+grep -aoE '__wasm_split_00[a-z0-9_]+00_export_[0-9a-f]{32}_[a-z0-9_]+' "$wasm" | sort -u \
+  > "$work/console/split-points.txt"
 
-# The flags the code was built with (wasm32's defaults in Rust 1.95), so that wasm-opt keeps them.
+# The flags the code was built with (wasm32's defaults in Rust 1.95), so that wasm-opt keeps them;
+# the sections naming them and the tools are dropped (only tools read them: 200 bytes a module).
 # wasm-opt is binaryen 132 from the npm registry (scripts/setup.sh), not Debian's 108: 108
 # re-points the `__wbindgen_externrefs` export at the function table and the console fails at start.
 if [ "$profile" = wasm-release ]; then
   find "$work/console" -name '*.wasm' -print0 |
     xargs -0 -P "$(nproc)" -I{} wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
       --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
-      --enable-mutable-globals {} -o {}
+      --enable-mutable-globals --strip-target-features --strip-producers {} -o {}
 fi
+
+# One file per group of pages rather than a module per combination of groups
+# (crates/bundle-split): the group every signed-in page loads is the shell.
+cargo run --quiet --release -p bundle-split -- "$work/console" shell
 
 # The script that starts the console, a file of its own rather than inline in index.html: the
 # server's Content-Security-Policy allows scripts of its own origin only. It finds the wasm beside

@@ -4,10 +4,17 @@
 # token. Extra arguments go to platform-server (see `platform-server --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The server compiles while the tools are installed and the console is built (in a target
+# directory of its own): both cores stay busy where one step alone would leave one idle (a
+# link, the console's single codegen unit, wasm-opt).
+cargo build --release -p platform-server &
+server_build=$!
+trap 'kill "$server_build" 2>/dev/null || true' EXIT
 PATH="$(bash scripts/setup.sh)"
 export PATH
 bash scripts/build-console.sh
-cargo build --release -p platform-server
+wait "$server_build"
+trap - EXIT
 exec ./target/release/platform-server \
   --listen "${LISTEN:-127.0.0.1:8080}" \
   --data-dir "${DATA_DIR:-data}" \

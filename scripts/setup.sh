@@ -49,15 +49,20 @@ if [ ! -f "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.j
 fi
 ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js" "$TOOLS_DIR/axe.min.js"
 
+# The three tools are compiled in one target directory, so that what they share (serde, clap,
+# walrus, wasmparser…) is compiled once, and without their TLS and update check: they fetch
+# nothing (trunk runs --offline; the tests' driver is local).
+export CARGO_TARGET_DIR="$TOOLS_DIR/target"
+
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (a few minutes, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked >&2
+  cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features >&2
 fi
 
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
   # Not --locked: one locked dependency version is missing from the registry mirror.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" >&2
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features >&2
 fi
 
 # wasm-split-cli has no --version: cargo's list of what it installed says which one is there.
@@ -67,5 +72,6 @@ if ! command -v wasm-split-cli >/dev/null ||
   cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary \
     --locked >&2
 fi
+rm -rf "$CARGO_TARGET_DIR"
 
 echo "$PATH"

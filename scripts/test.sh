@@ -11,9 +11,15 @@ export PATH
 # only take disk. Set CARGO_INCREMENTAL=1 to keep them while working.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+compiled="$(mktemp)"
+trap 'rm -f "$log" "$compiled"' EXIT
 
+# The tests compile while the console is built (in a target directory of its own): both cores
+# stay busy where the console's build alone leaves one idle.
+cargo test --workspace --exclude console --no-run >"$compiled" 2>&1 &
+tests_build=$!
 bash scripts/build-console.sh
+wait "$tests_build" || { cat "$compiled"; exit 1; }
 cargo test --workspace --exclude console 2>&1 | tee -a "$log"
 CHROMEDRIVER="$(command -v chromedriver)" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -6,6 +6,7 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, Lazy, LazyRoute};
 
 use crate::api::use_api;
+use crate::components::command_palette::LoadPalette;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
 use crate::routes::address::EnvironmentAddress;
@@ -41,7 +42,7 @@ use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::paths::{self, ServiceTab};
 use crate::routes::sign_in::SignIn;
 use crate::state;
-use crate::state::embed::EmbedBridge;
+use crate::state::embed::use_embed;
 use crate::state::prefetch::PreloadEveryPage;
 
 /// Each page is a route whose code is fetched the first time it is shown: the build cuts every
@@ -114,6 +115,9 @@ lazy_pages! {
         ClustersPage(clusters_page) => Clusters,
         ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
         AuditLogPage(audit_log_page) => AuditLog,
+    }
+    // The organization's settings, each a list of one kind of record with its form.
+    settings {
         WebhooksPage(webhooks_page) => Webhooks,
         ApiTokensPage(api_tokens_page) => ApiTokens,
         ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
@@ -128,12 +132,16 @@ lazy_pages! {
         EnvironmentOverviewPage(environment_overview_page) => EnvironmentOverview
             reading environment_page_reads,
     }
+    // A service's frame and its tabs but the settings.
     service {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
         ServiceOverviewPage(service_overview_page) => ServiceOverview,
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
         ServiceLogsPage(service_logs_page) => ServiceLogs,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
+    }
+    // A service's settings: each kind's form (the new-service dialog's too).
+    service_settings {
         ServiceSettingsPage(service_settings_page) => ServiceSettings,
     }
     // The advanced settings of services and clusters: few visits, and a catalogue of every
@@ -163,7 +171,7 @@ mod new_service_forms {
 
     use crate::routes::organization::project::environment::new_service::form_of_kind;
 
-    #[wasm_split(service, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(service_settings, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn new_service_form(
         org: Uuid,
         environment: Uuid,
@@ -196,9 +204,36 @@ mod auto_deploy {
     }
 }
 
+/// The command palette's dialog, fetched when a person first reaches for it.
+mod palette {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::components::command_palette::PaletteDialog;
+
+    #[wasm_split(palette, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn palette_dialog(opened: RwSignal<u32>) -> Result<AnyView, SplitLoaderError> {
+        Ok(view! { <PaletteDialog opened/> }.into_any())
+    }
+}
+
+/// The host page's side of embed mode, fetched only in it: few visits are embedded.
+mod embed_bridge {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::state::embed::EmbedBridge;
+
+    #[wasm_split(embed, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn embed_bridge() -> Result<AnyView, SplitLoaderError> {
+        Ok(view! { <EmbedBridge/> }.into_any())
+    }
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     state::provide_all();
+    let embed = use_embed();
     provide_context(NewServiceForm(|org, environment, kind, on_created| {
         Box::pin(new_service_forms::new_service_form(
             org,
@@ -206,6 +241,9 @@ pub fn App() -> impl IntoView {
             kind,
             on_created,
         ))
+    }));
+    provide_context(LoadPalette(|opened| {
+        Box::pin(palette::palette_dialog(opened))
     }));
     provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
     provide_context(StopAutoDeploy(|api, kind, id| {
@@ -220,7 +258,16 @@ pub fn App() -> impl IntoView {
     }));
     view! {
         <Router>
-            <EmbedBridge/>
+            {embed.is_active().then(|| view! {
+                <Suspense>
+                    {Suspend::new(async move {
+                        embed_bridge::embed_bridge().await.unwrap_or_else(|_| {
+                            embed.bridge_not_loaded();
+                            ().into_any()
+                        })
+                    })}
+                </Suspense>
+            })}
             <Routes fallback=NotFound>
                 <Route path=path!("/sign-in") view=SignIn/>
                 <Route path=paths::invitation_route() view=Invitation/>

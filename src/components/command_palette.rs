@@ -2,10 +2,11 @@
 //! go there, or run a service's common actions (deploy, restart, open its logs or its address)
 //! without opening it first. The index is read from the API when the palette opens.
 
-use futures::future::join_all;
+use futures::future::{join_all, BoxFuture};
 use leptos::ev;
 use leptos::html::{Dialog, Input};
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use leptos_router::hooks::use_navigate;
 use platform_api::{ServiceType, WireEnum};
 use uuid::Uuid;
@@ -177,8 +178,66 @@ fn found<'a>(entries: &'a [Entry], query: &str) -> Vec<&'a Entry> {
     found
 }
 
+/// The palette's dialog, fetched the first time a person reaches for it (the shortcut, or the
+/// button's focus or pointer): a split point of `app.rs`'s, provided as context so that no
+/// component names one (the unit tests link without the split step).
+#[derive(Clone, Copy)]
+pub struct LoadPalette(
+    pub fn(RwSignal<u32>) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+);
+
+/// The button and the shortcut; the dialog once its code is fetched.
 #[component]
 pub fn CommandPalette() -> impl IntoView {
+    let LoadPalette(load) = expect_context();
+    let toasts = use_toasts();
+    // Counts the openings: the dialog opens at each (once its code is there).
+    let opened = RwSignal::new(0u32);
+    let reached = RwSignal::new(false);
+    let reach = move || {
+        if !reached.get_untracked() {
+            reached.set(true);
+        }
+    };
+    let open = move || {
+        reach();
+        opened.update(|count| *count += 1);
+    };
+    let handle = window_event_listener(ev::keydown, move |event| {
+        if event.key().eq_ignore_ascii_case("k") && (event.ctrl_key() || event.meta_key()) {
+            event.prevent_default();
+            open();
+        }
+    });
+    on_cleanup(move || handle.remove());
+    view! {
+        <button type="button" class="button button--secondary button--small header__search"
+            aria-keyshortcuts="Control+K Meta+K" on:click=move |_| open()
+            on:focus=move |_| reach() on:pointerenter=move |_| reach()>
+            "Search" <kbd>"Ctrl K"</kbd>
+        </button>
+        {move || reached.get().then(|| view! {
+            <Suspense>
+                {Suspend::new(async move {
+                    load(opened).await.unwrap_or_else(|_| {
+                        toasts.error(
+                            "The console could not fetch the search (the connection dropped?); \
+                             try again."
+                                .to_string(),
+                        );
+                        reached.set(false);
+                        ().into_any()
+                    })
+                })}
+            </Suspense>
+        })}
+    }
+}
+
+/// Opens at each change of `opened`: the entries are read again each time, so that it knows
+/// what was just created.
+#[component]
+pub fn PaletteDialog(opened: RwSignal<u32>) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let navigate = use_navigate();
@@ -186,7 +245,6 @@ pub fn CommandPalette() -> impl IntoView {
     let input = NodeRef::<Input>::new();
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
-    let opened = RwSignal::new(0u32);
     let entries = LocalResource::new(move || {
         // Read again each time the palette opens, so that it knows what was just created.
         let opened = opened.get();
@@ -198,30 +256,23 @@ pub fn CommandPalette() -> impl IntoView {
             }
         }
     });
-    let open = move || {
+    // At each opening, and at once when the code came with the first (once the dialog is built).
+    Effect::new(move |_| {
+        let (count, Some(built)) = (opened.get(), dialog.get()) else {
+            return;
+        };
+        if count == 0 {
+            return;
+        }
         query.set(String::new());
         active.set(0);
-        opened.update(|count| *count += 1);
-        if let Some(dialog) = dialog.get() {
-            let _ = dialog.show_modal();
-        }
-        if let Some(input) = input.get() {
-            let _ = input.focus();
-        }
-    };
+        show(built, input);
+    });
     let close = move || {
         if let Some(dialog) = dialog.get() {
             dialog.close();
         }
     };
-    let handle = window_event_listener(ev::keydown, move |event| {
-        if event.key().eq_ignore_ascii_case("k") && (event.ctrl_key() || event.meta_key()) {
-            event.prevent_default();
-            open();
-        }
-    });
-    on_cleanup(move || handle.remove());
-
     let shown = move || {
         entries
             .get()
@@ -285,10 +336,6 @@ pub fn CommandPalette() -> impl IntoView {
     let option_id = |index: usize| format!("palette-option-{index}");
 
     view! {
-        <button type="button" class="button button--secondary button--small header__search"
-            aria-keyshortcuts="Control+K Meta+K" on:click=move |_| open()>
-            "Search" <kbd>"Ctrl K"</kbd>
-        </button>
         <dialog node_ref=dialog class="palette" aria-label="Go to or run">
             <input node_ref=input type="text" class="palette__input" role="combobox"
                 aria-label="Find a project, environment, service, cluster, setting or action"
@@ -327,6 +374,20 @@ pub fn CommandPalette() -> impl IntoView {
                 }}
             </ul>
         </dialog>
+    }
+}
+
+/// Opens the dialog, focused on its search field, once it is in the document (a modal must be).
+fn show(dialog: web_sys::HtmlDialogElement, input: NodeRef<Input>) {
+    if !dialog.is_connected() {
+        request_animation_frame(move || show(dialog, input));
+        return;
+    }
+    if !dialog.open() {
+        let _ = dialog.show_modal();
+    }
+    if let Some(input) = input.get_untracked() {
+        let _ = input.focus();
     }
 }
 

@@ -67,6 +67,15 @@ impl Embed {
     pub fn problem(&self) -> Option<String> {
         self.problem.get()
     }
+
+    /// The bridge's code could not be fetched: the host page is never asked for a token.
+    pub fn bridge_not_loaded(&self) {
+        self.problem.set(Some(
+            "The console could not fetch the code that talks to the host page (the connection \
+             dropped?); reload the panel."
+                .to_string(),
+        ));
+    }
 }
 
 /// `Some(true)` for `?embed=1`, `Some(false)` for `?embed=0`, `None` when the query says nothing.
@@ -216,13 +225,11 @@ fn post(config: &RuntimeConfig, message: &ConsoleMessage) {
     }
 }
 
-/// The host page's side of the conversation; placed once inside the router, renders nothing.
+/// The host page's side of the conversation; placed once inside the router in embed mode
+/// (`app.rs`), renders nothing.
 #[component]
 pub fn EmbedBridge() -> impl IntoView {
     let embed = use_embed();
-    if !embed.active {
-        return;
-    }
     let session = use_session();
     let config = use_config();
     let location = use_location();

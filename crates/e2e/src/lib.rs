@@ -477,7 +477,7 @@ impl Browser {
             .client
             .execute(
                 "return performance.getEntriesByType('resource')
-                    .map(e => new URL(e.name).pathname).filter(p => /[.](wasm|js|css)$/.test(p))",
+                    .map(e => new URL(e.name).pathname).filter(p => /[.](wasm|bin|js|css)$/.test(p))",
                 vec![],
             )
             .await?;

@@ -26,7 +26,7 @@ async fn the_environment_page_asks_for_its_services_while_its_code_arrives() -> 
              const of = part => all.filter(e => e.name.includes(part))
                  .map(e => ({start: e.startTime, end: e.responseEnd}));
              return {services: of('/services'), statuses: of('/statuses'),
-                     code: of('split_environment.wasm')};",
+                     code: of('split_environment.bin')};",
             vec![],
         )
         .await?;

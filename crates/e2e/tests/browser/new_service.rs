@@ -126,7 +126,7 @@ async fn forms_whose_code_cannot_be_fetched_are_said_to_be_missing() -> anyhow::
         .await?;
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
-    browser.block_urls(&["*split_service.wasm"]).await?;
+    browser.block_urls(&["*split_service_settings.bin"]).await?;
     browser.open_new("New service").await?;
     browser
         .wait_for_text(
