@@ -108,3 +108,26 @@ async fn the_palette_finds_goes_and_deploys() -> anyhow::Result<()> {
         .await?;
     browser.close().await
 }
+
+/// The palette's dialog is fetched when first reached for: when its code cannot be fetched, a
+/// toast says so, and the next reach fetches it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_palette_whose_code_cannot_be_fetched_says_so_and_comes_on_the_next_try(
+) -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    browser.block_urls(&["*split_palette.bin"]).await?;
+    browser.sign_in().await?;
+    browser.click(".header__search").await?;
+    browser
+        .wait_for_text(".toast--error", "could not fetch the search")
+        .await?;
+    assert!(
+        browser.find_now("dialog.palette[open]").await.is_err(),
+        "no dialog without its code"
+    );
+
+    browser.block_urls(&[]).await?;
+    browser.click(".header__search").await?;
+    browser.find("dialog.palette[open] .palette__input").await?;
+    browser.close().await
+}
