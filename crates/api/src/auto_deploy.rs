@@ -218,6 +218,26 @@ impl ImageAutoDeployRequest {
     }
 }
 
+/// Where a record that runs an image holds its name and tag as JSON (`$.a.b`), for storage that
+/// reads or edits them in place.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ImagePaths {
+    pub name: &'static str,
+    pub tag: &'static str,
+}
+
+impl ImagePaths {
+    pub const CONTAINER: ImagePaths = ImagePaths {
+        name: "$.image_name",
+        tag: "$.tag",
+    };
+    /// A job run from an image (not built from git).
+    pub const JOB: ImagePaths = ImagePaths {
+        name: "$.source.image.image_name",
+        tag: "$.source.image.tag",
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

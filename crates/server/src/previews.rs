@@ -16,7 +16,9 @@ use std::sync::Arc;
 
 use chrono::Utc;
 use platform_api::audit::{EventType, Origin};
-use platform_api::{preview_name, EnvironmentMode, Preview, PreviewTrigger, ServiceType};
+use platform_api::{
+    preview_name, EnvironmentMode, ImagePaths, Preview, PreviewTrigger, ServiceType,
+};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -93,7 +95,8 @@ pub async fn open(
                 .kind
                 .git_repository_path()
                 .map(|repository| format!("{repository}.branch")),
-            _ => Some("$.tag".to_string()),
+            PreviewTrigger::ImageTag => Some(ImagePaths::CONTAINER.tag.to_string()),
+            PreviewTrigger::Other(_) => None,
         };
         if let Some(at) = at {
             sqlx::query("UPDATE services SET spec = json_set(spec, ?, ?) WHERE id = ?")

@@ -6,7 +6,8 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::{
-    EnvironmentPreviews, ImageAutoDeployRequest, Preview, PreviewTrigger, ServiceType, Status,
+    EnvironmentPreviews, ImageAutoDeployRequest, ImagePaths, Preview, PreviewTrigger, ServiceType,
+    Status,
 };
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -83,19 +84,21 @@ async fn preview_container_tag(
     request.validate().map_err(ApiError::invalid)?;
     let tag = request.tag.trim();
     let mut tx = state.engine.begin().await?;
-    let candidates: Vec<Previewed> = sqlx::query_as(
+    let image = ImagePaths::CONTAINER;
+    let candidates: Vec<Previewed> = sqlx::query_as(&format!(
         "SELECT s.id, s.environment_id FROM services s
          JOIN environment_deployment_rules r ON r.environment_id = s.environment_id
          WHERE s.organization_id = ? AND s.kind = 'CONTAINER'
            AND json_extract(s.spec, '$.auto_preview') = 1
            AND (r.auto_preview = 1 OR r.on_demand_preview = 1)
-           AND json_extract(s.spec, '$.image_name') = ?
-           AND coalesce(json_extract(s.spec, '$.tag'), '') <> ?
+           AND json_extract(s.spec, '{}') = ?
+           AND coalesce(json_extract(s.spec, '{}'), '') <> ?
            AND s.environment_id NOT IN (SELECT environment_id FROM preview_environments)
            AND s.environment_id NOT IN (SELECT source_environment_id FROM preview_environments
                                         WHERE trigger = 'IMAGE_TAG' AND reference = ?)
          ORDER BY s.environment_id, s.name",
-    )
+        image.name, image.tag
+    ))
     .bind(organization_id.hyphenated())
     .bind(request.image_name.trim())
     .bind(tag)
@@ -133,10 +136,11 @@ async fn preview_container_tag(
         previews::deploy(&state.engine, preview, (&caller).into()).await?;
     }
     // The first preview's container, as its deployment left it.
-    let container: Hyphenated = sqlx::query_scalar(
+    let container: Hyphenated = sqlx::query_scalar(&format!(
         "SELECT id FROM services WHERE environment_id = ? AND kind = 'CONTAINER'
-         AND json_extract(spec, '$.image_name') = ? ORDER BY name LIMIT 1",
-    )
+         AND json_extract(spec, '{}') = ? ORDER BY name LIMIT 1",
+        image.name
+    ))
     .bind(opened[0].environment_id.hyphenated())
     .bind(request.image_name.trim())
     .fetch_one(&state.db)

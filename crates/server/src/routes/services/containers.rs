@@ -1,10 +1,10 @@
 //! Containers: services run from an image of one of the organization's container registries.
 
-use platform_api::Containers;
 use platform_api::{
     AnnotationsGroup, Container, FieldError, LabelsGroup, Port, Reference, RegistryOfImage,
     ServiceType,
 };
+use platform_api::{Containers, ImagePaths};
 use uuid::Uuid;
 
 use crate::routes::organization::container_registries::ContainerRegistries;
@@ -102,8 +102,9 @@ impl ServiceResource for Containers {
     }
 
     fn image_tag_at(_record: &Self::Record) -> Option<&'static str> {
-        Some("$.tag")
+        Some(ImagePaths::CONTAINER.tag)
     }
 
-    const RESTORED_BY_ROLLBACK: &'static [&'static str] = &["$.image_name", "$.tag"];
+    const RESTORED_BY_ROLLBACK: &'static [&'static str] =
+        &[ImagePaths::CONTAINER.name, ImagePaths::CONTAINER.tag];
 }

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
-use platform_api::{Containers, DeployRequest, ImageAutoDeployRequest, Jobs, Status};
+use platform_api::{Containers, DeployRequest, ImageAutoDeployRequest, ImagePaths, Jobs, Status};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
@@ -21,21 +21,18 @@ use crate::state::AppState;
 
 /// Where a kind's record holds the image it runs and its tag.
 trait RunsImage: ServiceResource {
-    const IMAGE_NAME_AT: &'static str;
-    const TAG_AT: &'static str;
+    const IMAGE: ImagePaths;
     /// The path's word for the kind.
     const PATH: &'static str;
 }
 
 impl RunsImage for Containers {
-    const IMAGE_NAME_AT: &'static str = "$.image_name";
-    const TAG_AT: &'static str = "$.tag";
+    const IMAGE: ImagePaths = ImagePaths::CONTAINER;
     const PATH: &'static str = "container";
 }
 
 impl RunsImage for Jobs {
-    const IMAGE_NAME_AT: &'static str = "$.source.image.image_name";
-    const TAG_AT: &'static str = "$.source.image.tag";
+    const IMAGE: ImagePaths = ImagePaths::JOB;
     const PATH: &'static str = "job";
 }
 
@@ -74,8 +71,8 @@ async fn deploy<R: RunsImage>(
              AND json_extract(spec, '$.auto_deploy') = 1
              AND json_extract(spec, '{}') = ? AND coalesce(json_extract(spec, '{}'), '') <> ?
          ORDER BY id",
-        R::IMAGE_NAME_AT,
-        R::TAG_AT
+        R::IMAGE.name,
+        R::IMAGE.tag
     ))
     .bind(organization_id.hyphenated())
     .bind(R::TYPE)

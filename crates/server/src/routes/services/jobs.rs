@@ -1,10 +1,10 @@
 //! Jobs: run on a cron schedule or at lifecycle events, from an image or built from git.
 
-use platform_api::Jobs;
 use platform_api::{
     CronJobSchedule, FieldError, Job, JobDockerSource, JobImageSource, JobSchedule, JobSource,
     Reference, RegistryOfImage, ServiceType,
 };
+use platform_api::{ImagePaths, Jobs};
 use uuid::Uuid;
 
 use crate::routes::organization::container_registries::ContainerRegistries;
@@ -101,9 +101,9 @@ impl ServiceResource for Jobs {
     }
 
     fn image_tag_at(record: &Self::Record) -> Option<&'static str> {
-        record.source.image.as_ref().map(|_| "$.source.image.tag")
+        record.source.image.as_ref().map(|_| ImagePaths::JOB.tag)
     }
 
     const RESTORED_BY_ROLLBACK: &'static [&'static str] =
-        &["$.source.image.image_name", "$.source.image.tag"];
+        &[ImagePaths::JOB.name, ImagePaths::JOB.tag];
 }
