@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// Also read by the script that starts the console (scripts/build-wasm.sh writes it from this
+/// line): a stored session has it fetch the signed-in pages' frame early.
 const STORAGE_KEY: &str = "platform-console.session";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

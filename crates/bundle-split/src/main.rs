@@ -123,6 +123,10 @@ fn bundle(dir: &Path, always: &str) -> Result<(), String> {
     rewritten.push_str(imports);
     rewritten.push('\n');
     rewritten.push_str(HELPERS);
+    rewritten.push_str(&format!(
+        "export function fetchGroup(group) {{ __file(`{}`).catch(() => {{}}); }}\n",
+        bundle_name("${group}")
+    ));
     let mut rest = rest.to_string();
     for (module, places) in &places {
         let fetch = format!("{FETCH_START}{module}{FETCH_END}");
@@ -168,7 +172,8 @@ fn bundle_name(group: &str) -> String {
 
 /// The loader's way to the files: each fetched once (again after a failure), a module read from
 /// the first of its files already asked for, else from its first; a group's loader asks for its
-/// own file before its modules.
+/// own file before its modules. `fetchGroup` asks for a group's file before the main module has
+/// started (`start.js`, written by scripts/build-wasm.sh).
 const HELPERS: &str = r#"const __files = new Map();
 function __file(name) {
     let bytes = __files.get(name);

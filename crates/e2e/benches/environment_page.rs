@@ -11,8 +11,11 @@
 //!   `Performance.getMetrics` ScriptDuration) from the change in the database until every row
 //!   shows it, and the same for a poll where nothing changed.
 //!
+//! With LATENCY (ms), both pages load over a network Chromium emulates: that latency on every
+//! request and 50 Mbit/s down (loopback hides what fetching one file after another costs).
+//!
 //! Needs the built console (`scripts/build-console.sh`) and chromium/chromedriver (scripts/setup.sh).
-//! `cargo bench -p e2e --bench environment_page [-- SERVICES RUNS]`
+//! `cargo bench -p e2e --bench environment_page [-- SERVICES RUNS LATENCY]`
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -51,6 +54,7 @@ async fn main() -> Result<()> {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
     let services: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let latency: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
     let browser = Browser::start(1e9).await?;
     let place = browser
         .create_environment("bench", "production", "PRODUCTION")
@@ -103,6 +107,16 @@ async fn main() -> Result<()> {
         .await?;
 
     browser.sign_in().await?;
+    if latency > 0 {
+        browser.devtools("Network.enable", json!({})).await?;
+        browser
+            .devtools(
+                "Network.emulateNetworkConditions",
+                json!({"offline": false, "latency": latency,
+                       "downloadThroughput": 50e6 / 8.0, "uploadThroughput": 10e6 / 8.0}),
+            )
+            .await?;
+    }
     let console_url = browser.url(&place.page());
     let console_cold = times_after_opening(&browser, &console_url, TIMES).await?;
     let ([console_load, static_load], [console_fastest, static_fastest]) =
@@ -165,7 +179,7 @@ async fn main() -> Result<()> {
         shown_everywhere(&browser, state, services).await?;
     }
 
-    println!("environment page, {services} services, median of {runs} runs");
+    println!("environment page, {services} services, median of {runs} runs, {latency} ms latency");
     println!("{:<48} {:>10} {:>14}", "", "console", "static table");
     println!(
         "{:<48} {:>10.0} {:>14.0}   (console cold: {:.0} ms)",

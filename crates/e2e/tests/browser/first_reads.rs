@@ -46,3 +46,44 @@ async fn the_environment_page_asks_for_its_services_while_its_code_arrives() -> 
     }
     browser.close().await
 }
+
+/// With a session stored, the frame of every signed-in page (the shell's code) is asked for by
+/// the script that starts the console, beside the main module: before the main module has
+/// started and sent its first request.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_signed_in_page_asks_for_its_frame_before_the_console_starts() -> anyhow::Result<()> {
+    let browser = Browser::start(1000.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    browser.wait_for_text("h1", "Services").await?;
+
+    let requests = browser
+        .client
+        .execute(
+            "const all = performance.getEntriesByType('resource');
+             const of = part => all.filter(e => e.name.includes(part)).map(e => e.startTime);
+             return {frame: of('split_shell.bin'), api: of('/api/')};",
+            vec![],
+        )
+        .await?;
+    let asked = |what: &str| {
+        requests[what]
+            .as_array()
+            .and_then(|all| all.first()?.as_f64())
+    };
+    let frame = asked("frame").expect("the shell's code was fetched");
+    let first_read = asked("api").expect("the page read the API");
+    assert_eq!(
+        requests["frame"].as_array().map(Vec::len),
+        Some(1),
+        "the shell's code fetched once: {requests}"
+    );
+    assert!(
+        frame < first_read,
+        "the shell's code asked for before the console's first request: {requests}"
+    );
+    browser.close().await
+}
