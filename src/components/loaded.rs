@@ -1,3 +1,6 @@
+use std::sync::Arc;
+
+use futures::future::{BoxFuture, FutureExt};
 use leptos::prelude::*;
 
 use super::error_notice::ErrorNotice;
@@ -9,6 +12,10 @@ use crate::state::session::Session;
 /// Shows a resource: a skeleton on first load, the last content while it refreshes (no flicker
 /// when polling), and a notice with "Try again" when it fails; fetched again when the API comes
 /// back after being unreachable, and after signing in again.
+///
+/// Only the read and the render are generic: the frame around them (`shown`) is compiled once
+/// rather than once per call, which is most of its code (the framework's suspense, transition
+/// and error boundary instantiated for each resource's type and view).
 pub fn loaded<T, V>(
     resource: LocalResource<Result<T, ApiError>>,
     skeleton_lines: usize,
@@ -18,12 +25,27 @@ where
     T: Clone + Send + Sync + 'static,
     V: IntoView + 'static,
 {
+    let read = move || {
+        let render = render.clone();
+        async move { resource.await.map(|value| render(value).into_any()) }.boxed()
+    };
+    shown(
+        Callback::new(move |()| resource.refetch()),
+        skeleton_lines,
+        Arc::new(read),
+    )
+}
+
+/// What a resource's read gives to show: its view, or why not.
+type Read = Arc<dyn Fn() -> BoxFuture<'static, Result<AnyView, ApiError>> + Send + Sync>;
+
+fn shown(refetch: Callback<()>, skeleton_lines: usize, read: Read) -> AnyView {
     // When the API answers again after being unreachable, show what it says now.
     if let Some(connection) = use_context::<Connection>() {
         Effect::new(move |seen: Option<u32>| {
             let restored = connection.restored();
             if seen.is_some_and(|seen| seen != restored) {
-                resource.refetch();
+                refetch.run(());
             }
             restored
         });
@@ -33,7 +55,7 @@ where
         Effect::new(move |was_signed_in: Option<bool>| {
             let signed_in = session.is_signed_in();
             if was_signed_in == Some(false) && signed_in {
-                resource.refetch();
+                refetch.run(());
             }
             signed_in
         });
@@ -41,16 +63,14 @@ where
     view! {
         <Transition fallback=move || view! { <Skeleton lines=skeleton_lines/> }>
             <ErrorBoundary fallback=move |errors| view! {
-                <ErrorNotice errors on_retry=Callback::new(move |_| resource.refetch())/>
+                <ErrorNotice errors on_retry=Callback::new(move |_| refetch.run(()))/>
             }>
                 {
-                    let render = render.clone();
-                    move || {
-                        let render = render.clone();
-                        Suspend::new(async move { resource.await.map(render) })
-                    }
+                    let read = read.clone();
+                    move || Suspend::new(read())
                 }
             </ErrorBoundary>
         </Transition>
     }
+    .into_any()
 }
