@@ -23,13 +23,32 @@ pub struct List<T> {
     pub page_size: Option<i64>,
 }
 
+/// Read item by item into the list (not into a list of options copied again): this is compiled
+/// once per record type, and the console carries each one.
 fn without_nulls<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    let items = Vec::<Option<T>>::deserialize(deserializer)?;
-    Ok(items.into_iter().flatten().collect())
+    struct Items<T>(std::marker::PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Items<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("a list")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            while let Some(item) = seq.next_element::<Option<T>>()? {
+                items.extend(item);
+            }
+            Ok(items)
+        }
+    }
+
+    deserializer.deserialize_seq(Items(std::marker::PhantomData))
 }
 
 impl<T> List<T> {
@@ -106,4 +125,20 @@ impl PageQuery {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Reference {
     pub id: Uuid,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lists_null_items_are_skipped_and_a_missing_list_is_empty() {
+        let list: List<String> =
+            serde_json::from_str(r#"{"results": ["a", null, "b", null]}"#).unwrap();
+        assert_eq!(list.results, ["a", "b"]);
+        let list: List<String> = serde_json::from_str("{}").unwrap();
+        assert!(list.results.is_empty());
+        let wrong = serde_json::from_str::<List<String>>(r#"{"results": "a"}"#).unwrap_err();
+        assert!(wrong.to_string().contains("a list"), "{wrong}");
+    }
 }
