@@ -12,7 +12,7 @@ use crate::api::advanced_settings::SettingsOwner;
 use crate::api::{use_api, ApiError};
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, field_id};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::state::role::Permitted;
 
 /// The settings of `owner`, read with their defaults (the platform's, or the document's when
@@ -29,7 +29,7 @@ pub fn AdvancedSettingsEditor(
         return view! { <p class="muted">"This kind of service has no advanced settings."</p> }
             .into_any();
     };
-    let settings = LocalResource::new(move || async move {
+    let settings = resource(move || async move {
         let (current, defaults) = futures::join!(
             api.advanced_settings(owner),
             api.advanced_settings_defaults(of)

@@ -14,6 +14,7 @@ use uuid::Uuid;
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, Api};
 use crate::components::case;
+use crate::components::loaded::resource;
 use crate::routes::organization::settings::settings_pages;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::toasts::use_toasts;
@@ -245,7 +246,7 @@ pub fn PaletteDialog(opened: RwSignal<u32>) -> impl IntoView {
     let input = NodeRef::<Input>::new();
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
-    let entries = LocalResource::new(move || {
+    let entries = resource(move || {
         // Read again each time the palette opens, so that it knows what was just created.
         let opened = opened.get();
         async move {

@@ -15,6 +15,7 @@ const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 use super::command_palette::CommandPalette;
 use super::toasts::ToastHost;
 use crate::api::{use_api, Api};
+use crate::components::loaded::resource;
 use crate::routes::paths;
 use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
@@ -232,11 +233,11 @@ fn Breadcrumbs() -> impl IntoView {
         connection.restored();
         session.is_signed_in();
     };
-    let organization = LocalResource::new(move || {
+    let organization = resource(move || {
         read_again();
         async move { api.organization_name().await.ok().map(|o| o.name) }
     });
-    let project = LocalResource::new(move || {
+    let project = resource(move || {
         read_again();
         let id = ids.get().project;
         async move {
@@ -246,7 +247,7 @@ fn Breadcrumbs() -> impl IntoView {
             }
         }
     });
-    let environment = LocalResource::new(move || {
+    let environment = resource(move || {
         read_again();
         let id = ids.get().environment;
         async move {
@@ -256,7 +257,7 @@ fn Breadcrumbs() -> impl IntoView {
             }
         }
     });
-    let service = LocalResource::new(move || {
+    let service = resource(move || {
         read_again();
         let PathIds {
             environment,
@@ -270,7 +271,7 @@ fn Breadcrumbs() -> impl IntoView {
         }
     });
 
-    let cluster = LocalResource::new(move || {
+    let cluster = resource(move || {
         read_again();
         let PathIds {
             organization,
@@ -413,7 +414,7 @@ impl Siblings {
 fn Switcher(siblings: Siblings, name: String) -> impl IntoView {
     let api = use_api();
     let open = RwSignal::new(false);
-    let listed = LocalResource::new(move || {
+    let listed = resource(move || {
         let open = open.get();
         async move {
             if open {

@@ -1,6 +1,7 @@
 //! Runtime configuration read from `config.json` next to `index.html`, so that one build serves
 //! every deployment of the console.
 
+use crate::components::loaded::resource;
 use leptos::prelude::*;
 use serde::Deserialize;
 
@@ -24,7 +25,7 @@ pub struct EmbedConfig {
 pub struct Config(LocalResource<RuntimeConfig>);
 
 pub fn provide_config() {
-    provide_context(Config(LocalResource::new(load)));
+    provide_context(Config(resource(load)));
 }
 
 pub fn use_config() -> Config {

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use platform_api::{CallerRole, RolePermission};
 
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
+use crate::components::loaded::resource;
 use crate::state::session::use_session;
 
 #[derive(Clone, Copy)]
@@ -16,7 +17,7 @@ pub struct CurrentRole(LocalResource<Option<CallerRole>>);
 pub fn provide_current_role() {
     let api = use_api();
     let session = use_session();
-    let role = LocalResource::new(move || {
+    let role = resource(move || {
         // Read again when another token signs in.
         session.credentials();
         async move {

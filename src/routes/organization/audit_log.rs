@@ -18,7 +18,7 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, ChoiceField, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::no_organization;
@@ -36,7 +36,7 @@ pub fn AuditLog() -> impl IntoView {
     let query = Memo::new(move |_| {
         address.with(|parameters| EventQuery::from_parameters(|name| parameters.get(name)))
     });
-    let events = LocalResource::new(move || {
+    let events = resource(move || {
         let (org, query) = (org.get(), query.get());
         async move {
             let org = org.ok_or_else(no_organization)?;

@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use uuid::Uuid;
 
 use crate::api::{use_api, Api, ApiError};
+use crate::components::loaded::resource;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 
@@ -32,7 +33,7 @@ where
 {
     let api = use_api();
     let org = current_id(|a: &OrganizationAddress| a.org);
-    LocalResource::new(move || {
+    resource(move || {
         let asked = org.get().map(|org| (org, fetch(api, org)));
         async move {
             let (org, records) = asked.ok_or_else(no_organization)?;

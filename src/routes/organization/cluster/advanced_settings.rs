@@ -8,6 +8,7 @@ use platform_api::RolePermission;
 use crate::api::advanced_settings::SettingsOwner;
 use crate::api::use_api;
 use crate::components::advanced_settings::AdvancedSettingsEditor;
+use crate::components::loaded::resource;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
 use crate::routes::{current_id, paths};
 
@@ -18,7 +19,7 @@ pub fn ClusterAdvancedSettings() -> impl IntoView {
         current_id(|a: &OrganizationAddress| a.org),
         current_id(|a: &ClusterAddress| a.cluster),
     );
-    let name = LocalResource::new(move || {
+    let name = resource(move || {
         let (org, cluster) = (org.get(), cluster.get());
         async move {
             match (org, cluster) {

@@ -20,7 +20,7 @@ use crate::components::copy_button::CopyButton;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::format;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::ClusterStatusBadge;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
@@ -45,14 +45,14 @@ pub fn ClusterOverview() -> impl IntoView {
         current_id(|a: &OrganizationAddress| a.org),
         current_id(|a: &ClusterAddress| a.cluster),
     );
-    let cluster = LocalResource::new(move || {
+    let cluster = resource(move || {
         let (org, id) = (org.get(), cluster_id.get());
         async move {
             let (org, id) = (org.ok_or_else(no_cluster)?, id.ok_or_else(no_cluster)?);
             api.cluster(org, id).await.map(|cluster| (org, cluster))
         }
     });
-    let status = LocalResource::new(move || {
+    let status = resource(move || {
         let (org, id) = (org.get(), cluster_id.get());
         async move {
             api.cluster_status(org.ok_or_else(no_cluster)?, id.ok_or_else(no_cluster)?)

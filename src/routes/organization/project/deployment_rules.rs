@@ -15,7 +15,7 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{
     optional_text, ChoiceField, EnumSelect, FieldScope, TextField,
 };
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::schedule_fields::{describe, ScheduleFields, ScheduleInput};
 use crate::components::toggle_button::ToggleButton;
@@ -27,8 +27,7 @@ pub fn ProjectDeploymentRules(
     clusters: LocalResource<Result<Vec<Cluster>, ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
-    let rules =
-        LocalResource::new(move || async move { api.project_deployment_rules(project).await });
+    let rules = resource(move || async move { api.project_deployment_rules(project).await });
     let changed = Callback::new(move |()| rules.refetch());
     let cluster_choices = Signal::derive(move || {
         clusters

@@ -19,7 +19,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
@@ -33,7 +33,7 @@ pub fn ProjectOverview() -> impl IntoView {
     let api = use_api();
     let org = current_id(|a: &OrganizationAddress| a.org);
     let project = current_id(|a: &ProjectAddress| a.project);
-    let environments = LocalResource::new(move || {
+    let environments = resource(move || {
         let ids = org.get().zip(project.get());
         async move {
             let (org, project) =
@@ -43,7 +43,7 @@ pub fn ProjectOverview() -> impl IntoView {
                 .map(|list| (org, project, list))
         }
     });
-    let clusters = LocalResource::new(move || {
+    let clusters = resource(move || {
         let org = org.get();
         async move {
             match org {
@@ -53,7 +53,7 @@ pub fn ProjectOverview() -> impl IntoView {
         }
     });
 
-    let record = LocalResource::new(move || {
+    let record = resource(move || {
         let id = project.get();
         async move {
             api.project(

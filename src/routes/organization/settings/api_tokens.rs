@@ -13,7 +13,7 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{SelectField, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::address::OrganizationAddress;
@@ -159,7 +159,7 @@ fn permission_text(permission: Option<RolePermission>) -> &'static str {
 #[component]
 fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
     let api = use_api();
-    let roles = LocalResource::new(move || async move { api.roles(org).await });
+    let roles = resource(move || async move { api.roles(org).await });
     let name = RwSignal::new(String::new());
     let description = RwSignal::new(String::new());
     let role = RwSignal::new(String::new());

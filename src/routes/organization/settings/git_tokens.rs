@@ -12,7 +12,7 @@ use crate::components::delete_button::{services_using, DeleteButton};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
 use crate::routes::address::OrganizationAddress;
@@ -95,8 +95,7 @@ fn GitTokenItem(org: Uuid, token: GitToken, on_changed: Callback<()>) -> impl In
 #[component]
 fn TokenServices(org: Uuid, token: Uuid) -> impl IntoView {
     let api = use_api();
-    let services =
-        LocalResource::new(move || async move { api.git_token_services(org, token).await });
+    let services = resource(move || async move { api.git_token_services(org, token).await });
     view! {
         {loaded(services, 2, move |services| view! {
             <ul class="plain-list">

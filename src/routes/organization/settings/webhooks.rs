@@ -17,7 +17,7 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::toggle_button::ToggleButton;
@@ -203,8 +203,7 @@ fn WebhookItem(
 #[component]
 fn Deliveries(org: Uuid, webhook: Uuid) -> impl IntoView {
     let api = use_api();
-    let deliveries =
-        LocalResource::new(move || async move { api.webhook_deliveries(org, webhook).await });
+    let deliveries = resource(move || async move { api.webhook_deliveries(org, webhook).await });
     poll(
         move || match deliveries.get() {
             Some(Ok(list)) if list.iter().any(|d| d.status == DeliveryStatus::Pending) => {

@@ -12,16 +12,15 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::routes::paths;
 
 #[component]
 pub fn CloneEnvironment(org: Uuid, source: Environment) -> impl IntoView {
     let api = use_api();
-    let choices = LocalResource::new(move || async move {
-        futures::try_join!(api.projects(org), api.clusters(org))
-    });
+    let choices =
+        resource(move || async move { futures::try_join!(api.projects(org), api.clusters(org)) });
     view! {
         <NewDialog label="Clone environment…">
             {loaded(choices, 3, move |(projects, clusters)| view! {
@@ -48,7 +47,7 @@ fn CloneForm(
     let project = RwSignal::new(source.project.id);
     let cluster = RwSignal::new(source.cluster_id);
     // The names taken in the project chosen, to say so before sending.
-    let taken = LocalResource::new(move || {
+    let taken = resource(move || {
         let project = project.get();
         async move { api.environments(project).await }
     });

@@ -17,7 +17,7 @@ use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::CheckboxField;
 use crate::components::format;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
@@ -53,9 +53,7 @@ pub fn EnvironmentDeployments(
 ) -> impl IntoView {
     let api = use_api();
     let history =
-        LocalResource::new(
-            move || async move { api.environment_history(environment, 1, SHOWN).await },
-        );
+        resource(move || async move { api.environment_history(environment, 1, SHOWN).await });
     Effect::new(move |before: Option<bool>| {
         let now = busy.get();
         if before.is_some_and(|before| before != now) {

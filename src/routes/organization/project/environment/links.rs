@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::routes::paths;
 
 use super::service_table::Ids;
@@ -22,7 +22,7 @@ pub fn EnvironmentLinks(
     services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
-    let links = LocalResource::new(move || {
+    let links = resource(move || {
         let names: HashMap<Uuid, String> = services
             .get()
             .and_then(Result::ok)

@@ -19,7 +19,7 @@ use crate::api::environment::EnvironmentAction;
 use crate::api::{use_api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
@@ -64,7 +64,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
     });
     let no_environment = || ApiError::NotFound("The address names no environment.".into());
     // Its previews and what it previews, where the API says.
-    let previews = LocalResource::new(move || {
+    let previews = resource(move || {
         let environment = ids.get().map(|ids| ids.environment);
         async move {
             match environment {
@@ -80,14 +80,14 @@ pub fn EnvironmentOverview() -> impl IntoView {
         move || previews.refetch(),
     );
 
-    let services = LocalResource::new(move || {
+    let services = resource(move || {
         let ids = ids.get();
         async move {
             let ids = ids.ok_or_else(no_environment)?;
             api.services(ids.environment).await.map(|list| (ids, list))
         }
     });
-    let statuses = LocalResource::new(move || {
+    let statuses = resource(move || {
         let ids = ids.get();
         async move {
             api.environment_statuses(ids.ok_or_else(no_environment)?.environment)
@@ -109,7 +109,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
         },
         move || statuses.refetch(),
     );
-    let record = LocalResource::new(move || {
+    let record = resource(move || {
         let ids = ids.get();
         async move {
             api.environment(ids.ok_or_else(no_environment)?.environment)

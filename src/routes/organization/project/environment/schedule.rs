@@ -7,13 +7,13 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::form::{Form, SubmitButton};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::schedule_fields::{describe, ScheduleFields, ScheduleInput};
 
 /// The environment's deployment rule, read once for its schedule and its previews' switches.
 pub fn rule_of(environment: Uuid) -> LocalResource<Result<EnvironmentDeploymentRule, ApiError>> {
     let api = use_api();
-    LocalResource::new(move || async move { api.environment_deployment_rule(environment).await })
+    resource(move || async move { api.environment_deployment_rule(environment).await })
 }
 
 #[component]

@@ -17,6 +17,7 @@ use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::loaded::resource;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
@@ -308,7 +309,7 @@ fn Live(service: ServiceSummary, rows: RowStatuses) -> impl IntoView {
 fn FailureReason(id: Uuid, execution: Option<String>) -> impl IntoView {
     let api = use_api();
     let environment = current_id(|a: &EnvironmentAddress| a.env);
-    let reason = LocalResource::new(move || {
+    let reason = resource(move || {
         let (environment, execution) = (environment.get(), execution.clone());
         async move {
             match environment {

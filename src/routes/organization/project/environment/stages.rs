@@ -14,7 +14,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
 use crate::state::toasts::use_toasts;
@@ -37,7 +37,7 @@ pub fn EnvironmentStages(
 ) -> impl IntoView {
     let api = use_api();
     let environment = ids.environment;
-    let all = LocalResource::new(move || {
+    let all = resource(move || {
         // Read again when the services change (a new one lands in its kind's stage).
         services.track();
         async move { api.deployment_stages(environment).await }

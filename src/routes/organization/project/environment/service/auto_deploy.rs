@@ -10,7 +10,7 @@ use platform_api::{short_id, AutoDeployWatch, Push, PushOutcome, ServiceType, Wi
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::state::polling::poll;
 
@@ -43,7 +43,7 @@ fn AutoDeploy(
     service: AddressedService,
 ) -> impl IntoView {
     let api = use_api();
-    let watch = LocalResource::new(move || async move { api.auto_deploy_watch(kind, id).await });
+    let watch = resource(move || async move { api.auto_deploy_watch(kind, id).await });
     let watching = move || {
         watch
             .get()

@@ -12,7 +12,7 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::state::polling::poll;
@@ -23,7 +23,7 @@ const POLL_TAKING: Duration = Duration::from_secs(2);
 #[component]
 pub fn DatabaseBackups(database: Uuid) -> impl IntoView {
     let api = use_api();
-    let backups = LocalResource::new(move || async move { api.backups(database).await });
+    let backups = resource(move || async move { api.backups(database).await });
     poll(
         move || match backups.get() {
             Some(Ok(list)) if list.iter().any(being_taken) => Some(POLL_TAKING),

@@ -13,7 +13,7 @@ use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::{current_id, paths};
@@ -44,7 +44,7 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
             .and_then(Result::ok)
             .map(|record| record.name().to_string())
     });
-    let choices = LocalResource::new(move || {
+    let choices = resource(move || {
         let (org, project, environment) = (org.get(), project.get(), environment.get());
         let id = service.address();
         async move {
@@ -88,7 +88,7 @@ fn CloneForm(source: Source, environments: Vec<Environment>, suggested: String) 
     let name = RwSignal::new(String::new());
     let target = RwSignal::new(source.environment);
     // The names taken in the environment chosen, to say so before sending.
-    let taken = LocalResource::new(move || {
+    let taken = resource(move || {
         let environment = target.get();
         async move { api.services(environment).await }
     });

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 
 #[component]
@@ -25,7 +25,7 @@ pub fn CommitPicker(
     let dialog = NodeRef::<Dialog>::new();
     let open = RwSignal::new(false);
     // Read when the dialog opens, so the list is the repository's as of now.
-    let commits = LocalResource::new(move || {
+    let commits = resource(move || {
         let open = open.get();
         async move {
             if open {

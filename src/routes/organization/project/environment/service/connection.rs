@@ -9,7 +9,7 @@ use super::{no_service, use_addressed_service};
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::state::role::Permitted;
@@ -26,7 +26,7 @@ const DETAILS: [(&str, &str); 4] = [
 pub fn DatabaseConnection(database: Uuid) -> impl IntoView {
     let api = use_api();
     let environment = current_id(|a: &EnvironmentAddress| a.env);
-    let variables = LocalResource::new(move || {
+    let variables = resource(move || {
         let environment = environment.get();
         async move {
             let environment = environment.ok_or_else(no_service)?;

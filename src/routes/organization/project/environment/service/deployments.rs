@@ -20,7 +20,7 @@ use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, CheckboxField, ChoiceField, TextField};
 use crate::components::format;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::pager::{use_page, PagerNav};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
@@ -38,7 +38,7 @@ pub fn ServiceDeployments() -> impl IntoView {
     let addressed = use_addressed_service();
     let page = use_page();
     let filter = RwSignal::new(HistoryFilter::default());
-    let history = LocalResource::new(move || {
+    let history = resource(move || {
         let id = addressed.address();
         let page = u32::try_from(page.get()).unwrap_or(u32::MAX);
         let filter = filter.get();
@@ -316,7 +316,7 @@ fn RollBack(
 #[component]
 fn ExecutionLog(addressed: AddressedService, execution: String) -> impl IntoView {
     let api = use_api();
-    let lines = LocalResource::new(move || {
+    let lines = resource(move || {
         let execution = execution.clone();
         let (environment, id) = (addressed.environment.get_untracked(), addressed.address());
         async move {

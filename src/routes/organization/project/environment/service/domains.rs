@@ -11,7 +11,7 @@ use crate::components::copy_button::CopyButton;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
 
@@ -31,7 +31,7 @@ pub fn ServiceDomains(service: AddressedService) -> impl IntoView {
 fn Domains(kind: ServiceType, id: Uuid, service: AddressedService) -> impl IntoView {
     let api = use_api();
     // The domains and their check, read together so that each row shows both.
-    let domains = LocalResource::new(move || async move {
+    let domains = resource(move || async move {
         let domains = api.custom_domains(kind, id).await?;
         let checked = if domains.is_empty() {
             Vec::new()

@@ -17,7 +17,7 @@ use crate::components::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::format;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
@@ -71,7 +71,7 @@ pub fn ServiceLogs() -> impl IntoView {
     let api = use_api();
     let addressed = use_addressed_service();
     let environment = addressed.environment;
-    let log = LocalResource::new(move || {
+    let log = resource(move || {
         let (environment, id) = (environment.get_untracked(), addressed.address());
         async move {
             let Target { id, kind } = addressed.addressed(id).await?;
@@ -130,7 +130,7 @@ pub fn ServiceLogs() -> impl IntoView {
 #[component]
 fn InstanceLog(kind: ServiceType, id: Uuid) -> impl IntoView {
     let api = use_api();
-    let lines = LocalResource::new(move || async move { api.instance_log(kind, id).await });
+    let lines = resource(move || async move { api.instance_log(kind, id).await });
     view! {
         <section class="card" aria-labelledby="instances-title">
             <div class="card__header">

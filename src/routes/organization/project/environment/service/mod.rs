@@ -44,6 +44,7 @@ use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
 
+use crate::components::loaded::resource;
 use actions::ServiceActions;
 use links::OpenLink;
 
@@ -183,14 +184,14 @@ fn address_service() -> AddressedService {
         id.get_untracked()
     };
     // Each read follows the address's service; the kind comes from the environment's list.
-    let record = LocalResource::new(move || {
+    let record = resource(move || {
         let id = address();
         async move {
             let target = kinds.of(id).await?;
             api.service(target.kind, target.id).await
         }
     });
-    let status = LocalResource::new(move || {
+    let status = resource(move || {
         let (environment, id) = (environment.get_untracked(), address());
         async move {
             let target = kinds.of(id).await?;
@@ -206,7 +207,7 @@ fn address_service() -> AddressedService {
             Some((record.kind(), record.id(), record.ports().to_vec()))
         })
     });
-    let links = LocalResource::new(move || {
+    let links = resource(move || {
         let reached = reached.get();
         async move {
             match reached {
@@ -342,7 +343,7 @@ fn QueuePlace(service: AddressedService) -> impl IntoView {
             .current()
             .is_some_and(|status| status.status_details.status == ActionStatus::Queued)
     };
-    let place = LocalResource::new(move || {
+    let place = resource(move || {
         let (waiting, id) = (queued(), service.id.get());
         async move {
             match (waiting, id) {

@@ -8,7 +8,7 @@ use platform_api::{DeploymentStatus, ServiceType, Status};
 
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
@@ -33,7 +33,7 @@ pub fn ServiceOverview() -> impl IntoView {
         ..
     } = addressed;
     // Follows the status: refetched with it, so the log grows while the deployment runs.
-    let log = LocalResource::new(move || {
+    let log = resource(move || {
         let (environment, id) = (environment.get(), service.get());
         let execution = status
             .get()

@@ -14,7 +14,7 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, FieldScope, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
 
@@ -38,9 +38,8 @@ pub fn ServiceRestrictions(service: AddressedService) -> impl IntoView {
 #[component]
 fn Restrictions(kind: ServiceType, id: Uuid) -> impl IntoView {
     let api = use_api();
-    let restrictions =
-        LocalResource::new(move || async move { api.deployment_restrictions(kind, id).await });
-    let commits = LocalResource::new(move || async move { api.commit_changes(kind, id).await });
+    let restrictions = resource(move || async move { api.deployment_restrictions(kind, id).await });
+    let commits = resource(move || async move { api.commit_changes(kind, id).await });
     let changed = Callback::new(move |()| restrictions.refetch());
     // The restrictions as last read, for the preview.
     let rules = Signal::derive(move || {

@@ -21,7 +21,7 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, SelectField, TextField};
-use crate::components::loaded::loaded;
+use crate::components::loaded::{loaded, resource};
 use crate::components::pager::{page_range, use_page, ListPager};
 use crate::routes::address::{EnvironmentAddress, ProjectAddress};
 use crate::routes::current_id;
@@ -35,7 +35,7 @@ pub fn ServiceVariables() -> impl IntoView {
         current_id(|a: &EnvironmentAddress| a.env),
     );
     // The level of the service's own variables: none for a database.
-    let own = LocalResource::new(move || {
+    let own = resource(move || {
         let id = addressed.address();
         async move {
             let target = addressed.addressed(id).await?;
@@ -46,7 +46,7 @@ pub fn ServiceVariables() -> impl IntoView {
             }))
         }
     });
-    let variables = LocalResource::new(move || async move {
+    let variables = resource(move || async move {
         match own.await? {
             Some(own) => Ok(Some((own, api.variables(own.scope, own.parent).await?))),
             None => Ok(None),

@@ -20,6 +20,7 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::form_field::{optional_text, EnumSelect, SelectField, TextField};
+use crate::components::loaded::resource;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::{current_id, paths};
 
@@ -106,7 +107,7 @@ pub fn provide_form_choices(org: Uuid) {
 
 fn read_git_tokens(org: Uuid) -> GitTokenChoices {
     let api = use_api();
-    LocalResource::new(move || async move { api.git_tokens(org).await })
+    resource(move || async move { api.git_tokens(org).await })
 }
 
 /// The git token a repository is read with: none (a public repository), or one of the
@@ -226,7 +227,7 @@ pub fn RegistryField(
     errors: RwSignal<Vec<FieldError>>,
 ) -> impl IntoView {
     let api = use_api();
-    let records = LocalResource::new(move || async move {
+    let records = resource(move || async move {
         Ok(api
             .container_registries(org)
             .await?
@@ -250,7 +251,7 @@ pub fn HelmRepositoryField(
     errors: RwSignal<Vec<FieldError>>,
 ) -> impl IntoView {
     let api = use_api();
-    let records = LocalResource::new(move || async move {
+    let records = resource(move || async move {
         Ok(api
             .helm_repositories(org)
             .await?

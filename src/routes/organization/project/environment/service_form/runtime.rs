@@ -16,6 +16,7 @@ use crate::components::form::Numbers;
 use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, CheckboxGroup, EnumSelect, LinesField, TextField,
 };
+use crate::components::loaded::resource;
 use crate::components::rows::{RowList, Rows};
 use crate::routes::paths;
 
@@ -440,7 +441,7 @@ pub fn provide_group_choices(org: Uuid) {
 
 fn read_group_choices(org: Uuid) -> GroupChoices {
     let api = use_api();
-    LocalResource::new(move || async move {
+    resource(move || async move {
         let labels = api.labels_groups(org).await?;
         let annotations = api.annotations_groups(org).await?;
         Ok((
