@@ -54,9 +54,13 @@ ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js"
 # nothing (trunk runs --offline; the tests' driver is local).
 export CARGO_TARGET_DIR="$TOOLS_DIR/target"
 
+# trunk in the dev profile, without debug info: it copies files, hashes them and runs the
+# post-build hook, work its optimizer would not shorten, and its ~300 crates compile in about
+# half the time the release profile takes.
 if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (a few minutes, once)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features >&2
+  CARGO_PROFILE_DEV_DEBUG=false cargo install trunk --version "$TRUNK_VERSION" --locked \
+    --no-default-features --debug >&2
 fi
 
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
