@@ -40,7 +40,7 @@ where
         }
 
         fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            let mut items = Vec::new();
             while let Some(item) = seq.next_element::<Option<T>>()? {
                 items.extend(item);
             }
