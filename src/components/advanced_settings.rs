@@ -12,7 +12,8 @@ use crate::api::advanced_settings::SettingsOwner;
 use crate::api::{use_api, ApiError};
 use crate::components::form::Form;
 use crate::components::form_field::{error_for, field_id};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 
 /// The settings of `owner`, read with their defaults (the platform's, or the document's when

@@ -14,9 +14,9 @@ use uuid::Uuid;
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, Api};
 use crate::components::case;
-use crate::components::loaded::resource;
 use crate::routes::organization::settings::settings_pages;
 use crate::routes::paths::{self, ServiceTab};
+use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
 /// How many matches are listed at once.

@@ -1,8 +1,6 @@
 use std::sync::Arc;
 
-use std::future::Future;
-
-use futures::future::{BoxFuture, FutureExt, LocalBoxFuture};
+use futures::future::{BoxFuture, FutureExt};
 use leptos::prelude::*;
 
 use super::error_notice::ErrorNotice;
@@ -36,23 +34,6 @@ where
         skeleton_lines,
         Arc::new(read),
     )
-}
-
-/// A resource whose read is type-erased: the framework's code that runs a read (its async
-/// derived value and the futures around the read) is compiled once per answer type rather than
-/// once per resource.
-pub fn resource<T, Fut>(read: impl Fn() -> Fut + 'static) -> LocalResource<T>
-where
-    T: 'static,
-    Fut: Future<Output = T> + 'static,
-{
-    erased_resource(Box::new(move || read().boxed_local()))
-}
-
-fn erased_resource<T: 'static>(
-    read: Box<dyn Fn() -> LocalBoxFuture<'static, T>>,
-) -> LocalResource<T> {
-    LocalResource::new(read)
 }
 
 /// What a resource's read gives to show: its view, or why not.

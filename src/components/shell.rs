@@ -15,12 +15,12 @@ const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 use super::command_palette::CommandPalette;
 use super::toasts::ToastHost;
 use crate::api::{use_api, Api};
-use crate::components::loaded::resource;
 use crate::routes::paths;
 use crate::state::connection::use_connection;
 use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::polling::poll;
 use crate::state::rate_limit::use_rate_limit;
+use crate::state::resource::resource;
 use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
 

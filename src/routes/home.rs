@@ -2,8 +2,9 @@ use leptos::prelude::*;
 use leptos_router::components::Redirect;
 
 use crate::api::use_api;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::routes::paths;
+use crate::state::resource::resource;
 
 /// `/`: the organization of the signed-in token.
 #[component]

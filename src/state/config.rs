@@ -1,9 +1,10 @@
 //! Runtime configuration read from `config.json` next to `index.html`, so that one build serves
 //! every deployment of the console.
 
-use crate::components::loaded::resource;
 use leptos::prelude::*;
 use serde::Deserialize;
+
+use crate::state::resource::resource;
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct RuntimeConfig {

@@ -6,6 +6,7 @@ pub mod embed;
 pub mod polling;
 pub mod prefetch;
 pub mod rate_limit;
+pub mod resource;
 pub mod role;
 pub mod service_kinds;
 pub mod session;

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use platform_api::{CallerRole, RolePermission};
 
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
-use crate::components::loaded::resource;
+use crate::state::resource::resource;
 use crate::state::session::use_session;
 
 #[derive(Clone, Copy)]

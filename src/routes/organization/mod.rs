@@ -13,9 +13,9 @@ use leptos::prelude::*;
 use uuid::Uuid;
 
 use crate::api::{use_api, Api, ApiError};
-use crate::components::loaded::resource;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
+use crate::state::resource::resource;
 
 /// The error of a page whose address names no organization.
 pub fn no_organization() -> ApiError {

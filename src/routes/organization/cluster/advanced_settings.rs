@@ -8,9 +8,9 @@ use platform_api::RolePermission;
 use crate::api::advanced_settings::SettingsOwner;
 use crate::api::use_api;
 use crate::components::advanced_settings::AdvancedSettingsEditor;
-use crate::components::loaded::resource;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
 use crate::routes::{current_id, paths};
+use crate::state::resource::resource;
 
 #[component]
 pub fn ClusterAdvancedSettings() -> impl IntoView {

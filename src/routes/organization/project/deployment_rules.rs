@@ -15,10 +15,11 @@ use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{
     optional_text, ChoiceField, EnumSelect, FieldScope, TextField,
 };
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::schedule_fields::{describe, ScheduleFields, ScheduleInput};
 use crate::components::toggle_button::ToggleButton;
+use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
 #[component]

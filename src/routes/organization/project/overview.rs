@@ -19,7 +19,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
 use crate::components::format::label_of;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
@@ -27,6 +27,7 @@ use crate::components::shell::use_names_changed;
 use crate::routes::address::{OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{current_id, paths};
+use crate::state::resource::resource;
 
 #[component]
 pub fn ProjectOverview() -> impl IntoView {

@@ -13,13 +13,14 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{SelectField, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
+use crate::state::resource::resource;
 
 /// The lifetimes offered, in days; `None` never expires.
 const LIFETIMES: [(&str, &str, Option<i64>); 5] = [

@@ -12,13 +12,14 @@ use crate::components::delete_button::{services_using, DeleteButton};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::{current_id, paths};
+use crate::state::resource::resource;
 
 #[component]
 pub fn GitTokens() -> impl IntoView {

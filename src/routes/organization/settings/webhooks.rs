@@ -17,7 +17,7 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, field_id, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::toggle_button::ToggleButton;
@@ -26,6 +26,7 @@ use crate::routes::current_id;
 use crate::routes::organization::settings::SettingsHeader;
 use crate::routes::organization::{organization_records, replace_record};
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
 /// How often open deliveries are polled: often while one is being retried, calmly otherwise, so

@@ -12,9 +12,10 @@ use uuid::Uuid;
 use crate::api::use_api;
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::routes::paths;
+use crate::state::resource::resource;
 
 #[component]
 pub fn CloneEnvironment(org: Uuid, source: Environment) -> impl IntoView {

@@ -17,10 +17,11 @@ use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::CheckboxField;
 use crate::components::format;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 

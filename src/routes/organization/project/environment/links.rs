@@ -9,8 +9,9 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::routes::paths;
+use crate::state::resource::resource;
 
 use super::service_table::Ids;
 

@@ -19,7 +19,7 @@ use crate::api::environment::EnvironmentAction;
 use crate::api::{use_api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
@@ -27,6 +27,7 @@ use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAdd
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{current_id, paths};
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 

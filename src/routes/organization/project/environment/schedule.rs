@@ -7,8 +7,9 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::form::{Form, SubmitButton};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::schedule_fields::{describe, ScheduleFields, ScheduleInput};
+use crate::state::resource::resource;
 
 /// The environment's deployment rule, read once for its schedule and its previews' switches.
 pub fn rule_of(environment: Uuid) -> LocalResource<Result<EnvironmentDeploymentRule, ApiError>> {

@@ -17,10 +17,10 @@ use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::loaded::resource;
 use crate::components::status_badge::StatusBadge;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 

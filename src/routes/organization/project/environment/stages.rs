@@ -14,9 +14,10 @@ use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
+use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
 use super::service_table::Ids;

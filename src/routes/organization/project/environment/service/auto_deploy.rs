@@ -10,9 +10,10 @@ use platform_api::{short_id, AutoDeployWatch, Push, PushOutcome, ServiceType, Wi
 use uuid::Uuid;
 
 use crate::api::use_api;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 
 use super::AddressedService;
 

@@ -12,10 +12,11 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 
 /// How often the list is read again while a backup is being taken.
 const POLL_TAKING: Duration = Duration::from_secs(2);

@@ -13,10 +13,11 @@ use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::{current_id, paths};
+use crate::state::resource::resource;
 
 /// What the form starts from: the service and where it is.
 #[derive(Clone)]

@@ -8,8 +8,9 @@ use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::state::resource::resource;
 
 #[component]
 pub fn CommitPicker(

@@ -9,9 +9,10 @@ use super::{no_service, use_addressed_service};
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 
 /// What each built-in variable of a database holds, by the end of its name.

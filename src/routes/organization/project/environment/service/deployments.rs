@@ -20,11 +20,12 @@ use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, CheckboxField, ChoiceField, TextField};
 use crate::components::format;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::pager::{use_page, PagerNav};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 

@@ -11,9 +11,10 @@ use crate::components::copy_button::CopyButton;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
+use crate::state::resource::resource;
 
 use super::AddressedService;
 

@@ -17,10 +17,11 @@ use crate::components::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::format;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 
 /// How often the log is read again while an action runs.
 const POLL_RUNNING: Duration = Duration::from_secs(2);

@@ -43,8 +43,8 @@ use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 
-use crate::components::loaded::resource;
 use actions::ServiceActions;
 use links::OpenLink;
 

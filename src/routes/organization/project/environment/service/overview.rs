@@ -8,10 +8,11 @@ use platform_api::{DeploymentStatus, ServiceType, Status};
 
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::components::steps_timeline::StepsTimeline;
+use crate::state::resource::resource;
 
 use super::auto_deploy::ServiceAutoDeploy;
 use super::backups::DatabaseBackups;

@@ -14,9 +14,10 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, FieldScope, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
+use crate::state::resource::resource;
 
 use super::AddressedService;
 

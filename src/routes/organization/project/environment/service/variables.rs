@@ -21,10 +21,11 @@ use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{error_for, SelectField, TextField};
-use crate::components::loaded::{loaded, resource};
+use crate::components::loaded::loaded;
 use crate::components::pager::{page_range, use_page, ListPager};
 use crate::routes::address::{EnvironmentAddress, ProjectAddress};
 use crate::routes::current_id;
+use crate::state::resource::resource;
 
 #[component]
 pub fn ServiceVariables() -> impl IntoView {

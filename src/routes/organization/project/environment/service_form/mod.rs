@@ -20,9 +20,9 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::form_field::{optional_text, EnumSelect, SelectField, TextField};
-use crate::components::loaded::resource;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::{current_id, paths};
+use crate::state::resource::resource;
 
 /// A git repository as a form holds it: its address, branch, the directory that matters, its
 /// code host and the git token it is read with (an id, empty for none).

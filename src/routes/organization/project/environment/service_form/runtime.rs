@@ -16,9 +16,9 @@ use crate::components::form::Numbers;
 use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, CheckboxGroup, EnumSelect, LinesField, TextField,
 };
-use crate::components::loaded::resource;
 use crate::components::rows::{RowList, Rows};
 use crate::routes::paths;
+use crate::state::resource::resource;
 
 /// The only storage type the platform offers.
 const STORAGE_TYPE: &str = "FAST_SSD";
