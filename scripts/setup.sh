@@ -53,6 +53,9 @@ ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js"
 # walrus, wasmparser…) is compiled once, and without their TLS and update check: they fetch
 # nothing (trunk runs --offline; the tests' driver is local).
 export CARGO_TARGET_DIR="$TOOLS_DIR/target"
+# wasm-bindgen-cli and wasm-split-cli at opt-level 1 and without LTO: each runs a few seconds per
+# build, and this compiles them in less time than the crates' release profile.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false
 
 # trunk in the dev profile, without debug info: it copies files, hashes them and runs the
 # post-build hook, work its optimizer would not shorten, and its ~300 crates compile in about
