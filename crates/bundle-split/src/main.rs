@@ -84,9 +84,6 @@ impl Loader {
     }
 }
 
-/// Where a module is: its file's name, the first byte and the one after its last.
-type Place = (String, usize, usize);
-
 fn bundle(dir: &Path, always: &str) -> Result<(), String> {
     let read = |file: &str| fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"));
     let js = String::from_utf8(read("__wasm_split.js")?).map_err(|e| e.to_string())?;
@@ -99,7 +96,11 @@ fn bundle(dir: &Path, always: &str) -> Result<(), String> {
         .iter()
         .map(|chunk| (chunk.file.as_str(), chunk.groups.as_slice()))
         .collect();
-    let mut places: BTreeMap<String, Vec<Place>> = BTreeMap::new();
+    // Each file's modules in order, and each module's length: where a module is in a file is
+    // the lengths of those before it, so the loader carries a length per module and a short
+    // list per file rather than two offsets per copy.
+    let mut packs: Vec<(String, Vec<String>)> = Vec::new();
+    let mut lengths: BTreeMap<String, usize> = BTreeMap::new();
     for group in &loader.groups {
         let file = bundle_name(&group.name);
         let own = format!("split_{}.wasm", group.name);
@@ -107,37 +108,55 @@ fn bundle(dir: &Path, always: &str) -> Result<(), String> {
         let taken = group.chunks.iter().filter(|chunk| {
             group.name == always || !groups_of[chunk.as_str()].iter().any(|g| g == always)
         });
-        for module in std::iter::once(&own).chain(taken) {
-            let start = bytes.len();
-            bytes.extend(read(module)?);
-            places
-                .entry(module.clone())
-                .or_default()
-                .push((file.clone(), start, bytes.len()));
+        let modules: Vec<String> = std::iter::once(&own).chain(taken).cloned().collect();
+        for module in &modules {
+            let module_bytes = read(module)?;
+            lengths.insert(module.clone(), module_bytes.len());
+            bytes.extend(module_bytes);
         }
         fs::write(dir.join(&file), bytes).map_err(|e| format!("{file}: {e}"))?;
+        packs.push((file, modules));
     }
+    let number: BTreeMap<&str, usize> = lengths
+        .keys()
+        .enumerate()
+        .map(|(n, module)| (module.as_str(), n))
+        .collect();
 
-    let mut rewritten = String::with_capacity(js.len() + 2048);
+    let mut rewritten = String::with_capacity(js.len());
     let (imports, rest) = js.split_once('\n').ok_or("an empty loader")?;
     rewritten.push_str(imports);
     rewritten.push('\n');
+    let lengths_js: Vec<String> = lengths.values().map(usize::to_string).collect();
+    rewritten.push_str(&format!("const __lengths = [{}];\n", lengths_js.join(",")));
+    let packs_js: Vec<String> = packs
+        .iter()
+        .map(|(file, modules)| {
+            let numbers: Vec<String> = modules
+                .iter()
+                .map(|module| number[module.as_str()].to_string())
+                .collect();
+            format!("\"{file}\":[{}]", numbers.join(","))
+        })
+        .collect();
+    rewritten.push_str(&format!("{PACKS_START}{}}};\n", packs_js.join(",")));
     rewritten.push_str(HELPERS);
     rewritten.push_str(&format!(
         "export function fetchGroup(group) {{ __file(`{}`).catch(() => {{}}); }}\n",
         bundle_name("${group}")
     ));
-    let mut rest = rest.to_string();
-    for (module, places) in &places {
+    // The groups each chunk serves, a comment of wasm-split's, are read above and not shipped.
+    let mut rest: String = rest
+        .lines()
+        .filter(|line| !(line.starts_with("/* ") && line.ends_with(" */")))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    for (module, n) in &number {
         let fetch = format!("{FETCH_START}{module}{FETCH_END}");
         if !rest.contains(&fetch) {
             return Err(format!("{module}: its fetch is not in the loader"));
         }
-        let places: Vec<String> = places
-            .iter()
-            .map(|(file, start, end)| format!("[\"{file}\", {start}, {end}]"))
-            .collect();
-        rest = rest.replace(&fetch, &format!("__part({})", places.join(", ")));
+        rest = rest.replace(&fetch, &format!("__part({n})"));
     }
     for group in &loader.groups {
         let start = format!("{GROUP_START}{} = wrapAsyncCb(makeLoad(", group.name);
@@ -160,7 +179,7 @@ fn bundle(dir: &Path, always: &str) -> Result<(), String> {
     }
     rewritten.push_str(&rest);
     fs::write(dir.join("__wasm_split.js"), rewritten).map_err(|e| e.to_string())?;
-    for module in places.keys() {
+    for module in lengths.keys() {
         fs::remove_file(dir.join(module)).map_err(|e| format!("{module}: {e}"))?;
     }
     Ok(())
@@ -170,11 +189,23 @@ fn bundle_name(group: &str) -> String {
     format!("split_{group}.bin")
 }
 
+/// How the loader's table of files starts: `{"split_shell.bin":[3,0,5],…}`, each file's modules
+/// by number, in order (crates/e2e/tests/budgets.rs reads it too).
+const PACKS_START: &str = "const __packs = {";
+
 /// The loader's way to the files: each fetched once (again after a failure), a module read from
 /// the first of its files already asked for, else from its first; a group's loader asks for its
 /// own file before its modules. `fetchGroup` asks for a group's file before the main module has
 /// started (`start.js`, written by scripts/build-wasm.sh).
-const HELPERS: &str = r#"const __files = new Map();
+const HELPERS: &str = r#"const __places = __lengths.map(() => []);
+for (const [name, modules] of Object.entries(__packs)) {
+    let start = 0;
+    for (const module of modules) {
+        __places[module].push([name, start, start + __lengths[module]]);
+        start += __lengths[module];
+    }
+}
+const __files = new Map();
 function __file(name) {
     let bytes = __files.get(name);
     if (bytes === undefined) {
@@ -187,7 +218,8 @@ function __file(name) {
     }
     return bytes;
 }
-function __part(...places) {
+function __part(module) {
+    const places = __places[module];
     const [name, start, end] = places.find(([name]) => __files.has(name)) ?? places[0];
     return __file(name).then((bytes) => new Response(new Uint8Array(bytes, start, end - start),
         { headers: { "Content-Type": "application/wasm" } }));

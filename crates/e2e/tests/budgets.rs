@@ -46,29 +46,29 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 215_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 390_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 385_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        390_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        390_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        470_000,
+        465_000,
         ORGANIZATION,
     ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
-        470_000,
+        465_000,
         ORGANIZATION,
     ),
     route(
@@ -80,67 +80,67 @@ const ROUTES: &[Route] = &[
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        470_000,
+        465_000,
         ORGANIZATION,
     ),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "members",
         &["shell_page", "members_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        545_000,
+        540_000,
         ORGANIZATION,
     ),
     route(
         "environment overview",
         &["shell_page", "environment_overview_page"],
-        540_000,
+        535_000,
         ENVIRONMENT,
     ),
     route(
@@ -178,7 +178,7 @@ const ROUTES: &[Route] = &[
     route(
         "service settings",
         &["shell_page", "service_layout_page", "service_settings_page"],
-        900_000,
+        895_000,
         SERVICE,
     ),
     route(
@@ -311,8 +311,8 @@ impl Build {
 
 /// The split's loader as crates/bundle-split writes it: each group's loader asks for its own
 /// file (`__claim("split_service.bin", …)`), then its modules (`[__chunk_7, …]`), then its own
-/// module; each module is read from the first of its files (`__part(["split_x.bin", 0, 10],
-/// …)`) already asked for, else from its first.
+/// module; each module (`__part(12)`) is read from the first of its files already asked for, else
+/// from its first, the files holding it as listed in `const __packs = {"split_x.bin":[3,12],…};`.
 struct Loader {
     /// A group's file and modules, in the order its loader asks for them.
     groups: BTreeMap<String, (String, Vec<String>)>,
@@ -322,10 +322,39 @@ struct Loader {
 
 impl Loader {
     fn parse(js: &str) -> Self {
+        // `{"split_x.bin":[3,12],…}`, in the loader's order (the first file of a module is the
+        // one read when none of its files has been asked for).
+        let packs: Vec<(String, Vec<u64>)> = js
+            .lines()
+            .find_map(|line| line.strip_prefix("const __packs = {"))
+            .and_then(|packs| packs.strip_suffix("]};"))
+            .expect("the loader's table of files")
+            .split("],")
+            .map(|pack| {
+                let (file, modules) = pack.split_once(":[").expect("a file and its modules");
+                let modules = modules
+                    .split(',')
+                    .map(|module| module.parse().expect("a module's number"))
+                    .collect();
+                (file.trim_matches('"').to_string(), modules)
+            })
+            .collect();
+        let files_of = |part: &str| -> Vec<String> {
+            let number: u64 = part
+                .split_once("__part(")
+                .and_then(|(_, rest)| rest.split_once(')'))
+                .and_then(|(number, _)| number.parse().ok())
+                .expect("a module's number");
+            packs
+                .iter()
+                .filter(|(_, modules)| modules.contains(&number))
+                .map(|(file, _)| file.clone())
+                .collect()
+        };
         let mut places = BTreeMap::new();
         for part in js.split("\nconst __chunk_").skip(1) {
             let number: String = part.chars().take_while(char::is_ascii_digit).collect();
-            places.insert(format!("__chunk_{number}"), files_of_part(part));
+            places.insert(format!("__chunk_{number}"), files_of(part));
         }
         let mut groups = BTreeMap::new();
         for part in js.split("\nexport const __wasm_split_load_").skip(1) {
@@ -346,7 +375,7 @@ impl Loader {
                 .filter(|dep| !dep.is_empty())
                 .map(String::from)
                 .collect();
-            places.insert(name.to_string(), files_of_part(part));
+            places.insert(name.to_string(), files_of(part));
             groups.insert(name.to_string(), (claimed.to_string(), chunks));
         }
         assert!(!groups.is_empty(), "no group in __wasm_split.js");
@@ -378,17 +407,6 @@ impl Loader {
         }
         asked.into_iter().collect()
     }
-}
-
-/// The files of `__part(["split_x.bin", 0, 10], ["split_y.bin", 5, 15])`, the first in `part`.
-fn files_of_part(part: &str) -> Vec<String> {
-    let (_, rest) = part.split_once("__part(").expect("a module's files");
-    let (arguments, _) = rest.split_once(");").expect("the end of __part");
-    arguments
-        .split("[\"")
-        .skip(1)
-        .map(|place| place.split('"').next().expect("a file").to_string())
-        .collect()
 }
 
 fn stylesheet(console_dir: &Path) -> String {
