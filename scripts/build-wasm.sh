@@ -11,12 +11,7 @@
 set -euo pipefail
 cd "$TRUNK_SOURCE_DIR"
 
-if [ "$TRUNK_PROFILE" = release ]; then profile=wasm-release; else profile=dev; fi
-cargo rustc --bin console --target wasm32-unknown-unknown --profile "$profile" \
-  -- -C link-arg=--emit-relocs
-target_dir="${CARGO_TARGET_DIR:-target}"
-profile_dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
-wasm="$target_dir/wasm32-unknown-unknown/$profile_dir/console.wasm"
+wasm=$(bash scripts/compile-console.sh "$TRUNK_PROFILE")
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -33,7 +28,7 @@ grep -aoE '__wasm_split_00[a-z0-9_]+00_export_[0-9a-f]{32}_[a-z0-9_]+' "$wasm" |
 # the sections naming them and the tools are dropped (only tools read them: 200 bytes a module).
 # wasm-opt is binaryen 132 from the npm registry (scripts/setup.sh), not Debian's 108: 108
 # re-points the `__wbindgen_externrefs` export at the function table and the console fails at start.
-if [ "$profile" = wasm-release ]; then
+if [ "$TRUNK_PROFILE" = release ]; then
   find "$work/console" -name '*.wasm' -print0 |
     xargs -0 -P "$(nproc)" -I{} wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
       --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \

@@ -14,11 +14,6 @@ TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
 export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { echo "setup: $*" >&2; }
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown >&2
-fi
-
 missing_packages=()
 command -v chromium >/dev/null || missing_packages+=(chromium)
 command -v chromedriver >/dev/null || missing_packages+=(chromium-driver)
