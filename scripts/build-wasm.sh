@@ -24,15 +24,22 @@ rm "$work/console/console.wasm"
 grep -aoE '__wasm_split_00[a-z0-9_]+00_export_[0-9a-f]{32}_[a-z0-9_]+' "$wasm" | sort -u \
   > "$work/console/split-points.txt"
 
-# The flags the code was built with (wasm32's defaults in Rust 1.95), so that wasm-opt keeps them;
-# the sections naming them and the tools are dropped (only tools read them: 200 bytes a module).
-# wasm-opt is binaryen 132 from the npm registry (scripts/setup.sh), not Debian's 108: 108
-# re-points the `__wbindgen_externrefs` export at the function table and the console fails at start.
+# wasm-opt -Oz on every module, in one node process per core (scripts/wasm-opt.mjs: the CLI would
+# start once per module). binaryen 132 from the npm registry (scripts/setup.sh), not Debian's 108:
+# 108 re-points the `__wbindgen_externrefs` export at the function table and the console fails at
+# start.
 if [ "$TRUNK_PROFILE" = release ]; then
-  find "$work/console" -name '*.wasm' -print0 |
-    xargs -0 -P "$(nproc)" -I{} wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
-      --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue \
-      --enable-mutable-globals --strip-target-features --strip-producers {} -o {}
+  binaryen="$(dirname "$(command -v wasm-opt)")/../binaryen/index.js"
+  cores=$(nproc)
+  optimizing=()
+  for shard in $(seq 0 $((cores - 1))); do
+    # The modules dealt largest first, in turn, so that each process has a like share.
+    find "$work/console" -name '*.wasm' -printf '%s %p\n' | sort -rn |
+      awk -v cores="$cores" -v shard="$shard" 'NR % cores == shard { print $2 }' |
+      xargs node scripts/wasm-opt.mjs "$binaryen" &
+    optimizing+=($!)
+  done
+  for process in "${optimizing[@]}"; do wait "$process"; done
 fi
 
 # One file per group of pages rather than a module per combination of groups
