@@ -5,8 +5,6 @@
 # line counting every test that ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PATH="$(bash scripts/setup.sh)"
-export PATH
 # A test run is mostly a fresh build (CI starts from a clean checkout): incremental caches would
 # only take disk. Set CARGO_INCREMENTAL=1 to keep them while working.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
@@ -14,10 +12,17 @@ log="$(mktemp)"
 compiled="$(mktemp)"
 trap 'rm -f "$log" "$compiled"' EXIT
 
-# The tests compile while the console is built (in a target directory of its own): both cores
-# stay busy where the console's build alone leaves one idle.
+# The tests and the console's wasm (in a target directory of its own) compile while the tools are
+# installed, and the tests still while the console is split and optimized: both cores stay busy
+# where one step alone would leave one idle.
 cargo test --workspace --exclude console --no-run >"$compiled" 2>&1 &
 tests_build=$!
+bash scripts/build-console.sh --compile-only &
+console_build=$!
+trap 'kill "$tests_build" "$console_build" 2>/dev/null || true; rm -f "$log" "$compiled"' EXIT
+PATH="$(bash scripts/setup.sh)"
+export PATH
+wait "$console_build"
 bash scripts/build-console.sh
 wait "$tests_build" || { cat "$compiled"; exit 1; }
 cargo test --workspace --exclude console 2>&1 | tee -a "$log"
