@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 # The wasm is compiled in a target directory of its own, so that the server (or the tests) can
 # compile beside it in target/ at the same time: cargo locks a target directory per build.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/console"
-# `--compile-only`: the wasm compiled and nothing else, for run.sh to start it while the tools are
-# installed (trunk's hook then finds it done).
+# `--compile-only`: the wasm compiled and nothing else, started while the tools are installed
+# (scripts/beside-console.sh; trunk's hook then finds it done).
 if [ "${1:-}" = --compile-only ]; then
   bash scripts/compile-console.sh release >/dev/null
   exit

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the console's wasm with its relocations kept (wasm-split needs them) and prints where it
 # is. PROFILE is trunk's (release or dev). scripts/build-wasm.sh runs it as trunk's hook; run.sh
-# starts it before the tools are installed (`build-console.sh --compile-only`), and the hook's run
-# then finds it done. Expects CARGO_TARGET_DIR (scripts/build-console.sh sets it).
+# and test.sh start it before the tools are installed (scripts/beside-console.sh), and the hook's
+# run then finds it done. Expects CARGO_TARGET_DIR (scripts/build-console.sh sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile_of_trunk=$1

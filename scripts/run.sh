@@ -4,21 +4,8 @@
 # token. Extra arguments go to platform-server (see `platform-server --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The server and the console's wasm (in a target directory of its own) compile while the tools
-# are installed, and the server still while the console is split and optimized: both cores stay
-# busy where one step alone would leave one idle (a link, the console's single codegen unit,
-# wasm-split, wasm-bindgen).
-cargo build --release -p platform-server &
-server_build=$!
-bash scripts/build-console.sh --compile-only &
-console_build=$!
-trap 'kill "$server_build" "$console_build" 2>/dev/null || true' EXIT
-PATH="$(bash scripts/setup.sh)"
-export PATH
-wait "$console_build"
-bash scripts/build-console.sh
-wait "$server_build"
-trap - EXIT
+source scripts/beside-console.sh
+build_beside_console cargo build --release -p platform-server
 exec ./target/release/platform-server \
   --listen "${LISTEN:-127.0.0.1:8080}" \
   --data-dir "${DATA_DIR:-data}" \

@@ -48,7 +48,7 @@ ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js"
 # walrus, wasmparser…) is compiled once, and without their TLS and update check: they fetch
 # nothing (trunk runs --offline; the tests' driver is local).
 export CARGO_TARGET_DIR="$TOOLS_DIR/target"
-# wasm-bindgen-cli and wasm-split-cli at opt-level 1 and without LTO: each runs a few seconds per
+# wasm-bindgen-cli and wasm-split-cli at opt-level 1 and without LTO: each runs under a second per
 # build, and this compiles them in less time than the crates' release profile.
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false
 

@@ -8,23 +8,18 @@ cd "$(dirname "$0")/.."
 # A test run is mostly a fresh build (CI starts from a clean checkout): incremental caches would
 # only take disk. Set CARGO_INCREMENTAL=1 to keep them while working.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
-log="$(mktemp)"
-compiled="$(mktemp)"
-trap 'rm -f "$log" "$compiled"' EXIT
 
-# The tests and the console's wasm (in a target directory of its own) compile while the tools are
-# installed, and the tests still while the console is split and optimized: both cores stay busy
-# where one step alone would leave one idle.
-cargo test --workspace --exclude console --no-run >"$compiled" 2>&1 &
-tests_build=$!
-bash scripts/build-console.sh --compile-only &
-console_build=$!
-trap 'kill "$tests_build" "$console_build" 2>/dev/null || true; rm -f "$log" "$compiled"' EXIT
-PATH="$(bash scripts/setup.sh)"
-export PATH
-wait "$console_build"
-bash scripts/build-console.sh
-wait "$tests_build" || { cat "$compiled"; exit 1; }
+# The tests' compile is said only when it fails: it runs beside the console's build.
+compile_tests() {
+  local output=target/tests-compile.log
+  mkdir -p target
+  cargo test --workspace --exclude console --no-run >"$output" 2>&1 || { cat "$output"; return 1; }
+}
+source scripts/beside-console.sh
+build_beside_console compile_tests
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 cargo test --workspace --exclude console 2>&1 | tee -a "$log"
 CHROMEDRIVER="$(command -v chromedriver)" \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
