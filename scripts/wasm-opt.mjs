@@ -15,6 +15,9 @@ binaryen.setOptimizeLevel(2);
 binaryen.setShrinkLevel(2);
 binaryen.setGenerateStackIR(true);
 binaryen.setOptimizeStackIR(true);
+// The functions' names kept, for a CPU profile that names them (the environment_page bench's
+// PROFILE): CONSOLE_WASM_NAMES=1 bash scripts/build-console.sh.
+binaryen.setDebugInfo(process.env.CONSOLE_WASM_NAMES === "1");
 // What the code was built with (wasm32's defaults in Rust 1.95), as the CLI's --enable-reference-
 // types, --enable-bulk-memory, --enable-nontrapping-float-to-int, --enable-sign-ext,
 // --enable-multivalue and --enable-mutable-globals enable them (`wasm-opt --print-features`).

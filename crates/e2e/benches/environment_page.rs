@@ -16,6 +16,8 @@
 //!
 //! Needs the built console (`scripts/build-console.sh`) and chromium/chromedriver (scripts/setup.sh).
 //! `cargo bench -p e2e --bench environment_page [-- SERVICES RUNS LATENCY]`
+//! With `PROFILE=FILE`, a CPU profile of one load of the console's page is written there (its wasm
+//! functions named when the console was built with `CONSOLE_WASM_NAMES=1`).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -119,6 +121,9 @@ async fn main() -> Result<()> {
     }
     let console_url = browser.url(&place.page());
     let console_cold = times_after_opening(&browser, &console_url, TIMES).await?;
+    if let Ok(path) = std::env::var("PROFILE") {
+        write_profile(&browser, &console_url, &path).await?;
+    }
     let ([console_load, static_load], [console_fastest, static_fastest]) =
         medians(&browser, [&console_url, &static_url], runs).await?;
 
@@ -382,4 +387,21 @@ async fn static_table(page: String, statuses: Arc<Mutex<String>>) -> Result<Stri
     let listener = platform_server::without_nagle(listener);
     tokio::spawn(async move { axum::serve(listener, router).await });
     Ok(url)
+}
+
+/// A CPU profile of one load of `url` (DevTools' sampling profiler, a sample each 100 µs), written
+/// to `path` as DevTools' `.cpuprofile` JSON, which Chromium's DevTools opens.
+async fn write_profile(browser: &Browser, url: &str, path: &str) -> Result<()> {
+    browser.devtools("Profiler.enable", json!({})).await?;
+    browser
+        .devtools("Profiler.setSamplingInterval", json!({"interval": 100}))
+        .await?;
+    browser.client.goto("about:blank").await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    browser.devtools("Profiler.start", json!({})).await?;
+    times_after_opening(browser, url, TIMES).await?;
+    let profile = browser.devtools("Profiler.stop", json!({})).await?;
+    std::fs::write(path, profile["profile"].to_string())?;
+    eprintln!("a CPU profile of one load written to {path}");
+    Ok(())
 }

@@ -118,3 +118,49 @@ async fn stages_are_reordered_by_keyboard_and_services_moved() -> anyhow::Result
     assert_eq!(names[6], "smoke tests");
     browser.close().await
 }
+
+/// A stage of many services lists them once asked for, and stays open when a service moved out
+/// of it draws the stages again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stage_of_many_services_lists_them_when_opened() -> anyhow::Result<()> {
+    let browser = Browser::start(50.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let mut applications = Vec::new();
+    for index in 0..14 {
+        let name = format!("app-{index:02}");
+        applications.push(
+            browser
+                .create_application(&place.environment, &name)
+                .await?,
+        );
+    }
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    let stage = "[data-stage='APPLICATION DEFAULT']";
+    browser
+        .wait_for_text(&format!("{stage} summary"), "Show its 14 services")
+        .await?;
+    let selects =
+        "return document.querySelectorAll(\"[data-stage='APPLICATION DEFAULT'] select\").length";
+    assert_eq!(browser.client.execute(selects, vec![]).await?, json!(0));
+
+    browser.click(&format!("{stage} summary")).await?;
+    browser
+        .choose(&format!("#stage-of-{}", applications[0]), "1")
+        .await?;
+    browser
+        .wait_for_text("[data-stage='DATABASE DEFAULT']", "app-00")
+        .await?;
+    browser
+        .wait_for_text(&format!("{stage} summary"), "Show its 13 services")
+        .await?;
+    // Still open: the rest are listed, each with its choice of stage.
+    browser
+        .find(&format!("{stage} #stage-of-{}", applications[1]))
+        .await?;
+    assert_eq!(browser.client.execute(selects, vec![]).await?, json!(13));
+    browser.screenshot("deployment-stages-many").await?;
+    browser.close().await
+}

@@ -4,7 +4,6 @@
 //! one runs.
 
 use platform_api::WireEnum;
-use std::collections::HashSet;
 use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
@@ -13,6 +12,7 @@ use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission, 
 use uuid::Uuid;
 
 use crate::api::{use_api, Api};
+use crate::components::built_when_open::{BuiltWhenOpen, Opened};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::CheckboxField;
@@ -73,7 +73,7 @@ pub fn EnvironmentDeployments(
     );
     // The deployments whose "N more" is open, by execution: the list is built again at each
     // poll while one runs, and stays open.
-    let opened = StoredValue::new(HashSet::new());
+    let opened = Opened::default();
     let rolled_back = Callback::new(move |()| {
         history.refetch();
         on_rolled_back.run(());
@@ -123,7 +123,7 @@ fn Row(
     environment: Uuid,
     deployment: EnvironmentDeployment,
     current: bool,
-    opened: StoredValue<HashSet<String>>,
+    opened: Opened,
     rolled_back: Callback<()>,
 ) -> impl IntoView {
     let mut services: Vec<DeployedService> = deployment
@@ -148,8 +148,19 @@ fn Row(
             </td>
             <td>
                 <ul class="plain-list">{services.into_iter().map(service_item).collect_view()}</ul>
-                {more.map(|more| view! {
-                    <MoreServices execution=deployment.identifier.execution_id.clone() services=more opened/>
+                // The rest listed once opened, not before: a thousand lines for a page to build
+                // and lay out that few read.
+                {more.map(|more| {
+                    let summary = format!("{} more", more.len());
+                    let more = StoredValue::new(more);
+                    view! {
+                        <BuiltWhenOpen class="more-services" summary
+                            key=deployment.identifier.execution_id.clone() opened>
+                            <ul class="plain-list">
+                                {more.with_value(|more| more.iter().cloned().map(service_item).collect_view())}
+                            </ul>
+                        </BuiltWhenOpen>
+                    }
                 })}
             </td>
             <td>{deployment.auditing_data.triggered_by.clone()}</td>
@@ -166,46 +177,6 @@ type DeployedService = (String, Option<String>);
 fn service_item((name, what): DeployedService) -> impl IntoView {
     view! {
         <li>{name}{what.map(|what| view! { " " <span class="mono muted">{what}</span> })}</li>
-    }
-}
-
-/// The rest of a deployment's services, behind "N more": listed once opened, not before (a
-/// thousand lines for a page to build and lay out that few read). Whether it is open is kept in
-/// `opened`, by `execution`.
-#[component]
-fn MoreServices(
-    execution: String,
-    services: Vec<DeployedService>,
-    opened: StoredValue<HashSet<String>>,
-) -> impl IntoView {
-    let count = services.len();
-    let services = StoredValue::new(services);
-    let open = opened.with_value(|opened| opened.contains(&execution));
-    let built = RwSignal::new(open);
-    let toggle = move |event: leptos::ev::Event| {
-        let now_open = event_target::<web_sys::Element>(&event).has_attribute("open");
-        opened.update_value(|opened| {
-            if now_open {
-                opened.insert(execution.clone());
-            } else {
-                opened.remove(&execution);
-            }
-        });
-        if now_open {
-            built.set(true);
-        }
-    };
-    view! {
-        <details class="more-services" open=open on:toggle=toggle>
-            <summary>{format!("{count} more")}</summary>
-            {move || built.get().then(|| view! {
-                <ul class="plain-list">
-                    {services.with_value(|services| {
-                        services.iter().cloned().map(service_item).collect_view()
-                    })}
-                </ul>
-            })}
-        </details>
     }
 }
 
