@@ -1,6 +1,6 @@
 //! A disclosure whose content is built when it is first opened, not before: a long list (a
 //! thousand services) that few people open costs the page nothing until then. Which ones are
-//! open is kept by key in `Opened`, so that one drawn again (its list read anew, at a poll or
+//! open is kept by key in `KeptOpen`, so that one drawn again (its list read anew, at a poll or
 //! after a change) stays as the person left it.
 
 use std::collections::HashSet;
@@ -9,15 +9,15 @@ use leptos::prelude::*;
 
 /// The disclosures left open, by key, across their being drawn again.
 #[derive(Clone, Copy)]
-pub struct Opened(StoredValue<HashSet<String>>);
+pub struct KeptOpen(StoredValue<HashSet<String>>);
 
-impl Default for Opened {
+impl Default for KeptOpen {
     fn default() -> Self {
         Self(StoredValue::new(HashSet::new()))
     }
 }
 
-impl Opened {
+impl KeptOpen {
     fn contains(self, key: &str) -> bool {
         self.0.with_value(|opened| opened.contains(key))
     }
@@ -41,7 +41,7 @@ pub fn BuiltWhenOpen(
     summary: String,
     /// Which one this is, among those `opened` keeps.
     key: String,
-    opened: Opened,
+    opened: KeptOpen,
     children: ChildrenFn,
 ) -> impl IntoView {
     let open = opened.contains(&key);

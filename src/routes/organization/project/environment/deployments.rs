@@ -12,7 +12,7 @@ use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission, 
 use uuid::Uuid;
 
 use crate::api::{use_api, Api};
-use crate::components::built_when_open::{BuiltWhenOpen, Opened};
+use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::CheckboxField;
@@ -73,7 +73,7 @@ pub fn EnvironmentDeployments(
     );
     // The deployments whose "N more" is open, by execution: the list is built again at each
     // poll while one runs, and stays open.
-    let opened = Opened::default();
+    let opened = KeptOpen::default();
     let rolled_back = Callback::new(move |()| {
         history.refetch();
         on_rolled_back.run(());
@@ -123,7 +123,7 @@ fn Row(
     environment: Uuid,
     deployment: EnvironmentDeployment,
     current: bool,
-    opened: Opened,
+    opened: KeptOpen,
     rolled_back: Callback<()>,
 ) -> impl IntoView {
     let mut services: Vec<DeployedService> = deployment

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::built_when_open::{BuiltWhenOpen, Opened};
+use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, FieldScope, TextField};
@@ -35,7 +35,7 @@ struct Stages {
     all: LocalResource<Result<Vec<DeploymentStage>, ApiError>>,
     names: Memo<HashMap<Uuid, String>>,
     focus: RwSignal<Option<String>>,
-    opened: Opened,
+    opened: KeptOpen,
 }
 
 #[component]
@@ -61,7 +61,7 @@ pub fn EnvironmentStages(
         all,
         names,
         focus: RwSignal::new(None),
-        opened: Opened::default(),
+        opened: KeptOpen::default(),
     };
     // After a move, the button pressed is drawn anew: the focus goes back to it.
     Effect::new(move |_| {
