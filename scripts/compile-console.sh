@@ -13,7 +13,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 if [ "$profile_of_trunk" = release ]; then profile=wasm-release; else profile=dev; fi
+# The crates' sources named by their place in the registry, not in this machine's CARGO_HOME: the
+# panics' locations are shipped, and the same commit then builds the same bytes (the budget test's
+# figures) whatever the builder's home. The main module is 7 KB smaller, 219 B once brotli'd.
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src/"
 cargo rustc --bin console --target wasm32-unknown-unknown --profile "$profile" \
+  --config "target.wasm32-unknown-unknown.rustflags=['--remap-path-prefix=$registry=']" \
   -- -C link-arg=--emit-relocs >&2
 profile_dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
 echo "$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile_dir/console.wasm"
