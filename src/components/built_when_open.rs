@@ -35,8 +35,6 @@ impl KeptOpen {
 
 #[component]
 pub fn BuiltWhenOpen(
-    /// The `<details>` element's class.
-    class: &'static str,
     /// What the closed disclosure says.
     summary: String,
     /// Which one this is, among those `opened` keeps.
@@ -54,7 +52,7 @@ pub fn BuiltWhenOpen(
         }
     };
     view! {
-        <details class=class open=open on:toggle=toggle>
+        <details class="built-when-open" open=open on:toggle=toggle>
             <summary>{summary}</summary>
             {move || built.get().then(|| children())}
         </details>

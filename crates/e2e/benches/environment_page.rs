@@ -396,6 +396,7 @@ async fn write_profile(browser: &Browser, url: &str, path: &str) -> Result<()> {
     browser
         .devtools("Profiler.setSamplingInterval", json!({"interval": 100}))
         .await?;
+    // The last page torn down before the profile starts (the load below leaves a blank page again).
     browser.client.goto("about:blank").await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     browser.devtools("Profiler.start", json!({})).await?;

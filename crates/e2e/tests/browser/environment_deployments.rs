@@ -25,7 +25,7 @@ async fn a_deployment_of_many_services_names_five_and_lists_the_rest_when_opened
         .await?;
     browser.click_button("Deploy all").await?;
     let row = browser
-        .wait_for_text("tr[data-execution] .more-services summary", "3 more")
+        .wait_for_text("tr[data-execution] .built-when-open summary", "3 more")
         .await?;
     assert_eq!(row.trim(), "3 more");
     let services = "tr[data-execution] td:nth-child(3)";
@@ -36,7 +36,7 @@ async fn a_deployment_of_many_services_names_five_and_lists_the_rest_when_opened
     let built = browser
         .client
         .execute(
-            "return document.querySelectorAll('tr[data-execution] .more-services li').length",
+            "return document.querySelectorAll('tr[data-execution] .built-when-open li').length",
             vec![],
         )
         .await?;
@@ -46,12 +46,12 @@ async fn a_deployment_of_many_services_names_five_and_lists_the_rest_when_opened
     let running = browser.find(status).await?.text().await?;
     assert!(!running.contains("Deployed"), "{running}");
     browser
-        .click("tr[data-execution] .more-services summary")
+        .click("tr[data-execution] .built-when-open summary")
         .await?;
     // The end of the deployment reads the list again: it is still open.
     browser.wait_for_text(status, "Deployed").await?;
     let all = browser
-        .wait_for_text("tr[data-execution] .more-services ul", "svc")
+        .wait_for_text("tr[data-execution] .built-when-open ul", "svc")
         .await?;
     let listed = format!("{named}\n{all}");
     for name in &names {

@@ -154,7 +154,7 @@ fn Row(
                     let summary = format!("{} more", more.len());
                     let more = StoredValue::new(more);
                     view! {
-                        <BuiltWhenOpen class="more-services" summary
+                        <BuiltWhenOpen summary
                             key=deployment.identifier.execution_id.clone() opened>
                             <ul class="plain-list">
                                 {more.with_value(|more| more.iter().cloned().map(service_item).collect_view())}

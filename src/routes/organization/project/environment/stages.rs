@@ -203,7 +203,7 @@ fn services_of_stage(
         1..=MOST_SERVICES_SHOWN => Some(list().into_any()),
         _ => Some(
             view! {
-                <BuiltWhenOpen class="stage__more" summary=format!("Show its {count} services")
+                <BuiltWhenOpen summary=format!("Show its {count} services")
                     key=stage.to_string() opened=stages.opened>
                     {list()}
                 </BuiltWhenOpen>
