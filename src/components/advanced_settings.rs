@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use platform_api::advanced_settings::{AdvancedSettings, Setting, SettingType, SettingsOf};
+use platform_api::text_rule::TextRule;
 use platform_api::{FieldError, RolePermission};
 use serde_json::Value;
 
@@ -256,7 +257,7 @@ fn SettingRow(row: Row, errors: RwSignal<Vec<FieldError>>, hidden: Signal<bool>)
         (_, "") => "empty".to_string(),
         (SettingType::Boolean, "true") => "on".to_string(),
         (SettingType::Boolean, _) => "off".to_string(),
-        (SettingType::TextList | SettingType::Labels, text) => text.replace('\n', ", "),
+        (SettingType::TextList(_) | SettingType::Labels, text) => text.replace('\n', ", "),
         (_, text) => text.to_string(),
     };
     let reset_to = default_text.clone();
@@ -269,7 +270,7 @@ fn SettingRow(row: Row, errors: RwSignal<Vec<FieldError>>, hidden: Signal<bool>)
                 aria-describedby=error_id.clone()/>
         }
         .into_any(),
-        SettingType::OneOf(values) => view! {
+        SettingType::OneOf(values) | SettingType::Text(TextRule::Word(values)) => view! {
             <select id=id.clone() prop:value=move || row.draft.get()
                 on:change=move |event| row.draft.set(event_target_value(&event))
                 aria-describedby=error_id.clone()>
@@ -279,7 +280,7 @@ fn SettingRow(row: Row, errors: RwSignal<Vec<FieldError>>, hidden: Signal<bool>)
             </select>
         }
         .into_any(),
-        SettingType::TextList | SettingType::Labels => view! {
+        SettingType::TextList(_) | SettingType::Labels => view! {
             <textarea id=id.clone() rows="2" bind:value=row.draft
                 placeholder=if setting.kind == SettingType::Labels { "name=value, a line each" } else { "a value per line" }
                 aria-describedby=error_id.clone()></textarea>
@@ -290,7 +291,7 @@ fn SettingRow(row: Row, errors: RwSignal<Vec<FieldError>>, hidden: Signal<bool>)
                 aria-describedby=error_id.clone()/>
         }
         .into_any(),
-        SettingType::Text => view! {
+        SettingType::Text(_) => view! {
             <input id=id.clone() type="text" bind:value=row.draft
                 aria-describedby=error_id.clone()/>
         }
@@ -355,9 +356,11 @@ fn parse(setting: &Setting, text: &str) -> Result<Value, FieldError> {
             .parse::<i64>()
             .map(Value::from)
             .map_err(|_| problem("must be a whole number"))?,
-        SettingType::Text => Value::String(text.to_string()),
-        SettingType::OneOf(_) => Value::String(trimmed.to_string()),
-        SettingType::TextList => Value::Array(
+        SettingType::OneOf(_) | SettingType::Text(TextRule::Word(_)) => {
+            Value::String(trimmed.to_string())
+        }
+        SettingType::Text(_) => Value::String(text.to_string()),
+        SettingType::TextList(_) => Value::Array(
             lines(text)
                 .map(|line| Value::String(line.to_string()))
                 .collect(),

@@ -10,6 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::FieldError;
+use crate::text_rule::{TextRule, ITEMS_MAX};
 use crate::ServiceType;
 
 /// Settings as the API carries them: a key per setting, its value of the setting's type.
@@ -141,12 +142,13 @@ pub enum SettingType {
         min: i64,
         max: i64,
     },
-    Text,
+    /// A text of this form.
+    Text(TextRule),
     /// One of these words.
     OneOf(&'static [&'static str]),
-    /// A list of words.
-    TextList,
-    /// Names each with a word (node labels, tags).
+    /// A list of at most `ITEMS_MAX` texts, each of this form.
+    TextList(TextRule),
+    /// At most `ITEMS_MAX` names each with a word (node labels, tags), each a line.
     Labels,
 }
 
@@ -159,10 +161,15 @@ impl SettingType {
                 format!("whole number, {min} or more")
             }
             SettingType::Integer { min, max } => format!("whole number, {min} to {max}"),
-            SettingType::Text => "text".to_string(),
+            SettingType::Text(rule) => rule.label(),
             SettingType::OneOf(values) => format!("one of {}", values.join(", ")),
-            SettingType::TextList => "list of values".to_string(),
-            SettingType::Labels => "names with values".to_string(),
+            SettingType::TextList(TextRule::Line) => {
+                format!("list of at most {ITEMS_MAX} values, each a line")
+            }
+            SettingType::TextList(rule) => {
+                format!("list of at most {ITEMS_MAX} values, each {}", rule.label())
+            }
+            SettingType::Labels => format!("at most {ITEMS_MAX} names with values"),
         }
     }
 }
@@ -194,16 +201,48 @@ impl Setting {
             (SettingType::Integer { min, max }, Value::Number(number)) => {
                 number.as_i64().is_some_and(|n| (min..=max).contains(&n))
             }
-            (SettingType::Text, Value::String(_)) => true,
+            (SettingType::Text(rule), Value::String(text)) => rule.holds(text),
             (SettingType::OneOf(values), Value::String(word)) => values.contains(&word.as_str()),
-            (SettingType::TextList, Value::Array(items)) => items.iter().all(Value::is_string),
-            (SettingType::Labels, Value::Object(labels)) => labels.values().all(Value::is_string),
+            (SettingType::TextList(rule), Value::Array(items)) => {
+                items.len() <= ITEMS_MAX
+                    && items
+                        .iter()
+                        .all(|item| item.as_str().is_some_and(|text| rule.holds(text)))
+            }
+            (SettingType::Labels, Value::Object(labels)) => {
+                labels.len() <= ITEMS_MAX
+                    && labels.iter().all(|(name, value)| {
+                        TextRule::Line.holds(name)
+                            && value
+                                .as_str()
+                                .is_some_and(|text| TextRule::Line.holds(text))
+                    })
+            }
             _ => false,
         };
         let empty = if self.nullable { ", or empty" } else { "" };
         (!fits).then(|| FieldError::new(self.key, format!("must be {}{empty}", self.kind.label())))
     }
 }
+
+/// What a Gateway API route retries on (Envoy's retry triggers, HTTP and gRPC).
+const RETRY_TRIGGERS: &[&str] = &[
+    "5xx",
+    "gateway-error",
+    "reset",
+    "connect-failure",
+    "envoy-ratelimited",
+    "retriable-4xx",
+    "refused-stream",
+    "retriable-status-codes",
+    "retriable-headers",
+    "http3-post-connect-failure",
+    "cancelled",
+    "deadline-exceeded",
+    "internal",
+    "resource-exhausted",
+    "unavailable",
+];
 
 /// Every advanced setting of the document, in its order.
 pub static SETTINGS: &[Setting] = &[
@@ -250,7 +289,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "deployment.lifecycle.post_start_exec_command",
         of: APPLICATION,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Lines),
         nullable: false,
         default: "[]",
         about: "Allows you to run a command after the application is started.",
@@ -258,7 +297,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "deployment.lifecycle.pre_stop_exec_command",
         of: APPLICATION,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Lines),
         nullable: false,
         default: "[]",
         about: "Allows you to run a command before the application is stopped.",
@@ -354,7 +393,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.cors_allow_origin",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Line),
         nullable: false,
         default: "\"*\"",
         about: "Origins allowed to call the service across origins (Access-Control-Allow-Origin).",
@@ -362,7 +401,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.cors_allow_methods",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Line),
         nullable: false,
         default: "\"GET, PUT, POST, DELETE, PATCH, OPTIONS\"",
         about: "Methods allowed across origins (Access-Control-Allow-Methods).",
@@ -370,7 +409,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.cors_allow_headers",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Line),
         nullable: false,
         default: "\"DNT,Keep-Alive,User-Agent,X-Requested-With,If-Modified-Since,Cache-Control,Content-Type,Range,Authorization\"",
         about: "Headers allowed across origins (Access-Control-Allow-Headers).",
@@ -434,7 +473,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.proxy_buffering",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Word(&["on", "off"])),
         nullable: false,
         default: "\"on\"",
         about: "Allows to enable or disable nginx `proxy-buffering`.",
@@ -442,7 +481,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.whitelist_source_range",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Cidrs),
         nullable: false,
         default: "\"0.0.0.0/0\"",
         about: "list of source ranges to allow access to ingress proxy.",
@@ -450,7 +489,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.denylist_source_range",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Cidrs),
         nullable: false,
         default: "\"\"",
         about: "list of source ranges to deny access to ingress proxy.",
@@ -458,7 +497,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.basic_auth_env_var",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::VariableName),
         nullable: false,
         default: "\"\"",
         about: "Set the name of an environment variable to use as a basic authentication (`login:crypted_password`) from `htpasswd` command.",
@@ -490,7 +529,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.extra_headers",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Headers),
         nullable: false,
         default: "\"{}\"",
         about: "Allows to define response headers",
@@ -522,7 +561,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.gateway_api.retry.retry_on",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Words(RETRY_TRIGGERS)),
         nullable: true,
         default: "null",
         about: "Comma-separated retry triggers (for example connect-failure,reset,refused-stream,retriable-status-codes) for requests proxied through the Gateway API route.",
@@ -530,7 +569,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.gateway_api.retry.http_status_codes",
         of: APPLICATION | CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::StatusCodes),
         nullable: true,
         default: "null",
         about: "Comma-separated HTTP status codes (100..599) retried when retry_on includes retriable-status-codes.",
@@ -562,7 +601,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "security.service_account_name",
         of: APPLICATION | CONTAINER | JOB | TERRAFORM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::KubernetesName),
         nullable: false,
         default: "\"\"",
         about: "Allows you to set an existing Kubernetes service account name",
@@ -586,7 +625,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "network.ingress.proxy_request_buffering",
         of: CONTAINER | HELM,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Word(&["on", "off"])),
         nullable: false,
         default: "\"on\"",
         about: "Allows to enable or disable nginx `proxy-request-buffering`",
@@ -602,7 +641,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "cronjob.concurrency_policy",
         of: JOB,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Word(&["Allow", "Forbid", "Replace"])),
         nullable: false,
         default: "\"Forbid\"",
         about: "What a scheduled run does when the previous one still runs: Allow, Forbid or Replace.",
@@ -866,7 +905,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "load_balancer.size",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Line),
         nullable: false,
         default: "\"lb-s\"",
         about: "Select the size of the main load_balancer (only effective for Scaleway)",
@@ -882,7 +921,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "database.postgresql.allowed_cidrs",
         of: CLUSTER,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Cidr),
         nullable: false,
         default: "[\"0.0.0.0/0\"]",
         about: "List of CIDRs allowed to access the PostgreSQL database",
@@ -898,7 +937,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "database.mysql.allowed_cidrs",
         of: CLUSTER,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Cidr),
         nullable: false,
         default: "[\"0.0.0.0/0\"]",
         about: "List of CIDRs allowed to access the MySql database",
@@ -914,7 +953,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "database.mongodb.allowed_cidrs",
         of: CLUSTER,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Cidr),
         nullable: false,
         default: "[\"0.0.0.0/0\"]",
         about: "List of CIDRs allowed to access the MongoDB/DocumentDB database",
@@ -930,7 +969,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "database.redis.allowed_cidrs",
         of: CLUSTER,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Cidr),
         nullable: false,
         default: "[\"0.0.0.0/0\"]",
         about: "List of CIDRs allowed to access the Redis database",
@@ -938,7 +977,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "aws.iam.admin_group",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Line),
         nullable: false,
         default: "\"Admins\"",
         about: "AWS IAM group name with cluster access",
@@ -954,7 +993,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "aws.eks.ec2.ami",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Ami),
         nullable: false,
         default: "\"AmazonLinux2023\"",
         about: "The image of the worker nodes: AmazonLinux2, AmazonLinux2023, Bottlerocket, or a custom AMI id or name.",
@@ -1034,7 +1073,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "envoy.gateway_api.retry.retry_on",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::Words(RETRY_TRIGGERS)),
         nullable: true,
         default: "null",
         about: "Default comma-separated retry triggers applied to Gateway API routes when the service does not override them.",
@@ -1042,7 +1081,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "envoy.gateway_api.retry.http_status_codes",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::StatusCodes),
         nullable: true,
         default: "null",
         about: "Default comma-separated HTTP status codes (100..599) retried when retry_on includes retriable-status-codes.",
@@ -1082,7 +1121,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "storageclass.fast_ssd",
         of: CLUSTER,
-        kind: SettingType::Text,
+        kind: SettingType::Text(TextRule::KubernetesName),
         nullable: false,
         default: "\"\"",
         about: "storage class name to use to provision pvc",
@@ -1098,7 +1137,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "k8s.api.allowed_public_access_cidrs",
         of: CLUSTER,
-        kind: SettingType::TextList,
+        kind: SettingType::TextList(TextRule::Cidr),
         nullable: false,
         default: "[\"0.0.0.0/0\"]",
         about: "Set custom sources to public access endpoint.",

@@ -8,6 +8,12 @@ pub const NAME_MAX_CHARS: usize = 255;
 pub const DESCRIPTION_MAX_CHARS: usize = 255;
 /// A variable's value, a secret's, a terraform variable's: room for a certificate or a file.
 pub const VALUE_MAX_BYTES: usize = 64 * 1024;
+/// The longest string any request may carry, in any field: the server refuses a body holding a
+/// longer one before reading it, naming the field. Fields with a meaning of their own have
+/// tighter rules of their own.
+pub const TEXT_MAX_BYTES: usize = VALUE_MAX_BYTES;
+/// A cron expression: room for long lists of minutes and hours.
+pub const CRON_MAX_CHARS: usize = 255;
 pub const BUILD_MODES: &[&str] = &["DOCKER", "BUILDPACKS"];
 
 /// Collects the broken rules of one request.
@@ -91,6 +97,11 @@ pub fn value(field: &str, value: Option<&str>) -> Option<FieldError> {
             ),
         ));
     }
+    control_characters(field, text)
+}
+
+/// 400 for a text holding a control character but tabs and line breaks.
+fn control_characters(field: &str, text: &str) -> Option<FieldError> {
     let control = text
         .chars()
         .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))?;
@@ -103,15 +114,80 @@ pub fn value(field: &str, value: Option<&str>) -> Option<FieldError> {
     ))
 }
 
-/// A description is optional and at most 255 characters.
+/// A description is optional, at most 255 characters, and holds no control character but tabs
+/// and line breaks.
 pub fn description(field: &str, value: Option<&str>) -> Option<FieldError> {
-    let length = value.map_or(0, |text| text.chars().count());
-    (length > DESCRIPTION_MAX_CHARS).then(|| {
-        FieldError::new(
+    let text = value.unwrap_or_default();
+    let length = text.chars().count();
+    if length > DESCRIPTION_MAX_CHARS {
+        return Some(FieldError::new(
             field,
             format!("must be at most {DESCRIPTION_MAX_CHARS} characters (it has {length})"),
-        )
-    })
+        ));
+    }
+    control_characters(field, text)
+}
+
+/// A text of at most `max` characters, on one line, without control characters: a path, a
+/// command's argument, a word a setting takes.
+pub fn line(field: &str, value: &str, max: usize) -> Option<FieldError> {
+    if value.chars().count() > max {
+        Some(FieldError::new(
+            field,
+            format!("must be at most {max} characters"),
+        ))
+    } else if value.chars().any(char::is_control) {
+        Some(FieldError::new(
+            field,
+            "must be one line without control characters",
+        ))
+    } else {
+        None
+    }
+}
+
+/// Every string of a request's body (its keys too) at most `TEXT_MAX_BYTES` long: the fields
+/// holding a longer one, each named by its path (`ports[0].name`).
+pub fn texts_within_bounds(body: &serde_json::Value) -> Vec<FieldError> {
+    fn walk(value: &serde_json::Value, path: &str, found: &mut Vec<FieldError>) {
+        let too_long = |text: &str| text.len() > TEXT_MAX_BYTES;
+        let named = |path: &str| if path.is_empty() { "body" } else { path }.to_string();
+        let message = |length: usize| {
+            format!(
+                "must be at most {} KiB (it has {} KiB)",
+                TEXT_MAX_BYTES / 1024,
+                length.div_ceil(1024)
+            )
+        };
+        match value {
+            serde_json::Value::String(text) if too_long(text) => {
+                found.push(FieldError::new(named(path), message(text.len())));
+            }
+            serde_json::Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    walk(item, &format!("{path}[{index}]"), found);
+                }
+            }
+            serde_json::Value::Object(fields) => {
+                for (key, item) in fields {
+                    if too_long(key) {
+                        found.push(FieldError::new(named(path), message(key.len())));
+                        continue;
+                    }
+                    let inner = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    walk(item, &inner, found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(body, "", &mut found);
+    found
 }
 
 /// Resources such as milli-CPU, MiB of memory or GiB of storage are whole numbers above zero.
@@ -287,6 +363,12 @@ pub fn image_tag(field: &str, value: &str) -> Option<FieldError> {
 /// A cron expression of five fields (minute hour day-of-month month day-of-week), as croner
 /// reads it (`crate::cron`).
 pub fn cron(field: &str, value: &str) -> Option<FieldError> {
+    if value.chars().count() > CRON_MAX_CHARS {
+        return Some(FieldError::new(
+            field,
+            format!("must be at most {CRON_MAX_CHARS} characters"),
+        ));
+    }
     crate::cron::parse(value).err().map(|reason| {
         FieldError::new(
             field,
@@ -423,6 +505,42 @@ mod tests {
             .unwrap()
             .message
             .contains("U+0000"));
+    }
+
+    #[test]
+    fn every_text_of_a_body_is_bounded_and_named_by_its_path() {
+        let long = "x".repeat(TEXT_MAX_BYTES + 1);
+        let mut body = serde_json::json!({
+            "name": "web",
+            "ports": [{"name": "http"}, {"name": long}],
+            "nested": {"deeper": [long]},
+        });
+        body.as_object_mut()
+            .unwrap()
+            .insert(long.clone(), serde_json::json!(1));
+        let mut fields: Vec<String> = texts_within_bounds(&body)
+            .into_iter()
+            .map(|error| error.field)
+            .collect();
+        fields.sort();
+        assert_eq!(fields, ["body", "nested.deeper[0]", "ports[1].name"]);
+        let error = &texts_within_bounds(&serde_json::json!(long))[0];
+        assert_eq!(error.message, "must be at most 64 KiB (it has 65 KiB)");
+        let bounded = serde_json::json!({"value": "x".repeat(TEXT_MAX_BYTES)});
+        assert!(texts_within_bounds(&bounded).is_empty());
+    }
+
+    #[test]
+    fn descriptions_and_lines_hold_no_control_characters() {
+        assert!(description("message", Some("before the\nmigration")).is_none());
+        assert!(description("message", Some("a\0b")).is_some());
+        assert!(line("path", "/health", 10).is_none());
+        assert_eq!(
+            line("path", "/x\r\nSet-Cookie: a", 100).unwrap().message,
+            "must be one line without control characters"
+        );
+        assert!(line("path", "abcdef", 5).is_some());
+        assert!(cron("s", &format!("0 {} * * *", "1,".repeat(100_000))).is_some());
     }
 
     #[test]

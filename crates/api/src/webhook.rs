@@ -87,7 +87,7 @@ impl Webhook {
                 || self
                     .project_names_filter
                     .iter()
-                    .any(|pattern| wildcard_match(pattern, project_name)))
+                    .any(|pattern| crate::glob::matches(pattern, project_name)))
             && (self.environment_types_filter.is_empty()
                 || self.environment_types_filter.contains(&mode))
     }
@@ -165,11 +165,11 @@ impl WebhookRequest {
             )));
         }
         for (index, pattern) in self.project_names_filter.iter().enumerate() {
+            let field = format!("project_names_filter[{index}]");
             if pattern.trim().is_empty() {
-                violations.check(Some(FieldError::new(
-                    format!("project_names_filter[{index}]"),
-                    "must not be empty",
-                )));
+                violations.check(Some(FieldError::new(field, "must not be empty")));
+            } else {
+                violations.check(crate::glob::pattern(&field, pattern));
             }
         }
         violations.into_result()
@@ -281,31 +281,6 @@ pub struct DeliveryAttempt {
     pub error: Option<String>,
 }
 
-/// `*` matches any run of characters; letters compare case-insensitively.
-pub fn wildcard_match(pattern: &str, name: &str) -> bool {
-    let pattern: Vec<char> = pattern.to_lowercase().chars().collect();
-    let name: Vec<char> = name.to_lowercase().chars().collect();
-    // Classic two-pointer match with backtracking to the last star.
-    let (mut p, mut n, mut star, mut resume) = (0, 0, None, 0);
-    while n < name.len() {
-        if p < pattern.len() && pattern[p] == '*' {
-            star = Some(p);
-            resume = n;
-            p += 1;
-        } else if p < pattern.len() && pattern[p] == name[n] {
-            p += 1;
-            n += 1;
-        } else if let Some(star) = star {
-            p = star + 1;
-            resume += 1;
-            n = resume;
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|c| *c == '*')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,17 +350,6 @@ mod tests {
             r#"{"target_url": "https://e.example", "events": ["DEPLOYMENT_SUCCESS"]}"#,
         );
         assert!(unknown.is_err());
-    }
-
-    #[test]
-    fn wildcards_match_case_insensitively() {
-        assert!(wildcard_match("shop*", "Shop-Front"));
-        assert!(wildcard_match("*front", "shop-front"));
-        assert!(wildcard_match("s*p*t", "shop-front"));
-        assert!(wildcard_match("SHOP", "shop"));
-        assert!(!wildcard_match("shop", "shop-front"));
-        assert!(!wildcard_match("api*", "shop"));
-        assert!(wildcard_match("*", "anything"));
     }
 
     #[test]

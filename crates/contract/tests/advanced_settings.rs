@@ -10,8 +10,8 @@ fn documented_type(kind: SettingType) -> &'static str {
     match kind {
         SettingType::Boolean => "boolean",
         SettingType::Integer { .. } => "integer",
-        SettingType::Text | SettingType::OneOf(_) => "string",
-        SettingType::TextList => "array",
+        SettingType::Text(_) | SettingType::OneOf(_) => "string",
+        SettingType::TextList(_) => "array",
         SettingType::Labels => "object",
     }
 }

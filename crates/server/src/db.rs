@@ -30,13 +30,19 @@ impl Commits {
         self.0.fetch_add(1, Ordering::AcqRel);
     }
 
-    /// The pool options that count the commits of each of the pool's connections.
-    fn counted(&self, pool: SqlitePoolOptions) -> SqlitePoolOptions {
+    /// The pool options that count the commits of each of the pool's connections;
+    /// `connected` is told of each connection opened (it goes to whoever asked for one).
+    fn counted(
+        &self,
+        pool: SqlitePoolOptions,
+        connected: impl Fn() + Send + Sync + 'static,
+    ) -> SqlitePoolOptions {
         let commits = self.clone();
         // A connection to a local file does not go stale: no ping (a round trip to SQLite's
         // thread) before each use.
         pool.test_before_acquire(false)
             .after_connect(move |connection, _| {
+                connected();
                 let commits = commits.clone();
                 Box::pin(async move {
                     let mut handle = connection.lock_handle().await?;
@@ -81,7 +87,7 @@ fn count_landed_commits(database: NonNull<libsqlite3_sys::sqlite3>, count: &Arc<
 pub async fn open(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Result<SqlitePool> {
     owner_only(path)?;
     let pool = commits
-        .counted(SqlitePoolOptions::new().max_connections(8))
+        .counted(SqlitePoolOptions::new().max_connections(8), || {})
         .connect_with(options(path, busy)?)
         .await?;
     // Commits are counted by the write-ahead log's hook (`Commits`): without the log, answers
@@ -101,16 +107,88 @@ pub async fn open(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Res
 /// One connection to the database `open` made, for every write. SQLite takes one writer at a
 /// time: writers queued here in turn (first asked, first served) wait less than writers
 /// contending for its lock, whose busy handler sleeps between tries and lets a later one through
-/// first. A writer waiting longer than `busy` fails (`ApiError::busy`).
-pub async fn writer(path: &Path, commits: &Commits, busy: Duration) -> anyhow::Result<SqlitePool> {
-    Ok(commits
+/// first. A writer waiting longer than `busy` fails (`ApiError::busy`). How long the connection
+/// is held is watched (`WriteLock`).
+pub async fn writer(
+    path: &Path,
+    commits: &Commits,
+    busy: Duration,
+) -> anyhow::Result<(SqlitePool, Arc<WriteLock>)> {
+    let lock = Arc::new(WriteLock::default());
+    let (taken, fresh, released) = (lock.clone(), lock.clone(), lock.clone());
+    let pool = commits
         .counted(
             SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(busy),
+            move || fresh.taken(),
         )
+        .before_acquire(move |_, _| {
+            taken.taken();
+            Box::pin(async { Ok(true) })
+        })
+        .after_release(move |_, _| {
+            released.released();
+            Box::pin(async { Ok(true) })
+        })
         .connect_with(options(path, busy)?)
-        .await?)
+        .await?;
+    // The check `connect_with` made held the connection: not a writer.
+    lock.released();
+    Ok((pool, lock))
+}
+
+/// A write holding the writer longer than this is logged: every other write waits meanwhile.
+pub const WRITE_HELD_LONG: Duration = Duration::from_secs(1);
+
+/// Who holds the one writer connection, and since when: so that a write holding it long is
+/// logged, and `/readyz` says so while it lasts (a server whose writes all wait is not ready).
+#[derive(Debug)]
+pub struct WriteLock {
+    started: std::time::Instant,
+    /// Milliseconds from `started` to when the writer was taken, plus one; 0 while it is free.
+    taken_at: AtomicU64,
+}
+
+impl Default for WriteLock {
+    fn default() -> Self {
+        Self {
+            started: std::time::Instant::now(),
+            taken_at: AtomicU64::new(0),
+        }
+    }
+}
+
+impl WriteLock {
+    fn now(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64 + 1
+    }
+
+    fn taken(&self) {
+        self.taken_at.store(self.now(), Ordering::Release);
+    }
+
+    fn released(&self) {
+        let taken_at = self.taken_at.swap(0, Ordering::AcqRel);
+        if taken_at == 0 {
+            return;
+        }
+        let held = Duration::from_millis(self.now().saturating_sub(taken_at));
+        if held >= WRITE_HELD_LONG {
+            tracing::warn!(
+                held_ms = held.as_millis() as u64,
+                "a write held the database's writer long: every other write waited meanwhile"
+            );
+        }
+    }
+
+    /// How long the writer has been held by the write holding it now; `None` while it is free.
+    pub fn held_for(&self) -> Option<Duration> {
+        match self.taken_at.load(Ordering::Acquire) {
+            0 => None,
+            taken_at => Some(Duration::from_millis(self.now().saturating_sub(taken_at))),
+        }
+    }
 }
 
 /// How long a statement waits for another connection's write lock before it fails (and its
@@ -202,7 +280,7 @@ mod tests {
         let (_dir, path) = database().await;
         let commits = Commits::default();
         let reads = open(&path, &commits, BUSY_TIMEOUT).await.unwrap();
-        let writes = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
+        let (writes, _) = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
         sqlx::query("CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0)")
             .execute(&writes)
             .await
@@ -243,7 +321,7 @@ mod tests {
     async fn the_write_ahead_log_is_still_checkpointed() {
         let (_dir, path) = database().await;
         let commits = Commits::default();
-        let writes = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
+        let (writes, _) = writer(&path, &commits, BUSY_TIMEOUT).await.unwrap();
         sqlx::query("CREATE TABLE blobs (b BLOB NOT NULL)")
             .execute(&writes)
             .await

@@ -255,7 +255,7 @@ where
         let bytes = match axum::body::Bytes::from_request(request, state).await {
             Ok(bytes) => bytes,
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                return Err(ApiError::too_large());
+                return Err(ApiError::too_large(BODY_LIMIT_BYTES));
             }
             Err(rejection) => return Err(ApiError::bad_request(rejection.body_text())),
         };
@@ -268,8 +268,28 @@ where
         } else {
             bytes
         };
-        let deserializer = &mut serde_json::Deserializer::from_slice(&bytes);
-        read_known(deserializer).map(ApiJson)
+        // A body no longer than the bound cannot hold a longer string: only a longer one is
+        // read twice.
+        if bytes.len() > platform_api::rules::TEXT_MAX_BYTES {
+            texts_within_bounds(&bytes)?;
+        }
+        let mut deserializer = serde_json::Deserializer::from_slice(&bytes);
+        let read = read_known(&mut deserializer)?;
+        // One JSON value, and nothing after it but white space.
+        deserializer.end().map_err(|_| {
+            ApiError::bad_request("The body is not valid JSON: it goes on after its value.")
+        })?;
+        Ok(ApiJson(read))
+    }
+}
+
+/// 400 naming each field of `body` holding a string longer than any request may carry.
+fn texts_within_bounds(body: &[u8]) -> Result<(), ApiError> {
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|error| ApiError::bad_request(format!("The body is not valid JSON: {error}.")))?;
+    match platform_api::rules::texts_within_bounds(&value) {
+        refused if refused.is_empty() => Ok(()),
+        refused => Err(ApiError::invalid(refused)),
     }
 }
 
@@ -410,14 +430,12 @@ pub const HEADERS_LIMIT_BYTES: usize = 32 * 1024;
 
 impl ApiError {
     /// A body over the server's limit.
-    pub fn too_large() -> Self {
+    /// 413 for a body larger than `limit` bytes (a whole number of MiB).
+    pub fn too_large(limit: usize) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "PAYLOAD_TOO_LARGE",
-            format!(
-                "The body is larger than {} MiB.",
-                BODY_LIMIT_BYTES / (1024 * 1024)
-            ),
+            format!("The body is larger than {} MiB.", limit / (1024 * 1024)),
         )
     }
 
@@ -473,6 +491,17 @@ impl ApiError {
             StatusCode::BAD_GATEWAY,
             "UPSTREAM_UNREACHABLE",
             format!("The platform's API at {upstream} could not be reached."),
+        )
+    }
+
+    pub fn upstream_timeout(upstream: &reqwest::Url, within: std::time::Duration) -> Self {
+        Self::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "UPSTREAM_TIMEOUT",
+            format!(
+                "The platform's API at {upstream} did not answer within {} s.",
+                within.as_secs()
+            ),
         )
     }
 }

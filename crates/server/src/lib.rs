@@ -223,7 +223,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     sealer.seal_stored(&db).await?;
     let mut git_roots = config.git_roots.clone();
     git_roots.push(demo::repositories_folder(&config.data_dir));
-    let writes = db::writer(&database, &commits, config.busy_timeout).await?;
+    let (writes, write_lock) = db::writer(&database, &commits, config.busy_timeout).await?;
     let engine = Arc::new(Engine::new(
         db.clone(),
         writes.clone(),
@@ -235,6 +235,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     let state = AppState {
         db: db.clone(),
         writes: writes.clone(),
+        write_lock,
         engine: engine.clone(),
         embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
         jwt_secret: config
@@ -281,12 +282,13 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
 /// benches serve what they compare the server with through it too.
 pub fn without_nagle(
     listener: tokio::net::TcpListener,
-) -> impl axum::serve::Listener<Io = tokio::net::TcpStream, Addr = SocketAddr> {
-    listener.tap_io(|stream| {
+) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    fn no_delay(stream: &mut tokio::net::TcpStream) {
         if let Err(error) = stream.set_nodelay(true) {
             tracing::warn!("cannot set TCP_NODELAY on a connection: {error}");
         }
-    })
+    }
+    listener.tap_io(no_delay as fn(&mut tokio::net::TcpStream))
 }
 
 /// Takes the data folder, binds the port, then prepares the server (resuming what a previous

@@ -71,6 +71,10 @@ struct Flags {
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
+    /// Seconds the API given to --api-upstream may take to connect, to begin its answer, and
+    /// between two parts of it, before the client is answered 504.
+    #[arg(long, value_name = "SECONDS", default_value_t = platform_server::forward::ANSWER_WITHIN.as_secs(), requires = "api_upstream")]
+    api_upstream_timeout: u64,
     /// Hours the ADMIN sign-in token printed at start is valid (0: until replaced). Create
     /// another with --new-sign-in-token.
     #[arg(long, default_value_t = 168)]
@@ -175,6 +179,7 @@ async fn main() -> anyhow::Result<()> {
             embed_allowed_origins: flags.embed_allowed_origins,
             public_url: flags.public_url,
             allowed_hosts: flags.allowed_hosts,
+            answer_within: std::time::Duration::from_secs(flags.api_upstream_timeout.max(1)),
         })
         .await?;
         print_forwarding_banner(forwarding.address, &upstream);
@@ -183,6 +188,7 @@ async fn main() -> anyhow::Result<()> {
             stopped = stop_signal() => {
                 stopped?;
                 tracing::info!("stopping");
+                end_at_the_latest_after(ENDED_WITHIN);
             }
         }
         return Ok(());
@@ -222,11 +228,25 @@ async fn main() -> anyhow::Result<()> {
     );
     stop_signal().await?;
     tracing::info!("stopping: no new work; finishing the answers in flight");
+    end_at_the_latest_after(ENDED_WITHIN);
     running.stop(STOP_WITHIN).await
 }
 
 /// How long a stopping server finishes the answers in flight.
 const STOP_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long after being asked to stop the process has ended, whatever still runs.
+const ENDED_WITHIN: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Ends the process `deadline` from now if it has not ended by then: work that never yields
+/// (which the runtime waits for as it shuts down) cannot keep a stopped server alive.
+fn end_at_the_latest_after(deadline: std::time::Duration) {
+    std::thread::spawn(move || {
+        std::thread::sleep(deadline);
+        tracing::error!("still running {deadline:?} after being asked to stop: ending now");
+        std::process::exit(1);
+    });
+}
 
 /// Ctrl-C, or SIGTERM (what a service manager or an orchestrator sends).
 async fn stop_signal() -> anyhow::Result<()> {

@@ -53,12 +53,32 @@ pub struct Opening<'a> {
     pub reference: &'a str,
 }
 
-/// Makes the preview `opening` asks for in `tx`; `deploy` it once `tx` has committed.
+/// A preview made and its deployments queued, in a transaction that has not committed yet.
+pub struct Opened {
+    pub preview: Preview,
+    deployments: Vec<Uuid>,
+}
+
+impl Opened {
+    /// Starts the deployments, once the transaction that queued them has committed (the engine
+    /// reads what it deploys outside it). Were the server to stop first, they would be picked
+    /// up at its next start, as every queued action is.
+    pub fn start(&self, engine: &Arc<Engine>) {
+        for deployment in &self.deployments {
+            engine.start(*deployment);
+        }
+    }
+}
+
+/// Makes the preview `opening` asks for in `tx` and queues the deployment of every service of
+/// it there too: the copy and its deployment commit together, so that no preview is left made
+/// and never deployed.
 pub async fn open(
+    engine: &Engine,
     tx: &mut Transaction<'_, Sqlite>,
     opening: Opening<'_>,
     asked_by: AskedBy<'_>,
-) -> ApiResult<Preview> {
+) -> ApiResult<Opened> {
     #[derive(sqlx::FromRow)]
     struct Source {
         #[sqlx(try_from = "Hyphenated")]
@@ -127,26 +147,14 @@ pub async fn open(
         change,
     )
     .await?;
-    Ok(preview)
-}
-
-/// Deploys every service of the preview, which `open` made in a transaction that has committed
-/// (the engine reads what it deploys outside the transaction that queues it).
-pub async fn deploy(
-    engine: &Arc<Engine>,
-    preview: &Preview,
-    asked_by: AskedBy<'_>,
-) -> ApiResult<()> {
-    let mut tx = engine.begin().await?;
     let deploy = OnEachService::Run(Action::Deploy);
     let deployments = engine
-        .queue_on_environment(&mut tx, preview.environment_id, deploy, asked_by)
+        .queue_on_environment(tx, preview.environment_id, deploy, asked_by)
         .await?;
-    tx.commit().await?;
-    for deployment in deployments {
-        engine.start(deployment);
-    }
-    Ok(())
+    Ok(Opened {
+        preview,
+        deployments,
+    })
 }
 
 /// A service that may have previews, with its repository.
@@ -226,9 +234,9 @@ async fn open_for_branch(engine: &Arc<Engine>, service: &Previewed, branch: &str
     };
     let opened = async {
         let mut tx = engine.begin().await?;
-        let preview = open(&mut tx, opening, asked_by).await?;
+        let opened = open(engine, &mut tx, opening, asked_by).await?;
         tx.commit().await?;
-        deploy(engine, &preview, asked_by).await?;
+        opened.start(engine);
         anyhow::Ok(())
     };
     match opened.await {

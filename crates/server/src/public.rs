@@ -44,10 +44,12 @@ impl PublicAddress {
             .get(HOST)
             .and_then(|value| value.to_str().ok())
             .map(str::to_ascii_lowercase)
-            .filter(|host| self.allowed(host));
+            .and_then(|host| self.reached_as(&host).map(|reach| (host, reach)));
         match named {
-            Some(host) => {
-                // Behind a proxy that ends TLS, as it says; nothing else than these two.
+            Some((host, Reach::Listening)) => format!("http://{host}"),
+            Some((host, Reach::Allowed)) => {
+                // Behind a proxy that ends TLS, as it says; nothing else than these two. Only a
+                // name given with --allowed-host is one a proxy stands in front of.
                 let https = headers
                     .get("x-forwarded-proto")
                     .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
@@ -60,7 +62,8 @@ impl PublicAddress {
         }
     }
 
-    fn allowed(&self, host: &str) -> bool {
+    /// How `host` reaches the server, if it does.
+    fn reached_as(&self, host: &str) -> Option<Reach> {
         let (name, port) = match host.rsplit_once(':') {
             Some((name, port)) if !name.ends_with(':') && port.parse::<u16>().is_ok() => {
                 (name, port.parse::<u16>().ok())
@@ -69,13 +72,27 @@ impl PublicAddress {
         };
         let name = name.trim_start_matches('[').trim_end_matches(']');
         let loopback = matches!(name, "localhost" | "127.0.0.1" | "::1");
-        host == self.listen.to_string()
-            || (loopback && port == Some(self.listen.port()))
-            || self
-                .allowed_hosts
-                .iter()
-                .any(|allowed| allowed == host || allowed == name)
+        if self
+            .allowed_hosts
+            .iter()
+            .any(|allowed| allowed == host || allowed == name)
+        {
+            Some(Reach::Allowed)
+        } else if host == self.listen.to_string() || (loopback && port == Some(self.listen.port()))
+        {
+            Some(Reach::Listening)
+        } else {
+            None
+        }
     }
+}
+
+/// How a request's `Host` reaches the server.
+enum Reach {
+    /// The listening address, or a loopback name on its port: reached directly, over http.
+    Listening,
+    /// A name given with `--allowed-host`: perhaps through a proxy that ends TLS.
+    Allowed,
 }
 
 #[cfg(test)]
@@ -112,6 +129,11 @@ mod tests {
         );
         assert_eq!(
             public.origin(&asked("localhost:8080", Some("javascript"))),
+            "http://localhost:8080"
+        );
+        // Reached directly, a client's X-Forwarded-Proto does not make the link https.
+        assert_eq!(
+            public.origin(&asked("localhost:8080", Some("https"))),
             "http://localhost:8080"
         );
         assert_eq!(

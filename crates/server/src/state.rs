@@ -21,6 +21,8 @@ pub struct AppState {
     /// waits its turn here rather than in SQLite's busy handler, which lets a later writer
     /// through before an earlier one and kept some waiting past the busy timeout.
     pub writes: SqlitePool,
+    /// How long the write holding `writes` has held it.
+    pub write_lock: Arc<crate::db::WriteLock>,
     pub engine: Arc<Engine>,
     pub embed_allowed_origins: Arc<Vec<String>>,
     pub jwt_secret: Option<Arc<[u8]>>,

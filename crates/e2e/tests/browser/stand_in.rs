@@ -106,6 +106,7 @@ async fn the_console_signs_in_through_the_forwarder() -> anyhow::Result<()> {
         embed_allowed_origins: vec![],
         public_url: None,
         allowed_hosts: vec![],
+        answer_within: platform_server::forward::ANSWER_WITHIN,
     })
     .await?;
     let console = format!("http://{}", forwarding.address);

@@ -127,9 +127,9 @@ fn schema(of: SettingsOf) -> Schema {
                 .schema_type(Type::Integer)
                 .minimum(Some(min as f64)),
             SettingType::Integer { min, max } => integer(min, max),
-            SettingType::Text => text(),
+            SettingType::Text(_) => text(),
             SettingType::OneOf(values) => one_of(values.iter().copied()),
-            SettingType::TextList => {
+            SettingType::TextList(_) => {
                 let list = ArrayBuilder::new()
                     .items(text())
                     .description(Some(setting.about));
@@ -158,8 +158,8 @@ fn base_type(kind: SettingType) -> Type {
     match kind {
         SettingType::Boolean => Type::Boolean,
         SettingType::Integer { .. } => Type::Integer,
-        SettingType::Text | SettingType::OneOf(_) => Type::String,
-        SettingType::TextList => Type::Array,
+        SettingType::Text(_) | SettingType::OneOf(_) => Type::String,
+        SettingType::TextList(_) => Type::Array,
         SettingType::Labels => Type::Object,
     }
 }

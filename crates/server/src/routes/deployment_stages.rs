@@ -9,7 +9,7 @@ use axum::Json;
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
     AttachServiceToStage, DeploymentStage, DeploymentStageRequest, EnvironmentStatusesWithStages,
-    List,
+    FieldError, List,
 };
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -262,6 +262,12 @@ async fn move_next_to(
     after: bool,
 ) -> ApiResult<Json<List<DeploymentStage>>> {
     let environment_id = environment_of(&state, &caller, id).await?;
+    if id == other {
+        return Err(ApiError::invalid(vec![FieldError::new(
+            "stage_id",
+            "must be another stage than the one moved",
+        )]));
+    }
     let mut tx = db::begin_write(&state.writes).await?;
     let before = stages_of(&mut tx, environment_id).await?;
     store::move_next_to(&mut tx, environment_id, (id, other), after).await?;

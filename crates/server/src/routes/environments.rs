@@ -281,10 +281,16 @@ async fn create_environment(
 ) -> ApiResult<(StatusCode, Json<Environment>)> {
     let project = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let mut tx = db::begin_write(&state.writes).await?;
     // The first of the project's deployment rules that matches the name gives the environment
-    // its schedule, and its cluster and mode when the request names no cluster.
-    let rule = deployment_rules::matching(&mut tx, project.id, request.name.trim()).await?;
+    // its schedule, and its cluster and mode when the request names no cluster. Matched before
+    // taking the writer: no pattern a caller wrote runs while every other write waits.
+    let rule = deployment_rules::matching(
+        &mut *state.db.acquire().await?,
+        project.id,
+        request.name.trim(),
+    )
+    .await?;
+    let mut tx = db::begin_write(&state.writes).await?;
     let request = match (&rule, request.cluster_id) {
         (Some(rule), None) => EnvironmentRequest {
             cluster_id: Some(rule.rule.cluster_id),

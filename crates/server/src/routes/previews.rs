@@ -6,8 +6,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::{
-    EnvironmentPreviews, ImageAutoDeployRequest, ImagePaths, Preview, PreviewTrigger, ServiceType,
-    Status,
+    EnvironmentPreviews, ImageAutoDeployRequest, ImagePaths, PreviewTrigger, ServiceType, Status,
 };
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -15,7 +14,7 @@ use uuid::Uuid;
 use crate::caller::{Caller, Permission};
 use crate::engine;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
-use crate::previews::{self, Opening};
+use crate::previews::{self, Opened, Opening};
 use crate::routes::environments::find_environment;
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
@@ -105,12 +104,12 @@ async fn preview_container_tag(
     .bind(tag)
     .fetch_all(&mut *tx)
     .await?;
-    let mut opened: Vec<Preview> = Vec::new();
+    let mut opened: Vec<Opened> = Vec::new();
     for container in candidates {
         // One preview per environment, for its first container running the image.
         if opened
             .iter()
-            .any(|preview| preview.source_environment_id == container.environment_id)
+            .any(|made| made.preview.source_environment_id == container.environment_id)
         {
             continue;
         }
@@ -122,7 +121,7 @@ async fn preview_container_tag(
             trigger: PreviewTrigger::ImageTag,
             reference: tag,
         };
-        opened.push(previews::open(&mut tx, opening, (&caller).into()).await?);
+        opened.push(previews::open(&state.engine, &mut tx, opening, (&caller).into()).await?);
     }
     tx.commit().await?;
     if opened.is_empty() {
@@ -132,8 +131,8 @@ async fn preview_container_tag(
             request.image_name.trim()
         )));
     }
-    for preview in &opened {
-        previews::deploy(&state.engine, preview, (&caller).into()).await?;
+    for made in &opened {
+        made.start(&state.engine);
     }
     // The first preview's container, as its deployment left it.
     let container: Hyphenated = sqlx::query_scalar(&format!(
@@ -141,7 +140,7 @@ async fn preview_container_tag(
          AND json_extract(spec, '{}') = ? ORDER BY name LIMIT 1",
         image.name
     ))
-    .bind(opened[0].environment_id.hyphenated())
+    .bind(opened[0].preview.environment_id.hyphenated())
     .bind(request.image_name.trim())
     .fetch_one(&state.db)
     .await?;

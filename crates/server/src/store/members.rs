@@ -74,21 +74,51 @@ pub async fn member<'e>(
     .ok_or_else(|| ApiError::not_found("member"))
 }
 
-/// How many of the organization's members have a role granting ADMIN, `but` left out.
-pub async fn admins_but(
-    conn: &mut SqliteConnection,
-    organization_id: Uuid,
-    but: Uuid,
-) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "SELECT COUNT(*) FROM members m JOIN roles r ON r.id = m.role_id
-         WHERE m.organization_id = ? AND r.permission = ? AND m.id <> ?",
-    )
-    .bind(organization_id.hyphenated())
-    .bind(RolePermission::Admin)
-    .bind(but.hyphenated())
-    .fetch_one(conn)
-    .await
+/// Who can manage an organization: its members and its unexpired API tokens whose role grants
+/// ADMIN.
+#[derive(Clone, Copy, Debug, PartialEq, sqlx::FromRow)]
+pub struct Admins {
+    pub members: i64,
+    pub tokens: i64,
+}
+
+impl Admins {
+    /// The organization's admins now.
+    pub async fn of(conn: &mut SqliteConnection, organization_id: Uuid) -> sqlx::Result<Self> {
+        sqlx::query_as(
+            "SELECT
+                 (SELECT COUNT(*) FROM members m JOIN roles r ON r.id = m.role_id
+                  WHERE m.organization_id = ?1 AND r.permission = ?2) AS members,
+                 (SELECT COUNT(*) FROM api_tokens t JOIN roles r ON r.id = t.role_id
+                  WHERE t.organization_id = ?1 AND r.permission = ?2
+                    AND (t.expires_at IS NULL OR t.expires_at > ?3)) AS tokens",
+        )
+        .bind(organization_id.hyphenated())
+        .bind(RolePermission::Admin)
+        .bind(chrono::Utc::now())
+        .fetch_one(conn)
+        .await
+    }
+
+    /// 409 when a change made since `self` was counted left the organization without an admin
+    /// member, or without an ADMIN token, where it had one: the rule every route that changes
+    /// roles, members or tokens ends with, inside its transaction.
+    pub async fn kept(self, conn: &mut SqliteConnection, organization_id: Uuid) -> ApiResult<()> {
+        let now = Self::of(conn, organization_id).await?;
+        if self.members > 0 && now.members == 0 {
+            return Err(ApiError::conflict(
+                "This would take away the organization's last admin member: make another \
+                 member an admin first.",
+            ));
+        }
+        if self.tokens > 0 && now.tokens == 0 {
+            return Err(ApiError::conflict(
+                "This would take away the organization's last ADMIN token: create another \
+                 ADMIN token first, or nobody could manage the organization.",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Whether the organization has a member with this e-mail address.

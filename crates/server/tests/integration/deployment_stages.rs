@@ -105,6 +105,17 @@ async fn stages_are_kept_in_order_with_their_services() {
         .await;
     assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
     assert_eq!(names(&moved.body)[4], "checks");
+    // Not next to itself: refused, and the order kept.
+    for side in ["moveBefore", "moveAfter"] {
+        let itself = server
+            .put(
+                &format!("/api/deploymentStage/{smoke}/{side}/{smoke}"),
+                json!(null),
+            )
+            .await;
+        assert_invalid_fields(&itself, &["stage_id"]);
+    }
+    assert_eq!(names(&server.get(&path).await.body)[4], "checks");
     let attached = server
         .put(
             &format!("/api/deploymentStage/{smoke}/service/{web}"),

@@ -36,6 +36,7 @@ mod kill_restart;
 mod links;
 mod load;
 mod members;
+mod one_caller;
 mod openapi;
 mod overload;
 mod own_document;

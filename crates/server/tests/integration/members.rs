@@ -192,3 +192,75 @@ async fn an_invited_colleague_joins_with_a_role_and_is_held_to_it() {
         .await;
     assert_eq!(ended.status, StatusCode::UNAUTHORIZED);
 }
+
+/// The last admin is kept through every route that can take it away: a custom role carried by
+/// the only admin member lowered to READ is refused, as its deletion would be.
+#[tokio::test]
+async fn lowering_a_role_never_leaves_the_organization_without_an_admin() {
+    let server = TestServer::new().await;
+    let org = server.organization_id.clone();
+    let roles = format!("/api/organization/{org}/customRole");
+    let members = format!("/api/organization/{org}/member");
+    let lead = server
+        .post(
+            &roles,
+            json!({"name": "Lead", "description": "", "permission": "ADMIN"}),
+        )
+        .await;
+    assert_eq!(lead.status, StatusCode::CREATED, "{}", lead.body);
+    let lead = lead.body["id"].as_str().unwrap().to_string();
+    let invitations = format!("/api/organization/{org}/inviteMember");
+    let mut ids = Vec::new();
+    for email in ["ada@example.com", "grace@example.com"] {
+        let invited = server
+            .post(&invitations, json!({"email": email, "role_id": lead}))
+            .await;
+        accept(&server, &invited.body).await;
+        let listed = server.get(&members).await.body;
+        let member = listed["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|member| member["email"] == email)
+            .unwrap()
+            .clone();
+        ids.push(member["id"].as_str().unwrap().to_string());
+    }
+    // One of the two lowered to READ: the other still leads.
+    let read_role = server.role_id("READ").await;
+    let lowered = server
+        .put(&members, json!({"user_id": ids[1], "role_id": read_role}))
+        .await;
+    assert_eq!(lowered.status, StatusCode::OK, "{}", lowered.body);
+    // The role itself lowered to READ would leave no member an admin.
+    let refused = server
+        .put(
+            &format!("{roles}/{lead}"),
+            json!({"name": "Lead", "description": "", "permission": "READ"}),
+        )
+        .await;
+    assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("last admin member"));
+    let listed = server.get(&members).await.body;
+    let ada = listed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|member| member["id"] == ids[0].as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(ada["role_name"], "Lead", "the refused change was kept");
+    let role = server.get(&format!("{roles}/{lead}")).await;
+    assert_eq!(role.body["permission"], "ADMIN");
+    // Renamed, it stays an admin role: that goes.
+    let renamed = server
+        .put(
+            &format!("{roles}/{lead}"),
+            json!({"name": "Leads", "description": "", "permission": "ADMIN"}),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+}

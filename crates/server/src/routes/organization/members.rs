@@ -12,7 +12,7 @@ use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{
     FieldError, InvitationAcceptance, InvitationSignIn, InvitationStatus, InviteMember,
     InviteMemberRequest, List, Member, MemberRemoval, MemberRole, MemberRoleUpdateRequest,
-    RolePermission, INVITATION_DAYS,
+    INVITATION_DAYS,
 };
 use rand::distr::{Alphanumeric, SampleString};
 use uuid::Uuid;
@@ -25,7 +25,7 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
-use crate::store::members::{self as store, InvitationRow, MemberRow, RoleRow};
+use crate::store::members::{self as store, Admins, InvitationRow, RoleRow};
 
 pub fn register(routes: &mut RouteTable) {
     let members = "/organization/{organization_id}/member";
@@ -116,23 +116,6 @@ async fn list_members(
     )))
 }
 
-/// 409 when the member is the organization's last admin and `keeps_admin` is false.
-async fn keep_an_admin(
-    conn: &mut sqlx::SqliteConnection,
-    organization_id: Uuid,
-    member: &MemberRow,
-    keeps_admin: bool,
-) -> ApiResult<()> {
-    let is_admin = member.permission == RolePermission::Admin;
-    if is_admin && !keeps_admin && store::admins_but(conn, organization_id, member.id).await? == 0 {
-        return Err(ApiError::conflict(format!(
-            "{} is the organization's last admin: make another member an admin first.",
-            member.email
-        )));
-    }
-    Ok(())
-}
-
 /// The organization's role with this id, or a 400 naming `field`.
 async fn role_of(
     conn: &mut sqlx::SqliteConnection,
@@ -169,14 +152,9 @@ async fn change_role(
     let mut tx = db::begin_write(&state.writes).await?;
     let before = store::member(&mut *tx, organization_id, id).await?;
     let role = role_of(&mut tx, organization_id, request.role_id, "role_id").await?;
-    keep_an_admin(
-        &mut tx,
-        organization_id,
-        &before,
-        role.permission == RolePermission::Admin,
-    )
-    .await?;
+    let admins = Admins::of(&mut tx, organization_id).await?;
     store::set_role(&mut tx, id, role.id).await?;
+    admins.kept(&mut tx, organization_id).await?;
     let after = store::member(&mut *tx, organization_id, id).await?;
     let (before, after) = (Member::from(before), Member::from(after));
     let change = Change::new(EventType::Update, person(id, &after.email))
@@ -197,8 +175,9 @@ async fn remove_member(
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let member = store::member(&mut *tx, organization_id, request.user_id).await?;
-    keep_an_admin(&mut tx, organization_id, &member, false).await?;
+    let admins = Admins::of(&mut tx, organization_id).await?;
     store::delete_member(&mut tx, member.id).await?;
+    admins.kept(&mut tx, organization_id).await?;
     let removed = Member::from(member);
     let change = Change::new(EventType::Delete, person(removed.id, &removed.email))
         .of(SubTargetType::MemberRole)

@@ -17,6 +17,7 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::members::Admins;
 
 pub fn register(routes: &mut RouteTable) {
     let roles = "/organization/{organization_id}/customRole";
@@ -178,6 +179,7 @@ async fn update_role(
     let mut tx = db::begin_write(&state.writes).await?;
     let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
     request.validate().map_err(ApiError::invalid)?;
+    let admins = Admins::of(&mut tx, organization_id).await?;
     let row: RoleRow = sqlx::query_as(&format!(
         "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
     ))
@@ -194,6 +196,7 @@ async fn update_role(
     .fetch_one(&mut *tx)
     .await
     .on_unique_violation("name", "role")?;
+    admins.kept(&mut tx, organization_id).await?;
     let updated = role(row);
     let change = change(EventType::Update, &updated)
         .before(&current)
@@ -229,10 +232,12 @@ async fn delete_role(
             "{members} member(s) have this role; give them another role first."
         )));
     }
+    let admins = Admins::of(&mut tx, organization_id).await?;
     sqlx::query("DELETE FROM roles WHERE id = ?")
         .bind(role_id.hyphenated())
         .execute(&mut *tx)
         .await?;
+    admins.kept(&mut tx, organization_id).await?;
     let change = change(EventType::Delete, &current).before(&current);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;

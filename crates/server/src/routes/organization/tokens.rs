@@ -19,6 +19,7 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::members::Admins;
 
 pub fn register(routes: &mut RouteTable) {
     let tokens = "/organization/{organization_id}/apiToken";
@@ -190,26 +191,12 @@ async fn delete_token(
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let before = find_token(&mut tx, organization_id, token_id).await?;
-    // One statement, so that two deletions at once cannot both pass the check: an ADMIN token
-    // goes only while another unexpired ADMIN token stays.
-    let deleted = sqlx::query(
-        "DELETE FROM api_tokens WHERE id = ?1 AND (
-             (SELECT r.permission FROM roles r JOIN api_tokens t ON t.role_id = r.id
-              WHERE t.id = ?1) != 'ADMIN'
-             OR (SELECT COUNT(*) FROM api_tokens t JOIN roles r ON r.id = t.role_id
-                 WHERE t.organization_id = ?2 AND t.id != ?1 AND r.permission = 'ADMIN'
-                   AND (t.expires_at IS NULL OR t.expires_at > ?3)) > 0)",
-    )
-    .bind(token_id.hyphenated())
-    .bind(organization_id.hyphenated())
-    .bind(Utc::now())
-    .execute(&mut *tx)
-    .await?;
-    if deleted.rows_affected() == 0 {
-        return Err(ApiError::conflict(
-            "This is the organization's last ADMIN token: create another ADMIN token first, or nobody could manage the organization.",
-        ));
-    }
+    let admins = Admins::of(&mut tx, organization_id).await?;
+    sqlx::query("DELETE FROM api_tokens WHERE id = ?")
+        .bind(token_id.hyphenated())
+        .execute(&mut *tx)
+        .await?;
+    admins.kept(&mut tx, organization_id).await?;
     let change = token_change(&mut tx, EventType::Delete, organization_id)
         .await?
         .before(&before);
