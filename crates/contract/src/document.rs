@@ -121,7 +121,8 @@ impl Document {
         self.spec["components"]["schemas"].get(name)
     }
 
-    pub(crate) fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
+    /// The schema `schema` stands for, its `$ref`s followed.
+    pub fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
         let mut schema = schema;
         for _ in 0..16 {
             match schema.get("$ref").and_then(Value::as_str) {

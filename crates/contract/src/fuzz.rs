@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use crate::document::Document;
 
 const MAX_DEPTH: usize = 8;
+const QUERY_VALUE_MAX_CHARS: usize = 2_000;
 
 pub struct Fuzzer<'a> {
     document: &'a Document,
@@ -29,13 +30,15 @@ impl<'a> Fuzzer<'a> {
         self.value(schema, "body", 0)
     }
 
-    /// A value for a query parameter of `schema`, as the query string writes it.
+    /// A value for a query parameter of `schema`, as the query string writes it: at most
+    /// `QUERY_VALUE_MAX_CHARS`, as an address holds a few thousand characters at most.
     pub fn query_value(&mut self, schema: &Value) -> String {
-        match self.value(schema, "query", MAX_DEPTH) {
+        let text = match self.value(schema, "query", MAX_DEPTH) {
             Value::String(text) => text,
             Value::Null => String::new(),
             other => other.to_string(),
-        }
+        };
+        text.chars().take(QUERY_VALUE_MAX_CHARS).collect()
     }
 
     /// One of `choices`, at random.
@@ -173,6 +176,8 @@ impl<'a> Fuzzer<'a> {
             "nul\u{0}char".to_string(),
             "evil\u{202E}txt".to_string(),
             "x".repeat(300),
+            "x".repeat(100_000),
+            format!("{}b", "*a".repeat(40)),
             "../../etc/passwd".to_string(),
             "'; DROP TABLE services; --".to_string(),
             "DEVELOPMENT".to_string(),

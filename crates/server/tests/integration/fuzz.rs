@@ -142,3 +142,174 @@ fn replace_ids(path: &str, with: &str) -> String {
     }
     segments.join("/")
 }
+
+/// Bodies generated per operation for the bounds' cases: optional fields are there half the time.
+const BODIES_PER_OPERATION: usize = 3;
+
+/// A pattern that takes a backtracking matcher exponential time, and one that recurses once per
+/// character: sent where a string goes, they are answered like any other value.
+fn pathological_patterns() -> [String; 2] {
+    [
+        format!("{}b", "*a".repeat(100)),
+        format!("{}x", "*".repeat(60_000)),
+    ]
+}
+
+/// Every string field of every route's body, sent 100,000 characters long, is refused naming
+/// that field; sent as a pathological pattern, it is answered (no 5xx) like any other value.
+#[tokio::test]
+async fn every_string_of_every_route_is_bounded() {
+    let server = TestServer::new().await;
+    let ids = records(&server).await;
+    let document = server.own_document().await;
+    let mut fuzzer = contract::Fuzzer::new(&document, SEED ^ 0xb0_u64);
+    let admin = format!("Token {}", server.token);
+    let mut rules: Vec<_> = platform_server::routes::table(&server.state)
+        .rules()
+        .to_vec();
+    rules.sort_by_key(|rule| rule.method == Method::DELETE);
+    let long = "x".repeat(100_000);
+    let (mut cases, mut fields) = (0, std::collections::BTreeSet::new());
+    let mut failures = Vec::new();
+    for rule in &rules {
+        let operation = document
+            .operation(rule.method.as_str(), &rule.path)
+            .unwrap_or_else(|| panic!("{} {} is not documented", rule.method, rule.path));
+        let Some(schema) = operation.request_schema() else {
+            continue;
+        };
+        let (mut path, _) = fuzzed_path(&mut fuzzer, &rule.path, &ids, 0);
+        let query: Vec<String> = operation
+            .query_parameters()
+            .into_iter()
+            .filter(|(_, _, required)| *required)
+            // Values a parameter takes, so that the body is what is put to the test.
+            .map(|(name, schema, _)| {
+                let first = document.resolve(schema)["enum"][0]
+                    .as_str()
+                    .map(str::to_string);
+                let value = ids.0.get(name).cloned().or(first);
+                format!(
+                    "{name}={}",
+                    value.unwrap_or_else(|| fuzzer.query_value(schema))
+                )
+            })
+            .collect();
+        if !query.is_empty() {
+            path = format!(
+                "{}?{}",
+                path.split('?').next().unwrap_or(&path),
+                query.join("&")
+            );
+        }
+        for _ in 0..BODIES_PER_OPERATION {
+            let body = fuzzer.body(schema);
+            for (field, pointer) in string_leaves(&body) {
+                let mut sent = body.clone();
+                *sent.pointer_mut(&pointer).unwrap() = Value::String(long.clone());
+                let reply = server
+                    .call(
+                        rule.method.clone(),
+                        &path,
+                        Some(&admin),
+                        Some(&sent.to_string()),
+                    )
+                    .await;
+                cases += 1;
+                fields.insert(format!("{} {} {field}", rule.method, rule.path));
+                let named = reply.body["fields"]
+                    .as_array()
+                    .is_some_and(|named| named.iter().any(|f| f["field"] == field.as_str()));
+                if reply.status != 400 || !named {
+                    failures.push(format!(
+                        "{} {path} with {field} 100,000 long: {} {}",
+                        rule.method, reply.status, reply.body
+                    ));
+                }
+                for pattern in pathological_patterns() {
+                    let mut sent = body.clone();
+                    *sent.pointer_mut(&pointer).unwrap() = Value::String(pattern);
+                    let reply = server
+                        .call(
+                            rule.method.clone(),
+                            &path,
+                            Some(&admin),
+                            Some(&sent.to_string()),
+                        )
+                        .await;
+                    cases += 1;
+                    if reply.status.is_server_error() {
+                        failures.push(format!(
+                            "{} {path} with a pattern in {field}: {} {}",
+                            rule.method, reply.status, reply.body
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "bounds: {} string fields of {} operations, {cases} cases, {} failures",
+        fields.len(),
+        rules.len(),
+        failures.len()
+    );
+    assert!(
+        fields.len() > 300,
+        "only {} string fields were tried",
+        fields.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures; the first ones:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Each string of `body`: the field as the server names it (`ports[0].name`), and its JSON
+/// pointer.
+fn string_leaves(body: &Value) -> Vec<(String, String)> {
+    fn walk(value: &Value, field: String, pointer: String, found: &mut Vec<(String, String)>) {
+        match value {
+            Value::String(_) => found.push((
+                if field.is_empty() {
+                    "body".to_string()
+                } else {
+                    field
+                },
+                pointer,
+            )),
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    walk(
+                        item,
+                        format!("{field}[{index}]"),
+                        format!("{pointer}/{index}"),
+                        found,
+                    );
+                }
+            }
+            Value::Object(object) => {
+                for (key, item) in object {
+                    let inner = if field.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{field}.{key}")
+                    };
+                    let escaped = key.replace('~', "~0").replace('/', "~1");
+                    walk(item, inner, format!("{pointer}/{escaped}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(body, String::new(), String::new(), &mut found);
+    found
+}

@@ -67,6 +67,33 @@ fn start_with(
     )
 }
 
+/// `method path` as `authorization` (`Token …` or `Bearer …`): its status and body, whatever
+/// the status.
+fn answer(
+    server: &Server,
+    authorization: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let request = ureq::request(method, &format!("{}{path}", server.base))
+        .set("Authorization", authorization);
+    let response = match body {
+        Some(body) => request.send_json(body),
+        None => request.call(),
+    };
+    match response {
+        Ok(response) => (
+            response.status(),
+            response.into_json().unwrap_or(Value::Null),
+        ),
+        Err(ureq::Error::Status(status, response)) => {
+            (status, response.into_json().unwrap_or(Value::Null))
+        }
+        Err(error) => panic!("{method} {path}: {error}"),
+    }
+}
+
 fn call(server: &Server, token: &str, method: &str, path: &str, body: Option<Value>) -> Value {
     let request = ureq::request(method, &format!("{}{path}", server.base))
         .set("Authorization", &format!("Token {token}"));
@@ -287,22 +314,7 @@ fn the_server_says_it_is_alive_and_ready_and_stops_on_sigterm() {
         Some(1)
     );
 
-    let asked = Instant::now();
-    let terminated = Command::new("kill")
-        .args(["-TERM", &server.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(terminated.success());
-    let ended = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            asked.elapsed() < Duration::from_secs(20),
-            "the server did not stop within 20 s of SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (_, ended) = terminate(&mut server);
     assert!(ended.success(), "stopped with {ended}");
     // Its log, one JSON object a line for a collector, says so.
     let logged: Vec<Value> = printed
@@ -318,7 +330,6 @@ fn the_server_says_it_is_alive_and_ready_and_stops_on_sigterm() {
     );
 }
 
-/// Waits until `check` holds of the answer to `GET path`, up to 60 s; the last answer.
 /// A project "shop" with a production environment: the environment's id.
 fn production(server: &Server, token: &str) -> String {
     let organization = call(server, token, "GET", "/organization", None)["results"][0]["id"]
@@ -358,6 +369,7 @@ fn database(server: &Server, token: &str, environment: &str) -> String {
         .to_string()
 }
 
+/// Waits until `check` holds of the answer to `GET path`, up to 60 s; the last answer.
 fn wait_for(
     server: &Server,
     token: &str,
@@ -372,7 +384,8 @@ fn wait_for(
             return answer;
         }
         assert!(Instant::now() < deadline, "never {what}: {answer}");
-        std::thread::sleep(Duration::from_millis(20));
+        // Within the server's rate limit (1,200 a minute) for the whole minute.
+        std::thread::sleep(Duration::from_millis(60));
     }
 }
 
@@ -528,4 +541,232 @@ fn a_stage_waiting_when_the_server_is_killed_runs_after_the_restart_in_its_turn(
         .position(|(id, message)| *id == web.as_str() && message.ends_with(": started."))
         .expect("a step of the application");
     assert!(first_web_step > database_done, "{lines:?}");
+}
+
+/// SIGTERM sent to `server`: how long it took to end, up to 20 s.
+fn terminate(server: &mut Server) -> (Duration, std::process::ExitStatus) {
+    let asked = Instant::now();
+    let terminated = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(terminated.success());
+    loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            return (asked.elapsed(), status);
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(20),
+            "the server did not stop within 20 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// One organization's rule with a pattern that took a backtracking matcher exponential time,
+/// matched while environments are created: the other organization's writes go on, each
+/// answered, and SIGTERM still ends the process at once.
+#[test]
+fn one_organizations_pattern_stops_neither_the_others_writes_nor_the_shutdown() {
+    const SECRET: &str = "the-one-caller-test-signing-key";
+    let data = TempDir::new().unwrap();
+    let (mut server, token, _) = start_with(&data, &["--jwt-secret", SECRET], "warn");
+    let environment = production(&server, &token);
+    let environment = call(
+        &server,
+        &token,
+        "GET",
+        &format!("/environment/{environment}"),
+        None,
+    );
+    let project = environment["project"]["id"].as_str().unwrap().to_string();
+    let cluster = environment["cluster_id"].as_str().unwrap().to_string();
+    let rule = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/project/{project}/deploymentRule"),
+        Some(
+            json!({"name": "slow", "mode": "PREVIEW", "cluster_id": cluster,
+                    "wildcard": format!("{}b", "*a".repeat(100)), "timezone": "Etc/UTC",
+                    "start_time": "1970-01-01T08:00:00.000Z",
+                    "stop_time": "1970-01-01T19:00:00.000Z", "weekdays": ["MONDAY"]}),
+        ),
+    );
+    assert!(rule["id"].is_string(), "{rule}");
+
+    // Another organization on the same server, its admin signed in by an access token.
+    let other = uuid::Uuid::new_v4();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let database = sqlx::SqlitePool::connect(&format!(
+            "sqlite://{}",
+            data.path().join("platform.sqlite").display()
+        ))
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)")
+            .bind(other.to_string())
+            .bind("other")
+            .bind(chrono::Utc::now())
+            .execute(&database)
+            .await
+            .unwrap();
+    });
+    let claims = platform_server::auth::AccessClaims {
+        sub: "admin@other.example".to_string(),
+        organization_id: other,
+        role: "ADMIN".to_string(),
+        exp: (chrono::Utc::now().timestamp() + 3600) as u64,
+        nbf: None,
+    };
+    let bearer = format!(
+        "Bearer {}",
+        platform_server::auth::issue_access_token(SECRET.as_bytes(), &claims)
+    );
+
+    std::thread::scope(|scope| {
+        let matching = scope.spawn(|| {
+            for index in 0..5 {
+                let name = format!("{}{index}", "a".repeat(200));
+                let (status, body) = answer(
+                    &server,
+                    &format!("Token {token}"),
+                    "POST",
+                    &format!("/project/{project}/environment"),
+                    Some(json!({"name": name})),
+                );
+                assert_eq!(status, 201, "{body}");
+            }
+        });
+        for index in 0..20 {
+            let (status, body) = answer(
+                &server,
+                &bearer,
+                "POST",
+                &format!("/organization/{other}/project"),
+                Some(json!({"name": format!("project-{index}")})),
+            );
+            assert!((200..300).contains(&status), "{status} {body}");
+        }
+        matching.join().unwrap();
+    });
+    let (took, ended) = terminate(&mut server);
+    assert!(ended.success(), "stopped with {ended}");
+    assert!(took < Duration::from_secs(15), "stopped after {took:?}");
+}
+
+/// The server killed while it makes a preview of a new image tag: after the restart, the preview
+/// is there and deployed, or not there and made when asked again; never made and left undeployed.
+#[test]
+fn a_preview_killed_while_it_is_made_is_deployed_after_the_restart() {
+    let data = TempDir::new().unwrap();
+    let (mut server, mut token) = start(&data);
+    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let environment = production(&server, &token);
+    let registry = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/containerRegistry"),
+        Some(json!({"name": "hub", "kind": "GENERIC_CR", "url": "https://registry.example"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for name in ["web", "worker"] {
+        call(
+            &server,
+            &token,
+            "POST",
+            &format!("/environment/{environment}/container"),
+            Some(
+                json!({"name": name, "registry_id": registry, "image_name": format!("shop/{name}"),
+                        "tag": "1.0", "auto_preview": true, "ports": []}),
+            ),
+        );
+    }
+    let rule = format!("/environment/{environment}/deploymentRule");
+    let rule_id = call(&server, &token, "GET", &rule, None)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    call(
+        &server,
+        &token,
+        "PUT",
+        &format!("{rule}/{rule_id}"),
+        Some(json!({"on_demand_preview": true, "timezone": "Etc/UTC",
+                    "start_time": "1970-01-01T08:00:00.000Z",
+                    "stop_time": "1970-01-01T19:00:00.000Z", "weekdays": ["MONDAY"]})),
+    );
+    let preview = format!("/organization/{organization}/container/preview");
+    // Killed later and later after the request, a millisecond more each time, until a few
+    // previews were made before the kill: the first of those were killed in the middle.
+    let mut made_before_the_kill = 0;
+    for delay in 0..80 {
+        let tag = format!("2.{delay}");
+        let asking = {
+            let base = server.base.clone();
+            let (preview, token, tag) = (preview.clone(), token.clone(), tag.clone());
+            std::thread::spawn(move || {
+                let _ = ureq::post(&format!("{base}{preview}"))
+                    .set("Authorization", &format!("Token {token}"))
+                    .send_json(json!({"image_name": "shop/web", "tag": tag}));
+            })
+        };
+        std::thread::sleep(Duration::from_millis(delay));
+        server.child.kill().unwrap();
+        server.child.wait().unwrap();
+        let _ = asking.join();
+        (server, token) = start(&data);
+        let previews = call(
+            &server,
+            &token,
+            "GET",
+            &format!("/environment/{environment}/previews"),
+            None,
+        );
+        let made = previews["previews"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|made| made["reference"] == tag.as_str())
+            .map(|made| made["environment_id"].as_str().unwrap().to_string());
+        let Some(made) = made else {
+            // Not made before the kill: asked again, it is.
+            let (status, body) = answer(
+                &server,
+                &format!("Token {token}"),
+                "POST",
+                &preview,
+                Some(json!({"image_name": "shop/web", "tag": tag})),
+            );
+            assert_eq!(status, 202, "killed {delay} ms after: {body}");
+            continue;
+        };
+        wait_for(
+            &server,
+            &token,
+            &format!("/environment/{made}/statuses"),
+            "the preview deployed",
+            |statuses| {
+                let containers = statuses["containers"].as_array().unwrap();
+                containers.len() == 2 && containers.iter().all(|c| c["state"] == "DEPLOYED")
+            },
+        );
+        made_before_the_kill += 1;
+        if made_before_the_kill == 3 {
+            break;
+        }
+    }
+    assert_eq!(
+        made_before_the_kill, 3,
+        "the kill never came after the preview was made"
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
 }
