@@ -114,7 +114,7 @@ impl Engine {
         self.ensure_room(tx, service.organization_id).await?;
         let kind = service.kind;
         let sub_action = action.sub_action(kind, plan_only);
-        let from_git = self.repository(service_id, kind).await?.is_some();
+        let from_git = Self::repository(tx, service_id, kind).await?.is_some();
         let deployment_id = Uuid::new_v4();
         let now = Utc::now();
         // One conditional update claims the service, so two concurrent requests cannot both win.

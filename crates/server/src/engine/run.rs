@@ -310,7 +310,9 @@ impl Engine {
         service_id: Uuid,
         kind: ServiceType,
     ) -> anyhow::Result<Result<Option<(String, Option<String>)>, git::GitError>> {
-        let Some(repository) = self.repository(service_id, kind).await? else {
+        let Some(repository) =
+            Self::repository(&mut *self.db.acquire().await?, service_id, kind).await?
+        else {
             return Ok(Ok(None));
         };
         let path = match self.repositories.locate(&repository.url) {
@@ -325,8 +327,10 @@ impl Engine {
 
     /// The repository the service is built from; `None` for a service not built from git (a
     /// database, a container, a job from an image, a chart from a helm repository).
+    /// The repository the service is built from, read through `conn` (a request queuing an
+    /// action reads what its own transaction wrote).
     pub(super) async fn repository(
-        &self,
+        conn: &mut sqlx::SqliteConnection,
         service_id: Uuid,
         kind: ServiceType,
     ) -> sqlx::Result<Option<Repository>> {
@@ -349,7 +353,7 @@ impl Engine {
         ))
         .bind(GIT_TOKENS.stored_as)
         .bind(service_id.hyphenated())
-        .fetch_one(&self.db)
+        .fetch_one(conn)
         .await?;
         Ok(row.url.map(|url| Repository {
             url,
