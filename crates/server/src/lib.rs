@@ -31,6 +31,7 @@ pub mod seal;
 pub mod state;
 mod store;
 pub mod targets;
+pub mod telemetry;
 pub mod upkeep;
 
 use std::net::SocketAddr;
@@ -236,6 +237,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         db: db.clone(),
         writes: writes.clone(),
         write_lock,
+        telemetry: Arc::new(telemetry::Telemetry::default()),
         engine: engine.clone(),
         embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
         jwt_secret: config

@@ -24,6 +24,8 @@ pub struct AppState {
     /// How long the write holding `writes` has held it.
     pub write_lock: Arc<crate::db::WriteLock>,
     pub engine: Arc<Engine>,
+    /// The simulated cluster's metrics, lines and events.
+    pub telemetry: Arc<crate::telemetry::Telemetry>,
     pub embed_allowed_origins: Arc<Vec<String>>,
     pub jwt_secret: Option<Arc<[u8]>>,
     pub rate_limiter: Arc<RateLimiter>,

@@ -5,6 +5,7 @@ mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
 pub(crate) mod environments;
+mod monitoring;
 pub(crate) mod organization;
 mod previews;
 pub(crate) mod projects;
@@ -40,6 +41,7 @@ pub fn table(state: &AppState) -> RouteTable {
     services::register(&mut routes);
     advanced_settings::register(&mut routes);
     previews::register(&mut routes);
+    monitoring::register(&mut routes);
     variables::register(&mut routes);
     routes
 }

@@ -11,5 +11,6 @@ pub mod deployment_stages;
 pub mod members;
 pub mod organization_resources;
 pub mod previews;
+pub mod runs;
 pub mod services;
 pub mod variables;

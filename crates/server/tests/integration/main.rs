@@ -36,6 +36,7 @@ mod kill_restart;
 mod links;
 mod load;
 mod members;
+mod monitoring;
 mod one_caller;
 mod openapi;
 mod overload;

@@ -776,7 +776,26 @@ pub fn concrete(path: &str, records: &Records) -> String {
         let application = records.id("application_id");
         return format!("/api/variable?parent_id={application}&scope=APPLICATION");
     }
-    format!("/api{filled}")
+    // The monitoring routes, with the parameters they require.
+    let application = records.id("application_id");
+    let selector = url::form_urlencoded::byte_serialize(
+        format!("{{qovery_com_service_id=\"{application}\"}}").as_bytes(),
+    )
+    .collect::<String>();
+    let query = match filled.rsplit('/').next() {
+        Some("metrics") if filled.starts_with("/cluster/") => {
+            "?endpoint=api/v1/query&query=sum(kube_pod_labels)".to_string()
+        }
+        Some("logs") if filled.starts_with("/cluster/") => {
+            format!("?endpoint=/loki/api/v1/query_range&query={selector}")
+        }
+        Some("events") if filled.starts_with("/cluster/") => {
+            "?from_date_time=2026-01-01T00:00:00%2B00:00&to_date_time=2036-01-01T00:00:00%2B00:00"
+                .to_string()
+        }
+        _ => String::new(),
+    };
+    format!("/api{filled}{query}")
 }
 
 /// Whether the route addresses one variable or secret.
