@@ -1,4 +1,7 @@
-use platform_api::{AlertReceiver, AlertReceiverCreation, List};
+use platform_api::{
+    AlertReceiver, AlertReceiverCreation, AlertReceiverCreationValidation, AlertReceiverValidation,
+    List,
+};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -21,5 +24,27 @@ impl Api {
 
     pub async fn delete_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
         self.delete(&format!("/alert-receivers/{receiver}")).await
+    }
+
+    /// Sends the receiver a test message (`validate`): an error says why it did not go.
+    pub async fn test_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
+        self.post_answering_nothing(
+            &format!("/alert-receivers/{receiver}/validate"),
+            &AlertReceiverValidation::default(),
+        )
+        .await
+    }
+
+    /// Sends a test message to a receiver before it is saved.
+    pub async fn test_new_alert_receiver(
+        &self,
+        receiver: &AlertReceiverCreation,
+    ) -> Result<(), ApiError> {
+        let request = AlertReceiverCreationValidation {
+            alert_receiver: receiver.clone(),
+            message: None,
+        };
+        self.post_answering_nothing("/alert-receivers/validate", &request)
+            .await
     }
 }

@@ -104,6 +104,18 @@ impl Api {
             .map(drop)
     }
 
+    /// A POST whose answer has no body the console reads (a receiver's test).
+    pub async fn post_answering_nothing<B: Serialize>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<(), ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        self.send_body(Method::POST, path, Some(body))
+            .await
+            .map(drop)
+    }
+
     pub async fn delete(&self, path: &str) -> Result<(), ApiError> {
         self.send_body(Method::DELETE, path, None).await.map(drop)
     }

@@ -74,6 +74,8 @@ wire_enum! {
         PolicyFailed = "POLICY_FAILED" => "Policy failed",
         // Ours: an API token refused because it was deleted or has expired.
         AccessRefused = "ACCESS_REFUSED" => "Access refused",
+        // Ours: an alert rule's receivers told that it fired, or that it was resolved.
+        AlertNotified = "ALERT_NOTIFIED" => "Alert sent",
     }
 }
 

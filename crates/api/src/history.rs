@@ -363,26 +363,30 @@ pub fn iso_duration(seconds: i64) -> String {
     format!("PT{}S", seconds.max(0))
 }
 
-/// Whole seconds of an ISO 8601 time duration (`PT45S`, `PT1H2M3S`, `PT2.5S`); none when it is
-/// not one.
+/// Whole seconds of an ISO 8601 duration of days and time (`PT45S`, `PT1H2M3S`, `PT2.5S`, `P1D`,
+/// `P1W`, `P1DT12H`); none when it is not one (months and years, whose length varies, are not).
 pub fn iso_duration_seconds(text: &str) -> Option<i64> {
-    let mut rest = text.strip_prefix("PT")?;
-    if rest.is_empty() {
-        return None;
-    }
+    let rest = text.strip_prefix('P')?;
+    let (date, time) = match rest.split_once('T') {
+        Some((date, time)) if !time.is_empty() => (date, Some(time)),
+        Some(_) => return None,
+        None if !rest.is_empty() => (rest, None),
+        None => return None,
+    };
     // Counted in billionths of a second, in integers: `f64`'s parse brings its tables (~10 KB)
     // into the console, which reads these.
+    let date_units: &[(char, u64)] = &[('W', 604_800), ('D', 86_400)];
+    let time_units: &[(char, u64)] = &[('H', 3600), ('M', 60), ('S', 1)];
     let mut nanos: u64 = 0;
-    while !rest.is_empty() {
-        let end = rest.find(|c: char| c.is_ascii_alphabetic())?;
-        let unit: u64 = match &rest[end..=end] {
-            "H" => 3600,
-            "M" => 60,
-            "S" => 1,
-            _ => return None,
-        };
-        nanos = nanos.checked_add(billionths(&rest[..end])?.checked_mul(unit)?)?;
-        rest = &rest[end + 1..];
+    for (part, units) in [(Some(date), date_units), (time, time_units)] {
+        let mut rest = part.unwrap_or_default();
+        while !rest.is_empty() {
+            let end = rest.find(|c: char| c.is_ascii_alphabetic())?;
+            let letter = rest[end..].chars().next()?;
+            let (_, unit) = units.iter().find(|(name, _)| *name == letter)?;
+            nanos = nanos.checked_add(billionths(&rest[..end])?.checked_mul(*unit)?)?;
+            rest = &rest[end + 1..];
+        }
     }
     i64::try_from(nanos.checked_add(500_000_000)? / 1_000_000_000).ok()
 }
@@ -422,8 +426,14 @@ mod tests {
         assert_eq!(iso_duration_seconds("PT.S"), None);
         assert_eq!(iso_duration_seconds("PT99999999999H"), None);
         assert_eq!(iso_duration_seconds("PT"), None);
-        assert_eq!(iso_duration_seconds("P1D"), None);
         assert_eq!(iso_duration_seconds("PT5X"), None);
+        assert_eq!(iso_duration_seconds("P1D"), Some(86_400));
+        assert_eq!(iso_duration_seconds("P1W"), Some(604_800));
+        assert_eq!(iso_duration_seconds("P1DT12H"), Some(129_600));
+        assert_eq!(iso_duration_seconds("PT0S"), Some(0));
+        for refused in ["P", "P1DT", "P1M", "P1Y", "5m", ""] {
+            assert_eq!(iso_duration_seconds(refused), None, "{refused}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod macros;
 
 pub mod advanced_settings;
 pub mod alert_receiver;
+pub mod alert_rule;
 pub mod application;
 pub mod audit;
 pub mod auto_deploy;
@@ -67,6 +68,7 @@ pub mod webhook;
 pub mod wire;
 
 pub use alert_receiver::*;
+pub use alert_rule::*;
 pub use application::*;
 pub use auto_deploy::*;
 pub use autoscaling::*;

@@ -1,6 +1,7 @@
 //! The reference server of the Deployment Platform Management API: the API under `/api`, the
 //! deployment engine, and the built console with its generated `config.json`.
 
+pub mod alerts;
 pub mod audit;
 pub mod auth;
 pub mod auto_deploy;
@@ -19,6 +20,7 @@ mod fresh;
 pub mod git;
 mod health;
 mod kept;
+pub mod notify;
 mod platform_fields;
 pub mod previews;
 pub mod public;
@@ -143,6 +145,8 @@ pub const GIT_WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(
 /// How often the cron jobs' and the environments' schedules are looked at: well within their
 /// minute.
 const CRON_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+/// How often the alert rules are evaluated: as often as the platform's Prometheus does.
+const ALERTS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -233,6 +237,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         config.queue_limit,
         Repositories::new(git_roots),
     ));
+    let targets = Arc::new(TargetPolicy::new(config.allowed_target_networks.clone()));
     let state = AppState {
         db: db.clone(),
         writes: writes.clone(),
@@ -245,7 +250,8 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
             .as_deref()
             .map(|secret| Arc::from(secret.as_bytes())),
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
-        targets: Arc::new(TargetPolicy::new(config.allowed_target_networks.clone())),
+        notifier: notify::Notifier::new(targets.clone())?,
+        targets,
         sealer: sealer.clone(),
         kept: Arc::new(Kept::new(&commits)),
         public: Arc::new(PublicAddress::new(
@@ -262,9 +268,9 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         db.clone(),
         config.webhook_retry_base,
         engine.events_recorded.clone(),
-        state.targets.clone(),
+        state.notifier.clone(),
         sealer,
-    )?)
+    ))
     .start()
     .await?;
     upkeep::start(writes, config.audit_retention, UPKEEP_EVERY);
@@ -272,6 +278,13 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     previews::start(engine.clone(), db.clone(), config.git_watch_every);
     cron_jobs::start(engine.clone(), db.clone(), CRON_EVERY);
     schedules::start(engine.clone(), db.clone(), CRON_EVERY);
+    let alerting = alerts::Alerting {
+        db: db.clone(),
+        writes: state.writes.clone(),
+        telemetry: state.telemetry.clone(),
+        deliveries: engine.events_recorded.clone(),
+    };
+    alerts::start(engine.clone(), alerting, ALERTS_EVERY);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

@@ -31,6 +31,8 @@ pub struct AppState {
     pub rate_limiter: Arc<RateLimiter>,
     /// Where the server may send requests for a caller.
     pub targets: Arc<TargetPolicy>,
+    /// Sends to alert receivers.
+    pub notifier: crate::notify::Notifier,
     /// Seals the secrets the server stores.
     pub sealer: Arc<Sealer>,
     /// Answers kept in memory while the database has not changed.

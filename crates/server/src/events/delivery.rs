@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
-use platform_api::{DeliveryStatus, EventBody, EventPayload, Webhook, WebhookEvent, WebhookKind};
+use platform_api::{
+    AlertReceiver, DeliveryStatus, EventBody, EventPayload, Webhook, WebhookEvent, WebhookKind,
+};
 use sha2::Sha256;
 use sqlx::SqlitePool;
 use tokio::sync::{Notify, Semaphore};
@@ -15,14 +17,13 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::engine::action::Action;
+use crate::notify::{Notice, Notifier};
 use crate::seal::Sealer;
 use crate::store::organization_resources::Secrets;
-use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
+use crate::targets::NOT_PUBLIC;
 
 /// Attempts made before a delivery is given up: the first and five retries.
 pub const MAX_ATTEMPTS: u32 = 6;
-/// How long the receiver has to answer.
-const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Attempts in flight at once.
 const CONCURRENT_ATTEMPTS: usize = 16;
 /// Concluded deliveries kept per webhook, newest first; older ones are deleted with their attempts.
@@ -32,8 +33,8 @@ pub const SIGNATURE_HEADER: &str = "X-Platform-Signature";
 
 pub struct Deliverer {
     db: SqlitePool,
-    client: reqwest::Client,
-    targets: Arc<TargetPolicy>,
+    /// The HTTP client (names resolving only to allowed addresses) and the target policy.
+    notifier: Notifier,
     /// Opens the webhooks' signing secrets.
     sealer: Arc<Sealer>,
     /// The wait before the first retry; each retry waits twice the one before.
@@ -43,22 +44,29 @@ pub struct Deliverer {
     slots: Arc<Semaphore>,
 }
 
-/// A delivery claimed for an attempt.
+/// A delivery claimed for an attempt: a webhook's event, or an alert's notice to a receiver.
 struct Due {
     id: Uuid,
     webhook_id: Uuid,
-    event: WebhookEvent,
-    payload: EventPayload,
+    sent: Sent,
 }
 
-/// A delivery claimed for an attempt, as stored.
+enum Sent {
+    Event {
+        event: WebhookEvent,
+        payload: EventPayload,
+    },
+    Notice(Notice),
+}
+
+/// A delivery claimed for an attempt, as stored: no event for a notice (`events::ALERT`).
 #[derive(sqlx::FromRow)]
 struct Claimed {
     #[sqlx(try_from = "Hyphenated")]
     id: Uuid,
     #[sqlx(try_from = "Hyphenated")]
     webhook_id: Uuid,
-    event_type: WebhookEvent,
+    event_type: Option<WebhookEvent>,
     payload: String,
 }
 
@@ -67,28 +75,17 @@ impl Deliverer {
         db: SqlitePool,
         retry_base: Duration,
         wake: Arc<Notify>,
-        targets: Arc<TargetPolicy>,
+        notifier: Notifier,
         sealer: Arc<Sealer>,
-    ) -> anyhow::Result<Self> {
-        let client = reqwest::Client::builder()
-            .timeout(ATTEMPT_TIMEOUT)
-            // Names resolve to the addresses the policy allows, at every attempt.
-            .dns_resolver(Arc::new(Resolver {
-                policy: targets.clone(),
-            }))
-            // A redirect is an answer, not a delivery: the receiver must be configured right.
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("platform-server/", env!("CARGO_PKG_VERSION")))
-            .build()?;
-        Ok(Self {
+    ) -> Self {
+        Self {
             db,
-            client,
-            targets,
+            notifier,
             sealer,
             retry_base,
             wake,
             slots: Arc::new(Semaphore::new(CONCURRENT_ATTEMPTS)),
-        })
+        }
     }
 
     /// Delivers for as long as the server runs, starting with the attempts a previous run of the
@@ -136,18 +133,25 @@ impl Deliverer {
              WHERE id IN (SELECT id FROM webhook_deliveries
                           WHERE status = 'PENDING' AND attempting = 0 AND next_attempt_at <= ?
                           ORDER BY next_attempt_at LIMIT ?)
-             RETURNING id, webhook_id, event_type, payload",
+             RETURNING id, webhook_id, NULLIF(event_type, ?) AS event_type, payload",
         )
         .bind(Utc::now().timestamp_millis())
         .bind(i64::try_from(free)?)
+        .bind(super::ALERT)
         .fetch_all(&self.db)
         .await?;
         for claimed in claimed {
+            let sent = match claimed.event_type {
+                Some(event) => Sent::Event {
+                    event,
+                    payload: serde_json::from_str(&claimed.payload)?,
+                },
+                None => Sent::Notice(serde_json::from_str(&claimed.payload)?),
+            };
             let due = Due {
                 id: claimed.id,
                 webhook_id: claimed.webhook_id,
-                event: claimed.event_type,
-                payload: serde_json::from_str(&claimed.payload)?,
+                sent,
             };
             let slot = self.slots.clone().try_acquire_owned()?;
             let deliverer = self.clone();
@@ -188,20 +192,10 @@ impl Deliverer {
                 .bind(due.webhook_id.hyphenated())
                 .fetch_optional(&self.db)
                 .await?;
-        // A deleted webhook takes its deliveries with it.
+        // A deleted webhook or receiver takes its deliveries with it.
         let Some(stored) = stored else {
             return Ok(());
         };
-        let webhook: Webhook = serde_json::from_str(&stored.record)?;
-        if !webhook.enabled {
-            return self
-                .conclude(
-                    due,
-                    DeliveryStatus::Failed,
-                    "Not sent: the webhook was disabled before delivery.",
-                )
-                .await;
-        }
         let secrets: Secrets = serde_json::from_str(&stored.secrets)?;
         let previous: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM webhook_delivery_attempts WHERE delivery_id = ?",
@@ -210,58 +204,37 @@ impl Deliverer {
         .fetch_one(&self.db)
         .await?;
         let attempt = u32::try_from(previous)? + 1;
-
         let attempted_at = Utc::now();
-        let body = match webhook.kind {
-            WebhookKind::Standard => serde_json::to_string(&EventBody {
-                event_type: due.event,
-                delivered_at: attempted_at,
-                payload: due.payload.clone(),
-            })?,
-            WebhookKind::Slack => serde_json::to_string(&slack_message(due.event, &due.payload))?,
-            WebhookKind::Other(kind) => anyhow::bail!("a webhook of the unknown kind {kind}"),
-        };
-        let mut request = self
-            .client
-            .post(&webhook.target_url)
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .header("X-Platform-Event", due.event.as_str())
-            .header("X-Platform-Delivery", due.id.to_string());
-        if let Some(sealed) =
-            secrets.get(crate::store::organization_resources::WEBHOOK_TARGET_SECRET)
-        {
-            let secret = self.sealer.open(sealed)?;
-            request = request.header(
-                SIGNATURE_HEADER,
-                signature(&secret, attempted_at.timestamp(), &body),
-            );
-        }
         let started = Instant::now();
-        // An address written in the URL is not resolved, so the resolver does not see it.
-        let literal_refused = reqwest::Url::parse(&webhook.target_url)
-            .map_or(true, |url| self.targets.refuses_literal(&url));
-        let answer = if literal_refused {
-            Err(None)
-        } else {
-            request.body(body).send().await.map_err(Some)
+        let (status_code, error) = match &due.sent {
+            Sent::Event { event, payload } => {
+                let webhook: Webhook = serde_json::from_str(&stored.record)?;
+                if !webhook.enabled {
+                    return self
+                        .conclude(
+                            due,
+                            DeliveryStatus::Failed,
+                            "Not sent: the webhook was disabled before delivery.",
+                        )
+                        .await;
+                }
+                self.post_event(&webhook, &secrets, due, (*event, payload), attempted_at)
+                    .await?
+            }
+            Sent::Notice(notice) => {
+                let receiver: AlertReceiver = serde_json::from_str(&stored.record)?;
+                let receiver = crate::notify::Receiver::opened(&receiver, &secrets, &self.sealer)?;
+                (None, self.notifier.send(&receiver, notice).await.err())
+            }
         };
         let duration_ms = u64::try_from(started.elapsed().as_millis())?;
-        let (status_code, error) = match answer {
-            Ok(response) if response.status().is_success() => (Some(response.status()), None),
-            Ok(response) => (
-                Some(response.status()),
-                Some(format!("The receiver answered {}.", response.status())),
-            ),
-            Err(error) => (None, Some(describe(error))),
-        };
         tracing::info!(
-            webhook = %due.webhook_id,
+            target = %due.webhook_id,
             delivery = %due.id,
-            event = %due.event,
             attempt,
             status = status_code.map(|code| code.as_u16()),
             duration_ms,
-            "webhook attempt"
+            "delivery attempt"
         );
 
         let mut tx = self.db.begin().await?;
@@ -309,6 +282,59 @@ impl Deliverer {
             self.prune(due.webhook_id).await?;
         }
         Ok(())
+    }
+
+    /// POSTs a webhook's event, signed when it has a secret: the receiver's status, or why it
+    /// got none.
+    async fn post_event(
+        &self,
+        webhook: &Webhook,
+        secrets: &Secrets,
+        due: &Due,
+        (event, payload): (WebhookEvent, &EventPayload),
+        attempted_at: DateTime<Utc>,
+    ) -> anyhow::Result<(Option<reqwest::StatusCode>, Option<String>)> {
+        let body = match webhook.kind {
+            WebhookKind::Standard => serde_json::to_string(&EventBody {
+                event_type: event,
+                delivered_at: attempted_at,
+                payload: payload.clone(),
+            })?,
+            WebhookKind::Slack => serde_json::to_string(&slack_message(event, payload))?,
+            WebhookKind::Other(kind) => anyhow::bail!("a webhook of the unknown kind {kind}"),
+        };
+        let mut request = self
+            .notifier
+            .client()
+            .post(&webhook.target_url)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header("X-Platform-Event", event.as_str())
+            .header("X-Platform-Delivery", due.id.to_string());
+        if let Some(sealed) =
+            secrets.get(crate::store::organization_resources::WEBHOOK_TARGET_SECRET)
+        {
+            let secret = self.sealer.open(sealed)?;
+            request = request.header(
+                SIGNATURE_HEADER,
+                signature(&secret, attempted_at.timestamp(), &body),
+            );
+        }
+        // An address written in the URL is not resolved, so the resolver does not see it.
+        let literal_refused = reqwest::Url::parse(&webhook.target_url)
+            .map_or(true, |url| self.notifier.targets().refuses_literal(&url));
+        let answer = if literal_refused {
+            Err(None)
+        } else {
+            request.body(body).send().await.map_err(Some)
+        };
+        Ok(match answer {
+            Ok(response) if response.status().is_success() => (Some(response.status()), None),
+            Ok(response) => (
+                Some(response.status()),
+                Some(format!("The receiver answered {}.", response.status())),
+            ),
+            Err(error) => (None, Some(describe(error))),
+        })
     }
 
     /// Keeps the webhook's newest concluded deliveries only, so that storage stays bounded.

@@ -1,6 +1,7 @@
 //! Webhook events (spec 6). An event is written in the same transaction as the state change that
 //! fires it, one row per webhook that wants it; `delivery` sends the rows and retries them. So an
-//! event is never lost to a restart, and never sent for a change that was rolled back.
+//! event is never lost to a restart, and never sent for a change that was rolled back. An alert's
+//! notices to its receivers are rows of the same kind, sent by the same worker.
 
 pub mod delivery;
 
@@ -71,6 +72,33 @@ pub async fn record_delivery<'e>(
     .bind(webhook_id.hyphenated())
     .bind(event)
     .bind(body)
+    .bind(now)
+    .bind(now.timestamp_millis())
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
+/// What a delivery to an alert receiver carries in `event_type`: it is no webhook event.
+pub const ALERT: &str = "ALERT";
+
+/// Records a notice to an alert receiver, due at once: the worker that delivers webhook events
+/// sends it too, the receiver's address checked at each attempt, retried as they are.
+pub async fn record_notice<'e>(
+    executor: impl sqlx::Executor<'e, Database = Sqlite>,
+    id: Uuid,
+    receiver_id: Uuid,
+    notice: &crate::notify::Notice,
+    now: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO webhook_deliveries (id, webhook_id, event_type, payload, status, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, 'PENDING', ?, ?)",
+    )
+    .bind(id.hyphenated())
+    .bind(receiver_id.hyphenated())
+    .bind(ALERT)
+    .bind(serde_json::to_string(notice)?)
     .bind(now)
     .bind(now.timestamp_millis())
     .execute(executor)

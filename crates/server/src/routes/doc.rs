@@ -361,11 +361,22 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
     }
 
     let mut paths = PathsBuilder::new();
+    let mut taken = std::collections::BTreeSet::new();
     for rule in rules {
         let doc = &rule.doc;
+        // Two paths of the same words (`/a/{id}/b`, `/a/b`): the one with a parameter says so.
+        let mut id = operation_id(&rule.method, &rule.path);
+        if !taken.insert(id.clone()) {
+            id.push_str(if rule.path.contains('{') {
+                "_by_id"
+            } else {
+                "_without_id"
+            });
+            taken.insert(id.clone());
+        }
         let mut operation = OperationBuilder::new()
             .summary(Some(doc.summary.clone()))
-            .operation_id(Some(operation_id(&rule.method, &rule.path)))
+            .operation_id(Some(id))
             .tag(tag(&rule.path))
             .description(Some(format!(
                 "Requires a token whose role grants {:?}.",

@@ -1,6 +1,7 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
 mod advanced_settings;
+mod alert_rules;
 mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
@@ -42,6 +43,7 @@ pub fn table(state: &AppState) -> RouteTable {
     advanced_settings::register(&mut routes);
     previews::register(&mut routes);
     monitoring::register(&mut routes);
+    alert_rules::register(&mut routes);
     variables::register(&mut routes);
     routes
 }

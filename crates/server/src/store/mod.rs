@@ -2,6 +2,7 @@
 //! as its handlers and the engine read and write them.
 
 pub mod advanced_settings;
+pub mod alert_rules;
 pub mod auto_deploy;
 pub mod backups;
 pub mod clones;

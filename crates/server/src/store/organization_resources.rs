@@ -28,6 +28,12 @@ pub const WEBHOOKS: Kind = Kind {
     what: "webhook",
 };
 
+/// Alert receivers, as stored: what the routes write and the alert rounds send to.
+pub const ALERT_RECEIVERS: Kind = Kind {
+    stored_as: "alert_receiver",
+    what: "alert receiver",
+};
+
 /// Git tokens, as stored: what the routes write, services name and the engine's clones read.
 pub const GIT_TOKENS: Kind = Kind {
     stored_as: "git_token",

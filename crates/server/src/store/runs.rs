@@ -111,3 +111,21 @@ pub async fn cluster_of<'e>(
     .fetch_one(db)
     .await
 }
+
+/// Whether the environment is one of the organization's on the cluster.
+pub async fn environment_on_cluster<'e>(
+    db: impl SqliteExecutor<'e>,
+    organization_id: Uuid,
+    environment_id: Uuid,
+    cluster_id: Uuid,
+) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM environments
+                        WHERE id = ? AND organization_id = ? AND cluster_id = ?)",
+    )
+    .bind(environment_id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .bind(cluster_id.hyphenated())
+    .fetch_one(db)
+    .await
+}

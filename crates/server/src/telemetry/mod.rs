@@ -140,6 +140,36 @@ impl Telemetry {
         })
         .await
     }
+
+    /// The samples each expression gives at `at` over the fleet (an alert round's evaluation),
+    /// or why it gives none.
+    pub async fn instants(
+        &self,
+        fleet: Fleet,
+        expressions: Vec<String>,
+        at: f64,
+    ) -> Result<Vec<Result<Vec<f64>, String>>, Refusal> {
+        self.evaluate(move || {
+            Ok(expressions
+                .iter()
+                .map(|expression| {
+                    let expr = promql::parse(expression).map_err(|error| error.message)?;
+                    let mut evaluator = promql::Evaluator::new(&fleet, &expr, (at, at, 60.0), at);
+                    match evaluator
+                        .instant(&expr, at)
+                        .map_err(|error| error.message)?
+                    {
+                        promql::Value::Vector(samples) => {
+                            Ok(samples.iter().map(|sample| sample.value).collect())
+                        }
+                        promql::Value::Scalar(value) => Ok(vec![value]),
+                        _ => Err("the expression gives no number".to_string()),
+                    }
+                })
+                .collect())
+        })
+        .await
+    }
 }
 
 fn now() -> f64 {

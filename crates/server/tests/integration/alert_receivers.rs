@@ -41,11 +41,12 @@ async fn a_receiver_is_created_listed_updated_and_deleted() {
             Method::PUT,
             &one,
             Some(&auth),
-            Some(&json!({"name": "ops-eu", "description": "EU ops", "type": "EMAIL", "send_resolved": true}).to_string()),
+            Some(&json!({"name": "ops-eu", "description": "EU ops", "type": "SLACK", "send_resolved": true}).to_string()),
         )
         .await;
     assert_eq!(updated.status, StatusCode::OK, "{}", updated.body);
-    assert_eq!(updated.body["type"], "EMAIL");
+    assert_eq!(updated.body["name"], "ops-eu");
+    assert_eq!(updated.body["send_resolved"], true);
     for body in [&created.body, &updated.body, &server.get(&one).await.body] {
         assert!(!body.to_string().contains("secret-part"), "{body}");
         assert!(body.get("webhook_url").is_none());
@@ -69,11 +70,20 @@ async fn receiver_rules_name_the_field() {
     let wrong = server
         .post(
             "/api/alert-receivers",
-            json!({"organization_id": uuid::Uuid::new_v4(), "name": "x", "description": "d", "type": "EMAIL",
+            json!({"organization_id": uuid::Uuid::new_v4(), "name": "x", "description": "d", "type": "SLACK",
                    "send_resolved": true, "webhook_url": "not a uri"}),
         )
         .await;
     assert_invalid_fields(&wrong, &["organization_id", "webhook_url"]);
+    let email = server
+        .post(
+            "/api/alert-receivers",
+            json!({"organization_id": org, "name": "x", "description": "d", "type": "EMAIL",
+                   "send_resolved": true, "to": "ops", "from": "a@example.com",
+                   "smarthost": "smtp.example.com", "require_tls": true}),
+        )
+        .await;
+    assert_invalid_fields(&email, &["to", "smarthost", "auth_password"]);
     let kind = server
         .post(
             "/api/alert-receivers",

@@ -25,6 +25,16 @@ const NOT_AUDITED: &[(&str, &str, &str)] = &[
         "/organization/{organization_id}/listTfVarsFilesFromGitRepo",
         "reads a repository's files (a read the document makes a POST)",
     ),
+    (
+        "POST",
+        "/alert-receivers/validate",
+        "sends a test message to a receiver not saved; nothing of the organization changes",
+    ),
+    (
+        "POST",
+        "/alert-receivers/{alert_receiver_id}/validate",
+        "sends a test message to the receiver; nothing of the organization changes",
+    ),
 ];
 
 async fn entry_count(server: &TestServer) -> i64 {

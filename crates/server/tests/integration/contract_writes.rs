@@ -25,6 +25,9 @@ async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shap
     // The server's own document must say the same of every one of these writes.
     let own = server.own_document().await;
     let (mut ids, commit) = prepared(&server).await;
+    let (_receiver, received_at) = common::receiver::Receiver::start(0).await;
+    ids.0
+        .insert(ALERTS_RECEIVED_AT, format!("{received_at}/alerts"));
     let mut writes = hold_for_cancels(&server, &mut ids).await;
     let holding = writes.len();
     writes.extend(self::writes(&ids, &commit));
@@ -328,6 +331,9 @@ pub(crate) async fn release(server: &TestServer, ids: &Records) {
 
 /// Every shared write, in an order that works (creations, then updates, then actions, then
 /// deletions, deepest first), with a request body in the document's shapes.
+/// The record naming where a receiver of alerts listens, when a test started one.
+pub(crate) const ALERTS_RECEIVED_AT: &str = "alerts_received_at";
+
 pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option<Value>)> {
     let (post, put, delete) = (Method::POST, Method::PUT, Method::DELETE);
     let url = format!("file://{}", ids.1.path().display());
@@ -336,6 +342,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
     let organization = ids.id("organization_id");
     let project = ids.id("project_id");
     let environment = ids.id("environment_id");
+    // Where alert receivers are tested: a receiver on loopback when the caller started one.
+    let alerts = ids
+        .0
+        .get(ALERTS_RECEIVED_AT)
+        .map_or("https://hooks.slack.com/services/test", String::as_str);
     let mut writes: Vec<(Method, String, Option<Value>)> = vec![
         // First, while the database of `records` runs.
         (
@@ -505,6 +516,27 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "organization_id": organization, "name": "contract-receiver", "description": "Pages",
             "type": "SLACK", "send_resolved": false, "webhook_url": "https://hooks.slack.com/services/receiver"})),
         ),
+        // A test message, to the receiver on loopback the contract test starts.
+        (
+            post.clone(),
+            "/alert-receivers/validate".into(),
+            Some(json!({"message": "contract", "alert_receiver": {
+            "organization_id": organization, "name": "contract-test", "description": "",
+            "type": "SLACK", "send_resolved": false, "webhook_url": alerts}})),
+        ),
+        (
+            post.clone(),
+            "/alert-rules".into(),
+            Some(json!({
+            "organization_id": organization, "cluster_id": ids.id("environment_cluster_id"),
+            "target": {"target_type": "APPLICATION", "target_id": ids.id("application_id")},
+            "name": "contract-rule", "description": "Memory", "tag": "contract",
+            "condition": {"kind": "CUSTOM", "promql": "max(container_memory_working_set_bytes{container=\"app-zweb\"})",
+                          "operator": "ABOVE", "threshold": 1e9, "function": "NONE"},
+            "for_duration": "PT5M", "severity": "LOW", "enabled": true,
+            "alert_receiver_ids": [ids.id("alert_receiver_id")],
+            "presentation": {"summary": "Memory grows", "runbook_url": "https://runbooks.example/memory"}})),
+        ),
         (
             post.clone(),
             "/organization/{organization_id}/listTfVarsFilesFromGitRepo".into(),
@@ -620,10 +652,25 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             put.clone(),
+            "/alert-rules/{alert_rule_id}".into(),
+            Some(json!({
+            "name": "High CPU", "description": "CPU", "tag": "preset",
+            "condition": {"kind": "BUILT", "promql": "sum(rate(container_cpu_usage_seconds_total{container=\"app-zweb\"}[5m]))",
+                          "operator": "ABOVE", "threshold": 0.9, "function": "NONE"},
+            "for_duration": "PT10M", "severity": "HIGH", "enabled": false,
+            "alert_receiver_ids": [ids.id("alert_receiver_id")], "presentation": {}})),
+        ),
+        (
+            put.clone(),
             "/alert-receivers/{alert_receiver_id}".into(),
             Some(json!({
             "name": "on-call", "description": "Pages the on-call", "type": "SLACK",
-            "send_resolved": true, "webhook_url": "https://hooks.slack.com/services/other"})),
+            "send_resolved": true, "webhook_url": alerts})),
+        ),
+        (
+            post.clone(),
+            "/alert-receivers/{alert_receiver_id}/validate".into(),
+            Some(json!({"message": "contract"})),
         ),
         // Copies: the environment, then each service into it.
         (
@@ -980,6 +1027,7 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             None,
         ));
     }
+    writes.push((delete.clone(), "/alert-rules/{alert_rule_id}".into(), None));
     writes.push((delete, "/alert-receivers/{alert_receiver_id}".into(), None));
     writes
 }

@@ -7,6 +7,7 @@ mod common;
 mod actions;
 mod advanced_settings;
 mod alert_receivers;
+mod alerts;
 mod api;
 mod audit;
 mod audit_access;

@@ -11,7 +11,7 @@ use platform_api::monitoring::{sample_value, QueryAnswer};
 use serde_json::{json, Value};
 
 /// A container of two instances with a public HTTP port, given `memory` MiB.
-fn web(registry: &str, memory: i64) -> Value {
+pub fn web(registry: &str, memory: i64) -> Value {
     json!({"name": "web", "registry_id": registry, "image_name": "shop/web", "tag": "1.0",
            "memory": memory, "cpu": 500, "min_running_instances": 2, "max_running_instances": 2,
            "ports": [{"internal_port": 8080, "external_port": 443, "publicly_accessible": true,
@@ -19,7 +19,7 @@ fn web(registry: &str, memory: i64) -> Value {
 }
 
 /// The container given `memory` MiB, then deployed.
-async fn redeploy_with_memory(server: &TestServer, container: &str, memory: i64) {
+pub async fn redeploy_with_memory(server: &TestServer, container: &str, memory: i64) {
     let registry = server
         .get(&format!("/api/container/{container}"))
         .await
@@ -38,7 +38,7 @@ async fn redeploy_with_memory(server: &TestServer, container: &str, memory: i64)
 }
 
 /// The container `web`, deployed: `(environment, cluster, container)`.
-async fn deployed_container(server: &TestServer, memory: i64) -> (String, String, String) {
+pub async fn deployed_container(server: &TestServer, memory: i64) -> (String, String, String) {
     let (_, environment) = server.staging().await;
     let registry = server.container_registry().await;
     let container = server
@@ -58,7 +58,7 @@ async fn deployed_container(server: &TestServer, memory: i64) -> (String, String
     (environment, cluster, container)
 }
 
-async fn deploy(server: &TestServer, container: &str) {
+pub async fn deploy(server: &TestServer, container: &str) {
     let deployed = server
         .post(&format!("/api/container/{container}/deploy"), json!({}))
         .await;
@@ -70,7 +70,7 @@ async fn deploy(server: &TestServer, container: &str) {
 }
 
 /// Moves the service's deployments that finished in the last `recent` seconds `by` seconds back.
-async fn backdate(server: &TestServer, service: &str, recent: i64, by: i64) {
+pub async fn backdate(server: &TestServer, service: &str, recent: i64, by: i64) {
     let moved = sqlx::query(
         "UPDATE deployments
          SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', finished_at, ?),
@@ -92,7 +92,7 @@ async fn backdate(server: &TestServer, service: &str, recent: i64, by: i64) {
     );
 }
 
-fn now() -> f64 {
+pub fn now() -> f64 {
     chrono::Utc::now().timestamp() as f64
 }
 
@@ -133,7 +133,7 @@ async fn one_value(server: &TestServer, cluster: &str, query: &str, time: f64) -
 }
 
 /// The workload (and container) running the service, found as the platform's console finds it.
-async fn workload(server: &TestServer, cluster: &str, service: &str) -> String {
+pub async fn workload(server: &TestServer, cluster: &str, service: &str) -> String {
     let selector = format!("kube_deployment_labels{{label_qovery_com_service_id=\"{service}\"}}");
     let endpoint = format!(
         "api/v1/label/deployment/values?{}",

@@ -1,12 +1,17 @@
 //! Alert receivers (spec 2.13) at `/alert-receivers`: the organization comes in the body on
-//! creation and in `?organization_id=` when listing; `webhook_url` is kept as a secret.
+//! creation and in `?organization_id=` when listing; a Slack receiver's `webhook_url` and an
+//! e-mail receiver's `auth_password` are kept as secrets. `validate` sends a test message, to a
+//! receiver saved or about to be, and answers whether it went.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
-use platform_api::{AlertReceiver, AlertReceiverCreation, AlertReceiverUpdate, FieldError, List};
+use platform_api::{
+    AlertReceiver, AlertReceiverCreation, AlertReceiverCreationValidation, AlertReceiverType,
+    AlertReceiverUpdate, AlertReceiverValidation, EmailRelay, FieldError, List, TEST_MESSAGE,
+};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -14,17 +19,14 @@ use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
+use crate::notify::{self, AUTH_PASSWORD, WEBHOOK_URL};
 use crate::routes::doc::{self, Doc};
 use crate::routes::own_organization;
 use crate::routes::RouteTable;
 use crate::state::AppState;
 use crate::store::organization_resources::{self as store, Entry, Kind, Secrets};
 
-const KIND: Kind = Kind {
-    stored_as: "alert_receiver",
-    what: "alert receiver",
-};
-const WEBHOOK_URL: &str = "webhook_url";
+const KIND: Kind = store::ALERT_RECEIVERS;
 
 pub fn register(routes: &mut RouteTable) {
     let receivers = "/alert-receivers";
@@ -83,7 +85,43 @@ pub fn register(routes: &mut RouteTable) {
             Permission::Admin,
             Doc::new("Delete an alert receiver").answers_nothing(StatusCode::NO_CONTENT),
             delete_receiver,
+        )
+        .add(
+            Method::POST,
+            "/alert-receivers/validate",
+            Permission::Write,
+            Doc::new(
+                "Send a test message to an alert receiver before it is saved: 200 when it went, \
+                 400 saying why not",
+            )
+            .body::<AlertReceiverCreationValidation>()
+            .answers_nothing(StatusCode::OK),
+            validate_new_receiver,
+        )
+        .add(
+            Method::POST,
+            "/alert-receivers/{alert_receiver_id}/validate",
+            Permission::Write,
+            Doc::new(
+                "Send a test message to an alert receiver: 200 when it went, 400 saying why not",
+            )
+            .body::<AlertReceiverValidation>()
+            .answers_nothing(StatusCode::OK),
+            validate_receiver,
         );
+}
+
+/// The places the receiver sends to, checked against the target policy.
+async fn check_targets(state: &AppState, receiver: &AlertReceiverUpdate) -> Vec<FieldError> {
+    let mut refused = Vec::new();
+    if let Some(url) = &receiver.webhook_url {
+        refused.extend(state.targets.check("webhook_url", url).await.err());
+    }
+    if let Some(smarthost) = &receiver.email.relay.smarthost {
+        let server = format!("smtp://{}", smarthost.trim());
+        refused.extend(state.targets.check("smarthost", &server).await.err());
+    }
+    refused
 }
 
 #[derive(Deserialize)]
@@ -119,20 +157,14 @@ async fn create_receiver(
         );
     }
     if problems.is_empty() {
-        if let Err(refused) = state
-            .targets
-            .check("webhook_url", &request.webhook_url)
-            .await
-        {
-            problems.push(refused);
-        }
+        problems.extend(check_targets(&state, &request.receiver).await);
     }
     if !problems.is_empty() {
         return Err(ApiError::invalid(problems));
     }
     let (id, now) = (Uuid::new_v4(), Utc::now());
     let organization_id = request.organization_id;
-    let (receiver, secrets) = build(id, now, None, request.into_update());
+    let (receiver, secrets) = build(id, now, None, request.receiver);
     let secrets = state.sealer.seal_all(secrets);
     let entry = Entry {
         id,
@@ -167,12 +199,9 @@ async fn update_receiver(
     ApiJson(request): ApiJson<AlertReceiverUpdate>,
 ) -> ApiResult<Json<AlertReceiver>> {
     request.validate().map_err(ApiError::invalid)?;
-    if let Some(url) = &request.webhook_url {
-        state
-            .targets
-            .check("webhook_url", url)
-            .await
-            .map_err(|refused| ApiError::invalid(vec![refused]))?;
+    let refused = check_targets(&state, &request).await;
+    if !refused.is_empty() {
+        return Err(ApiError::invalid(refused));
     }
     let mut tx = db::begin_write(&state.writes).await?;
     let stored = store::find::<AlertReceiver>(&mut *tx, KIND, caller.organization_id, id).await?;
@@ -224,11 +253,17 @@ fn build(
     updated_at: Option<chrono::DateTime<Utc>>,
     request: AlertReceiverUpdate,
 ) -> (AlertReceiver, Secrets) {
-    let secrets = request
-        .webhook_url
-        .map(|url| (WEBHOOK_URL.to_string(), url.trim().to_string()))
-        .into_iter()
-        .collect();
+    let password = request.email.auth_password.clone();
+    let secrets = [
+        (
+            WEBHOOK_URL,
+            request.webhook_url.map(|url| url.trim().to_string()),
+        ),
+        (AUTH_PASSWORD, password),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some((name.to_string(), value?)))
+    .collect();
     let receiver = AlertReceiver {
         id,
         created_at,
@@ -239,6 +274,86 @@ fn build(
         send_resolved: request.send_resolved,
         owner: request.owner,
         severity: request.severity,
+        email: match request.receiver_type {
+            AlertReceiverType::Email => request.email.answered(),
+            _ => EmailRelay::default(),
+        },
     };
     (receiver, secrets)
+}
+
+/// A test notice with `message`, or the default one.
+fn test_notice(message: Option<String>) -> notify::Notice {
+    notify::Notice {
+        subject: "Test message from the platform".to_string(),
+        text: message
+            .filter(|message| !message.trim().is_empty())
+            .unwrap_or_else(|| TEST_MESSAGE.to_string()),
+    }
+}
+
+/// 200 when the test went; 400 saying why it did not.
+async fn sent(
+    state: &AppState,
+    receiver: &notify::Receiver,
+    message: Option<String>,
+) -> ApiResult<StatusCode> {
+    if let Some(text) = &message {
+        if let Some(refused) = platform_api::rules::description("message", Some(text)) {
+            return Err(ApiError::invalid(vec![refused]));
+        }
+    }
+    state
+        .notifier
+        .send(receiver, &test_notice(message))
+        .await
+        .map(|()| StatusCode::OK)
+        .map_err(|why| ApiError::invalid(vec![FieldError::new("alert_receiver", why)]))
+}
+
+async fn validate_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<AlertReceiverValidation>,
+) -> ApiResult<StatusCode> {
+    let stored = store::find::<AlertReceiver>(&state.db, KIND, caller.organization_id, id).await?;
+    let receiver = notify::Receiver::opened(&stored.record, &stored.secrets, &state.sealer)
+        .map_err(ApiError::internal)?;
+    sent(&state, &receiver, request.message).await
+}
+
+async fn validate_new_receiver(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(request): ApiJson<AlertReceiverCreationValidation>,
+) -> ApiResult<StatusCode> {
+    let creation = request.alert_receiver;
+    let mut problems = creation.validate().err().unwrap_or_default();
+    if creation.organization_id != caller.organization_id {
+        problems.insert(
+            0,
+            FieldError::new(
+                "alert_receiver.organization_id",
+                "must be the organization of your token",
+            ),
+        );
+    }
+    if problems.is_empty() {
+        problems.extend(check_targets(&state, &creation.receiver).await);
+    }
+    if !problems.is_empty() {
+        return Err(ApiError::invalid(problems));
+    }
+    let receiver = notify::Receiver {
+        kind: creation.receiver.receiver_type,
+        webhook_url: creation.receiver.webhook_url.clone(),
+        email: creation
+            .receiver
+            .email
+            .auth_password
+            .clone()
+            .map(|password| (creation.receiver.email.answered(), password)),
+    };
+    sent(&state, &receiver, request.message).await
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod receiver;
+pub mod smtp;
 
 use std::time::Duration;
 
@@ -720,6 +721,30 @@ pub async fn records(server: &TestServer) -> Records {
     let application = ids["application_id"].clone();
     // Routes of any service kind (`/service/{service_id}/...`) are read on the application.
     ids.insert("service_id", application.clone());
+    // An alert rule on the application, on its environment's cluster, sent to the receiver.
+    let environment = server
+        .get(&format!("/api/environment/{}", ids["environment_id"]))
+        .await;
+    let workload = platform_api::Workload {
+        service_id: application.parse().unwrap(),
+        name: "app-zweb".into(),
+        ingress: None,
+        stateful: false,
+    };
+    let receivers = vec![ids["alert_receiver_id"].parse().unwrap()];
+    let mut rule =
+        serde_json::to_value(platform_api::Preset::Cpu.rule(&workload, receivers)).unwrap();
+    rule["organization_id"] = json!(org);
+    let cluster = environment.body["cluster_id"].as_str().unwrap().to_string();
+    rule["cluster_id"] = json!(cluster);
+    rule["target"] = json!({"target_type": "APPLICATION", "target_id": application});
+    let created = server.post("/api/alert-rules", rule).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    ids.insert(
+        "alert_rule_id",
+        created.body["id"].as_str().unwrap().to_string(),
+    );
+    ids.insert("environment_cluster_id", cluster);
     for (parameter, collection, body) in [
         (
             "variable_id",

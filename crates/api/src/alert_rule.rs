@@ -1,0 +1,492 @@
+//! Alert rules (`/alert-rules`): a PromQL expression over a cluster's series, a comparison with a
+//! threshold, how long it must hold, and who is told. The presets a service offers ("CPU above
+//! 80% of its request for 5 minutes", …) are written here once, for the console that offers them
+//! and the tests that check them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::FieldError;
+use crate::history::iso_duration_seconds;
+use crate::rules::{self, Violations};
+
+wire_enum!(
+    /// How bad it is when the rule fires.
+    AlertSeverity {
+        Low = "LOW" => "Low",
+        Medium = "MEDIUM" => "Medium",
+        High = "HIGH" => "High",
+        Critical = "CRITICAL" => "Critical",
+    }
+);
+
+wire_enum!(
+    /// Where a rule stands: not yet evaluated, its condition false, holding for less than its
+    /// duration, firing, firing and its receivers told, silenced, or firing with nobody to tell.
+    AlertRuleState {
+        Undeployed = "UNDEPLOYED" => "Not evaluated yet",
+        Ok = "OK" => "OK",
+        Triggered = "TRIGGERED" => "Triggered",
+        PendingNotification = "PENDING_NOTIFICATION" => "Pending",
+        Notified = "NOTIFIED" => "Notified",
+        Suppressed = "SUPPRESSED" => "Suppressed",
+        Unrouted = "UNROUTED" => "No receiver",
+    }
+);
+
+impl AlertRuleState {
+    /// Whether the rule calls for attention.
+    pub fn is_firing(self) -> bool {
+        matches!(
+            self,
+            AlertRuleState::Triggered | AlertRuleState::Notified | AlertRuleState::Unrouted
+        )
+    }
+}
+
+wire_enum!(
+    /// Where a rule comes from: managed through the API, or left in the alerting system after its
+    /// deletion.
+    AlertRuleSource {
+        Managed = "MANAGED" => "Managed",
+        Ghost = "GHOST" => "Ghost",
+    }
+);
+
+wire_enum!(
+    /// What a rule watches.
+    AlertTargetType {
+        Cluster = " CLUSTER" => "Cluster",
+        Environment = "ENVIRONMENT" => "Environment",
+        Application = "APPLICATION" => "Application",
+        Container = "CONTAINER" => "Container",
+        Job = "JOB" => "Job",
+        Cronjob = "CRONJOB" => "Cron job",
+        Helm = "HELM" => "Helm",
+        Terraform = "TERRAFORM" => "Terraform",
+    }
+);
+
+wire_enum!(
+    AlertRuleConditionKind {
+        Custom = "CUSTOM" => "Custom",
+        Built = "BUILT" => "Built",
+    }
+);
+
+wire_enum!(
+    AlertRuleConditionOperator {
+        None = "NONE" => "Holds when the expression gives a value",
+        Above = "ABOVE" => "Above",
+        Below = "BELOW" => "Below",
+        AboveOrEqual = "ABOVE_OR_EQUAL" => "At or above",
+        BelowOrEqual = "BELOW_OR_EQUAL" => "At or below",
+        Equal = "EQUAL" => "Equal to",
+    }
+);
+
+wire_enum!(
+    AlertRuleConditionFunction {
+        None = "NONE" => "Each series",
+        Avg = "AVG" => "Average",
+        Max = "MAX" => "Highest",
+        Min = "MIN" => "Lowest",
+        Sum = "SUM" => "Sum",
+        Count = "COUNT" => "Count",
+    }
+);
+
+/// A rule's condition: its PromQL without the comparison, and the comparison beside it.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertRuleCondition {
+    pub kind: AlertRuleConditionKind,
+    pub promql: String,
+    #[serde(default)]
+    pub operator: Option<AlertRuleConditionOperator>,
+    #[serde(default)]
+    pub threshold: Option<f64>,
+    #[serde(default)]
+    pub function: Option<AlertRuleConditionFunction>,
+}
+
+/// The most a condition's PromQL holds.
+pub const PROMQL_MAX_CHARS: usize = 4096;
+
+impl AlertRuleCondition {
+    /// The whole expression a rule evaluates: the function over the PromQL, compared with the
+    /// threshold. It holds while it gives a series.
+    pub fn expression(&self) -> String {
+        let inner = format!("({})", self.promql.trim());
+        let applied = match self.function.unwrap_or(AlertRuleConditionFunction::None) {
+            AlertRuleConditionFunction::Avg => format!("avg({inner})"),
+            AlertRuleConditionFunction::Max => format!("max({inner})"),
+            AlertRuleConditionFunction::Min => format!("min({inner})"),
+            AlertRuleConditionFunction::Sum => format!("sum({inner})"),
+            AlertRuleConditionFunction::Count => format!("count({inner})"),
+            _ => inner,
+        };
+        let threshold = self.threshold.unwrap_or(0.0);
+        let comparison = match self.operator.unwrap_or(AlertRuleConditionOperator::None) {
+            AlertRuleConditionOperator::Above => ">",
+            AlertRuleConditionOperator::Below => "<",
+            AlertRuleConditionOperator::AboveOrEqual => ">=",
+            AlertRuleConditionOperator::BelowOrEqual => "<=",
+            AlertRuleConditionOperator::Equal => "==",
+            _ => return applied,
+        };
+        format!("{applied} {comparison} {threshold}")
+    }
+
+    fn check(&self, violations: &mut Violations) {
+        if self.promql.trim().is_empty() {
+            violations.check(Some(FieldError::new("condition.promql", "is required")));
+        } else {
+            violations.check(rules::line(
+                "condition.promql",
+                &self.promql,
+                PROMQL_MAX_CHARS,
+            ));
+        }
+        let compares = !matches!(self.operator, None | Some(AlertRuleConditionOperator::None));
+        match self.threshold {
+            Some(threshold) if !threshold.is_finite() => violations.check(Some(FieldError::new(
+                "condition.threshold",
+                "must be a number",
+            ))),
+            None if compares => violations.check(Some(FieldError::new(
+                "condition.threshold",
+                "is required with an operator",
+            ))),
+            _ => {}
+        }
+    }
+}
+
+/// What a rule watches: a service, an environment or a cluster.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertTarget {
+    pub target_type: AlertTargetType,
+    pub target_id: Uuid,
+    /// The service, when it watches one (answers only).
+    #[serde(default)]
+    pub service: Option<AlertedService>,
+}
+
+/// The service a rule watches, as a list of rules names it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertedService {
+    pub id: Uuid,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub icon_uri: String,
+    pub service_type: crate::service_type::ServiceType,
+    pub project_id: Uuid,
+    pub project_name: String,
+    pub environment_id: Uuid,
+    pub environment_name: String,
+    pub cluster_id: Uuid,
+    /// A job's kind, when it is a job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_type: Option<crate::job::JobType>,
+}
+
+/// What a notification says besides the rule's name.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertPresentation {
+    #[serde(default)]
+    #[serialize_always]
+    pub summary: Option<String>,
+    #[serde(default)]
+    #[serialize_always]
+    pub runbook_url: Option<String>,
+}
+
+/// Body of `PUT /alert-rules/{id}`: the rule's definition.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertRuleEditRequest {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub tag: String,
+    pub condition: AlertRuleCondition,
+    /// ISO 8601 (`PT5M`).
+    pub for_duration: String,
+    pub severity: AlertSeverity,
+    #[serde(default)]
+    pub enabled: bool,
+    pub alert_receiver_ids: Vec<Uuid>,
+    #[serde(default)]
+    pub presentation: AlertPresentation,
+}
+
+/// Body of `POST /alert-rules`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertRuleCreationRequest {
+    pub organization_id: Uuid,
+    pub cluster_id: Uuid,
+    pub target: AlertTarget,
+    #[serde(flatten)]
+    pub rule: AlertRuleEditRequest,
+}
+
+/// The longest a condition may have to hold.
+pub const FOR_DURATION_MAX_SECONDS: i64 = 7 * 24 * 3600;
+
+impl AlertRuleEditRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description("description", Some(&self.description)));
+        violations.check(rules::line("tag", &self.tag, rules::NAME_MAX_CHARS));
+        self.condition.check(&mut violations);
+        match iso_duration_seconds(&self.for_duration) {
+            Some(seconds) if seconds <= FOR_DURATION_MAX_SECONDS => {}
+            Some(_) => violations.check(Some(FieldError::new(
+                "for_duration",
+                "must be at most 7 days (P7D)",
+            ))),
+            None => violations.check(Some(FieldError::new(
+                "for_duration",
+                "must be an ISO 8601 duration such as PT5M",
+            ))),
+        }
+        if self.alert_receiver_ids.is_empty() {
+            violations.check(Some(FieldError::new(
+                "alert_receiver_ids",
+                "must name at least one alert receiver: create one in the organization's settings",
+            )));
+        }
+        if let Some(summary) = &self.presentation.summary {
+            violations.check(rules::description("presentation.summary", Some(summary)));
+        }
+        if let Some(url) = &self.presentation.runbook_url {
+            violations.check(rules::uri("presentation.runbook_url", url));
+        }
+        violations.into_result()
+    }
+}
+
+impl AlertRuleCreationRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        self.rule.validate()
+    }
+}
+
+/// A rule as answered.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AlertRuleResponse {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    #[serde(default)]
+    pub updated_at: Option<DateTime<Utc>>,
+    pub source: AlertRuleSource,
+    pub state: AlertRuleState,
+    pub organization_id: Uuid,
+    pub cluster_id: Uuid,
+    pub target: AlertTarget,
+    #[serde(flatten)]
+    pub rule: AlertRuleEditRequest,
+    /// Whether its latest edit has been evaluated.
+    pub is_up_to_date: bool,
+    /// When it began to fire.
+    #[serde(default)]
+    pub starts_at: Option<DateTime<Utc>>,
+}
+
+/// What a preset watches a service for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    Cpu,
+    Memory,
+    Errors,
+    Latency,
+    InstanceMissing,
+    InstanceRestarted,
+}
+
+/// The names the cluster's series know a service by (found with label look-ups).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Workload {
+    pub service_id: Uuid,
+    /// Its Deployment's (or StatefulSet's) and its containers' name.
+    pub name: String,
+    /// Its ingress, for a service with a public HTTP port.
+    pub ingress: Option<String>,
+    /// Whether it runs as a StatefulSet (a database).
+    pub stateful: bool,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 6] = [
+        Preset::Cpu,
+        Preset::Memory,
+        Preset::Errors,
+        Preset::Latency,
+        Preset::InstanceMissing,
+        Preset::InstanceRestarted,
+    ];
+
+    /// What a person picks from.
+    pub fn label(self) -> &'static str {
+        match self {
+            Preset::Cpu => "CPU above 80% of its request for 5 minutes",
+            Preset::Memory => "Memory above 80% of its limit for 5 minutes",
+            Preset::Errors => "HTTP 5xx above 5% of requests for 5 minutes",
+            Preset::Latency => "p99 latency above 250 ms for 5 minutes",
+            Preset::InstanceMissing => "An instance missing (available below wanted)",
+            Preset::InstanceRestarted => "An instance restarted",
+        }
+    }
+
+    /// Whether the preset applies to the workload (requests need an ingress).
+    pub fn applies_to(self, workload: &Workload) -> bool {
+        !matches!(self, Preset::Errors | Preset::Latency) || workload.ingress.is_some()
+    }
+
+    /// The rule the preset gives for the workload, sent to `receivers`.
+    pub fn rule(self, workload: &Workload, receivers: Vec<Uuid>) -> AlertRuleEditRequest {
+        let container = &workload.name;
+        let ingress = workload.ingress.as_deref().unwrap_or_default();
+        let (name, promql, function, operator, threshold, for_duration, severity) = match self {
+            Preset::Cpu => (
+                "High CPU",
+                format!(
+                    "sum(rate(container_cpu_usage_seconds_total{{container=\"{container}\"}}[5m])) / sum(kube_pod_container_resource_requests{{container=\"{container}\", resource=\"cpu\"}})"
+                ),
+                AlertRuleConditionFunction::None,
+                AlertRuleConditionOperator::Above,
+                0.8,
+                "PT5M",
+                AlertSeverity::Medium,
+            ),
+            Preset::Memory => (
+                "High memory",
+                format!(
+                    "max(container_memory_working_set_bytes{{container=\"{container}\"}}) / max(kube_pod_container_resource_limits{{container=\"{container}\", resource=\"memory\"}})"
+                ),
+                AlertRuleConditionFunction::None,
+                AlertRuleConditionOperator::Above,
+                0.8,
+                "PT5M",
+                AlertSeverity::High,
+            ),
+            Preset::Errors => (
+                "HTTP errors",
+                format!(
+                    "sum(nginx:req_rate:5m_by_status{{ingress=\"{ingress}\", status=~\"5..\"}}) / sum(nginx:req_rate:5m{{ingress=\"{ingress}\"}})"
+                ),
+                AlertRuleConditionFunction::None,
+                AlertRuleConditionOperator::Above,
+                0.05,
+                "PT5M",
+                AlertSeverity::High,
+            ),
+            Preset::Latency => (
+                "Slow responses",
+                format!("max(nginx:request_p99:5m{{ingress=\"{ingress}\"}})"),
+                AlertRuleConditionFunction::None,
+                AlertRuleConditionOperator::Above,
+                0.25,
+                "PT5M",
+                AlertSeverity::Medium,
+            ),
+            Preset::InstanceMissing => {
+                let (wanted, available) = if workload.stateful {
+                    ("kube_statefulset_replicas", "kube_statefulset_status_replicas_ready")
+                } else {
+                    ("kube_deployment_spec_replicas", "kube_deployment_status_replicas_available")
+                };
+                let label = if workload.stateful { "statefulset" } else { "deployment" };
+                (
+                    "Instance missing",
+                    format!(
+                        "sum({available}{{{label}=\"{container}\"}}) / sum({wanted}{{{label}=\"{container}\"}})"
+                    ),
+                    AlertRuleConditionFunction::None,
+                    AlertRuleConditionOperator::Below,
+                    1.0,
+                    "PT2M",
+                    AlertSeverity::High,
+                )
+            }
+            Preset::InstanceRestarted => (
+                "Instance restarted",
+                format!(
+                    "sum(increase(kube_pod_container_status_restarts_total{{container=\"{container}\"}}[5m]))"
+                ),
+                AlertRuleConditionFunction::None,
+                AlertRuleConditionOperator::Above,
+                0.0,
+                "PT0S",
+                AlertSeverity::Medium,
+            ),
+        };
+        AlertRuleEditRequest {
+            name: name.to_string(),
+            description: self.label().to_string(),
+            tag: "preset".to_string(),
+            condition: AlertRuleCondition {
+                kind: AlertRuleConditionKind::Built,
+                promql,
+                operator: Some(operator),
+                threshold: Some(threshold),
+                function: Some(function),
+            },
+            for_duration: for_duration.to_string(),
+            severity,
+            enabled: true,
+            alert_receiver_ids: receivers,
+            presentation: AlertPresentation::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_is_its_function_and_comparison_around_its_promql() {
+        let condition = AlertRuleCondition {
+            kind: AlertRuleConditionKind::Custom,
+            promql: "rate(x[5m])".into(),
+            operator: Some(AlertRuleConditionOperator::Above),
+            threshold: Some(0.8),
+            function: Some(AlertRuleConditionFunction::Avg),
+        };
+        assert_eq!(condition.expression(), "avg((rate(x[5m]))) > 0.8");
+    }
+
+    #[test]
+    fn every_preset_gives_a_rule_the_rules_accept() {
+        let workload = Workload {
+            service_id: Uuid::nil(),
+            name: "app-z1234".into(),
+            ingress: Some("app-z1234-ingress".into()),
+            stateful: false,
+        };
+        for preset in Preset::ALL {
+            let rule = preset.rule(&workload, vec![Uuid::nil()]);
+            assert!(rule.validate().is_ok(), "{preset:?}: {:?}", rule.validate());
+            assert!(rule.condition.promql.contains("app-z1234"));
+        }
+        let rule = Preset::Cpu.rule(&workload, vec![]);
+        assert_eq!(rule.validate().unwrap_err()[0].field, "alert_receiver_ids");
+    }
+}
