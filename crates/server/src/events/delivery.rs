@@ -54,7 +54,7 @@ struct Due {
 enum Sent {
     Event {
         event: WebhookEvent,
-        payload: EventPayload,
+        payload: Box<EventPayload>,
     },
     Notice(Notice),
 }

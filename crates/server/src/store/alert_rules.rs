@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use platform_api::{
     AlertRuleEditRequest, AlertRuleResponse, AlertRuleSource, AlertRuleState, AlertTarget,
-    AlertTargetType, AlertedService, ServiceType, WireEnum,
+    AlertTargetType, AlertedService, ServiceType,
 };
 use sqlx::{SqliteConnection, SqliteExecutor};
 use uuid::fmt::Hyphenated;

@@ -73,7 +73,7 @@ async fn a_missing_instance_goes_pending_then_triggered_then_notified_and_resolv
     let (_, cluster, container) = deployed_container(&server, 512).await;
     backdate(&server, &container, 60, 3 * 3600).await;
     let name = workload(&server, &cluster, &container).await;
-    let receivers = vec![
+    let receivers = [
         slack_receiver(&server, &format!("{slack_url}/chat")).await,
         email_receiver(&server, &smarthost, false).await,
     ];
