@@ -1,15 +1,18 @@
-//! The rows an action's run writes: the service's state, each step, the action's end, its log
-//! lines.
+//! The rows an action's run writes: the service's state, each step, the action's end (and its
+//! entry in the audit log), its log lines.
 
 use platform_api::WireEnum;
 use std::time::Duration;
 
 use chrono::Utc;
-use platform_api::{ActionStatus, ServiceState, StepStatus, WebhookEvent};
+use platform_api::audit::{EventType, Origin};
+use platform_api::{ActionStatus, ServiceState, StatusAction, StepStatus, SubAction, WebhookEvent};
 use sqlx::{Sqlite, Transaction};
+use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::plan::PlannedStep;
+use crate::audit::{self, Change, Target};
 use crate::events;
 
 /// How a step ends.
@@ -116,12 +119,78 @@ pub(super) async fn end(
         .execute(&mut **tx)
         .await?;
     log(tx, deployment_id, service_id, message).await?;
+    record_end(tx, deployment_id, service_id, action_status).await?;
     let event = match action_status {
         ActionStatus::Success => WebhookEvent::DeploymentSuccessful,
         ActionStatus::Canceled => WebhookEvent::DeploymentCancelled,
         _ => WebhookEvent::DeploymentFailure,
     };
     events::emit(tx, deployment_id, event, state).await
+}
+
+/// Who the audit log names as ending an action.
+const ENDED_BY: &str = "Deployment engine";
+
+/// Records in the audit log how the action ended (DEPLOYED, DEPLOY_FAILED, RESTARTED, …), as the
+/// platform does: what places deployments on a chart's time axis. A canceled action's end is its
+/// cancel's entry.
+async fn record_end(
+    tx: &mut Transaction<'_, Sqlite>,
+    deployment_id: Uuid,
+    service_id: Uuid,
+    action_status: ActionStatus,
+) -> anyhow::Result<()> {
+    #[derive(sqlx::FromRow)]
+    struct Ended {
+        action: StatusAction,
+        plan_only: bool,
+        #[sqlx(try_from = "Hyphenated")]
+        organization_id: Uuid,
+        git_commit_id: Option<String>,
+    }
+    let ended: Option<Ended> = sqlx::query_as(
+        "SELECT d.action, d.sub_action = ? AS plan_only, s.organization_id, d.git_commit_id
+         FROM deployments d JOIN services s ON s.id = d.service_id WHERE d.id = ?",
+    )
+    .bind(SubAction::TerraformPlanOnly)
+    .bind(deployment_id.hyphenated())
+    .fetch_optional(&mut **tx)
+    .await
+    .unwrap_or_else(|error| {
+        // A row the engine cannot read still ends: without its entry.
+        tracing::warn!(deployment = %deployment_id, %error, "the action's end is not in the audit log");
+        None
+    });
+    let Some(ended) = ended else {
+        return Ok(());
+    };
+    let succeeded = action_status == ActionStatus::Success;
+    let event = match (ended.action, succeeded) {
+        _ if ended.plan_only => return Ok(()),
+        _ if action_status == ActionStatus::Canceled => return Ok(()),
+        (StatusAction::Deploy, true) => EventType::Deployed,
+        (StatusAction::Deploy, false) => EventType::DeployFailed,
+        (StatusAction::Restart, true) => EventType::Restarted,
+        (StatusAction::Restart, false) => EventType::RestartFailed,
+        (StatusAction::Stop, true) => EventType::Stopped,
+        (StatusAction::Stop, false) => EventType::StopFailed,
+        (StatusAction::Delete, true) => EventType::Uninstalled,
+        (StatusAction::Delete, false) => EventType::UninstallFailed,
+        _ => return Ok(()),
+    };
+    let target = Target::service(tx, service_id).await?;
+    let change = Change::new(event, target).after(&serde_json::json!({
+        "execution_id": deployment_id.simple().to_string(),
+        "git_commit_id": ended.git_commit_id,
+    }));
+    audit::record_as(
+        tx,
+        (ended.organization_id, ENDED_BY),
+        Origin::PlatformInternal,
+        change,
+    )
+    .await?;
+    Ok(())
 }
 
 pub(super) async fn set_state(
