@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use crate::error::FieldError;
 use crate::history::iso_duration_seconds;
+use crate::monitoring::{Quantile, Workload};
 use crate::rules::{self, Violations};
 
 wire_enum!(
@@ -320,18 +321,6 @@ pub enum Preset {
     InstanceRestarted,
 }
 
-/// The names the cluster's series know a service by (found with label look-ups).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Workload {
-    pub service_id: Uuid,
-    /// Its Deployment's (or StatefulSet's) and its containers' name.
-    pub name: String,
-    /// Its ingress, for a service with a public HTTP port.
-    pub ingress: Option<String>,
-    /// Whether it runs as a StatefulSet (a database).
-    pub stateful: bool,
-}
-
 impl Preset {
     pub const ALL: [Preset; 6] = [
         Preset::Cpu,
@@ -361,16 +350,13 @@ impl Preset {
 
     /// The rule the preset gives for the workload, sent to `receivers`.
     pub fn rule(self, workload: &Workload, receivers: Vec<Uuid>) -> AlertRuleEditRequest {
-        let container = &workload.name;
-        let ingress = workload.ingress.as_deref().unwrap_or_default();
-        let (name, promql, function, operator, threshold, for_duration, severity) = match self {
+        use AlertRuleConditionOperator::{Above, Below};
+        let window = "5m";
+        let (name, promql, operator, threshold, for_duration, severity) = match self {
             Preset::Cpu => (
                 "High CPU",
-                format!(
-                    "sum(rate(container_cpu_usage_seconds_total{{container=\"{container}\"}}[5m])) / sum(kube_pod_container_resource_requests{{container=\"{container}\", resource=\"cpu\"}})"
-                ),
-                AlertRuleConditionFunction::None,
-                AlertRuleConditionOperator::Above,
+                format!("{} / {}", workload.cpu(window), workload.cpu_request()),
+                Above,
                 0.8,
                 "PT5M",
                 AlertSeverity::Medium,
@@ -378,65 +364,53 @@ impl Preset {
             Preset::Memory => (
                 "High memory",
                 format!(
-                    "max(container_memory_working_set_bytes{{container=\"{container}\"}}) / max(kube_pod_container_resource_limits{{container=\"{container}\", resource=\"memory\"}})"
+                    "max({}) / {}",
+                    workload.memory_by_instance(),
+                    workload.memory_limit()
                 ),
-                AlertRuleConditionFunction::None,
-                AlertRuleConditionOperator::Above,
+                Above,
                 0.8,
                 "PT5M",
                 AlertSeverity::High,
             ),
             Preset::Errors => (
                 "HTTP errors",
-                format!(
-                    "sum(nginx:req_rate:5m_by_status{{ingress=\"{ingress}\", status=~\"5..\"}}) / sum(nginx:req_rate:5m{{ingress=\"{ingress}\"}})"
-                ),
-                AlertRuleConditionFunction::None,
-                AlertRuleConditionOperator::Above,
+                workload.error_share(window),
+                Above,
                 0.05,
                 "PT5M",
                 AlertSeverity::High,
             ),
             Preset::Latency => (
                 "Slow responses",
-                format!("max(nginx:request_p99:5m{{ingress=\"{ingress}\"}})"),
-                AlertRuleConditionFunction::None,
-                AlertRuleConditionOperator::Above,
+                format!("max({})", workload.latency(Quantile::P99)),
+                Above,
                 0.25,
                 "PT5M",
                 AlertSeverity::Medium,
             ),
-            Preset::InstanceMissing => {
-                let (wanted, available) = if workload.stateful {
-                    ("kube_statefulset_replicas", "kube_statefulset_status_replicas_ready")
-                } else {
-                    ("kube_deployment_spec_replicas", "kube_deployment_status_replicas_available")
-                };
-                let label = if workload.stateful { "statefulset" } else { "deployment" };
-                (
-                    "Instance missing",
-                    format!(
-                        "sum({available}{{{label}=\"{container}\"}}) / sum({wanted}{{{label}=\"{container}\"}})"
-                    ),
-                    AlertRuleConditionFunction::None,
-                    AlertRuleConditionOperator::Below,
-                    1.0,
-                    "PT2M",
-                    AlertSeverity::High,
-                )
-            }
+            Preset::InstanceMissing => (
+                "Instance missing",
+                format!(
+                    "{} / {}",
+                    workload.instances_ready(),
+                    workload.instances_wanted()
+                ),
+                Below,
+                1.0,
+                "PT2M",
+                AlertSeverity::High,
+            ),
             Preset::InstanceRestarted => (
                 "Instance restarted",
-                format!(
-                    "sum(increase(kube_pod_container_status_restarts_total{{container=\"{container}\"}}[5m]))"
-                ),
-                AlertRuleConditionFunction::None,
-                AlertRuleConditionOperator::Above,
+                workload.restarts(window),
+                Above,
                 0.0,
                 "PT0S",
                 AlertSeverity::Medium,
             ),
         };
+        let function = AlertRuleConditionFunction::None;
         AlertRuleEditRequest {
             name: name.to_string(),
             description: self.label().to_string(),
@@ -477,7 +451,8 @@ mod tests {
     fn every_preset_gives_a_rule_the_rules_accept() {
         let workload = Workload {
             service_id: Uuid::nil(),
-            name: "app-z1234".into(),
+            name: Some("app-z1234".into()),
+            namespace: None,
             ingress: Some("app-z1234-ingress".into()),
             stateful: false,
         };

@@ -295,19 +295,7 @@ impl EventQuery {
 
     /// The query string of this query (without `?`), parameters in the document's names.
     pub fn to_query_string(&self) -> String {
-        let value = serde_json::to_value(self).unwrap_or_default();
-        let pairs = value
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(name, value)| {
-                let text = match value {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
-                format!("{name}={}", percent_encode(&text))
-            });
-        pairs.collect::<Vec<_>>().join("&")
+        crate::query::to_query_string(self)
     }
 }
 
@@ -403,17 +391,6 @@ fn read_nanos(text: &str) -> Result<i64, String> {
         .ok_or_else(|| {
             "must be nanoseconds since the Unix epoch or an RFC 3339 date and time".to_string()
         })
-}
-
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            _ => format!("%{byte:02X}"),
-        })
-        .collect()
 }
 
 /// Fields the audit log does not show as changed: they change with every write.

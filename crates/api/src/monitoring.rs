@@ -108,6 +108,237 @@ pub struct KubernetesEvent {
     pub last_occurrence: DateTime<Utc>,
 }
 
+/// The names the cluster's series know a service by, found with label look-ups: its Deployment's
+/// or StatefulSet's name, which its containers take too; or, for a service run by neither (a
+/// job), its namespace, its pods found through their label. Every query of a service the console
+/// sends is written here, and the presets of its alert rules.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Workload {
+    pub service_id: uuid::Uuid,
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+    /// Its ingress, for a service with a public HTTP port.
+    pub ingress: Option<String>,
+    /// Whether it runs as a StatefulSet (a database).
+    pub stateful: bool,
+}
+
+/// A latency quantile the ingress records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantile {
+    P50,
+    P95,
+    P99,
+}
+
+impl Quantile {
+    pub const ALL: [Quantile; 3] = [Quantile::P50, Quantile::P95, Quantile::P99];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Quantile::P50 => "p50",
+            Quantile::P95 => "p95",
+            Quantile::P99 => "p99",
+        }
+    }
+}
+
+impl Workload {
+    /// The look-up that finds a service's Deployment (`deployment`) or StatefulSet
+    /// (`statefulset`): the `endpoint` of a label look-up.
+    pub fn lookup(label: &str, service_id: uuid::Uuid) -> String {
+        let series = match label {
+            "statefulset" => "kube_statefulset_labels",
+            "ingress" => "kube_ingress_labels",
+            "namespace" => "kube_pod_labels",
+            _ => "kube_deployment_labels",
+        };
+        let id_label = if label == "ingress" {
+            "label_qovery_com_associated_service_id"
+        } else {
+            "label_qovery_com_service_id"
+        };
+        let selector = format!("{series}{{{id_label}=\"{service_id}\"}}");
+        format!(
+            "api/v1/label/{label}/values?match[]={}",
+            crate::query::percent_encode(&selector)
+        )
+    }
+
+    /// `metric` of the service's containers, `more` matchers added (`resource="cpu"`).
+    fn containers(&self, metric: &str, more: &str) -> String {
+        let more = if more.is_empty() {
+            String::new()
+        } else {
+            format!(", {more}")
+        };
+        match (&self.name, &self.namespace) {
+            (Some(name), _) => format!("{metric}{{container=\"{name}\"{more}}}"),
+            (None, namespace) => format!(
+                "({metric}{{namespace=\"{}\"{more}}} * on (namespace, pod) group_left () kube_pod_labels{{label_qovery_com_service_id=\"{}\"}})",
+                namespace.as_deref().unwrap_or_default(),
+                self.service_id
+            ),
+        }
+    }
+
+    /// Cores used per instance.
+    pub fn cpu_by_instance(&self, window: &str) -> String {
+        format!(
+            "sum by (pod) (rate({}[{window}]))",
+            self.containers("container_cpu_usage_seconds_total", "")
+        )
+    }
+
+    /// Cores used by every instance together.
+    pub fn cpu(&self, window: &str) -> String {
+        format!(
+            "sum(rate({}[{window}]))",
+            self.containers("container_cpu_usage_seconds_total", "")
+        )
+    }
+
+    /// Cores requested by every instance together.
+    pub fn cpu_request(&self) -> String {
+        format!(
+            "sum({})",
+            self.containers("kube_pod_container_resource_requests", "resource=\"cpu\"")
+        )
+    }
+
+    /// An instance's cores: its request and its limit.
+    pub fn cpu_per_instance(&self, limit: bool) -> String {
+        let metric = if limit {
+            "kube_pod_container_resource_limits"
+        } else {
+            "kube_pod_container_resource_requests"
+        };
+        format!("max({})", self.containers(metric, "resource=\"cpu\""))
+    }
+
+    /// Bytes held per instance.
+    pub fn memory_by_instance(&self) -> String {
+        format!(
+            "sum by (pod) ({})",
+            self.containers("container_memory_working_set_bytes", "")
+        )
+    }
+
+    /// An instance's memory limit, in bytes.
+    pub fn memory_limit(&self) -> String {
+        format!(
+            "max({})",
+            self.containers("kube_pod_container_resource_limits", "resource=\"memory\"")
+        )
+    }
+
+    /// Instances ready.
+    pub fn instances_ready(&self) -> String {
+        format!(
+            "sum({})",
+            self.containers("kube_pod_container_status_ready", "")
+        )
+    }
+
+    /// Instances wanted.
+    pub fn instances_wanted(&self) -> String {
+        match (&self.name, self.stateful) {
+            (Some(name), true) => {
+                format!("max(kube_statefulset_replicas{{statefulset=\"{name}\"}})")
+            }
+            (Some(name), false) => {
+                format!("max(kube_deployment_spec_replicas{{deployment=\"{name}\"}})")
+            }
+            (None, _) => format!(
+                "count({})",
+                self.containers("kube_pod_container_status_ready", "")
+            ),
+        }
+    }
+
+    /// Restarts of its containers over the window.
+    pub fn restarts(&self, window: &str) -> String {
+        format!(
+            "sum(increase({}[{window}]))",
+            self.containers("kube_pod_container_status_restarts_total", "")
+        )
+    }
+
+    /// Restarts per instance over each step: a marker where one happened.
+    pub fn restarts_by_instance(&self, window: &str) -> String {
+        format!(
+            "sum by (pod) (increase({}[{window}])) > 0",
+            self.containers("kube_pod_container_status_restarts_total", "")
+        )
+    }
+
+    /// Kubernetes events of `reason` over the window (`OOMKilled`).
+    pub fn events(&self, reason: &str, window: &str) -> String {
+        format!(
+            "sum(increase(k8s_event_logger_q_k8s_events_total{{qovery_com_service_id=\"{}\", reason=\"{reason}\"}}[{window}]))",
+            self.service_id
+        )
+    }
+
+    /// Lines logged at level error over the window.
+    pub fn error_lines(&self, window: &str) -> String {
+        format!(
+            "sum(increase(promtail_custom_q_log_errors_total{{qovery_com_service_id=\"{}\"}}[{window}]))",
+            self.service_id
+        )
+    }
+
+    fn ingress(&self) -> &str {
+        self.ingress.as_deref().unwrap_or_default()
+    }
+
+    /// Requests per second by status.
+    pub fn requests_by_status(&self) -> String {
+        format!(
+            "sum by (status) (nginx:req_rate:5m_by_status{{ingress=\"{}\"}})",
+            self.ingress()
+        )
+    }
+
+    /// The share of requests answered 5xx over the window.
+    pub fn error_share(&self, window: &str) -> String {
+        let ingress = self.ingress();
+        format!(
+            "sum(avg_over_time(nginx:req_rate:5m_by_status{{ingress=\"{ingress}\", status=~\"5..\"}}[{window}])) / sum(avg_over_time(nginx:req_rate:5m{{ingress=\"{ingress}\"}}[{window}]))"
+        )
+    }
+
+    /// A latency quantile, in seconds.
+    pub fn latency(&self, quantile: Quantile) -> String {
+        format!(
+            "nginx:request_{}:5m{{ingress=\"{}\"}}",
+            quantile.label(),
+            self.ingress()
+        )
+    }
+
+    /// The highest p99 latency over the window.
+    pub fn worst_latency(&self, window: &str) -> String {
+        format!(
+            "max(max_over_time({}[{window}]))",
+            self.latency(Quantile::P99)
+        )
+    }
+
+    /// Bytes of its volumes used, or their capacity.
+    pub fn storage(&self, capacity: bool) -> String {
+        let metric = if capacity {
+            "kubelet_volume_stats_capacity_bytes"
+        } else {
+            "kubelet_volume_stats_used_bytes"
+        };
+        format!(
+            "sum({metric} * on (namespace, persistentvolumeclaim) group_left () kube_persistentvolumeclaim_labels{{label_qovery_com_service_id=\"{}\"}})",
+            self.service_id
+        )
+    }
+}
+
 /// A Prometheus or Loki API body: `{"status": "success", "data": …}`, or an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QueryAnswer {

@@ -79,7 +79,8 @@ async fn a_missing_instance_goes_pending_then_triggered_then_notified_and_resolv
     ];
     let workload = Workload {
         service_id: container.parse().unwrap(),
-        name,
+        name: Some(name),
+        namespace: None,
         ingress: None,
         stateful: false,
     };

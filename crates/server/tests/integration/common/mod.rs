@@ -727,7 +727,8 @@ pub async fn records(server: &TestServer) -> Records {
         .await;
     let workload = platform_api::Workload {
         service_id: application.parse().unwrap(),
-        name: "app-zweb".into(),
+        name: Some("app-zweb".into()),
+        namespace: None,
         ingress: None,
         stateful: false,
     };
