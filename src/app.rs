@@ -14,6 +14,7 @@ use crate::routes::current_id;
 use crate::routes::home::Home;
 use crate::routes::invitation::Invitation;
 use crate::routes::not_found::NotFound;
+use crate::routes::organization::alerts::Alerts;
 use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::advanced_settings::ClusterAdvancedSettings;
 use crate::routes::organization::cluster::overview::ClusterOverview;
@@ -25,6 +26,7 @@ use crate::routes::organization::project::environment::overview::EnvironmentOver
 use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
+use crate::routes::organization::project::environment::service::monitoring::ServiceMonitoring;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
@@ -137,8 +139,14 @@ lazy_pages! {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
         ServiceOverviewPage(service_overview_page) => ServiceOverview,
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
-        ServiceLogsPage(service_logs_page) => ServiceLogs,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
+    }
+    // How services are doing: their charts, searchable logs and the organization's alert rules,
+    // with the chart and query code no other page needs.
+    monitoring {
+        ServiceMonitoringPage(service_monitoring_page) => ServiceMonitoring,
+        ServiceLogsPage(service_logs_page) => ServiceLogs,
+        AlertsPage(alerts_page) => Alerts,
     }
     // A service's settings: each kind's form (the new-service dialog's too).
     service_settings {
@@ -276,6 +284,7 @@ pub fn App() -> impl IntoView {
                     <Route path=paths::organization_route() view={Lazy::<OrganizationOverviewPage>::new()}/>
                     <Route path=paths::clusters_route() view={Lazy::<ClustersPage>::new()}/>
                     <Route path=paths::audit_log_route() view={Lazy::<AuditLogPage>::new()}/>
+                    <Route path=paths::alerts_route() view={Lazy::<AlertsPage>::new()}/>
                     <Route
                         path=paths::cluster_route()
                         view={Lazy::<ClusterOverviewPage>::new()}
@@ -327,6 +336,7 @@ pub fn App() -> impl IntoView {
                         view={Lazy::<ServiceLayoutPage>::new()}
                     >
                         <Route path=paths::tab_route(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Monitoring) view={Lazy::<ServiceMonitoringPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>

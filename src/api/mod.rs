@@ -17,6 +17,7 @@ pub mod git_token;
 pub mod groups;
 pub mod helm_repository;
 pub mod member;
+pub mod monitoring;
 pub mod on_premise;
 pub mod organization;
 mod prefetch;

@@ -4,12 +4,13 @@
 //! reads as no data, never as a failed page.
 
 use platform_api::monitoring::{
-    EventsParameters, LogsParameters, MetricsParameters, QueryAnswer,
+    EventsParameters, InstantSeries, LogsParameters, MetricsParameters, QueryAnswer, RangeSeries,
+    Workload,
 };
 use platform_api::query::to_query_string;
 use platform_api::{
     AlertRuleCreationRequest, AlertRuleEditRequest, AlertRuleResponse, ClusterLogsResponse,
-    ClusterMetricsResponse, KubernetesEvent, List,
+    ClusterMetricsResponse, KubernetesEvent, List, ServiceType,
 };
 use uuid::Uuid;
 
@@ -42,6 +43,104 @@ impl Api {
         Ok(read_answer(answer.metrics))
     }
 
+    /// `query`'s series over `[start, end]`, a point every `step` seconds.
+    pub async fn metrics_range(
+        &self,
+        cluster: Uuid,
+        query: String,
+        (start, end, step): (f64, f64, f64),
+    ) -> Result<Vec<RangeSeries>, ApiError> {
+        let parameters = MetricsParameters {
+            endpoint: "api/v1/query_range".to_string(),
+            query,
+            start: Some(start.to_string()),
+            end: Some(end.to_string()),
+            step: Some(format!("{}s", step as i64)),
+            ..MetricsParameters::default()
+        };
+        Ok(self
+            .cluster_metrics(cluster, &parameters)
+            .await?
+            .range_series())
+    }
+
+    /// `query`'s samples at `time`.
+    pub async fn metrics_at(
+        &self,
+        cluster: Uuid,
+        query: String,
+        time: f64,
+    ) -> Result<Vec<InstantSeries>, ApiError> {
+        let parameters = MetricsParameters {
+            endpoint: "api/v1/query".to_string(),
+            query,
+            time: Some(time.to_string()),
+            ..MetricsParameters::default()
+        };
+        Ok(self
+            .cluster_metrics(cluster, &parameters)
+            .await?
+            .instant_series())
+    }
+
+    /// The values a label takes in the series a look-up `endpoint` names.
+    async fn label_values(&self, cluster: Uuid, endpoint: String) -> Result<Vec<String>, ApiError> {
+        let parameters = MetricsParameters {
+            endpoint,
+            ..MetricsParameters::default()
+        };
+        Ok(self.cluster_metrics(cluster, &parameters).await?.values())
+    }
+
+    /// The names the cluster's series know the service by, found as the platform's console
+    /// finds them: its Deployment (a database's StatefulSet), its ingress, its namespace.
+    pub async fn workload(
+        &self,
+        cluster: Uuid,
+        service_id: Uuid,
+        kind: ServiceType,
+    ) -> Result<Workload, ApiError> {
+        let stateful = kind == ServiceType::Database;
+        let named = matches!(
+            kind,
+            ServiceType::Application | ServiceType::Container | ServiceType::Database
+        );
+        let serves = matches!(kind, ServiceType::Application | ServiceType::Container);
+        let label = if stateful {
+            "statefulset"
+        } else {
+            "deployment"
+        };
+        let (names, ingresses, namespaces) = futures::join!(
+            async {
+                match named {
+                    true => {
+                        self.label_values(cluster, Workload::lookup(label, service_id))
+                            .await
+                    }
+                    false => Ok(Vec::new()),
+                }
+            },
+            async {
+                match serves {
+                    true => {
+                        self.label_values(cluster, Workload::lookup("ingress", service_id))
+                            .await
+                    }
+                    false => Ok(Vec::new()),
+                }
+            },
+            self.label_values(cluster, Workload::lookup("namespace", service_id)),
+        );
+        Ok(Workload {
+            service_id,
+            name: names?.into_iter().next(),
+            namespace: namespaces?.into_iter().next(),
+            ingress: ingresses?.into_iter().next(),
+            stateful,
+        })
+    }
+
     /// A LogQL query or a label's values on the cluster.
     pub async fn cluster_logs(
         &self,
@@ -66,8 +165,9 @@ impl Api {
 
     /// The organization's managed alert rules (the ghosts a platform may list are left out).
     pub async fn alert_rules(&self, org: Uuid) -> Result<Vec<AlertRuleResponse>, ApiError> {
-        let list: List<serde_json::Value> =
-            self.get(&format!("/organization/{org}/alert-rules")).await?;
+        let list: List<serde_json::Value> = self
+            .get(&format!("/organization/{org}/alert-rules"))
+            .await?;
         Ok(list
             .results
             .into_iter()

@@ -4,6 +4,7 @@ pub mod advanced_settings;
 pub mod after_first_paint;
 pub mod built_when_open;
 pub mod case;
+pub mod chart;
 pub mod command_palette;
 pub mod confirm_button;
 pub mod copy_button;

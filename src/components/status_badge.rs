@@ -1,6 +1,6 @@
 use leptos::prelude::*;
 use platform_api::WireEnum;
-use platform_api::{ClusterState, ServiceState, StateTone};
+use platform_api::{AlertRuleState, ClusterState, ServiceState, StateTone};
 
 /// A state a badge can show: a service's or a cluster's.
 trait BadgeState: Copy + Send + Sync + 'static {
@@ -21,6 +21,15 @@ impl BadgeState for ServiceState {
 impl BadgeState for ClusterState {
     fn tone(self) -> StateTone {
         ClusterState::tone(self)
+    }
+    fn wire(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl BadgeState for AlertRuleState {
+    fn tone(self) -> StateTone {
+        AlertRuleState::tone(self)
     }
     fn wire(self) -> &'static str {
         self.as_str()
@@ -85,6 +94,12 @@ pub fn ClusterStatusBadge(
     #[prop(optional)] live: bool,
 ) -> impl IntoView {
     badge(state, move || state.get().label(), live)
+}
+
+/// An alert rule's state, the same way.
+#[component]
+pub fn AlertStateBadge(#[prop(into)] state: Signal<AlertRuleState>) -> impl IntoView {
+    badge(state, move || state.get().label(), false)
 }
 
 fn badge<S: BadgeState>(

@@ -191,6 +191,15 @@ pub mod paths {
         format!("/organization/{org}/settings/api-tokens")
     }
 
+    pub fn alerts_route() -> impl Pattern {
+        path!("/organization/:org/alerts")
+    }
+
+    /// Every alert rule of the organization, with its state.
+    pub fn alerts(org: Uuid) -> String {
+        format!("/organization/{org}/alerts")
+    }
+
     pub fn audit_log_route() -> impl Pattern {
         path!("/organization/:org/audit-log")
     }
@@ -220,6 +229,7 @@ pub mod paths {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum ServiceTab {
         Overview,
+        Monitoring,
         Deployments,
         Logs,
         Variables,
@@ -228,8 +238,9 @@ pub mod paths {
     }
 
     impl ServiceTab {
-        pub const ALL: [ServiceTab; 6] = [
+        pub const ALL: [ServiceTab; 7] = [
             ServiceTab::Overview,
+            ServiceTab::Monitoring,
             ServiceTab::Deployments,
             ServiceTab::Logs,
             ServiceTab::Variables,
@@ -241,6 +252,7 @@ pub mod paths {
         pub fn segment(self) -> &'static str {
             match self {
                 ServiceTab::Overview => "overview",
+                ServiceTab::Monitoring => "monitoring",
                 ServiceTab::Deployments => "deployments",
                 ServiceTab::Logs => "logs",
                 ServiceTab::Variables => "variables",
@@ -252,6 +264,7 @@ pub mod paths {
         pub fn label(self) -> &'static str {
             match self {
                 ServiceTab::Overview => "Overview",
+                ServiceTab::Monitoring => "Monitoring",
                 ServiceTab::Deployments => "Deployments",
                 ServiceTab::Logs => "Logs",
                 ServiceTab::Variables => "Variables",

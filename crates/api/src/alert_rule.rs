@@ -37,6 +37,19 @@ wire_enum!(
 );
 
 impl AlertRuleState {
+    /// How a badge shows it: firing as a failure, pending as work under way.
+    pub fn tone(self) -> crate::StateTone {
+        use crate::StateTone;
+        match self {
+            AlertRuleState::Ok => StateTone::Success,
+            AlertRuleState::PendingNotification => StateTone::Progress,
+            AlertRuleState::Triggered | AlertRuleState::Notified | AlertRuleState::Unrouted => {
+                StateTone::Failure
+            }
+            _ => StateTone::Neutral,
+        }
+    }
+
     /// Whether the rule calls for attention.
     pub fn is_firing(self) -> bool {
         matches!(
@@ -97,6 +110,26 @@ wire_enum!(
         Count = "COUNT" => "Count",
     }
 );
+
+impl AlertTargetType {
+    /// How a rule names a service of `kind` as its target; none for the kinds the platform's
+    /// rules do not watch (databases, and the services that run nothing of their own).
+    pub fn of_service(
+        kind: crate::service_type::ServiceType,
+        job_type: Option<crate::job::JobType>,
+    ) -> Option<AlertTargetType> {
+        use crate::service_type::ServiceType;
+        match kind {
+            ServiceType::Application => Some(AlertTargetType::Application),
+            ServiceType::Container => Some(AlertTargetType::Container),
+            ServiceType::Job => match job_type {
+                Some(crate::job::JobType::Cron) => Some(AlertTargetType::Cronjob),
+                _ => Some(AlertTargetType::Job),
+            },
+            _ => None,
+        }
+    }
+}
 
 /// A rule's condition: its PromQL without the comparison, and the comparison beside it.
 #[serde_with::skip_serializing_none]
@@ -344,6 +377,20 @@ impl Preset {
     }
 
     /// Whether the preset applies to the workload (requests need an ingress).
+    /// What the threshold is measured in, for the person who changes it.
+    pub fn threshold_hint(self) -> &'static str {
+        match self {
+            Preset::Cpu => "A share of its CPU request: 0.8 is 80%.",
+            Preset::Memory => "A share of its memory limit: 0.8 is 80%.",
+            Preset::Errors => "A share of its requests: 0.05 is 5%.",
+            Preset::Latency => "Seconds: 0.25 is 250 ms.",
+            Preset::InstanceMissing => {
+                "Instances ready over instances wanted: below 1, one is missing."
+            }
+            Preset::InstanceRestarted => "Restarts in the last 5 minutes.",
+        }
+    }
+
     pub fn applies_to(self, workload: &Workload) -> bool {
         !matches!(self, Preset::Errors | Preset::Latency) || workload.ingress.is_some()
     }

@@ -264,10 +264,11 @@ impl Workload {
         )
     }
 
-    /// Restarts per instance over each step: a marker where one happened.
-    pub fn restarts_by_instance(&self, window: &str) -> String {
+    /// Each instance's restarts so far: a marker where the count rose from one point to the
+    /// next (an `increase` over a step as short as the scrape interval would see nothing).
+    pub fn restarts_by_instance(&self) -> String {
         format!(
-            "sum by (pod) (increase({}[{window}])) > 0",
+            "max by (pod) ({})",
             self.containers("kube_pod_container_status_restarts_total", "")
         )
     }

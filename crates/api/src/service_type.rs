@@ -47,6 +47,18 @@ impl ServiceType {
         )
     }
 
+    /// Whether the service runs instances of its own whose metrics, logs and events its
+    /// cluster holds (a job's are its runs); a Helm chart's and Terraform's are not its own.
+    pub fn has_instances(self) -> bool {
+        matches!(
+            self,
+            ServiceType::Application
+                | ServiceType::Container
+                | ServiceType::Database
+                | ServiceType::Job
+        )
+    }
+
     /// Whether the platform gives what the running instances of this kind print
     /// (`/{kind}/{id}/log`).
     pub fn has_instance_log(self) -> bool {

@@ -87,6 +87,8 @@ impl Browser {
             git_roots: vec![std::env::temp_dir()],
             // A push is seen within half a second.
             git_watch_every: Duration::from_millis(200),
+            // A rule is evaluated within two seconds of its condition holding.
+            alerts_every: Duration::from_secs(2),
             ..Config::local(data.path().to_path_buf())
         })
         .await?;
@@ -235,6 +237,22 @@ impl Browser {
                 bail!("application {application} was never deployed");
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(())
+    }
+
+    /// Moves the service's actions that finished in the last `recent` seconds `by` seconds back,
+    /// for its charts to show hours of history at once.
+    pub async fn backdate(&self, service: &str, recent: i64, by: i64) -> Result<()> {
+        let moved = platform_server::backdate(
+            &self.server.state.writes,
+            uuid::Uuid::parse_str(service)?,
+            recent,
+            by,
+        )
+        .await?;
+        if moved == 0 {
+            bail!("no action of {service} finished in the last {recent} s");
         }
         Ok(())
     }
@@ -457,6 +475,12 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// The query of the page's address (`range=6h&utc=1`), empty without one.
+    pub async fn query(&self) -> Result<String> {
+        let url = self.client.current_url().await?;
+        Ok(url.query().unwrap_or_default().to_string())
     }
 
     /// Moves to `path` as a link of the console does: no reload, the router alone.

@@ -52,6 +52,8 @@ use crate::public::PublicAddress;
 use crate::rate_limit::RateLimiter;
 use crate::seal::Sealer;
 pub use crate::state::AppState;
+/// History moved back in time, for the tests and benches that read telemetry over hours or days.
+pub use crate::store::runs::backdate;
 use crate::targets::TargetPolicy;
 
 /// Everything the server is started with; the binary fills it from its flags.
@@ -102,6 +104,8 @@ pub struct Config {
     pub public_url: Option<reqwest::Url>,
     /// Names besides the listening address a request's `Host` may name (`public`).
     pub allowed_hosts: Vec<String>,
+    /// How often the alert rules are evaluated.
+    pub alerts_every: std::time::Duration,
 }
 
 impl Config {
@@ -131,6 +135,7 @@ impl Config {
             audit_retention: None,
             public_url: None,
             allowed_hosts: Vec::new(),
+            alerts_every: ALERTS_EVERY,
         }
     }
 }
@@ -146,7 +151,7 @@ pub const GIT_WATCH_EVERY: std::time::Duration = std::time::Duration::from_secs(
 /// minute.
 const CRON_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 /// How often the alert rules are evaluated: as often as the platform's Prometheus does.
-const ALERTS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+pub const ALERTS_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 const UPKEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -284,7 +289,7 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         telemetry: state.telemetry.clone(),
         deliveries: engine.events_recorded.clone(),
     };
-    alerts::start(engine.clone(), alerting, ALERTS_EVERY);
+    alerts::start(engine.clone(), alerting, config.alerts_every);
     if config.demo && outcome.created {
         demo::populate(&state, outcome.organization_id, &config.data_dir).await?;
     }

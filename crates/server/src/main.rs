@@ -218,6 +218,7 @@ async fn main() -> anyhow::Result<()> {
             .then(|| std::time::Duration::from_secs(flags.sign_in_token_hours * 60 * 60)),
         audit_retention: (flags.audit_retention_days > 0)
             .then(|| std::time::Duration::from_secs(flags.audit_retention_days * 24 * 60 * 60)),
+        alerts_every: platform_server::ALERTS_EVERY,
     })
     .await?;
 

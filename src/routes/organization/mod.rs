@@ -1,5 +1,6 @@
 //! `/organization/:org/...`: the organization's pages.
 
+pub mod alerts;
 pub mod audit_log;
 pub mod cluster;
 pub mod clusters;

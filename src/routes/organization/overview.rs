@@ -30,6 +30,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             <nav class="actions" aria-label="Organization settings">
                 {move || org.get().map(|org| view! {
                     <A href=paths::clusters(org) attr:class="button button--secondary">"Clusters"</A>
+                    <A href=paths::alerts(org) attr:class="button button--secondary">"Alerts"</A>
                     <A href=paths::audit_log(org, &Default::default()) attr:class="button button--secondary">"Audit log"</A>
                     <A href=paths::container_registries(org) attr:class="button button--secondary">"Settings"</A>
                 })}

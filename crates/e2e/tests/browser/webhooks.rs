@@ -4,25 +4,15 @@
 
 use std::time::Duration;
 
-use axum::http::StatusCode;
-use axum::routing::post;
-use axum::Router;
 use e2e::Browser;
-use serde_json::json;
 
-/// A receiver on loopback that answers 200 to every POST.
-async fn receiver() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let app = Router::new().route("/deployments", post(|| async { StatusCode::OK }));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}/deployments")
-}
+use crate::loopback::receiver;
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let target = receiver().await;
+    let (_, target) = receiver("/deployments").await;
     let secret = "s3cret-shown-nowhere";
 
     browser.sign_in().await?;
@@ -106,34 +96,12 @@ async fn a_webhook_is_added_and_its_deliveries_watched() -> anyhow::Result<()> {
     browser.close().await
 }
 
-/// A receiver on loopback that counts the POSTs it gets and answers 200.
-async fn counting_receiver() -> (std::sync::Arc<std::sync::atomic::AtomicUsize>, String) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    let count = Arc::new(AtomicUsize::new(0));
-    let counted = count.clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let app = Router::new().route(
-        "/trial",
-        post(move || {
-            let counted = counted.clone();
-            async move {
-                counted.fetch_add(1, Ordering::SeqCst);
-                StatusCode::OK
-            }
-        }),
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (count, format!("http://{address}/trial"))
-}
-
 /// A webhook is edited in place, disabled (no test event then, with the reason) and enabled
 /// again, and its test event reaches a receiver on loopback.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_webhook_is_edited_disabled_and_sent_a_test_event() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let (received, target) = counting_receiver().await;
+    let (received, target) = receiver("/trial").await;
     let organization = browser.organization_id().await?;
     let webhook = browser
         .create(
@@ -190,7 +158,7 @@ async fn a_webhook_is_edited_disabled_and_sent_a_test_event() -> anyhow::Result<
         .wait_for_text(".deliveries tr:first-child", "Delivered")
         .await?;
     assert!(delivered.contains("example-project"), "{delivered}");
-    assert_eq!(received.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(received.count(), 1);
     browser.screenshot("webhook-test-event").await?;
     browser.close().await
 }

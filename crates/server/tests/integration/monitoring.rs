@@ -71,25 +71,11 @@ pub async fn deploy(server: &TestServer, container: &str) {
 
 /// Moves the service's deployments that finished in the last `recent` seconds `by` seconds back.
 pub async fn backdate(server: &TestServer, service: &str, recent: i64, by: i64) {
-    let moved = sqlx::query(
-        "UPDATE deployments
-         SET finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', finished_at, ?),
-             started_at = strftime('%Y-%m-%dT%H:%M:%fZ', started_at, ?),
-             created_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?)
-         WHERE service_id = ? AND finished_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)",
-    )
-    .bind(format!("-{by} seconds"))
-    .bind(format!("-{by} seconds"))
-    .bind(format!("-{by} seconds"))
-    .bind(service)
-    .bind(format!("-{recent} seconds"))
-    .execute(&server.state.writes)
-    .await
-    .unwrap();
-    assert!(
-        moved.rows_affected() > 0,
-        "no deployment of {service} to move"
-    );
+    let service = service.parse().unwrap();
+    let moved = platform_server::backdate(&server.state.writes, service, recent, by)
+        .await
+        .unwrap();
+    assert!(moved > 0, "no deployment of {service} to move");
 }
 
 pub fn now() -> f64 {

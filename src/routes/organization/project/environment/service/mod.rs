@@ -14,6 +14,7 @@ mod domains;
 mod facts;
 mod links;
 pub mod logs;
+pub mod monitoring;
 pub mod overview;
 mod restrictions;
 pub mod settings;
@@ -285,7 +286,8 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
 }
 
 /// Links between the pages of one service, the current one marked; no Variables nor Advanced
-/// settings for a database, which has neither.
+/// settings for a database, which has neither; Monitoring for the kinds that run instances of
+/// their own.
 #[component]
 fn ServiceTabs(service: AddressedService) -> impl IntoView {
     let database = move || service.kind() == Some(ServiceType::Database);
@@ -306,8 +308,10 @@ fn ServiceTabs(service: AddressedService) -> impl IntoView {
         };
         ServiceTab::ALL
             .iter()
-            .filter(|tab| {
-                !(database() && matches!(tab, ServiceTab::Variables | ServiceTab::AdvancedSettings))
+            .filter(|tab| match tab {
+                ServiceTab::Variables | ServiceTab::AdvancedSettings => !database(),
+                ServiceTab::Monitoring => service.kind().is_some_and(ServiceType::has_instances),
+                _ => true,
             })
             .map(|&tab| {
                 (

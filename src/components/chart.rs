@@ -1,0 +1,459 @@
+//! A line chart drawn in SVG, by hand: no charting crate draws in a few kilobytes of wasm (the
+//! maintained ones bring a renderer, fonts or a JavaScript library). Each series a line, a value
+//! missing a gap; a legend whose buttons hide or show a series; a read-out of every series' value
+//! at a time, moved by the pointer or by the arrow keys once the chart has focus; markers on the
+//! time axis (deployments, restarts), each also a button below the chart; and, for a screen
+//! reader, a summary of each series and its points as a table.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Datelike, Timelike, Utc};
+use leptos::prelude::*;
+
+/// One line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    /// Unix seconds and values, in time order.
+    pub points: Vec<(f64, f64)>,
+    /// A bound (a request, a limit) rather than a measure: drawn dashed.
+    pub bound: bool,
+}
+
+/// Something that happened at a time, drawn on the time axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    pub at: f64,
+    pub label: String,
+    pub kind: MarkerKind,
+    /// The instance it concerns, for a restart.
+    pub pod: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerKind {
+    Deployment,
+    Failure,
+    Restart,
+}
+
+impl MarkerKind {
+    fn class(self) -> &'static str {
+        match self {
+            MarkerKind::Deployment => "chart__marker--deployment",
+            MarkerKind::Failure => "chart__marker--failure",
+            MarkerKind::Restart => "chart__marker--restart",
+        }
+    }
+}
+
+/// How times read: on the browser's clock or in UTC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub utc: bool,
+}
+
+impl Clock {
+    /// `t` (unix seconds) as "14:05", with the day when `day` ("Nov 28 14:05").
+    pub fn format(self, t: f64, day: bool) -> String {
+        let at = DateTime::<Utc>::from_timestamp(t as i64, 0).unwrap_or_default();
+        let (month, date, hour, minute) = if self.utc {
+            (at.month(), at.day(), at.hour(), at.minute())
+        } else {
+            let local = at.with_timezone(&chrono::Local);
+            (local.month(), local.day(), local.hour(), local.minute())
+        };
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let suffix = if self.utc { " UTC" } else { "" };
+        if day {
+            format!(
+                "{} {date} {hour:02}:{minute:02}{suffix}",
+                MONTHS[month as usize - 1]
+            )
+        } else {
+            format!("{hour:02}:{minute:02}{suffix}")
+        }
+    }
+}
+
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 200.0;
+const LEFT: f64 = 56.0;
+const RIGHT: f64 = 8.0;
+const TOP: f64 = 8.0;
+const BOTTOM: f64 = 24.0;
+/// Rows the table of points holds at most: spread evenly over the range.
+const TABLE_ROWS: usize = 48;
+/// Markers listed under a chart at most, the newest.
+const MARKERS_LISTED: usize = 30;
+
+/// A tidy top for the value axis at or above `max`: 1, 2 or 5 times a power of ten, or for a
+/// `binary` unit (bytes) a power of two, whose quarters read as round numbers of MiB or GiB.
+fn nice_top(max: f64, binary: bool) -> f64 {
+    if !max.is_finite() || max <= 0.0 {
+        return 1.0;
+    }
+    if binary {
+        return 2f64.powf(max.log2().ceil().max(2.0));
+    }
+    let power = 10f64.powf(max.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|step| step * power)
+        .find(|top| *top >= max)
+        .unwrap_or(10.0 * power)
+}
+
+/// Seconds between two time ticks: about five across `span`.
+fn tick_every(span: f64) -> f64 {
+    const STEPS: [f64; 10] = [
+        60.0, 300.0, 900.0, 1800.0, 3600.0, 10_800.0, 21_600.0, 43_200.0, 86_400.0, 172_800.0,
+    ];
+    STEPS
+        .iter()
+        .copied()
+        .find(|step| span / step <= 6.0)
+        .unwrap_or(172_800.0)
+}
+
+/// The times of `series` (all the points' times, once each, in order).
+fn times(series: &[Series]) -> Vec<f64> {
+    let mut times: Vec<u64> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|(t, _)| t.to_bits()))
+        .collect();
+    times.sort_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
+    times.dedup();
+    times.into_iter().map(f64::from_bits).collect()
+}
+
+/// The value of a series at `t`, if it has a point there.
+fn value_at(series: &Series, t: f64) -> Option<f64> {
+    series
+        .points
+        .binary_search_by(|(at, _)| at.total_cmp(&t))
+        .ok()
+        .map(|index| series.points[index].1)
+}
+
+/// The SVG path of a series: a gap where points are further apart than twice `step`.
+fn path(
+    points: &[(f64, f64)],
+    x: impl Fn(f64) -> f64,
+    y: impl Fn(f64) -> f64,
+    step: f64,
+) -> String {
+    let mut path = String::new();
+    let mut last: Option<f64> = None;
+    for (t, v) in points {
+        if !v.is_finite() {
+            last = None;
+            continue;
+        }
+        let command = match last {
+            Some(before) if t - before <= step * 2.0 => 'L',
+            _ => 'M',
+        };
+        path.push_str(&format!("{command}{:.1},{:.1}", x(*t), y(*v)));
+        last = Some(*t);
+    }
+    path
+}
+
+#[component]
+pub fn LineChart(
+    /// The chart's title, its heading and its name for assistive technology.
+    #[prop(into)]
+    title: String,
+    series: Signal<Vec<Series>>,
+    /// The time range shown, in unix seconds.
+    range: Signal<(f64, f64)>,
+    /// A value as a person reads it ("0.25 vCPU", "512 MiB").
+    unit: fn(f64) -> String,
+    clock: Signal<Clock>,
+    /// Values in a binary unit (bytes): the axis ends on a power of two.
+    #[prop(optional)]
+    binary: bool,
+    #[prop(optional, into)] markers: Signal<Vec<Marker>>,
+    /// What a restart marker's button does (opens the events around it); the markers are listed
+    /// under the chart that has it.
+    #[prop(default = None)]
+    on_marker: Option<Callback<Marker>>,
+) -> impl IntoView {
+    let hidden = RwSignal::new(BTreeSet::<String>::new());
+    let cursor = RwSignal::new(None::<f64>);
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    let shown = Memo::new(move |_| {
+        let hidden = hidden.get();
+        series
+            .get()
+            .into_iter()
+            .filter(|s| !hidden.contains(&s.name))
+            .collect::<Vec<_>>()
+    });
+    let top = Memo::new(move |_| {
+        nice_top(
+            shown
+                .get()
+                .iter()
+                .flat_map(|s| s.points.iter().map(|(_, v)| *v))
+                .filter(|v| v.is_finite())
+                .fold(0.0, f64::max),
+            binary,
+        )
+    });
+    let all_times = Memo::new(move |_| times(&series.get()));
+    let x = move |t: f64| {
+        let (start, end) = range.get();
+        LEFT + (t - start) / (end - start).max(1.0) * (WIDTH - LEFT - RIGHT)
+    };
+    let y = move |v: f64| TOP + (1.0 - v / top.get()) * (HEIGHT - TOP - BOTTOM);
+    let step = move || {
+        let times = all_times.get();
+        times
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f64::INFINITY, f64::min)
+            .min(3600.0)
+    };
+    let title_id = format!("chart-{}", title.to_lowercase().replace(' ', "-"));
+    let readout_id = format!("{title_id}-readout");
+
+    // The read-out moves to the point nearest the pointer.
+    let pointer = move |event: leptos::ev::PointerEvent| {
+        let Some(svg) = svg_ref.get() else { return };
+        let bounds = svg.get_bounding_client_rect();
+        let fraction = (f64::from(event.client_x()) - bounds.left()) / bounds.width().max(1.0);
+        let at_x = fraction * WIDTH;
+        let times = all_times.get_untracked();
+        let nearest = times
+            .iter()
+            .copied()
+            .min_by(|a, b| (x(*a) - at_x).abs().total_cmp(&(x(*b) - at_x).abs()));
+        cursor.set(nearest);
+    };
+    let keys = move |event: leptos::ev::KeyboardEvent| {
+        let times = all_times.get_untracked();
+        if times.is_empty() {
+            return;
+        }
+        let at = cursor
+            .get_untracked()
+            .and_then(|t| times.iter().position(|at| *at == t));
+        let next = match (event.key().as_str(), at) {
+            ("ArrowRight", Some(i)) => Some((i + 1).min(times.len() - 1)),
+            ("ArrowLeft", Some(i)) => Some(i.saturating_sub(1)),
+            ("ArrowRight" | "ArrowLeft" | "End", None) | ("End", _) => Some(times.len() - 1),
+            ("Home", _) => Some(0),
+            ("Escape", _) => {
+                cursor.set(None);
+                return;
+            }
+            _ => return,
+        };
+        event.prevent_default();
+        cursor.set(next.map(|i| times[i]));
+    };
+    let readout = move || {
+        let t = cursor.get()?;
+        let lines: Vec<String> = shown
+            .get()
+            .iter()
+            .filter_map(|s| value_at(s, t).map(|v| format!("{}: {}", s.name, unit(v))))
+            .collect();
+        Some(format!(
+            "{} — {}",
+            clock.get().format(t, true),
+            lines.join(", ")
+        ))
+    };
+    let summary = move || {
+        let series = series.get();
+        if series.iter().all(|s| s.points.is_empty()) {
+            return "No data in this range.".to_string();
+        }
+        series
+            .iter()
+            .filter(|s| !s.points.is_empty())
+            .map(|s| {
+                let values = s.points.iter().map(|(_, v)| *v).filter(|v| v.is_finite());
+                let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+                    (l.min(v), h.max(v))
+                });
+                let last = s.points.last().map_or(0.0, |(_, v)| *v);
+                format!(
+                    "{}: from {} to {}, last {}",
+                    s.name,
+                    unit(low),
+                    unit(high),
+                    unit(last)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let empty = move || series.get().iter().all(|s| s.points.is_empty());
+    let legend_label = format!("{title}: series shown");
+    let plot_label = format!("{title}: the arrow keys move the read-out along the time axis");
+    let markers_label = format!("{title}: what happened");
+    let svg_title = title.clone();
+    let described_by = readout_id.clone();
+
+    view! {
+        <figure class="chart" aria-labelledby=title_id.clone()>
+            <figcaption class="chart__head">
+                <h3 id=title_id.clone()>{title.clone()}</h3>
+                <div class="chart__legend" role="group" aria-label=legend_label>
+                    <For each=move || series.get() key=|s| s.name.clone() let:one>
+                        {
+                            let name = one.name.clone();
+                            let index = series.get_untracked().iter().position(|s| s.name == name).unwrap_or(0);
+                            let pressed = {
+                                let name = name.clone();
+                                move || (!hidden.get().contains(&name)).to_string()
+                            };
+                            let toggle = {
+                                let name = name.clone();
+                                move |_| hidden.update(|hidden| {
+                                    if !hidden.remove(&name) {
+                                        hidden.insert(name.clone());
+                                    }
+                                })
+                            };
+                            view! {
+                                <button type="button" class="chart__key" aria-pressed=pressed on:click=toggle>
+                                    <span class=format!("chart__swatch chart__series-{}", index % 8)
+                                        class:chart__swatch--bound=one.bound></span>
+                                    {name}
+                                </button>
+                            }
+                        }
+                    </For>
+                </div>
+            </figcaption>
+            <Show when=empty>
+                <p class="muted chart__empty">"No data in this range."</p>
+            </Show>
+            <div class="chart__plot" hidden=empty tabindex="0" role="group"
+                aria-label=plot_label aria-describedby=described_by on:keydown=keys>
+                <svg node_ref=svg_ref viewBox=format!("0 0 {WIDTH} {HEIGHT}") class="chart__svg"
+                    role="img" aria-label=move || format!("{svg_title}. {}", summary())
+                    on:pointermove=pointer on:pointerleave=move |_| cursor.set(None)>
+                    // Value axis: four lines and their values.
+                    {move || (0..=4).map(|i| {
+                        let v = top.get() * f64::from(i) / 4.0;
+                        let at = y(v);
+                        view! {
+                            <line class="chart__grid" x1=LEFT x2=WIDTH - RIGHT y1=at y2=at/>
+                            <text class="chart__tick" x=LEFT - 6.0 y=at + 4.0 text-anchor="end">{unit(v)}</text>
+                        }
+                    }).collect_view()}
+                    // Time axis.
+                    {move || {
+                        let (start, end) = range.get();
+                        let every = tick_every(end - start);
+                        let day = end - start > 86_400.0;
+                        let first = (start / every).ceil() * every;
+                        (0..12).map(|i| first + every * f64::from(i)).take_while(|t| *t <= end).map(|t| view! {
+                            <text class="chart__tick" x=x(t) y=HEIGHT - 6.0 text-anchor="middle">
+                                {clock.get().format(t, day)}
+                            </text>
+                        }).collect_view()
+                    }}
+                    {move || shown.get().into_iter().map(|s| {
+                        let index = series.get_untracked().iter().position(|o| o.name == s.name).unwrap_or(0);
+                        view! {
+                            <path class=format!("chart__line chart__series-{}", index % 8)
+                                class:chart__line--bound=s.bound
+                                d=path(&s.points, x, y, step())/>
+                        }
+                    }).collect_view()}
+                    {move || markers.get().into_iter().map(|m| view! {
+                        <line class=format!("chart__marker {}", m.kind.class())
+                            x1=x(m.at) x2=x(m.at) y1=TOP y2=HEIGHT - BOTTOM>
+                            <title>{m.label.clone()}</title>
+                        </line>
+                    }).collect_view()}
+                    {move || cursor.get().map(|t| view! {
+                        <line class="chart__cursor" x1=x(t) x2=x(t) y1=TOP y2=HEIGHT - BOTTOM/>
+                    })}
+                </svg>
+                <p class="chart__readout" id=readout_id aria-live="polite">{readout}</p>
+            </div>
+            {move || {
+                let open = on_marker?;
+                let markers = markers.get();
+                let more = markers.len().saturating_sub(MARKERS_LISTED);
+                (!markers.is_empty()).then(|| view! {
+                    <ul class="chart__markers" aria-label=markers_label.clone()>
+                        {markers.into_iter().rev().take(MARKERS_LISTED).map(|m| {
+                            let when = clock.get_untracked().format(m.at, true);
+                            let text = format!("{when} {}", m.label);
+                            match m.kind {
+                                MarkerKind::Restart => view! {
+                                    <li><button type="button" class=format!("link-button {}", m.kind.class())
+                                        on:click=move |_| open.run(m.clone())>{text}</button></li>
+                                }.into_any(),
+                                _ => view! { <li class=m.kind.class()>{text}</li> }.into_any(),
+                            }
+                        }).collect_view()}
+                        {(more > 0).then(|| view! { <li class="muted">{format!("and {more} earlier")}</li> })}
+                    </ul>
+                })
+            }}
+            <details class="chart__table">
+                <summary>"Show the data as a table"</summary>
+                {move || {
+                    let series = series.get();
+                    let times = all_times.get();
+                    let every = (times.len() / TABLE_ROWS).max(1);
+                    view! {
+                        <table class="table">
+                            <thead><tr>
+                                <th scope="col">"Time"</th>
+                                {series.iter().map(|s| view! { <th scope="col">{s.name.clone()}</th> }).collect_view()}
+                            </tr></thead>
+                            <tbody>
+                                {times.iter().step_by(every).map(|t| view! {
+                                    <tr>
+                                        <th scope="row">{clock.get_untracked().format(*t, true)}</th>
+                                        {series.iter().map(|s| view! {
+                                            <td>{value_at(s, *t).map(unit).unwrap_or_else(|| "—".into())}</td>
+                                        }).collect_view()}
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }
+                }}
+            </details>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn the_value_axis_ends_on_a_round_number() {
+        assert_eq!(nice_top(0.37, false), 0.5);
+        assert_eq!(nice_top(3.0, false), 5.0);
+        assert_eq!(nice_top(512.0, false), 1000.0);
+        assert_eq!(nice_top(0.0, false), 1.0);
+        assert_eq!(
+            nice_top(300.0 * 1024.0 * 1024.0, true),
+            512.0 * 1024.0 * 1024.0
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_gap_in_the_points_is_a_gap_in_the_line() {
+        let points = [(0.0, 1.0), (30.0, 2.0), (300.0, 1.0)];
+        let drawn = path(&points, |t| t, |v| v, 30.0);
+        assert_eq!(drawn, "M0.0,1.0L30.0,2.0M300.0,1.0");
+    }
+}
