@@ -16,6 +16,19 @@ use uuid::Uuid;
 
 use super::{Api, ApiError};
 
+/// A line of a service's logs, with the labels of its stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogRecord {
+    /// When it was printed, in unix nanoseconds: its place, and where the next page starts.
+    pub nanos: i64,
+    pub level: String,
+    /// The instance that printed it.
+    pub pod: String,
+    /// The version the instance ran.
+    pub version: String,
+    pub text: String,
+}
+
 /// An answer of no series: what a body that does not read stands for.
 fn no_data() -> QueryAnswer {
     QueryAnswer {
@@ -150,6 +163,52 @@ impl Api {
         let path = format!("/cluster/{cluster}/logs?{}", to_query_string(parameters));
         let answer: ClusterLogsResponse = self.get(&path).await?;
         Ok(read_answer(answer.response))
+    }
+
+    /// The lines `parameters` asks for, newest first, each with its stream's labels.
+    pub async fn log_records(
+        &self,
+        cluster: Uuid,
+        parameters: &LogsParameters,
+    ) -> Result<Vec<LogRecord>, ApiError> {
+        let streams = self.cluster_logs(cluster, parameters).await?.streams();
+        let mut records: Vec<LogRecord> = streams
+            .into_iter()
+            .flat_map(|stream| {
+                let label = |name: &str| stream.stream.get(name).cloned().unwrap_or_default();
+                let (level, pod, version) = (label("level"), label("pod"), label("app"));
+                stream.values.into_iter().filter_map(move |(nanos, text)| {
+                    Some(LogRecord {
+                        nanos: nanos.parse().ok()?,
+                        level: level.clone(),
+                        pod: pod.clone(),
+                        version: version.clone(),
+                        text,
+                    })
+                })
+            })
+            .collect();
+        records.sort_by(|a, b| b.nanos.cmp(&a.nanos));
+        Ok(records)
+    }
+
+    /// The values `label` takes in the streams `selector` names between two times (unix
+    /// nanoseconds).
+    pub async fn log_label_values(
+        &self,
+        cluster: Uuid,
+        label: &str,
+        selector: String,
+        (start, end): (i64, i64),
+    ) -> Result<Vec<String>, ApiError> {
+        let parameters = LogsParameters {
+            endpoint: format!("/loki/api/v1/label/{label}/values"),
+            query: selector,
+            start: Some(start.to_string()),
+            end: Some(end.to_string()),
+            ..LogsParameters::default()
+        };
+        Ok(self.cluster_logs(cluster, &parameters).await?.values())
     }
 
     /// The cluster's Kubernetes events between two times.

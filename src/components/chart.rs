@@ -56,25 +56,43 @@ pub struct Clock {
 impl Clock {
     /// `t` (unix seconds) as "14:05", with the day when `day` ("Nov 28 14:05").
     pub fn format(self, t: f64, day: bool) -> String {
+        self.written(t, day, false)
+    }
+
+    /// `t` to the second: "14:05:09", with the day when `day`.
+    pub fn precise(self, t: f64, day: bool) -> String {
+        self.written(t, day, true)
+    }
+
+    fn written(self, t: f64, day: bool, seconds: bool) -> String {
         let at = DateTime::<Utc>::from_timestamp(t as i64, 0).unwrap_or_default();
-        let (month, date, hour, minute) = if self.utc {
-            (at.month(), at.day(), at.hour(), at.minute())
+        let (month, date, hour, minute, second) = if self.utc {
+            (at.month(), at.day(), at.hour(), at.minute(), at.second())
         } else {
             let local = at.with_timezone(&chrono::Local);
-            (local.month(), local.day(), local.hour(), local.minute())
+            (
+                local.month(),
+                local.day(),
+                local.hour(),
+                local.minute(),
+                local.second(),
+            )
         };
         const MONTHS: [&str; 12] = [
             "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
         ];
-        let suffix = if self.utc { " UTC" } else { "" };
+        let mut text = String::new();
         if day {
-            format!(
-                "{} {date} {hour:02}:{minute:02}{suffix}",
-                MONTHS[month as usize - 1]
-            )
-        } else {
-            format!("{hour:02}:{minute:02}{suffix}")
+            text.push_str(&format!("{} {date} ", MONTHS[month as usize - 1]));
         }
+        text.push_str(&format!("{hour:02}:{minute:02}"));
+        if seconds {
+            text.push_str(&format!(":{second:02}"));
+        }
+        if self.utc {
+            text.push_str(" UTC");
+        }
+        text
     }
 }
 
@@ -448,6 +466,13 @@ mod tests {
             nice_top(300.0 * 1024.0 * 1024.0, true),
             512.0 * 1024.0 * 1024.0
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn times_read_on_the_clock_chosen() {
+        let utc = Clock { utc: true };
+        assert_eq!(utc.format(1_795_844_709.0, false), "05:45 UTC");
+        assert_eq!(utc.precise(1_795_844_709.0, true), "Nov 28 05:45:09 UTC");
     }
 
     #[wasm_bindgen_test]

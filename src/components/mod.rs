@@ -11,6 +11,7 @@ pub mod copy_button;
 pub mod credential_fields;
 pub mod delete_button;
 pub mod deployment_log;
+pub mod download;
 pub mod empty_state;
 pub mod error_notice;
 pub mod form;

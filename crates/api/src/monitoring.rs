@@ -340,6 +340,69 @@ impl Workload {
     }
 }
 
+/// What a person narrows a service's logs to: a level, an instance, a version, a text (any
+/// case). Its LogQL is written here once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogFilter {
+    pub service_id: uuid::Uuid,
+    pub level: Option<String>,
+    pub pod: Option<String>,
+    /// The version the lines' instances ran (the `app` label).
+    pub version: Option<String>,
+    pub text: String,
+}
+
+/// The levels a line is logged at, most severe first.
+pub const LOG_LEVELS: [&str; 4] = ["error", "warn", "info", "debug"];
+
+impl LogFilter {
+    /// The streams of the service, narrowed by level, instance and version.
+    pub fn selector(&self) -> String {
+        let mut matchers = vec![format!("qovery_com_service_id=\"{}\"", self.service_id)];
+        for (label, value) in [
+            ("level", &self.level),
+            ("pod", &self.pod),
+            ("app", &self.version),
+        ] {
+            if let Some(value) = value {
+                matchers.push(format!("{label}=\"{}\"", logql_string(value)));
+            }
+        }
+        format!("{{{}}}", matchers.join(", "))
+    }
+
+    /// The lines the filter keeps: its selector, and the text as a line filter of any case.
+    pub fn query(&self) -> String {
+        let text = self.text.trim();
+        if text.is_empty() {
+            return self.selector();
+        }
+        format!(
+            "{} |~ \"(?i){}\"",
+            self.selector(),
+            logql_string(&regex_escape(text))
+        )
+    }
+}
+
+/// `text` inside a LogQL string: its backslashes and quotes escaped.
+fn logql_string(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `text` matched as written by a regular expression (the characters Go's `QuoteMeta`, which
+/// Loki's matching runs on, escapes).
+fn regex_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
 /// A Prometheus or Loki API body: `{"status": "success", "data": …}`, or an error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QueryAnswer {
@@ -471,6 +534,26 @@ impl QueryAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_filter_is_a_selector_and_a_line_filter_of_any_case() {
+        let filter = LogFilter {
+            service_id: uuid::Uuid::nil(),
+            level: Some("error".into()),
+            pod: None,
+            version: Some("v1".into()),
+            text: "a.b \"c\"".into(),
+        };
+        assert_eq!(
+            filter.query(),
+            r#"{qovery_com_service_id="00000000-0000-0000-0000-000000000000", level="error", app="v1"} |~ "(?i)a\\.b \"c\"""#
+        );
+        let plain = LogFilter {
+            text: "  ".into(),
+            ..filter
+        };
+        assert!(!plain.query().contains("|~"));
+    }
 
     #[test]
     fn a_prometheus_range_answer_reads_as_series() {

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use e2e::Browser;
+use e2e::{Browser, TestEnvironment};
 use serde_json::{json, Value};
 
 use crate::loopback::receiver;
@@ -38,9 +38,9 @@ async fn reload_until(
     }
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> anyhow::Result<()> {
-    let browser = Browser::start(20.0).await?;
+/// An application deployed healthy three hours ago, then given 16 MiB and deployed again 40
+/// minutes ago: killed for memory since. Its environment and id.
+async fn restarting_application(browser: &Browser) -> anyhow::Result<(TestEnvironment, String)> {
     let place = browser
         .create_environment("shop", "production", "PRODUCTION")
         .await?;
@@ -57,6 +57,13 @@ async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> a
         .await?;
     browser.deployed(&application).await?;
     browser.backdate(&application, 600, 40 * 60).await?;
+    Ok((place, application))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let (place, application) = restarting_application(&browser).await?;
 
     browser.sign_in().await?;
     let monitoring = place.service_tab(&application, "monitoring");
@@ -158,6 +165,102 @@ async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> a
     browser.click_text("tr[data-rule] a", "web").await?;
     browser
         .wait_for_path(|path| path.ends_with("/monitoring"))
+        .await?;
+    browser.close().await
+}
+
+/// The lines the page hands over as a file when "Download" is clicked: the anchor's click is
+/// caught and its object URL read.
+async fn downloaded(browser: &Browser, button: &str) -> anyhow::Result<(String, String)> {
+    browser
+        .client
+        .execute(
+            "window.__downloads = [];
+             URL.revokeObjectURL = () => {};
+             HTMLAnchorElement.prototype.click = function () {
+                 window.__downloads.push({name: this.download, href: this.href});
+             };",
+            vec![],
+        )
+        .await?;
+    browser.click_text("button", button).await?;
+    let file = browser
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const file = window.__downloads[0];
+             fetch(file.href).then(r => r.text()).then(text => done([file.name, text]));",
+            vec![],
+        )
+        .await?;
+    Ok((
+        file[0].as_str().unwrap_or_default().to_string(),
+        file[1].as_str().unwrap_or_default().to_string(),
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_services_logs_are_filtered_paged_and_downloaded() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let (place, application) = restarting_application(&browser).await?;
+    browser.sign_in().await?;
+    let logs = place.service_tab(&application, "logs");
+    browser.open(&logs).await?;
+    // An hour of two instances' lines: a page of 200, newest first, and older ones asked for.
+    browser
+        .wait_for_text(".log-summary", "200 lines, newest first")
+        .await?;
+    browser.click_text("button", "Older lines").await?;
+    browser
+        .wait_for_text(".log-summary", "400 lines, newest first")
+        .await?;
+    // Only the rows on screen are in the page.
+    let drawn = browser
+        .client
+        .find_all(fantoccini::Locator::Css(".log-search__row"))
+        .await?
+        .len();
+    assert!(drawn < 100, "{drawn} rows drawn of 400");
+
+    // At level error, the out-of-memory kills; then a text of any case among them.
+    browser.choose("#log-filter-level", "error").await?;
+    let rows = browser
+        .wait_for_text(".log-search__rows", "out of memory")
+        .await?;
+    assert!(rows.lines().all(|line| !line.contains(" info ")), "{rows}");
+    assert!(browser.query().await?.contains("level=error"));
+    browser.fill("#log-filter-text", "FATAL: OUT").await?;
+    browser
+        .click_text("form[role=search] button", "Search")
+        .await?;
+    let summary = browser.wait_for_text(".log-summary", "matching").await?;
+    let (name, text) = downloaded(&browser, "Download the lines shown").await?;
+    assert!(
+        name.starts_with("logs-") && name.ends_with(".txt"),
+        "{name}"
+    );
+    let count: usize = summary
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .parse()?;
+    assert_eq!(text.lines().count(), count, "{summary}");
+    assert!(
+        text.lines()
+            .all(|line| line.contains(" error ") && line.contains("FATAL: out of memory")),
+        "{text}"
+    );
+    browser.screenshot("logs-filtered").await?;
+
+    // A filter no line matches says so.
+    browser
+        .fill("#log-filter-text", "no such words anywhere")
+        .await?;
+    browser
+        .click_text("form[role=search] button", "Search")
+        .await?;
+    browser
+        .wait_for_text(".log-summary", "No line matches the filter")
         .await?;
     browser.close().await
 }

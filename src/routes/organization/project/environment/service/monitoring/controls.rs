@@ -46,7 +46,12 @@ fn input_of(seconds: f64, utc: bool) -> String {
 }
 
 #[component]
-pub fn Controls(asked: Memo<Asked>) -> impl IntoView {
+pub fn Controls(
+    asked: Memo<Asked>,
+    /// Whether the window may be live (the charts'; the logs follow new lines their own way).
+    #[prop(optional)]
+    offers_live: bool,
+) -> impl IntoView {
     let set = use_parameters_setter();
     let custom_open = RwSignal::new(false);
     let from = RwSignal::new(String::new());
@@ -135,16 +140,18 @@ pub fn Controls(asked: Memo<Asked>) -> impl IntoView {
                 {range_buttons}
                 <button type="button" aria-pressed=custom_pressed on:click=open_custom>"Custom"</button>
             </div>
-            <label class="checkbox" title=live_hint>
-                <input type="checkbox" prop:checked=move || asked.get().live && asked.get().can_be_live()
-                    disabled=move || !asked.get().can_be_live() on:change=live_toggle/>
-                "Live (every 30 s)"
-            </label>
+            {offers_live.then(|| view! {
+                <label class="checkbox" title=live_hint>
+                    <input type="checkbox" prop:checked=move || asked.get().live && asked.get().can_be_live()
+                        disabled=move || !asked.get().can_be_live() on:change=live_toggle/>
+                    "Live (every 30 s)"
+                </label>
+            })}
             <label class="checkbox">
                 <input type="checkbox" prop:checked=move || asked.get().clock.utc on:change=utc_toggle/>
                 "UTC"
             </label>
-            <span class="muted">{live_hint}</span>
+            {offers_live.then(|| view! { <span class="muted">{live_hint}</span> })}
         </div>
         <Show when=move || custom_open.get()>
             <form class="custom-range card" aria-label="A range of your own" on:submit=apply_custom.clone()>

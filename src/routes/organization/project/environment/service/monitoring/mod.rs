@@ -5,7 +5,7 @@
 
 mod alerts;
 mod charts;
-mod controls;
+pub mod controls;
 mod events;
 mod health;
 mod units;
@@ -108,7 +108,7 @@ pub fn ServiceMonitoring() -> impl IntoView {
     let clock = Signal::derive(move || asked.get().clock);
 
     view! {
-        <Controls asked/>
+        <Controls asked offers_live=true/>
         {loaded(watched, 6, move |watched: Watched| {
             if !watched.is_known() {
                 return view! {

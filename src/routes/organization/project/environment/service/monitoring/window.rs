@@ -72,12 +72,17 @@ impl Window {
 }
 
 impl Asked {
-    /// The window at `now` (unix seconds): about 240 points, a step of 30 s at least.
-    pub fn window(&self, now: f64) -> Window {
-        let (start, end) = match self.span {
+    /// The range's start and end at `now` (unix seconds), as asked.
+    pub fn bounds(&self, now: f64) -> (f64, f64) {
+        match self.span {
             Span::Last(_, length) => (now - length, now),
             Span::Between(from, to) => (from, to),
-        };
+        }
+    }
+
+    /// The window at `now` (unix seconds): about 240 points, a step of 30 s at least.
+    pub fn window(&self, now: f64) -> Window {
+        let (start, end) = self.bounds(now);
         let step = (((end - start) / 240.0 / 30.0).ceil() * 30.0).max(30.0);
         // Aligned on the step, so that a refresh does not move every point.
         let end = (end / step).floor() * step;

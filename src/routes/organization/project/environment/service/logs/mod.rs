@@ -1,14 +1,17 @@
-//! `.../service/:service/logs`: what the engine did to the service (its lines among the last of
-//! its environment's deployment log), each action's lines under its name and outcome, narrowed by
-//! a search as the person types and followed while an action runs; and, for the kinds whose
-//! instances' log the platform gives, what its running instances printed.
+//! `.../service/:service/logs`: what its instances print, searched through the cluster's logs
+//! (`search`); and what the engine did to the service (its lines among the last of its
+//! environment's deployment log), each action's lines under its name and outcome, narrowed by a
+//! search as the person types and followed while an action runs.
+
+mod instance_log;
+mod search;
+mod virtual_log;
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use leptos::prelude::*;
-use platform_api::{DeploymentHistoryEntry, InstanceLogLine, LogLine, ServiceState, ServiceType};
-use uuid::Uuid;
+use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
 
 use super::{no_service, use_addressed_service, Target};
 use crate::api::service::HistoryFilter;
@@ -16,12 +19,13 @@ use crate::api::use_api;
 use crate::components::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
-use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
 use crate::state::polling::poll;
+
 use crate::state::resource::resource;
+use search::LogSearch;
 
 /// How often the log is read again while an action runs.
 const POLL_RUNNING: Duration = Duration::from_secs(2);
@@ -94,12 +98,16 @@ pub fn ServiceLogs() -> impl IntoView {
     );
     let search = RwSignal::new(String::new());
     let instances = move || {
-        let Target { id, kind } = addressed.target()?;
-        kind.has_instance_log()
-            .then(|| view! { <InstanceLog kind id/> })
+        let target = addressed.target()?;
+        let environment = environment.get()?;
+        target
+            .kind
+            .has_instances()
+            .then(|| view! { <LogSearch target environment/> })
     };
 
     view! {
+        {instances}
         <section class="card" aria-labelledby="logs-title">
             <div class="card__header">
                 <h2 id="logs-title">"Deployment logs"</h2>
@@ -122,49 +130,6 @@ pub fn ServiceLogs() -> impl IntoView {
                 )}
             </p>
             {loaded(log, 8, move |executions| view! { <Executions executions search/> })}
-        </section>
-        {instances}
-    }
-}
-
-/// What the service's running instances printed, each line with the instance and version.
-#[component]
-fn InstanceLog(kind: ServiceType, id: Uuid) -> impl IntoView {
-    let api = use_api();
-    let lines = resource(move || async move { api.instance_log(kind, id).await });
-    view! {
-        <section class="card" aria-labelledby="instances-title">
-            <div class="card__header">
-                <h2 id="instances-title">"What its instances print"</h2>
-                <button type="button" class="button button--secondary button--small"
-                    on:click=move |_| lines.refetch()>
-                    "Refresh"
-                </button>
-            </div>
-            {loaded(lines, 4, |lines: Vec<InstanceLogLine>| {
-                if lines.is_empty() {
-                    return view! {
-                        <EmptyState title="Nothing printed yet"
-                            hint="Its instances print here once it is deployed and runs."/>
-                    }
-                    .into_any();
-                }
-                view! {
-                    <ol class="log" aria-label="Instances' log" tabindex="0">
-                        {lines.into_iter().map(|line| view! {
-                            <li class="log__line">
-                                <time class="log__time" datetime=line.created_at.to_rfc3339()
-                                    title=format::exact(line.created_at)>
-                                    {format::clock(line.created_at)}
-                                </time>
-                                <span class="log__source mono">{line.pod_name}</span>
-                                <span class="log__message">{line.message}</span>
-                            </li>
-                        }).collect_view()}
-                    </ol>
-                }
-                .into_any()
-            })}
         </section>
     }
 }
