@@ -188,7 +188,7 @@ impl Api {
                 })
             })
             .collect();
-        records.sort_by(|a, b| b.nanos.cmp(&a.nanos));
+        records.sort_by_key(|record| std::cmp::Reverse(record.nanos));
         Ok(records)
     }
 

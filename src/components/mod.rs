@@ -31,3 +31,4 @@ pub mod status_badge;
 pub mod steps_timeline;
 pub mod toasts;
 pub mod toggle_button;
+pub mod unwell;

@@ -18,6 +18,15 @@ pub fn provide_page_visibility() {
     provide_context(PageVisible(visible));
 }
 
+/// Whether the page is shown (its tab not hidden); shown where the page's visibility is not
+/// followed (a component test).
+pub fn page_visible() -> Signal<bool> {
+    match use_context::<PageVisible>() {
+        Some(PageVisible(visible)) => visible.into(),
+        None => Signal::stored(true),
+    }
+}
+
 /// Calls `refetch` once `delay()` has passed, again each time the signals read by `delay` change
 /// (that is, each time the polled resource answers). `delay` returning `None` stops polling until
 /// it returns a delay again (after a new action, say).

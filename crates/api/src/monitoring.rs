@@ -340,6 +340,14 @@ impl Workload {
     }
 }
 
+/// The services of a cluster whose instances restarted over the window, each with its count
+/// (`label_qovery_com_service_id`): one query for a cluster's "what is unwell".
+pub fn restarting_services(window: &str) -> String {
+    format!(
+        "sum by (label_qovery_com_service_id) (increase(kube_pod_container_status_restarts_total[{window}]) * on (namespace, pod) group_left (label_qovery_com_service_id) kube_pod_labels) > 0"
+    )
+}
+
 /// What a person narrows a service's logs to: a level, an instance, a version, a text (any
 /// case). Its LogQL is written here once.
 #[derive(Clone, Debug, Default, PartialEq)]

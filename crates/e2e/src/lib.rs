@@ -31,8 +31,9 @@ pub const SETTINGS_PAGES: [&str; 9] = [
 
 /// A service's tabs, by the last segment of their address; a database has neither variables
 /// nor advanced settings.
-pub const SERVICE_TABS: [&str; 6] = [
+pub const SERVICE_TABS: [&str; 7] = [
     "overview",
+    "monitoring",
     "deployments",
     "logs",
     "variables",

@@ -84,6 +84,7 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
         ),
         ("clusters".into(), format!("/organization/{org}/clusters")),
         ("audit-log".into(), format!("/organization/{org}/audit-log")),
+        ("alerts".into(), format!("/organization/{org}/alerts")),
         (
             "project".into(),
             format!("/organization/{org}/project/{}/overview", place.project),
@@ -104,6 +105,10 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
         pages.push((format!("service-{tab}"), service(&web, tab)));
     }
     pages.push(("database-overview".into(), service(&database, "overview")));
+    pages.push((
+        "database-monitoring".into(),
+        service(&database, "monitoring"),
+    ));
     for settings in e2e::SETTINGS_PAGES {
         pages.push((
             format!("settings-{settings}"),

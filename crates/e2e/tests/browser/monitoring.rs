@@ -166,6 +166,27 @@ async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> a
     browser
         .wait_for_path(|path| path.ends_with("/monitoring"))
         .await?;
+
+    // Where things are unwell: the environment's page and the organization's overview name it,
+    // with why, a link to its Monitoring tab.
+    browser.open(&place.page()).await?;
+    let unwell = browser
+        .wait_for_text(".unwell", "restarts in the last hour")
+        .await?;
+    assert!(
+        unwell.contains("web — “Instance restarted” notified"),
+        "{unwell}"
+    );
+    browser
+        .open(&format!("/organization/{organization}/overview"))
+        .await?;
+    browser.wait_for_text(".unwell", "web").await?;
+    let link = browser.find(".unwell a").await?;
+    assert!(link
+        .attr("href")
+        .await?
+        .unwrap_or_default()
+        .ends_with("/monitoring"));
     browser.close().await
 }
 

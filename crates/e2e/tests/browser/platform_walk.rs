@@ -218,6 +218,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
             format!("{org}/cluster/{}/advanced-settings", ids::CLUSTER),
         ),
         ("audit-log".into(), format!("{org}/audit-log")),
+        ("alerts".into(), format!("{org}/alerts")),
         (
             "project".into(),
             format!("{org}/project/{}/overview", ids::PROJECT),
@@ -243,6 +244,20 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     }
     for (name, path) in &pages {
         walk.page(name, path).await?;
+    }
+    // The document's samples of the monitoring answers are no Prometheus or Loki bodies: the
+    // Monitoring tab and the logs say there is no data, and nothing failed.
+    let (_, _, application) = ids::SERVICES[0];
+    for (tab, said) in [
+        ("monitoring", "hold no series of this service"),
+        ("logs", "No line printed in this range"),
+    ] {
+        let path = format!("{environment}/service/{application}/{tab}");
+        walk.browser.open(&path).await?;
+        if let Err(error) = walk.browser.wait_for_text("main", said).await {
+            walk.failures
+                .push(format!("page {tab} ({path}) says no data badly: {error:#}"));
+        }
     }
 
     // Each kind's actions: deployed, then running (a cancel stops its environment's

@@ -23,6 +23,7 @@ use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
+use crate::components::unwell::{Scope, UnwellServices};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{current_id, paths};
@@ -157,6 +158,12 @@ pub fn EnvironmentOverview() -> impl IntoView {
             })}
         </div>
         {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
+        {move || ids.get().map(|ids| view! {
+            <UnwellServices org=ids.org scope=Scope::Environment {
+                project: ids.project,
+                environment: ids.environment,
+            }/>
+        })}
         <section class="card" aria-labelledby="services-title">
             <h2 id="services-title">"Services of this environment"</h2>
             // The rows wait for the statuses' first answer (whatever it says): built with their

@@ -29,6 +29,19 @@ const RULES_EVERY: Duration = Duration::from_secs(30);
 
 #[component]
 pub fn ServiceAlerts(watched: Watched) -> impl IntoView {
+    let watchable = AlertTargetType::of_service(watched.target.kind, None).is_some();
+    if !watchable {
+        return view! {
+            <section class="card" aria-labelledby="alerts-title">
+                <h2 id="alerts-title">"Alerts"</h2>
+                <p class="muted">
+                    "The platform's alert rules watch applications, containers and jobs; this \
+                     service's health shows above."
+                </p>
+            </section>
+        }
+        .into_any();
+    }
     let api = use_api();
     let addressed = use_addressed_service();
     let job_type = move || match addressed.record.get() {
@@ -56,19 +69,12 @@ pub fn ServiceAlerts(watched: Watched) -> impl IntoView {
                 <A href=paths::alerts(org)>"Every rule of the organization"</A>
             </div>
             {loaded(rules, 2, |rules: Vec<AlertRuleResponse>| view! { <RuleList rules/> })}
-            {move || match target_type() {
-                Some(target_type) => view! {
-                    <Presets watched=watched.get_value() target_type on_created=Callback::new(move |()| rules.refetch())/>
-                }.into_any(),
-                None => view! {
-                    <p class="muted">
-                        "The platform's alert rules watch applications, containers and jobs; \
-                         this service's health shows above."
-                    </p>
-                }.into_any(),
-            }}
+            {move || target_type().map(|target_type| view! {
+                <Presets watched=watched.get_value() target_type on_created=Callback::new(move |()| rules.refetch())/>
+            })}
         </section>
     }
+    .into_any()
 }
 
 /// The service's rules and where each stands.

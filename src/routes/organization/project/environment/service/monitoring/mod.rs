@@ -76,7 +76,13 @@ pub fn ServiceMonitoring() -> impl IntoView {
                 organization.ok_or_else(no_service)?,
             );
             let cluster = api.environment(environment).await?.cluster_id;
-            let workload = api.workload(cluster, target.id, target.kind).await?;
+            let workload = match target.kind.has_instances() {
+                true => api.workload(cluster, target.id, target.kind).await?,
+                false => Workload {
+                    service_id: target.id,
+                    ..Workload::default()
+                },
+            };
             Ok(Watched {
                 target,
                 organization,
@@ -110,6 +116,15 @@ pub fn ServiceMonitoring() -> impl IntoView {
     view! {
         <Controls asked offers_live=true/>
         {loaded(watched, 6, move |watched: Watched| {
+            if !watched.target.kind.has_instances() {
+                return view! {
+                    <p class="muted">
+                        "A Helm chart's or Terraform's services run nothing of their own to watch \
+                         here: watch the services they deploy."
+                    </p>
+                }
+                .into_any();
+            }
             if !watched.is_known() {
                 return view! {
                     <p class="notice notice--info">
