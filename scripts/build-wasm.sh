@@ -76,4 +76,5 @@ load="<link rel=\"modulepreload\" href=\"$pkg/console.js\" />"
 load+="<link rel=\"modulepreload\" href=\"$pkg/__wasm_split.js\" />"
 load+="<link rel=\"preload\" href=\"$pkg/console_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin=\"anonymous\" />"
 load+="<script type=\"module\" src=\"$pkg/start.js\"></script>"
-sed -i -e "/data-trunk-skip/d" -e "s|</head>|$load</head>|" "$TRUNK_STAGING_DIR/index.html"
+# trunk has minified the page (Trunk.toml) into one line: the skipped tag is cut out, not its line.
+sed -i -e "s|<link[^>]*data-trunk-skip[^>]*>||" -e "s|</head>|$load</head>|" "$TRUNK_STAGING_DIR/index.html"

@@ -9,6 +9,7 @@ use crate::api::use_api;
 use crate::components::command_palette::LoadPalette;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
+use crate::components::unwell::LoadUnwell;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::routes::home::Home;
@@ -141,12 +142,15 @@ lazy_pages! {
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
     }
-    // How services are doing: their charts, searchable logs and the organization's alert rules,
-    // with the chart and query code no other page needs.
+    // How services are doing: their charts and the organization's alert rules, with the chart
+    // and query code no other page needs.
     monitoring {
         ServiceMonitoringPage(service_monitoring_page) => ServiceMonitoring,
-        ServiceLogsPage(service_logs_page) => ServiceLogs,
         AlertsPage(alerts_page) => Alerts,
+    }
+    // A service's logs: its deployments' and its instances' lines, searched, paged and followed.
+    logs {
+        ServiceLogsPage(service_logs_page) => ServiceLogs,
     }
     // A service's settings: each kind's form (the new-service dialog's too).
     service_settings {
@@ -212,6 +216,22 @@ mod auto_deploy {
     }
 }
 
+/// What is unwell in the organization or an environment, fetched once their page is drawn, with
+/// the monitoring pages (whose code it shares, and which the console fetches after sign-in
+/// anyway, `state::prefetch`): a group of its own made the loader of every page larger.
+mod unwell_panel {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+    use uuid::Uuid;
+
+    use crate::components::unwell::{Scope, UnwellServices};
+
+    #[wasm_split(monitoring, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn unwell_panel(org: Uuid, scope: Scope) -> Result<AnyView, SplitLoaderError> {
+        Ok(view! { <UnwellServices org scope/> }.into_any())
+    }
+}
+
 /// The command palette's dialog, fetched when a person first reaches for it.
 mod palette {
     use leptos::prelude::*;
@@ -254,6 +274,9 @@ pub fn App() -> impl IntoView {
         Box::pin(palette::palette_dialog(opened))
     }));
     provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
+    provide_context(LoadUnwell(|org, scope| {
+        Box::pin(unwell_panel::unwell_panel(org, scope))
+    }));
     provide_context(StopAutoDeploy(|api, kind, id| {
         Box::pin(async move {
             match auto_deploy::stop_where_on(api, kind, id).await {

@@ -1,19 +1,23 @@
 //! Where things are unwell, at a glance: the services of the organization (or of one
 //! environment) with an alert rule firing or instances restarting in the last hour, each a link to
 //! its Monitoring tab. Read when the page is shown and every minute after, never while the tab is
-//! hidden: the firing rules, and one query per cluster for the restarts.
+//! hidden: the firing rules, and one query per cluster for the restarts. Its code is fetched
+//! after the page's first paint, behind the split point `app.rs` provides (`LoadUnwell`): the
+//! rules' and series' decoders are no part of the pages' first load.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use futures::future::join_all;
+use futures::future::{join_all, BoxFuture};
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use leptos_router::components::A;
 use platform_api::monitoring::{restarting_services, sample_value};
 use platform_api::WireEnum;
 use uuid::Uuid;
 
 use crate::api::{use_api, Api, ApiError};
+use crate::components::after_first_paint::AfterFirstPaint;
 use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::{page_visible, poll};
 use crate::state::resource::resource;
@@ -184,6 +188,25 @@ async fn read(api: Api, org: Uuid, scope: Scope) -> Result<Vec<Unwell>, ApiError
         .collect();
     list.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(list)
+}
+
+/// Fetches the panel's module and builds the panel from it (`UnwellServices`).
+#[derive(Clone, Copy)]
+pub struct LoadUnwell(pub fn(Uuid, Scope) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>);
+
+/// The panel, once the page is drawn and shown; nothing when its code cannot be fetched (it is
+/// an addition to the page, not the page).
+#[component]
+pub fn Unwell(org: Uuid, scope: Scope) -> impl IntoView {
+    let load = use_context::<LoadUnwell>();
+    view! {
+        <AfterFirstPaint ready=page_visible()>
+            {move || load.map(|LoadUnwell(load)| {
+                let panel = Suspend::new(async move { load(org, scope).await.unwrap_or_else(|_| ().into_any()) });
+                view! { <Suspense>{panel}</Suspense> }
+            })}
+        </AfterFirstPaint>
+    }
 }
 
 #[component]

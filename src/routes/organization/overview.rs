@@ -12,7 +12,7 @@ use crate::components::form_field::TextField;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
-use crate::components::unwell::{Scope, UnwellServices};
+use crate::components::unwell::{Scope, Unwell};
 use crate::routes::address::OrganizationAddress;
 use crate::routes::organization::organization_records;
 use crate::routes::{current_id, paths};
@@ -37,7 +37,7 @@ pub fn OrganizationOverview() -> impl IntoView {
                 })}
             </nav>
         </div>
-        {move || org.get().map(|org| view! { <UnwellServices org scope=Scope::Organization/> })}
+        {move || org.get().map(|org| view! { <Unwell org scope=Scope::Organization/> })}
         <section class="card" aria-labelledby="projects-title">
             <h2 id="projects-title">"All projects"</h2>
             {loaded(projects, 4, |(org, projects)| view! { <ProjectTable org projects/> })}

@@ -66,11 +66,11 @@ async fn a_failed_deployment_shows_the_step_that_failed() -> anyhow::Result<()> 
     let shown = browser.find(".execution .log").await?.text().await?;
     assert!(!shown.contains("Git clone"), "{shown}");
     browser.screenshot("service-logs").await?;
-    // An application's instances never started: their log says so.
+    // An application's instances never started: their log search says it found no line.
     browser
         .wait_for_text(
             "section[aria-labelledby=instances-title]",
-            "Nothing printed yet",
+            "No line printed in this range.",
         )
         .await?;
     browser.close().await

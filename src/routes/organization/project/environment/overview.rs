@@ -23,7 +23,7 @@ use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
 use crate::components::skeleton::Skeleton;
-use crate::components::unwell::{Scope, UnwellServices};
+use crate::components::unwell::{Scope, Unwell};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{current_id, paths};
@@ -159,7 +159,7 @@ pub fn EnvironmentOverview() -> impl IntoView {
         </div>
         {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
         {move || ids.get().map(|ids| view! {
-            <UnwellServices org=ids.org scope=Scope::Environment {
+            <Unwell org=ids.org scope=Scope::Environment {
                 project: ids.project,
                 environment: ids.environment,
             }/>

@@ -290,7 +290,6 @@ fn ServiceTitle(service: AddressedService) -> impl IntoView {
 /// their own.
 #[component]
 fn ServiceTabs(service: AddressedService) -> impl IntoView {
-    let database = move || service.kind() == Some(ServiceType::Database);
     let (org, project, environment) = (
         current_id(|a: &OrganizationAddress| a.org),
         current_id(|a: &ProjectAddress| a.project),
@@ -298,19 +297,24 @@ fn ServiceTabs(service: AddressedService) -> impl IntoView {
     );
     let location = use_location();
     let tabs = move || {
-        let (Some(org), Some(project), Some(environment), Some(id)) = (
+        // Drawn once the kind is known, the tabs of that kind at once: a tab appearing or
+        // going later would move the tabs after it under a person's pointer.
+        let (Some(org), Some(project), Some(environment), Some(id), Some(kind)) = (
             org.get(),
             project.get(),
             environment.get(),
             service.id.get(),
+            service.kind(),
         ) else {
             return Vec::new();
         };
         ServiceTab::ALL
             .iter()
             .filter(|tab| match tab {
-                ServiceTab::Variables | ServiceTab::AdvancedSettings => !database(),
-                ServiceTab::Monitoring => service.kind().is_some_and(ServiceType::has_instances),
+                ServiceTab::Variables | ServiceTab::AdvancedSettings => {
+                    kind != ServiceType::Database
+                }
+                ServiceTab::Monitoring => kind.has_instances(),
                 _ => true,
             })
             .map(|&tab| {

@@ -1,0 +1,221 @@
+//! The metrics route (`/cluster/{id}/metrics`, PromQL) over a week of simulated history: the
+//! CPU of one service per instance, as the Monitoring tab asks it (its 7-day step, ~240 points)
+//! and at a minute's step (10,080 points), and the CPU of every service of an environment of
+//! SERVICES deployed applications per instance, the same two ways. Each deployment is moved a
+//! week back first (`backdate`), so every series spans the whole range. Prints p50 and p99 of
+//! each and the process's peak memory before and after.
+//!
+//! `cargo bench -p platform-server --bench metrics_queries [-- SERVICES REQUESTS]`
+
+use std::time::{Duration, Instant};
+
+use platform_api::monitoring::{QueryAnswer, Workload};
+use platform_server::{backdate, start, Config};
+use serde_json::{json, Value};
+use tempfile::TempDir;
+
+const WEEK: i64 = 7 * 86_400;
+
+struct Client {
+    base: String,
+    authorization: String,
+}
+
+impl Client {
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let request = ureq::request(method, &format!("{}{path}", self.base))
+            .set("Authorization", &self.authorization);
+        let response = match body {
+            Some(body) => request.send_json(body),
+            None => request.call(),
+        }
+        .unwrap_or_else(|error| panic!("{method} {path}: {error}"));
+        response.into_json().unwrap_or(Value::Null)
+    }
+
+    /// The Prometheus answer to `params` on `cluster`, and the bytes of the API's answer.
+    fn metrics(&self, cluster: &str, params: &[(&str, String)]) -> (QueryAnswer, usize) {
+        let query: String = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(params)
+            .finish();
+        let body = self.call("GET", &format!("/cluster/{cluster}/metrics?{query}"), None);
+        let metrics = body["metrics"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{params:?}: {body}"));
+        (serde_json::from_str(metrics).unwrap(), metrics.len())
+    }
+}
+
+/// The process's peak resident memory, in MiB.
+fn peak_memory_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmHWM:"))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|kib| kib.parse::<u64>().ok())
+        })
+        .map_or(0, |kib| kib / 1024)
+}
+
+fn percentile(sorted: &[Duration], share: usize) -> f64 {
+    sorted[(sorted.len() * share / 100).min(sorted.len() - 1)].as_secs_f64() * 1e3
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
+    let services: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let dir = TempDir::new().unwrap();
+    let running = runtime
+        .block_on(start(Config {
+            engine_speed: 1e9,
+            new_sign_in_token: true,
+            rate_limit_per_minute: u32::MAX,
+            ..Config::local(dir.path().to_path_buf())
+        }))
+        .unwrap();
+    let client = Client {
+        base: format!("http://{}/api", running.address),
+        authorization: format!("Token {}", running.sign_in_token.clone().unwrap()),
+    };
+    let organization = client.call("GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let project = client.call(
+        "POST",
+        &format!("/organization/{organization}/project"),
+        Some(json!({"name": "fleet"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let environment = client.call(
+        "POST",
+        &format!("/project/{project}/environment"),
+        Some(json!({"name": "production", "mode": "PRODUCTION"})),
+    );
+    let (environment, cluster) = (
+        environment["id"].as_str().unwrap().to_string(),
+        environment["cluster_id"].as_str().unwrap().to_string(),
+    );
+    let mut ids = Vec::new();
+    for index in 0..services {
+        let created = client.call(
+            "POST",
+            &format!("/environment/{environment}/application"),
+            Some(json!({"name": format!("app-{index:04}"),
+                        "git_repository": {"url": "https://git.example.com/a.git"}})),
+        );
+        ids.push(created["id"].as_str().unwrap().parse().unwrap());
+    }
+    client.call(
+        "POST",
+        &format!("/environment/{environment}/deploy"),
+        Some(json!({})),
+    );
+    let statuses = format!("/environment/{environment}/statuses");
+    while client.call("GET", &statuses, None)["environment"]["state"] != "DEPLOYED" {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    runtime.block_on(async {
+        for id in &ids {
+            backdate(&running.state.writes, *id, 3600, WEEK + 3600)
+                .await
+                .unwrap();
+        }
+    });
+
+    let lookup = |label: &str| {
+        let (answer, _) = client.metrics(
+            &cluster,
+            &[
+                ("endpoint", Workload::lookup(label, ids[0])),
+                ("query", String::new()),
+            ],
+        );
+        answer.values().first().cloned()
+    };
+    let one = Workload {
+        service_id: ids[0],
+        name: lookup("deployment"),
+        namespace: lookup("namespace"),
+        ..Workload::default()
+    };
+    let namespace = one.namespace.clone().unwrap();
+    let every_service = format!(
+        "sum by (pod) (rate(container_cpu_usage_seconds_total{{namespace=\"{namespace}\"}}[5m]))"
+    );
+    let end = chrono::Utc::now().timestamp() as f64;
+    let start = end - WEEK as f64;
+    println!(
+        "{services} applications deployed a week ago; {requests} requests each; peak memory {} MiB",
+        peak_memory_mib()
+    );
+    println!(
+        "{:<40} {:>7} {:>9} {:>9} {:>9} {:>9}",
+        "query over 7 days", "series", "points", "bytes", "p50 ms", "p99 ms"
+    );
+    for (name, query, step, asked) in [
+        (
+            "one service, by instance",
+            one.cpu_by_instance("5m"),
+            2520,
+            requests,
+        ),
+        (
+            "one service, by instance",
+            one.cpu_by_instance("5m"),
+            60,
+            requests,
+        ),
+        (
+            "every service, by instance",
+            every_service.clone(),
+            2520,
+            requests / 5,
+        ),
+        (
+            "every service, by instance",
+            every_service,
+            60,
+            requests / 10,
+        ),
+    ] {
+        let mut took = Vec::new();
+        let mut shape = (0, 0, 0);
+        for _ in 0..asked.max(3) {
+            let sent = Instant::now();
+            let (answer, bytes) = client.metrics(
+                &cluster,
+                &[
+                    ("endpoint", "api/v1/query_range".into()),
+                    ("query", query.clone()),
+                    ("start", start.to_string()),
+                    ("end", end.to_string()),
+                    ("step", format!("{step}s")),
+                ],
+            );
+            took.push(sent.elapsed());
+            let series = answer.range_series();
+            let points = series.iter().map(|s| s.values.len()).sum();
+            assert!(points > 0, "{name}: no point");
+            shape = (series.len(), points, bytes);
+        }
+        took.sort();
+        println!(
+            "{:<40} {:>7} {:>9} {:>9} {:>9.1} {:>9.1}",
+            format!("{name}, step {step} s"),
+            shape.0,
+            shape.1,
+            shape.2,
+            percentile(&took, 50),
+            percentile(&took, 99)
+        );
+    }
+    println!("peak memory {} MiB", peak_memory_mib());
+}
