@@ -33,16 +33,34 @@ impl Client {
         response.into_json().unwrap_or(Value::Null)
     }
 
-    /// The Prometheus answer to `params` on `cluster`, and the bytes of the API's answer.
-    fn metrics(&self, cluster: &str, params: &[(&str, String)]) -> (QueryAnswer, usize) {
+    /// The Prometheus answer to `params` on `cluster` and the bytes of the API's answer, or the
+    /// API's refusal (a query past what one answer may compute is a 400).
+    fn metrics(
+        &self,
+        cluster: &str,
+        params: &[(&str, String)],
+    ) -> Result<(QueryAnswer, usize), String> {
         let query: String = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(params)
             .finish();
-        let body = self.call("GET", &format!("/cluster/{cluster}/metrics?{query}"), None);
+        let url = format!("{}/cluster/{cluster}/metrics?{query}", self.base);
+        let body: Value = match ureq::get(&url)
+            .set("Authorization", &self.authorization)
+            .call()
+        {
+            Ok(answer) => answer.into_json().unwrap(),
+            Err(ureq::Error::Status(code, answer)) => {
+                return Err(format!(
+                    "{code} {}",
+                    answer.into_string().unwrap_or_default()
+                ))
+            }
+            Err(error) => panic!("{params:?}: {error}"),
+        };
         let metrics = body["metrics"]
             .as_str()
             .unwrap_or_else(|| panic!("{params:?}: {body}"));
-        (serde_json::from_str(metrics).unwrap(), metrics.len())
+        Ok((serde_json::from_str(metrics).unwrap(), metrics.len()))
     }
 }
 
@@ -131,13 +149,15 @@ fn main() {
     });
 
     let lookup = |label: &str| {
-        let (answer, _) = client.metrics(
-            &cluster,
-            &[
-                ("endpoint", Workload::lookup(label, ids[0])),
-                ("query", String::new()),
-            ],
-        );
+        let (answer, _) = client
+            .metrics(
+                &cluster,
+                &[
+                    ("endpoint", Workload::lookup(label, ids[0])),
+                    ("query", String::new()),
+                ],
+            )
+            .unwrap();
         answer.values().first().cloned()
     };
     let one = Workload {
@@ -188,9 +208,10 @@ fn main() {
     ] {
         let mut took = Vec::new();
         let mut shape = (0, 0, 0);
+        let mut refused = None;
         for _ in 0..asked.max(3) {
             let sent = Instant::now();
-            let (answer, bytes) = client.metrics(
+            let answer = client.metrics(
                 &cluster,
                 &[
                     ("endpoint", "api/v1/query_range".into()),
@@ -201,21 +222,32 @@ fn main() {
                 ],
             );
             took.push(sent.elapsed());
-            let series = answer.range_series();
-            let points = series.iter().map(|s| s.values.len()).sum();
-            assert!(points > 0, "{name}: no point");
-            shape = (series.len(), points, bytes);
+            match answer {
+                Ok((answer, bytes)) => {
+                    let series = answer.range_series();
+                    let points = series.iter().map(|s| s.values.len()).sum();
+                    assert!(points > 0, "{name}: no point");
+                    shape = (series.len(), points, bytes);
+                }
+                Err(refusal) => refused = Some(refusal),
+            }
         }
         took.sort();
-        println!(
-            "{:<40} {:>7} {:>9} {:>9} {:>9.1} {:>9.1}",
-            format!("{name}, step {step} s"),
-            shape.0,
-            shape.1,
-            shape.2,
-            percentile(&took, 50),
-            percentile(&took, 99)
-        );
+        let label = format!("{name}, step {step} s");
+        match refused {
+            Some(refusal) => println!(
+                "{label:<40} refused in {:.1} ms (p50): {refusal}",
+                percentile(&took, 50)
+            ),
+            None => println!(
+                "{label:<40} {:>7} {:>9} {:>9} {:>9.1} {:>9.1}",
+                shape.0,
+                shape.1,
+                shape.2,
+                percentile(&took, 50),
+                percentile(&took, 99)
+            ),
+        }
     }
     println!("peak memory {} MiB", peak_memory_mib());
 }

@@ -113,6 +113,12 @@ pub fn parse(query: &str) -> Result<Expr> {
     promql_parser::parser::parse(query).map_err(QueryError::bad)
 }
 
+fn too_many_samples() -> QueryError {
+    QueryError::bad(format!(
+        "the query would read more than {MOST_SAMPLES} samples: narrow its selectors, shorten its range or lengthen its step"
+    ))
+}
+
 /// How far before the time it is evaluated at an expression reads samples.
 pub fn lookback(expr: &Expr) -> f64 {
     match expr {
@@ -198,7 +204,13 @@ impl<'a> Evaluator<'a> {
         let mut series: BTreeMap<Rc<Labels>, Vec<(f64, f64)>> = BTreeMap::new();
         for index in 0..steps {
             let t = self.start + index as f64 * self.step;
-            match self.eval(expr, t)? {
+            let value = self.eval(expr, t)?;
+            // Every step reads about what the first read: a query that will pass the bound is
+            // refused now rather than once it has held a worker that long.
+            if index == 0 && self.samples.saturating_mul(steps) > MOST_SAMPLES {
+                return Err(too_many_samples());
+            }
+            match value {
                 Value::Scalar(value) => series
                     .entry(Rc::new(Labels::new()))
                     .or_default()
@@ -227,9 +239,7 @@ impl<'a> Evaluator<'a> {
     fn count(&mut self, samples: usize) -> Result<()> {
         self.samples += samples;
         if self.samples > MOST_SAMPLES {
-            return Err(QueryError::bad(format!(
-                "the query would read more than {MOST_SAMPLES} samples: narrow its selectors, shorten its range or lengthen its step"
-            )));
+            return Err(too_many_samples());
         }
         Ok(())
     }
