@@ -11,6 +11,7 @@ use crate::error::FieldError;
 use crate::history::iso_duration_seconds;
 use crate::monitoring::{Quantile, Workload};
 use crate::rules::{self, Violations};
+use crate::status::StateTone;
 
 wire_enum!(
     /// How bad it is when the rule fires.
@@ -38,8 +39,7 @@ wire_enum!(
 
 impl AlertRuleState {
     /// How a badge shows it: firing as a failure, pending as work under way.
-    pub fn tone(self) -> crate::StateTone {
-        use crate::StateTone;
+    pub fn tone(self) -> StateTone {
         match self {
             AlertRuleState::Ok => StateTone::Success,
             AlertRuleState::PendingNotification => StateTone::Progress,
