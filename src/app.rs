@@ -31,7 +31,9 @@ use crate::routes::organization::project::environment::service::monitoring::Serv
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
-use crate::routes::organization::project::environment::service::ServiceLayout;
+use crate::routes::organization::project::environment::service::{
+    ServiceLayout, ServiceWithoutTab,
+};
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
@@ -358,6 +360,7 @@ pub fn App() -> impl IntoView {
                         path=paths::service_route()
                         view={Lazy::<ServiceLayoutPage>::new()}
                     >
+                        <Route path=paths::without_tab_route() view=ServiceWithoutTab/>
                         <Route path=paths::tab_route(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Monitoring) view={Lazy::<ServiceMonitoringPage>::new()}/>
                         <Route path=paths::tab_route(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>

@@ -8,6 +8,7 @@ use console::components::form_field::{CheckboxGroup, EnumSelect, TextField};
 use console::components::rows::{RowList, Rows};
 use console::components::status_badge::StatusBadge;
 use console::components::steps_timeline::StepsTimeline;
+use console::components::web_link::WebLink;
 use leptos::prelude::*;
 use platform_api::{
     ActionStatus, DatabaseType, DeploymentStatus, FieldError, LogLine, ServiceState, Status,
@@ -447,4 +448,26 @@ fn the_wall_clock_of_a_zone_comes_from_the_browser() {
     assert_eq!(((tokyo - utc).num_minutes() as f64 / 60.0).round(), 9.0);
     assert_eq!(wall_clock_in("Europe/Narnia"), None);
     assert!(browser_zones().iter().any(|zone| zone == "Europe/Paris"));
+}
+
+/// An address from an answer is a link only when it is an absolute web address: a relative path
+/// or `javascript:` is shown as text, never followed.
+#[wasm_bindgen_test]
+fn only_web_addresses_become_links() {
+    for (url, link) in [
+        ("https://web-z1.platform-apps.example", true),
+        ("http://127.0.0.1:8080/run/abc/", true),
+        ("javascript:alert(document.cookie)", false),
+        ("/organization/1/overview", false),
+        ("string", false),
+    ] {
+        let container = mount(move || view! { <WebLink url=url.to_string()/> });
+        let anchor = container.query_selector("a").unwrap();
+        assert_eq!(anchor.is_some(), link, "{url}");
+        if let Some(anchor) = anchor {
+            assert_eq!(anchor.get_attribute("href").as_deref(), Some(url));
+            assert_eq!(anchor.get_attribute("rel").as_deref(), Some("noopener"));
+        }
+        assert_eq!(container.text_content().as_deref(), Some(url), "{url}");
+    }
 }

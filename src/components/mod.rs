@@ -32,3 +32,4 @@ pub mod steps_timeline;
 pub mod toasts;
 pub mod toggle_button;
 pub mod unwell;
+pub mod web_link;

@@ -284,6 +284,11 @@ pub mod paths {
         service_tab(org, project, environment, service, ServiceTab::Overview)
     }
 
+    /// A service's address itself, below `service_route`: no tab named.
+    pub fn without_tab_route() -> impl Pattern {
+        path!("")
+    }
+
     /// The route of a service's tab, below `service_route`.
     pub fn tab_route(tab: ServiceTab) -> impl Pattern {
         (leptos_router::StaticSegment(tab.segment()),)

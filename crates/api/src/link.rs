@@ -33,6 +33,19 @@ impl Link {
     }
 }
 
+/// The address as a link may take it: an absolute `http` or `https` URL naming a host, without
+/// spaces or control characters. Anything else an answer gives (a relative path, which would open
+/// a page of the console, or `javascript:`, which would run) is shown as text, never followed.
+pub fn web_address(url: &str) -> Option<&str> {
+    let scheme_ends = url.find("://")?;
+    let scheme = &url[..scheme_ends];
+    let rest = &url[scheme_ends + 3..];
+    let host = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let web = scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("http");
+    let clean = !url.chars().any(|c| c.is_whitespace() || c.is_control());
+    (web && clean && !host.is_empty()).then_some(url)
+}
+
 /// The port whose address is the root of the service's: the one marked default, else the first
 /// public one.
 pub fn default_port(ports: &[Port]) -> Option<&Port> {
@@ -45,4 +58,36 @@ pub fn default_port(ports: &[Port]) -> Option<&Port> {
 /// The port a public port is reached at from outside: its own, else 443 (HTTPS).
 pub fn external_port(port: &Port) -> i64 {
     port.external_port.unwrap_or(443)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::web_address;
+
+    #[test]
+    fn only_absolute_web_addresses_are_links() {
+        for url in [
+            "https://web-z1.platform-apps.example",
+            "http://127.0.0.1:8080/run/abc/",
+            "HTTPS://Shop.Example.com?x=1",
+        ] {
+            assert_eq!(web_address(url), Some(url), "{url}");
+        }
+        for url in [
+            "javascript:alert(1)",
+            "JavaScript://%0Aalert(1)",
+            "/organization/1/overview",
+            "web.internal",
+            "string",
+            "https://",
+            "https:///path",
+            "ftp://files.example.com",
+            "https://shop.example.com/a b",
+            "https://shop.example.com/\n",
+            "data:text/html,<script>",
+            "",
+        ] {
+            assert_eq!(web_address(url), None, "{url}");
+        }
+    }
 }

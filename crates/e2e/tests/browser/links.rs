@@ -1,6 +1,6 @@
 //! Where a service is reached: "Open" beside its title, every address in its overview, the
 //! environment's services' addresses on its page; an address opened answers with the service's
-//! page on the reference server.
+//! page on the reference server; the service's address without a tab opens its overview.
 
 use e2e::Browser;
 use serde_json::json;
@@ -58,6 +58,15 @@ async fn a_service_is_opened_from_its_link() -> anyhow::Result<()> {
         .await?;
     browser
         .wait_for_text("main", "simulates the platform")
+        .await?;
+
+    // The service's address without a tab opens its overview.
+    let overview = place.service_page(&application);
+    let without_tab = overview.trim_end_matches("/overview");
+    browser.open(without_tab).await?;
+    browser.wait_for_path(|path| path == overview).await?;
+    browser
+        .wait_for_text("section[aria-labelledby=links-title]", "p9090")
         .await?;
     browser.close().await
 }

@@ -10,6 +10,7 @@ use uuid::Uuid;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::loaded::loaded;
+use crate::components::web_link::WebLink;
 use crate::routes::paths;
 use crate::state::resource::resource;
 
@@ -81,7 +82,7 @@ fn OpenedList(ids: Ids, opened: Vec<Opened>) -> impl IntoView {
                 <li>
                     <A href=paths::service(ids.org, ids.project, ids.environment, service.id)>{service.name}</A>
                     " · "
-                    <a href=service.url.clone() target="_blank" rel="noopener">{service.url.clone()}</a>
+                    <WebLink url=service.url/>
                 </li>
             }).collect_view()}
         </ul>

@@ -2,10 +2,11 @@
 //! every address in its overview.
 
 use leptos::prelude::*;
-use platform_api::Link;
+use platform_api::{web_address, Link};
 
 use crate::components::copy_button::CopyButton;
 use crate::components::loaded::loaded;
+use crate::components::web_link::WebLink;
 
 use super::AddressedService;
 
@@ -14,9 +15,10 @@ use super::AddressedService;
 pub fn OpenLink(service: AddressedService) -> impl IntoView {
     move || {
         let links = service.links.get().and_then(Result::ok)?;
-        let main = Link::main(&links)?;
+        // "Open" only where there is a web address to open.
+        let main = web_address(&Link::main(&links)?.url)?.to_string();
         Some(view! {
-            <a href=main.url.clone() target="_blank" rel="noopener" class="open-link">
+            <a href=main target="_blank" rel="noopener" class="open-link">
                 "Open"<span class="visually-hidden">" the service (opens a new tab)"</span>
             </a>
             " · "
@@ -61,7 +63,7 @@ fn LinkList(links: Vec<Link>) -> impl IntoView {
                 };
                 view! {
                     <li>
-                        <a href=link.url.clone() target="_blank" rel="noopener">{link.url.clone()}</a>
+                        <WebLink url=link.url.clone()/>
                         " "<span class="muted">{reached}</span>" "
                         <CopyButton text=link.url label="Copy the address"/>
                     </li>

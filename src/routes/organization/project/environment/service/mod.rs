@@ -27,7 +27,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, A};
-use leptos_router::hooks::use_location;
+use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
 use platform_api::{
     ActionStatus, DeploymentStatus, Link, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
@@ -393,4 +394,27 @@ fn OutOfDateNotice(service: AddressedService) -> impl IntoView {
             </p>
         </Show>
     }
+}
+
+/// A service's address without a tab (a link written by hand, an older bookmark): its overview,
+/// the address replaced rather than a step added to the history.
+#[component]
+pub fn ServiceWithoutTab() -> impl IntoView {
+    let location = use_location();
+    let navigate = use_navigate();
+    Effect::new(move |_| {
+        let here = location.pathname.get_untracked();
+        let overview = format!(
+            "{}/{}",
+            here.trim_end_matches('/'),
+            ServiceTab::Overview.segment()
+        );
+        navigate(
+            &overview,
+            NavigateOptions {
+                replace: true,
+                ..NavigateOptions::default()
+            },
+        );
+    });
 }
