@@ -119,4 +119,4 @@ pub use variable::*;
 pub use variable_bulk::*;
 pub use variable_import::*;
 pub use webhook::*;
-pub use wire::{accept_unknown_values, WireEnum};
+pub use wire::{accept_unknown_values, in_spec_letters, WireEnum};

@@ -16,6 +16,39 @@ pub(crate) fn unknown_values_accepted() -> bool {
     UNKNOWN_VALUES_ACCEPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// The vendor words of the production document's enumeration values and the spec's letters for
+/// them ("each letter stands for one fixed vendor", `platform-api.md`; `cloud.rs`), longest
+/// first. ECR, PUBLIC_ECR, DOCR and AWS keep their names: the spec writes them so.
+const VENDOR_LETTERS: &[(&str, &str)] = &[
+    ("SCALEWAY", "PROVIDER_A"),
+    ("SCW", "PROVIDER_A"),
+    ("DOCKER_HUB", "PROVIDER_B_HUB"),
+    ("GITHUB", "PROVIDER_C"),
+    ("GITLAB", "PROVIDER_D"),
+    ("GCP", "PROVIDER_E"),
+    ("AZURE", "PROVIDER_F"),
+    ("BITBUCKET", "PROVIDER_G"),
+];
+
+/// An enumeration value of the production document in the spec's letters, when it names a
+/// vendor: `GITHUB` is `PROVIDER_C`, `OCI_SCALEWAY_CR` is `OCI_PROVIDER_A_CR`,
+/// `GCP_ARTIFACT_REGISTRY` is `PROVIDER_E_ARTIFACT_REGISTRY`; `DOCKER` (a build mode) names none.
+/// A client generated from that document sends its names: the server reads them as the letters
+/// they stand for, and answers with the letters.
+pub fn in_spec_letters(value: &str) -> Option<String> {
+    let words: Vec<&str> = value.split('_').collect();
+    VENDOR_LETTERS.iter().find_map(|(vendor, letter)| {
+        let vendor_words: Vec<&str> = vendor.split('_').collect();
+        let start = words
+            .windows(vendor_words.len())
+            .position(|window| window == vendor_words.as_slice())?;
+        let mut translated = words[..start].to_vec();
+        translated.push(letter);
+        translated.extend_from_slice(&words[start + vendor_words.len()..]);
+        Some(translated.join("_"))
+    })
+}
+
 /// The unknown values read so far, each kept once for the life of the program (a few words a
 /// platform added, read at every poll).
 pub(crate) fn intern(value: &str) -> &'static str {
@@ -81,5 +114,55 @@ const fn sentence_byte(at: usize, byte: u8) -> u8 {
         b'_' => b' ',
         byte if at == 0 => byte.to_ascii_uppercase(),
         byte => byte.to_ascii_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CloudProvider, GitProvider, HelmRepositoryKind, RegistryKind};
+
+    fn read<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, String> {
+        serde_json::from_value(serde_json::json!(value)).map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn the_documents_vendor_names_read_as_the_specs_letters() {
+        assert_eq!(read::<GitProvider>("GITHUB"), Ok(GitProvider::ProviderC));
+        assert_eq!(read::<GitProvider>("GITLAB"), Ok(GitProvider::ProviderD));
+        assert_eq!(read::<GitProvider>("BITBUCKET"), Ok(GitProvider::ProviderG));
+        assert_eq!(read::<CloudProvider>("SCW"), Ok(CloudProvider::ProviderA));
+        assert_eq!(read::<CloudProvider>("GCP"), Ok(CloudProvider::ProviderE));
+        assert_eq!(read::<CloudProvider>("AZURE"), Ok(CloudProvider::ProviderF));
+        assert_eq!(read::<CloudProvider>("AWS"), Ok(CloudProvider::Aws));
+        for (document, letters) in [
+            ("SCALEWAY_CR", RegistryKind::ProviderACr),
+            ("DOCKER_HUB", RegistryKind::ProviderBHub),
+            ("GITHUB_CR", RegistryKind::ProviderCCr),
+            ("GITHUB_ENTERPRISE_CR", RegistryKind::ProviderCEnterpriseCr),
+            ("GITLAB_CR", RegistryKind::ProviderDCr),
+            (
+                "GCP_ARTIFACT_REGISTRY",
+                RegistryKind::ProviderEArtifactRegistry,
+            ),
+            ("AZURE_CR", RegistryKind::ProviderFCr),
+        ] {
+            assert_eq!(read::<RegistryKind>(document), Ok(letters), "{document}");
+            // Answered in the spec's letters.
+            assert!(serde_json::to_string(&letters)
+                .unwrap()
+                .contains("PROVIDER_"));
+        }
+        assert_eq!(
+            read::<HelmRepositoryKind>("OCI_DOCKER_HUB"),
+            Ok(HelmRepositoryKind::OciProviderBHub)
+        );
+        assert_eq!(
+            read::<HelmRepositoryKind>("OCI_SCALEWAY_CR"),
+            Ok(HelmRepositoryKind::OciProviderACr)
+        );
+        // A vendor's name where no value stands for it is still refused, naming the values.
+        let refused = read::<GitProvider>("GITHUB_ENTERPRISE").unwrap_err();
+        assert!(refused.contains("PROVIDER_C"), "{refused}");
+        assert!(read::<GitProvider>("SOURCEFORGE").is_err());
     }
 }

@@ -3,19 +3,6 @@
 
 use serde_json::Value;
 
-/// Vendor words of enumeration values and their letters, longest first. ECR, PUBLIC_ECR, DOCR and
-/// AWS keep their names: the spec writes them so.
-const VALUES: &[(&str, &str)] = &[
-    ("SCALEWAY", "PROVIDER_A"),
-    ("SCW", "PROVIDER_A"),
-    ("DOCKER_HUB", "PROVIDER_B_HUB"),
-    ("GITHUB", "PROVIDER_C"),
-    ("GITLAB", "PROVIDER_D"),
-    ("GCP", "PROVIDER_E"),
-    ("AZURE", "PROVIDER_F"),
-    ("BITBUCKET", "PROVIDER_G"),
-];
-
 /// Vendor prefixes of property names (`scaleway_access_key` is the spec's `provider_a_access_key`).
 const PROPERTIES: &[(&str, &str)] = &[
     ("scaleway_", "provider_a_"),
@@ -23,23 +10,10 @@ const PROPERTIES: &[(&str, &str)] = &[
     ("azure_", "provider_f_"),
 ];
 
-/// An enumeration value with its vendor word replaced: `OCI_SCALEWAY_CR` is `OCI_PROVIDER_A_CR`,
-/// `GCP_ARTIFACT_REGISTRY` is `PROVIDER_E_ARTIFACT_REGISTRY`; `DOCKER` (a build mode) stays.
+/// An enumeration value with its vendor word replaced (the rule is platform-api's, which the
+/// server reads requests by).
 pub fn value(word: &str) -> String {
-    let parts: Vec<&str> = word.split('_').collect();
-    for (vendor, letter) in VALUES {
-        let vendor_parts: Vec<&str> = vendor.split('_').collect();
-        if let Some(start) = parts
-            .windows(vendor_parts.len())
-            .position(|window| window == vendor_parts.as_slice())
-        {
-            let mut translated = parts[..start].to_vec();
-            translated.push(letter);
-            translated.extend_from_slice(&parts[start + vendor_parts.len()..]);
-            return translated.join("_");
-        }
-    }
-    word.to_string()
+    platform_api::in_spec_letters(word).unwrap_or_else(|| word.to_string())
 }
 
 pub fn property(name: &str) -> String {

@@ -62,6 +62,7 @@ mod upkeep;
 mod variable_bulk;
 mod variable_import;
 mod variables;
+mod vendor_names;
 mod webhook_deliveries;
 mod webhooks;
 mod writes;
