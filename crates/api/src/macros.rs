@@ -51,15 +51,15 @@ macro_rules! wire_enum {
                             _ if crate::wire::unknown_values_accepted() => {
                                 Ok($name::Other(crate::wire::intern(value)))
                             }
-                            _ => {
-                                // The production document's vendor names, taken as the spec's
-                                // letters they stand for.
-                                let letters = crate::wire::in_spec_letters(value);
-                                match letters.as_deref() {
-                                    $(Some($wire) => Ok($name::$variant),)+
-                                    _ => Err(E::unknown_variant(value, &[$($wire),+])),
-                                }
-                            }
+                            // The production document's vendor names, taken as the spec's
+                            // letters they stand for.
+                            #[cfg(feature = "vendor-aliases")]
+                            _ => match crate::wire::in_spec_letters(value).as_deref() {
+                                $(Some($wire) => Ok($name::$variant),)+
+                                _ => Err(E::unknown_variant(value, &[$($wire),+])),
+                            },
+                            #[cfg(not(feature = "vendor-aliases"))]
+                            _ => Err(E::unknown_variant(value, &[$($wire),+])),
                         }
                     }
                 }

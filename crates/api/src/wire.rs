@@ -117,7 +117,7 @@ const fn sentence_byte(at: usize, byte: u8) -> u8 {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "vendor-aliases"))]
 mod tests {
     use crate::{CloudProvider, GitProvider, HelmRepositoryKind, RegistryKind};
 
