@@ -117,7 +117,8 @@ const fn sentence_byte(at: usize, byte: u8) -> u8 {
     }
 }
 
-#[cfg(all(test, feature = "vendor-aliases"))]
+#[cfg(test)]
+#[cfg(feature = "vendor-aliases")]
 mod tests {
     use crate::{CloudProvider, GitProvider, HelmRepositoryKind, RegistryKind};
 
