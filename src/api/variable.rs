@@ -1,7 +1,7 @@
 use platform_api::{
-    EnvironmentVariable, List, OverrideRequest, ServiceType, VariableBulk, VariableBulkRequest,
-    VariableCreation, VariableImport, VariableImportRequest, VariableRequest, VariableScope,
-    VARIABLE_PAGE_SIZE_MAX,
+    AliasRequest, EnvironmentVariable, List, OverrideRequest, ServiceType, VariableBulk,
+    VariableBulkRequest, VariableCreation, VariableImport, VariableImportRequest, VariableRequest,
+    VariableScope, VARIABLE_PAGE_SIZE_MAX,
 };
 use uuid::Uuid;
 
@@ -190,6 +190,16 @@ impl Api {
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {
         self.delete(&format!("/variable/{variable}")).await
+    }
+
+    /// Another key for `variable` at the level the request names, following its value.
+    pub async fn alias_variable(
+        &self,
+        variable: Uuid,
+        request: &AliasRequest,
+    ) -> Result<EnvironmentVariable, ApiError> {
+        self.post(&format!("/variable/{variable}/alias"), request)
+            .await
     }
 
     pub async fn override_variable(

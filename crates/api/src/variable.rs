@@ -303,6 +303,29 @@ impl ScopedOverrideRequest {
     }
 }
 
+/// Body of `POST /{scope}/{id}/environmentVariable/{id}/alias` (and `…/secret/{id}/alias`): the
+/// scope and parent are in the path.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ScopedAliasRequest {
+    pub key: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+impl ScopedAliasRequest {
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::variable_key("key", &self.key));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        violations.into_result()
+    }
+}
+
 /// Body of `POST /variable/{id}/alias`.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 //! A service's variables page: what the service sees with the level each variable comes from;
 //! a secret added (its rules checked first) and never shown again; an inherited variable
-//! overridden for this service alone; a variable edited and deleted; the list filtered by key;
+//! overridden for this service alone, and aliased; the list filtered by level; a variable edited and deleted; the list filtered by key;
 //! the page saying the running service is out of date.
 
 use e2e::Browser;
@@ -112,6 +112,32 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
         )
         .await?;
     assert_eq!(environment_variables["results"][0]["value"], "info");
+
+    // An inherited variable given another key for this service follows its value.
+    browser
+        .client
+        .find(Locator::XPath(&row_button("LOG_LEVEL", "Alias")))
+        .await?
+        .click()
+        .await?;
+    browser
+        .fill("form[aria-label='Alias LOG_LEVEL'] input", "APP_LOG_LEVEL")
+        .await?;
+    browser
+        .click("form[aria-label='Alias LOG_LEVEL'] button[type=submit]")
+        .await?;
+    let alias = browser
+        .wait_for_text("tbody[data-variable=APP_LOG_LEVEL]", "alias of LOG_LEVEL")
+        .await?;
+    assert!(alias.contains("This service"), "{alias}");
+    // Filtered by where they are defined: the environment's only.
+    browser.choose("select[name=level]", "environment").await?;
+    browser
+        .wait_until_gone("tbody[data-variable=APP_LOG_LEVEL]")
+        .await?;
+    browser.find("tbody[data-variable=LOG_LEVEL]").await?;
+    browser.choose("select[name=level]", "").await?;
+    browser.find("tbody[data-variable=APP_LOG_LEVEL]").await?;
 
     // A secret edited with its value left empty keeps it.
     browser

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use platform_api::{
     validation_domain, ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName,
-    SubAction, VariableScope,
+    SubAction, VariableType,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::fmt::Hyphenated;
@@ -21,6 +21,7 @@ use crate::dns;
 use crate::git::{self};
 use crate::store::custom_domains;
 use crate::store::organization_resources::GIT_TOKENS;
+use crate::store::variables::{self, Given};
 
 use super::rows::{end, enter_state, log, record_step, Outcome};
 
@@ -155,8 +156,14 @@ impl Engine {
         {
             return Ok(());
         }
-        let fail_at = self.fault(service_id, FAIL_AT_VARIABLE).await?;
-        let hang_at = self.fault(service_id, HANG_AT_VARIABLE).await?;
+        let given = variables::given_to_service(&self.db, service_id).await?;
+        if done == 0 && action == Action::Deploy {
+            let mut tx = self.writes.begin().await?;
+            log(&mut tx, deployment_id, service_id, &given_in_words(&given)).await?;
+            tx.commit().await?;
+        }
+        let fail_at = Self::fault(&given, FAIL_AT_VARIABLE);
+        let hang_at = Self::fault(&given, HANG_AT_VARIABLE);
         let reads_repository = plan
             .iter()
             .position(|step| step.name == StepName::GitClone)
@@ -441,33 +448,15 @@ impl Engine {
         Ok(())
     }
 
-    /// The value of a fault variable (`PLATFORM_FAIL_AT`, `PLATFORM_HANG_AT`) the service sees:
-    /// its own, else its environment's, else its project's.
-    pub(super) async fn fault(
-        &self,
-        service_id: Uuid,
-        variable: &str,
-    ) -> anyhow::Result<Option<String>> {
-        #[derive(sqlx::FromRow)]
-        struct Defined {
-            scope: VariableScope,
-            value: String,
-        }
-        let defined: Vec<Defined> = sqlx::query_as(
-            "SELECT v.scope, v.value FROM variables v
-             JOIN services s ON s.id = ?
-             JOIN environments e ON e.id = s.environment_id
-             WHERE v.key = ? AND v.is_secret = 0 AND v.value IS NOT NULL
-               AND v.parent_id IN (s.id, s.environment_id, e.project_id)",
-        )
-        .bind(service_id.hyphenated())
-        .bind(variable)
-        .fetch_all(&self.db)
-        .await?;
-        Ok(defined
-            .into_iter()
-            .max_by_key(|variable| variable.scope.depth())
-            .map(|variable| variable.value.trim().to_uppercase()))
+    /// The value of a fault variable (`PLATFORM_FAIL_AT`, `PLATFORM_HANG_AT`) among what the
+    /// service is given: its own, an alias's or an override's, else its environment's, else its
+    /// project's.
+    fn fault(given: &[Given], variable: &str) -> Option<String> {
+        given
+            .iter()
+            .find(|given| given.key == variable)
+            .and_then(|given| given.value.as_deref())
+            .map(|value| value.trim().to_uppercase())
     }
 
     /// An action ended (its transaction committed): the delivery worker is told of the events it
@@ -666,4 +655,49 @@ impl Engine {
         self.ended(recorded);
         Ok(())
     }
+}
+
+/// How many variables the deployment's log names one by one.
+const VARIABLES_NAMED_MAX: usize = 50;
+
+/// The log line naming what a deployment gives the service: keys only (a value may be
+/// sensitive even when not secret), an alias with the key it stands for, an override with the
+/// scope it is made at.
+fn given_in_words(given: &[Given]) -> String {
+    if given.is_empty() {
+        return "The service is given no variable.".to_string();
+    }
+    let named: Vec<String> = given
+        .iter()
+        .take(VARIABLES_NAMED_MAX)
+        .map(|variable| {
+            let secret = if variable.is_secret { ", secret" } else { "" };
+            let how = match (&variable.aliased_key, variable.variable_type) {
+                (Some(aliased), _) => format!(" (alias of {aliased}{secret})"),
+                (None, VariableType::Override) => format!(
+                    " (overridden at {}{secret})",
+                    variable.scope.as_str().to_lowercase()
+                ),
+                _ if variable.is_secret => " (secret)".to_string(),
+                _ => String::new(),
+            };
+            format!("{}{how}", variable.key)
+        })
+        .collect();
+    let more = given.len().saturating_sub(VARIABLES_NAMED_MAX);
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    let noun = if given.len() == 1 {
+        "variable"
+    } else {
+        "variables"
+    };
+    format!(
+        "The service is given {} {noun}: {}{more}.",
+        given.len(),
+        named.join(", ")
+    )
 }

@@ -322,3 +322,57 @@ impl Seen {
             .await?)
     }
 }
+
+/// A variable as a service is given it when deployed: an alias under its own key with its
+/// variable's value, an override in place of what it overrides.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Given {
+    pub key: String,
+    pub scope: VariableScope,
+    pub variable_type: VariableType,
+    pub is_secret: bool,
+    /// A plain variable's value (an alias's is its variable's); never a secret's.
+    pub value: Option<String>,
+    /// The key an alias stands for.
+    pub aliased_key: Option<String>,
+}
+
+/// What the service `service_id` is given at its deployment: its own variables, its
+/// environment's and its project's, by key, each key once (the deepest definition wins), an
+/// overridden variable left out.
+pub async fn given_to_service(db: &SqlitePool, service_id: Uuid) -> ApiResult<Vec<Given>> {
+    let defined: Vec<Given> = sqlx::query_as(
+        "WITH chain(id) AS (
+             SELECT s.id FROM services s WHERE s.id = ?1
+             UNION ALL SELECT s.environment_id FROM services s WHERE s.id = ?1
+             UNION ALL SELECT e.project_id FROM services s
+                 JOIN environments e ON e.id = s.environment_id WHERE s.id = ?1)
+         SELECT v.key, v.scope, v.variable_type, v.is_secret,
+                CASE WHEN v.is_secret THEN NULL
+                     WHEN v.variable_type = ?2 THEN t.value ELSE v.value END AS value,
+                CASE WHEN v.variable_type = ?2 THEN t.key END AS aliased_key
+         FROM variables v LEFT JOIN variables t ON t.id = v.target_id
+         WHERE v.parent_id IN (SELECT id FROM chain)
+           AND v.id NOT IN (SELECT o.target_id FROM variables o
+                            WHERE o.parent_id IN (SELECT id FROM chain)
+                              AND o.variable_type = ?3 AND o.target_id IS NOT NULL)
+         ORDER BY v.key",
+    )
+    .bind(service_id.hyphenated())
+    .bind(VariableType::Alias)
+    .bind(VariableType::Override)
+    .fetch_all(db)
+    .await?;
+    let mut given: Vec<Given> = Vec::with_capacity(defined.len());
+    for variable in defined {
+        match given.last_mut() {
+            Some(last) if last.key == variable.key => {
+                if variable.scope.depth() > last.scope.depth() {
+                    *last = variable;
+                }
+            }
+            _ => given.push(variable),
+        }
+    }
+    Ok(given)
+}

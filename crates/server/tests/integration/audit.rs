@@ -339,6 +339,21 @@ async fn drive_our_own_routes(
                 Some(json!({"value": "overridden"})),
             ),
             (
+                post.clone(),
+                format!("{scope}/secret/{{project_secret_id}}/override"),
+                Some(json!({"value": "overridden"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/environmentVariable/{{project_variable_id}}/alias"),
+                Some(json!({"key": "AUDITED_ALIAS"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/secret/{{project_secret_id}}/alias"),
+                Some(json!({"key": "AUDITED_SECRET_ALIAS"})),
+            ),
+            (
                 put.clone(),
                 format!("{scope}/environmentVariable/{{variable_id}}"),
                 Some(json!({"key": format!("AUDITED_UPDATE_{kind}"), "value": "2"})),

@@ -12,11 +12,18 @@ use common::{concrete, fresh_variable, is_variable, records, Records, TestServer
 use serde_json::{json, Value};
 
 /// Writes the document allows that the spec refuses, answered with a 400 naming the rule.
-pub(crate) const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[(
-    // A project is the highest scope: it has no variable of a higher scope to override.
-    "POST /project/{projectId}/environmentVariable/{environmentVariableId}/override",
-    "variable_id",
-)];
+pub(crate) const REFUSED_BY_A_RULE_OF_THE_SPEC: &[(&str, &str)] = &[
+    // A project is the highest scope: it has no variable or secret of a higher scope to
+    // override.
+    (
+        "POST /project/{projectId}/environmentVariable/{environmentVariableId}/override",
+        "variable_id",
+    ),
+    (
+        "POST /project/{projectId}/secret/{secretId}/override",
+        "variable_id",
+    ),
+];
 
 #[tokio::test]
 async fn every_shared_write_takes_the_documents_requests_and_answers_in_its_shapes() {
@@ -152,6 +159,16 @@ pub(crate) async fn prepared(server: &TestServer) -> (Records, String) {
         ids.0
             .insert(parameter, created.body["id"].as_str().unwrap().to_string());
     }
+    let secret = server
+        .post(
+            &format!("/api/project/{}/secret", ids.id("project_id")),
+            json!({"key": "OVERRIDDEN_SECRET", "value": "project"}),
+        )
+        .await;
+    ids.0.insert(
+        "project_secret_id",
+        secret.body["id"].as_str().unwrap().to_string(),
+    );
     // A service of its own for the deletion of selected services.
     let spare = server
         .application(ids.id("environment_id"), "contract-spare")
@@ -791,7 +808,8 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
     ]);
 
-    // Variables and secrets of every scope: create, update, override a project's variable.
+    // Variables and secrets of every scope: create, update, alias and override a project's
+    // variable and secret.
     for (kind, parameter) in [
         ("project", "project_id"),
         ("environment", "environment_id"),
@@ -815,6 +833,21 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
                 post.clone(),
                 format!("{scope}/environmentVariable/{{project_variable_id}}/override"),
                 Some(json!({})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/secret/{{project_secret_id}}/override"),
+                Some(json!({"value": "overridden"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/environmentVariable/{{project_variable_id}}/alias"),
+                Some(json!({"key": "CONTRACT_ALIAS"})),
+            ),
+            (
+                post.clone(),
+                format!("{scope}/secret/{{project_secret_id}}/alias"),
+                Some(json!({"key": "CONTRACT_SECRET_ALIAS"})),
             ),
         ]);
     }

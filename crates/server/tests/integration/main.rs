@@ -8,6 +8,7 @@ mod actions;
 mod advanced_settings;
 mod alert_receivers;
 mod alerts;
+mod aliases_and_overrides;
 mod api;
 mod audit;
 mod audit_access;

@@ -81,6 +81,36 @@ pub(super) async fn create_override(
     insert(state, caller, parent, new).await
 }
 
+/// An alias of `target_id` at `parent`: another key for the same value, secret when it is.
+pub(super) async fn create_alias(
+    state: &AppState,
+    caller: &Caller,
+    parent: &Parent,
+    target_id: Uuid,
+    key: String,
+    description: Option<String>,
+) -> ApiResult<EnvironmentVariable> {
+    let target = reachable(state, caller, parent, target_id, false).await?;
+    if target.variable_type == VariableType::Alias {
+        return Err(ApiError::invalid(vec![FieldError::new(
+            "variable_id",
+            "is an alias: an alias is made of the variable it names",
+        )]));
+    }
+    let alias = NewVariable {
+        key,
+        value: None,
+        secret_value: None,
+        is_secret: target.is_secret,
+        variable_type: VariableType::Alias,
+        mount_path: None,
+        description,
+        enable_interpolation_in_file: false,
+        target_id: Some(target.id),
+    };
+    insert(state, caller, parent, alias).await
+}
+
 pub(super) async fn insert(
     state: &AppState,
     caller: &Caller,

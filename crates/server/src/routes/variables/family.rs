@@ -7,18 +7,16 @@ use axum::Json;
 use platform_api::{
     AliasRequest, EnvironmentVariable, FieldError, List, OverrideRequest, PageQuery, ServiceType,
     VariableCreation, VariableImport, VariableImportRequest, VariableRequest, VariableScope,
-    VariableType,
 };
 use serde::Deserialize;
 use uuid::Uuid;
 
 use crate::caller::Caller;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
-use crate::routes::variables::parent::{named, own, parent, reachable};
+use crate::routes::variables::parent::{named, own, parent};
 use crate::routes::variables::read::{shape, visible};
 use crate::routes::variables::{edit, import as import_all};
 use crate::state::AppState;
-use crate::store::variables::NewVariable;
 
 #[derive(Deserialize)]
 pub(super) struct ParentQuery {
@@ -140,19 +138,15 @@ pub(super) async fn alias(
     )
     .await
     .map_err(|error| named(error, "alias_parent_id"))?;
-    let target = reachable(&state, &caller, &parent, target_id, false).await?;
-    let alias = NewVariable {
-        key: request.key,
-        value: None,
-        secret_value: None,
-        is_secret: target.is_secret,
-        variable_type: VariableType::Alias,
-        mount_path: None,
-        description: request.description,
-        enable_interpolation_in_file: false,
-        target_id: Some(target.id),
-    };
-    let created = edit::insert(&state, &caller, &parent, alias).await?;
+    let created = edit::create_alias(
+        &state,
+        &caller,
+        &parent,
+        target_id,
+        request.key,
+        request.description,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 

@@ -14,9 +14,9 @@ mod scoped;
 
 use axum::http::{Method, StatusCode};
 use platform_api::{
-    AliasRequest, EnvironmentVariable, OverrideRequest, ScopedOverrideRequest, Secret, ServiceType,
-    VariableBulk, VariableBulkRequest, VariableCreation, VariableImport, VariableImportRequest,
-    VariableRequest, VariableScope, VARIABLE_PAGE_SIZE_MAX,
+    AliasRequest, EnvironmentVariable, OverrideRequest, ScopedAliasRequest, ScopedOverrideRequest,
+    Secret, ServiceType, VariableBulk, VariableBulkRequest, VariableCreation, VariableImport,
+    VariableImportRequest, VariableRequest, VariableScope, VARIABLE_PAGE_SIZE_MAX,
 };
 
 use crate::caller::Permission;
@@ -62,20 +62,66 @@ pub fn register(routes: &mut RouteTable) {
                 .body::<VariableBulkRequest>()
                 .answers::<VariableBulk>(StatusCode::OK),
                 scoped::bulk,
-            )
-            .add(
-                Method::POST,
-                format!("/{segment}/{{{parameter}}}/environmentVariable/{{variable_id}}/override"),
-                Permission::Write,
-                Doc::new(format!(
-                    "Override a variable of a higher scope at this {segment}"
-                ))
-                .body::<ScopedOverrideRequest>()
-                .answers::<EnvironmentVariable>(StatusCode::CREATED),
-                scoped::create_override,
             );
+        for secret in [false, true] {
+            register_alias_and_override(routes, segment, parameter, secret);
+        }
     }
     register_variable_family(routes);
+}
+
+/// The alias and override of a variable (or secret) of a higher scope, made at this one.
+fn register_alias_and_override(
+    routes: &mut RouteTable,
+    segment: &str,
+    parameter: &str,
+    secret: bool,
+) {
+    let (noun, item) = if secret {
+        (
+            "secret",
+            format!("/{segment}/{{{parameter}}}/secret/{{secret_id}}"),
+        )
+    } else {
+        (
+            "variable",
+            format!("/{segment}/{{{parameter}}}/environmentVariable/{{variable_id}}"),
+        )
+    };
+    let answers = |doc: Doc| {
+        if secret {
+            doc.answers::<Secret>(StatusCode::CREATED)
+        } else {
+            doc.answers::<EnvironmentVariable>(StatusCode::CREATED)
+        }
+    };
+    routes
+        .add(
+            Method::POST,
+            format!("{item}/alias"),
+            Permission::Write,
+            answers(
+                Doc::new(format!(
+                    "Give a {noun} of this {segment} or a higher scope another key here; it \
+                     follows its {noun}'s value and goes when it goes"
+                ))
+                .body::<ScopedAliasRequest>(),
+            ),
+            scoped::create_alias,
+        )
+        .add(
+            Method::POST,
+            format!("{item}/override"),
+            Permission::Write,
+            answers(
+                Doc::new(format!(
+                    "Override a {noun} of a higher scope at this {segment}; it goes when its \
+                     {noun} goes"
+                ))
+                .body::<ScopedOverrideRequest>(),
+            ),
+            scoped::create_override,
+        );
 }
 
 /// The list, create, update and delete routes of variables (or secrets) at one scope.

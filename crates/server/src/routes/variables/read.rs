@@ -128,6 +128,12 @@ pub(super) fn shaped(
     row: Stored,
     reference: Option<VariableReference>,
 ) -> EnvironmentVariable {
+    // An alias's value is its variable's: what the service is given under the alias's key.
+    let value = match (&reference, row.variable_type) {
+        _ if row.is_secret => None,
+        (Some(aliased), VariableType::Alias) => aliased.value.clone(),
+        _ => row.value,
+    };
     let (overridden_variable, aliased_variable) = match row.variable_type {
         VariableType::Override => (reference, None),
         VariableType::Alias => (None, reference),
@@ -141,7 +147,7 @@ pub(super) fn shaped(
         created_at: row.created_at,
         updated_at: row.updated_at,
         key: row.key,
-        value: if row.is_secret { None } else { row.value },
+        value,
         scope: row.scope,
         variable_type: row.variable_type,
         is_secret: row.is_secret,

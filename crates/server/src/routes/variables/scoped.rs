@@ -6,14 +6,14 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use platform_api::{
-    PageQuery, ScopedOverrideRequest, VariableBulk, VariableBulkRequest, VariableImport,
-    VariableImportRequest, VariableRequest, VariableScope,
+    PageQuery, ScopedAliasRequest, ScopedOverrideRequest, VariableBulk, VariableBulkRequest,
+    VariableImport, VariableImportRequest, VariableRequest, VariableScope,
 };
 use uuid::Uuid;
 
 use crate::caller::Caller;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
-use crate::routes::variables::parent::{own_at, parent};
+use crate::routes::variables::parent::{own, own_at, parent};
 use crate::routes::variables::read::{one_shown, shape, shown, visible};
 use crate::routes::variables::{bulk as bulk_change, edit, import as import_all, SCOPES};
 use crate::state::AppState;
@@ -138,15 +138,51 @@ pub(super) async fn bulk(
     ))
 }
 
+/// A secret's alias or override is made on a secret's route, a plain variable's on a variable's:
+/// the other is not found there.
+async fn target_at(state: &AppState, caller: &Caller, at: &At, target_id: Uuid) -> ApiResult<()> {
+    if own(state, caller, target_id).await?.is_secret != at.secret {
+        return Err(ApiError::not_found(if at.secret {
+            "secret"
+        } else {
+            "variable"
+        }));
+    }
+    Ok(())
+}
+
+pub(super) async fn create_alias(
+    State(state): State<AppState>,
+    caller: Caller,
+    at: At,
+    ApiPath((parent_id, target_id)): ApiPath<(Uuid, Uuid)>,
+    ApiJson(request): ApiJson<ScopedAliasRequest>,
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+    request.validate().map_err(ApiError::invalid)?;
+    let parent = parent(&state, &caller, at.scope, parent_id).await?;
+    target_at(&state, &caller, &at, target_id).await?;
+    let created = edit::create_alias(
+        &state,
+        &caller,
+        &parent,
+        target_id,
+        request.key,
+        request.description,
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(one_shown(created, at.secret))))
+}
+
 pub(super) async fn create_override(
     State(state): State<AppState>,
     caller: Caller,
     at: At,
     ApiPath((parent_id, target_id)): ApiPath<(Uuid, Uuid)>,
     ApiJson(request): ApiJson<ScopedOverrideRequest>,
-) -> ApiResult<(StatusCode, Json<platform_api::EnvironmentVariable>)> {
+) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
     request.validate().map_err(ApiError::invalid)?;
     let parent = parent(&state, &caller, at.scope, parent_id).await?;
+    target_at(&state, &caller, &at, target_id).await?;
     let created = edit::create_override(
         &state,
         &caller,
@@ -157,5 +193,5 @@ pub(super) async fn create_override(
         request.enable_interpolation_in_file,
     )
     .await?;
-    Ok((StatusCode::CREATED, Json(created)))
+    Ok((StatusCode::CREATED, Json(one_shown(created, at.secret))))
 }

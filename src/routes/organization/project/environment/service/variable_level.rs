@@ -11,6 +11,25 @@ pub(super) struct Level {
     pub(super) parent: Uuid,
 }
 
+/// The levels a person may filter the variables by, as (value, label).
+pub(super) const LEVELS: [(&str, &str); 5] = [
+    ("", "Every level"),
+    ("service", "This service"),
+    ("environment", "Environment"),
+    ("project", "Project"),
+    ("built-in", "Built-in"),
+];
+
+/// The `LEVELS` value of a scope.
+pub(super) fn level_value(scope: VariableScope) -> &'static str {
+    match scope {
+        VariableScope::Project => "project",
+        VariableScope::Environment => "environment",
+        VariableScope::BuiltIn => "built-in",
+        _ => "service",
+    }
+}
+
 /// How a person names the level a variable comes from.
 pub(super) fn level_label(scope: VariableScope) -> &'static str {
     match scope {

@@ -1,20 +1,20 @@
 //! `.../service/:service/variables`: the variables and secrets a service sees (its own, its
 //! environment's, its project's and the built-in ones), each with the level it comes from. Add one
 //! at any of the three levels; change or delete one; override an inherited one for this service
-//! alone. A secret's value is never shown: it can only be replaced. Databases hold none of their
-//! own.
+//! alone, or give it another key here (an alias). A secret's value is never shown: it can only be
+//! replaced. Databases hold none of their own.
 
 use leptos::prelude::*;
 use platform_api::{
-    EnvironmentVariable, OverrideRequest, VariableCreation, VariableRequest, VariableScope,
-    VariableType,
+    AliasRequest, EnvironmentVariable, OverrideRequest, VariableCreation, VariableRequest,
+    VariableScope, VariableType,
 };
 use uuid::Uuid;
 
 use super::use_addressed_service;
 use super::variable_bulk::{selectable, EditAsText, Selection, SelectionBar};
 use super::variable_import::{ExportVariables, ImportVariables};
-use super::variable_level::{level_label, Level};
+use super::variable_level::{level_label, level_value, Level, LEVELS};
 use crate::api::{use_api, ApiError};
 use crate::components::case;
 use crate::components::delete_button::DeleteButton;
@@ -69,6 +69,7 @@ pub fn ServiceVariables() -> impl IntoView {
         addressed.changed();
     });
     let filter = RwSignal::new(String::new());
+    let level = RwSignal::new(String::new());
     let selection: Selection = RwSignal::new(Default::default());
 
     view! {
@@ -78,6 +79,12 @@ pub fn ServiceVariables() -> impl IntoView {
                 <label class="log-controls__field">
                     "Filter by key"
                     <input type="search" placeholder="DATABASE_" bind:value=filter/>
+                </label>
+                <label class="log-controls__field">
+                    "Defined at"
+                    <select name="level" bind:value=level>
+                        {LEVELS.map(|(value, label)| view! { <option value=value>{label}</option> })}
+                    </select>
                 </label>
             </div>
             <p class="muted">"What the service sees when it runs; changes take effect at its next deployment."</p>
@@ -98,7 +105,7 @@ pub fn ServiceVariables() -> impl IntoView {
                     .collect();
                     view! {
                         <SelectionBar own variables=variables.clone() selection on_changed=changed/>
-                        <VariableTable own variables=variables.clone() filter selection on_changed=changed on_edited=edited/>
+                        <VariableTable own variables=variables.clone() filter level selection on_changed=changed on_edited=edited/>
                         <div class="actions variables__bulk">
                             <ExportVariables name seen=variables.clone()/>
                             <ImportVariables own levels seen=variables.clone() on_imported=changed/>
@@ -130,6 +137,7 @@ fn VariableTable(
     own: Level,
     variables: Vec<EnvironmentVariable>,
     filter: RwSignal<String>,
+    level: RwSignal<String>,
     selection: Selection,
     on_changed: Callback<()>,
     on_edited: Callback<EnvironmentVariable>,
@@ -144,9 +152,11 @@ fn VariableTable(
     let page = use_page();
     let matching = Memo::new(move |_| {
         let wanted = filter.with(|f| case::lower(f.trim()));
+        let at = level.get();
         variables
             .iter()
             .filter(|variable| case::lower(&variable.key).contains(&wanted))
+            .filter(|variable| at.is_empty() || level_value(variable.scope) == at)
             .cloned()
             .collect::<Vec<_>>()
     });
@@ -179,6 +189,7 @@ fn VariableTable(
 enum Editor {
     Closed,
     Edit,
+    Alias,
     Override,
 }
 
@@ -196,7 +207,9 @@ fn VariableRow(
     let key = variable.key.clone();
     let built_in = variable.variable_type == VariableType::BuiltIn;
     let inherited = !built_in && variable.scope != own.scope;
-    let editable = !built_in && variable.variable_type != VariableType::Alias;
+    let is_alias = variable.variable_type == VariableType::Alias;
+    let editable = !built_in && !is_alias;
+    let aliasable = inherited && !is_alias;
     let toggle = move |wanted: Editor| {
         editor.update(|open| {
             *open = if *open == wanted {
@@ -256,6 +269,11 @@ fn VariableRow(
                             aria-expanded=move || (editor.get() == Editor::Override).to_string()
                             on:click=move |_| toggle(Editor::Override)>"Override"</button>
                     })}
+                    {aliasable.then(|| view! {
+                        <button type="button" class="button button--small button--secondary"
+                            aria-expanded=move || (editor.get() == Editor::Alias).to_string()
+                            on:click=move |_| toggle(Editor::Alias)>"Alias"</button>
+                    })}
                     {editable.then(|| view! {
                         <button type="button" class="button button--small button--secondary"
                             aria-expanded=move || (editor.get() == Editor::Edit).to_string()
@@ -274,6 +292,11 @@ fn VariableRow(
                 Editor::Edit => Some(view! {
                     <tr class="table__detail"><td colspan="5">
                         <EditVariable variable=variable.clone() on_saved=edited on_closed=closed/>
+                    </td></tr>
+                }.into_any()),
+                Editor::Alias => Some(view! {
+                    <tr class="table__detail"><td colspan="5">
+                        <AliasVariable own variable=variable.clone() on_saved=saved on_closed=closed/>
                     </td></tr>
                 }.into_any()),
                 Editor::Override => Some(view! {
@@ -300,10 +323,21 @@ fn VariableValue(variable: EnvironmentVariable) -> impl IntoView {
         variable.is_secret,
         &variable.value,
     ) {
-        (Some(target), _, _) => view! {
-            <span class="muted">"Same as " <span class="mono">{target.key.clone()}</span></span>
+        (Some(target), _, _) => {
+            let value = match (&target.value, variable.is_secret) {
+                (_, true) => view! { <span class="secret">"Secret · hidden"</span> }.into_any(),
+                (Some(value), false) => view! {
+                    <span class="mono variables__value" title=value.clone()>{value.clone()}</span>
+                }
+                .into_any(),
+                (None, false) => view! { <span class="muted">"—"</span> }.into_any(),
+            };
+            view! {
+                {value}
+                <div class="muted cell-note">"alias of " <span class="mono">{target.key.clone()}</span></div>
+            }
+            .into_any()
         }
-        .into_any(),
         (None, true, _) => view! { <span class="secret">"Secret · hidden"</span> }.into_any(),
         (None, false, Some(value)) => {
             view! { <span class="mono variables__value" title=value.clone()>{value.clone()}</span> }
@@ -410,6 +444,49 @@ fn OverrideVariable(
                     hint="The other services keep the inherited value."/>
             </div>
             <EditorButtons label="Override" pending=Signal::derive(move || form.pending()) on_closed/>
+        </form>
+    }
+}
+
+/// Another key for an inherited variable, made for this service: it follows the variable's value.
+#[component]
+fn AliasVariable(
+    own: Level,
+    variable: EnvironmentVariable,
+    on_saved: Callback<()>,
+    on_closed: Callback<()>,
+) -> impl IntoView {
+    let api = use_api();
+    let id = variable.id;
+    let key = RwSignal::new(String::new());
+    let aliased = variable.key.clone();
+    let form = Form::new(
+        move |request: AliasRequest| async move { api.alias_variable(id, &request).await },
+        move |created: EnvironmentVariable| {
+            on_saved.run(());
+            format!("{aliased} now also reads as {}.", created.key)
+        },
+    );
+    let errors = form.errors;
+    let submit = move |event: leptos::ev::SubmitEvent| {
+        event.prevent_default();
+        let request = AliasRequest {
+            key: key.get_untracked().trim().to_string(),
+            alias_scope: own.scope,
+            alias_parent_id: own.parent,
+            description: None,
+        };
+        let checked = request.validate();
+        form.submit(request, checked);
+    };
+    view! {
+        <form class="variables__editor" on:submit=submit novalidate
+            aria-label=format!("Alias {}", variable.key)>
+            <div class="form-inline__fields">
+                <TextField label="Key for this service" name="key" value=key errors required=true
+                    form_id=format!("alias-{id}") hint="Follows the inherited value when it changes."/>
+            </div>
+            <EditorButtons label="Alias" pending=Signal::derive(move || form.pending()) on_closed/>
         </form>
     }
 }
