@@ -27,6 +27,12 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
             json!({"key": "LOG_LEVEL", "value": "info"}),
         )
         .await?;
+    browser
+        .create(
+            &format!("/project/{}/environmentVariable", place.project),
+            json!({"key": "REGION", "value": "eu-west"}),
+        )
+        .await?;
     // Deployed, so that the changes below leave it out of date.
     browser.deployed(&web).await?;
 
@@ -116,28 +122,29 @@ async fn variables_are_added_overridden_edited_and_deleted() -> anyhow::Result<(
     // An inherited variable given another key for this service follows its value.
     browser
         .client
-        .find(Locator::XPath(&row_button("LOG_LEVEL", "Alias")))
+        .find(Locator::XPath(&row_button("REGION", "Alias")))
         .await?
         .click()
         .await?;
     browser
-        .fill("form[aria-label='Alias LOG_LEVEL'] input", "APP_LOG_LEVEL")
+        .fill("form[aria-label='Alias REGION'] input", "APP_REGION")
         .await?;
     browser
-        .click("form[aria-label='Alias LOG_LEVEL'] button[type=submit]")
+        .click("form[aria-label='Alias REGION'] button[type=submit]")
         .await?;
     let alias = browser
-        .wait_for_text("tbody[data-variable=APP_LOG_LEVEL]", "alias of LOG_LEVEL")
+        .wait_for_text("tbody[data-variable=APP_REGION]", "alias of REGION")
         .await?;
+    assert!(alias.contains("eu-west"), "{alias}");
     assert!(alias.contains("This service"), "{alias}");
-    // Filtered by where they are defined: the environment's only.
-    browser.choose("select[name=level]", "environment").await?;
+    // Filtered by where they are defined: the project's only.
+    browser.choose("select[name=level]", "project").await?;
     browser
-        .wait_until_gone("tbody[data-variable=APP_LOG_LEVEL]")
+        .wait_until_gone("tbody[data-variable=APP_REGION]")
         .await?;
-    browser.find("tbody[data-variable=LOG_LEVEL]").await?;
+    browser.find("tbody[data-variable=REGION]").await?;
     browser.choose("select[name=level]", "").await?;
-    browser.find("tbody[data-variable=APP_LOG_LEVEL]").await?;
+    browser.find("tbody[data-variable=APP_REGION]").await?;
 
     // A secret edited with its value left empty keeps it.
     browser

@@ -146,6 +146,50 @@ pub async fn of_environment(
     Ok(statuses)
 }
 
+/// The state of each environment of the project, by name, from one query of its services'
+/// states (an environment without services is READY).
+pub async fn of_project(
+    db: &mut SqliteConnection,
+    project_id: Uuid,
+) -> ApiResult<Vec<EnvironmentState>> {
+    #[derive(sqlx::FromRow)]
+    struct ServiceOfEnvironment {
+        #[sqlx(try_from = "Hyphenated")]
+        environment_id: Uuid,
+        state: Option<ServiceState>,
+        last_deployment_date: Option<DateTime<Utc>>,
+    }
+    let rows: Vec<ServiceOfEnvironment> = sqlx::query_as(
+        "SELECT e.id AS environment_id, s.state, s.last_deployment_date
+         FROM environments e
+         LEFT JOIN services sv ON sv.environment_id = e.id
+         LEFT JOIN service_statuses s ON s.service_id = sv.id
+         WHERE e.project_id = ? ORDER BY e.name, e.id",
+    )
+    .bind(project_id.hyphenated())
+    .fetch_all(&mut *db)
+    .await?;
+    let mut environments: Vec<(Uuid, Vec<ServiceOfEnvironment>)> = Vec::new();
+    for row in rows {
+        match environments.last_mut() {
+            Some((id, services)) if *id == row.environment_id => services.push(row),
+            _ => environments.push((row.environment_id, vec![row])),
+        }
+    }
+    Ok(environments
+        .into_iter()
+        .map(|(id, services)| {
+            let state = environment_state(services.iter().filter_map(|s| s.state));
+            EnvironmentState {
+                id,
+                state,
+                last_deployment_state: state,
+                last_deployment_date: services.iter().filter_map(|s| s.last_deployment_date).max(),
+            }
+        })
+        .collect())
+}
+
 /// The environment reads as its busiest service: running work first, then a failure, then
 /// deployed; an environment with nothing deployed is READY.
 fn environment_state(states: impl Iterator<Item = ServiceState>) -> ServiceState {

@@ -12,6 +12,7 @@ mod previews;
 pub(crate) mod projects;
 pub(crate) mod raw_json;
 pub(crate) mod services;
+mod statuses;
 mod table;
 mod variables;
 
@@ -37,6 +38,7 @@ pub fn table(state: &AppState) -> RouteTable {
     organization::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);
+    statuses::register(&mut routes);
     deployment_stages::register(&mut routes);
     deployment_rules::register(&mut routes);
     services::register(&mut routes);
