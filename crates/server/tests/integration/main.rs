@@ -50,6 +50,7 @@ mod registries;
 mod rollback;
 mod schedules;
 mod schema;
+mod status_reads;
 mod secrets;
 mod selected_services;
 mod services;
