@@ -1,7 +1,7 @@
 use platform_api::{
     CloneEnvironmentRequest, Cloned, DeployAllRequest, Environment, EnvironmentDeployment,
-    EnvironmentDeploymentPage, EnvironmentRequest, EnvironmentStatuses, List, ServiceIds,
-    ServiceType,
+    EnvironmentDeploymentPage, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List,
+    ServiceIds, ServiceType,
 };
 use uuid::Uuid;
 
@@ -22,6 +22,16 @@ fn environment_path(environment_id: Uuid) -> String {
 impl Api {
     pub async fn environments(&self, project_id: Uuid) -> Result<Vec<Environment>, ApiError> {
         let list: List<Environment> = self.get(&environments_path(project_id)).await?;
+        Ok(list.results)
+    }
+
+    /// The state of every environment of the project, in one request.
+    pub async fn environment_states(
+        &self,
+        project_id: Uuid,
+    ) -> Result<Vec<EnvironmentState>, ApiError> {
+        let path = format!("{}/status", environments_path(project_id));
+        let list: List<EnvironmentState> = self.get(&path).await?;
         Ok(list.results)
     }
 

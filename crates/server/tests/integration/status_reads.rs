@@ -18,7 +18,9 @@ async fn statuses_by_kind_environment_and_project_agree() {
     server.settled_status(&application).await;
 
     let of_kind = server
-        .get(&format!("/api/environment/{environment}/application/status"))
+        .get(&format!(
+            "/api/environment/{environment}/application/status"
+        ))
         .await;
     assert_eq!(of_kind.status, StatusCode::OK, "{}", of_kind.body);
     assert_eq!(of_kind.body["results"][0]["id"], application.as_str());

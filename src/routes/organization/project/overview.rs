@@ -1,5 +1,6 @@
-//! `/organization/:org/project/:project/overview`: the project's environments with their mode and
-//! cluster, and a form to create one on one of the organization's clusters.
+//! `/organization/:org/project/:project/overview`: the project's environments with their state (one
+//! request for all), mode and cluster, and a form to create one on one of the organization's
+//! clusters.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -8,8 +9,8 @@ use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
 use platform_api::WireEnum;
 use platform_api::{
-    CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, Project,
-    ProjectRequest,
+    CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState,
+    Project, ProjectRequest,
 };
 use uuid::Uuid;
 
@@ -24,6 +25,7 @@ use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
 use crate::components::shell::use_names_changed;
+use crate::components::status_badge::StatusBadge;
 use crate::routes::address::{OrganizationAddress, ProjectAddress};
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::{current_id, paths};
@@ -42,6 +44,16 @@ pub fn ProjectOverview() -> impl IntoView {
             api.environments(project)
                 .await
                 .map(|list| (org, project, list))
+        }
+    });
+    // Where each environment stands, for all of them in one request; the table waits for none.
+    let states = resource(move || {
+        let project = project.get();
+        async move {
+            match project {
+                Some(project) => api.environment_states(project).await,
+                None => Ok(Vec::new()),
+            }
         }
     });
     let clusters = resource(move || {
@@ -93,7 +105,7 @@ pub fn ProjectOverview() -> impl IntoView {
         <section class="card" aria-labelledby="environments-title">
             <h2 id="environments-title">"All environments"</h2>
             {loaded(environments, 3, move |(org, project, environments)| view! {
-                <EnvironmentTable org project environments clusters/>
+                <EnvironmentTable org project environments clusters states/>
             })}
         </section>
         {move || {
@@ -125,6 +137,7 @@ fn EnvironmentTable(
     project: Uuid,
     environments: Vec<Environment>,
     clusters: LocalResource<Result<Vec<Cluster>, ApiError>>,
+    states: LocalResource<Result<Vec<EnvironmentState>, ApiError>>,
 ) -> impl IntoView {
     if environments.is_empty() {
         return view! {
@@ -137,6 +150,7 @@ fn EnvironmentTable(
         <table class="table">
             <thead><tr>
                 <th scope="col">"Name"</th>
+                <th scope="col">"State"</th>
                 <th scope="col">"Mode"</th>
                 <th scope="col">"Cluster"</th>
                 <th scope="col">"Created"</th>
@@ -149,9 +163,16 @@ fn EnvironmentTable(
                         let name = clusters.into_iter().find(|c| c.id == id)?.name;
                         Some((id, name))
                     };
+                    let id = environment.id;
+                    // An API without the states leaves the cell empty.
+                    let state = move || {
+                        let states = states.get()?.ok()?;
+                        states.into_iter().find(|state| state.id == id).map(|state| state.state)
+                    };
                     view! {
                         <tr>
                             <td><A href=paths::environment(org, project, environment.id)>{environment.name}</A></td>
+                            <td>{move || state().map(|state| view! { <StatusBadge state/> })}</td>
                             <td><ModeTag mode=environment.mode/></td>
                             <td>{move || match cluster() {
                                 Some((id, name)) => view! { <A href=paths::cluster(org, id)>{name}</A> }.into_any(),
