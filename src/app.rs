@@ -21,9 +21,12 @@ use crate::routes::organization::cluster::advanced_settings::ClusterAdvancedSett
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::overview::OrganizationOverview;
+use crate::routes::organization::project::environment::deployments::EnvironmentDeploymentsTab;
 use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
+use crate::routes::organization::project::environment::layout::{
+    EnvironmentLayout, EnvironmentWithoutTab,
+};
 use crate::routes::organization::project::environment::new_service::NewServiceForm;
-use crate::routes::organization::project::environment::overview::EnvironmentOverview;
 use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
@@ -34,6 +37,9 @@ use crate::routes::organization::project::environment::service::variables::Servi
 use crate::routes::organization::project::environment::service::{
     ServiceLayout, ServiceWithoutTab,
 };
+use crate::routes::organization::project::environment::services::EnvironmentServices;
+use crate::routes::organization::project::environment::settings::EnvironmentSettings;
+use crate::routes::organization::project::environment::variables::EnvironmentVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
@@ -44,7 +50,7 @@ use crate::routes::organization::settings::labels_annotations::LabelsAnnotations
 use crate::routes::organization::settings::members::Members;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
-use crate::routes::paths::{self, ServiceTab};
+use crate::routes::paths::{self, EnvironmentTab, ServiceTab};
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::use_embed;
@@ -133,9 +139,14 @@ lazy_pages! {
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
     }
+    // An environment's frame and its tabs.
     environment {
-        EnvironmentOverviewPage(environment_overview_page) => EnvironmentOverview
+        EnvironmentLayoutPage(environment_layout_page) => EnvironmentLayout
             reading environment_page_reads,
+        EnvironmentServicesPage(environment_services_page) => EnvironmentServices,
+        EnvironmentDeploymentsPage(environment_deployments_page) => EnvironmentDeploymentsTab,
+        EnvironmentVariablesPage(environment_variables_page) => EnvironmentVariables,
+        EnvironmentSettingsPage(environment_settings_page) => EnvironmentSettings,
     }
     // A service's frame and its tabs but the settings.
     service {
@@ -352,10 +363,17 @@ pub fn App() -> impl IntoView {
                         path=paths::project_route()
                         view={Lazy::<ProjectOverviewPage>::new()}
                     />
-                    <Route
+                    <ParentRoute
                         path=paths::environment_route()
-                        view={Lazy::<EnvironmentOverviewPage>::new()}
-                    />
+                        view={Lazy::<EnvironmentLayoutPage>::new()}
+                    >
+                        <Route path=paths::without_tab_route() view=EnvironmentWithoutTab/>
+                        <Route path=paths::environment_overview_route() view=EnvironmentWithoutTab/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Services) view={Lazy::<EnvironmentServicesPage>::new()}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Deployments) view={Lazy::<EnvironmentDeploymentsPage>::new()}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Variables) view={Lazy::<EnvironmentVariablesPage>::new()}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Settings) view={Lazy::<EnvironmentSettingsPage>::new()}/>
+                    </ParentRoute>
                     <ParentRoute
                         path=paths::service_route()
                         view={Lazy::<ServiceLayoutPage>::new()}

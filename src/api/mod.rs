@@ -25,6 +25,7 @@ pub mod preview;
 pub mod project;
 pub mod registry;
 pub mod service;
+mod shared_reads;
 pub mod tfvars;
 pub mod token;
 pub mod variable;
@@ -164,20 +165,29 @@ impl Api {
     }
 
     /// One call, retried after a 429, that signs out on 401 and tells the connection state how
-    /// it went; the answer's body (a read's answer prefetched when there is one). Not generic:
-    /// one copy in the wasm for every call.
+    /// it went; the answer's body (a read's answer prefetched, or shared with the same read just
+    /// asked, when there is one). Not generic: one copy in the wasm for every call.
     async fn send_body(
         &self,
         method: Method,
         path: &str,
         body: Option<String>,
     ) -> Result<Vec<u8>, ApiError> {
-        if method == Method::GET {
-            if let Some(answer) = prefetch::take(path) {
-                return answer.await;
-            }
+        if method != Method::GET {
+            shared_reads::forget_all();
+            return self.call(method, path, body).await;
         }
-        self.call(method, path, body).await
+        if let Some(answer) = prefetch::take(path) {
+            return answer.await;
+        }
+        let api = *self;
+        let owned = path.to_string();
+        shared_reads::read(path, move || {
+            futures::FutureExt::boxed_local(
+                async move { api.call(Method::GET, &owned, None).await },
+            )
+        })
+        .await
     }
 
     /// `send_body` over the network, whatever was prefetched.

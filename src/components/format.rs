@@ -84,11 +84,36 @@ pub fn label_of<E: platform_api::WireEnum>(wire: &str) -> String {
         .unwrap_or_else(|_| wire.to_string())
 }
 
+/// A name of several words written in capitals as a machine writes it (`APPLICATION DEFAULT`,
+/// `JOB_DEFAULT`) read as words ("Application default"); a name with lower case, or one word in
+/// capitals (an acronym), is kept as typed.
+pub fn as_words(name: &str) -> String {
+    let words = name.contains([' ', '_']);
+    if !words || name.chars().any(char::is_lowercase) {
+        return name.to_string();
+    }
+    let spaced = name.replace('_', " ").to_lowercase();
+    let mut letters = spaced.chars();
+    match letters.next() {
+        Some(first) => first.to_uppercase().chain(letters).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::TimeZone;
     use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn machine_names_read_as_words_and_typed_names_as_typed() {
+        assert_eq!(as_words("APPLICATION DEFAULT"), "Application default");
+        assert_eq!(as_words("JOB_DEFAULT"), "Job default");
+        assert_eq!(as_words("Canary first"), "Canary first");
+        assert_eq!(as_words("DB"), "DB");
+        assert_eq!(as_words(""), "");
+    }
 
     #[wasm_bindgen_test]
     fn durations_read_as_minutes_and_seconds() {

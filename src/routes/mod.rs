@@ -217,12 +217,74 @@ pub mod paths {
         format!("/organization/{org}/project/{project}/overview")
     }
 
-    pub fn environment_route() -> impl Pattern {
-        path!("/organization/:org/project/:project/environment/:env/overview")
+    /// The pages of an environment, one per tab, in the order of its tabs.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum EnvironmentTab {
+        Services,
+        Deployments,
+        Variables,
+        Settings,
     }
 
+    impl EnvironmentTab {
+        pub const ALL: [EnvironmentTab; 4] = [
+            EnvironmentTab::Services,
+            EnvironmentTab::Deployments,
+            EnvironmentTab::Variables,
+            EnvironmentTab::Settings,
+        ];
+
+        /// The last segment of the tab's address: the route table's and the links'.
+        pub fn segment(self) -> &'static str {
+            match self {
+                EnvironmentTab::Services => "services",
+                EnvironmentTab::Deployments => "deployments",
+                EnvironmentTab::Variables => "variables",
+                EnvironmentTab::Settings => "settings",
+            }
+        }
+
+        pub fn label(self) -> &'static str {
+            match self {
+                EnvironmentTab::Services => "Services",
+                EnvironmentTab::Deployments => "Deployments",
+                EnvironmentTab::Variables => "Variables",
+                EnvironmentTab::Settings => "Settings",
+            }
+        }
+    }
+
+    /// The environment's pages, each of its tabs below it.
+    pub fn environment_route() -> impl Pattern {
+        path!("/organization/:org/project/:project/environment/:env")
+    }
+
+    /// An environment's first tab: its services.
     pub fn environment(org: Uuid, project: Uuid, environment: Uuid) -> String {
-        format!("/organization/{org}/project/{project}/environment/{environment}/overview")
+        environment_tab(org, project, environment, EnvironmentTab::Services)
+    }
+
+    /// The route of an environment's tab, below `environment_route`.
+    pub fn environment_tab_route(tab: EnvironmentTab) -> impl Pattern {
+        (leptos_router::StaticSegment(tab.segment()),)
+    }
+
+    /// The environment's address of earlier versions, below `environment_route`: its first tab
+    /// now.
+    pub fn environment_overview_route() -> impl Pattern {
+        path!("/overview")
+    }
+
+    pub fn environment_tab(
+        org: Uuid,
+        project: Uuid,
+        environment: Uuid,
+        tab: EnvironmentTab,
+    ) -> String {
+        format!(
+            "/organization/{org}/project/{project}/environment/{environment}/{}",
+            tab.segment()
+        )
     }
 
     /// The pages of a service, one per tab, in the order of its tabs.
@@ -284,7 +346,7 @@ pub mod paths {
         service_tab(org, project, environment, service, ServiceTab::Overview)
     }
 
-    /// A service's address itself, below `service_route`: no tab named.
+    /// A service's or an environment's address itself, below its route: no tab named.
     pub fn without_tab_route() -> impl Pattern {
         path!("")
     }
@@ -311,7 +373,7 @@ pub mod paths {
 #[cfg(test)]
 mod tests {
     use super::address::*;
-    use super::paths::{self, is_local, Pattern, ServiceTab};
+    use super::paths::{self, is_local, EnvironmentTab, Pattern, ServiceTab};
     use leptos_router::params::{Params, ParamsMap};
     use uuid::Uuid;
     use wasm_bindgen_test::wasm_bindgen_test;
@@ -407,11 +469,16 @@ mod tests {
             &paths::project(org, project),
             ProjectAddress { org, project },
         );
-        reads_back(
-            paths::environment_route(),
-            &paths::environment(org, project, env),
-            EnvironmentAddress { org, project, env },
-        );
+        for tab in EnvironmentTab::ALL {
+            let link = paths::environment_tab(org, project, env, tab);
+            let (params, remaining) = read(paths::environment_route(), &link);
+            assert_eq!(
+                EnvironmentAddress::from_map(&params).ok(),
+                Some(EnvironmentAddress { org, project, env })
+            );
+            let (_, left) = read(paths::environment_tab_route(tab), &remaining);
+            assert_eq!(left, "", "{link}");
+        }
         for tab in ServiceTab::ALL {
             let link = paths::service_tab(org, project, env, service, tab);
             let (params, remaining) = read(paths::service_route(), &link);

@@ -23,13 +23,32 @@ pub fn build(document: &Document, schema: &Value, fields: Fields) -> Value {
     build_choosing(document, schema, fields, 0)
 }
 
-/// A sample whose every enumeration holds its value number `choice` (wrapping around its
-/// list): samples for each `choice` up to the longest list hold every value of every one.
+/// A sample whose every enumeration holds its value number `choice` and every `oneOf` or `anyOf`
+/// its alternative number `choice` (wrapping around their lists): samples for each `choice` up
+/// to the longest list hold every value and every alternative.
 pub fn build_choosing(document: &Document, schema: &Value, fields: Fields, choice: usize) -> Value {
     Builder {
         document,
         fields,
         choice: Choice::Listed(choice),
+        alternative: choice,
+    }
+    .value(schema, "value", 0, true)
+}
+
+/// A sample whose every `oneOf` or `anyOf` holds its alternative number `alternative`, and every
+/// enumeration its first value.
+pub fn build_alternative(
+    document: &Document,
+    schema: &Value,
+    fields: Fields,
+    alternative: usize,
+) -> Value {
+    Builder {
+        document,
+        fields,
+        choice: Choice::Listed(0),
+        alternative,
     }
     .value(schema, "value", 0, true)
 }
@@ -43,6 +62,7 @@ pub fn build_unlisted(document: &Document, schema: &Value, fields: Fields) -> Va
         document,
         fields,
         choice: Choice::Unlisted,
+        alternative: 0,
     }
     .value(schema, "value", 0, true)
 }
@@ -59,6 +79,8 @@ struct Builder<'a> {
     document: &'a Document,
     fields: Fields,
     choice: Choice,
+    /// Which alternative of a `oneOf` or an `anyOf`, wrapping around.
+    alternative: usize,
 }
 
 impl Builder<'_> {
@@ -80,8 +102,9 @@ impl Builder<'_> {
             return Value::Object(merged);
         }
         for alternatives in ["oneOf", "anyOf"] {
-            if let Some(first) = schema[alternatives].as_array().and_then(|a| a.first()) {
-                return self.value(first, name, depth + 1, top);
+            if let Some(listed) = schema[alternatives].as_array().filter(|a| !a.is_empty()) {
+                let chosen = &listed[self.alternative % listed.len()];
+                return self.value(chosen, name, depth + 1, top);
             }
         }
         if let Some(values) = schema["enum"]
@@ -139,11 +162,12 @@ impl Builder<'_> {
 }
 
 fn string(schema: &Value, name: &str) -> Value {
-    // Some ids are left without `format: uuid` in the document; the platform's ids are uuids.
+    // Some ids are left without `format: uuid` in the document, or with a mistyped one (a helm
+    // source's repository id says `uu`); the platform's ids are uuids.
     let is_id = name == "id" || name.ends_with("_id");
     let text = match schema["format"].as_str() {
         Some("uuid") => uuid::Uuid::new_v4().to_string(),
-        None if is_id => uuid::Uuid::new_v4().to_string(),
+        None | Some("uu") if is_id => uuid::Uuid::new_v4().to_string(),
         Some("date-time") => "2026-01-02T03:04:05Z".into(),
         Some("date") => "2026-01-02".into(),
         Some("uri" | "url") => "https://example.com/sample".into(),
@@ -182,6 +206,18 @@ impl Operation<'_> {
         self.sample_of_answer(|schema| build_choosing(self.document, schema, fields, choice))
     }
 
+    /// `sample_response` whose every `oneOf` and `anyOf` holds its alternative number
+    /// `alternative` (`build_alternative`).
+    pub fn sample_response_alternative(
+        &self,
+        fields: Fields,
+        alternative: usize,
+    ) -> Option<(u16, Value)> {
+        self.sample_of_answer(|schema| {
+            build_alternative(self.document, schema, fields, alternative)
+        })
+    }
+
     /// `sample_response` whose every enumeration holds a value the document does not list
     /// (`UNLISTED_VALUE`), as a newer platform may send.
     pub fn sample_response_unlisted(&self, fields: Fields) -> Option<(u16, Value)> {
@@ -197,25 +233,41 @@ impl Operation<'_> {
         Some((status, build(self.response_schema(status)?)))
     }
 
-    /// The longest enumeration the operation's answers hold, at any depth: samples choosing
-    /// each value up to it hold every value of every enumeration.
+    /// The longest enumeration or list of alternatives (`oneOf`, `anyOf`) the operation's answers
+    /// hold, at any depth: samples choosing each value up to it hold every value of every
+    /// enumeration and every alternative.
     pub fn longest_enumeration(&self) -> usize {
-        fn longest(document: &Document, schema: &Value, depth: usize) -> usize {
+        self.longest_list(&["enum", "oneOf", "anyOf"])
+    }
+
+    /// The longest list of alternatives (`oneOf`, `anyOf`) the operation's answers hold, at any
+    /// depth: samples of each alternative up to it hold every alternative.
+    pub fn most_alternatives(&self) -> usize {
+        self.longest_list(&["oneOf", "anyOf"])
+    }
+
+    /// The longest of the lists named `lists` in the operation's answers, at any depth.
+    fn longest_list(&self, lists: &[&str]) -> usize {
+        fn longest(document: &Document, schema: &Value, lists: &[&str], depth: usize) -> usize {
             if depth > 12 {
                 return 0;
             }
             let schema = document.resolve(schema);
-            let own = schema["enum"].as_array().map_or(0, Vec::len);
+            let own = lists
+                .iter()
+                .map(|list| schema[*list].as_array().map_or(0, Vec::len))
+                .max()
+                .unwrap_or(0);
             let nested = match schema {
                 Value::Object(fields) => fields
                     .iter()
                     .filter(|(key, _)| *key != "enum" && *key != "example")
-                    .map(|(_, value)| longest(document, value, depth + 1))
+                    .map(|(_, value)| longest(document, value, lists, depth + 1))
                     .max()
                     .unwrap_or(0),
                 Value::Array(items) => items
                     .iter()
-                    .map(|item| longest(document, item, depth + 1))
+                    .map(|item| longest(document, item, lists, depth + 1))
                     .max()
                     .unwrap_or(0),
                 _ => 0,
@@ -225,7 +277,7 @@ impl Operation<'_> {
         self.success_codes()
             .into_iter()
             .filter_map(|code| self.response_schema(code))
-            .map(|schema| longest(self.document, schema, 0))
+            .map(|schema| longest(self.document, schema, lists, 0))
             .max()
             .unwrap_or(0)
     }

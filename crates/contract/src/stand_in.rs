@@ -5,6 +5,7 @@
 //! name them), and the services' statuses follow a `Condition` the test sets. Every request is
 //! kept, so that a test can tell which ones the document does not have.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde_json::{json, Value};
@@ -74,6 +75,8 @@ pub struct StandIn {
     fields: Fields,
     /// Every enumeration answers a value the document does not list (a newer platform's).
     unlisted: bool,
+    /// Which alternative of every `oneOf` and `anyOf` the answers hold.
+    alternative: AtomicUsize,
     condition: Mutex<Condition>,
     seen: Mutex<Vec<Seen>>,
 }
@@ -110,6 +113,7 @@ impl StandIn {
             document,
             fields,
             unlisted: false,
+            alternative: AtomicUsize::new(0),
             condition: Mutex::new(Condition::Deployed),
             seen: Mutex::new(Vec::new()),
         }
@@ -131,6 +135,24 @@ impl StandIn {
     /// Every request answered so far, in order.
     pub fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
+    }
+
+    /// Answers holding alternative number `alternative` of every `oneOf` and `anyOf` (wrapping
+    /// around each list) from now on; 0 is the first.
+    pub fn set_alternative(&self, alternative: usize) {
+        self.alternative.store(alternative, Ordering::Relaxed);
+    }
+
+    pub fn alternative(&self) -> usize {
+        self.alternative.load(Ordering::Relaxed)
+    }
+
+    /// The most alternatives an answer of the operation `method template` holds in one list (1
+    /// when it holds none; 0 for an operation the document lacks).
+    pub fn alternatives_of(&self, method: &str, template: &str) -> usize {
+        self.document
+            .operation(&method.to_ascii_lowercase(), template)
+            .map_or(0, |operation| operation.most_alternatives().max(1))
     }
 
     /// Forgets the requests answered so far.
@@ -164,7 +186,7 @@ impl StandIn {
         let sample = if self.unlisted {
             operation.sample_response_unlisted(self.fields)
         } else {
-            operation.sample_response(self.fields)
+            operation.sample_response_alternative(self.fields, self.alternative())
         };
         let Some((_, mut body)) = sample else {
             return Answer { status, body: None };

@@ -721,10 +721,15 @@ pub struct TestEnvironment {
 }
 
 impl TestEnvironment {
-    /// The environment's page.
+    /// The environment's page: its first tab, its services.
     pub fn page(&self) -> String {
+        self.tab("services")
+    }
+
+    /// A tab of the environment: `services`, `deployments`, `variables`, `settings`.
+    pub fn tab(&self, tab: &str) -> String {
         format!(
-            "/organization/{}/project/{}/environment/{}/overview",
+            "/organization/{}/project/{}/environment/{}/{tab}",
             self.organization, self.project, self.environment
         )
     }

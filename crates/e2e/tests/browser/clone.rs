@@ -24,7 +24,7 @@ async fn an_environment_is_cloned_and_the_clone_deployed() -> anyhow::Result<()>
         .await?;
 
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     browser.open_new("Clone environment…").await?;
     browser
         .wait_for_text("dialog[open] form", "Clone environment")
@@ -49,7 +49,7 @@ async fn an_environment_is_cloned_and_the_clone_deployed() -> anyhow::Result<()>
         .click("dialog[open] form button[type=submit]")
         .await?;
     let path = browser
-        .wait_for_path(|path| !path.contains(&place.environment) && path.ends_with("/overview"))
+        .wait_for_path(|path| !path.contains(&place.environment) && path.ends_with("/services"))
         .await?;
     let copy = path.split('/').nth(6).unwrap().to_string();
     browser

@@ -48,7 +48,9 @@ async fn sign_in_create_and_deploy_until_deployed() -> anyhow::Result<()> {
     browser.wait_for_text(".table", "staging").await?;
     browser.click(".table a").await?;
 
-    browser.wait_for_text("main h1", "Services").await?;
+    browser
+        .wait_for_text("main h2", "Services of this environment")
+        .await?;
     browser.open_new("New service").await?;
     browser
         .find("form[aria-label='Create an application']")

@@ -24,6 +24,7 @@ async fn a_deployment_of_many_services_names_five_and_lists_the_rest_when_opened
         .wait_for_text("tr[data-service=svc-8]", "Not deployed")
         .await?;
     browser.click_button("Deploy all").await?;
+    browser.click("a.tabs__tab[href$='/deployments']").await?;
     let row = browser
         .wait_for_text("tr[data-execution] .built-when-open summary", "3 more")
         .await?;

@@ -90,6 +90,9 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             format!("/organization/{org}/project/{}/overview", place.project),
         ),
         ("environment".into(), place.page()),
+        ("environment-deployments".into(), place.tab("deployments")),
+        ("environment-variables".into(), place.tab("variables")),
+        ("environment-settings".into(), place.tab("settings")),
     ];
     if !cluster.is_empty() {
         pages.push((

@@ -1,6 +1,7 @@
 //! The environment page's first reads leave with the address: its services and their statuses
 //! are asked for as soon as the router knows the page, while the page's code is on its way, and
-//! the page takes those answers rather than asking again.
+//! the page takes those answers rather than asking again; it asks each record once and then polls
+//! at one rhythm.
 
 use e2e::Browser;
 
@@ -58,7 +59,9 @@ async fn a_signed_in_page_asks_for_its_frame_before_the_console_starts() -> anyh
         .await?;
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
-    browser.wait_for_text("h1", "Services").await?;
+    browser
+        .wait_for_text("main h2", "Services of this environment")
+        .await?;
 
     let requests = browser
         .client
@@ -84,6 +87,62 @@ async fn a_signed_in_page_asks_for_its_frame_before_the_console_starts() -> anyh
     assert!(
         frame < first_read,
         "the shell's code asked for before the console's first request: {requests}"
+    );
+    browser.close().await
+}
+
+/// One load of an environment's page asks each record once, and while it stays open one poll
+/// reads what must stay fresh: its statuses (and its previews, at the same rhythm), every 15 s
+/// when all is settled.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_environment_page_asks_each_record_once_and_polls_at_one_rhythm() -> anyhow::Result<()> {
+    let browser = Browser::start(1000.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    browser
+        .create_application(&place.environment, "api")
+        .await?;
+    browser.sign_in().await?;
+    browser.open(&place.page()).await?;
+    browser
+        .wait_for_text("tr[data-service=api]", "Not deployed")
+        .await?;
+    // What is drawn after the table (new service, links) has asked too.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let load = browser.api_requests().await?;
+    let mut counted = std::collections::BTreeMap::<&str, usize>::new();
+    for path in &load {
+        *counted.entry(path.as_str()).or_default() += 1;
+    }
+    let twice: Vec<_> = counted.iter().filter(|(_, asked)| **asked > 1).collect();
+    assert!(
+        twice.is_empty(),
+        "asked more than once in one load: {twice:?} of {load:?}"
+    );
+
+    browser.forget_requests().await?;
+    tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+    let minute = browser.api_requests().await?;
+    let statuses = format!("/api/environment/{}/statuses", place.environment);
+    let previews = format!("/api/environment/{}/previews", place.environment);
+    let of = |wanted: &str| minute.iter().filter(|path| *path == wanted).count();
+    let others: Vec<_> = minute
+        .iter()
+        .filter(|path| **path != statuses && **path != previews)
+        .collect();
+    assert!(
+        others.is_empty(),
+        "asked while open besides the poll: {others:?}"
+    );
+    assert!(
+        (3..=5).contains(&of(&statuses)),
+        "statuses asked {} times in a minute, settled: {minute:?}",
+        of(&statuses)
+    );
+    assert!(
+        of(&previews) <= of(&statuses),
+        "previews asked apart from the poll: {minute:?}"
     );
     browser.close().await
 }

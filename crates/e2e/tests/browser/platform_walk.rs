@@ -1,6 +1,7 @@
 //! Every page and every action of the console against a stand-in of the production platform
 //! that answers exactly the operations of its API document (a sample of each success answer,
-//! every field filled) and 404 for anything else. A page or an action fails the walk when the
+//! every field filled, each page again with every alternative of every `oneOf` its answers hold)
+//! and 404 for anything else. A page or an action fails the walk when the
 //! console sends a request the document does not have (other than this server's enhancements,
 //! each tried at most once and then given up quietly), or shows an error.
 
@@ -58,6 +59,9 @@ struct Walk {
     used: std::collections::BTreeSet<String>,
     pages: (usize, usize),
     actions: (usize, usize),
+    /// The pages whose answers hold alternatives (`oneOf`, `anyOf`), with the most one of
+    /// their lists holds: each is walked again with every other alternative.
+    with_alternatives: Vec<(String, String, usize)>,
 }
 
 impl Walk {
@@ -104,6 +108,23 @@ impl Walk {
             self.browser.wait_until_gone(".skeleton").await
         }
         .await;
+        if self.stand_in.alternative() == 0 {
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            let alternatives = self
+                .stand_in
+                .seen()
+                .iter()
+                .filter_map(|seen| {
+                    let template = seen.operation.as_deref()?;
+                    Some(self.stand_in.alternatives_of(&seen.method, template))
+                })
+                .max()
+                .unwrap_or(0);
+            if alternatives > 1 {
+                self.with_alternatives
+                    .push((name.to_string(), path.to_string(), alternatives));
+            }
+        }
         let mut problems = self.problems(name).await?;
         if let Err(error) = loaded {
             problems.push(format!("never loaded: {error:#}"));
@@ -194,6 +215,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         used: std::collections::BTreeSet::new(),
         pages: (0, 0),
         actions: (0, 0),
+        with_alternatives: Vec::new(),
     };
     // What signing in asks is answered before the first page reloads the app: an enhancement
     // asked then and answered after a reload would be asked again, rightly.
@@ -223,7 +245,19 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
             "project".into(),
             format!("{org}/project/{}/overview", ids::PROJECT),
         ),
-        ("environment".into(), format!("{environment}/overview")),
+        ("environment".into(), format!("{environment}/services")),
+        (
+            "environment-deployments".into(),
+            format!("{environment}/deployments"),
+        ),
+        (
+            "environment-variables".into(),
+            format!("{environment}/variables"),
+        ),
+        (
+            "environment-settings".into(),
+            format!("{environment}/settings"),
+        ),
     ];
     for settings in e2e::SETTINGS_PAGES {
         pages.push((
@@ -245,6 +279,17 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     for (name, path) in &pages {
         walk.page(name, path).await?;
     }
+    // Every alternative of every `oneOf` the pages read, in turn: a page reading only the
+    // first would miss an answer's other shapes (credentials of another kind, a chart from a
+    // repository rather than git).
+    for (name, path, alternatives) in std::mem::take(&mut walk.with_alternatives) {
+        for alternative in 1..alternatives {
+            stand_in.set_alternative(alternative);
+            walk.page(&format!("{name}, alternative {alternative}"), &path)
+                .await?;
+        }
+    }
+    stand_in.set_alternative(0);
     // The document's samples of the monitoring answers are no Prometheus or Loki bodies: the
     // Monitoring tab and the logs say there is no data, and nothing failed.
     let (_, _, application) = ids::SERVICES[0];
@@ -306,7 +351,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     }
 
     // The environment's actions, and its cancel while a deployment runs.
-    walk.page("environment-actions", &format!("{environment}/overview"))
+    walk.page("environment-actions", &format!("{environment}/services"))
         .await?;
     walk.action("environment restart all", async |b| {
         press(b, "Restart all").await
@@ -325,7 +370,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     })
     .await?;
     stand_in.set_condition(Condition::Deploying);
-    walk.page("environment-running", &format!("{environment}/overview"))
+    walk.page("environment-running", &format!("{environment}/services"))
         .await?;
     walk.action("environment cancel", async |b| {
         press_confirmed(b, "Cancel deployment").await

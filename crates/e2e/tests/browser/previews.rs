@@ -27,7 +27,7 @@ async fn a_new_branch_shows_up_as_a_preview_environment() -> anyhow::Result<()> 
         )
         .await?;
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     browser
         .wait_for_text(
             "section[aria-labelledby=previews-title]",

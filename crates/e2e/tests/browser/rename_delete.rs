@@ -49,7 +49,7 @@ async fn a_project_and_an_environment_are_renamed_and_deleted() -> anyhow::Resul
         .await?;
     assert_eq!(project["name"], "boutique");
 
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     browser.find("#delete-field-confirm_name").await?;
     assert!(!delete_allowed(&browser, "environment").await?);
     browser.fill("#delete-field-confirm_name", "stag").await?;

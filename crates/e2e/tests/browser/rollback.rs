@@ -225,7 +225,7 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
         .to_string();
 
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("deployments")).await?;
     let listed = browser
         .wait_for_text(
             &format!("tr[data-execution='{earlier}']"),

@@ -12,7 +12,7 @@ async fn a_schedule_is_saved_and_a_projects_rule_applies_to_a_new_environment() 
         .create_environment("shop", "staging", "STAGING")
         .await?;
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     browser
         .wait_for_text(
             "section[aria-labelledby=schedule-title]",

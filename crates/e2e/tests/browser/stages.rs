@@ -1,4 +1,4 @@
-//! An environment's deployment stages, from its page: a stage moved up by keyboard (the focus
+//! An environment's deployment stages, from its settings tab: a stage moved up by keyboard (the focus
 //! staying on it), a service moved to another stage and skipped, a stage added; the environment's
 //! deployment then runs them in that order.
 
@@ -35,9 +35,9 @@ async fn stages_are_reordered_by_keyboard_and_services_moved() -> anyhow::Result
         )
         .await?;
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     browser
-        .wait_for_text("ol[aria-label=Stages]", "APPLICATION DEFAULT")
+        .wait_for_text("ol[aria-label=Stages]", "Application default")
         .await?;
     assert_eq!(
         shown_order(&browser).await?,
@@ -52,13 +52,14 @@ async fn stages_are_reordered_by_keyboard_and_services_moved() -> anyhow::Result
     );
 
     // Up twice with the keyboard: Enter on the focused button, which keeps the focus.
-    let up = "button[aria-label='Move APPLICATION DEFAULT up']";
+    // Stage names read as words, not as the machine's capitals.
+    let up = "button[aria-label='Move Application default up']";
     let enter = char::from(Key::Enter).to_string();
     browser.find(up).await?.send_keys(&enter).await?;
     browser
         .wait_for_text(
             "ol[aria-label=Stages] > li:nth-child(4)",
-            "APPLICATION DEFAULT",
+            "Application default",
         )
         .await?;
     let focused = browser
@@ -68,12 +69,12 @@ async fn stages_are_reordered_by_keyboard_and_services_moved() -> anyhow::Result
             vec![],
         )
         .await?;
-    assert_eq!(focused, json!("Move APPLICATION DEFAULT up"));
+    assert_eq!(focused, json!("Move Application default up"));
     browser.find(up).await?.send_keys(&enter).await?;
     browser
         .wait_for_text(
             "ol[aria-label=Stages] > li:nth-child(3)",
-            "APPLICATION DEFAULT",
+            "Application default",
         )
         .await?;
 
@@ -137,7 +138,7 @@ async fn a_stage_of_many_services_lists_them_when_opened() -> anyhow::Result<()>
         );
     }
     browser.sign_in().await?;
-    browser.open(&place.page()).await?;
+    browser.open(&place.tab("settings")).await?;
     let stage = "[data-stage='APPLICATION DEFAULT']";
     browser
         .wait_for_text(&format!("{stage} summary"), "Show its 14 services")

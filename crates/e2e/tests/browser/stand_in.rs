@@ -174,7 +174,9 @@ async fn the_console_works_against_the_documents_samples() -> anyhow::Result<()>
 
     // An environment's services, from its one list of every kind (`GET .../services`): one of
     // each kind, each item telling its `service_type`.
-    browser.wait_for_text("main h1", "Services").await?;
+    browser
+        .wait_for_text("main h2", "Services of this environment")
+        .await?;
     let services = browser
         .wait_for_text(".table", "sample application")
         .await?;

@@ -89,7 +89,7 @@ async fn the_breadcrumb_switches_between_siblings() -> anyhow::Result<()> {
         .click_text(".switcher[open] .switcher__list a", "staging")
         .await?;
     browser
-        .wait_for_path(|path| path.ends_with(&format!("/environment/{staging}/overview")))
+        .wait_for_path(|path| path.ends_with(&format!("/environment/{staging}/services")))
         .await?;
     browser.close().await
 }

@@ -54,8 +54,8 @@ fn CredentialsTable(
         <table class="table">
             <thead><tr>
                 <th scope="col">"Name"</th>
-                <th scope="col">"Access key id"</th>
                 <th scope="col">"Type"</th>
+                <th scope="col">"Known by"</th>
                 <th scope="col">"Added"</th>
                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
@@ -78,8 +78,10 @@ fn CredentialsRow(
     view! {
         <tr data-credentials=credentials.name.clone()>
             <td><strong>{credentials.name.clone()}</strong></td>
-            <td class="mono">{credentials.access_key_id.clone()}</td>
             <td><span class="tag">{credentials.object_type.label()}</span></td>
+            <td>{credentials.identifier().map(|(what, value)| view! {
+                <span class="muted">{what}" "</span><span class="mono">{value.to_string()}</span>
+            })}</td>
             <td>{credentials.created_at.map(|at| view! { <RelativeTime at/> })}</td>
             <td class="row-actions">
                 <DeleteButton question="Delete these credentials?" item=credentials.name.clone()

@@ -58,12 +58,16 @@ impl OrganizationResource for OnPremiseCredentialsResource {
             access_key_id: request
                 .access_key_id
                 .filter(|key| !key.trim().is_empty())
-                .or_else(|| previous.map(|p| p.access_key_id.clone()))
-                .unwrap_or_default(),
+                .or_else(|| previous.and_then(|p| p.access_key_id.clone())),
             object_type: request
                 .object_type
                 .or(previous.map(|p| p.object_type))
                 .unwrap_or(OnPremiseObjectType::Aws),
+            role_arn: None,
+            vsphere_user: None,
+            scaleway_access_key: None,
+            azure_subscription_id: None,
+            service_account_email: None,
         };
         (credentials, secrets)
     }

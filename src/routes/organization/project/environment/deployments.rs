@@ -1,17 +1,18 @@
 //! An environment's recent deployments on its page: the actions one request on it ran together
 //! (deploy all, a selection) or one service's own, each with its services and what each
-//! deployed; a successful one can be rolled back to, every service of it at once. Polled while
-//! one runs.
+//! deployed; a successful one can be rolled back to, every service of it at once. Read again at
+//! the page's poll while one runs.
 
 use platform_api::WireEnum;
-use std::time::Duration;
 
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
-use platform_api::{iso_duration_seconds, EnvironmentDeployment, RolePermission, ServiceType};
+use platform_api::{
+    iso_duration_seconds, EnvironmentDeployment, EnvironmentStatuses, RolePermission, ServiceType,
+};
 use uuid::Uuid;
 
-use crate::api::{use_api, Api};
+use crate::api::{use_api, Api, ApiError};
 use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::empty_state::EmptyState;
@@ -20,10 +21,11 @@ use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
-use crate::state::polling::poll;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
+
+use super::layout::use_environment_page;
 
 /// Turns auto-deploy off on a service where it is on, before a rollback. It reads and writes
 /// the service's whole record, and every kind's record is the service pages' code (their
@@ -40,15 +42,27 @@ const SHOWN: u32 = 10;
 /// The services a deployment names before "N more": one of a whole environment can hold a
 /// thousand, each a line, ten deployments to the page.
 const SERVICES_NAMED: usize = 5;
-const POLL_RUNNING: Duration = Duration::from_secs(2);
+
+/// `.../environment/:env/deployments`: the tab of the environment's deployments.
+#[component]
+pub fn EnvironmentDeploymentsTab() -> impl IntoView {
+    let page = use_environment_page();
+    let statuses = page.statuses;
+    move || {
+        let environment = page.ids.get()?.environment;
+        Some(view! {
+            <EnvironmentDeployments environment statuses
+                on_rolled_back=Callback::new(move |()| statuses.refetch())/>
+        })
+    }
+}
 
 #[component]
-pub fn EnvironmentDeployments(
+fn EnvironmentDeployments(
     environment: Uuid,
-    /// Whether an action runs in the environment, as its statuses say: the list is read again
-    /// when that changes (a deployment began or ended).
-    #[prop(into)]
-    busy: Signal<bool>,
+    /// The environment's statuses, which the page polls: the list is read again at their
+    /// rhythm while a deployment of it runs, and when an action begins or ends.
+    statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
     /// After a rollback: the statuses move.
     on_rolled_back: Callback<()>,
 ) -> impl IntoView {
@@ -56,21 +70,15 @@ pub fn EnvironmentDeployments(
     let history =
         resource(move || async move { api.environment_history(environment, 1, SHOWN).await });
     Effect::new(move |before: Option<bool>| {
-        let now = busy.get();
-        if before.is_some_and(|before| before != now) {
+        let busy = statuses.with(|answer| matches!(answer, Some(Ok(s)) if s.any_in_progress()));
+        let running = history.with_untracked(|answer| {
+            matches!(answer, Some(Ok(page)) if page.results.iter().any(|d| d.status.is_in_progress()))
+        });
+        if before.is_some_and(|before| before != busy || running) {
             history.refetch();
         }
-        now
+        busy
     });
-    poll(
-        move || match history.get() {
-            Some(Ok(page)) if page.results.iter().any(|d| d.status.is_in_progress()) => {
-                Some(POLL_RUNNING)
-            }
-            _ => None,
-        },
-        move || history.refetch(),
-    );
     // The deployments whose "N more" is open, by execution: the list is built again at each
     // poll while one runs, and stays open.
     let opened = KeptOpen::default();

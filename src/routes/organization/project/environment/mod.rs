@@ -1,8 +1,8 @@
 mod clone;
 pub mod deployments;
+pub mod layout;
 mod links;
 pub mod new_service;
-pub mod overview;
 mod previews;
 mod row_statuses;
 mod schedule;
@@ -10,4 +10,7 @@ mod selection;
 pub mod service;
 pub mod service_form;
 mod service_table;
+pub mod services;
+pub mod settings;
 mod stages;
+pub mod variables;

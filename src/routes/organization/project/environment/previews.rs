@@ -1,4 +1,4 @@
-//! The environment's preview environments, in its overview: whether it makes them (its
+//! The environment's preview environments, on its settings tab: whether it makes them (its
 //! deployment rule's `auto_preview`, for each new branch of a service's repository, and
 //! `on_demand_preview`, for a new tag of a container's image), and, where the API says
 //! (`Enhancement::Previews`), the previews it has and what this environment previews.

@@ -1,5 +1,5 @@
-//! The environment's deployment stages, in its overview: the stages in the order its deployments
-//! run them, each with its services; a stage added, renamed, moved up or down (buttons, so the
+//! The environment's deployment stages, on its settings tab: the stages in the order its
+//! deployments run them, each with its services; a stage added, renamed, moved up or down (buttons, so the
 //! keyboard moves them too, the focus kept on the stage moved) and deleted; a service moved to
 //! another stage or skipped from the environment's deployments.
 
@@ -15,6 +15,7 @@ use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{optional_text, FieldScope, TextField};
+use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
@@ -128,8 +129,9 @@ fn StageItem(
         Some(Err(error)) => toasts.error(error.to_string()),
         None => {}
     });
-    let up_label = format!("Move {name} up");
-    let down_label = format!("Move {name} down");
+    let words = format::as_words(&name);
+    let up_label = format!("Move {words} up");
+    let down_label = format!("Move {words} down");
     let move_button = move |label: String, other: Option<Uuid>, later: bool| {
         let selector = format!("button[aria-label=\"{label}\"]");
         view! {
@@ -151,7 +153,7 @@ fn StageItem(
         <li class="record stage" data-stage=name.clone()>
             <div class="record__head">
                 <span class="stage__order" aria-hidden="true">{stage.deployment_order}"."</span>
-                <span class="record__title">{name.clone()}</span>
+                <span class="record__title">{words.clone()}</span>
                 <span class="muted">{stage.services.len()}" service"{if stage.services.len() == 1 { "" } else { "s" }}</span>
             </div>
             {stage.description.clone().filter(|d| !d.is_empty()).map(|d| view! { <p class="muted stage__description">{d}</p> })}
@@ -160,9 +162,9 @@ fn StageItem(
                 {move_button(up_label, before, false)}
                 {move_button(down_label, after, true)}
                 <ToggleButton open=editing label="Rename" open_label="Close the form"
-                    name=format!("Rename {name}")/>
+                    name=format!("Rename {words}")/>
                 {(!last).then(|| view! {
-                    <DeleteButton question="Delete this stage?" item=name.clone()
+                    <DeleteButton question="Delete this stage?" item=words.clone()
                         consequence="Its services go back to their kind's default stage."
                         done="Stage deleted."
                         delete=move || async move { api.delete_deployment_stage(id).await }
@@ -261,7 +263,7 @@ fn StageService(
             <label class="visually-hidden" for=select_id.clone()>{move || format!("Stage of {}", name())}</label>
             <select id=select_id on:change=choose disabled=move || attach.pending().get()>
                 {order.iter().enumerate().map(|(at, (id, stage_name))| view! {
-                    <option value=at.to_string() selected=*id == stage>{stage_name.clone()}</option>
+                    <option value=at.to_string() selected=*id == stage>{format::as_words(stage_name)}</option>
                 }).collect_view()}
             </select>
             <label class="checkbox">

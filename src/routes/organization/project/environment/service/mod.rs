@@ -18,9 +18,6 @@ pub mod monitoring;
 pub mod overview;
 mod restrictions;
 pub mod settings;
-mod variable_bulk;
-mod variable_import;
-mod variable_level;
 pub mod variables;
 
 use std::time::Duration;

@@ -6,9 +6,9 @@ use uuid::Uuid;
 
 /// Where a variable is defined: a scope and the id of the project, environment or service.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Level {
-    pub(super) scope: VariableScope,
-    pub(super) parent: Uuid,
+pub struct Level {
+    pub scope: VariableScope,
+    pub parent: Uuid,
 }
 
 /// The levels a person may filter the variables by, as (value, label).

@@ -10,7 +10,7 @@ use platform_api::{
 };
 use wasm_bindgen::JsCast;
 
-use super::variable_level::{level_label, Level};
+use super::level::{level_label, Level};
 use crate::api::{query_value, use_api, ApiError};
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};

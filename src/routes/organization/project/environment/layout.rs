@@ -1,56 +1,68 @@
-//! `.../environment/:env/overview`: the environment's services of every kind with a live status
-//! from one batched `statuses` call, the environment-wide actions (deploy, restart, stop), the
-//! environment's recent deployments (`deployments`), the forms to create a service
-//! (`new_service`), and to copy the environment (`clone`).
+//! `.../environment/:env/...`: the pages of one environment inside one layout that reads what
+//! its tabs share once (its record, services, statuses and previews), keeps it fresh with one
+//! poll, and shows its title, its actions and the tabs around the tab chosen: Services,
+//! Deployments, Variables, Settings.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_navigate;
+use leptos_router::components::{Outlet, A};
+use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
 use platform_api::{
-    DeploymentStatus, Environment, EnvironmentRequest, EnvironmentStatuses, RolePermission,
-    ServiceType, Status,
+    DeploymentStatus, Environment, EnvironmentPreviews, EnvironmentStatuses, RolePermission,
+    ServiceType, Status, WireEnum,
 };
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
+use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
-use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::loaded::loaded;
-use crate::components::rename_and_delete::RenameAndDelete;
-use crate::components::shell::use_names_changed;
-use crate::components::skeleton::Skeleton;
-use crate::components::unwell::{Scope, Unwell};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
+use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::{current_id, paths};
+use crate::routes::paths::{self, EnvironmentTab};
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
-use super::clone::CloneEnvironment;
-use super::deployments::EnvironmentDeployments;
-use super::links::EnvironmentLinks;
-use super::new_service::NewService;
-use super::previews::{EnvironmentPreviews, PreviewOf};
+use super::previews::PreviewOf;
 use super::row_statuses::RowStatuses;
-use super::schedule::{rule_of, EnvironmentSchedule};
-use super::service_table::{Ids, ServiceTable};
-use super::stages::EnvironmentStages;
+use super::service_table::Ids;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
 const POLL_SETTLED: Duration = Duration::from_secs(15);
 
-/// How often the environment's previews are read again.
-const POLL_PREVIEWS: Duration = Duration::from_secs(5);
+/// What the environment's tabs share, read once by the layout for all of them.
+#[derive(Clone, Copy)]
+pub(super) struct EnvironmentPage {
+    pub(super) ids: Memo<Option<Ids>>,
+    pub(super) record: LocalResource<Result<Environment, ApiError>>,
+    pub(super) services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
+    pub(super) statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
+    pub(super) rows: RowStatuses,
+    /// Its previews and what it previews, where the API says (`None` where it does not).
+    pub(super) previews: LocalResource<Result<Option<EnvironmentPreviews>, ApiError>>,
+}
+
+impl EnvironmentPage {
+    /// The services changed (one created or deleted): the list and the statuses are read again.
+    pub(super) fn services_changed(&self) {
+        self.services.refetch();
+        self.statuses.refetch();
+    }
+}
+
+pub(super) fn use_environment_page() -> EnvironmentPage {
+    expect_context()
+}
 
 #[component]
-pub fn EnvironmentOverview() -> impl IntoView {
+pub fn EnvironmentLayout() -> impl IntoView {
     let api = use_api();
     let (org, project, environment) = (
         current_id(|a: &OrganizationAddress| a.org),
@@ -65,23 +77,20 @@ pub fn EnvironmentOverview() -> impl IntoView {
         })
     });
     let no_environment = || ApiError::NotFound("The address names no environment.".into());
-    // Its previews and what it previews, where the API says.
+    let environment_id = Memo::new(move |_| ids.get().map(|ids| ids.environment));
+    let record = resource(move || {
+        let id = environment_id.get();
+        async move { api.environment(id.ok_or_else(no_environment)?).await }
+    });
     let previews = resource(move || {
-        let environment = ids.get().map(|ids| ids.environment);
+        let id = environment_id.get();
         async move {
-            match environment {
-                Some(environment) => api.environment_previews(environment).await,
+            match id {
+                Some(id) => api.environment_previews(id).await,
                 None => Ok(None),
             }
         }
     });
-    // A preview comes and goes with a branch: read again while the page is open, where the API
-    // answers them.
-    poll(
-        move || matches!(previews.get(), Some(Ok(Some(_)))).then_some(POLL_PREVIEWS),
-        move || previews.refetch(),
-    );
-
     let services = resource(move || {
         let ids = ids.get();
         async move {
@@ -90,9 +99,9 @@ pub fn EnvironmentOverview() -> impl IntoView {
         }
     });
     let statuses = resource(move || {
-        let ids = ids.get();
+        let id = environment_id.get();
         async move {
-            api.environment_statuses(ids.ok_or_else(no_environment)?.environment)
+            api.environment_statuses(id.ok_or_else(no_environment)?)
                 .await
         }
     });
@@ -100,8 +109,10 @@ pub fn EnvironmentOverview() -> impl IntoView {
     // whole table again at each poll).
     let summary = Memo::new(move |_| statuses.with(|answer| answer.as_ref().map(Summary::of)));
     let rows = RowStatuses::follow(statuses);
+    // The page's one poll, set by each answer of the statuses: what must stay fresh (the
+    // statuses, and the previews that come and go with branches where the API has them) is read
+    // at its rhythm.
     poll(
-        // Read from the answer itself: each answer sets the next poll, changed or not.
         move || {
             statuses.with(|answer| match answer {
                 Some(Ok(statuses)) if statuses.any_in_progress() => Some(POLL_BUSY),
@@ -109,43 +120,34 @@ pub fn EnvironmentOverview() -> impl IntoView {
                 None => None,
             })
         },
-        move || statuses.refetch(),
+        move || {
+            statuses.refetch();
+            if matches!(previews.get_untracked(), Some(Ok(Some(_)))) {
+                previews.refetch();
+            }
+        },
     );
-    let record = resource(move || {
-        let ids = ids.get();
-        async move {
-            api.environment(ids.ok_or_else(no_environment)?.environment)
-                .await
-        }
-    });
-    let services_changed = Callback::new(move |()| {
-        services.refetch();
-        statuses.refetch();
-    });
-    let navigate = use_navigate();
-    let deleted = Callback::new(move |()| {
-        if let Some(ids) = ids.get_untracked() {
-            navigate(
-                &paths::project(ids.org, ids.project),
-                NavigateOptions::default(),
-            );
-        }
-    });
-    let names = use_names_changed();
-    let renamed = Callback::new(move |saved: Environment| {
-        if let Some(names) = names {
-            names.renamed(saved.id, saved.name.clone());
-        }
-        record.set(Some(Ok(saved)));
+    provide_context(EnvironmentPage {
+        ids,
+        record,
+        services,
+        statuses,
+        rows,
+        previews,
     });
 
     view! {
         <div class="page__header page__header--actions">
             <div>
-                <h1>"Services"</h1>
+                <h1>{move || record.get().and_then(Result::ok).map(|record| record.name)}</h1>
                 <p class="page__lead">
-                    "Statuses refresh on their own while this page is open. "
-                    {move || environment.get().map(|environment| view! {
+                    {move || record.get().and_then(Result::ok).map(|record| view! {
+                        <span class=format!("tag tag--{}", record.mode.as_str().to_ascii_lowercase())>
+                            {record.mode.label()}
+                        </span>
+                    })}
+                    " Statuses refresh on their own while this page is open. "
+                    {move || environment_id.get().map(|environment| view! {
                         <HistoryOfChanges query=EventQuery {
                             service_environment_id: Some(environment),
                             ..EventQuery::default()
@@ -153,72 +155,54 @@ pub fn EnvironmentOverview() -> impl IntoView {
                     })}
                 </p>
             </div>
-            {move || ids.get().map(|ids| view! {
-                <EnvironmentActions environment=ids.environment statuses summary/>
+            {move || environment_id.get().map(|environment| view! {
+                <EnvironmentActions environment statuses summary/>
             })}
         </div>
         {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
-        {move || ids.get().map(|ids| view! {
-            <Unwell org=ids.org scope=Scope::Environment {
-                project: ids.project,
-                environment: ids.environment,
-            }/>
-        })}
-        <section class="card" aria-labelledby="services-title">
-            <h2 id="services-title">"Services of this environment"</h2>
-            // The rows wait for the statuses' first answer (whatever it says): built with their
-            // statuses, a thousand rows are laid out once rather than again as each badge comes.
-            {loaded(services, 4, move |(ids, services)| view! {
-                <Show when=move || rows.answered()
-                    fallback=|| view! { <Skeleton lines=4/> }>
-                    <ServiceTable ids services=services.clone() rows on_deleted=Callback::new(move |()| {
-                        services_changed.run(());
-                    })/>
-                </Show>
-            })}
-        </section>
-        // Below the table, built once its rows are drawn (the table is what a person came for).
-        <AfterFirstPaint ready=Signal::derive(move || {
-            rows.answered() && services.with(Option::is_some)
-        })>
-            {move || ids.get().map(|ids| view! {
-                <NewService org=ids.org environment=ids.environment on_created=Callback::new(move |_| {
-                    services_changed.run(());
-                })/>
-            })}
-            {move || ids.get().map(|ids| view! { <EnvironmentLinks ids services/> })}
-            {move || ids.get().map(|ids| view! { <EnvironmentStages ids services/> })}
-            {move || ids.get().map(|ids| {
-                let rule = rule_of(ids.environment);
-                view! {
-                    <EnvironmentSchedule environment=ids.environment rule/>
-                    <EnvironmentPreviews ids rule previews/>
-                }
-            })}
-            {move || ids.get().map(|ids| view! {
-                <EnvironmentDeployments environment=ids.environment
-                    busy=Signal::derive(move || summary.get().is_some_and(|s| s.any_in_progress))
-                    on_rolled_back=Callback::new(move |()| {
-                    statuses.refetch();
-                })/>
-            })}
-            {loaded(record, 2, move |current: Environment| {
-                let (id, mode, cluster) = (current.id, current.mode, current.cluster_id);
-                let org = current.organization.id;
-                view! {
-                    <CloneEnvironment org source=current.clone()/>
-                    <RenameAndDelete what="environment" name=current.name.clone()
-                        consequence="Its services stop and are deleted with it, their variables and history too."
-                        rename=move |name: String| {
-                            let request = EnvironmentRequest { name, mode, cluster_id: Some(cluster) };
-                            async move { api.update_environment(id, &request).await }
-                        }
-                        delete=move || async move { api.delete_environment(id).await }
-                        on_renamed=renamed on_deleted=deleted/>
-                }
-            })}
-        </AfterFirstPaint>
+        <EnvironmentTabs ids/>
+        <Outlet/>
     }
+}
+
+#[component]
+fn EnvironmentTabs(ids: Memo<Option<Ids>>) -> impl IntoView {
+    let location = use_location();
+    view! {
+        <nav class="tabs" aria-label="Environment pages">
+            {move || {
+                let here = location.pathname.get();
+                let ids = ids.get()?;
+                Some(EnvironmentTab::ALL
+                    .iter()
+                    .map(|&tab| {
+                        let href = paths::environment_tab(ids.org, ids.project, ids.environment, tab);
+                        let current = (href == here).then_some("page");
+                        view! { <A href=href attr:class="tabs__tab" attr:aria-current=current>{tab.label()}</A> }
+                    })
+                    .collect_view())
+            }}
+        </nav>
+    }
+}
+
+/// The environment's address without a tab (or an older version's `…/overview`): its first tab,
+/// the address replaced.
+#[component]
+pub fn EnvironmentWithoutTab() -> impl IntoView {
+    let navigate = use_navigate();
+    let ids = use_environment_page().ids;
+    Effect::new(move |_| {
+        if let Some(ids) = ids.get() {
+            navigate(
+                &paths::environment(ids.org, ids.project, ids.environment),
+                NavigateOptions {
+                    replace: true,
+                    ..NavigateOptions::default()
+                },
+            );
+        }
+    });
 }
 
 /// Deploy, restart or stop every service of the environment the action applies to; offered when

@@ -13,7 +13,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::variable_level::Level;
+use super::level::Level;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::form::{Form, SubmitButton};
