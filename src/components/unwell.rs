@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::api::{use_api, Api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
 use crate::routes::paths::{self, ServiceTab};
-use crate::state::polling::{page_visible, poll};
+use crate::state::polling::{every, page_visible};
 use crate::state::resource::resource;
 
 /// How often it is read again while the page is shown.
@@ -229,13 +229,9 @@ pub fn UnwellServices(org: Uuid, scope: Scope) -> impl IntoView {
             }
         }
     });
-    poll(
-        move || {
-            unwell
-                .get()
-                .and_then(|read| read.ok().flatten())
-                .map(|_| EVERY)
-        },
+    every(
+        EVERY,
+        move || unwell.with(|read| matches!(read, Some(Ok(Some(_))))),
         move || reads.update(|count| *count += 1),
     );
     move || {

@@ -44,3 +44,44 @@ pub fn poll(delay: impl Fn() -> Option<Duration> + 'static, refetch: impl Fn() +
         }
     });
 }
+
+/// The ticks of a page's one poll, for the sections of the page that read at a slower rhythm of
+/// their own (`every`): they read at a tick rather than on a timer of their own.
+#[derive(Clone, Copy)]
+struct PageBeat(ReadSignal<u64>);
+
+/// `poll` for a whole page: the sections below it that read now and then follow its ticks.
+pub fn poll_for_page(delay: impl Fn() -> Option<Duration> + 'static, refetch: impl Fn() + 'static) {
+    let beat = RwSignal::new(0u64);
+    provide_context(PageBeat(beat.read_only()));
+    let refetch = std::rc::Rc::new(refetch);
+    poll(delay, move || {
+        refetch();
+        beat.update(|ticks| *ticks += 1);
+    });
+}
+
+/// Calls `read` again once `at_least` has passed since the last time, while `answered()` (the
+/// last read answered): at a tick of the page's poll where the page has one (`poll_for_page`), on
+/// a timer of its own where it has none.
+pub fn every(
+    at_least: Duration,
+    answered: impl Fn() -> bool + 'static,
+    read: impl Fn() + Clone + 'static,
+) {
+    match use_context::<PageBeat>() {
+        Some(PageBeat(beat)) => {
+            let last = StoredValue::new(js_sys::Date::now());
+            Effect::new(move |_| {
+                beat.track();
+                let now = js_sys::Date::now();
+                let due = now - last.get_value() >= at_least.as_millis() as f64;
+                if due && untrack(&answered) {
+                    last.set_value(now);
+                    read();
+                }
+            });
+        }
+        None => poll(move || answered().then_some(at_least), read),
+    }
+}

@@ -209,3 +209,79 @@ mod tests {
         assert_eq!(fields, ["reason", "ttl_in_days"]);
     }
 }
+
+wire_enum!(
+    /// What the engine runs on a cluster besides an upgrade: an install or update, or a stop.
+    ClusterAction {
+        Deploy = "DEPLOY" => "Deploy",
+        Stop = "STOP" => "Stop",
+    }
+);
+
+wire_enum!(
+    /// The step of a cluster's action a log line belongs to (the document's list).
+    ClusterLogStep {
+        LoadConfiguration = "LoadConfiguration" => "Load configuration",
+        Create = "Create",
+        Created = "Created",
+        CreateError = "CreateError" => "Create error",
+        Pause = "Pause",
+        Paused = "Paused",
+        PauseError = "PauseError" => "Pause error",
+        Delete = "Delete",
+        Deleted = "Deleted",
+        DeleteError = "DeleteError" => "Delete error",
+        RetrieveClusterConfig = "RetrieveClusterConfig" => "Retrieve cluster configuration",
+        RetrieveClusterResources = "RetrieveClusterResources" => "Retrieve cluster resources",
+        ValidateSystemRequirements = "ValidateSystemRequirements" => "Validate system requirements",
+        UnderMigration = "UnderMigration" => "Under migration",
+        Unknown = "Unknown",
+    }
+);
+
+/// A line of the log of a cluster's last action (`GET /organization/{id}/cluster/{id}/logs`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterLogLine {
+    /// The level: `info`, `warning`, `error`.
+    #[serde(rename = "type")]
+    pub level: Option<String>,
+    pub timestamp: Option<DateTime<Utc>>,
+    pub step: Option<ClusterLogStep>,
+    pub message: Option<ClusterLogMessage>,
+}
+
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterLogMessage {
+    pub safe_message: Option<String>,
+}
+
+/// `GET /organization/{id}/cluster/{id}/isReady`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterReadiness {
+    pub is_ready: bool,
+}
+
+/// An environment running on a cluster, with its services (`GET /cluster/{id}/environments`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterEnvironment {
+    pub environment_id: Uuid,
+    pub environment_name: String,
+    pub project_id: Uuid,
+    pub project_name: String,
+    pub services: Vec<ClusterEnvironmentService>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterEnvironmentService {
+    pub id: Uuid,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub service_type: crate::ServiceType,
+}

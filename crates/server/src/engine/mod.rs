@@ -6,6 +6,7 @@ pub mod action;
 pub mod admission;
 mod backup;
 mod cluster;
+mod cluster_actions;
 pub mod environment;
 pub mod history;
 pub mod instances;
@@ -155,6 +156,7 @@ impl Engine {
             self.spawn(id.into_uuid(), Start::ServerRestarted);
         }
         self.resume_cluster_upgrades().await?;
+        self.resume_cluster_actions().await?;
         self.resume_backups().await?;
         self.running
             .store(true, std::sync::atomic::Ordering::Release);

@@ -6,6 +6,7 @@ pub mod alert_rules;
 pub mod auto_deploy;
 pub mod backups;
 pub mod clones;
+pub mod cluster_runs;
 pub mod custom_domains;
 pub mod deployment_rules;
 pub mod deployment_stages;

@@ -287,3 +287,121 @@ async fn a_cluster_upgrades_one_version_when_it_may() {
     assert_error(&latest, StatusCode::BAD_REQUEST, "BAD_REQUEST");
     assert!(latest.body["message"].as_str().unwrap().contains("latest"));
 }
+
+#[tokio::test]
+async fn a_cluster_is_deployed_and_stopped_with_its_log_and_says_what_runs_on_it() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let mut faster = common::config(&dir);
+    faster.engine_speed = 200.0;
+    let server = TestServer::with_config(dir, faster).await;
+    let created = cluster(
+        &server,
+        json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-1"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let item = format!("/api/organization/{}/cluster/{id}", server.organization_id);
+    let settled = |wanted: &'static str| {
+        let (server, status) = (&server, format!("{item}/status"));
+        async move {
+            for _ in 0..1000 {
+                let status = server.get(&status).await.body;
+                if status["status"] == wanted {
+                    return status;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            panic!("never {wanted}");
+        }
+    };
+    assert_eq!(
+        server.get(&format!("{item}/isReady")).await.body["is_ready"],
+        false
+    );
+    // Nothing to stop before it was ever deployed; a dry run starts nothing.
+    assert_error(
+        &server.post(&format!("{item}/stop"), json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "BAD_REQUEST",
+    );
+    let dry = server
+        .post(&format!("{item}/deploy?dry_run=true"), json!({}))
+        .await;
+    assert_eq!(dry.body["status"], "DRY_RUN", "{}", dry.body);
+    assert_eq!(
+        server.get(&format!("{item}/status")).await.body["status"],
+        "READY"
+    );
+
+    let deploy = server.post(&format!("{item}/deploy"), json!({})).await;
+    assert_eq!(deploy.status, StatusCode::CREATED, "{}", deploy.body);
+    assert_eq!(deploy.body["status"], "DEPLOYMENT_QUEUED");
+    assert_error(
+        &server.post(&format!("{item}/stop"), json!({})).await,
+        StatusCode::CONFLICT,
+        "CONFLICT",
+    );
+    let deployed = settled("DEPLOYED").await;
+    assert_eq!(deployed["is_deployed"], true);
+    assert_eq!(
+        server.get(&format!("{item}/isReady")).await.body["is_ready"],
+        true
+    );
+    let logs = server.get(&format!("{item}/logs")).await.body;
+    let lines = logs["results"].as_array().unwrap();
+    assert_eq!(lines.len(), 5, "{logs}");
+    assert_eq!(lines[4]["message"]["safe_message"], "Cluster deployed.");
+
+    let stop = server.post(&format!("{item}/stop"), json!({})).await;
+    assert_eq!(stop.status, StatusCode::ACCEPTED, "{}", stop.body);
+    settled("STOPPED").await;
+    assert_eq!(
+        server.get(&format!("{item}/isReady")).await.body["is_ready"],
+        false
+    );
+    // The log is the last action's.
+    let logs = server.get(&format!("{item}/logs")).await.body;
+    assert_eq!(logs["results"][2]["step"], "Paused", "{logs}");
+
+    let all = server
+        .get(&format!(
+            "/api/organization/{}/cluster/status",
+            server.organization_id
+        ))
+        .await
+        .body;
+    let listed = all["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|status| status["cluster_id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {all}"));
+    assert_eq!(listed["status"], "STOPPED");
+
+    // What runs on it: an environment with its service, which keeps it from being deleted.
+    let project = server.project("shop").await;
+    let environment = server
+        .create(
+            &format!("/api/project/{project}/environment"),
+            json!({"name": "edge-prod", "mode": "PRODUCTION", "cluster_id": id}),
+        )
+        .await;
+    let application = server.application(&environment, "web").await;
+    let on = server
+        .get(&format!("/api/cluster/{id}/environments"))
+        .await
+        .body;
+    assert_eq!(on["results"][0]["environment_name"], "edge-prod", "{on}");
+    assert_eq!(on["results"][0]["project_name"], "shop");
+    assert_eq!(on["results"][0]["services"][0]["id"], application.as_str());
+    assert_eq!(on["results"][0]["services"][0]["type"], "APPLICATION");
+    let auth = format!("Token {}", server.token);
+    let refused = server
+        .call(Method::DELETE, &item.clone(), Some(&auth), None)
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("edge-prod"));
+}

@@ -770,3 +770,70 @@ fn a_preview_killed_while_it_is_made_is_deployed_after_the_restart() {
     server.child.kill().unwrap();
     server.child.wait().unwrap();
 }
+
+/// A cluster's deployment killed in the middle resumes at the step it was running after the
+/// restart, each step logged once, and ends deployed.
+#[test]
+fn a_cluster_deployment_killed_in_the_middle_resumes_at_its_step() {
+    let data = TempDir::new().unwrap();
+    let (mut server, token) = start(&data);
+    let organization = call(&server, &token, "GET", "/organization", None)["results"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let cluster = call(
+        &server,
+        &token,
+        "POST",
+        &format!("/organization/{organization}/cluster"),
+        Some(json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-1"})),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let item = format!("/organization/{organization}/cluster/{cluster}");
+    call(&server, &token, "POST", &format!("{item}/deploy"), None);
+    // Killed once a step is logged and before the longest step (1 s at speed 20) ends.
+    wait_for(
+        &server,
+        &token,
+        &format!("{item}/logs"),
+        "logging",
+        |logs| {
+            logs["results"]
+                .as_array()
+                .is_some_and(|lines| lines.len() >= 2)
+        },
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let (restarted, token) = start(&data);
+    wait_for(
+        &restarted,
+        &token,
+        &format!("{item}/status"),
+        "deployed",
+        |status| status["status"] == "DEPLOYED",
+    );
+    let logs = call(&restarted, &token, "GET", &format!("{item}/logs"), None);
+    let steps: Vec<&str> = logs["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "LoadConfiguration",
+            "RetrieveClusterConfig",
+            "ValidateSystemRequirements",
+            "Create",
+            "Created"
+        ],
+        "{logs}"
+    );
+    let ready = call(&restarted, &token, "GET", &format!("{item}/isReady"), None);
+    assert_eq!(ready["is_ready"], true);
+}

@@ -3,6 +3,7 @@
 //! repositories, webhooks, groups, credentials).
 
 mod alert_receivers;
+mod cluster_actions;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
@@ -26,6 +27,7 @@ pub fn register(routes: &mut RouteTable) {
     roles::register(routes);
     alert_receivers::register(routes);
     clusters::register(routes);
+    cluster_actions::register(routes);
     resources::register::<container_registries::ContainerRegistries>(routes);
     webhooks::register(routes);
     resources::register::<helm_repositories::HelmRepositories>(routes);

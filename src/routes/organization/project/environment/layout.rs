@@ -24,7 +24,7 @@ use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAdd
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::paths::{self, EnvironmentTab};
-use crate::state::polling::poll;
+use crate::state::polling::poll_for_page;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
@@ -112,7 +112,7 @@ pub fn EnvironmentLayout() -> impl IntoView {
     // The page's one poll, set by each answer of the statuses: what must stay fresh (the
     // statuses, and the previews that come and go with branches where the API has them) is read
     // at its rhythm.
-    poll(
+    poll_for_page(
         move || {
             statuses.with(|answer| match answer {
                 Some(Ok(statuses)) if statuses.any_in_progress() => Some(POLL_BUSY),
