@@ -1,6 +1,6 @@
-use futures::future::try_join_all;
 use platform_api::{
-    Cluster, ClusterLock, ClusterLockRequest, ClusterRequest, ClusterStatus, ClusterToken, List,
+    Cluster, ClusterEnvironment, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterRequest,
+    ClusterStatus, ClusterToken, List,
 };
 use uuid::Uuid;
 
@@ -29,19 +29,30 @@ impl Api {
         Ok(list.results)
     }
 
-    /// Every cluster with its status, the statuses read in parallel.
+    /// Every cluster with its status: the statuses of all in one request, beside the list.
     pub async fn clusters_with_status(
         &self,
         org: Uuid,
     ) -> Result<Vec<(Cluster, ClusterStatus)>, ApiError> {
-        let clusters = self.clusters(org).await?;
-        let statuses = try_join_all(
-            clusters
-                .iter()
-                .map(|cluster| self.cluster_status(org, cluster.id)),
-        )
-        .await?;
-        Ok(clusters.into_iter().zip(statuses).collect())
+        let statuses_path = format!("{}/status", clusters_path(org));
+        let (clusters, statuses) = futures::try_join!(
+            self.clusters(org),
+            self.get::<List<ClusterStatus>>(&statuses_path)
+        )?;
+        clusters
+            .into_iter()
+            .map(|cluster| {
+                let status = statuses
+                    .results
+                    .iter()
+                    .find(|status| status.cluster_id == cluster.id)
+                    .cloned()
+                    .ok_or_else(|| {
+                        ApiError::Decode(format!("no status of the cluster {}", cluster.name))
+                    })?;
+                Ok((cluster, status))
+            })
+            .collect()
     }
 
     /// One cluster, found in the organization's list (the platform reads clusters no other way).
@@ -85,6 +96,51 @@ impl Api {
             &serde_json::json!({}),
         )
         .await
+    }
+
+    /// Deploys (installs or updates) the cluster.
+    pub async fn deploy_cluster(
+        &self,
+        org: Uuid,
+        cluster: Uuid,
+    ) -> Result<ClusterStatus, ApiError> {
+        self.post(
+            &format!("{}/{cluster}/deploy", clusters_path(org)),
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    /// Stops the cluster: its nodes scale down to zero.
+    pub async fn stop_cluster(&self, org: Uuid, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
+        self.post(
+            &format!("{}/{cluster}/stop", clusters_path(org)),
+            &serde_json::json!({}),
+        )
+        .await
+    }
+
+    /// The log of the cluster's last deployment or stop.
+    pub async fn cluster_action_log(
+        &self,
+        org: Uuid,
+        cluster: Uuid,
+    ) -> Result<Vec<ClusterLogLine>, ApiError> {
+        let list: List<ClusterLogLine> = self
+            .get(&format!("{}/{cluster}/logs", clusters_path(org)))
+            .await?;
+        Ok(list.results)
+    }
+
+    /// The environments running on the cluster, with their services.
+    pub async fn cluster_environments(
+        &self,
+        cluster: Uuid,
+    ) -> Result<Vec<ClusterEnvironment>, ApiError> {
+        let list: List<ClusterEnvironment> = self
+            .get(&format!("/cluster/{cluster}/environments"))
+            .await?;
+        Ok(list.results)
     }
 
     pub async fn lock_cluster(

@@ -169,6 +169,25 @@ pub(crate) async fn prepared(server: &TestServer) -> (Records, String) {
         "project_secret_id",
         secret.body["id"].as_str().unwrap().to_string(),
     );
+    // Clusters of their own for a deployment (one never deployed) and a stop (one deployed).
+    for (parameter, name, deployed) in [
+        ("fresh_cluster_id", "contract-fresh", false),
+        ("deployed_cluster_id", "contract-deployed", true),
+    ] {
+        let created = server
+            .post(
+                &format!("/api/organization/{}/cluster", server.organization_id),
+                json!({"name": name, "cloud_provider": "AWS", "region": "eu-west-1"}),
+            )
+            .await;
+        let id = created.body["id"].as_str().unwrap().to_string();
+        if deployed {
+            let item = format!("/api/organization/{}/cluster/{id}", server.organization_id);
+            server.post(&format!("{item}/deploy"), json!({})).await;
+            server.settled_cluster(&format!("{item}/status")).await;
+        }
+        ids.0.insert(parameter, id);
+    }
     // A service of its own for the deletion of selected services.
     let spare = server
         .application(ids.id("environment_id"), "contract-spare")
@@ -703,6 +722,16 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         // Actions: the cluster's, then each service's, then the environment's.
         (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
+        (
+            post.clone(),
+            "/organization/{organization_id}/cluster/{fresh_cluster_id}/deploy".into(),
+            None,
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/cluster/{deployed_cluster_id}/stop".into(),
+            None,
+        ),
         (
             post.clone(),
             "/cluster/{cluster_id}/lock".into(),

@@ -1,7 +1,8 @@
 //! `/organization/:org/cluster/:cluster/overview`: one cluster: where it runs, its Kubernetes
-//! version and status (polled while an upgrade runs); Upgrade to the next version after a
-//! confirmation, refused while the cluster is locked; its lock, set with a reason for some days
-//! or lifted; a short-lived token to reach it, shown on demand.
+//! version and status (polled while the engine works on it); Deploy (install or update) and Stop,
+//! with the last one's log; Upgrade to the next version after a confirmation, refused while the
+//! cluster is locked; its lock, set with a reason for some days or lifted; the environments that
+//! run on it; a short-lived token to reach it, shown on demand.
 
 use std::time::Duration;
 
@@ -9,14 +10,15 @@ use chrono::Utc;
 use leptos::prelude::*;
 use platform_api::audit::EventQuery;
 use platform_api::{
-    CloudProvider, Cluster, ClusterLock, ClusterLockRequest, ClusterStatus, ClusterToken,
-    RolePermission,
+    CloudProvider, Cluster, ClusterAction, ClusterLock, ClusterLockRequest, ClusterLogLine,
+    ClusterState, ClusterStatus, ClusterToken, RolePermission, WireEnum,
 };
 use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::copy_button::CopyButton;
+use crate::components::empty_state::EmptyState;
 use crate::components::form::Form;
 use crate::components::form_field::TextField;
 use crate::components::format;
@@ -32,8 +34,8 @@ use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 use leptos_router::components::A;
 
-/// How often the status is polled while an upgrade runs.
-const POLL_UPGRADING: Duration = Duration::from_secs(2);
+/// How often the status is polled while the engine works on the cluster.
+const POLL_RUNNING: Duration = Duration::from_secs(2);
 
 fn no_cluster() -> ApiError {
     ApiError::NotFound("The address names no cluster.".into())
@@ -60,18 +62,29 @@ pub fn ClusterOverview() -> impl IntoView {
                 .await
         }
     });
+    let log = resource(move || {
+        let (org, id) = (org.get(), cluster_id.get());
+        async move {
+            api.cluster_action_log(org.ok_or_else(no_cluster)?, id.ok_or_else(no_cluster)?)
+                .await
+        }
+    });
     poll(
         move || match status.get() {
-            Some(Ok(status)) if status.status.is_in_progress() => Some(POLL_UPGRADING),
+            Some(Ok(status)) if status.status.is_in_progress() => Some(POLL_RUNNING),
             _ => None,
         },
         move || {
             status.refetch();
-            // The version changes when an upgrade ends.
+            // The version changes when an upgrade ends; a deployment's log grows.
             cluster.refetch();
+            log.refetch();
         },
     );
-    let changed = Callback::new(move |()| status.refetch());
+    let changed = Callback::new(move |()| {
+        status.refetch();
+        log.refetch();
+    });
     view! {
         <div class="page__header">
             <h1>{move || cluster.get().and_then(Result::ok).map(|(_, c)| c.name)}</h1>
@@ -98,7 +111,82 @@ pub fn ClusterOverview() -> impl IntoView {
                 {loaded(status, 2, move |status| view! { <Lock status on_changed=changed/> })}
             </section>
         </div>
+        <section class="card" aria-labelledby="cluster-log-title">
+            <h2 id="cluster-log-title">"Last deployment or stop"</h2>
+            {loaded(log, 3, move |lines| view! { <ActionLog lines/> })}
+        </section>
+        {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <RunsHere org cluster/> })}
         {move || cluster_id.get().map(|cluster| view! { <Access cluster/> })}
+    }
+}
+
+/// The lines the cluster's last action logged, each with its step and time.
+#[component]
+fn ActionLog(lines: Vec<ClusterLogLine>) -> impl IntoView {
+    if lines.is_empty() {
+        return view! {
+            <EmptyState title="Not deployed from here yet"
+                hint="Deploy installs or updates the cluster; its steps show here as they run."/>
+        }
+        .into_any();
+    }
+    view! {
+        <ol class="plain-list cluster-log" aria-label="Steps of the last action">
+            {lines.into_iter().map(|line| {
+                let message = line.message.and_then(|m| m.safe_message).unwrap_or_default();
+                view! {
+                    <li data-step=line.step.map(|step| step.as_str().to_string())>
+                        <span class="tag">{line.step.map(|step| step.label())}</span>" "
+                        <span>{message}</span>" "
+                        {line.timestamp.map(|at| view! { <span class="muted"><RelativeTime at/></span> })}
+                    </li>
+                }
+            }).collect_view()}
+        </ol>
+    }
+    .into_any()
+}
+
+/// The environments running on the cluster, with their services: what a deletion would stop.
+#[component]
+fn RunsHere(org: Uuid, cluster: Uuid) -> impl IntoView {
+    let api = use_api();
+    let environments = resource(move || async move { api.cluster_environments(cluster).await });
+    view! {
+        <section class="card" aria-labelledby="runs-here-title">
+            <h2 id="runs-here-title">"Runs here"</h2>
+            {loaded(environments, 3, move |environments| {
+                if environments.is_empty() {
+                    return view! {
+                        <EmptyState title="No environment runs here"
+                            hint="An environment is placed on a cluster when it is created."/>
+                    }.into_any();
+                }
+                view! {
+                    <table class="table">
+                        <thead><tr>
+                            <th scope="col">"Environment"</th>
+                            <th scope="col">"Project"</th>
+                            <th scope="col">"Services"</th>
+                        </tr></thead>
+                        <tbody>
+                            {environments.into_iter().map(|environment| {
+                                let href = paths::environment(org, environment.project_id, environment.environment_id);
+                                let name = environment.environment_name;
+                                let label = name.clone();
+                                view! {
+                                <tr data-environment=name>
+                                    <td><A href=href>{label}</A></td>
+                                    <td>{environment.project_name}</td>
+                                    <td>{environment.services.len()}</td>
+                                </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any()
+            })}
+        </section>
     }
 }
 
@@ -124,7 +212,38 @@ fn ClusterFacts(
             }
         }
     });
+    let act = Action::new_local(move |action: &ClusterAction| {
+        let action = *action;
+        async move {
+            let answer = match action {
+                ClusterAction::Stop => api.stop_cluster(cluster.organization.id, id).await,
+                _ => api.deploy_cluster(cluster.organization.id, id).await,
+            };
+            match answer {
+                Ok(_) => {
+                    toasts.success(match action {
+                        ClusterAction::Stop => "Stop started.",
+                        _ => "Deployment started.",
+                    });
+                    on_changed.run(());
+                }
+                Err(error) => {
+                    permitted.note(&error);
+                    toasts.error(error.to_string());
+                }
+            }
+        }
+    });
     let current = move || status.get().and_then(Result::ok);
+    let busy_or_refused = move || {
+        permitted.refusal().or_else(|| {
+            current()
+                .is_some_and(|s| s.status.is_in_progress())
+                .then(|| "The engine is working on this cluster.".to_string())
+        })
+    };
+    let stoppable =
+        move || current().is_some_and(|s| s.is_deployed && s.status != ClusterState::Stopped);
     view! {
         <dl class="facts">
             <dt>"Status"</dt>
@@ -142,6 +261,18 @@ fn ClusterFacts(
             }}</dd>
         </dl>
         <div class="actions actions--start">
+            <button type="button" class="button button--secondary"
+                disabled=move || busy_or_refused().is_some() || act.pending().get()
+                title=busy_or_refused
+                on:click=move |_| { act.dispatch_local(ClusterAction::Deploy); }>"Deploy"</button>
+            <Show when=stoppable>
+                <ConfirmButton label="Stop" question="Stop the cluster?"
+                    consequence="Its nodes scale down to zero: what runs on it stops until it is deployed again."
+                    class="button button--ghost"
+                    disabled=Signal::derive(move || busy_or_refused().is_some() || act.pending().get())
+                    title=Signal::derive(busy_or_refused)
+                    on_confirm=move |()| { act.dispatch_local(ClusterAction::Stop); }/>
+            </Show>
             {move || current().map(|s| match s.next_k8s_available_version.clone() {
                 None => view! { <p class="muted">"Runs the latest Kubernetes version."</p> }.into_any(),
                 Some(next) => {

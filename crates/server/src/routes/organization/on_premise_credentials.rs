@@ -50,19 +50,26 @@ impl OrganizationResource for OnPremiseCredentialsResource {
             .map(|secret| (SECRET_ACCESS_KEY.to_string(), secret))
             .into_iter()
             .collect();
+        let access_key_id = request
+            .access_key_id
+            .filter(|key| !key.trim().is_empty())
+            .or_else(|| previous.and_then(|p| p.access_key_id.clone()));
+        // Credentials of a name alone hold no key: the document's generic kind.
+        let kind_of_keys = if access_key_id.is_some() {
+            OnPremiseObjectType::Aws
+        } else {
+            OnPremiseObjectType::Generic
+        };
         let credentials = OnPremiseCredentials {
             id,
             created_at: Some(created_at),
             updated_at,
             name: request.name.trim().to_string(),
-            access_key_id: request
-                .access_key_id
-                .filter(|key| !key.trim().is_empty())
-                .or_else(|| previous.and_then(|p| p.access_key_id.clone())),
+            access_key_id,
             object_type: request
                 .object_type
                 .or(previous.map(|p| p.object_type))
-                .unwrap_or(OnPremiseObjectType::Aws),
+                .unwrap_or(kind_of_keys),
             role_arn: None,
             vsphere_user: None,
             scaleway_access_key: None,

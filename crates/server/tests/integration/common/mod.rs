@@ -335,6 +335,20 @@ impl TestServer {
             .await
     }
 
+    /// Polls a cluster's status path until the engine is done with it.
+    pub async fn settled_cluster(&self, status_path: &str) -> Value {
+        for _ in 0..500 {
+            let reply = self.get(status_path).await;
+            let state: platform_api::ClusterState =
+                serde_json::from_value(reply.body["status"].clone()).unwrap();
+            if !state.is_in_progress() {
+                return reply.body;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{status_path} never settled");
+    }
+
     /// Polls a status path until it leaves the in-progress states.
     pub async fn settled(&self, status_path: &str) -> Value {
         for _ in 0..500 {
