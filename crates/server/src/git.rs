@@ -267,6 +267,32 @@ pub fn tfvars_files(
         .collect()
 }
 
+/// The file `file` below `root` at the tip of `branch` (HEAD when none): its text, or `None`
+/// when that commit has no such file. An unknown branch is an error.
+pub fn file_at(
+    path: &Path,
+    branch: Option<&str>,
+    root: Option<&str>,
+    file: &str,
+) -> Result<Option<String>, GitError> {
+    let revision = branch.unwrap_or("HEAD");
+    if revision.starts_with('-') {
+        return Err(GitError::Failed(format!("{revision} is not a revision")));
+    }
+    let root = root.unwrap_or("/").trim_matches('/');
+    let file = file.trim().trim_start_matches("./").trim_matches('/');
+    let full = if root.is_empty() {
+        file.to_string()
+    } else {
+        format!("{root}/{file}")
+    };
+    let listed = run(git(path).args(["ls-tree", "--name-only", revision, "--", &full]))?;
+    if listed.lines().all(|line| line != full) {
+        return Ok(None);
+    }
+    run(git(path).arg("show").arg(format!("{revision}:{full}"))).map(Some)
+}
+
 /// The output of a git command, or why it failed.
 fn run(command: &mut Command) -> Result<String, GitError> {
     let output = command

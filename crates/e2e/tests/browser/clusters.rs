@@ -1,6 +1,7 @@
 //! Clusters: one added through the form (its rules checked first), listed with its version and
 //! the next one available; locked (the lock refusing the upgrade) and unlocked; upgraded after a
-//! confirmation, the page following the upgrade to the new version; a token fetched for kubectl.
+//! confirmation, the page following the upgrade to the new version; a token fetched for kubectl;
+//! deployed and stopped from its page, its log following the steps.
 
 use e2e::Browser;
 
@@ -159,5 +160,78 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         environments["results"][0]["cluster_id"].is_string(),
         "{environments}"
     );
+    browser.close().await
+}
+
+/// A cluster deployed from its page: the steps of its log show as they run, it ends deployed,
+/// is stopped after a confirmation, and the page names the environment that runs on it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cluster_is_deployed_and_stopped_from_its_page_with_its_log() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let org = browser.organization_id().await?;
+    let cluster = browser
+        .create(
+            &format!("/organization/{org}/cluster"),
+            serde_json::json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-1"}),
+        )
+        .await?;
+    let project = browser
+        .create(
+            &format!("/organization/{org}/project"),
+            serde_json::json!({"name": "shop"}),
+        )
+        .await?;
+    browser
+        .create(
+            &format!("/project/{project}/environment"),
+            serde_json::json!({"name": "edge-prod", "mode": "PRODUCTION", "cluster_id": cluster}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    browser
+        .open(&format!("/organization/{org}/cluster/{cluster}/overview"))
+        .await?;
+    browser
+        .wait_for_text("tr[data-environment=edge-prod]", "shop")
+        .await?;
+    browser
+        .wait_for_text("main", "Not deployed from here yet")
+        .await?;
+    browser.click_button("Deploy").await?;
+    browser
+        .wait_for_text(".toast", "Deployment started")
+        .await?;
+    // The log fills in as the steps end, and the cluster ends deployed.
+    browser
+        .wait_for_text("ol.cluster-log", "Cluster deployed.")
+        .await?;
+    browser.wait_for_text(".facts", "Deployed").await?;
+    let steps = browser
+        .client
+        .execute(
+            "return [...document.querySelectorAll('ol.cluster-log li')].map(li => li.dataset.step)",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        steps,
+        serde_json::json!([
+            "LoadConfiguration",
+            "RetrieveClusterConfig",
+            "ValidateSystemRequirements",
+            "Create",
+            "Created"
+        ])
+    );
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("cluster-deployed").await?;
+
+    browser.click_button("Stop").await?;
+    browser.accept_confirmation().await?;
+    browser
+        .wait_for_text("ol.cluster-log", "Cluster stopped.")
+        .await?;
+    browser.wait_for_text(".facts", "Stopped").await?;
     browser.close().await
 }

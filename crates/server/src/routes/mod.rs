@@ -2,6 +2,7 @@
 
 mod advanced_settings;
 mod alert_rules;
+mod checks;
 mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
@@ -39,6 +40,7 @@ pub fn table(state: &AppState) -> RouteTable {
     projects::register(&mut routes);
     environments::register(&mut routes);
     statuses::register(&mut routes);
+    checks::register(&mut routes);
     deployment_stages::register(&mut routes);
     deployment_rules::register(&mut routes);
     services::register(&mut routes);

@@ -321,3 +321,32 @@ pub fn with_repository(columns: &str, condition: &str) -> String {
         at("branch")
     )
 }
+
+/// Whether a container of the organization runs, or once deployed, `image_name:tag` from the
+/// registry `registry_id`: the images this server knows a registry holds.
+pub async fn image_used(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    registry_id: Uuid,
+    image_name: &str,
+    tag: &str,
+) -> ApiResult<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (
+             SELECT 1 FROM services s
+             WHERE s.organization_id = ? AND s.kind = ?
+               AND json_extract(s.spec, '$.registry.id') = ?
+               AND json_extract(s.spec, '$.image_name') = ?
+               AND (json_extract(s.spec, '$.tag') = ?
+                    OR EXISTS (SELECT 1 FROM deployments d WHERE d.service_id = s.id
+                               AND json_extract(d.spec, '$.tag') = ?)))",
+    )
+    .bind(organization_id.hyphenated())
+    .bind(ServiceType::Container)
+    .bind(registry_id.hyphenated().to_string())
+    .bind(image_name)
+    .bind(tag)
+    .bind(tag)
+    .fetch_one(db)
+    .await?)
+}

@@ -1,0 +1,210 @@
+//! Checks before create (`POST /environment/{id}/checkDockerfile`, `checkContainerImage`,
+//! `checkHelmRepository`, `checkGitFile`): 200 when what a form names exists, 400 naming the
+//! field when it does not. Git data is read for real where the repository is readable (the
+//! `--git-root` folders and the demo's); a registry's images are those the organization's
+//! containers run or ran, the only ones this server knows (there is no registry to ask here).
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{
+    ContainerImageCheckRequest, DockerfileCheck, DockerfileCheckRequest, FieldError, Found,
+    GitFileCheckRequest, GitRepositoryRequest, HelmRepositoryCheckRequest,
+};
+use uuid::Uuid;
+
+use crate::caller::{Caller, Permission};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
+use crate::git;
+use crate::routes::doc::Doc;
+use crate::routes::environments::find_environment;
+use crate::routes::RouteTable;
+use crate::state::AppState;
+use crate::store::services::image_used;
+
+pub fn register(routes: &mut RouteTable) {
+    routes
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/checkDockerfile",
+            Permission::Write,
+            Doc::new(
+                "Whether a Dockerfile is in a repository at a branch, with its ARGs and the \
+                 images it builds on; 400 naming `dockerfile_path` when it is not",
+            )
+            .body::<DockerfileCheckRequest>()
+            .answers::<DockerfileCheck>(StatusCode::OK),
+            check_dockerfile,
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/checkContainerImage",
+            Permission::Write,
+            Doc::new(
+                "Whether a registry holds an image at a tag: on this server, whether a \
+                 container of the organization runs or ran it; 400 naming `tag` when not",
+            )
+            .body::<ContainerImageCheckRequest>()
+            .answers::<Found>(StatusCode::OK),
+            check_container_image,
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/checkHelmRepository",
+            Permission::Write,
+            Doc::new(
+                "Whether a git repository holds a helm chart (a Chart.yaml under root_path); \
+                 400 naming `git_repository.root_path` when it does not",
+            )
+            .body::<HelmRepositoryCheckRequest>()
+            .answers::<Found>(StatusCode::OK),
+            check_helm_repository,
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/checkGitFile",
+            Permission::Write,
+            Doc::new("Whether files are in a git repository; 400 naming each one missing")
+                .body::<GitFileCheckRequest>()
+                .answers::<Found>(StatusCode::OK),
+            check_git_file,
+        );
+}
+
+/// The files of the repository (below its root path, at its branch), read where the server
+/// reaches it: each one's text, `None` for one missing.
+async fn files_of(
+    state: &AppState,
+    repository: &GitRepositoryRequest,
+    files: Vec<String>,
+) -> ApiResult<Vec<(String, Option<String>)>> {
+    let path = state.engine.repositories.local(&repository.url)?;
+    let (branch, root) = (repository.branch.clone(), repository.root_path.clone());
+    tokio::task::spawn_blocking(move || {
+        files
+            .into_iter()
+            .map(|file| {
+                let text = git::file_at(&path, branch.as_deref(), root.as_deref(), &file)?;
+                Ok((file, text))
+            })
+            .collect::<Result<Vec<_>, git::GitError>>()
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::from)
+}
+
+/// "not found at the branch …" for `field`.
+fn not_found(field: &str, what: &str, repository: &GitRepositoryRequest) -> FieldError {
+    let branch = repository.branch.as_deref().unwrap_or("the default branch");
+    FieldError::new(
+        field,
+        format!("not found: {what} is not in {} at {branch}", repository.url),
+    )
+}
+
+async fn check_dockerfile(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<DockerfileCheckRequest>,
+) -> ApiResult<Json<DockerfileCheck>> {
+    find_environment(&state, &caller, environment_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let path = request.dockerfile_path.trim().to_string();
+    let found = files_of(&state, &request.git_repository, vec![path.clone()]).await?;
+    let Some((_, Some(text))) = found.into_iter().next() else {
+        return Err(ApiError::invalid(vec![not_found(
+            "dockerfile_path",
+            &path,
+            &request.git_repository,
+        )]));
+    };
+    let (mut arg, mut repositories) = (Vec::new(), Vec::new());
+    for line in text.lines().map(str::trim) {
+        let mut words = line.split_whitespace();
+        match words.next().map(str::to_ascii_uppercase).as_deref() {
+            Some("ARG") => arg.extend(
+                words
+                    .next()
+                    .and_then(|declared| declared.split('=').next())
+                    .map(str::to_string),
+            ),
+            Some("FROM") => repositories.extend(
+                words
+                    .find(|word| !word.starts_with("--"))
+                    .map(str::to_string),
+            ),
+            _ => {}
+        }
+    }
+    Ok(Json(DockerfileCheck {
+        dockerfile_path: path,
+        arg,
+        repositories,
+    }))
+}
+
+async fn check_container_image(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<ContainerImageCheckRequest>,
+) -> ApiResult<Json<Found>> {
+    find_environment(&state, &caller, environment_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let registry = request.registry().unwrap_or_default();
+    let (image, tag) = (request.image_name.trim(), request.tag.trim());
+    if !image_used(&state.db, caller.organization_id, registry, image, tag).await? {
+        return Err(ApiError::invalid(vec![FieldError::new(
+            "tag",
+            format!(
+                "not found: no container of this organization runs or ran {image}:{tag} from \
+                 this registry (the only images this server knows)"
+            ),
+        )]));
+    }
+    Ok(Json(Found {}))
+}
+
+async fn check_helm_repository(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<HelmRepositoryCheckRequest>,
+) -> ApiResult<Json<Found>> {
+    find_environment(&state, &caller, environment_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let found = files_of(&state, &request.git_repository, vec!["Chart.yaml".into()]).await?;
+    if !matches!(found.first(), Some((_, Some(_)))) {
+        return Err(ApiError::invalid(vec![not_found(
+            "git_repository.root_path",
+            "a helm chart (Chart.yaml)",
+            &request.git_repository,
+        )]));
+    }
+    Ok(Json(Found {}))
+}
+
+async fn check_git_file(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<GitFileCheckRequest>,
+) -> ApiResult<Json<Found>> {
+    find_environment(&state, &caller, environment_id).await?;
+    request.validate().map_err(ApiError::invalid)?;
+    let found = files_of(&state, &request.git_repository, request.files.clone()).await?;
+    let missing: Vec<FieldError> = found
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, text))| text.is_none())
+        .map(|(index, (file, _))| {
+            not_found(&format!("files[{index}]"), file, &request.git_repository)
+        })
+        .collect();
+    if !missing.is_empty() {
+        return Err(ApiError::invalid(missing));
+    }
+    Ok(Json(Found {}))
+}
