@@ -52,6 +52,8 @@ impl DockerfileCheckRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DockerfileCheck {
+    /// The repository checked, as asked (the document's answer requires it).
+    pub git_repository: GitRepositoryRequest,
     pub dockerfile_path: String,
     /// The names of its `ARG`s.
     #[serde(default)]

@@ -139,6 +139,7 @@ async fn check_dockerfile(
         }
     }
     Ok(Json(DockerfileCheck {
+        git_repository: request.git_repository,
         dockerfile_path: path,
         arg,
         repositories,

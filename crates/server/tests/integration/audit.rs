@@ -27,6 +27,26 @@ const NOT_AUDITED: &[(&str, &str, &str)] = &[
     ),
     (
         "POST",
+        "/environment/{environment_id}/checkDockerfile",
+        "reads a repository's file (a read the document makes a POST)",
+    ),
+    (
+        "POST",
+        "/environment/{environment_id}/checkContainerImage",
+        "reads what the organization's containers run (a read the document makes a POST)",
+    ),
+    (
+        "POST",
+        "/environment/{environment_id}/checkHelmRepository",
+        "reads a repository's file (a read the document makes a POST)",
+    ),
+    (
+        "POST",
+        "/environment/{environment_id}/checkGitFile",
+        "reads a repository's files (a read the document makes a POST)",
+    ),
+    (
+        "POST",
         "/alert-receivers/validate",
         "sends a test message to a receiver not saved; nothing of the organization changes",
     ),

@@ -188,6 +188,16 @@ pub(crate) async fn prepared(server: &TestServer) -> (Records, String) {
         }
         ids.0.insert(parameter, id);
     }
+    // Files the checks before create find in the records' repository.
+    platform_server::git::commit(
+        ids.1.path(),
+        "files the checks find",
+        &[
+            ("Dockerfile", "ARG VERSION\nFROM debian:bookworm\n"),
+            ("Chart.yaml", "apiVersion: v2\nname: web\nversion: 1.0.0\n"),
+        ],
+    )
+    .unwrap();
     // A service of its own for the deletion of selected services.
     let spare = server
         .application(ids.id("environment_id"), "contract-spare")
@@ -722,6 +732,29 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         // Actions: the cluster's, then each service's, then the environment's.
         (post.clone(), "/cluster/{cluster_id}/upgrade".into(), None),
+        // Checks before create, each finding what it looks for.
+        (
+            post.clone(),
+            "/environment/{environment_id}/checkDockerfile".into(),
+            Some(json!({"git_repository": git, "dockerfile_path": "Dockerfile"})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/checkHelmRepository".into(),
+            Some(json!({"git_repository": git})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/checkGitFile".into(),
+            Some(json!({"git_repository": git, "files": ["Dockerfile", "Chart.yaml"]})),
+        ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/checkContainerImage".into(),
+            Some(json!({"registry_id": ids.id("container_registry_id"),
+                        "registry_d": ids.id("container_registry_id"),
+                        "image_name": "library/nginx", "tag": "1.27"})),
+        ),
         (
             post.clone(),
             "/organization/{organization_id}/cluster/{fresh_cluster_id}/deploy".into(),

@@ -16,6 +16,7 @@ mod auth;
 mod auto_deploy;
 mod backups;
 mod bounds;
+mod checks;
 mod clones;
 mod clusters;
 mod commits;
