@@ -6,6 +6,7 @@ pub mod alert_receiver;
 pub mod audit;
 pub mod auto_deploy;
 pub mod backup;
+mod check;
 pub mod cluster;
 pub mod custom_domain;
 pub mod deployment_rule;

@@ -5,6 +5,7 @@ pub mod after_first_paint;
 pub mod built_when_open;
 pub mod case;
 pub mod chart;
+pub mod check_note;
 pub mod command_palette;
 pub mod confirm_button;
 pub mod copy_button;

@@ -1,5 +1,6 @@
 //! Global services as `provide_*`/`use_*` context pairs.
 
+pub mod check;
 pub mod config;
 pub mod connection;
 pub mod embed;

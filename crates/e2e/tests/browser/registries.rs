@@ -102,6 +102,33 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
     browser
         .wait_for_text("tr[data-service=api]", "Container")
         .await?;
+    // The next container's image is checked as it is typed, before anything is saved: a tag
+    // the registry does not hold is said to be missing, one it holds found.
+    browser.open_new("New service").await?;
+    browser
+        .click("input[name=service-kind][value=container]")
+        .await?;
+    browser.fill("#field-image_name", "acme/api").await?;
+    browser.fill("#field-tag", "9.9").await?;
+    browser
+        .wait_for_text(
+            "form[aria-label='Create a container'] .field__check",
+            "Not found",
+        )
+        .await?;
+    browser.fill("#field-tag", "1.0").await?;
+    browser
+        .wait_for_text(
+            "form[aria-label='Create a container'] .field__check",
+            "Found",
+        )
+        .await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("container-image-checked").await?;
+    browser
+        .click("dialog.new-dialog[open] .new-dialog__close")
+        .await?;
     browser.client.goto(registries_page.as_str()).await?;
     browser
         .wait_for_text("tr[data-source=builds]", "1 service")

@@ -2,13 +2,20 @@
 //! then what it shares with containers (command, resources, ports, volumes, probes, deployments).
 
 use leptos::prelude::*;
-use platform_api::{ApplicationRequest, GitRepositoryRequest, RuntimeRequest};
+use platform_api::{
+    ApplicationRequest, DockerfileCheckRequest, GitRepositoryRequest, RuntimeRequest,
+};
 use uuid::Uuid;
 
 use super::runtime::{RuntimeFields, RuntimeFieldsView};
 use super::{GitFields, GitRepositoryFields};
+use crate::api::use_api;
+use crate::components::check_note::CheckNote;
 use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, TextField};
+use crate::routes::address::EnvironmentAddress;
+use crate::routes::current_id;
+use crate::state::check::checked;
 
 /// A new application's request: built from the `main` branch with its Dockerfile.
 pub fn new_application() -> ApplicationRequest {
@@ -43,6 +50,23 @@ pub fn ApplicationForm(
             .unwrap_or_default(),
     );
     let runtime = RuntimeFields::of(&initial.runtime);
+    // Whether the Dockerfile is in the repository at the branch, asked as the person types.
+    let api = use_api();
+    let environment = current_id(|a: &EnvironmentAddress| a.env);
+    let dockerfile_found = checked(
+        move || {
+            git.track();
+            let request = DockerfileCheckRequest {
+                git_repository: git.read(),
+                dockerfile_path: dockerfile.get().trim().to_string(),
+            };
+            request.validate().ok()?;
+            Some((environment.get()?, request))
+        },
+        move |(environment, request): (Uuid, DockerfileCheckRequest)| async move {
+            api.check_dockerfile(environment, &request).await
+        },
+    );
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
@@ -74,6 +98,7 @@ pub fn ApplicationForm(
                     <TextField label="Target stage" name="docker_target_build_stage" value=target_stage errors
                         hint="The stage of a multi-stage Dockerfile to build; empty for the last."/>
                 </div>
+                <CheckNote checked=dockerfile_found/>
             </fieldset>
             <RuntimeFieldsView org fields=runtime errors/>
             <SubmitButton form label=submit_label/>

@@ -2,13 +2,18 @@
 //! it shares with applications (command, resources, ports, volumes, probes, deployments).
 
 use leptos::prelude::*;
-use platform_api::{ContainerRequest, RuntimeRequest};
+use platform_api::{ContainerImageCheckRequest, ContainerRequest, RuntimeRequest};
 use uuid::Uuid;
 
 use super::runtime::{RuntimeFields, RuntimeFieldsView};
 use super::{chosen_id, RegistryField};
+use crate::api::use_api;
+use crate::components::check_note::CheckNote;
 use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, TextField};
+use crate::routes::address::EnvironmentAddress;
+use crate::routes::current_id;
+use crate::state::check::checked;
 
 /// A new container's request: the `latest` tag of an image chosen in the form.
 pub fn new_container() -> ContainerRequest {
@@ -42,6 +47,21 @@ pub fn ContainerForm(
     let image = RwSignal::new(initial.image_name.clone());
     let tag = RwSignal::new(initial.tag.clone());
     let runtime = RuntimeFields::of(&initial.runtime);
+    // Whether the registry holds the image at its tag, asked as the person types.
+    let api = use_api();
+    let environment = current_id(|a: &EnvironmentAddress| a.env);
+    let image_found = checked(
+        move || {
+            let registry: Uuid = registry.get().parse().ok()?;
+            let (image, tag) = (image.get().trim().to_string(), tag.get().trim().to_string());
+            let request = ContainerImageCheckRequest::new(registry, image, tag);
+            request.validate().ok()?;
+            Some((environment.get()?, request))
+        },
+        move |(environment, request): (Uuid, ContainerImageCheckRequest)| async move {
+            api.check_container_image(environment, &request).await
+        },
+    );
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let registry_id = match chosen_id("registry_id", registry, "a registry") {
@@ -75,6 +95,7 @@ pub fn ContainerForm(
                     <TextField label="Tag" name="tag" value=tag errors required=true
                         hint="A new tag is pulled at the next deployment."/>
                 </div>
+                <CheckNote checked=image_found/>
             </fieldset>
             <RuntimeFieldsView org fields=runtime errors/>
             <SubmitButton form label=submit_label/>

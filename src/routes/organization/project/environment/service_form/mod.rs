@@ -64,6 +64,15 @@ impl GitFields {
         }
     }
 
+    /// Makes the reactive code running this read again when a field changes.
+    pub fn track(&self) {
+        self.url.track();
+        self.branch.track();
+        self.root_path.track();
+        self.provider.track();
+        self.git_token.track();
+    }
+
     pub fn read(&self) -> GitRepositoryRequest {
         let mut repository =
             GitRepositoryRequest::for_url(&self.url.get_untracked(), optional_text(self.branch));
