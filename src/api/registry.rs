@@ -1,4 +1,4 @@
-use platform_api::{ContainerRegistry, ContainerRegistryRequest, List};
+use platform_api::{ContainerRegistry, ContainerRegistryRequest, ImageVersions, List};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -11,6 +11,20 @@ impl Api {
     ) -> Result<Vec<ContainerRegistry>, ApiError> {
         let list: List<ContainerRegistry> = self
             .get(&format!("/organization/{org}/containerRegistry"))
+            .await?;
+        Ok(list.results)
+    }
+
+    /// The registry's images with their tags, to pick from.
+    pub async fn registry_images(
+        &self,
+        org: Uuid,
+        registry: Uuid,
+    ) -> Result<Vec<ImageVersions>, ApiError> {
+        let list: List<ImageVersions> = self
+            .get(&format!(
+                "/organization/{org}/containerRegistry/{registry}/images"
+            ))
             .await?;
         Ok(list.results)
     }

@@ -63,9 +63,10 @@ pub fn TextField(
     #[prop(optional, into)] placeholder: String,
     #[prop(optional)] hint: &'static str,
     #[prop(optional)] required: bool,
-    /// Values the input suggests as a person types (its datalist); any other may be typed.
-    #[prop(optional)]
-    suggestions: Vec<String>,
+    /// Values the input suggests as a person types (its datalist), which may change as other
+    /// fields do; any other value may be typed.
+    #[prop(optional, into)]
+    suggestions: MaybeProp<Vec<String>>,
     /// Tells the fields of this form from those of another form of the page with the same names
     /// (an editor in a table row, say): it starts the input's id.
     #[prop(optional, into)]
@@ -78,7 +79,8 @@ pub fn TextField(
         None => field,
     };
     let error_id = format!("{id}-error");
-    let list_id = (!suggestions.is_empty()).then(|| format!("{id}-suggestions"));
+    let list_id = format!("{id}-suggestions");
+    let listed = move || suggestions.get().filter(|values| !values.is_empty());
     // A number is typed in a text input with a numeric keyboard: a number input reads "" while
     // a person is half-way through "-5", and the bound value would wipe the "-".
     let (html_type, inputmode) = match input_type {
@@ -94,14 +96,17 @@ pub fn TextField(
                 type=html_type
                 inputmode=inputmode
                 placeholder=placeholder
-                list=list_id.clone()
+                list={
+                    let list_id = list_id.clone();
+                    move || listed().map(|_| list_id.clone())
+                }
                 bind:value=value
                 aria-invalid=move || error.get().is_some().to_string()
                 aria-describedby=error_id.clone()
             />
-            {list_id.map(|list_id| view! {
-                <datalist id=list_id>
-                    {suggestions.into_iter().map(|value| view! { <option value=value></option> }).collect_view()}
+            {move || listed().map(|values| view! {
+                <datalist id=list_id.clone()>
+                    {values.into_iter().map(|value| view! { <option value=value></option> }).collect_view()}
                 </datalist>
             })}
             {(!hint.is_empty()).then(|| view! { <p class="field__hint">{hint}</p> })}

@@ -458,3 +458,12 @@ mod tests {
         assert!(shown.contains("\"username\":\"me\""));
     }
 }
+
+/// An image of a registry with its tags (`GET /organization/{id}/containerRegistry/{id}/images`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ImageVersions {
+    pub image_name: String,
+    #[serde(default)]
+    pub versions: Vec<String>,
+}

@@ -102,8 +102,9 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
     browser
         .wait_for_text("tr[data-service=api]", "Container")
         .await?;
-    // The next container's image is checked as it is typed, before anything is saved: a tag
-    // the registry does not hold is said to be missing, one it holds found.
+    // The next container's image is offered from those the registry holds and checked as it is
+    // typed, before anything is saved: a tag the registry does not hold is said to be missing,
+    // one it holds found.
     browser.open_new("New service").await?;
     browser
         .click("input[name=service-kind][value=container]")

@@ -350,3 +350,50 @@ pub async fn image_used(
     .fetch_one(db)
     .await?)
 }
+
+/// The images of the registry `registry_id` the organization's containers run or ran, each
+/// with its tags, by name: those named `exact`, or those whose name holds `part`.
+pub async fn images_used(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    registry_id: Uuid,
+    exact: Option<&str>,
+    part: Option<&str>,
+) -> ApiResult<Vec<(String, Vec<String>)>> {
+    #[derive(sqlx::FromRow)]
+    struct Used {
+        image_name: String,
+        tag: String,
+    }
+    let used: Vec<Used> = sqlx::query_as(
+        "WITH images AS (
+             SELECT s.id, json_extract(s.spec, '$.image_name') AS image_name,
+                    json_extract(s.spec, '$.tag') AS tag
+             FROM services s
+             WHERE s.organization_id = ?1 AND s.kind = ?2
+               AND json_extract(s.spec, '$.registry.id') = ?3)
+         SELECT DISTINCT image_name, tag FROM (
+             SELECT image_name, tag FROM images
+             UNION
+             SELECT i.image_name, json_extract(d.spec, '$.tag') FROM images i
+             JOIN deployments d ON d.service_id = i.id)
+         WHERE tag IS NOT NULL AND (?4 IS NULL OR image_name = ?4)
+           AND (?5 IS NULL OR instr(lower(image_name), lower(?5)) > 0)
+         ORDER BY image_name, tag",
+    )
+    .bind(organization_id.hyphenated())
+    .bind(ServiceType::Container)
+    .bind(registry_id.hyphenated().to_string())
+    .bind(exact)
+    .bind(part)
+    .fetch_all(db)
+    .await?;
+    let mut images: Vec<(String, Vec<String>)> = Vec::new();
+    for Used { image_name, tag } in used {
+        match images.last_mut() {
+            Some((name, tags)) if *name == image_name => tags.push(tag),
+            _ => images.push((image_name, vec![tag])),
+        }
+    }
+    Ok(images)
+}

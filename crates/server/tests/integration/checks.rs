@@ -109,3 +109,41 @@ async fn checks_find_what_exists_and_name_what_does_not() {
         .await;
     assert_invalid_fields(&unknown, &["tag"]);
 }
+
+#[tokio::test]
+async fn a_registrys_images_are_those_its_containers_run_or_ran() {
+    let server = TestServer::new().await;
+    let (_, environment, _) = server.hierarchy().await;
+    let registry = server.container_registry().await;
+    let container = server
+        .create(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "proxy", "registry_id": registry, "image_name": "library/nginx",
+                   "tag": "1.27", "ports": []}),
+        )
+        .await;
+    for deploy in [json!({}), json!({"image_tag": "1.28"})] {
+        server
+            .post(&format!("/api/container/{container}/deploy"), deploy)
+            .await;
+        server
+            .settled(&format!("/api/container/{container}/status"))
+            .await;
+    }
+    let images = format!(
+        "/api/organization/{}/containerRegistry/{registry}/images",
+        server.organization_id
+    );
+    let all = server.get(&images).await;
+    assert_eq!(all.status, StatusCode::OK, "{}", all.body);
+    assert_eq!(
+        all.body["results"],
+        json!([{"image_name": "library/nginx", "versions": ["1.27", "1.28"]}])
+    );
+    let searched = server.get(&format!("{images}?searchImageName=NGI")).await;
+    assert_eq!(searched.body["results"][0]["image_name"], "library/nginx");
+    let none = server
+        .get(&format!("{images}?imageName=library/redis"))
+        .await;
+    assert_eq!(none.body["results"], json!([]));
+}

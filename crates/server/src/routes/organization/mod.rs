@@ -13,6 +13,7 @@ pub(crate) mod helm_repositories;
 pub(crate) mod members;
 mod on_premise_credentials;
 mod organizations;
+mod registry_images;
 pub(crate) mod resources;
 mod roles;
 mod tokens;
@@ -28,6 +29,7 @@ pub fn register(routes: &mut RouteTable) {
     alert_receivers::register(routes);
     clusters::register(routes);
     cluster_actions::register(routes);
+    registry_images::register(routes);
     resources::register::<container_registries::ContainerRegistries>(routes);
     webhooks::register(routes);
     resources::register::<helm_repositories::HelmRepositories>(routes);

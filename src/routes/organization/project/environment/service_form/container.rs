@@ -14,6 +14,7 @@ use crate::components::form_field::{optional_text, TextField};
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::state::check::checked;
+use crate::state::resource::resource;
 
 /// A new container's request: the `latest` tag of an image chosen in the form.
 pub fn new_container() -> ContainerRequest {
@@ -47,8 +48,33 @@ pub fn ContainerForm(
     let image = RwSignal::new(initial.image_name.clone());
     let tag = RwSignal::new(initial.tag.clone());
     let runtime = RuntimeFields::of(&initial.runtime);
-    // Whether the registry holds the image at its tag, asked as the person types.
+    // The registry's images and their tags, offered as the person types; none where the API
+    // does not list them.
     let api = use_api();
+    let images = resource(move || {
+        let registry: Option<Uuid> = registry.get().parse().ok();
+        async move {
+            match registry {
+                Some(registry) => api.registry_images(org, registry).await.unwrap_or_default(),
+                None => Vec::new(),
+            }
+        }
+    });
+    let image_names = Signal::derive(move || -> Vec<String> {
+        images
+            .get()
+            .map(|images| images.into_iter().map(|image| image.image_name).collect())
+            .unwrap_or_default()
+    });
+    let tags = Signal::derive(move || -> Vec<String> {
+        let wanted = image.get();
+        images
+            .get()
+            .and_then(|images| images.into_iter().find(|i| i.image_name == wanted.trim()))
+            .map(|image| image.versions)
+            .unwrap_or_default()
+    });
+    // Whether the registry holds the image at its tag, asked as the person types.
     let environment = current_id(|a: &EnvironmentAddress| a.env);
     let image_found = checked(
         move || {
@@ -91,9 +117,9 @@ pub fn ContainerForm(
                 <div class="form-grid">
                     <RegistryField org name="registry_id" value=registry errors/>
                     <TextField label="Image" name="image_name" value=image errors required=true
-                        placeholder="acme/api"/>
+                        placeholder="acme/api" suggestions=image_names/>
                     <TextField label="Tag" name="tag" value=tag errors required=true
-                        hint="A new tag is pulled at the next deployment."/>
+                        hint="A new tag is pulled at the next deployment." suggestions=tags/>
                 </div>
                 <CheckNote checked=image_found/>
             </fieldset>
