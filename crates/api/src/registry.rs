@@ -463,6 +463,8 @@ mod tests {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ImageVersions {
+    /// The document leaves it optional.
+    #[serde(default)]
     pub image_name: String,
     #[serde(default)]
     pub versions: Vec<String>,

@@ -229,6 +229,43 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/variable/{variableId}/alias",
+            body(AliasRequest {
+                key: "APP_REGION".into(),
+                alias_scope: VariableScope::Application,
+                alias_parent_id: id,
+                description: None,
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/cluster/{clusterId}/deploy",
+            serde_json::json!({}),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/cluster/{clusterId}/stop",
+            serde_json::json!({}),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/checkContainerImage",
+            body(ContainerImageCheckRequest::new(
+                id,
+                "acme/api".into(),
+                "1.0".into(),
+            )),
+        ),
+        (
+            "post",
+            "/environment/{environmentId}/checkDockerfile",
+            body(DockerfileCheckRequest {
+                git_repository: repository(),
+                dockerfile_path: "Dockerfile".into(),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/cluster",
             body(ClusterRequest {
                 name: "main".into(),

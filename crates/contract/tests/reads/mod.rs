@@ -126,6 +126,26 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ),
     ("/cluster/{clusterId}/token", decodes::<ClusterToken>),
     (
+        "/organization/{organizationId}/cluster/status",
+        decodes::<List<ClusterStatus>>,
+    ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/logs",
+        decodes::<List<ClusterLogLine>>,
+    ),
+    (
+        "/cluster/{clusterId}/environments",
+        decodes::<List<ClusterEnvironment>>,
+    ),
+    (
+        "/project/{projectId}/environment/status",
+        decodes::<List<EnvironmentState>>,
+    ),
+    (
+        "/organization/{organizationId}/containerRegistry/{containerRegistryId}/images",
+        decodes::<List<ImageVersions>>,
+    ),
+    (
         "/organization/{organizationId}/containerRegistry",
         decodes::<List<ContainerRegistry>>,
     ),
