@@ -45,3 +45,23 @@ impl ProjectRequest {
 /// The production API pages nothing in `GET /organization/{id}/project`: without `pageSize`
 /// every project is listed (`PageQuery`), as there.
 pub const PROJECT_PAGE_SIZE_MAX: i64 = 1000;
+
+/// How many services an environment holds (`GET /project/{id}/environment/stats`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentStats {
+    pub id: Uuid,
+    #[serde(default)]
+    pub service_total_number: i64,
+}
+
+/// How many environments and services a project holds (`GET /organization/{id}/project/stats`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ProjectStats {
+    pub id: Uuid,
+    #[serde(default)]
+    pub service_total_number: i64,
+    #[serde(default)]
+    pub environment_total_number: i64,
+}

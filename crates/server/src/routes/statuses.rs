@@ -1,11 +1,12 @@
 //! The document's narrower status reads: an environment's own state, its services' statuses of
-//! one kind, and the state of every environment of a project in one request. Each is a view of
-//! what `engine::status` reads for `/environment/{id}/statuses`.
+//! one kind, and the state of every environment of a project in one request (each a view of what
+//! `engine::status` reads for `/environment/{id}/statuses`); and the counts of what a project's
+//! environments and an organization's projects hold, for their lists.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{EnvironmentState, List, ServiceType, Status};
+use platform_api::{EnvironmentState, EnvironmentStats, List, ProjectStats, ServiceType, Status};
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -13,9 +14,11 @@ use crate::engine;
 use crate::error::{ApiPath, ApiResult};
 use crate::routes::doc::Doc;
 use crate::routes::environments::find_environment;
+use crate::routes::own_organization;
 use crate::routes::projects::find_project;
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use crate::store::stats;
 
 /// The kinds whose statuses the document reads one kind at a time.
 const KINDS: [ServiceType; 5] = [
@@ -43,6 +46,25 @@ pub fn register(routes: &mut RouteTable) {
             Doc::new("The state of every environment of a project, in one request")
                 .answers_list_of::<EnvironmentState>(StatusCode::OK),
             project_environment_statuses,
+        )
+        .add(
+            Method::GET,
+            "/project/{project_id}/environment/stats",
+            Permission::Read,
+            Doc::new("How many services each environment of a project holds, in one request")
+                .answers_list_of::<EnvironmentStats>(StatusCode::OK),
+            environment_stats,
+        )
+        .add(
+            Method::GET,
+            "/organization/{organization_id}/project/stats",
+            Permission::Read,
+            Doc::new(
+                "How many environments and services each project of the organization holds, in \
+                 one request",
+            )
+            .answers_list_of::<ProjectStats>(StatusCode::OK),
+            project_stats,
         );
     for kind in KINDS {
         let segment = kind.path_segment();
@@ -100,4 +122,26 @@ async fn project_environment_statuses(
     find_project(&state, &caller, project_id).await?;
     let states = engine::status::of_project(&mut *state.db.acquire().await?, project_id).await?;
     Ok(Json(List::new(states)))
+}
+
+async fn environment_stats(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<EnvironmentStats>>> {
+    find_project(&state, &caller, project_id).await?;
+    Ok(Json(List::new(
+        stats::of_environments(&state.db, project_id).await?,
+    )))
+}
+
+async fn project_stats(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<ProjectStats>>> {
+    own_organization(&caller, organization_id)?;
+    Ok(Json(List::new(
+        stats::of_projects(&state.db, organization_id).await?,
+    )))
 }

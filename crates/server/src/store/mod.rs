@@ -15,4 +15,5 @@ pub mod organization_resources;
 pub mod previews;
 pub mod runs;
 pub mod services;
+pub mod stats;
 pub mod variables;

@@ -54,3 +54,44 @@ async fn statuses_by_kind_environment_and_project_agree() {
     assert_eq!(state_of(&environment), whole.body["environment"]);
     assert_eq!(state_of(&empty)["state"], "READY");
 }
+
+#[tokio::test]
+async fn counts_of_environments_and_projects_come_in_one_request_each() {
+    let server = TestServer::new().await;
+    let (project, environment, _) = server.hierarchy().await;
+    server.application(&environment, "api").await;
+    let empty = server.environment(&project, "empty").await;
+    server.project("other").await;
+
+    let environments = server
+        .get(&format!("/api/project/{project}/environment/stats"))
+        .await;
+    assert_eq!(environments.status, StatusCode::OK, "{}", environments.body);
+    let count_of = |id: &str| {
+        environments.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|stats| stats["id"] == id)
+            .map(|stats| stats["service_total_number"].clone())
+    };
+    assert_eq!(count_of(&environment), Some(json!(2)));
+    assert_eq!(count_of(&empty), Some(json!(0)));
+
+    let projects = server
+        .get(&format!(
+            "/api/organization/{}/project/stats",
+            server.organization_id
+        ))
+        .await;
+    let of_project = projects.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|stats| stats["id"] == project.as_str())
+        .unwrap_or_else(|| panic!("{}", projects.body))
+        .clone();
+    assert_eq!(of_project["environment_total_number"], 2);
+    assert_eq!(of_project["service_total_number"], 2);
+    assert_eq!(projects.body["results"].as_array().unwrap().len(), 2);
+}
