@@ -1,4 +1,4 @@
-use platform_api::{List, Project, ProjectRequest};
+use platform_api::{List, Project, ProjectRequest, ProjectStats};
 use uuid::Uuid;
 
 use super::{Api, ApiError, Named};
@@ -14,6 +14,16 @@ fn project_path(project_id: Uuid) -> String {
 impl Api {
     pub async fn projects(&self, organization_id: Uuid) -> Result<Vec<Project>, ApiError> {
         let list: List<Project> = self.get(&projects_path(organization_id)).await?;
+        Ok(list.results)
+    }
+
+    /// How many environments and services each project holds, for all of them in one request.
+    pub async fn project_stats(
+        &self,
+        organization_id: Uuid,
+    ) -> Result<Vec<ProjectStats>, ApiError> {
+        let path = format!("{}/stats", projects_path(organization_id));
+        let list: List<ProjectStats> = self.get(&path).await?;
         Ok(list.results)
     }
 

@@ -1,11 +1,12 @@
-//! `/organization/:org/overview`: the organization's projects, and a form to create one.
+//! `/organization/:org/overview`: the organization's projects with what each holds (one request
+//! for all), and a form to create one.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{Project, ProjectRequest};
+use platform_api::{Project, ProjectRequest, ProjectStats};
 use uuid::Uuid;
 
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
@@ -21,6 +22,8 @@ use crate::routes::{current_id, paths};
 pub fn OrganizationOverview() -> impl IntoView {
     let org = current_id(|a: &OrganizationAddress| a.org);
     let projects = organization_records(|api, org| async move { api.projects(org).await });
+    // What each project holds, for all of them in one request; the table waits for none.
+    let stats = organization_records(|api, org| async move { api.project_stats(org).await });
 
     view! {
         <div class="page__header page__header--actions">
@@ -40,7 +43,7 @@ pub fn OrganizationOverview() -> impl IntoView {
         {move || org.get().map(|org| view! { <Unwell org scope=Scope::Organization/> })}
         <section class="card" aria-labelledby="projects-title">
             <h2 id="projects-title">"All projects"</h2>
-            {loaded(projects, 4, |(org, projects)| view! { <ProjectTable org projects/> })}
+            {loaded(projects, 4, move |(org, projects)| view! { <ProjectTable org projects stats/> })}
         </section>
         {move || org.get().map(|org| view! {
             <NewDialog label="New project"><CreateProject org on_created=Callback::new(move |_| projects.refetch())/></NewDialog>
@@ -49,7 +52,11 @@ pub fn OrganizationOverview() -> impl IntoView {
 }
 
 #[component]
-fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
+fn ProjectTable(
+    org: Uuid,
+    projects: Vec<Project>,
+    stats: LocalResource<Result<(Uuid, Vec<ProjectStats>), ApiError>>,
+) -> impl IntoView {
     if projects.is_empty() {
         return view! {
             <EmptyState title="No project yet" hint="Create your first project with the button below."/>
@@ -58,19 +65,50 @@ fn ProjectTable(org: Uuid, projects: Vec<Project>) -> impl IntoView {
     }
     view! {
         <table class="table">
-            <thead><tr><th scope="col">"Name"</th><th scope="col">"Description"</th><th scope="col">"Created"</th></tr></thead>
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Holds"</th>
+                <th scope="col">"Description"</th>
+                <th scope="col">"Created"</th>
+            </tr></thead>
             <tbody>
-                {projects.into_iter().map(|project| view! {
-                    <tr>
+                {projects.into_iter().map(|project| {
+                    let id = project.id;
+                    // An API without the counts leaves the cell empty.
+                    let holds = move || {
+                        let (_, all) = stats.get()?.ok()?;
+                        let counted = all.into_iter().find(|counted| counted.id == id)?;
+                        Some(format!(
+                            "{} environment{} · {} service{}",
+                            counted.environment_total_number,
+                            plural(counted.environment_total_number),
+                            counted.service_total_number,
+                            plural(counted.service_total_number),
+                        ))
+                    };
+                    let row = project.name.clone();
+                    view! {
+                    <tr data-project=row>
                         <td><A href=paths::project(org, project.id)>{project.name}</A></td>
+                        <td class="muted">{holds}</td>
                         <td class="muted">{project.description.unwrap_or_default()}</td>
                         <td><RelativeTime at=project.created_at/></td>
                     </tr>
+                    }
                 }).collect_view()}
             </tbody>
         </table>
     }
     .into_any()
+}
+
+/// The "s" of a count of more than one (or none).
+fn plural(count: i64) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 #[component]

@@ -142,6 +142,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<EnvironmentState>>,
     ),
     (
+        "/organization/{organizationId}/project/stats",
+        decodes::<List<ProjectStats>>,
+    ),
+    (
         "/organization/{organizationId}/containerRegistry/{containerRegistryId}/images",
         decodes::<List<ImageVersions>>,
     ),

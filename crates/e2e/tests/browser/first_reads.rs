@@ -167,3 +167,58 @@ async fn an_environment_page_asks_each_record_once_and_polls_at_one_rhythm() -> 
     );
     browser.close().await
 }
+
+/// A project's page shows each environment's state from one request for all of them, and the
+/// organization's page what each project holds from one request, rather than one per record.
+#[tokio::test(flavor = "multi_thread")]
+async fn lists_show_states_and_counts_from_one_request_each() -> anyhow::Result<()> {
+    let browser = Browser::start(1000.0).await?;
+    let place = browser
+        .create_environment("shop", "staging", "STAGING")
+        .await?;
+    let api = browser
+        .create_application(&place.environment, "api")
+        .await?;
+    browser.deployed(&api).await?;
+    browser
+        .create(
+            &format!("/project/{}/environment", place.project),
+            serde_json::json!({"name": "empty", "mode": "DEVELOPMENT"}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    browser.forget_requests().await?;
+    browser
+        .open(&format!(
+            "/organization/{}/project/{}/overview",
+            place.organization, place.project
+        ))
+        .await?;
+    browser.wait_for_text("main table", "Deployed").await?;
+    browser.wait_for_text("main table", "Ready").await?;
+    let asked = browser.api_requests().await?;
+    let states = format!("/api/project/{}/environment/status", place.project);
+    assert_eq!(
+        asked.iter().filter(|path| **path == states).count(),
+        1,
+        "{asked:?}"
+    );
+    assert!(
+        !asked.iter().any(|path| path.ends_with("/statuses")),
+        "an environment's statuses asked one by one: {asked:?}"
+    );
+
+    browser.forget_requests().await?;
+    browser
+        .open(&format!("/organization/{}/overview", place.organization))
+        .await?;
+    browser
+        .wait_for_text("tr[data-project=shop]", "2 environments · 1 service")
+        .await?;
+    let asked = browser.api_requests().await?;
+    assert!(
+        !asked.iter().any(|path| path.contains("/environment")),
+        "environments read one project at a time: {asked:?}"
+    );
+    browser.close().await
+}
