@@ -139,12 +139,16 @@ lazy_pages! {
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
     }
-    // An environment's frame and its tabs.
+    // An environment's frame and the tabs a person opens most: its services and deployments.
     environment {
         EnvironmentLayoutPage(environment_layout_page) => EnvironmentLayout
             reading environment_page_reads,
         EnvironmentServicesPage(environment_services_page) => EnvironmentServices,
         EnvironmentDeploymentsPage(environment_deployments_page) => EnvironmentDeploymentsTab,
+    }
+    // An environment's variables (the variables card, also the service pages') and settings:
+    // fetched when first opened, so that the services tab does not wait for them.
+    environment_settings {
         EnvironmentVariablesPage(environment_variables_page) => EnvironmentVariables,
         EnvironmentSettingsPage(environment_settings_page) => EnvironmentSettings,
     }
