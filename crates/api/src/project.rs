@@ -53,6 +53,9 @@ pub struct EnvironmentStats {
     pub id: Uuid,
     #[serde(default)]
     pub service_total_number: i64,
+    /// The document requires a `number` beside the named count: the same count of services.
+    #[serde(default)]
+    pub number: i64,
 }
 
 /// How many environments and services a project holds (`GET /organization/{id}/project/stats`).
@@ -64,4 +67,7 @@ pub struct ProjectStats {
     pub service_total_number: i64,
     #[serde(default)]
     pub environment_total_number: i64,
+    /// The document requires a `number` beside the named counts: the count of services.
+    #[serde(default)]
+    pub number: i64,
 }

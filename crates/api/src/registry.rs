@@ -469,3 +469,36 @@ pub struct ImageVersions {
     #[serde(default)]
     pub versions: Vec<String>,
 }
+
+/// A kind of container registry or helm repository an organization may add, with the config
+/// fields it takes, each `"required"` or `"optional"` (`GET /availableContainerRegistry`,
+/// `GET /availableHelmRepository`): the kinds and rules this API checks a new one against.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct AvailableKind {
+    pub kind: String,
+    pub required_config: std::collections::BTreeMap<String, String>,
+    /// Whether the organization must have one of this kind: none is, here.
+    pub is_mandatory: bool,
+}
+
+impl AvailableKind {
+    /// The kind `kind` taking `fields`, of which `required`.
+    pub fn of(kind: &str, fields: &[&str], required: &[&str]) -> Self {
+        Self {
+            kind: kind.to_string(),
+            required_config: fields
+                .iter()
+                .map(|field| {
+                    let need = if required.contains(field) {
+                        "required"
+                    } else {
+                        "optional"
+                    };
+                    (field.to_string(), need.to_string())
+                })
+                .collect(),
+            is_mandatory: false,
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 mod advanced_settings;
 mod alert_rules;
+mod available_kinds;
 mod checks;
 mod deployment_rules;
 mod deployment_stages;
@@ -41,6 +42,7 @@ pub fn table(state: &AppState) -> RouteTable {
     environments::register(&mut routes);
     statuses::register(&mut routes);
     checks::register(&mut routes);
+    available_kinds::register(&mut routes);
     deployment_stages::register(&mut routes);
     deployment_rules::register(&mut routes);
     services::register(&mut routes);

@@ -33,6 +33,7 @@ pub async fn of_environments(
         .map(|row| EnvironmentStats {
             id: row.id,
             service_total_number: row.services,
+            number: row.services,
         })
         .collect())
 }
@@ -55,6 +56,7 @@ pub async fn of_projects(db: &SqlitePool, organization_id: Uuid) -> ApiResult<Ve
             id: row.id,
             service_total_number: row.services,
             environment_total_number: row.environments,
+            number: row.services,
         })
         .collect())
 }

@@ -209,3 +209,31 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
     let deleted = server.call(Method::DELETE, &one, Some(&auth), None).await;
     assert_eq!(deleted.status, StatusCode::NO_CONTENT);
 }
+
+#[tokio::test]
+async fn the_kinds_that_may_be_added_are_listed_with_their_config() {
+    let server = TestServer::new().await;
+    let registries = server.get("/api/availableContainerRegistry").await;
+    assert_eq!(registries.status, StatusCode::OK, "{}", registries.body);
+    let ecr = registries.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|kind| kind["kind"] == "ECR")
+        .unwrap_or_else(|| panic!("{}", registries.body))
+        .clone();
+    assert_eq!(ecr["required_config"]["region"], "required");
+    assert_eq!(ecr["required_config"]["role_arn"], "optional");
+    // A kind refused on creation is not offered.
+    assert!(!registries.body.to_string().contains("\"DOCR\""));
+    let repositories = server.get("/api/availableHelmRepository").await;
+    assert!(
+        repositories.body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|kind| kind["kind"] == "HTTPS"),
+        "{}",
+        repositories.body
+    );
+}
