@@ -181,9 +181,18 @@ impl Api {
         if let Some(answer) = prefetch::take(path) {
             return answer.await;
         }
+        // Shared only between reads with the same credentials: a read signed in as one token
+        // never answers one signed in as another.
+        let Some(credentials) = self.session.credentials_untracked() else {
+            return Err(ApiError::NotSignedIn);
+        };
         let api = *self;
         let owned = path.to_string();
-        shared_reads::read(path, move || {
+        let key = format!(
+            "{}\u{0}{}\u{0}{path}",
+            credentials.base_url, credentials.token
+        );
+        shared_reads::read(&key, move || {
             futures::FutureExt::boxed_local(
                 async move { api.call(Method::GET, &owned, None).await },
             )

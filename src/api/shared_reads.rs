@@ -1,8 +1,9 @@
 //! Reads of one address asked while another is on its way, or just after it landed, take its
 //! answer rather than asking again: a page's frame, its layout and its sections each read the
 //! record they show (the breadcrumb's name, the page's title, the cluster it runs on), and one
-//! load asks for it once. Any write forgets every answer kept, so that nothing read after a
-//! change predates it.
+//! load asks for it once. Only an answer is shared once it has landed, never an error (the next
+//! read asks again); any write forgets every answer kept, so that nothing read after a change
+//! predates it.
 
 use std::cell::RefCell;
 
@@ -16,7 +17,7 @@ const SHARED_MS: f64 = 1_000.0;
 pub(super) type Answer = Shared<LocalBoxFuture<'static, Result<Vec<u8>, ApiError>>>;
 
 struct Asked {
-    path: String,
+    key: String,
     asked_at: f64,
     answer: Answer,
 }
@@ -25,21 +26,25 @@ thread_local! {
     static ASKED: RefCell<Vec<Asked>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The answer of the read of `path` asked just before or still on its way, else the one `ask`
-/// starts, shared with the reads of `path` that follow it.
+/// The answer of the read `key` (credentials and address) asked just before or still on its
+/// way, else the one `ask` starts, shared with the same reads that follow it.
 pub(super) fn read(
-    path: &str,
+    key: &str,
     ask: impl FnOnce() -> LocalBoxFuture<'static, Result<Vec<u8>, ApiError>>,
 ) -> Answer {
     ASKED.with_borrow_mut(|asked| {
         let now = js_sys::Date::now();
-        asked.retain(|read| now - read.asked_at < SHARED_MS || read.answer.peek().is_none());
-        if let Some(read) = asked.iter().find(|read| read.path == path) {
+        asked.retain(|read| match read.answer.peek() {
+            None => true,
+            Some(Ok(_)) => now - read.asked_at < SHARED_MS,
+            Some(Err(_)) => false,
+        });
+        if let Some(read) = asked.iter().find(|read| read.key == key) {
             return read.answer.clone();
         }
         let answer = ask().shared();
         asked.push(Asked {
-            path: path.to_string(),
+            key: key.to_string(),
             asked_at: now,
             answer: answer.clone(),
         });
