@@ -103,7 +103,8 @@ async fn three_services_are_restarted_together_and_one_fails() -> anyhow::Result
     let reachable = browser
         .client
         .execute(
-            "const box = arguments[0].getBoundingClientRect();
+            "arguments[0].scrollIntoView({block: 'center'});
+             const box = arguments[0].getBoundingClientRect();
              const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
              return hit === arguments[0];",
             vec![serde_json::to_value(&every)?],
