@@ -175,7 +175,6 @@ impl Api {
         body: Option<String>,
     ) -> Result<Vec<u8>, ApiError> {
         if method != Method::GET {
-            shared_reads::forget_all();
             return self.call(method, path, body).await;
         }
         if let Some(answer) = prefetch::take(path) {
@@ -211,6 +210,10 @@ impl Api {
             .session
             .credentials_untracked()
             .ok_or(ApiError::NotSignedIn)?;
+        // Every write passes here (an enhancement's too): nothing read before it is given again.
+        if method != Method::GET {
+            shared_reads::forget_all();
+        }
         let mut attempt = 0;
         loop {
             let outcome = body_with(&credentials, method.clone(), path, body.as_deref()).await;
