@@ -18,7 +18,7 @@ use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
-use crate::routes::organization::clusters::{cluster_change, status, Clusters};
+use crate::routes::organization::clusters::{cluster_change, free_to_act, status, Clusters};
 use crate::routes::organization::resources::OrganizationResource;
 use crate::routes::own_organization;
 use crate::routes::RouteTable;
@@ -135,17 +135,7 @@ async fn start(
     own_organization(caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let current = status(&mut tx, organization_id, cluster_id).await?;
-    if let Some(lock) = &current.cluster_lock {
-        return Err(ApiError::conflict(format!(
-            "The cluster is locked by {} ({}); unlock it first.",
-            lock.owner_name, lock.reason
-        )));
-    }
-    if current.status.is_in_progress() {
-        return Err(ApiError::conflict(
-            "The engine is working on this cluster; wait for it to finish.",
-        ));
-    }
+    free_to_act(&current)?;
     if action == ClusterAction::Stop && !current.is_deployed {
         return Err(ApiError::bad_request(
             "The cluster was never deployed; there is nothing to stop.",

@@ -240,17 +240,7 @@ async fn upgrade_cluster(
     let organization_id = caller.organization_id;
     let mut tx = db::begin_write(&state.writes).await?;
     let current = status(&mut tx, organization_id, cluster_id).await?;
-    if let Some(lock) = &current.cluster_lock {
-        return Err(ApiError::conflict(format!(
-            "The cluster is locked by {} ({}); unlock it first.",
-            lock.owner_name, lock.reason
-        )));
-    }
-    if current.status.is_in_progress() {
-        return Err(ApiError::conflict(
-            "The cluster is already being upgraded; wait for it to finish.",
-        ));
-    }
+    free_to_act(&current)?;
     let Some(version) = current.next_k8s_available_version else {
         return Err(ApiError::bad_request(
             "The cluster runs the latest Kubernetes version; there is nothing to upgrade to.",
@@ -273,6 +263,23 @@ async fn upgrade_cluster(
     tx.commit().await?;
     state.engine.start_cluster_upgrade(cluster_id);
     Ok((StatusCode::CREATED, Json(upgrading)))
+}
+
+/// 409 while the cluster is locked or the engine works on it (an upgrade, a deployment, a
+/// stop): one action at a time.
+pub(crate) fn free_to_act(current: &ClusterStatus) -> ApiResult<()> {
+    if let Some(lock) = &current.cluster_lock {
+        return Err(ApiError::conflict(format!(
+            "The cluster is locked by {} ({}); unlock it first.",
+            lock.owner_name, lock.reason
+        )));
+    }
+    if current.status.is_in_progress() {
+        return Err(ApiError::conflict(
+            "The engine is working on this cluster; wait for it to finish.",
+        ));
+    }
+    Ok(())
 }
 
 async fn get_token(
