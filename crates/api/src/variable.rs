@@ -316,14 +316,16 @@ pub struct ScopedAliasRequest {
 
 impl ScopedAliasRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
-        let mut violations = Violations::default();
-        violations.check(rules::variable_key("key", &self.key));
-        violations.check(rules::description(
-            "description",
-            self.description.as_deref(),
-        ));
-        violations.into_result()
+        alias_rules(&self.key, self.description.as_deref())
     }
+}
+
+/// The rules of an alias, wherever its scope is named: a variable's key, a description.
+fn alias_rules(key: &str, description: Option<&str>) -> Result<(), Vec<FieldError>> {
+    let mut violations = Violations::default();
+    violations.check(rules::variable_key("key", key));
+    violations.check(rules::description("description", description));
+    violations.into_result()
 }
 
 /// Body of `POST /variable/{id}/alias`.
@@ -340,13 +342,7 @@ pub struct AliasRequest {
 
 impl AliasRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
-        let mut violations = Violations::default();
-        violations.check(rules::variable_key("key", &self.key));
-        violations.check(rules::description(
-            "description",
-            self.description.as_deref(),
-        ));
-        violations.into_result()
+        alias_rules(&self.key, self.description.as_deref())
     }
 }
 
