@@ -120,7 +120,7 @@ fn VariableTable(
     if variables.is_empty() {
         return view! {
             <EmptyState title="No variable yet"
-                hint="Add one with the form below, for this service, its environment or its project."/>
+                hint=own.add_hint()/>
         }
         .into_any();
     }
@@ -394,7 +394,7 @@ fn OverrideVariable(
         move |request: OverrideRequest| async move { api.override_variable(id, &request).await },
         move |_| {
             on_saved.run(());
-            "Override saved: this service now has its own value.".to_string()
+            format!("Override saved: {} now has its own value.", own.here())
         },
     );
     let errors = form.errors;
@@ -414,16 +414,16 @@ fn OverrideVariable(
         <form class="variables__editor" on:submit=submit novalidate
             aria-label=format!("Override {}", variable.key)>
             <div class="form-inline__fields">
-                <TextField label="Value for this service" name="value" value errors
+                <TextField label=format!("Value for {}", own.here()) name="value" value errors
                     input_type=value_input(variable.is_secret) form_id=format!("override-{id}")
-                    hint="The other services keep the inherited value."/>
+                    hint=own.others_keep()/>
             </div>
             <EditorButtons label="Override" pending=Signal::derive(move || form.pending()) on_closed/>
         </form>
     }
 }
 
-/// Another key for an inherited variable, made for this service: it follows the variable's value.
+/// Another key for an inherited variable, made at this level: it follows the variable's value.
 #[component]
 fn AliasVariable(
     own: Level,
@@ -458,7 +458,7 @@ fn AliasVariable(
         <form class="variables__editor" on:submit=submit novalidate
             aria-label=format!("Alias {}", variable.key)>
             <div class="form-inline__fields">
-                <TextField label="Key for this service" name="key" value=key errors required=true
+                <TextField label=format!("Key for {}", own.here()) name="key" value=key errors required=true
                     form_id=format!("alias-{id}") hint="Follows the inherited value when it changes."/>
             </div>
             <EditorButtons label="Alias" pending=Signal::derive(move || form.pending()) on_closed/>
