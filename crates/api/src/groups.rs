@@ -23,42 +23,6 @@ wire_enum!(
     }
 );
 
-wire_enum!(
-    /// What an annotations group is set on.
-    AssociatedItemType {
-        Application = "APPLICATION" => "Application",
-        Database = "DATABASE" => "Database",
-        Container = "CONTAINER" => "Container",
-        Lifecycle = "LIFECYCLE" => "Lifecycle job",
-        Environment = "ENVIRONMENT" => "Environment",
-        Cluster = "CLUSTER" => "Cluster",
-        Cron = "CRON" => "Cron job",
-    }
-);
-
-/// A record an annotations group is set on, with where it lives
-/// (`GET /organization/{id}/annotationsGroups/{id}/associatedItems`).
-#[serde_with::skip_serializing_none]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct AssociatedItem {
-    pub item_id: uuid::Uuid,
-    pub item_name: String,
-    pub item_type: AssociatedItemType,
-    #[serde(default)]
-    pub cluster_id: Option<uuid::Uuid>,
-    #[serde(default)]
-    pub cluster_name: Option<String>,
-    #[serde(default)]
-    pub project_id: Option<uuid::Uuid>,
-    #[serde(default)]
-    pub project_name: Option<String>,
-    #[serde(default)]
-    pub environment_id: Option<uuid::Uuid>,
-    #[serde(default)]
-    pub environment_name: Option<String>,
-}
-
 /// Body of `POST /organization/{id}/labelsGroups` and of its update.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -186,6 +186,62 @@ impl Span {
     }
 }
 
+/// Which deployments a page of a history holds.
+#[derive(Clone, Copy)]
+pub enum Window {
+    /// The current histories': every action, by page (from 1).
+    Page { page: i64, page_size: i64 },
+    /// The older histories': the deploys after the execution `start` (the latest without it);
+    /// none after an id that is not one of them.
+    DeploysAfter(Option<Uuid>),
+}
+
+impl Window {
+    /// Whether only deploys count, the execution to start after, how many, and from where.
+    fn bounds(self) -> (bool, Option<String>, i64, i64) {
+        match self {
+            Window::Page { page, page_size } => (false, None, page_size, (page - 1) * page_size),
+            // Executions are written as uuids without hyphens.
+            Window::DeploysAfter(start) => (
+                true,
+                start.map(|id| id.simple().to_string()),
+                platform_api::DEPLOYS_PAGE_SIZE,
+                0,
+            ),
+        }
+    }
+}
+
+/// A service's deploys after the execution `start` (the latest without it), newest first: its
+/// older history.
+pub async fn deploys_after(
+    db: &SqlitePool,
+    service: HistoryOf<'_>,
+    start: Option<Uuid>,
+) -> ApiResult<Vec<DeploymentHistoryEntry>> {
+    let start = start.map(|id| id.simple().to_string());
+    let rows: Vec<DeploymentRow> = sqlx::query_as(
+        "SELECT execution_id, action, sub_action, state, git_commit_id, triggered_by, origin, created_at,
+                updated_at, finished_at, spec, rollback_to
+         FROM deployments
+         WHERE service_id = ? AND action = 'DEPLOY'
+           AND (? IS NULL OR rowid < (SELECT rowid FROM deployments WHERE service_id = ? AND execution_id = ?))
+         ORDER BY rowid DESC LIMIT ?",
+    )
+    .bind(service.id.hyphenated())
+    .bind(start.as_deref())
+    .bind(service.id.hyphenated())
+    .bind(start.as_deref())
+    .bind(platform_api::DEPLOYS_PAGE_SIZE)
+    .fetch_all(db)
+    .await?;
+    let commits = describe_commits(service.repository.clone(), &rows).await;
+    Ok(rows
+        .into_iter()
+        .map(|row| entry(row, (service.id, service.name, service.kind), &commits))
+        .collect())
+}
+
 /// What makes the group of an environment's deployment: the request on the environment, or the
 /// service's own action.
 const GROUP: &str = "COALESCE(d.environment_execution_id, d.execution_id)";
@@ -196,16 +252,23 @@ pub async fn environment_page(
     db: &SqlitePool,
     repositories: &git::Repositories,
     environment_id: Uuid,
-    page: i64,
-    page_size: i64,
+    window: Window,
 ) -> ApiResult<Vec<EnvironmentDeployment>> {
+    let (deploys_only, start, limit, offset) = window.bounds();
     let groups: Vec<String> = sqlx::query_scalar(&format!(
         "SELECT {GROUP} AS grouped_as FROM deployments d JOIN services s ON s.id = d.service_id
-         WHERE s.environment_id = ? GROUP BY grouped_as ORDER BY MIN(d.rowid) DESC LIMIT ? OFFSET ?"
+         WHERE s.environment_id = ? AND (NOT ? OR d.action = 'DEPLOY')
+         GROUP BY grouped_as
+         HAVING ? IS NULL OR MIN(d.rowid) < (SELECT MIN(rowid) FROM deployments WHERE {GROUP_OF_ANY} = ?)
+         ORDER BY MIN(d.rowid) DESC LIMIT ? OFFSET ?",
+        GROUP_OF_ANY = GROUP.replace("d.", ""),
     ))
     .bind(environment_id.hyphenated())
-    .bind(page_size)
-    .bind((page - 1) * page_size)
+    .bind(deploys_only)
+    .bind(start.as_deref())
+    .bind(start.as_deref())
+    .bind(limit)
+    .bind(offset)
     .fetch_all(db)
     .await?;
     let wanted: Vec<&str> = groups.iter().map(String::as_str).collect();

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
 use platform_api::{
     ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentLogLine,
-    DeploymentStatus, Environment, EnvironmentDeploymentPage, EnvironmentLogEntry,
+    DeploymentStatus, DeploysQuery, Environment, EnvironmentDeploy, EnvironmentDeployPage, EnvironmentDeploymentPage, EnvironmentLogEntry,
     EnvironmentLogsQuery, EnvironmentMode, EnvironmentRequest, EnvironmentState,
     EnvironmentStatuses, FieldError, HistoryQuery, List, Reference, Status, StatusAction,
     StatusDetails, SubAction,
@@ -132,6 +132,18 @@ pub fn register(routes: &mut RouteTable) {
             .query("pageSize", false, doc::integer(1, 100))
             .answers::<EnvironmentDeploymentPage>(StatusCode::OK),
             environment_history,
+        )
+        .add(
+            Method::GET,
+            "/environment/{environment_id}/deploymentHistory",
+            Permission::Read,
+            Doc::new(format!(
+                "The older shape of an environment's history: its deploys (a request on it, or one service's own), newest first, {} at a time, after the one `startId` names (none after an id that is not one of them)",
+                platform_api::DEPLOYS_PAGE_SIZE
+            ))
+            .query("startId", false, doc::uuid())
+            .answers::<EnvironmentDeployPage>(StatusCode::OK),
+            environment_deploys,
         )
         .add(
             Method::GET,
@@ -394,6 +406,27 @@ async fn delete_environment(
     Ok(StatusCode::NO_CONTENT)
 }
 
+async fn environment_deploys(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<DeploysQuery>,
+) -> ApiResult<Json<EnvironmentDeployPage>> {
+    find_environment(&state, &caller, environment_id).await?;
+    let results = engine::history::environment_page(
+        &state.db,
+        &state.engine.repositories,
+        environment_id,
+        engine::history::Window::DeploysAfter(query.start_id),
+    )
+    .await?;
+    Ok(Json(EnvironmentDeployPage {
+        page: 1,
+        page_size: platform_api::DEPLOYS_PAGE_SIZE,
+        results: results.into_iter().map(EnvironmentDeploy::from).collect(),
+    }))
+}
+
 async fn environment_history(
     State(state): State<AppState>,
     caller: Caller,
@@ -419,8 +452,10 @@ async fn environment_history(
         &state.db,
         &state.engine.repositories,
         environment_id,
-        query.page,
-        query.page_size,
+        engine::history::Window::Page {
+            page: query.page,
+            page_size: query.page_size,
+        },
     )
     .await?;
     Ok(Json(EnvironmentDeploymentPage {

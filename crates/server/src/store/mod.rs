@@ -3,6 +3,7 @@
 
 pub mod advanced_settings;
 pub mod alert_rules;
+pub mod associated;
 pub mod auto_deploy;
 pub mod backups;
 pub mod clones;

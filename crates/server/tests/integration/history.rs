@@ -74,6 +74,85 @@ async fn history_lists_deployments_newest_first_by_page() {
 }
 
 #[tokio::test]
+async fn the_older_histories_list_deploys_after_a_start_id() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let deploy = format!("/api/application/{application}/deploy");
+    server.post(&deploy, json!({})).await;
+    server.settled_status(&application).await;
+    server
+        .post(&deploy, json!({"git_commit_id": "abcdef1234567"}))
+        .await;
+    server.settled_status(&application).await;
+    // A restart is an action, not a deploy: the older histories leave it out.
+    server
+        .post(&format!("/api/application/{application}/restart-service"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+    server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+
+    let history = format!("/api/application/{application}/deploymentHistory");
+    let page = server.get(&history).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let results = page.body["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert!(results.iter().all(|deploy| deploy["status"] == "SUCCESS"));
+    assert_eq!(results[1]["name"], "web");
+    assert_eq!(results[1]["commit"]["git_commit_id"], "abcdef1234567");
+    // Each is the deployment the current history shows, by its execution.
+    let current = server
+        .get(&format!("/api/application/{application}/deploymentHistoryV2"))
+        .await
+        .body;
+    let execution = current["results"][2]["identifier"]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(results[1]["id"].as_str().unwrap().replace('-', ""), execution);
+
+    let after = server
+        .get(&format!("{history}?startId={}", results[1]["id"].as_str().unwrap()))
+        .await
+        .body;
+    assert_eq!(after["results"].as_array().unwrap().len(), 1);
+    assert!(after["results"][0]["commit"].is_null());
+    let unknown = server
+        .get(&format!("{history}?startId={environment}"))
+        .await
+        .body;
+    assert_eq!(unknown["results"], json!([]));
+    assert_invalid_fields(&server.get(&format!("{history}?startId=seven")).await, &["startId"]);
+
+    let environment_history = server
+        .get(&format!("/api/environment/{environment}/deploymentHistory"))
+        .await;
+    assert_eq!(environment_history.status, StatusCode::OK, "{}", environment_history.body);
+    let deploys = environment_history.body["results"].as_array().unwrap();
+    assert_eq!(deploys.len(), 3, "{deploys:?}");
+    let newest = &deploys[0];
+    assert_eq!(newest["status"], "DEPLOYED");
+    assert_eq!(newest["origin"], "API");
+    assert_eq!(newest["applications"][0]["name"], "web");
+    assert_eq!(newest["applications"][0]["id"], application);
+    assert_eq!(newest["containers"], json!([]));
+    let older = server
+        .get(&format!(
+            "/api/environment/{environment}/deploymentHistory?startId={}",
+            newest["id"].as_str().unwrap()
+        ))
+        .await
+        .body;
+    assert_eq!(older["results"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        older["results"][0]["applications"][0]["commit"]["git_commit_id"],
+        "abcdef1234567"
+    );
+}
+
+#[tokio::test]
 async fn helm_history_is_paged_20_by_default() {
     let server = TestServer::new().await;
     let (_, environment) = server.staging().await;

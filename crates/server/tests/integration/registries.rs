@@ -189,6 +189,29 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
         2
     );
 
+    // Which services they are, and where they live.
+    let associated = server.get(&format!("{one}/associatedServices")).await;
+    assert_eq!(associated.status, StatusCode::OK, "{}", associated.body);
+    let services: Vec<(String, String, String)> = associated.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|service| {
+            assert_eq!(service["environment_id"], environment.as_str());
+            assert_eq!(service["project_name"], "shop");
+            let text = |field: &str| service[field].as_str().unwrap().to_string();
+            (text("service_id"), text("service_name"), text("service_type"))
+        })
+        .collect();
+    let id = |reply: &common::Reply| reply.body["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        services,
+        [
+            (id(&container), "api".to_string(), "CONTAINER".to_string()),
+            (id(&job), "nightly".to_string(), "CRON".to_string())
+        ]
+    );
+
     let auth = format!("Token {}", server.token);
     let refused = server.call(Method::DELETE, &one, Some(&auth), None).await;
     assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");

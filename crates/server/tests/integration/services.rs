@@ -417,6 +417,16 @@ async fn helm_services_come_from_git_or_a_helm_repository() {
     );
     assert_eq!(created.body["timeout_sec"], 600);
     let id = created.body["id"].as_str().unwrap();
+    let associated = server
+        .get(&format!(
+            "/api/organization/{}/helmRepository/{repository_id}/associatedServices",
+            server.organization_id
+        ))
+        .await
+        .body;
+    assert_eq!(associated["results"][0]["service_id"], id);
+    assert_eq!(associated["results"][0]["service_type"], "HELM");
+    assert_eq!(associated["results"][0]["environment_name"], "staging");
     server
         .post(&format!("/api/helm/{id}/deploy"), json!({}))
         .await;
@@ -637,6 +647,14 @@ async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
     );
     assert_eq!(item["environment_id"], environment.as_str());
     assert_eq!(items.body["results"].as_array().unwrap().len(), 1);
+    let labelled = server
+        .get(&format!(
+            "/api/organization/{org}/labelsGroups/{}/associatedItems",
+            labels.as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(labelled.body["results"][0]["item_id"], application);
+    assert_eq!(labelled.body["results"][0]["project_name"], "shop");
     let policy = &created.body["autoscaling"];
     assert_eq!(policy["mode"], "KEDA");
     assert_eq!(policy["service_id"], application);

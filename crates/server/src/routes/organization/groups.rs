@@ -1,114 +1,19 @@
-//! Labels groups (spec 2.10) and annotation groups, with the services each annotations group is
-//! set on.
+//! Labels groups (spec 2.10) and annotation groups.
 
-use axum::extract::State;
-use axum::http::{Method, StatusCode};
-use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
-    AnnotationsGroup, AnnotationsGroupRequest, AssociatedItem, AssociatedItemType, FieldError,
-    LabelsGroup, LabelsGroupRequest, List, ServiceType,
+    AnnotationsGroup, AnnotationsGroupRequest, FieldError, LabelsGroup, LabelsGroupRequest,
 };
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use crate::caller::{Caller, Permission};
-use crate::error::{ApiPath, ApiResult};
 use crate::routes::organization::resources::{self, OrganizationResource};
-use crate::routes::own_organization;
-use crate::routes::{Doc, RouteTable};
-use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Kind, Secrets};
+use crate::routes::RouteTable;
+use crate::store::organization_resources::{Kind, Secrets};
 
 pub fn register(routes: &mut RouteTable) {
     resources::register::<LabelsGroups>(routes);
     resources::register::<AnnotationsGroups>(routes);
-    routes.add(
-        Method::GET,
-        format!("{}/associatedItems", AnnotationsGroups::ITEM),
-        Permission::Read,
-        Doc::new("The services an annotations group is set on, with their environment, project and cluster")
-            .answers_list_of::<AssociatedItem>(StatusCode::OK),
-        associated_items,
-    );
-}
-
-#[derive(sqlx::FromRow)]
-struct AssociatedRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    name: String,
-    kind: ServiceType,
-    cron: bool,
-    #[sqlx(try_from = "Hyphenated")]
-    environment_id: Uuid,
-    environment_name: String,
-    #[sqlx(try_from = "Hyphenated")]
-    project_id: Uuid,
-    project_name: String,
-    #[sqlx(try_from = "Hyphenated")]
-    cluster_id: Uuid,
-    cluster_name: Option<String>,
-}
-
-async fn associated_items(
-    State(state): State<AppState>,
-    caller: Caller,
-    ApiPath((organization_id, group_id)): ApiPath<(Uuid, Uuid)>,
-) -> ApiResult<Json<List<AssociatedItem>>> {
-    own_organization(&caller, organization_id)?;
-    store::find::<AnnotationsGroup>(
-        &state.db,
-        AnnotationsGroups::KIND,
-        organization_id,
-        group_id,
-    )
-    .await?;
-    // Ids are UUIDs, so a configuration that holds one names that group.
-    let rows: Vec<AssociatedRow> = sqlx::query_as(
-        "SELECT s.id, s.name, s.kind, json_extract(s.spec, '$.schedule.cronjob') IS NOT NULL AS cron,
-                e.id AS environment_id, e.name AS environment_name,
-                p.id AS project_id, p.name AS project_name,
-                e.cluster_id, c.name AS cluster_name
-         FROM services s JOIN environments e ON e.id = s.environment_id
-         JOIN projects p ON p.id = e.project_id
-         LEFT JOIN organization_resources c ON c.id = e.cluster_id
-         WHERE s.organization_id = ? AND instr(s.spec, ?) > 0
-         ORDER BY p.name, e.name, s.name",
-    )
-    .bind(organization_id.hyphenated())
-    .bind(group_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
-    let items = rows
-        .into_iter()
-        .map(|row| {
-            let item_type = match row.kind {
-                ServiceType::Database => AssociatedItemType::Database,
-                ServiceType::Container => AssociatedItemType::Container,
-                ServiceType::Job if row.cron => AssociatedItemType::Cron,
-                ServiceType::Job => AssociatedItemType::Lifecycle,
-                // Helm and terraform services carry no annotations groups.
-                ServiceType::Application
-                | ServiceType::Helm
-                | ServiceType::Terraform
-                | ServiceType::Other(_) => AssociatedItemType::Application,
-            };
-            AssociatedItem {
-                item_id: row.id,
-                item_name: row.name,
-                item_type,
-                cluster_id: Some(row.cluster_id),
-                cluster_name: row.cluster_name,
-                project_id: Some(row.project_id),
-                project_name: Some(row.project_name),
-                environment_id: Some(row.environment_id),
-                environment_name: Some(row.environment_name),
-            }
-        })
-        .collect();
-    Ok(Json(List::new(items)))
 }
 
 pub struct LabelsGroups;

@@ -3,6 +3,7 @@
 //! repositories, webhooks, groups, credentials).
 
 mod alert_receivers;
+mod associated;
 mod cluster_actions;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
@@ -34,6 +35,7 @@ pub fn register(routes: &mut RouteTable) {
     webhooks::register(routes);
     resources::register::<helm_repositories::HelmRepositories>(routes);
     groups::register(routes);
+    associated::register(routes);
     git_tokens::register(routes);
     members::register(routes);
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);

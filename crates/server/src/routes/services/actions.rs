@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::{
-    Commit, DeployRequest, DeploymentHistoryPage, FieldError, GitSource, HistoryQuery,
-    InstanceLogLine, List, Status,
+    Commit, DeployRequest, DeploymentHistoryPage, DeploysQuery, FieldError, GitSource, HistoryQuery,
+    InstanceLogLine, List, ServiceDeploy, ServiceDeployPage, Status,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
@@ -104,24 +104,51 @@ pub(super) async fn history<R: ServiceResource>(
 ) -> ApiResult<Json<DeploymentHistoryPage>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
     query.validate().map_err(ApiError::invalid)?;
-    let repository = record.git_repository().and_then(|repository| {
-        match state.engine.repositories.locate(&repository.url) {
-            Ok(git::Location::Local(path)) => Some(path),
-            _ => None,
-        }
-    });
-    let service = engine::history::HistoryOf {
-        id,
-        name: R::name(&record),
-        kind: R::TYPE,
-        repository,
-    };
+    let service = history_of::<R>(&state, id, &record);
     let results = engine::history::page(&state.db, service, &query).await?;
     Ok(Json(DeploymentHistoryPage {
         page: query.page,
         page_size: query.page_size,
         results,
     }))
+}
+
+/// The older shape of a service's history: its deploys, after `startId`.
+pub(super) async fn deploys<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<DeploysQuery>,
+) -> ApiResult<Json<ServiceDeployPage>> {
+    let (record, _) = find::<R>(&state, &caller, id).await?;
+    let service = history_of::<R>(&state, id, &record);
+    let results = engine::history::deploys_after(&state.db, service, query.start_id).await?;
+    Ok(Json(ServiceDeployPage {
+        page: 1,
+        page_size: platform_api::DEPLOYS_PAGE_SIZE,
+        results: results.into_iter().map(ServiceDeploy::from).collect(),
+    }))
+}
+
+/// The service whose history is read, with its repository when this server reads it (the
+/// commits' messages and authors come from it).
+fn history_of<'r, R: ServiceResource>(
+    state: &AppState,
+    id: Uuid,
+    record: &'r R::Record,
+) -> engine::history::HistoryOf<'r> {
+    let repository = record.git_repository().and_then(|repository| {
+        match state.engine.repositories.locate(&repository.url) {
+            Ok(git::Location::Local(path)) => Some(path),
+            _ => None,
+        }
+    });
+    engine::history::HistoryOf {
+        id,
+        name: R::name(record),
+        kind: R::TYPE,
+        repository,
+    }
 }
 
 #[derive(serde::Deserialize)]
