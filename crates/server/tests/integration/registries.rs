@@ -200,7 +200,11 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
             assert_eq!(service["environment_id"], environment.as_str());
             assert_eq!(service["project_name"], "shop");
             let text = |field: &str| service[field].as_str().unwrap().to_string();
-            (text("service_id"), text("service_name"), text("service_type"))
+            (
+                text("service_id"),
+                text("service_name"),
+                text("service_type"),
+            )
         })
         .collect();
     let id = |reply: &common::Reply| reply.body["id"].as_str().unwrap().to_string();

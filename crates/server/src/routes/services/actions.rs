@@ -6,8 +6,9 @@ use axum::http::StatusCode;
 use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::{
-    Commit, DeployRequest, DeploymentHistoryPage, DeploysQuery, FieldError, GitSource, HistoryQuery,
-    InstanceLogLine, List, ServiceDeploy, ServiceDeployPage, Status,
+    Commit, DeployRequest, DeployedService, DeployedServicePage, DeploymentHistoryPage,
+    DeploysQuery, FieldError, GitSource, HistoryQuery, InstanceLogLine, List, ServiceDeploy,
+    ServiceDeployPage, Status,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
@@ -113,21 +114,45 @@ pub(super) async fn history<R: ServiceResource>(
     }))
 }
 
-/// The older shape of a service's history: its deploys, after `startId`.
-pub(super) async fn deploys<R: ServiceResource>(
+/// The older shape of an application's history: its deploys, after `startId`.
+pub(super) async fn application_deploys<R: ServiceResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<Uuid>,
     ApiQuery(query): ApiQuery<DeploysQuery>,
 ) -> ApiResult<Json<ServiceDeployPage>> {
-    let (record, _) = find::<R>(&state, &caller, id).await?;
-    let service = history_of::<R>(&state, id, &record);
-    let results = engine::history::deploys_after(&state.db, service, query.start_id).await?;
+    let results = deploys_after::<R>(&state, &caller, id, query).await?;
     Ok(Json(ServiceDeployPage {
         page: 1,
         page_size: platform_api::DEPLOYS_PAGE_SIZE,
         results: results.into_iter().map(ServiceDeploy::from).collect(),
     }))
+}
+
+/// The older shape of another kind's history: its deploys, after `startId`.
+pub(super) async fn deploys<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<DeploysQuery>,
+) -> ApiResult<Json<DeployedServicePage>> {
+    let results = deploys_after::<R>(&state, &caller, id, query).await?;
+    Ok(Json(DeployedServicePage {
+        page: 1,
+        page_size: platform_api::DEPLOYS_PAGE_SIZE,
+        results: results.into_iter().map(DeployedService::from).collect(),
+    }))
+}
+
+async fn deploys_after<R: ServiceResource>(
+    state: &AppState,
+    caller: &Caller,
+    id: Uuid,
+    query: DeploysQuery,
+) -> ApiResult<Vec<platform_api::DeploymentHistoryEntry>> {
+    let (record, _) = find::<R>(state, caller, id).await?;
+    let service = history_of::<R>(state, id, &record);
+    engine::history::deploys_after(&state.db, service, query.start_id).await
 }
 
 /// The service whose history is read, with its repository when this server reads it (the

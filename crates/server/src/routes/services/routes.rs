@@ -2,8 +2,8 @@
 
 use axum::http::{Method, StatusCode};
 use platform_api::{
-    Commit, DeployRequest, DeploymentHistoryPage, HistoryOutcome, InstanceLogLine, ServiceDeployPage,
-    ServiceType, Status,
+    Commit, DeployRequest, DeployedServicePage, DeploymentHistoryPage, HistoryOutcome,
+    InstanceLogLine, ServiceDeployPage, ServiceType, Status,
 };
 
 use crate::caller::Permission;
@@ -11,7 +11,8 @@ use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
 
 use crate::routes::services::actions::{
-    cancel, commits, deploy, deploys, history, instance_log, redeploy, restart, stop, uninstall,
+    application_deploys, cancel, commits, deploy, deploys, history, instance_log, redeploy,
+    restart, stop, uninstall,
 };
 use crate::routes::services::records::{create, delete, get_status, list, read, update};
 
@@ -124,21 +125,30 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             .answers::<DeploymentHistoryPage>(StatusCode::OK),
             history::<R>,
         );
-    // Terraform came after the older history: the document gives it only the current one.
-    if R::TYPE != ServiceType::Terraform {
-        routes.add(
+    let deploys_doc = Doc::new(format!(
+        "The older shape of a {what}'s history: its deploys, newest first, {} at a time, after the one `startId` names (none after an id that is not one of them)",
+        platform_api::DEPLOYS_PAGE_SIZE
+    ))
+    .query("startId", false, doc::uuid());
+    let deploys_path = format!("{item}/deploymentHistory");
+    match R::TYPE {
+        ServiceType::Application => routes.add(
             Method::GET,
-            format!("{item}/deploymentHistory"),
+            deploys_path,
             Permission::Read,
-            Doc::new(format!(
-                "The older shape of a {what}'s history: its deploys, newest first, {} at a time, after the one `startId` names (none after an id that is not one of them)",
-                platform_api::DEPLOYS_PAGE_SIZE
-            ))
-            .query("startId", false, doc::uuid())
-            .answers::<ServiceDeployPage>(StatusCode::OK),
+            deploys_doc.answers::<ServiceDeployPage>(StatusCode::OK),
+            application_deploys::<R>,
+        ),
+        // Terraform came after the older history: the document gives it only the current one.
+        ServiceType::Terraform => routes,
+        _ => routes.add(
+            Method::GET,
+            deploys_path,
+            Permission::Read,
+            deploys_doc.answers::<DeployedServicePage>(StatusCode::OK),
             deploys::<R>,
-        );
-    }
+        ),
+    };
     if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
         routes.add(
             Method::GET,
