@@ -91,3 +91,20 @@ mod tests {
         assert!(named("-leading").validate().is_err());
     }
 }
+
+/// Where one request on an environment stands (`GET /environment/deploymentStatus`): the
+/// request is the execution an environment's history names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentRequestStatus {
+    pub deployment_request_id: Uuid,
+    pub environment_id: Uuid,
+    pub status: crate::status::ServiceState,
+}
+
+/// The query of `GET /environment/deploymentStatus`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentRequestQuery {
+    #[serde(rename = "deploymentRequestId")]
+    pub deployment_request_id: Uuid,
+}

@@ -71,3 +71,49 @@ pub struct ProjectStats {
     #[serde(default)]
     pub number: i64,
 }
+
+wire_enum!(
+    /// Who deploys an environment's services: the platform itself (the document's word for it),
+    /// an ArgoCD instance, or both.
+    ServicesManagedBy {
+        Platform = "QOVERY" => "The platform",
+        ArgoCd = "ARGOCD" => "ArgoCD",
+        Mixed = "MIXED" => "Mixed",
+    }
+);
+
+/// The cluster of an environment at a glance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterOverview {
+    pub id: Uuid,
+    pub name: String,
+    pub cloud_provider: String,
+    /// Whether it is a trial cluster of the platform's: none is, here.
+    pub is_demo: bool,
+}
+
+/// An environment's services at a glance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ServicesOverview {
+    pub service_count: i64,
+    pub managed_by: ServicesManagedBy,
+}
+
+/// An environment at a glance: what it is, where it runs, how many services it holds and where
+/// they stand (`GET /project/{id}/environment/overview`).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EnvironmentOverview {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    /// Required here: its creation until it is first changed.
+    pub updated_at: DateTime<Utc>,
+    pub name: String,
+    pub mode: crate::environment::EnvironmentMode,
+    pub cluster: ClusterOverview,
+    pub services_overview: ServicesOverview,
+    pub deployment_status: Option<crate::status::EnvironmentState>,
+}

@@ -194,22 +194,64 @@ pub enum Window {
     /// The older histories': the deploys after the execution `start` (the latest without it);
     /// none after an id that is not one of them.
     DeploysAfter(Option<Uuid>),
+    /// The one request (an execution) of this id.
+    Request(Uuid),
+}
+
+/// A window as the query reads it; executions are written as uuids without hyphens.
+struct Bounds {
+    deploys_only: bool,
+    after: Option<String>,
+    only: Option<String>,
+    limit: i64,
+    offset: i64,
 }
 
 impl Window {
-    /// Whether only deploys count, the execution to start after, how many, and from where.
-    fn bounds(self) -> (bool, Option<String>, i64, i64) {
+    fn bounds(self) -> Bounds {
+        let execution = |id: Uuid| id.simple().to_string();
+        let all = Bounds {
+            deploys_only: false,
+            after: None,
+            only: None,
+            limit: 1,
+            offset: 0,
+        };
         match self {
-            Window::Page { page, page_size } => (false, None, page_size, (page - 1) * page_size),
-            // Executions are written as uuids without hyphens.
-            Window::DeploysAfter(start) => (
-                true,
-                start.map(|id| id.simple().to_string()),
-                platform_api::DEPLOYS_PAGE_SIZE,
-                0,
-            ),
+            Window::Page { page, page_size } => Bounds {
+                limit: page_size,
+                offset: (page - 1) * page_size,
+                ..all
+            },
+            Window::DeploysAfter(start) => Bounds {
+                deploys_only: true,
+                after: start.map(execution),
+                limit: platform_api::DEPLOYS_PAGE_SIZE,
+                ..all
+            },
+            Window::Request(id) => Bounds {
+                only: Some(execution(id)),
+                ..all
+            },
         }
     }
+}
+
+/// The environment of the organization's request (an execution) `id`, if there is one.
+pub async fn environment_of_request(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Option<Uuid>> {
+    let environment: Option<Hyphenated> = sqlx::query_scalar(&format!(
+        "SELECT s.environment_id FROM deployments d JOIN services s ON s.id = d.service_id
+         WHERE {GROUP} = ? AND s.organization_id = ? LIMIT 1"
+    ))
+    .bind(id.simple().to_string())
+    .bind(organization_id.hyphenated())
+    .fetch_optional(db)
+    .await?;
+    Ok(environment.map(Uuid::from))
 }
 
 /// A service's deploys after the execution `start` (the latest without it), newest first: its
@@ -254,21 +296,24 @@ pub async fn environment_page(
     environment_id: Uuid,
     window: Window,
 ) -> ApiResult<Vec<EnvironmentDeployment>> {
-    let (deploys_only, start, limit, offset) = window.bounds();
+    let bounds = window.bounds();
     let groups: Vec<String> = sqlx::query_scalar(&format!(
         "SELECT {GROUP} AS grouped_as FROM deployments d JOIN services s ON s.id = d.service_id
          WHERE s.environment_id = ? AND (NOT ? OR d.action = 'DEPLOY')
          GROUP BY grouped_as
-         HAVING ? IS NULL OR MIN(d.rowid) < (SELECT MIN(rowid) FROM deployments WHERE {GROUP_OF_ANY} = ?)
+         HAVING (? IS NULL OR MIN(d.rowid) < (SELECT MIN(rowid) FROM deployments WHERE {GROUP_OF_ANY} = ?))
+            AND (? IS NULL OR grouped_as = ?)
          ORDER BY MIN(d.rowid) DESC LIMIT ? OFFSET ?",
         GROUP_OF_ANY = GROUP.replace("d.", ""),
     ))
     .bind(environment_id.hyphenated())
-    .bind(deploys_only)
-    .bind(start.as_deref())
-    .bind(start.as_deref())
-    .bind(limit)
-    .bind(offset)
+    .bind(bounds.deploys_only)
+    .bind(bounds.after.as_deref())
+    .bind(bounds.after.as_deref())
+    .bind(bounds.only.as_deref())
+    .bind(bounds.only.as_deref())
+    .bind(bounds.limit)
+    .bind(bounds.offset)
     .fetch_all(db)
     .await?;
     let wanted: Vec<&str> = groups.iter().map(String::as_str).collect();

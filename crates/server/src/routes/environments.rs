@@ -3,14 +3,14 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use platform_api::audit::EventType;
 use platform_api::{
-    ActionStatus, CloudProvider, CloudProviderOfEnvironment, ClusterRequest, DeploymentLogLine,
-    DeploymentStatus, DeploysQuery, Environment, EnvironmentDeploy, EnvironmentDeployPage,
-    EnvironmentDeploymentPage, EnvironmentLogEntry, EnvironmentLogsQuery, EnvironmentMode,
-    EnvironmentRequest, EnvironmentState, EnvironmentStatuses, FieldError, HistoryQuery, List,
-    Reference, Status, StatusAction, StatusDetails, SubAction,
+    ActionStatus, CloudProvider, ClusterRequest, DeploymentLogLine, DeploymentStatus, DeploysQuery,
+    Environment, EnvironmentDeploy, EnvironmentDeployPage, EnvironmentDeploymentPage,
+    EnvironmentLogEntry, EnvironmentLogsQuery, EnvironmentMode, EnvironmentRequest,
+    EnvironmentRequestQuery, EnvironmentRequestStatus, EnvironmentState, EnvironmentStatuses,
+    FieldError, HistoryQuery, List, Status, StatusAction, StatusDetails, SubAction,
 };
 use sqlx::SqliteConnection;
 use uuid::fmt::Hyphenated;
@@ -30,7 +30,7 @@ use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::resources::{ensure_exists, insert, OrganizationResource};
 use crate::routes::{doc, Doc, RouteTable};
 use crate::state::AppState;
-use crate::store::deployment_rules;
+use crate::store::{self, deployment_rules};
 
 pub fn register(routes: &mut RouteTable) {
     // The production document answers a deploy with one `Status` for the environment, and a
@@ -147,6 +147,17 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
+            "/environment/deploymentStatus",
+            Permission::Read,
+            Doc::new(
+                "Where one request on an environment stands: `deploymentRequestId` is the execution its history names",
+            )
+            .query("deploymentRequestId", true, doc::uuid())
+            .answers::<EnvironmentRequestStatus>(StatusCode::OK),
+            request_status,
+        )
+        .add(
+            Method::GET,
             "/environment/{environment_id}/logs",
             Permission::Read,
             Doc::new(format!(
@@ -178,63 +189,15 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-/// An environment with where its cluster runs, read in one query.
-#[derive(sqlx::FromRow)]
-struct EnvironmentRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    #[sqlx(try_from = "Hyphenated")]
-    organization_id: Uuid,
-    #[sqlx(try_from = "Hyphenated")]
-    project_id: Uuid,
-    name: String,
-    mode: EnvironmentMode,
-    #[sqlx(try_from = "Hyphenated")]
-    cluster_id: Uuid,
-    cluster_name: Option<String>,
-    cloud_provider: Option<String>,
-    region: Option<String>,
-    created_at: DateTime<Utc>,
-    updated_at: Option<DateTime<Utc>>,
-}
-
-const SELECT: &str = "SELECT e.id, e.organization_id, e.project_id, e.name, e.mode, e.cluster_id,
-        c.name AS cluster_name, json_extract(c.record, '$.cloud_provider') AS cloud_provider,
-        json_extract(c.record, '$.region') AS region, e.created_at, e.updated_at
-    FROM environments e LEFT JOIN organization_resources c ON c.id = e.cluster_id";
-
-fn environment(row: EnvironmentRow) -> Environment {
-    Environment {
-        id: row.id,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        name: row.name,
-        mode: row.mode,
-        project: Reference { id: row.project_id },
-        organization: Reference {
-            id: row.organization_id,
-        },
-        cluster_id: row.cluster_id,
-        cluster_name: row.cluster_name,
-        cloud_provider: CloudProviderOfEnvironment {
-            provider: row.cloud_provider,
-            cluster: row.region,
-        },
-    }
-}
-
 async fn list_environments(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(project_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<Environment>>> {
     find_project(&state, &caller, project_id).await?;
-    let rows: Vec<EnvironmentRow> =
-        sqlx::query_as(&format!("{SELECT} WHERE e.project_id = ? ORDER BY e.name"))
-            .bind(project_id.hyphenated())
-            .fetch_all(&state.db)
-            .await?;
-    Ok(Json(List::new(rows.into_iter().map(environment).collect())))
+    Ok(Json(List::new(
+        store::environments::of_project(&state.db, project_id).await?,
+    )))
 }
 
 /// The cluster a new environment runs on: the one asked for (it must be the organization's),
@@ -404,6 +367,34 @@ async fn delete_environment(
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn request_status(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(query): ApiQuery<EnvironmentRequestQuery>,
+) -> ApiResult<Json<EnvironmentRequestStatus>> {
+    let request = query.deployment_request_id;
+    let not_found = || ApiError::not_found("deployment request");
+    let environment_id =
+        engine::history::environment_of_request(&state.db, caller.organization_id, request)
+            .await?
+            .ok_or_else(not_found)?;
+    find_environment(&state, &caller, environment_id).await?;
+    let deployment = engine::history::environment_page(
+        &state.db,
+        &state.engine.repositories,
+        environment_id,
+        engine::history::Window::Request(request),
+    )
+    .await?
+    .pop()
+    .ok_or_else(not_found)?;
+    Ok(Json(EnvironmentRequestStatus {
+        deployment_request_id: request,
+        environment_id,
+        status: deployment.status,
+    }))
 }
 
 async fn environment_deploys(
@@ -663,13 +654,7 @@ pub(super) async fn read_environment(
     caller: &Caller,
     id: Uuid,
 ) -> ApiResult<Environment> {
-    let row: EnvironmentRow = sqlx::query_as(&format!(
-        "{SELECT} WHERE e.id = ? AND e.organization_id = ?"
-    ))
-    .bind(id.hyphenated())
-    .bind(caller.organization_id.hyphenated())
-    .fetch_optional(conn)
-    .await?
-    .ok_or_else(|| ApiError::not_found("environment"))?;
-    Ok(environment(row))
+    store::environments::find(conn, caller.organization_id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("environment"))
 }

@@ -1,12 +1,16 @@
 //! The document's narrower status reads: an environment's own state, its services' statuses of
 //! one kind, and the state of every environment of a project in one request (each a view of what
 //! `engine::status` reads for `/environment/{id}/statuses`); and the counts of what a project's
-//! environments and an organization's projects hold, for their lists.
+//! environments and an organization's projects hold, for their lists, and a project's
+//! environments at a glance (both together).
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{EnvironmentState, EnvironmentStats, List, ProjectStats, ServiceType, Status};
+use platform_api::{
+    ClusterOverview, EnvironmentOverview, EnvironmentState, EnvironmentStats, List, ProjectStats,
+    ServiceType, ServicesManagedBy, ServicesOverview, Status,
+};
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -18,7 +22,7 @@ use crate::routes::own_organization;
 use crate::routes::projects::find_project;
 use crate::routes::RouteTable;
 use crate::state::AppState;
-use crate::store::stats;
+use crate::store::{self, stats};
 
 /// The kinds whose statuses the document reads one kind at a time.
 const KINDS: [ServiceType; 5] = [
@@ -54,6 +58,17 @@ pub fn register(routes: &mut RouteTable) {
             Doc::new("How many services each environment of a project holds, in one request")
                 .answers_list_of::<EnvironmentStats>(StatusCode::OK),
             environment_stats,
+        )
+        .add(
+            Method::GET,
+            "/project/{project_id}/environment/overview",
+            Permission::Read,
+            Doc::new(
+                "Every environment of a project at a glance: its cluster, how many services it \
+                 holds and where they stand, in one request",
+            )
+            .answers_list_of::<EnvironmentOverview>(StatusCode::OK),
+            environment_overview,
         )
         .add(
             Method::GET,
@@ -133,6 +148,50 @@ async fn environment_stats(
     Ok(Json(List::new(
         stats::of_environments(&state.db, project_id).await?,
     )))
+}
+
+async fn environment_overview(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(project_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<EnvironmentOverview>>> {
+    find_project(&state, &caller, project_id).await?;
+    let environments = store::environments::of_project(&state.db, project_id).await?;
+    let counts = stats::of_environments(&state.db, project_id).await?;
+    let mut states =
+        engine::status::of_project(&mut *state.db.acquire().await?, project_id).await?;
+    let overviews = environments
+        .into_iter()
+        .map(|environment| {
+            let service_count = counts
+                .iter()
+                .find(|count| count.id == environment.id)
+                .map_or(0, |count| count.service_total_number);
+            let state = states
+                .iter()
+                .position(|state| state.id == environment.id)
+                .map(|at| states.swap_remove(at));
+            EnvironmentOverview {
+                id: environment.id,
+                created_at: environment.created_at,
+                updated_at: environment.updated_at.unwrap_or(environment.created_at),
+                name: environment.name,
+                mode: environment.mode,
+                cluster: ClusterOverview {
+                    id: environment.cluster_id,
+                    name: environment.cluster_name.unwrap_or_default(),
+                    cloud_provider: environment.cloud_provider.provider.unwrap_or_default(),
+                    is_demo: false,
+                },
+                services_overview: ServicesOverview {
+                    service_count,
+                    managed_by: ServicesManagedBy::Platform,
+                },
+                deployment_status: state,
+            }
+        })
+        .collect();
+    Ok(Json(List::new(overviews)))
 }
 
 async fn project_stats(

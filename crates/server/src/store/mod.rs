@@ -11,6 +11,7 @@ pub mod cluster_runs;
 pub mod custom_domains;
 pub mod deployment_rules;
 pub mod deployment_stages;
+pub mod environments;
 pub mod members;
 pub mod organization_resources;
 pub mod previews;

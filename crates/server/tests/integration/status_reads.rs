@@ -95,3 +95,78 @@ async fn counts_of_environments_and_projects_come_in_one_request_each() {
     assert_eq!(of_project["service_total_number"], 2);
     assert_eq!(projects.body["results"].as_array().unwrap().len(), 2);
 }
+
+#[tokio::test]
+async fn a_projects_overview_holds_each_environments_cluster_count_and_state() {
+    let server = TestServer::new().await;
+    let (project, environment, application) = server.hierarchy().await;
+    let empty = server.environment(&project, "empty").await;
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+
+    let overview = server
+        .get(&format!("/api/project/{project}/environment/overview"))
+        .await;
+    assert_eq!(overview.status, StatusCode::OK, "{}", overview.body);
+    let results = overview.body["results"].as_array().unwrap();
+    // By name: "empty", then "staging".
+    assert_eq!(results[0]["id"], empty.as_str());
+    assert_eq!(results[0]["services_overview"]["service_count"], 0);
+    assert_eq!(results[0]["deployment_status"]["state"], "READY");
+    let staging = &results[1];
+    assert_eq!(staging["id"], environment.as_str());
+    assert_eq!(staging["services_overview"]["service_count"], 1);
+    assert_eq!(staging["services_overview"]["managed_by"], "QOVERY");
+    assert_eq!(staging["deployment_status"]["state"], "DEPLOYED");
+    let read = server
+        .get(&format!("/api/environment/{environment}"))
+        .await
+        .body;
+    assert_eq!(staging["cluster"]["id"], read["cluster_id"]);
+    assert_eq!(staging["cluster"]["name"], read["cluster_name"]);
+    assert_eq!(staging["updated_at"], read["created_at"]);
+}
+
+#[tokio::test]
+async fn a_request_on_an_environment_is_followed_by_its_id() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    server
+        .post(&format!("/api/environment/{environment}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+    let history = server
+        .get(&format!(
+            "/api/environment/{environment}/deploymentHistoryV2"
+        ))
+        .await
+        .body;
+    let execution = history["results"][0]["identifier"]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let request = uuid::Uuid::parse_str(&execution).unwrap();
+
+    let status = server
+        .get(&format!(
+            "/api/environment/deploymentStatus?deploymentRequestId={request}"
+        ))
+        .await;
+    assert_eq!(status.status, StatusCode::OK, "{}", status.body);
+    assert_eq!(status.body["deployment_request_id"], request.to_string());
+    assert_eq!(status.body["environment_id"], environment.as_str());
+    assert_eq!(status.body["status"], "DEPLOYED");
+
+    let unknown = server
+        .get(&format!(
+            "/api/environment/deploymentStatus?deploymentRequestId={environment}"
+        ))
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.body);
+    common::assert_invalid_fields(
+        &server.get("/api/environment/deploymentStatus").await,
+        &["deploymentRequestId"],
+    );
+}

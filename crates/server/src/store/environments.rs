@@ -1,0 +1,80 @@
+//! Environments as the API answers them: each with where its cluster runs, read in one query.
+
+use chrono::{DateTime, Utc};
+use platform_api::{CloudProviderOfEnvironment, Environment, EnvironmentMode, Reference};
+use sqlx::{SqliteConnection, SqlitePool};
+use uuid::fmt::Hyphenated;
+use uuid::Uuid;
+
+use crate::error::ApiResult;
+
+/// An environment with where its cluster runs, read in one query.
+#[derive(sqlx::FromRow)]
+struct EnvironmentRow {
+    #[sqlx(try_from = "Hyphenated")]
+    id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    organization_id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    project_id: Uuid,
+    name: String,
+    mode: EnvironmentMode,
+    #[sqlx(try_from = "Hyphenated")]
+    cluster_id: Uuid,
+    cluster_name: Option<String>,
+    cloud_provider: Option<String>,
+    region: Option<String>,
+    created_at: DateTime<Utc>,
+    updated_at: Option<DateTime<Utc>>,
+}
+
+const SELECT: &str = "SELECT e.id, e.organization_id, e.project_id, e.name, e.mode, e.cluster_id,
+        c.name AS cluster_name, json_extract(c.record, '$.cloud_provider') AS cloud_provider,
+        json_extract(c.record, '$.region') AS region, e.created_at, e.updated_at
+    FROM environments e LEFT JOIN organization_resources c ON c.id = e.cluster_id";
+
+fn environment(row: EnvironmentRow) -> Environment {
+    Environment {
+        id: row.id,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        name: row.name,
+        mode: row.mode,
+        project: Reference { id: row.project_id },
+        organization: Reference {
+            id: row.organization_id,
+        },
+        cluster_id: row.cluster_id,
+        cluster_name: row.cluster_name,
+        cloud_provider: CloudProviderOfEnvironment {
+            provider: row.cloud_provider,
+            cluster: row.region,
+        },
+    }
+}
+
+/// The environments of a project, by name.
+pub async fn of_project(db: &SqlitePool, project_id: Uuid) -> ApiResult<Vec<Environment>> {
+    let rows: Vec<EnvironmentRow> =
+        sqlx::query_as(&format!("{SELECT} WHERE e.project_id = ? ORDER BY e.name"))
+            .bind(project_id.hyphenated())
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(environment).collect())
+}
+
+/// The organization's environment `id`, if there is one.
+pub async fn find(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Option<Environment>> {
+    let row: Option<EnvironmentRow> = sqlx::query_as(&format!(
+        "{SELECT} WHERE e.id = ? AND e.organization_id = ?"
+    ))
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(environment))
+}
