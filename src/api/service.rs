@@ -4,10 +4,10 @@
 use futures::FutureExt;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Credentials,
-    Database, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine,
-    GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job,
-    JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
-    TerraformDeployAction, TerraformRequest, TerraformService,
+    Database, DatabaseVersion, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage,
+    DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome,
+    InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind,
+    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -305,6 +305,18 @@ impl Api {
     pub async fn master_credentials(&self, database_id: Uuid) -> Result<Credentials, ApiError> {
         self.get(&format!("/database/{database_id}/masterCredentials"))
             .await
+    }
+
+    /// The versions a database may be changed to, as the platform says.
+    pub async fn database_versions(&self, database_id: Uuid) -> Result<Vec<String>, ApiError> {
+        let list: List<DatabaseVersion> = self
+            .get(&format!("/database/{database_id}/version"))
+            .await?;
+        Ok(list
+            .results
+            .into_iter()
+            .map(|version| version.name)
+            .collect())
     }
 
     /// Where the service is reached (`GET /{kind}/{id}/link`): the root of its address, then

@@ -1,4 +1,7 @@
-use platform_api::{List, TfVarsFile, TfVarsListingRequest};
+//! A terraform service's files and versions: the `.tfvars` files of a repository, the versions
+//! of each engine.
+
+use platform_api::{List, TerraformVersion, TfVarsFile, TfVarsListingRequest};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -16,6 +19,14 @@ impl Api {
                 request,
             )
             .await?;
+        Ok(list.results)
+    }
+}
+
+impl Api {
+    /// The versions of each engine a terraform service may run.
+    pub async fn terraform_versions(&self) -> Result<Vec<TerraformVersion>, ApiError> {
+        let list: List<TerraformVersion> = self.get("/terraform/availableVersion").await?;
         Ok(list.results)
     }
 }

@@ -8,6 +8,7 @@ use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 use crate::service_type::ServiceType;
+use crate::wire::WireEnum;
 
 wire_enum!(
     DatabaseType {
@@ -29,6 +30,46 @@ impl DatabaseType {
             DatabaseType::Redis => Some(6379),
             DatabaseType::Other(_) => None,
         }
+    }
+
+    /// The versions a database of this type may run, oldest first.
+    pub fn versions(self) -> &'static [&'static str] {
+        match self {
+            DatabaseType::Postgresql => &["13", "14", "15", "16", "17"],
+            DatabaseType::Mysql => &["8.0", "8.4"],
+            DatabaseType::Mongodb => &["6.0", "7.0", "8.0"],
+            DatabaseType::Redis => &["6", "7"],
+            DatabaseType::Other(_) => &[],
+        }
+    }
+}
+
+/// A version a database may run (`GET /database/{id}/version`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DatabaseVersion {
+    pub name: String,
+}
+
+/// A version's numbers, for comparing versions ("8.4" after "8.0", "16" after "9").
+fn version_numbers(version: &str) -> Vec<u32> {
+    version
+        .split('.')
+        .map(|part| part.parse().unwrap_or(0))
+        .collect()
+}
+
+impl Database {
+    /// The versions it may be changed to: its own and the newer ones of its type (a database's
+    /// data is never taken back to an older version).
+    pub fn eligible_versions(&self) -> Vec<&'static str> {
+        let current = version_numbers(&self.version);
+        self.database_type
+            .versions()
+            .iter()
+            .copied()
+            .filter(|version| version_numbers(version) >= current)
+            .collect()
     }
 }
 
@@ -167,6 +208,22 @@ impl Database {
 }
 
 impl DatabaseRequest {
+    /// The rules of a change to `previous`: its version one of those it may go to.
+    pub fn validate_change(&self, previous: &Database) -> Result<(), Vec<FieldError>> {
+        let eligible = previous.eligible_versions();
+        if self.version != previous.version && !eligible.contains(&self.version.as_str()) {
+            return Err(vec![FieldError::new(
+                "version",
+                format!(
+                    "may not go back from {}: one of {}",
+                    previous.version,
+                    eligible.join(", ")
+                ),
+            )]);
+        }
+        Ok(())
+    }
+
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
@@ -174,15 +231,15 @@ impl DatabaseRequest {
             "description",
             self.description.as_deref(),
         ));
-        let version_ok = !self.version.is_empty()
-            && self
-                .version
-                .split('.')
-                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()));
-        if !version_ok {
+        let versions = self.database_type.versions();
+        if !versions.contains(&self.version.as_str()) {
             violations.check(Some(FieldError::new(
                 "version",
-                "must be a version number such as 16 or 8.0",
+                format!(
+                    "must be a version {} runs: {}",
+                    self.database_type.label(),
+                    versions.join(", ")
+                ),
             )));
         }
         violations.check(rules::positive("cpu", self.cpu));
@@ -195,6 +252,43 @@ impl DatabaseRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_database_goes_only_to_its_version_or_newer() {
+        let request: DatabaseRequest = serde_json::from_str(
+            r#"{"name": "db", "type": "POSTGRESQL", "version": "15", "mode": "CONTAINER"}"#,
+        )
+        .unwrap();
+        let database = Database {
+            id: Uuid::nil(),
+            created_at: Utc::now(),
+            updated_at: None,
+            environment: Reference { id: Uuid::nil() },
+            name: "db".into(),
+            description: None,
+            icon_uri: String::new(),
+            service_type: ServiceType::Database,
+            database_type: DatabaseType::Postgresql,
+            version: "15".into(),
+            mode: DatabaseMode::Container,
+            accessibility: DatabaseAccessibility::Private,
+            cpu: 250,
+            memory: 256,
+            storage: 10,
+        };
+        assert_eq!(database.eligible_versions(), ["15", "16", "17"]);
+        assert!(request.validate_change(&database).is_ok());
+        let newer = Database {
+            version: "16".into(),
+            ..database
+        };
+        let refused = request.validate_change(&newer).unwrap_err();
+        assert_eq!(refused[0].field, "version");
+        assert_eq!(refused[0].message, "may not go back from 16: one of 16, 17");
+        // "8.4" is newer than "8.0", and "16" than "9", by their numbers.
+        assert!(version_numbers("8.4") > version_numbers("8.0"));
+        assert!(version_numbers("16") > version_numbers("9"));
+    }
 
     #[test]
     fn versions_are_numbers_and_resources_positive() {

@@ -11,6 +11,7 @@ use crate::error::FieldError;
 use crate::git_repository::{GitRepository, GitRepositoryRequest};
 use crate::rules::{self, Violations};
 use crate::service_type::ServiceType;
+use crate::wire::WireEnum;
 
 wire_enum!(
     TerraformEngine {
@@ -18,6 +19,59 @@ wire_enum!(
         OpenTofu = "OPEN_TOFU" => "OpenTofu",
     }
 );
+
+impl TerraformEngine {
+    /// The versions of this engine a service may run, oldest first.
+    pub fn versions(self) -> &'static [&'static str] {
+        match self {
+            TerraformEngine::Terraform => &["1.5.7", "1.9.0", "1.10.5", "1.11.4"],
+            TerraformEngine::OpenTofu => &["1.8.8", "1.9.1", "1.10.0"],
+            TerraformEngine::Other(_) => &[],
+        }
+    }
+}
+
+/// A version of an engine a terraform service may run (`GET /terraform/availableVersion`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformVersion {
+    pub engine: TerraformEngine,
+    pub version: String,
+}
+
+impl TerraformVersion {
+    /// Every version of every engine.
+    pub fn all() -> Vec<TerraformVersion> {
+        [TerraformEngine::Terraform, TerraformEngine::OpenTofu]
+            .into_iter()
+            .flat_map(|engine| {
+                engine
+                    .versions()
+                    .iter()
+                    .map(move |version| TerraformVersion {
+                        engine,
+                        version: version.to_string(),
+                    })
+            })
+            .collect()
+    }
+}
+
+impl TerraformProviderVersion {
+    /// Which version of `engine` a deployment runs, in words: the one set, the one the
+    /// terraform block names, or the engine's newest.
+    pub fn runs(&self, engine: TerraformEngine) -> String {
+        let name = engine.label();
+        if !self.explicit_version.is_empty() {
+            format!("{name} {}", self.explicit_version)
+        } else if self.read_from_terraform_block {
+            format!("{name} at the version its terraform block names")
+        } else {
+            let newest = engine.versions().last().copied().unwrap_or_default();
+            format!("{name} {newest}, the newest")
+        }
+    }
+}
 
 /// Where the terraform files come from, in the git form of the spec.
 #[serde_with::skip_serializing_none]
@@ -360,11 +414,16 @@ impl TerraformRequest {
                 violations.check(Some(FieldError::new(field, "is required")));
             }
         }
-        let version = &self.provider_version.explicit_version;
-        if version.trim() != version {
+        let version = self.provider_version.explicit_version.as_str();
+        let versions = self.engine.versions();
+        if !version.is_empty() && !versions.contains(&version) {
             violations.check(Some(FieldError::new(
                 "provider_version.explicit_version",
-                "must not start or end with spaces",
+                format!(
+                    "must be a version of {}: {} (or empty, for the newest)",
+                    self.engine.label(),
+                    versions.join(", ")
+                ),
             )));
         }
         violations.into_result()

@@ -291,4 +291,12 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/database/{databaseId}/masterCredentials",
         decodes::<Credentials>,
     ),
+    (
+        "/database/{databaseId}/version",
+        decodes::<List<DatabaseVersion>>,
+    ),
+    (
+        "/terraform/availableVersion",
+        decodes::<List<TerraformVersion>>,
+    ),
 ];

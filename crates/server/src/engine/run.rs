@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use platform_api::{
     validation_domain, ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName,
-    SubAction, VariableType,
+    SubAction, TerraformService, VariableType,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::fmt::Hyphenated;
@@ -237,6 +237,14 @@ impl Engine {
                 }
             }
             if failure.is_none()
+                && position == 0
+                && action == Action::Deploy
+                && kind == ServiceType::Terraform
+            {
+                self.say_terraform_engine(deployment_id, service_id, step)
+                    .await?;
+            }
+            if failure.is_none()
                 && action == Action::Deploy
                 && plan::routing_step(kind) == Some(step.name)
             {
@@ -416,6 +424,34 @@ impl Engine {
             };
             log(&mut tx, deployment_id, service_id, &message).await?;
         }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Says which engine and version a terraform deployment runs, read from the configuration
+    /// it was asked with.
+    async fn say_terraform_engine(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+    ) -> anyhow::Result<()> {
+        let spec: Option<String> = sqlx::query_scalar("SELECT spec FROM deployments WHERE id = ?")
+            .bind(deployment_id.hyphenated())
+            .fetch_one(&self.db)
+            .await?;
+        let Some(service) =
+            spec.and_then(|spec| serde_json::from_str::<TerraformService>(&spec).ok())
+        else {
+            return Ok(());
+        };
+        let message = format!(
+            "{}: runs {}.",
+            step.name.label(),
+            service.provider_version.runs(service.engine)
+        );
+        let mut tx = self.writes.begin().await?;
+        log(&mut tx, deployment_id, service_id, &message).await?;
         tx.commit().await?;
         Ok(())
     }

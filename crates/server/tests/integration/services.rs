@@ -703,3 +703,37 @@ async fn groups_and_autoscaling_are_attached_and_read_as_they_are_now() {
     let read = server.get(&format!("/api/application/{application}")).await;
     assert_eq!(read.body["annotations_groups"], json!([]));
 }
+
+#[tokio::test]
+async fn a_database_runs_a_version_of_its_type_and_never_goes_back() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let path = format!("/api/environment/{environment}/database");
+    let body = |version: &str| json!({"name": "orders", "type": "POSTGRESQL", "version": version, "mode": "CONTAINER"});
+    let unknown = server.post(&path, body("12")).await;
+    assert_invalid_fields(&unknown, &["version"]);
+    assert_eq!(
+        unknown.body["fields"][0]["message"],
+        "must be a version PostgreSQL runs: 13, 14, 15, 16, 17"
+    );
+    let created = server.post(&path, body("15")).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap();
+    let eligible = server.get(&format!("/api/database/{id}/version")).await;
+    assert_eq!(eligible.status, StatusCode::OK, "{}", eligible.body);
+    assert_eq!(
+        eligible.body["results"],
+        json!([{"name": "15"}, {"name": "16"}, {"name": "17"}])
+    );
+
+    let database = format!("/api/database/{id}");
+    let upgraded = server.put(&database, body("16")).await;
+    assert_eq!(upgraded.status, StatusCode::OK, "{}", upgraded.body);
+    let back = server.put(&database, body("15")).await;
+    assert_invalid_fields(&back, &["version"]);
+    assert_eq!(
+        back.body["fields"][0]["message"],
+        "may not go back from 16: one of 16, 17"
+    );
+    assert_eq!(server.get(&database).await.body["version"], "16");
+}

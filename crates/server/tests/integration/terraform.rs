@@ -201,3 +201,54 @@ async fn a_read_token_reads_the_tfvars_only_of_repositories_a_terraform_service_
     assert_eq!(used.status, StatusCode::OK, "{}", used.body);
     assert_eq!(used.body["results"][0]["variables"]["region"], "eu-west-3");
 }
+
+#[tokio::test]
+async fn a_terraform_service_runs_a_version_its_engine_has() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let available = server.get("/api/terraform/availableVersion").await;
+    assert_eq!(available.status, StatusCode::OK, "{}", available.body);
+    let tofu: Vec<&str> = available.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|version| version["engine"] == "OPEN_TOFU")
+        .map(|version| version["version"].as_str().unwrap())
+        .collect();
+    assert!(tofu.contains(&"1.9.1"), "{tofu:?}");
+
+    let path = format!("/api/environment/{environment}/terraform");
+    let mut wrong = body(json!({"kubernetes": {}}), 0, json!([]));
+    // A version of the other engine.
+    wrong["provider_version"] = json!({"explicit_version": "1.9.0"});
+    let refused = server.post(&path, wrong).await;
+    assert_invalid_fields(&refused, &["provider_version.explicit_version"]);
+    assert!(
+        refused.body["fields"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("1.9.1"),
+        "{}",
+        refused.body
+    );
+
+    let mut pinned = body(json!({"kubernetes": {}}), 0, json!([]));
+    pinned["provider_version"] = json!({"explicit_version": "1.9.1"});
+    let created = server.post(&path, pinned).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let id = created.body["id"].as_str().unwrap();
+    server
+        .post(&format!("/api/terraform/{id}/deploy"), json!({}))
+        .await;
+    server.settled(&format!("/api/terraform/{id}/status")).await;
+    let log = server.service_log(id, None, None).await;
+    let said: Vec<&str> = log["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|line| line["message"].as_str())
+        .filter(|message| message.contains("runs OpenTofu"))
+        .collect();
+    assert_eq!(said.len(), 1, "{log}");
+    assert!(said[0].ends_with("runs OpenTofu 1.9.1."), "{}", said[0]);
+}

@@ -6,8 +6,8 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::{
-    internal_host, Credentials, Database, Databases, FieldError, Reference, ServiceType,
-    DATABASE_LOGIN,
+    internal_host, Credentials, Database, DatabaseVersion, Databases, FieldError, List, Reference,
+    ServiceType, DATABASE_LOGIN,
 };
 use rand::distr::{Alphanumeric, SampleString};
 use serde_json::Value;
@@ -37,7 +37,35 @@ pub fn register(routes: &mut RouteTable) {
         )
         .answers::<Credentials>(StatusCode::OK),
         master_credentials,
+    )
+    .add(
+        Method::GET,
+        "/database/{database_id}/version",
+        Permission::Read,
+        Doc::new(
+            "The versions a database may be changed to: its own and the newer ones its type runs \
+             (never an older one)",
+        )
+        .answers_list_of::<DatabaseVersion>(StatusCode::OK),
+        eligible_versions,
     );
+}
+
+async fn eligible_versions(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<DatabaseVersion>>> {
+    let (database, _) = find::<Databases>(&state, &caller, id).await?;
+    Ok(Json(List::new(
+        database
+            .eligible_versions()
+            .into_iter()
+            .map(|name| DatabaseVersion {
+                name: name.to_string(),
+            })
+            .collect(),
+    )))
 }
 
 async fn master_credentials(
@@ -73,6 +101,13 @@ impl ServiceResource for Databases {
 
     fn validate(request: &Self::Request, _kept: &[&str]) -> Result<(), Vec<FieldError>> {
         request.validate()
+    }
+
+    fn validate_change(
+        previous: &Database,
+        request: &Self::Request,
+    ) -> Result<(), Vec<FieldError>> {
+        request.validate_change(previous)
     }
 
     fn build(

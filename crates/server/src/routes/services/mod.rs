@@ -42,6 +42,7 @@ pub fn register(routes: &mut RouteTable) {
     selected_services::register(routes);
     deployment_queue::register(routes);
     tfvars::register(routes);
+    terraform::register(routes);
     links::register(routes);
     custom_domains::register(routes);
     databases::register(routes);

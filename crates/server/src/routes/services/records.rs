@@ -111,6 +111,7 @@ pub(super) async fn update<R: ServiceResource>(
     let mut secrets = store::secrets(&mut tx, id).await?;
     let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
     check::<R>(&mut tx, caller.organization_id, &request, &kept).await?;
+    R::validate_change(&previous, &request).map_err(ApiError::invalid)?;
     let given = R::secrets(&request);
     let mut changed_secrets: Vec<String> = given.keys().cloned().collect();
     secrets.extend(state.sealer.seal_all(given));

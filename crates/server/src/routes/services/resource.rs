@@ -37,6 +37,15 @@ pub trait ServiceResource:
         Vec::new()
     }
 
+    /// Checks the rules of a change from `previous` (what a service may become from what it
+    /// is), after those of the request.
+    fn validate_change(
+        _previous: &Self::Record,
+        _request: &Self::Request,
+    ) -> Result<(), Vec<FieldError>> {
+        Ok(())
+    }
+
     /// The organization's records the request names (a registry, a helm repository), checked
     /// to exist: `(field, kind, id)`.
     fn references(_request: &Self::Request) -> Vec<(String, Kind, Uuid)> {

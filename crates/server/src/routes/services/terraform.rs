@@ -1,15 +1,40 @@
 //! Terraform services (spec 2.8): `PUT /terraform/{id}` as spec 4.1, the files source answered in
-//! its git form, and secret variables whose values stay on the server.
+//! its git form, and secret variables whose values stay on the server; the versions of each
+//! engine a service may run.
 
+use axum::http::{Method, StatusCode};
+use axum::Json;
 use platform_api::TerraformServices;
 use platform_api::{
-    FieldError, Reference, ServiceType, TerraformFilesSource, TerraformGitSource, TerraformService,
+    FieldError, List, Reference, ServiceType, TerraformFilesSource, TerraformGitSource,
+    TerraformService, TerraformVersion,
 };
 use uuid::Uuid;
+
+use crate::caller::{Caller, Permission};
+use crate::routes::{Doc, RouteTable};
 
 use crate::routes::services::applications::git_repository;
 use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Secrets;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::GET,
+        "/terraform/availableVersion",
+        Permission::Read,
+        Doc::new(
+            "The versions of each engine a terraform service may run \
+             (`provider_version.explicit_version`)",
+        )
+        .answers_list_of::<TerraformVersion>(StatusCode::OK),
+        available_versions,
+    );
+}
+
+async fn available_versions(_caller: Caller) -> Json<List<TerraformVersion>> {
+    Json(List::new(TerraformVersion::all()))
+}
 
 impl ServiceResource for TerraformServices {
     const WHAT: &'static str = "terraform service";

@@ -150,7 +150,7 @@ fn CreateWithForm(
         }
         .into_any(),
         ServiceType::Database => view! {
-            <DatabaseForm initial=new_database() form={form::<Databases>(environment, on_created)} creating=true
+            <DatabaseForm initial=new_database() form={form::<Databases>(environment, on_created)}
                 submit_label="Create database" purpose="Create a database"/>
         }
         .into_any(),

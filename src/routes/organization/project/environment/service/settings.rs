@@ -47,7 +47,7 @@ pub fn ServiceSettings() -> impl IntoView {
                         submit_label="Save" purpose="Container settings"/>
                 }.into_any(),
                 ServiceRecord::Database(database) => view! {
-                    <DatabaseForm initial=database.to_request() creating=false
+                    <DatabaseForm initial=database.to_request() editing=database.id
                         form={save_form::<Databases>(database.id, saved)}
                         submit_label="Save" purpose="Database settings"/>
                 }.into_any(),

@@ -3,9 +3,12 @@
 
 use leptos::prelude::*;
 use platform_api::{DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, WireEnum};
+use uuid::Uuid;
 
+use crate::api::use_api;
 use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{optional_text, EnumSelect, TextField};
+use crate::state::resource::resource;
 
 /// A new database's request: PostgreSQL 16 in the cluster, private.
 pub fn new_database() -> DatabaseRequest {
@@ -26,12 +29,15 @@ pub fn new_database() -> DatabaseRequest {
 pub fn DatabaseForm(
     initial: DatabaseRequest,
     form: Form<DatabaseRequest>,
-    /// Whether the type and mode can still be chosen: only when the database is created.
-    creating: bool,
+    /// The database edited; none when one is created (its type and mode can be chosen only
+    /// then).
+    #[prop(optional)]
+    editing: Option<Uuid>,
     submit_label: &'static str,
     purpose: &'static str,
 ) -> impl IntoView {
     let errors = form.errors;
+    let creating = editing.is_none();
     let name = RwSignal::new(initial.name.clone());
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
     let database_type = RwSignal::new(initial.database_type);
@@ -41,6 +47,21 @@ pub fn DatabaseForm(
     let cpu = RwSignal::new(initial.cpu.to_string());
     let memory = RwSignal::new(initial.memory.to_string());
     let storage = RwSignal::new(initial.storage.to_string());
+    // The versions it may run: those the platform says an existing database may go to, else
+    // those its type runs (the rule this console checks).
+    let api = use_api();
+    let eligible = resource(move || async move {
+        match editing {
+            Some(id) => api.database_versions(id).await.ok(),
+            None => None,
+        }
+    });
+    let versions = Signal::derive(move || -> Vec<String> {
+        eligible.get().flatten().unwrap_or_else(|| {
+            let of_type = database_type.get().versions();
+            of_type.iter().map(|version| version.to_string()).collect()
+        })
+    });
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
         let mut numbers = Numbers::default();
@@ -74,7 +95,8 @@ pub fn DatabaseForm(
                     <EnumSelect label="Mode" name="mode" value=mode errors/>
                 })}
                 <TextField label="Version" name="version" value=version errors required=true
-                    placeholder="16" hint="A version number such as 16 or 8.0."/>
+                    placeholder="16" hint="One of the versions its type runs; never an older one than it runs."
+                    suggestions=versions/>
                 <EnumSelect label="Reachable from" name="accessibility" value=accessibility errors/>
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>

@@ -21,6 +21,7 @@ use crate::components::form_field::{
     error_for, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
 };
 use crate::components::rows::{RowList, Rows};
+use crate::state::resource::resource;
 
 /// A new terraform service's request: OpenTofu, its state kept in the cluster.
 pub fn new_terraform() -> TerraformRequest {
@@ -166,6 +167,21 @@ pub fn TerraformForm(
     let engine = RwSignal::new(initial.engine);
     let explicit_version = RwSignal::new(initial.provider_version.explicit_version.clone());
     let from_block = RwSignal::new(initial.provider_version.read_from_terraform_block);
+    // The versions of the chosen engine, as the platform lists them; those this console knows
+    // where it does not.
+    let api = use_api();
+    let available = resource(move || async move { api.terraform_versions().await.ok() });
+    let versions = Signal::derive(move || -> Vec<String> {
+        let chosen = engine.get();
+        match available.get().flatten() {
+            Some(listed) => listed
+                .into_iter()
+                .filter(|version| version.engine == chosen)
+                .map(|version| version.version)
+                .collect(),
+            None => chosen.versions().iter().map(|v| v.to_string()).collect(),
+        }
+    });
     let resources = &initial.job_resources;
     let cpu = RwSignal::new(resources.cpu_milli.to_string());
     let ram = RwSignal::new(resources.ram_mib.to_string());
@@ -264,7 +280,8 @@ pub fn TerraformForm(
             <div class="form-grid">
                 <EnumSelect label="Engine" name="engine" value=engine errors/>
                 <TextField label="Provider version" name="provider_version.explicit_version"
-                    value=explicit_version errors placeholder="1.9.0"/>
+                    value=explicit_version errors placeholder="1.9.0"
+                    hint="Empty for the engine's newest." suggestions=versions/>
                 <CheckboxField label="Read the version from the terraform block"
                     name="provider_version.read_from_terraform_block" checked=from_block/>
                 <TextField label="Job CPU (milli-CPU)" name="job_resources.cpu_milli" value=cpu errors input_type="number"/>
