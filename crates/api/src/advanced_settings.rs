@@ -16,6 +16,18 @@ use crate::ServiceType;
 /// Settings as the API carries them: a key per setting, its value of the setting's type.
 pub type AdvancedSettings = Map<String, Value>;
 
+/// The setting behind a service's network settings (`/{application|container}/{id}/network`).
+pub const STICKY_SESSION: &str = "network.ingress.enable_sticky_session";
+
+/// A service's network settings (the production document's `ApplicationNetwork`): a view of
+/// its `network.ingress.enable_sticky_session` advanced setting.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ServiceNetwork {
+    #[serde(default)]
+    pub sticky_session: bool,
+}
+
 /// What has advanced settings: five kinds of service (a database has none) and a cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingsOf {
@@ -503,7 +515,7 @@ pub static SETTINGS: &[Setting] = &[
         about: "Set the name of an environment variable to use as a basic authentication (`login:crypted_password`) from `htpasswd` command.",
     },
     Setting {
-        key: "network.ingress.enable_sticky_session",
+        key: STICKY_SESSION,
         of: APPLICATION | CONTAINER | HELM,
         kind: SettingType::Boolean,
         nullable: false,

@@ -1,9 +1,10 @@
 //! The advanced settings the simulated engine honours. A build longer than
 //! `build.timeout_max_sec` is stopped at it, in error. The builder's resources, the update
 //! strategy and the grace period of a stop have nothing here to act on (there are no machines
-//! or instances): each step they would shape says in its log what it was given.
+//! or instances): each step they would shape says in its log what it was given, as the router's
+//! step says whether a client stays with one instance (sticky sessions).
 
-use platform_api::advanced_settings::{AdvancedSettings, SettingsOf};
+use platform_api::advanced_settings::{AdvancedSettings, SettingsOf, STICKY_SESSION};
 use platform_api::{ServiceType, StepName, WireEnum};
 use serde_json::Value;
 use sqlx::SqlitePool;
@@ -95,6 +96,17 @@ impl Tuning {
                     }
                 }
             }
+            // Said only when on: by default a request goes to any instance.
+            (Action::Deploy, StepName::RouterDeployment) => self
+                .settings
+                .get(STICKY_SESSION)
+                .and_then(Value::as_bool)
+                .filter(|sticky| *sticky)
+                .map(|_| {
+                    "Router deployment: sticky sessions: each client stays with the instance it \
+                     first reached (advanced settings)."
+                        .to_string()
+                }),
             (Action::Stop | Action::Uninstall, StepName::Deployment) => {
                 let grace = self.number("deployment.termination_grace_period_seconds")?;
                 Some(format!(

@@ -6,9 +6,11 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::advanced_settings::{AdvancedSettings, SettingType, SettingsOf};
+use platform_api::advanced_settings::{
+    AdvancedSettings, ServiceNetwork, SettingType, SettingsOf, STICKY_SESSION,
+};
 use platform_api::audit::{EventType, SubTargetType};
-use platform_api::{Applications, Containers, HelmServices, Jobs, TerraformServices};
+use platform_api::{Applications, Containers, HelmServices, Jobs, ServiceType, TerraformServices};
 use sqlx::SqliteConnection;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
 use uuid::Uuid;
@@ -93,6 +95,38 @@ fn service<R: ServiceResource>(routes: &mut RouteTable) {
             edit_service::<R>,
         );
     defaults(routes, of);
+    if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
+        network::<R>(routes);
+    }
+}
+
+/// A service's network settings: a view of its sticky-session setting.
+fn network<R: ServiceResource>(routes: &mut RouteTable) {
+    let path = format!("{}/network", R::TYPE.item_template());
+    let what = R::WHAT;
+    routes
+        .add(
+            Method::GET,
+            path.clone(),
+            Permission::Read,
+            Doc::new(format!(
+                "A {what}'s network settings: whether a client stays with one instance \
+                 (`{STICKY_SESSION}` of its advanced settings)"
+            ))
+            .answers::<ServiceNetwork>(StatusCode::OK),
+            get_network::<R>,
+        )
+        .add(
+            Method::PUT,
+            path,
+            Permission::Write,
+            Doc::new(format!(
+                "Change a {what}'s network settings; it runs them at its next deployment"
+            ))
+            .body::<ServiceNetwork>()
+            .answers::<ServiceNetwork>(StatusCode::CREATED),
+            edit_network::<R>,
+        );
 }
 
 fn defaults(routes: &mut RouteTable, of: SettingsOf) {
@@ -182,20 +216,62 @@ async fn edit_service<R: ServiceResource>(
     ApiPath(service_id): ApiPath<Uuid>,
     ApiJson(edit): ApiJson<AdvancedSettings>,
 ) -> ApiResult<(StatusCode, Json<AdvancedSettings>)> {
+    let all = edit_settings::<R>(&state, &caller, service_id, &edit).await?;
+    // 201, as the platform answers an edit of settings.
+    Ok((StatusCode::CREATED, Json(all)))
+}
+
+async fn get_network<R: ServiceResource>(
+    state: State<AppState>,
+    caller: Caller,
+    service_id: ApiPath<Uuid>,
+) -> ApiResult<Json<ServiceNetwork>> {
+    let Json(all) = get_service::<R>(state, caller, service_id).await?;
+    Ok(Json(network_of(&all)))
+}
+
+async fn edit_network<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(service_id): ApiPath<Uuid>,
+    ApiJson(edit): ApiJson<ServiceNetwork>,
+) -> ApiResult<(StatusCode, Json<ServiceNetwork>)> {
+    let mut setting = AdvancedSettings::new();
+    setting.insert(STICKY_SESSION.to_string(), edit.sticky_session.into());
+    let all = edit_settings::<R>(&state, &caller, service_id, &setting).await?;
+    Ok((StatusCode::CREATED, Json(network_of(&all))))
+}
+
+fn network_of(all: &AdvancedSettings) -> ServiceNetwork {
+    ServiceNetwork {
+        sticky_session: all
+            .get(STICKY_SESSION)
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or_default(),
+    }
+}
+
+/// Applies `edit` to the service's settings (audited; the service is out of date when one
+/// changed); every setting after.
+async fn edit_settings<R: ServiceResource>(
+    state: &AppState,
+    caller: &Caller,
+    service_id: Uuid,
+    edit: &AdvancedSettings,
+) -> ApiResult<AdvancedSettings> {
     let of = settings_of::<R>();
-    of.check(&edit).map_err(ApiError::invalid)?;
+    of.check(edit).map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    find_in::<R>(&mut tx, &caller, service_id).await?;
+    find_in::<R>(&mut tx, caller, service_id).await?;
     let target = Target::service(&mut tx, service_id).await?;
     let change = Change::new(EventType::Update, target);
-    let after = save(&mut tx, &caller, (of, service_id), change, &edit).await?;
+    let after = save(&mut tx, caller, (of, service_id), change, edit).await?;
     if after.is_some() {
         engine::scope::mark_scope_out_of_date(&mut tx, Scope::Service(service_id)).await?;
     }
     let all = store::all(&mut *tx, of, service_id).await?;
     tx.commit().await?;
-    // 201, as the platform answers an edit of settings.
-    Ok((StatusCode::CREATED, Json(all)))
+    Ok(all)
 }
 
 async fn get_cluster(

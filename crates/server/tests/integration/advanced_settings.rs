@@ -202,3 +202,52 @@ async fn a_clusters_settings_are_changed_by_an_admin_unless_it_is_locked() {
         4
     );
 }
+
+#[tokio::test]
+async fn network_settings_are_the_sticky_session_setting_and_reach_the_router() {
+    let server = TestServer::new().await;
+    let (_, environment, application) = server.hierarchy().await;
+    let network = format!("/api/application/{application}/network");
+    let read = server.get(&network).await;
+    assert_eq!(read.status, StatusCode::OK, "{}", read.body);
+    assert_eq!(read.body, json!({"sticky_session": false}));
+
+    let edited = server.put(&network, json!({"sticky_session": true})).await;
+    assert_eq!(edited.status, StatusCode::CREATED, "{}", edited.body);
+    assert_eq!(edited.body, json!({"sticky_session": true}));
+    let settings = server
+        .get(&format!("/api/application/{application}/advancedSettings"))
+        .await
+        .body;
+    assert_eq!(settings["network.ingress.enable_sticky_session"], true);
+
+    server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    server.settled_status(&application).await;
+    let log = server.service_log(&application, None, None).await;
+    assert!(
+        log["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|line| line["message"].as_str())
+            .any(|line| line.starts_with("Router deployment: sticky sessions")),
+        "{log}"
+    );
+
+    let container = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "api", "registry_id": server.container_registry().await, "image_name": "acme/api", "tag": "1"}),
+        )
+        .await;
+    let container_network = format!(
+        "/api/container/{}/network",
+        container.body["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        server.get(&container_network).await.body,
+        json!({"sticky_session": false})
+    );
+}

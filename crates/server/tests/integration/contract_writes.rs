@@ -1075,6 +1075,13 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({ setting: true })),
         ));
     }
+    for kind in ["application", "container"] {
+        writes.push((
+            put.clone(),
+            format!("/{kind}/{{{kind}_id}}/network"),
+            Some(json!({"sticky_session": true})),
+        ));
+    }
     // The custom role of `records` (READ).
     let read_role = ids.id("role_id");
     writes.push((

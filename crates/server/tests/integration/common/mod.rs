@@ -833,6 +833,10 @@ pub fn concrete(path: &str, records: &Records) -> String {
             "?from_date_time=2026-01-01T00:00:00%2B00:00&to_date_time=2036-01-01T00:00:00%2B00:00"
                 .to_string()
         }
+        Some("deploymentStatus") => format!(
+            "?deploymentRequestId={}",
+            records.id("deployment_request_id")
+        ),
         _ => String::new(),
     };
     format!("/api{filled}{query}")
