@@ -309,3 +309,27 @@ mod tests {
         }
     }
 }
+
+wire_enum!(
+    /// Whether pushes to a service's branch reach the platform (the production document's git
+    /// webhook; on the reference server, the auto-deploy watch of the branch).
+    GitWebhookState {
+        Active = "ACTIVE" => "Active",
+        NotConfigured = "NOT_CONFIGURED" => "Not configured",
+        Misconfigured = "MISCONFIGURED" => "Misconfigured",
+        UnableToVerify = "UNABLE_TO_VERIFY" => "Unable to verify",
+    }
+);
+
+/// `GET /service/{id}/gitWebhookStatus` and the answer of its sync: whether pushes reach the
+/// platform, at which code host.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct GitWebhookStatus {
+    pub status: GitWebhookState,
+    pub provider: crate::git_token::GitProvider,
+    /// The events the webhook lacks, when it is misconfigured.
+    #[serde(default)]
+    pub missing_events: Option<Vec<String>>,
+}

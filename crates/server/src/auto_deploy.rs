@@ -93,6 +93,26 @@ pub async fn once(engine: &Arc<Engine>, db: &SqlitePool) -> anyhow::Result<usize
     Ok(deployed)
 }
 
+/// Reads the branch of one service now, as a round would (a sync of its webhook): a new tip
+/// becomes the push acted on at the next read; whether it queued a deployment.
+pub async fn read_now(engine: &Arc<Engine>, db: &SqlitePool, service_id: Uuid) -> ApiResult<bool> {
+    let service: Watched = sqlx::query_as(&watched_query("id = ?"))
+        .bind(service_id.hyphenated())
+        .fetch_one(db)
+        .await?;
+    let Some(path) = service
+        .url
+        .as_deref()
+        .filter(|_| service.auto_deploy)
+        .and_then(|url| engine.repositories.local(url).ok())
+    else {
+        return Ok(false);
+    };
+    look(engine, db, &service, path)
+        .await
+        .map_err(ApiError::internal)
+}
+
 /// Reads the service's branch and acts on a new tip; whether it queued a deployment.
 async fn look(
     engine: &Arc<Engine>,

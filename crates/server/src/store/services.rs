@@ -397,3 +397,35 @@ pub async fn images_used(
     }
     Ok(images)
 }
+
+/// Whether a service of the organization deploys on push, and the git repository it is built
+/// from (none for a kind not built from git, or a job or chart from elsewhere); `None` when the
+/// organization has no such service.
+pub async fn git_source(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Option<(bool, Option<platform_api::GitRepository>)>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        kind: ServiceType,
+        spec: String,
+    }
+    let row: Option<Row> =
+        sqlx::query_as("SELECT kind, spec FROM services WHERE id = ? AND organization_id = ?")
+            .bind(id.hyphenated())
+            .bind(organization_id.hyphenated())
+            .fetch_optional(db)
+            .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let spec: serde_json::Value = serde_json::from_str(&row.spec).map_err(ApiError::internal)?;
+    let auto_deploy = spec["auto_deploy"].as_bool().unwrap_or(false);
+    let repository = row
+        .kind
+        .git_repository_path()
+        .and_then(|path| spec.pointer(&path.trim_start_matches('$').replace('.', "/")))
+        .and_then(|repository| serde_json::from_value(repository.clone()).ok());
+    Ok(Some((auto_deploy, repository)))
+}

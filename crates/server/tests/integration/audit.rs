@@ -17,6 +17,11 @@ use crate::contract_writes::{
 const NOT_AUDITED: &[(&str, &str, &str)] = &[
     (
         "POST",
+        "/service/{service_id}/gitWebhook/sync",
+        "reads the service's branch now; a push it acts on is audited as the push's deployment",
+    ),
+    (
+        "POST",
         "/organization/{organization_id}/webhook/{webhook_id}/test",
         "sends a sample event to the webhook; nothing of the organization changes",
     ),

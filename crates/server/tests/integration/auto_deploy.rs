@@ -408,3 +408,70 @@ async fn a_new_image_tag_deploys_the_containers_with_auto_deploy_that_run_the_im
         .await;
     assert_error(&again, StatusCode::NOT_FOUND, "NOT_FOUND");
 }
+
+#[tokio::test]
+async fn the_webhook_status_is_the_watch_and_a_sync_reads_the_branch_now() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let (repository, url) = monorepo();
+    let git = json!({"git_repository": {"url": url, "branch": "main"}});
+    let mut watching = git.clone();
+    watching["auto_deploy"] = json!(true);
+    let web = application(&server, &environment, "web", watching).await;
+    let manual = application(&server, &environment, "manual", git).await;
+    let remote = application(
+        &server,
+        &environment,
+        "remote",
+        json!({"auto_deploy": true, "git_repository": {"url": "https://git.example.com/shop.git"}}),
+    )
+    .await;
+    let server = &server;
+    let status = |id: &str| {
+        let path = format!("/api/service/{id}/gitWebhookStatus");
+        async move { server.get(&path).await }
+    };
+    let active = status(&web).await;
+    assert_eq!(active.status, StatusCode::OK, "{}", active.body);
+    assert_eq!(active.body["status"], "ACTIVE");
+    assert_eq!(active.body["provider"], "PROVIDER_G");
+    assert_eq!(status(&manual).await.body["status"], "NOT_CONFIGURED");
+    assert_eq!(status(&remote).await.body["status"], "UNABLE_TO_VERIFY");
+    let container = server
+        .post(
+            &format!("/api/environment/{environment}/container"),
+            json!({"name": "api", "registry_id": server.container_registry().await, "image_name": "acme/api", "tag": "1"}),
+        )
+        .await;
+    let no_git = status(container.body["id"].as_str().unwrap()).await;
+    assert_error(&no_git, StatusCode::BAD_REQUEST, "NO_GIT_REPOSITORY");
+
+    // A sync reads the branch at once: its first read is where pushes count from, a push is
+    // acted on at the read after the one that saw it (or a round's, whichever comes first).
+    let sync = format!("/api/service/{web}/gitWebhook/sync");
+    let synced = server.post(&sync, json!({})).await;
+    assert_eq!(synced.status, StatusCode::OK, "{}", synced.body);
+    assert_eq!(synced.body["status"], "ACTIVE");
+    platform_server::git::commit(repository.path(), "web: new page", &[("web/page.js", "2")])
+        .unwrap();
+    server.post(&sync, json!({})).await;
+    server.post(&sync, json!({})).await;
+    let watch = server
+        .get(&format!("/api/application/{web}/autoDeploy"))
+        .await
+        .body;
+    assert_eq!(pushes(&watch)[0]["message"], "web: new page", "{watch}");
+    assert_eq!(pushes(&watch)[0]["outcome"], "DEPLOYED");
+    // The service that does not deploy on push is left alone by a sync.
+    let manual_sync = server
+        .post(&format!("/api/service/{manual}/gitWebhook/sync"), json!({}))
+        .await;
+    assert_eq!(manual_sync.body["status"], "NOT_CONFIGURED");
+    assert!(pushes(
+        &server
+            .get(&format!("/api/application/{manual}/autoDeploy"))
+            .await
+            .body
+    )
+    .is_empty());
+}

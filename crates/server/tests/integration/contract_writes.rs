@@ -1075,6 +1075,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({ setting: true })),
         ));
     }
+    writes.push((
+        post.clone(),
+        "/service/{service_id}/gitWebhook/sync".into(),
+        None,
+    ));
     for kind in ["application", "container"] {
         writes.push((
             put.clone(),

@@ -11,6 +11,7 @@ pub(crate) mod databases;
 mod deployment_queue;
 mod deployment_restrictions;
 mod environment_services;
+mod git_webhook;
 pub(crate) mod helm;
 mod image_auto_deploy;
 pub(crate) mod jobs;
@@ -49,4 +50,5 @@ pub fn register(routes: &mut RouteTable) {
     backups::register(routes);
     deployment_restrictions::register(routes);
     image_auto_deploy::register(routes);
+    git_webhook::register(routes);
 }
