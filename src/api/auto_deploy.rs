@@ -1,11 +1,12 @@
 //! Auto-deploy of a service built from git: its deployment restrictions (the document's), and,
 //! where the API is this server, what the watch of its branch saw and the branch's commits with
-//! the paths each changed (`Enhancement::AutoDeployWatch`, `Enhancement::CommitChanges`).
+//! the paths each changed (`Enhancement::AutoDeployWatch`, `Enhancement::CommitChanges`); its git
+//! webhook's status and sync (the document's).
 
 use gloo_net::http::Method;
 use platform_api::{
-    AutoDeployWatch, CommitChanges, DeploymentRestriction, DeploymentRestrictionRequest, List,
-    ServiceType,
+    AutoDeployWatch, CommitChanges, DeploymentRestriction, DeploymentRestrictionRequest,
+    GitWebhookStatus, List, ServiceType,
 };
 use uuid::Uuid;
 
@@ -79,4 +80,24 @@ impl Api {
             .await?;
         Ok(list.map(|list| list.results))
     }
+
+    /// Whether pushes to the service's branch reach the platform (its git webhook).
+    pub async fn git_webhook_status(&self, service: Uuid) -> Result<GitWebhookStatus, ApiError> {
+        self.get(&webhook_path(service, "gitWebhookStatus")).await
+    }
+
+    /// Asks the platform to set the service's git webhook right (on the reference server, to
+    /// read the branch now); its status after.
+    pub async fn sync_git_webhook(&self, service: Uuid) -> Result<GitWebhookStatus, ApiError> {
+        // The operation takes no body.
+        self.post(
+            &webhook_path(service, "gitWebhook/sync"),
+            &serde_json::Value::Null,
+        )
+        .await
+    }
+}
+
+fn webhook_path(service: Uuid, what: &str) -> String {
+    format!("/service/{service}/{what}")
 }

@@ -299,4 +299,8 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/terraform/availableVersion",
         decodes::<List<TerraformVersion>>,
     ),
+    (
+        "/service/{serviceId}/gitWebhookStatus",
+        decodes::<GitWebhookStatus>,
+    ),
 ];

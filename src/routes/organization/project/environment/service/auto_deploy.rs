@@ -6,7 +6,10 @@
 use std::time::Duration;
 
 use leptos::prelude::*;
-use platform_api::{short_id, AutoDeployWatch, Push, PushOutcome, ServiceType, WireEnum};
+use platform_api::{
+    short_id, AutoDeployWatch, GitWebhookState, GitWebhookStatus, Push, PushOutcome, ServiceType,
+    WireEnum,
+};
 use uuid::Uuid;
 
 use crate::api::use_api;
@@ -14,6 +17,7 @@ use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
+use crate::state::toasts::use_toasts;
 
 use super::AddressedService;
 
@@ -84,7 +88,52 @@ fn AutoDeploy(
                         <span class="mono">{branch.clone()}</span>"."</p>
                 }.into_any(),
             })}
+            {on.then(|| view! { <GitWebhook id on_synced=Callback::new(move |()| watch.refetch())/> })}
         </section>
+    }
+}
+
+/// Whether pushes reach the platform (the service's git webhook), with a button that sets it
+/// right (on the reference server, reads the branch now); nothing where the API does not say.
+#[component]
+fn GitWebhook(id: Uuid, on_synced: Callback<()>) -> impl IntoView {
+    let api = use_api();
+    let toasts = use_toasts();
+    let status = resource(move || async move { api.git_webhook_status(id).await.ok() });
+    let sync = Action::new_local(move |_: &()| async move {
+        match api.sync_git_webhook(id).await {
+            Ok(_) => {
+                toasts.success("Webhook synchronized.");
+                status.refetch();
+                on_synced.run(());
+            }
+            Err(error) => toasts.error(error.to_string()),
+        }
+    });
+    move || {
+        let GitWebhookStatus {
+            status: state,
+            missing_events,
+            ..
+        } = status.get().flatten()?;
+        let badge = match state {
+            GitWebhookState::Active => "badge badge--success",
+            GitWebhookState::Misconfigured => "badge badge--failure",
+            _ => "badge badge--neutral",
+        };
+        let missing = missing_events
+            .filter(|events| !events.is_empty())
+            .map(|events| format!("Missing events: {}.", events.join(", ")));
+        Some(view! {
+            <p class="webhook">
+                "Git webhook: "
+                <span class=badge><span class="badge__dot" aria-hidden="true"></span>{state.label()}</span>" "
+                <button type="button" class="button button--secondary button--small"
+                    disabled=move || sync.pending().get()
+                    on:click=move |_| { sync.dispatch_local(()); }>"Sync webhook"</button>
+            </p>
+            {missing.map(|missing| view! { <p class="muted">{missing}</p> })}
+        })
     }
 }
 
