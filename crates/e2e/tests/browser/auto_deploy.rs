@@ -83,6 +83,22 @@ async fn a_push_arrives_on_the_service_page_and_deploys_it() -> anyhow::Result<(
             "docs: how to run",
         )
         .await?;
+    // The git webhook the platform keeps for it (here, the watch), set right on request.
+    browser
+        .wait_for_text(
+            "section[aria-labelledby=auto-deploy-title]",
+            "Git webhook: Active",
+        )
+        .await?;
+    browser
+        .click_text(
+            "section[aria-labelledby=auto-deploy-title] button",
+            "Sync webhook",
+        )
+        .await?;
+    browser
+        .wait_for_text(".toast--success", "Webhook synchronized.")
+        .await?;
     // A mark that a reload would wipe.
     browser
         .client
