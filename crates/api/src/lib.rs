@@ -41,6 +41,7 @@ pub mod helm;
 pub mod helm_repository;
 pub mod history;
 pub mod job;
+pub mod kubeconfig;
 pub mod link;
 pub mod logs;
 pub mod member;

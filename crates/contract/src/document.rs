@@ -189,8 +189,7 @@ impl<'a> Operation<'a> {
             .responses()
             .find(|(code, _)| code.as_str() == status.to_string())?
             .1;
-        let response = self.document.resolve(response);
-        response.pointer("/content/application~1json/schema")
+        schema_of(self.document.resolve(response))
     }
 
     /// The query parameters the operation reads: name, schema, whether required.
@@ -214,8 +213,7 @@ impl<'a> Operation<'a> {
     /// The JSON schema of the request body, if the operation takes one.
     pub fn request_schema(&self) -> Option<&'a Value> {
         let body = self.value.get("requestBody")?;
-        let body = self.document.resolve(body);
-        body.pointer("/content/application~1json/schema")
+        schema_of(self.document.resolve(body))
     }
 
     /// Whether an answer of `status` with `body` is what the document says this operation
@@ -279,4 +277,14 @@ impl<'a> Operation<'a> {
             Err(errors)
         }
     }
+}
+
+/// The schema of a request's or an answer's content: its JSON one, else that of the one media
+/// type it has (a kubeconfig's YAML text, read as a string).
+fn schema_of(payload: &Value) -> Option<&Value> {
+    let content = payload.get("content")?.as_object()?;
+    content
+        .get("application/json")
+        .or_else(|| content.values().next())?
+        .get("schema")
 }

@@ -153,6 +153,20 @@ pub async fn find<'e, T: DeserializeOwned>(
     })
 }
 
+/// Replaces the secrets of the record `id`, its record as it is.
+pub async fn set_secrets(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    secrets: &Secrets,
+) -> ApiResult<()> {
+    sqlx::query("UPDATE organization_resources SET secrets = ? WHERE id = ?")
+        .bind(serde_json::to_string(secrets).map_err(ApiError::internal)?)
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<()> {
     sqlx::query("DELETE FROM organization_resources WHERE id = ?")
         .bind(id.hyphenated())

@@ -405,3 +405,82 @@ async fn a_cluster_is_deployed_and_stopped_with_its_log_and_says_what_runs_on_it
         .unwrap()
         .contains("edge-prod"));
 }
+
+#[tokio::test]
+async fn a_kubeconfig_is_written_or_given_kept_sealed_and_read_with_write() {
+    let server = TestServer::new().await;
+    let id = cluster(
+        &server,
+        json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3"}),
+    )
+    .await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let organization = &server.organization_id;
+    let path = format!("/api/organization/{organization}/cluster/{id}/kubeconfig");
+    let written = server.get(&path).await;
+    assert_eq!(written.status, StatusCode::OK, "{}", written.body);
+    assert_eq!(written.headers["content-type"], "application/x-yaml");
+    let text = written.body.as_str().unwrap().to_string();
+    assert!(text.starts_with("apiVersion: v1\nkind: Config\n"), "{text}");
+    assert!(text.contains(".clusters.platform.invalid"), "{text}");
+    let token = text
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("token: "))
+        .expect("a token")
+        .to_string();
+    // The same token at the next reading: made once, kept sealed.
+    assert!(server.get(&path).await.body.as_str().unwrap().contains(&token));
+    let stored: String = sqlx::query_scalar("SELECT secrets FROM organization_resources WHERE id = ?")
+        .bind(&id)
+        .fetch_one(&server.state.db)
+        .await
+        .unwrap();
+    assert!(!stored.contains(&token), "{stored}");
+    let by_command = server
+        .get(&format!("{path}?with_token_from_cli=true&read_only=true"))
+        .await;
+    let command = by_command.body.as_str().unwrap();
+    assert!(command.contains("--read-only") && !command.contains("token: "), "{command}");
+
+    // Reading one takes WRITE, as the credentials in it do.
+    let reader = format!("Token {}", server.token_with_role("READ").await);
+    let refused = server.call(Method::GET, &path, Some(&reader), None).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+
+    // One given is checked, kept and answered as given.
+    let auth = format!("Token {}", server.token);
+    let yaml = |body: &str| {
+        axum::http::Request::builder()
+            .method(Method::PUT)
+            .uri(&path)
+            .header("Authorization", &auth)
+            .header("Content-Type", "application/x-yaml")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap()
+    };
+    let bad = server.send(yaml("hello: world\n")).await;
+    assert_invalid_fields(&bad, &["body"]);
+    let given = "apiVersion: v1\nkind: Config\nclusters:\n- name: edge\n  cluster:\n    server: https://10.0.0.1:6443\n";
+    let put = server.send(yaml(given)).await;
+    assert_eq!(put.status, StatusCode::NO_CONTENT, "{}", put.body);
+    assert_eq!(server.get(&path).await.body, given);
+
+    // Each reading is in the audit log, the kubeconfig in none of it.
+    let events = server
+        .get(&format!(
+            "/api/organization/{organization}/events?targetId={id}"
+        ))
+        .await
+        .body;
+    let exports = events["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["event_type"] == "EXPORT")
+        .count();
+    assert_eq!(exports, 4, "{events}");
+    assert!(!events.to_string().contains("10.0.0.1"), "{events}");
+    assert!(!events.to_string().contains(&token), "{events}");
+}

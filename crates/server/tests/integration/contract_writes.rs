@@ -1080,6 +1080,14 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/service/{service_id}/gitWebhook/sync".into(),
         None,
     ));
+    // A client generated from the document sends the YAML as a JSON string.
+    writes.push((
+        put.clone(),
+        "/organization/{organization_id}/cluster/{cluster_id}/kubeconfig".into(),
+        Some(json!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: edge\n  cluster:\n    server: https://10.0.0.1:6443\n"
+        )),
+    ));
     for kind in ["application", "container"] {
         writes.push((
             put.clone(),

@@ -8,6 +8,7 @@ mod cluster_actions;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
+mod kubeconfig;
 pub(crate) mod git_tokens;
 pub(crate) mod groups;
 pub(crate) mod helm_repositories;
@@ -30,6 +31,7 @@ pub fn register(routes: &mut RouteTable) {
     alert_receivers::register(routes);
     clusters::register(routes);
     cluster_actions::register(routes);
+    kubeconfig::register(routes);
     registry_images::register(routes);
     resources::register::<container_registries::ContainerRegistries>(routes);
     webhooks::register(routes);

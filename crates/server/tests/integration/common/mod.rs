@@ -125,8 +125,14 @@ impl TestServer {
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let yaml = headers
+            .get(axum::http::header::CONTENT_TYPE)
+            .is_some_and(|media| media.as_bytes().starts_with(b"application/x-yaml"));
         let body = if bytes.is_empty() {
             Value::Null
+        } else if yaml {
+            // A text the document answers as YAML (a kubeconfig): its text.
+            Value::String(String::from_utf8(bytes.to_vec()).expect("a YAML answer is UTF-8"))
         } else {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| panic!("{status} answered a body that is not JSON: {bytes:?}"))
