@@ -159,4 +159,10 @@ impl Api {
     pub async fn cluster_token(&self, cluster: Uuid) -> Result<ClusterToken, ApiError> {
         self.get(&format!("/cluster/{cluster}/token")).await
     }
+
+    /// The cluster's kubeconfig (YAML), its credentials included: shown on request, never kept.
+    pub async fn cluster_kubeconfig(&self, org: Uuid, cluster: Uuid) -> Result<String, ApiError> {
+        self.get_text(&format!("/organization/{org}/cluster/{cluster}/kubeconfig"))
+            .await
+    }
 }

@@ -81,6 +81,12 @@ impl Api {
         self.send(Method::GET, path, None).await
     }
 
+    /// A read whose answer is text, not JSON (a kubeconfig's YAML), as it came.
+    pub async fn get_text(&self, path: &str) -> Result<String, ApiError> {
+        let bytes = self.send_body(Method::GET, path, None).await?;
+        String::from_utf8(bytes).map_err(|error| ApiError::Decode(error.to_string()))
+    }
+
     pub async fn post<B: Serialize, T: DeserializeOwned>(
         &self,
         path: &str,

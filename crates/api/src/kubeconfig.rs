@@ -98,7 +98,11 @@ mod tests {
         }
         let refused = check_kubeconfig("apiVersion: v1\nclusters: []\n").unwrap_err();
         assert_eq!(refused.field, "body");
-        assert!(refused.message.contains("`kind: Config`"), "{}", refused.message);
+        assert!(
+            refused.message.contains("`kind: Config`"),
+            "{}",
+            refused.message
+        );
         assert!(check_kubeconfig(&"#".repeat(KUBECONFIG_MAX_BYTES + 1)).is_err());
     }
 }

@@ -431,18 +431,28 @@ async fn a_kubeconfig_is_written_or_given_kept_sealed_and_read_with_write() {
         .expect("a token")
         .to_string();
     // The same token at the next reading: made once, kept sealed.
-    assert!(server.get(&path).await.body.as_str().unwrap().contains(&token));
-    let stored: String = sqlx::query_scalar("SELECT secrets FROM organization_resources WHERE id = ?")
-        .bind(&id)
-        .fetch_one(&server.state.db)
+    assert!(server
+        .get(&path)
         .await
-        .unwrap();
+        .body
+        .as_str()
+        .unwrap()
+        .contains(&token));
+    let stored: String =
+        sqlx::query_scalar("SELECT secrets FROM organization_resources WHERE id = ?")
+            .bind(&id)
+            .fetch_one(&server.state.db)
+            .await
+            .unwrap();
     assert!(!stored.contains(&token), "{stored}");
     let by_command = server
         .get(&format!("{path}?with_token_from_cli=true&read_only=true"))
         .await;
     let command = by_command.body.as_str().unwrap();
-    assert!(command.contains("--read-only") && !command.contains("token: "), "{command}");
+    assert!(
+        command.contains("--read-only") && !command.contains("token: "),
+        "{command}"
+    );
 
     // Reading one takes WRITE, as the credentials in it do.
     let reader = format!("Token {}", server.token_with_role("READ").await);

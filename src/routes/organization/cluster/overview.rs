@@ -116,7 +116,7 @@ pub fn ClusterOverview() -> impl IntoView {
             {loaded(log, 3, move |lines| view! { <ActionLog lines/> })}
         </section>
         {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <RunsHere org cluster/> })}
-        {move || cluster_id.get().map(|cluster| view! { <Access cluster/> })}
+        {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <Access org cluster/> })}
     }
 }
 
@@ -376,9 +376,10 @@ fn LockForm(cluster: Uuid, on_changed: Callback<()>) -> impl IntoView {
     }
 }
 
-/// A short-lived token to reach the cluster with kubectl, fetched on demand.
+/// A short-lived token to reach the cluster with kubectl, and its kubeconfig, each fetched on
+/// demand and held by this view only.
 #[component]
-fn Access(cluster: Uuid) -> impl IntoView {
+fn Access(org: Uuid, cluster: Uuid) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let token = RwSignal::new(None::<ClusterToken>);
@@ -391,6 +392,7 @@ fn Access(cluster: Uuid) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="access-title">
             <h2 id="access-title">"Access"</h2>
+            <Kubeconfig org cluster/>
             <p class="muted">"A token for kubectl, valid for a few minutes; each request makes a new one."</p>
             {move || match token.get() {
                 None => view! {
@@ -414,5 +416,49 @@ fn Access(cluster: Uuid) -> impl IntoView {
                 }
             }}
         </section>
+    }
+}
+
+/// The cluster's kubeconfig, shown when asked for (it holds credentials: WRITE reads it, and
+/// each reading is in the audit log).
+#[component]
+fn Kubeconfig(org: Uuid, cluster: Uuid) -> impl IntoView {
+    let api = use_api();
+    let permitted = Permitted::new(RolePermission::Write, "read the cluster's kubeconfig");
+    let shown = RwSignal::new(None::<String>);
+    let failed = RwSignal::new(None::<String>);
+    let fetch = Action::new_local(move |_: &()| async move {
+        match api.cluster_kubeconfig(org, cluster).await {
+            Ok(kubeconfig) => {
+                failed.set(None);
+                shown.set(Some(kubeconfig));
+            }
+            Err(error) => {
+                permitted.note(&error);
+                failed.set(Some(error.to_string()));
+            }
+        }
+    });
+    move || {
+        match shown.get() {
+        Some(kubeconfig) => view! {
+            <pre class="mono kubeconfig" aria-label="Kubeconfig" tabindex="0">{kubeconfig.clone()}</pre>
+            <div class="actions">
+                <CopyButton text=kubeconfig label="Copy the kubeconfig"/>
+                <button type="button" class="button button--ghost button--small"
+                    on:click=move |_| shown.set(None)>"Hide the kubeconfig"</button>
+            </div>
+        }.into_any(),
+        None => view! {
+            <p class="actions__refusal">{move || permitted.refusal()}</p>
+            <div class="actions">
+                <button type="button" class="button button--secondary"
+                    disabled=Signal::derive(move || fetch.pending().get() || permitted.refusal().is_some())
+                    title=Signal::derive(move || permitted.refusal())
+                    on:click=move |_| { fetch.dispatch_local(()); }>"Show the kubeconfig"</button>
+            </div>
+            {move || failed.get().map(|message| view! { <p class="field__error" role="alert">{message}</p> })}
+        }.into_any(),
+    }
     }
 }

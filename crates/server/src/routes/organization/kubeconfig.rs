@@ -106,7 +106,11 @@ async fn read(
                     made
                 }
             };
-            simulated_kubeconfig(cluster_id, &stored.record.name, KubeconfigUser::Token(&token))
+            simulated_kubeconfig(
+                cluster_id,
+                &stored.record.name,
+                KubeconfigUser::Token(&token),
+            )
         }
     };
     let change = cluster_change(&mut tx, EventType::Export, organization_id, cluster_id).await?;
