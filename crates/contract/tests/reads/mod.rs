@@ -303,4 +303,8 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/service/{serviceId}/gitWebhookStatus",
         decodes::<GitWebhookStatus>,
     ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/kubeconfig",
+        decodes::<String>,
+    ),
 ];
