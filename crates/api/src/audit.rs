@@ -247,6 +247,72 @@ pub struct EventQuery {
     pub service_environment_id: Option<Uuid>,
 }
 
+wire_enum!(
+    /// What `GET /organization/{id}/targets` lists: the projects or the environments the entries
+    /// belong to, rather than their targets.
+    TargetLevel {
+        Project = "PROJECT" => "Projects",
+        Environment = "ENVIRONMENT" => "Environments",
+    }
+);
+
+/// The filters of `GET /organization/{id}/targets`, with the document's names: those of the
+/// events, and which level to list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetsQuery {
+    #[serde(default)]
+    pub from_timestamp: Option<String>,
+    #[serde(default)]
+    pub to_timestamp: Option<String>,
+    #[serde(default)]
+    pub event_type: Option<EventType>,
+    #[serde(default)]
+    pub target_type: Option<TargetType>,
+    #[serde(default)]
+    pub triggered_by: Option<String>,
+    #[serde(default)]
+    pub origin: Option<Origin>,
+    #[serde(default)]
+    pub project_id: Option<Uuid>,
+    #[serde(default)]
+    pub environment_id: Option<Uuid>,
+    #[serde(default)]
+    pub target_level_to_fetch: Option<TargetLevel>,
+}
+
+impl TargetsQuery {
+    /// The same filters, as the events' query names them.
+    pub fn events(&self) -> EventQuery {
+        EventQuery {
+            from_timestamp: self.from_timestamp.clone(),
+            to_timestamp: self.to_timestamp.clone(),
+            event_type: self.event_type,
+            target_type: self.target_type,
+            triggered_by: self.triggered_by.clone(),
+            origin: self.origin,
+            service_project_id: self.project_id,
+            service_environment_id: self.environment_id,
+            ..EventQuery::default()
+        }
+    }
+}
+
+/// A target (or a project, an environment) the audit log's entries name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventTarget {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// `GET /organization/{id}/targets`: what the entries name, for the log's filters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EventTargets {
+    pub targets: Vec<EventTarget>,
+}
+
 /// The query's timestamps and tokens, read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EventWindow {

@@ -4,8 +4,8 @@
 
 use chrono::{DateTime, Utc};
 use platform_api::audit::{
-    EventLinks, EventQuery, EventType, EventWindow, OrganizationEvent, OrganizationEventList,
-    Origin, SubTargetType, TargetType,
+    EventLinks, EventQuery, EventTarget, EventType, EventWindow, OrganizationEvent,
+    OrganizationEventList, Origin, SubTargetType, TargetLevel, TargetType, TargetsQuery,
 };
 use platform_api::ServiceType;
 use serde::Serialize;
@@ -631,6 +631,49 @@ fn filtered<'q>(
     if let Some(to) = window.to_nanos {
         builder.push(" AND at_nanos <= ").push_bind(to);
     }
+}
+
+/// How many targets a list of them holds at most.
+const TARGETS_MAX: i64 = 1000;
+
+/// What the entries `reader` may read name, by name, as the query filters them: their targets,
+/// or their projects or environments.
+pub async fn targets(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    reader: Permission,
+    query: &TargetsQuery,
+) -> ApiResult<Vec<EventTarget>> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        name: String,
+    }
+    let events = query.events();
+    let window = events.window().map_err(ApiError::invalid)?;
+    let (id, name) = match query.target_level_to_fetch {
+        Some(TargetLevel::Project) => ("project_id", "project_name"),
+        Some(TargetLevel::Environment) => ("environment_id", "environment_name"),
+        _ => ("target_id", "target_name"),
+    };
+    let mut builder = QueryBuilder::new(format!(
+        "SELECT {id} AS id, MAX({name}) AS name FROM audit_events"
+    ));
+    filtered(&mut builder, organization_id, reader, &events, &window);
+    builder
+        .push(format!(
+            " AND {id} IS NOT NULL AND {id} != '' GROUP BY {id} ORDER BY name LIMIT "
+        ))
+        .push_bind(TARGETS_MAX);
+    let rows: Vec<Row> = builder.build_query_as().fetch_all(db).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| EventTarget {
+            id: row.id,
+            name: row.name,
+        })
+        .collect())
 }
 
 /// A page of the organization's changes that `reader` may read, newest first, with links to the

@@ -100,6 +100,47 @@ async fn a_read_role_does_not_see_the_entries_of_what_only_admin_reads() {
         )
         .await;
     assert_eq!(filtered.body["events"], json!([]));
+
+    // The targets the log's filters offer follow the same rule.
+    let targets = |authorization: String, query: &'static str| {
+        let path = format!("/api/organization/{organization}/targets{query}");
+        let server = &server;
+        async move {
+            let reply = server
+                .call(Method::GET, &path, Some(&authorization), None)
+                .await;
+            assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+            let names: Vec<String> = reply.body["targets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|target| target["name"].as_str().unwrap().to_string())
+                .collect();
+            names
+        }
+    };
+    let admin_targets = targets(server.auth(), "").await;
+    assert!(
+        admin_targets.contains(&"night-shift".to_string()),
+        "{admin_targets:?}"
+    );
+    let read_targets = targets(read.clone(), "").await;
+    assert!(
+        read_targets.contains(&"visible-to-all".to_string()),
+        "{read_targets:?}"
+    );
+    assert!(
+        !read_targets.contains(&"night-shift".to_string()),
+        "{read_targets:?}"
+    );
+    assert_eq!(
+        targets(read.clone(), "?targetType=WEBHOOK").await,
+        Vec::<String>::new()
+    );
+    // By project: those the entries belong to, each once.
+    server.staging().await;
+    let projects = targets(read, "?targetLevelToFetch=PROJECT").await;
+    assert_eq!(projects, ["shop", "visible-to-all"], "{projects:?}");
 }
 
 #[tokio::test]

@@ -4,7 +4,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::Json;
 use platform_api::audit::{
-    EventType, OrganizationEventList, Origin, SubTargetType, TargetType, EVENT_PAGE_SIZE_MAX,
+    EventTargets, EventType, OrganizationEventList, Origin, SubTargetType, TargetLevel, TargetType,
+    TargetsQuery, EVENT_PAGE_SIZE_MAX,
 };
 use uuid::Uuid;
 
@@ -41,7 +42,39 @@ pub fn register(routes: &mut RouteTable) {
         .query("serviceEnvironmentId", false, doc::uuid())
         .answers::<OrganizationEventList>(StatusCode::OK),
         list_events,
+    )
+    .add(
+        Method::GET,
+        "/organization/{organization_id}/targets",
+        Permission::Read,
+        Doc::new(
+            "What the changes the caller may read name, by name, for the log's filters: their \
+             targets, or (`targetLevelToFetch`) their projects or environments; filtered as the \
+             events are",
+        )
+        .query("fromTimestamp", false, doc::text())
+        .query("toTimestamp", false, doc::text())
+        .query("eventType", false, doc::one_of_enum::<EventType>())
+        .query("targetType", false, doc::one_of_enum::<TargetType>())
+        .query("triggeredBy", false, doc::text())
+        .query("origin", false, doc::one_of_enum::<Origin>())
+        .query("projectId", false, doc::uuid())
+        .query("environmentId", false, doc::uuid())
+        .query("targetLevelToFetch", false, doc::one_of_enum::<TargetLevel>())
+        .answers::<EventTargets>(StatusCode::OK),
+        list_targets,
     );
+}
+
+async fn list_targets(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiQuery(query): ApiQuery<TargetsQuery>,
+) -> ApiResult<Json<EventTargets>> {
+    own_organization(&caller, organization_id)?;
+    let targets = audit::targets(&state.db, organization_id, caller.level(), &query).await?;
+    Ok(Json(EventTargets { targets }))
 }
 
 async fn list_events(
