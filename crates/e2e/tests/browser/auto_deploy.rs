@@ -84,12 +84,10 @@ async fn a_push_arrives_on_the_service_page_and_deploys_it() -> anyhow::Result<(
         )
         .await?;
     // The git webhook the platform keeps for it (here, the watch), set right on request.
-    browser
-        .wait_for_text(
-            "section[aria-labelledby=auto-deploy-title]",
-            "Git webhook: Active",
-        )
+    let card = browser
+        .wait_for_text("section[aria-labelledby=auto-deploy-title]", "Sync webhook")
         .await?;
+    assert!(card.contains("Git webhook:\nActive"), "{card}");
     browser
         .click_text(
             "section[aria-labelledby=auto-deploy-title] button",

@@ -107,8 +107,16 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
     browser.wait_for_text("[data-version]", "1.29").await?;
     browser.action_button("Upgrade to 1.30").await?;
 
+    // The upgrade's toast, closed so that it covers nothing below.
+    browser.click(".toast--success button").await?;
+    browser.click_button("Show the kubeconfig").await?;
+    let kubeconfig = browser
+        .wait_for_text("pre[aria-label=Kubeconfig]", "kind: Config")
+        .await?;
+    assert!(kubeconfig.contains("token: "), "{kubeconfig}");
+    browser.click_button("Hide the kubeconfig").await?;
     browser
-        .click("[aria-labelledby=access-title] button")
+        .click_text("[aria-labelledby=access-title] button", "Get a token")
         .await?;
     let access = browser
         .wait_for_text("[aria-labelledby=access-title]", "Expires in 15 min")
