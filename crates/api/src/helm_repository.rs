@@ -32,7 +32,9 @@ impl HelmRepositoryKind {
     /// The schemes a repository of this kind is reached with.
     pub fn schemes(self) -> &'static [&'static str] {
         match self {
-            HelmRepositoryKind::Https => &["https://", "http://"],
+            // file://: a local directory holding an index.yaml, as helm reads one (the reference
+            // server reads its charts where `--git-root` reaches it).
+            HelmRepositoryKind::Https => &["https://", "http://", "file://"],
             _ => &["oci://", "https://"],
         }
     }
@@ -230,6 +232,92 @@ mod tests {
                 "config.region",
                 "config.access_key_id",
                 "config.secret_access_key"
+            ]
+        );
+    }
+}
+
+/// A chart of a helm repository with its versions (`GET …/helmRepository/{id}/charts`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChartVersions {
+    pub chart_name: String,
+    #[serde(default)]
+    pub versions: Vec<String>,
+}
+
+/// The charts of a repository's `index.yaml` with their versions, in the order written, read
+/// in one pass over its lines: each chart a key under `entries:`, each version the `version`
+/// field of one of its list items (a dependency's, written deeper, is not one).
+pub fn charts_in_index(index: &str) -> Vec<ChartVersions> {
+    let indentation = |line: &str| line.len() - line.trim_start().len();
+    let mut charts: Vec<ChartVersions> = Vec::new();
+    let mut in_entries = false;
+    // The indentation of the chart names, of the current chart's list items, and of their fields.
+    let (mut chart_at, mut item_at, mut field_at) = (None::<usize>, None::<usize>, None::<usize>);
+    for line in index.lines() {
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let at = indentation(line);
+        if at == 0 {
+            in_entries = text == "entries:";
+            continue;
+        }
+        if !in_entries {
+            continue;
+        }
+        if chart_at.is_none_or(|chart| at <= chart) && !text.starts_with('-') {
+            if let Some(name) = text.strip_suffix(':') {
+                (chart_at, item_at, field_at) = (Some(at), None, None);
+                charts.push(ChartVersions {
+                    chart_name: name.trim_matches(['"', '\'']).to_string(),
+                    versions: Vec::new(),
+                });
+                continue;
+            }
+        }
+        // A list item of the chart starts its fields two columns after its dash; a dash deeper
+        // is a list within an item (its dependencies).
+        let field = match text.strip_prefix("- ") {
+            Some(rest) if item_at.is_none_or(|item| item == at) => {
+                (item_at, field_at) = (Some(at), Some(at + 2));
+                rest
+            }
+            Some(_) => continue,
+            None if Some(at) == field_at => text,
+            None => continue,
+        };
+        if let Some(version) = field.strip_prefix("version:") {
+            if let Some(chart) = charts.last_mut() {
+                chart
+                    .versions
+                    .push(version.trim().trim_matches(['"', '\'']).to_string());
+            }
+        }
+    }
+    charts
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    #[test]
+    fn an_index_gives_each_chart_its_versions_but_not_its_dependencies() {
+        let index = "apiVersion: v1\nentries:\n  redis:\n  - apiVersion: v2\n    name: redis\n    version: 19.0.0\n    dependencies:\n    - name: common\n      version: 2.0.0\n  - name: redis\n    version: \"18.1.2\"\n  web:\n  - version: 0.1.0\n    name: web\ngenerated: \"2026-01-01T00:00:00Z\"\n";
+        assert_eq!(
+            charts_in_index(index),
+            [
+                ChartVersions {
+                    chart_name: "redis".into(),
+                    versions: vec!["19.0.0".into(), "18.1.2".into()]
+                },
+                ChartVersions {
+                    chart_name: "web".into(),
+                    versions: vec!["0.1.0".into()]
+                },
             ]
         );
     }

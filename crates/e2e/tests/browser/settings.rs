@@ -31,7 +31,7 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
     browser
         .wait_for_text(
             "#field-url-error",
-            "must start with https:// or http:// for HTTPS chart repository",
+            "must start with https:// or http:// or file:// for HTTPS chart repository",
         )
         .await?;
     // An ECR repository asks for its key pair, the secret one typed unseen.

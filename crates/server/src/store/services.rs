@@ -429,3 +429,49 @@ pub async fn git_source(
         .and_then(|repository| serde_json::from_value(repository.clone()).ok());
     Ok(Some((auto_deploy, repository)))
 }
+
+/// The charts the organization's helm services install or installed from the helm repository
+/// `repository_id`, each with its versions (the one set now and those deployed), by name.
+pub async fn charts_used(
+    db: &SqlitePool,
+    organization_id: Uuid,
+    repository_id: Uuid,
+) -> ApiResult<Vec<(String, Vec<String>)>> {
+    #[derive(sqlx::FromRow)]
+    struct Used {
+        chart_name: String,
+        chart_version: String,
+    }
+    let used: Vec<Used> = sqlx::query_as(
+        "WITH charts AS (
+             SELECT s.id, json_extract(s.spec, '$.source.repository.chart_name') AS chart_name,
+                    json_extract(s.spec, '$.source.repository.chart_version') AS chart_version
+             FROM services s
+             WHERE s.organization_id = ?1 AND s.kind = ?2
+               AND json_extract(s.spec, '$.source.repository.repository.id') = ?3)
+         SELECT DISTINCT chart_name, chart_version FROM (
+             SELECT chart_name, chart_version FROM charts
+             UNION
+             SELECT c.chart_name, json_extract(d.spec, '$.source.repository.chart_version')
+             FROM charts c JOIN deployments d ON d.service_id = c.id)
+         WHERE chart_name IS NOT NULL AND chart_version IS NOT NULL
+         ORDER BY chart_name, chart_version",
+    )
+    .bind(organization_id.hyphenated())
+    .bind(ServiceType::Helm)
+    .bind(repository_id.hyphenated().to_string())
+    .fetch_all(db)
+    .await?;
+    let mut charts: Vec<(String, Vec<String>)> = Vec::new();
+    for Used {
+        chart_name,
+        chart_version,
+    } in used
+    {
+        match charts.last_mut() {
+            Some((name, versions)) if *name == chart_name => versions.push(chart_version),
+            _ => charts.push((chart_name, vec![chart_version])),
+        }
+    }
+    Ok(charts)
+}

@@ -427,6 +427,18 @@ async fn helm_services_come_from_git_or_a_helm_repository() {
     assert_eq!(associated["results"][0]["service_id"], id);
     assert_eq!(associated["results"][0]["service_type"], "HELM");
     assert_eq!(associated["results"][0]["environment_name"], "staging");
+    // The repository is remote: the charts known are those its services install.
+    let charts = server
+        .get(&format!(
+            "/api/organization/{}/helmRepository/{repository_id}/charts",
+            server.organization_id
+        ))
+        .await;
+    assert_eq!(charts.status, StatusCode::OK, "{}", charts.body);
+    assert_eq!(
+        charts.body["results"],
+        json!([{"chart_name": "redis", "versions": ["19.0.0"]}])
+    );
     server
         .post(&format!("/api/helm/{id}/deploy"), json!({}))
         .await;
@@ -736,4 +748,41 @@ async fn a_database_runs_a_version_of_its_type_and_never_goes_back() {
         "may not go back from 16: one of 16, 17"
     );
     assert_eq!(server.get(&database).await.body["version"], "16");
+}
+
+#[tokio::test]
+async fn a_local_helm_repositorys_charts_are_read_from_its_index() {
+    let server = TestServer::new().await;
+    let dir = tempfile::TempDir::new().unwrap();
+    std::fs::write(
+        dir.path().join("index.yaml"),
+        "apiVersion: v1\nentries:\n  web:\n  - name: web\n    version: 0.2.0\n  - name: web\n    version: 0.1.0\n  worker:\n  - name: worker\n    version: 1.0.0\n",
+    )
+    .unwrap();
+    let repository = server
+        .post(
+            &format!("/api/organization/{}/helmRepository", server.organization_id),
+            json!({"name": "local", "kind": "HTTPS", "url": format!("file://{}", dir.path().display())}),
+        )
+        .await;
+    assert_eq!(
+        repository.status,
+        StatusCode::CREATED,
+        "{}",
+        repository.body
+    );
+    let charts = format!(
+        "/api/organization/{}/helmRepository/{}/charts",
+        server.organization_id,
+        repository.body["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        server.get(&charts).await.body["results"],
+        json!([{"chart_name": "web", "versions": ["0.2.0", "0.1.0"]},
+               {"chart_name": "worker", "versions": ["1.0.0"]}])
+    );
+    assert_eq!(
+        server.get(&format!("{charts}?chartName=worker")).await.body["results"],
+        json!([{"chart_name": "worker", "versions": ["1.0.0"]}])
+    );
 }

@@ -10,6 +10,7 @@ pub(crate) mod container_registries;
 mod events;
 pub(crate) mod git_tokens;
 pub(crate) mod groups;
+mod helm_charts;
 pub(crate) mod helm_repositories;
 mod kubeconfig;
 pub(crate) mod members;
@@ -33,6 +34,7 @@ pub fn register(routes: &mut RouteTable) {
     cluster_actions::register(routes);
     kubeconfig::register(routes);
     registry_images::register(routes);
+    helm_charts::register(routes);
     resources::register::<container_registries::ContainerRegistries>(routes);
     webhooks::register(routes);
     resources::register::<helm_repositories::HelmRepositories>(routes);

@@ -1,0 +1,106 @@
+//! `GET /organization/{id}/helmRepository/{id}/charts`: a helm repository's charts with their
+//! versions, for a form to pick from. Read from the repository's `index.yaml` where this server
+//! reaches it (a local directory under `--git-root`); beside them, those the organization's helm
+//! services install or installed from it. No remote repository is asked.
+
+use axum::extract::State;
+use axum::http::{Method, StatusCode};
+use axum::Json;
+use platform_api::{charts_in_index, ChartVersions, HelmRepository, List};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::caller::{Caller, Permission};
+use crate::error::{ApiPath, ApiQuery, ApiResult};
+use crate::routes::doc::{self, Doc};
+use crate::routes::organization::helm_repositories::HelmRepositories;
+use crate::routes::organization::resources::OrganizationResource;
+use crate::routes::own_organization;
+use crate::routes::RouteTable;
+use crate::state::AppState;
+use crate::store::organization_resources as store;
+use crate::store::services::charts_used;
+
+/// An index longer than this is not read: far beyond a real repository's.
+const INDEX_MAX_BYTES: u64 = 8 * 1024 * 1024;
+
+pub fn register(routes: &mut RouteTable) {
+    routes.add(
+        Method::GET,
+        format!("{}/charts", HelmRepositories::ITEM),
+        Permission::Read,
+        Doc::new(
+            "The charts of a helm repository with their versions: from its index.yaml where \
+             this server reads the repository, and those the organization's helm services \
+             install or installed from it; `chartName` that chart only",
+        )
+        .query("chartName", false, doc::text())
+        .answers_list_of::<ChartVersions>(StatusCode::OK),
+        charts,
+    );
+}
+
+#[derive(Deserialize)]
+struct ChartsQuery {
+    #[serde(rename = "chartName")]
+    chart_name: Option<String>,
+}
+
+async fn charts(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((organization_id, repository_id)): ApiPath<(Uuid, Uuid)>,
+    ApiQuery(query): ApiQuery<ChartsQuery>,
+) -> ApiResult<Json<List<ChartVersions>>> {
+    own_organization(&caller, organization_id)?;
+    let repository = store::find::<HelmRepository>(
+        &state.db,
+        HelmRepositories::KIND,
+        organization_id,
+        repository_id,
+    )
+    .await?
+    .record;
+    let mut charts = match state.engine.repositories.local(&repository.url) {
+        Ok(path) => tokio::task::spawn_blocking(move || {
+            let index = path.join("index.yaml");
+            let readable =
+                std::fs::metadata(&index).is_ok_and(|meta| meta.len() <= INDEX_MAX_BYTES);
+            readable
+                .then(|| std::fs::read_to_string(index).ok())
+                .flatten()
+                .map(|text| charts_in_index(&text))
+                .unwrap_or_default()
+        })
+        .await
+        .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    for (chart_name, versions) in charts_used(&state.db, organization_id, repository_id).await? {
+        match charts
+            .iter_mut()
+            .find(|chart| chart.chart_name == chart_name)
+        {
+            Some(chart) => {
+                let known = chart.versions.clone();
+                chart.versions.extend(
+                    versions
+                        .into_iter()
+                        .filter(|version| !known.contains(version)),
+                );
+            }
+            None => charts.push(ChartVersions {
+                chart_name,
+                versions,
+            }),
+        }
+    }
+    let wanted = query.chart_name.filter(|name| !name.trim().is_empty());
+    charts.retain(|chart| {
+        wanted
+            .as_deref()
+            .is_none_or(|name| chart.chart_name == name.trim())
+    });
+    charts.sort_by(|a, b| a.chart_name.cmp(&b.chart_name));
+    Ok(Json(List::new(charts)))
+}
