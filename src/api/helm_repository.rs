@@ -1,4 +1,4 @@
-use platform_api::{HelmRepository, HelmRepositoryRequest, List};
+use platform_api::{ChartVersions, HelmRepository, HelmRepositoryRequest, List};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -8,6 +8,20 @@ impl Api {
     pub async fn helm_repositories(&self, org: Uuid) -> Result<Vec<HelmRepository>, ApiError> {
         let list: List<HelmRepository> = self
             .get(&format!("/organization/{org}/helmRepository"))
+            .await?;
+        Ok(list.results)
+    }
+
+    /// A helm repository's charts with their versions; none where the API does not list them.
+    pub async fn helm_charts(
+        &self,
+        org: Uuid,
+        repository: Uuid,
+    ) -> Result<Vec<ChartVersions>, ApiError> {
+        let list: List<ChartVersions> = self
+            .get(&format!(
+                "/organization/{org}/helmRepository/{repository}/charts"
+            ))
             .await?;
         Ok(list.results)
     }

@@ -307,4 +307,8 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/cluster/{clusterId}/kubeconfig",
         decodes::<String>,
     ),
+    (
+        "/organization/{organizationId}/helmRepository/{helmRepositoryId}/charts",
+        decodes::<List<ChartVersions>>,
+    ),
 ];

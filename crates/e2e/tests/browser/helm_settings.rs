@@ -1,5 +1,6 @@
 //! A helm service changed through its settings page: from a chart in git to a chart of a helm
-//! repository, a missing chart version refused before sending, its values (a file written inline
+//! repository (its versions offered from the repository's index), a missing chart version
+//! refused before sending, its values (a file written inline
 //! and `--set` pairs added and removed), arguments, timeout and cluster-wide resources saved; the
 //! record read back through the API holds every change.
 
@@ -14,10 +15,17 @@ async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> 
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
+    // A repository in a local directory: its charts are read from its index.
+    let repository = tempfile::TempDir::new()?;
+    std::fs::write(
+        repository.path().join("index.yaml"),
+        "apiVersion: v1\nentries:\n  redis:\n  - name: redis\n    version: 19.0.1\n  - name: redis\n    version: 18.1.2\n",
+    )?;
     let charts = browser
         .create(
             &format!("/organization/{}/helmRepository", place.organization),
-            json!({"name": "bitnami", "kind": "HTTPS", "url": "https://charts.example",
+            json!({"name": "bitnami", "kind": "HTTPS",
+                   "url": format!("file://{}", repository.path().display()),
                    "skip_tls_verification": false, "config": {}}),
         )
         .await?;
@@ -66,6 +74,14 @@ async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> 
         )
         .await?;
 
+    // The chart's versions are offered as the person types.
+    for version in ["19.0.1", "18.1.2"] {
+        browser
+            .find(&format!(
+                "#field-source-repository-chart_version-suggestions option[value='{version}']"
+            ))
+            .await?;
+    }
     browser
         .fill("#field-source-repository-chart_version", "19.0.1")
         .await?;

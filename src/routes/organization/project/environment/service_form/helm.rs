@@ -10,11 +10,13 @@ use platform_api::{
 use uuid::Uuid;
 
 use super::{chosen_id, GitFields, GitRepositoryFields, HelmRepositoryField, SourceChoice};
+use crate::api::use_api;
 use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, LinesField, TextField,
 };
 use crate::components::rows::{RowList, Rows};
+use crate::state::resource::resource;
 
 /// What a values file written in the console is called, as the production API names files.
 const INLINE_VALUES: &str = "values.yaml";
@@ -141,6 +143,32 @@ pub fn HelmForm(
             .map(|r| r.chart_version.clone())
             .unwrap_or_default(),
     );
+    // The repository's charts and their versions, offered as the person types; none where the
+    // API does not list them.
+    let api = use_api();
+    let charts = resource(move || {
+        let repository: Option<Uuid> = helm_repository.get().parse().ok();
+        async move {
+            match repository {
+                Some(repository) => api.helm_charts(org, repository).await.unwrap_or_default(),
+                None => Vec::new(),
+            }
+        }
+    });
+    let chart_names = Signal::derive(move || -> Vec<String> {
+        charts
+            .get()
+            .map(|charts| charts.into_iter().map(|chart| chart.chart_name).collect())
+            .unwrap_or_default()
+    });
+    let chart_versions = Signal::derive(move || -> Vec<String> {
+        let wanted = chart_name.get();
+        charts
+            .get()
+            .and_then(|charts| charts.into_iter().find(|c| c.chart_name == wanted.trim()))
+            .map(|chart| chart.versions)
+            .unwrap_or_default()
+    });
     let git = GitFields::of(git.as_ref().map(|g| &g.git_repository));
     let kept_file = initial.values_override.file.clone();
     let values = RwSignal::new(inline_values(kept_file.as_ref()));
@@ -213,9 +241,10 @@ pub fn HelmForm(
                     view! {
                         <HelmRepositoryField org name="source.repository.repository_id" value=helm_repository errors/>
                         <TextField label="Chart name" name="source.repository.chart_name" value=chart_name
-                            errors required=true placeholder="ingress-nginx"/>
+                            errors required=true placeholder="ingress-nginx" suggestions=chart_names/>
                         <TextField label="Chart version" name="source.repository.chart_version"
-                            value=chart_version errors required=true placeholder="4.10.0"/>
+                            value=chart_version errors required=true placeholder="4.10.0"
+                            suggestions=chart_versions/>
                     }.into_any()
                 } else {
                     view! {
