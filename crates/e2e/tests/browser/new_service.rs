@@ -28,14 +28,21 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
         .click("form[aria-label='Create a database'] button[type=submit]")
         .await?;
     browser
-        .wait_for_text(".field__error", "must be a version number")
+        .wait_for_text(
+            ".field__error",
+            "must be a version PostgreSQL runs: 13, 14, 15, 16, 17",
+        )
         .await?;
-    browser.fill("#field-version", "16").await?;
+    // MySQL, in one of the versions it runs (offered as the person types).
     browser
         .find("#field-type option[value=MYSQL]")
         .await?
         .click()
         .await?;
+    browser
+        .find("#field-version-suggestions option[value='8.4']")
+        .await?;
+    browser.fill("#field-version", "8.4").await?;
     browser
         .click("form[aria-label='Create a database'] button[type=submit]")
         .await?;
@@ -51,7 +58,7 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
         )
         .await?;
     assert_eq!(databases["results"][0]["type"], "MYSQL");
-    assert_eq!(databases["results"][0]["version"], "16");
+    assert_eq!(databases["results"][0]["version"], "8.4");
     browser.screenshot("new-database").await?;
 
     // A job on a schedule, built from git: its schedule's rule first. The dialog closed once
