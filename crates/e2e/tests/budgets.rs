@@ -62,13 +62,13 @@ const ROUTES: &[Route] = &[
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        495_000,
+        500_000,
         ORGANIZATION,
     ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
-        495_000,
+        500_000,
         ORGANIZATION,
     ),
     route(
@@ -80,7 +80,7 @@ const ROUTES: &[Route] = &[
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        495_000,
+        500_000,
         ORGANIZATION,
     ),
     route(
@@ -206,7 +206,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        880_000,
+        885_000,
         SERVICE,
     ),
     route(
@@ -228,7 +228,7 @@ const ROUTES: &[Route] = &[
     route(
         "service settings",
         &["shell_page", "service_layout_page", "service_settings_page"],
-        925_000,
+        935_000,
         SERVICE,
     ),
     route(
@@ -238,7 +238,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        740_000,
+        745_000,
         SERVICE,
     ),
 ];
