@@ -241,6 +241,8 @@ mod tests {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChartVersions {
+    /// The document requires no field of it.
+    #[serde(default)]
     pub chart_name: String,
     #[serde(default)]
     pub versions: Vec<String>,
