@@ -360,19 +360,14 @@ pub async fn images_used(
     exact: Option<&str>,
     part: Option<&str>,
 ) -> ApiResult<Vec<(String, Vec<String>)>> {
-    #[derive(sqlx::FromRow)]
-    struct Used {
-        image_name: String,
-        tag: String,
-    }
-    let used: Vec<Used> = sqlx::query_as(
+    let used: Vec<NamedVersion> = sqlx::query_as(
         "WITH images AS (
              SELECT s.id, json_extract(s.spec, '$.image_name') AS image_name,
                     json_extract(s.spec, '$.tag') AS tag
              FROM services s
              WHERE s.organization_id = ?1 AND s.kind = ?2
                AND json_extract(s.spec, '$.registry.id') = ?3)
-         SELECT DISTINCT image_name, tag FROM (
+         SELECT DISTINCT image_name AS name, tag AS version FROM (
              SELECT image_name, tag FROM images
              UNION
              SELECT i.image_name, json_extract(d.spec, '$.tag') FROM images i
@@ -388,14 +383,7 @@ pub async fn images_used(
     .bind(part)
     .fetch_all(db)
     .await?;
-    let mut images: Vec<(String, Vec<String>)> = Vec::new();
-    for Used { image_name, tag } in used {
-        match images.last_mut() {
-            Some((name, tags)) if *name == image_name => tags.push(tag),
-            _ => images.push((image_name, vec![tag])),
-        }
-    }
-    Ok(images)
+    Ok(by_name(used))
 }
 
 /// Whether a service of the organization deploys on push, and the git repository it is built
@@ -437,19 +425,14 @@ pub async fn charts_used(
     organization_id: Uuid,
     repository_id: Uuid,
 ) -> ApiResult<Vec<(String, Vec<String>)>> {
-    #[derive(sqlx::FromRow)]
-    struct Used {
-        chart_name: String,
-        chart_version: String,
-    }
-    let used: Vec<Used> = sqlx::query_as(
+    let used: Vec<NamedVersion> = sqlx::query_as(
         "WITH charts AS (
              SELECT s.id, json_extract(s.spec, '$.source.repository.chart_name') AS chart_name,
                     json_extract(s.spec, '$.source.repository.chart_version') AS chart_version
              FROM services s
              WHERE s.organization_id = ?1 AND s.kind = ?2
                AND json_extract(s.spec, '$.source.repository.repository.id') = ?3)
-         SELECT DISTINCT chart_name, chart_version FROM (
+         SELECT DISTINCT chart_name AS name, chart_version AS version FROM (
              SELECT chart_name, chart_version FROM charts
              UNION
              SELECT c.chart_name, json_extract(d.spec, '$.source.repository.chart_version')
@@ -462,16 +445,24 @@ pub async fn charts_used(
     .bind(repository_id.hyphenated().to_string())
     .fetch_all(db)
     .await?;
-    let mut charts: Vec<(String, Vec<String>)> = Vec::new();
-    for Used {
-        chart_name,
-        chart_version,
-    } in used
-    {
-        match charts.last_mut() {
-            Some((name, versions)) if *name == chart_name => versions.push(chart_version),
-            _ => charts.push((chart_name, vec![chart_version])),
+    Ok(by_name(used))
+}
+
+/// An image and a tag, or a chart and a version, the organization's services use.
+#[derive(sqlx::FromRow)]
+struct NamedVersion {
+    name: String,
+    version: String,
+}
+
+/// Rows ordered by name, as each name with its versions.
+fn by_name(rows: Vec<NamedVersion>) -> Vec<(String, Vec<String>)> {
+    let mut named: Vec<(String, Vec<String>)> = Vec::new();
+    for NamedVersion { name, version } in rows {
+        match named.last_mut() {
+            Some((last, versions)) if *last == name => versions.push(version),
+            _ => named.push((name, vec![version])),
         }
     }
-    Ok(charts)
+    named
 }
