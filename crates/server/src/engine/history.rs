@@ -86,11 +86,15 @@ pub async fn page(
     .bind((query.page - 1) * query.page_size)
     .fetch_all(db)
     .await?;
+    Ok(entries(rows, service).await)
+}
+
+/// The service's deployments read, as its history shows them, their commits described.
+async fn entries(rows: Vec<DeploymentRow>, service: HistoryOf<'_>) -> Vec<DeploymentHistoryEntry> {
     let commits = describe_commits(service.repository.clone(), &rows).await;
-    Ok(rows
-        .into_iter()
+    rows.into_iter()
         .map(|row| entry(row, (service.id, service.name, service.kind), &commits))
-        .collect())
+        .collect()
 }
 
 /// A deployment as its service's history shows it.
@@ -277,11 +281,7 @@ pub async fn deploys_after(
     .bind(platform_api::DEPLOYS_PAGE_SIZE)
     .fetch_all(db)
     .await?;
-    let commits = describe_commits(service.repository.clone(), &rows).await;
-    Ok(rows
-        .into_iter()
-        .map(|row| entry(row, (service.id, service.name, service.kind), &commits))
-        .collect())
+    Ok(entries(rows, service).await)
 }
 
 /// What makes the group of an environment's deployment: the request on the environment, or the
