@@ -4,7 +4,8 @@
 //! at its newest: the service is deployed at that commit (origin GIT, by the commit's author),
 //! unless its deployment restrictions leave none of the changed paths counting, and the push is
 //! recorded either way, with why it was skipped. A service busy with another action is deployed
-//! at a later round, at the branch's newest commit then.
+//! at a later round, at the branch's newest commit then. A service that does not deploy on push
+//! and runs what is configured becomes out of date once its branch's tip is not the commit it runs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,7 +14,9 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use chrono::Utc;
 use platform_api::audit::Origin;
-use platform_api::{decide, AutoDeployWatch, Commit, Push, PushDecision, PushOutcome};
+use platform_api::{
+    decide, AutoDeployWatch, Commit, DeploymentStatus, Push, PushDecision, PushOutcome,
+};
 use sqlx::SqlitePool;
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -21,6 +24,7 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::engine::action::{Action, Request};
 use crate::engine::admission::AskedBy;
+use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
 use crate::error::{ApiError, ApiResult};
 use crate::git::{self, CommitQuery, GitError};
@@ -38,6 +42,7 @@ struct Watched {
     auto_deploy: bool,
     url: Option<String>,
     branch: Option<String>,
+    deployed_commit_id: Option<String>,
 }
 
 /// The services `condition` keeps, each with `auto_deploy` and its repository's `url` and
@@ -90,7 +95,38 @@ pub async fn once(engine: &Arc<Engine>, db: &SqlitePool) -> anyhow::Result<usize
             }
         }
     }
+    mark_behind_their_branch(engine, db).await?;
     Ok(deployed)
+}
+
+/// The services without auto-deploy that run what is configured but whose branch moved on: out
+/// of date, as a settings change makes them.
+async fn mark_behind_their_branch(engine: &Arc<Engine>, db: &SqlitePool) -> anyhow::Result<()> {
+    let up_to_date: Vec<Watched> = sqlx::query_as(&watched_query(
+        "id IN (SELECT service_id FROM service_statuses WHERE deployment_status = ?)
+         AND coalesce(json_extract(spec, '$.auto_deploy'), 0) = 0",
+    ))
+    .bind(DeploymentStatus::UpToDate)
+    .fetch_all(db)
+    .await?;
+    for service in up_to_date {
+        let (Some(url), Some(running)) = (&service.url, &service.deployed_commit_id) else {
+            continue;
+        };
+        let Ok(path) = engine.repositories.local(url) else {
+            continue;
+        };
+        let branch = branch_of(service.branch.as_deref()).to_string();
+        let Ok(Ok(tip)) = tokio::task::spawn_blocking(move || tip(&path, &branch)).await else {
+            continue;
+        };
+        if &tip.git_commit_id != running {
+            let mut tx = engine.begin().await?;
+            scope::mark_scope_out_of_date(&mut tx, Scope::Service(service.id)).await?;
+            tx.commit().await?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads the branch of one service now, as a round would (a sync of its webhook): a new tip

@@ -299,8 +299,9 @@ pub async fn set_secrets(
     Ok(())
 }
 
-/// `columns` of the services `condition` keeps, with their repository's `url` and `branch`, read
-/// from where each kind holds them (none for the kinds not built from git).
+/// `columns` of the services `condition` keeps, with their repository's `url`, `branch` and
+/// `deployed_commit_id`, read from where each kind holds them (none for the kinds not built from
+/// git).
 pub fn with_repository(columns: &str, condition: &str) -> String {
     let at = |field: &str| {
         let cases: String = ServiceType::ALL
@@ -316,9 +317,10 @@ pub fn with_repository(columns: &str, condition: &str) -> String {
         format!("CASE kind{cases} END AS {field}")
     };
     format!(
-        "SELECT {columns}, {}, {} FROM services WHERE {condition}",
+        "SELECT {columns}, {}, {}, {} FROM services WHERE {condition}",
         at("url"),
-        at("branch")
+        at("branch"),
+        at("deployed_commit_id")
     )
 }
 

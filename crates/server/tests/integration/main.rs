@@ -42,6 +42,7 @@ mod members;
 mod monitoring;
 mod one_caller;
 mod openapi;
+mod out_of_date;
 mod overload;
 mod own_document;
 mod previews;

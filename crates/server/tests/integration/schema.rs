@@ -212,6 +212,8 @@ async fn every_statement_the_server_runs_reads_through_an_index() {
         "triggeredBy=nobody",
         "origin=API",
         "targetId=00000000-0000-0000-0000-000000000000",
+        // What the review before a deploy asks: one target's changes since a deployment began.
+        "targetId=00000000-0000-0000-0000-000000000000&fromTimestamp=2026-01-01T00:00:00Z",
     ] {
         server.get(&format!("{events}?{filter}")).await;
     }
