@@ -25,6 +25,7 @@ mod prefetch;
 pub mod preview;
 pub mod project;
 pub mod registry;
+pub mod review;
 pub mod service;
 mod shared_reads;
 pub mod tfvars;

@@ -108,6 +108,26 @@ impl ServiceRecord {
         }
     }
 
+    /// The image tag a container is configured to run.
+    pub fn image_tag(&self) -> Option<String> {
+        match self {
+            ServiceRecord::Container(service) => Some(service.tag.clone()),
+            _ => None,
+        }
+    }
+
+    /// The chart version a helm service from a repository is configured to install.
+    pub fn chart_version(&self) -> Option<String> {
+        match self {
+            ServiceRecord::Helm(service) => service
+                .source
+                .repository
+                .as_ref()
+                .map(|source| source.chart_version.clone()),
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &str {
         match self {
             ServiceRecord::Application(service) => &service.name,

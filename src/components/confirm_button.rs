@@ -37,6 +37,9 @@ pub fn ConfirmButton(
     /// action).
     #[prop(optional)]
     children: Option<Children>,
+    /// Told each time the dialog opens (to read what it shows then).
+    #[prop(optional)]
+    on_open: Option<Callback<()>>,
 ) -> impl IntoView {
     let accessible_name = target.map(|target| format!("{label} {target}"));
     let dialog = NodeRef::<Dialog>::new();
@@ -44,6 +47,9 @@ pub fn ConfirmButton(
     let heading = format!("confirm-{}", DIALOGS.fetch_add(1, Ordering::Relaxed));
     let labelled_by = heading.clone();
     let open = move |_| {
+        if let Some(on_open) = on_open {
+            on_open.run(());
+        }
         if let Some(dialog) = dialog.get() {
             let _ = dialog.show_modal();
         }

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod config;
 pub mod connection;
+pub mod deploy_review;
 pub mod embed;
 pub mod polling;
 pub mod prefetch;

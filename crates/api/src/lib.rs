@@ -55,6 +55,7 @@ pub mod project;
 pub mod query;
 pub mod queue;
 pub mod registry;
+pub mod review;
 pub mod rules;
 pub mod runtime;
 pub mod selection;

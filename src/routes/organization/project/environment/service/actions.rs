@@ -10,9 +10,11 @@ use platform_api::{
 
 use super::commit_picker::CommitPicker;
 use super::{AddressedService, Target};
-use crate::api::service::ServiceAction;
+use crate::api::service::{ServiceAction, ServiceRecord};
 use crate::api::use_api;
+use crate::components::change_summary::Version;
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer};
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
@@ -86,6 +88,59 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     let busy = move || act.pending().get() || cancel.pending().get() || refusal().is_some();
     let disabled = move || busy() || in_progress();
     let is_terraform = move || service.kind() == Some(ServiceType::Terraform);
+    let reviewer = Reviewer::new();
+    let reviewed = service.reviewed();
+    let name = move || {
+        record
+            .get_untracked()
+            .and_then(Result::ok)
+            .map(|record| record.name().to_string())
+            .unwrap_or_default()
+    };
+    // The version a deploy of the configured service runs: the branch's latest (or `commit`),
+    // the configured image tag or chart version.
+    let configured = move |commit: Option<String>| {
+        let record = record.get_untracked().and_then(Result::ok);
+        Version {
+            commit,
+            tag: record.as_ref().and_then(ServiceRecord::image_tag),
+            chart: record.as_ref().and_then(ServiceRecord::chart_version),
+        }
+    };
+    let deploy = move |git_commit_id: Option<String>| {
+        let question = match &git_commit_id {
+            Some(commit) => format!("Deploy {} at {}?", name(), platform_api::short_id(commit)),
+            None => format!("Deploy {}?", name()),
+        };
+        reviewer.deploy(PendingDeploy {
+            question,
+            confirm: "Deploy",
+            to: configured(git_commit_id.clone()),
+            run: Callback::new(move |()| {
+                act.dispatch_local(ServiceAction::Deploy {
+                    plan_only: false,
+                    git_commit_id: git_commit_id.clone(),
+                });
+            }),
+        });
+    };
+    let redeploy = move || {
+        let running = record
+            .get_untracked()
+            .and_then(Result::ok)
+            .and_then(|record| record.git_repository()?.deployed_commit_id.clone());
+        reviewer.deploy(PendingDeploy {
+            question: format!("Redeploy {}?", name()),
+            confirm: "Redeploy",
+            to: Version {
+                commit: running,
+                ..configured(None)
+            },
+            run: Callback::new(move |()| {
+                act.dispatch_local(ServiceAction::Redeploy);
+            }),
+        });
+    };
 
     view! {
             <div class="actions">
@@ -118,7 +173,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                 <Show when=move || deployed_once() && !in_progress()>
                     <button type="button" class="button button--ghost" disabled=busy
                         title=move || refusal().unwrap_or_else(|| "Deploy again the version it runs now".into())
-                        on:click=move |_| { act.dispatch_local(ServiceAction::Redeploy); }>
+                        on:click=move |_| redeploy()>
                         "Redeploy"
                     </button>
                 </Show>
@@ -146,21 +201,15 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                     Some(view! {
                         <CommitPicker kind id deployed=repository.deployed_commit_id
                             disabled=Signal::derive(disabled) title=Signal::derive(refusal)
-                            on_pick=move |commit| {
-                                act.dispatch_local(ServiceAction::Deploy {
-                                    plan_only: false,
-                                    git_commit_id: Some(commit),
-                                });
-                            }/>
+                            on_pick=move |commit| deploy(Some(commit))/>
                     })
                 }}
                 <button type="button" class="button button--primary"
                     disabled=disabled title=refusal
-                    on:click=move |_| {
-                        act.dispatch_local(ServiceAction::Deploy { plan_only: false, git_commit_id: None });
-                    }>
+                    on:click=move |_| deploy(None)>
                     {move || if deploying() { "Deploying…" } else { "Deploy" }}
                 </button>
+                <DeployReview reviewer service=reviewed/>
             </div>
     }
 }

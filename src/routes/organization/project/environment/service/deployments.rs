@@ -7,15 +7,18 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use platform_api::{
-    iso_duration_seconds, rules, short_id, DeploymentHistoryEntry, DeploymentHistoryPage,
-    FieldError, HistoryOutcome, RolePermission, ServiceType, WireEnum,
+    iso_duration_seconds, rules, short_id, ActionStatus, DeploymentHistoryEntry,
+    DeploymentHistoryPage, FieldError, HistoryOutcome, RolePermission, ServiceType, StatusAction,
+    SubAction, WireEnum,
 };
 use uuid::Uuid;
 
 use super::{no_service, use_addressed_service, AddressedService, Target};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
+use crate::components::change_summary::{Baseline, ChangeSummary, ComparedFrom, Version};
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::deploy_review::Reviewed;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, CheckboxField, ChoiceField, TextField};
@@ -144,6 +147,19 @@ fn History(
         .then(|| page.results.iter().find(|entry| entry.can_roll_back_to()))
         .flatten()
         .map(|entry| entry.identifier.execution_id.clone());
+    // Each deployment against the success before it, where this page shows it (or shows there
+    // is none); not in a filtered list, where the one before may be filtered out.
+    let befores: Vec<Option<Option<Baseline>>> = (0..page.results.len())
+        .map(|at| {
+            let older = &page.results[at + 1..];
+            match older.iter().find(|entry| succeeded_deploy(entry)) {
+                _ if filtered => None,
+                Some(before) => Some(Some(Baseline::of(before))),
+                None if !full => Some(None),
+                None => None,
+            }
+        })
+        .collect();
     view! {
         <table class="table">
             <thead><tr>
@@ -155,9 +171,10 @@ fn History(
                 <th scope="col">"Duration"</th>
                 <th scope="col"><span class="visually-hidden">"Actions"</span></th>
             </tr></thead>
-            {page.results.into_iter().map(|entry| {
+            {page.results.into_iter().zip(befores).map(|(entry, before)| {
                 let current = running.as_deref() == Some(entry.identifier.execution_id.as_str());
-                view! { <Row kind id entry current addressed rolled_back/> }
+                let before = before.filter(|_| entry.status_details.action == StatusAction::Deploy);
+                view! { <Row kind id entry current before addressed rolled_back/> }
             }).collect_view()}
         </table>
         <PagerNav label="Pages of deployments" page=number has_next=full previous="← Newer"
@@ -174,17 +191,56 @@ fn Row(
     entry: DeploymentHistoryEntry,
     /// Whether this is the deployment that runs now.
     current: bool,
+    /// The successful deployment before it (`Some(None)`: none), when known: "What changed".
+    before: Option<Option<Baseline>>,
     addressed: AddressedService,
     rolled_back: Callback<()>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
+    let started = entry.auditing_data.created_at;
+    let changes_open = RwSignal::new(false);
+    let reviewed = addressed.reviewed();
+    let to = Version::of(&entry);
+    let failed = entry.status_details.status == ActionStatus::Error;
+    let what_changed = before.map(|before| {
+        let label = if failed {
+            "What changed since the last success"
+        } else {
+            "What changed"
+        };
+        let summary = move || {
+            let Reviewed {
+                kind,
+                id,
+                place,
+                git,
+            } = reviewed.get()?;
+            let from = ComparedFrom::Known(before.clone());
+            Some(view! { <ChangeSummary kind id place from to=to.clone() until=started git/> })
+        };
+        let button = view! {
+            <button type="button" class="button button--small button--ghost"
+                aria-expanded=move || changes_open.get().to_string()
+                on:click=move |_| changes_open.update(|open| *open = !*open)>
+                {label}
+            </button>
+        };
+        let detail = view! {
+            <Show when=move || changes_open.get()>
+                <tr class="table__detail">
+                    <td colspan="7">{summary.clone()}</td>
+                </tr>
+            </Show>
+        };
+        (button, detail)
+    });
+    let (what_changed_button, what_changed_detail) = what_changed.unzip();
     let execution = entry.identifier.execution_id.clone();
     let action = entry.status_details.label();
     let deployed = entry.details.what();
     let commit = entry.details.commit.clone();
     let rollback_of = entry.details.rollback_to.clone();
     let duration = iso_duration_seconds(&entry.total_duration).map(format::duration);
-    let started = entry.auditing_data.created_at;
     // Where it was asked from, in words when it is one of the platform's origins.
     let origin = entry
         .auditing_data
@@ -218,6 +274,7 @@ fn Row(
                 <td><RelativeTime at=started/></td>
                 <td>{duration}</td>
                 <td><div class="table__actions">
+                    {what_changed_button}
                     {roll_back}
                     <button type="button" class="button button--small button--secondary"
                         aria-expanded=move || open.get().to_string()
@@ -226,6 +283,7 @@ fn Row(
                     </button>
                 </div></td>
             </tr>
+            {what_changed_detail}
             <Show when=move || open.get()>
                 <tr class="table__detail">
                     <td colspan="7"><ExecutionLog addressed execution=execution.clone()/></td>
@@ -298,13 +356,22 @@ fn RollBack(
         }
     });
     let busy = Signal::derive(move || run.pending().get() || permitted.refusal().is_some());
+    // What the rollback changes, read when its dialog first opens.
+    let opened = RwSignal::new(false);
+    let reviewed = addressed.reviewed();
+    let to = Version::of(&entry);
     view! {
         <ConfirmButton label="Roll back" question=format!("Roll back to {what}?")
+            on_open=Callback::new(move |()| opened.set(true))
             consequence="The service is deployed again exactly as this deployment left it; the history records the rollback."
             class="button button--small button--ghost" confirm_class="button button--primary"
             target=format!("to {}", short_id(&execution))
             disabled=busy title=Signal::derive(move || permitted.refusal())
             on_confirm=move |()| { run.dispatch_local(entry.clone()); }>
+            {move || {
+                let Reviewed { kind, id, place, git } = reviewed.get().filter(|_| opened.get())?;
+                Some(view! { <ChangeSummary kind id place from=ComparedFrom::Running to=to.clone() git/> })
+            }}
             <Show when=auto_deploys>
                 <CheckboxField label="Turn auto-deploy off" name=format!("stop-auto-deploy-{execution}")
                     checked=stop_auto_deploy
@@ -312,6 +379,13 @@ fn RollBack(
             </Show>
         </ConfirmButton>
     }
+}
+
+/// A deployment that ran to its end, what a later one is compared with.
+fn succeeded_deploy(entry: &DeploymentHistoryEntry) -> bool {
+    entry.status_details.action == StatusAction::Deploy
+        && entry.status_details.status == ActionStatus::Success
+        && entry.status_details.sub_action != SubAction::TerraformPlanOnly
 }
 
 #[component]

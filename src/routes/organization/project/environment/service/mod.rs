@@ -32,8 +32,10 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use crate::api::review::Place;
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, Api, ApiError};
+use crate::components::deploy_review::Reviewed;
 use crate::components::shell::{use_names_changed, NamesChanged};
 use crate::routes::address::{
     EnvironmentAddress, OrganizationAddress, ProjectAddress, ServiceAddress,
@@ -125,6 +127,35 @@ impl AddressedService {
     /// The status, once loaded.
     pub fn current(&self) -> Option<Status> {
         self.status.get().and_then(Result::ok)
+    }
+
+    /// The service as a review of its changes reads it, once its record is read.
+    pub fn reviewed(self) -> Signal<Option<Reviewed>> {
+        let (org, project, environment) = (
+            current_id(|a: &OrganizationAddress| a.org),
+            current_id(|a: &ProjectAddress| a.project),
+            current_id(|a: &EnvironmentAddress| a.env),
+        );
+        Signal::derive(move || {
+            let Target { id, kind } = self.target()?;
+            let git = self.record.with(|record| {
+                record
+                    .as_ref()?
+                    .as_ref()
+                    .ok()
+                    .map(|r| r.git_repository().is_some())
+            })?;
+            Some(Reviewed {
+                kind,
+                id,
+                place: Place {
+                    org: org.get()?,
+                    project: project.get()?,
+                    environment: environment.get()?,
+                },
+                git,
+            })
+        })
     }
 
     /// Whether the service runs older settings or variables than it has.
