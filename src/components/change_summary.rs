@@ -12,6 +12,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::api::review::Place;
+use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
@@ -26,6 +27,16 @@ pub struct Version {
 }
 
 impl Version {
+    /// What a deploy of `record` as configured runs: `commit`, else its branch's latest; its
+    /// image tag or chart version.
+    pub fn configured(record: &ServiceRecord, commit: Option<String>) -> Self {
+        Version {
+            commit,
+            tag: record.image_tag(),
+            chart: record.chart_version(),
+        }
+    }
+
     pub fn of(entry: &DeploymentHistoryEntry) -> Self {
         let details = &entry.details;
         Version {

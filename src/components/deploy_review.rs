@@ -1,15 +1,24 @@
 //! The review before a deploy: what it changes against what runs now (`ChangeSummary`), then
-//! the deploy. A person who ticks "Deploy without reviewing" is not asked again in this browser.
+//! the deploy; for several services (an environment's, a selection), one line per service, out
+//! of date or not, each opening its own review. A person who ticks "Deploy without reviewing" is
+//! not asked again in this browser.
 
 use leptos::html::Dialog;
 use leptos::prelude::*;
 use platform_api::ServiceType;
 use uuid::Uuid;
 
+use platform_api::{DeploymentStatus, Status};
+
 use crate::api::review::Place;
+use crate::api::service::ServiceSummary;
+use crate::api::use_api;
+use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::change_summary::{ChangeSummary, ComparedFrom, Version};
 use crate::components::form_field::CheckboxField;
+use crate::components::loaded::loaded;
 use crate::state::deploy_review::ReviewChoice;
+use crate::state::resource::resource;
 
 /// A deploy waiting for its review.
 #[derive(Clone)]
@@ -18,9 +27,20 @@ pub struct PendingDeploy {
     pub question: String,
     /// The confirming button ("Deploy", "Roll back").
     pub confirm: &'static str,
-    /// What runs after it.
-    pub to: Version,
+    pub what: Reviewing,
     pub run: Callback<()>,
+}
+
+/// What a review shows.
+#[derive(Clone)]
+pub enum Reviewing {
+    /// The service of the page, and the version that runs after the deploy.
+    One(Version),
+    /// Services of one environment, each with its status (`None` while unknown).
+    Several {
+        place: Place,
+        services: Vec<(ServiceSummary, Option<Status>)>,
+    },
 }
 
 /// What a deploy button does: opens the review, or runs at once when the person chose so.
@@ -66,7 +86,9 @@ pub struct Reviewed {
 #[component]
 pub fn DeployReview(
     reviewer: Reviewer,
-    #[prop(into)] service: Signal<Option<Reviewed>>,
+    /// The page's service, for a review of one.
+    #[prop(into, optional)]
+    service: MaybeProp<Reviewed>,
 ) -> impl IntoView {
     let dialog = NodeRef::<Dialog>::new();
     let Reviewer { pending, choice } = reviewer;
@@ -99,10 +121,14 @@ pub fn DeployReview(
             on:close=move |_| pending.set(None)>
             <h2 id="deploy-review-title" class="confirm__question">{question}</h2>
             <p class="confirm__consequence">"What changes against what runs now."</p>
-            {move || {
-                let to = pending.with(|p| p.as_ref().map(|p| p.to.clone()))?;
-                let Reviewed { kind, id, place, git } = service.get()?;
-                Some(view! { <ChangeSummary kind id place from=ComparedFrom::Running to git/> })
+            {move || match pending.with(|p| p.as_ref().map(|p| p.what.clone()))? {
+                Reviewing::One(to) => {
+                    let Reviewed { kind, id, place, git } = service.get()?;
+                    Some(view! { <ChangeSummary kind id place from=ComparedFrom::Running to git/> }.into_any())
+                }
+                Reviewing::Several { place, services } => {
+                    Some(view! { <ServicesReview place services/> }.into_any())
+                }
             }}
             <CheckboxField label="Deploy without reviewing" name="deploy-without-review"
                 checked=choice.signal()
@@ -117,4 +143,51 @@ pub fn DeployReview(
             </div>
         </dialog>
     }
+}
+
+/// One line per service, each opening what its deploy changes.
+#[component]
+fn ServicesReview(place: Place, services: Vec<(ServiceSummary, Option<Status>)>) -> impl IntoView {
+    let opened = KeptOpen::default();
+    let out_of_date = services
+        .iter()
+        .filter(|(_, status)| {
+            status
+                .as_ref()
+                .is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+        })
+        .count();
+    view! {
+        <p>{format!("{} services, {out_of_date} out of date.", services.len())}</p>
+        <ul class="review-list" aria-label="Services deployed">
+            {services.into_iter().map(|(service, status)| {
+                let said = match status.map(|s| s.service_deployment_status) {
+                    Some(DeploymentStatus::OutOfDate) => "out of date",
+                    Some(DeploymentStatus::UpToDate) => "up to date",
+                    Some(DeploymentStatus::NeverDeployed) => "never deployed",
+                    _ => "status unknown",
+                };
+                let ServiceSummary { id, name, service_type: kind } = service;
+                view! {
+                    <li data-service=id.to_string()>
+                        <BuiltWhenOpen summary=format!("{name} — {said}") key=id.to_string() opened>
+                            <ServiceChanges place kind id/>
+                        </BuiltWhenOpen>
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// What a deploy of one service as configured changes: its record read, then its review.
+#[component]
+fn ServiceChanges(place: Place, kind: platform_api::ServiceType, id: Uuid) -> impl IntoView {
+    let api = use_api();
+    let record = resource(move || async move { api.service(kind, id).await });
+    loaded(record, 2, move |record| {
+        let git = record.git_repository().is_some();
+        let to = Version::configured(&record, None);
+        view! { <ChangeSummary kind id place from=ComparedFrom::Running to git/> }
+    })
 }

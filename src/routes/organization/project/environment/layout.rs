@@ -17,9 +17,11 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::environment::EnvironmentAction;
+use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer, Reviewing};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
@@ -156,7 +158,7 @@ pub fn EnvironmentLayout() -> impl IntoView {
                 </p>
             </div>
             {move || environment_id.get().map(|environment| view! {
-                <EnvironmentActions environment statuses summary/>
+                <EnvironmentActions environment statuses summary services/>
             })}
         </div>
         {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
@@ -212,9 +214,51 @@ fn EnvironmentActions(
     environment: Uuid,
     statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
     summary: Memo<Option<Summary>>,
+    services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
+    let reviewer = Reviewer::new();
+    // The environment's services with their statuses, those `keep` keeps, for a review.
+    let reviewing = move |keep: fn(Option<&Status>) -> bool| {
+        let (ids, listed) = services.get_untracked()?.ok()?;
+        let current = statuses.get_untracked().and_then(Result::ok);
+        let status_of = |id: Uuid| current.as_ref()?.all().find(|s| s.id == id).cloned();
+        let chosen: Vec<(ServiceSummary, Option<Status>)> = listed
+            .into_iter()
+            .map(|service| {
+                let status = status_of(service.id);
+                (service, status)
+            })
+            .filter(|(_, status)| keep(status.as_ref()))
+            .collect();
+        Some((ids, chosen))
+    };
+    let out_of_date = move || {
+        statuses.with(|answer| {
+            answer
+                .as_ref()
+                .and_then(|a| a.as_ref().ok())
+                .map_or(0, |s| {
+                    s.all()
+                        .filter(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+                        .count()
+                })
+        })
+    };
+    let deploy_out_of_date = Action::new_local(move |chosen: &Vec<(ServiceType, Uuid)>| {
+        let chosen = chosen.clone();
+        async move {
+            match api
+                .act_on_selected(environment, SelectedAction::Deploy, &chosen)
+                .await
+            {
+                Ok(()) => toasts.success(format!("Deploy of {} out of date queued.", chosen.len())),
+                Err(error) => toasts.error(error.to_string()),
+            }
+            statuses.refetch();
+        }
+    });
     let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
     let act = Action::new_local(move |action: &EnvironmentAction| {
         let action = *action;
@@ -243,6 +287,45 @@ fn EnvironmentActions(
         })
     };
     let disabled = move || act.pending().get() || refusal().is_some();
+    let review = move |question: String, keep: fn(Option<&Status>) -> bool, run: Callback<()>| {
+        let Some((place, services)) = reviewing(keep) else {
+            return run.run(());
+        };
+        reviewer.deploy(PendingDeploy {
+            question,
+            confirm: "Deploy",
+            what: Reviewing::Several { place, services },
+            run,
+        });
+    };
+    let deploy_all = move |_| {
+        review(
+            "Deploy every service of the environment?".into(),
+            |_| true,
+            Callback::new(move |()| {
+                act.dispatch_local(EnvironmentAction::Deploy);
+            }),
+        )
+    };
+    let review_out_of_date = move |_| {
+        let stale = |status: Option<&Status>| {
+            status.is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
+        };
+        let Some((_, chosen)) = reviewing(stale) else {
+            return;
+        };
+        let named: Vec<(ServiceType, Uuid)> = chosen
+            .iter()
+            .map(|(service, _)| (service.service_type, service.id))
+            .collect();
+        review(
+            format!("Deploy the {} out of date?", named.len()),
+            stale,
+            Callback::new(move |()| {
+                deploy_out_of_date.dispatch_local(named.clone());
+            }),
+        )
+    };
     view! {
         <Show when=has_services>
             <div class="actions">
@@ -275,10 +358,17 @@ fn EnvironmentActions(
                         "Redeploy all"
                     </button>
                 </Show>
+                <Show when=move || { out_of_date() > 0 }>
+                    <button type="button" class="button button--secondary" disabled=disabled
+                        title=refusal on:click=review_out_of_date>
+                        {move || format!("Deploy the {} out of date", out_of_date())}
+                    </button>
+                </Show>
                 <button type="button" class="button button--primary" disabled=disabled
-                    title=refusal on:click=move |_| { act.dispatch_local(EnvironmentAction::Deploy); }>
+                    title=refusal on:click=deploy_all>
                     "Deploy all"
                 </button>
+                <DeployReview reviewer/>
             </div>
         </Show>
     }

@@ -37,12 +37,7 @@ const FIRST_STATUS_CELL: u32 = 3;
 const MOST_PULSING: usize = 50;
 
 /// Where the environment is.
-#[derive(Clone, Copy, PartialEq)]
-pub(super) struct Ids {
-    pub(super) org: Uuid,
-    pub(super) project: Uuid,
-    pub(super) environment: Uuid,
-}
+pub(super) use crate::api::review::Place as Ids;
 
 /// The services, a row each, with its status from `rows` and its checkbox of the selection.
 #[component]

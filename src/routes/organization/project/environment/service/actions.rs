@@ -10,11 +10,11 @@ use platform_api::{
 
 use super::commit_picker::CommitPicker;
 use super::{AddressedService, Target};
-use crate::api::service::{ServiceAction, ServiceRecord};
+use crate::api::service::ServiceAction;
 use crate::api::use_api;
 use crate::components::change_summary::Version;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer};
+use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer, Reviewing};
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
@@ -100,12 +100,14 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     // The version a deploy of the configured service runs: the branch's latest (or `commit`),
     // the configured image tag or chart version.
     let configured = move |commit: Option<String>| {
-        let record = record.get_untracked().and_then(Result::ok);
-        Version {
-            commit,
-            tag: record.as_ref().and_then(ServiceRecord::image_tag),
-            chart: record.as_ref().and_then(ServiceRecord::chart_version),
-        }
+        record
+            .get_untracked()
+            .and_then(Result::ok)
+            .map(|record| Version::configured(&record, commit.clone()))
+            .unwrap_or(Version {
+                commit,
+                ..Version::default()
+            })
     };
     let deploy = move |git_commit_id: Option<String>| {
         let question = match &git_commit_id {
@@ -115,7 +117,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
         reviewer.deploy(PendingDeploy {
             question,
             confirm: "Deploy",
-            to: configured(git_commit_id.clone()),
+            what: Reviewing::One(configured(git_commit_id.clone())),
             run: Callback::new(move |()| {
                 act.dispatch_local(ServiceAction::Deploy {
                     plan_only: false,
@@ -132,10 +134,10 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
         reviewer.deploy(PendingDeploy {
             question: format!("Redeploy {}?", name()),
             confirm: "Redeploy",
-            to: Version {
+            what: Reviewing::One(Version {
                 commit: running,
                 ..configured(None)
-            },
+            }),
             run: Callback::new(move |()| {
                 act.dispatch_local(ServiceAction::Redeploy);
             }),
