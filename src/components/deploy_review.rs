@@ -158,7 +158,7 @@ fn ServicesReview(place: Place, services: Vec<(ServiceSummary, Option<Status>)>)
         })
         .count();
     view! {
-        <p>{format!("{} services, {out_of_date} out of date.", services.len())}</p>
+        <p>{format!("{} {}, {out_of_date} out of date.", services.len(), if services.len() == 1 { "service" } else { "services" })}</p>
         <ul class="review-list" aria-label="Services deployed">
             {services.into_iter().map(|(service, status)| {
                 let said = match status.map(|s| s.service_deployment_status) {

@@ -509,6 +509,18 @@ impl Browser {
         Ok(serde_json::from_value(paths)?)
     }
 
+    /// Has deploy buttons open their review first, as they do for a person by default; takes
+    /// effect at the next page opened.
+    pub async fn review_deploys(&self) -> Result<()> {
+        self.client
+            .execute(
+                "localStorage.removeItem('platform-console:deploy-without-review')",
+                vec![],
+            )
+            .await?;
+        Ok(())
+    }
+
     /// Forgets the requests the page made so far (`api_requests` lists those made after).
     pub async fn forget_requests(&self) -> Result<()> {
         self.client
@@ -587,6 +599,14 @@ impl Browser {
     /// Signs in through the sign-in page with `token`.
     pub async fn sign_in_with(&self, token: &str) -> Result<()> {
         self.open("/sign-in").await?;
+        // Deploy buttons act at once, as a person who ticked "Deploy without reviewing" has
+        // them: the tests of the review ask for it (`review_deploys`).
+        self.client
+            .execute(
+                "localStorage.setItem('platform-console:deploy-without-review', '1')",
+                vec![],
+            )
+            .await?;
         // The API address is filled from config.json.
         self.wait_for_value("#field-base_url", "/api").await?;
         self.fill("#field-token", token).await?;

@@ -14,6 +14,7 @@ mod commits;
 mod connection;
 mod database_connection;
 mod deploy_journey;
+mod deploy_review;
 mod domains;
 mod embed;
 mod environment_actions;

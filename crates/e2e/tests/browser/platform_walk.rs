@@ -179,6 +179,18 @@ async fn press(browser: &Browser, label: &str) -> anyhow::Result<()> {
     browser.click_button(label).await
 }
 
+/// Clicks `label` among the page's actions, waits for the review of what it changes (its reads
+/// are the document's too), then deploys.
+async fn press_reviewed(browser: &Browser, label: &str) -> anyhow::Result<()> {
+    browser.click_button(label).await?;
+    browser
+        .wait_for_text("dialog.deploy-review[open]", "Settings and variables")
+        .await?;
+    browser
+        .click("dialog.deploy-review[open] .confirm__actions .button--primary")
+        .await
+}
+
 /// Clicks `label` among the page's actions, then the confirmation's button.
 async fn press_confirmed(browser: &Browser, label: &str) -> anyhow::Result<()> {
     browser.click_button(label).await?;
@@ -311,11 +323,11 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         let overview = format!("{environment}/service/{id}/overview");
         walk.page(&format!("{kind}-actions"), &overview).await?;
         walk.action(&format!("{kind} deploy"), async |b| {
-            press(b, "Deploy").await
+            press_reviewed(b, "Deploy").await
         })
         .await?;
         walk.action(&format!("{kind} redeploy"), async |b| {
-            press(b, "Redeploy").await
+            press_reviewed(b, "Redeploy").await
         })
         .await?;
         if ["APPLICATION", "CONTAINER", "DATABASE"].contains(&service_type) {
@@ -366,7 +378,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     })
     .await?;
     walk.action("environment deploy all", async |b| {
-        press(b, "Deploy all").await
+        press_reviewed(b, "Deploy all").await
     })
     .await?;
     stand_in.set_condition(Condition::Deploying);

@@ -368,8 +368,8 @@ fn EnvironmentActions(
                     title=refusal on:click=deploy_all>
                     "Deploy all"
                 </button>
-                <DeployReview reviewer/>
             </div>
+            <DeployReview reviewer/>
         </Show>
     }
 }

@@ -211,7 +211,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                     on:click=move |_| deploy(None)>
                     {move || if deploying() { "Deploying…" } else { "Deploy" }}
                 </button>
-                <DeployReview reviewer service=reviewed/>
             </div>
+            <DeployReview reviewer service=reviewed/>
     }
 }

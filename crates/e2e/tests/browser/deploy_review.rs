@@ -1,0 +1,199 @@
+//! Deploying knowing what changes: before a deploy, the review lists the commits between the
+//! running commit and the branch's tip, a changed setting with its values, and the variables
+//! added (a secret without its value); a rollback's review says it goes back; a history row says
+//! what its deployment changed; an environment's review of its out-of-date services lists those
+//! only. Each dialog passes axe and fits 375 px.
+
+use e2e::Browser;
+use platform_server::git;
+use serde_json::{json, Value};
+
+async fn settle(browser: &Browser, service: &str) -> anyhow::Result<()> {
+    let status = format!("/application/{service}/status");
+    loop {
+        let now = browser.api("GET", &status, json!(null)).await?;
+        if now["state"] == "DEPLOYED" && now["status_details"]["status"] == "SUCCESS" {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+fn commit_id(commits: &Value, at: usize) -> String {
+    commits["results"][at]["git_commit_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deploy_is_reviewed_then_run_and_a_history_row_says_what_changed() -> anyhow::Result<()> {
+    let repository = tempfile::TempDir::new()?;
+    git::create_repository(
+        repository.path(),
+        &[
+            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+            ("Faster checkout", &[("checkout.js", "go()")]),
+        ],
+    )?;
+    let url = format!("file://{}", repository.path().display());
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let web = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "web", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await?;
+    let api = browser
+        .create(
+            &format!("/environment/{}/application", place.environment),
+            json!({"name": "api", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await?;
+    let commits = browser
+        .api("GET", &format!("/application/{web}/commit"), json!(null))
+        .await?;
+    let (tip, first) = (commit_id(&commits, 0), commit_id(&commits, 2));
+    for (service, body) in [(&web, json!({"git_commit_id": first})), (&api, json!({}))] {
+        browser
+            .api("POST", &format!("/application/{service}/deploy"), body)
+            .await?;
+        settle(&browser, service).await?;
+    }
+    // Since web's deployment: more memory, a secret for the environment, a variable of its own.
+    browser
+        .api(
+            "PUT",
+            &format!("/application/{web}"),
+            json!({"name": "web", "memory": 1024, "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/application/{web}/environmentVariable"),
+            json!({"key": "CHECKOUT_MODE", "value": "fast"}),
+        )
+        .await?;
+
+    browser.sign_in().await?;
+    browser.review_deploys().await?;
+
+    // The environment: web out of date, api not; its review lists web only.
+    browser.open(&place.page()).await?;
+    browser.click_button("Deploy the 1 out of date").await?;
+    let review = browser
+        .wait_for_text("dialog.deploy-review[open]", "1 service, 1 out of date")
+        .await?;
+    assert!(review.contains("web — out of date"), "{review}");
+    assert!(!review.contains("api —"), "{review}");
+    browser
+        .click("dialog.deploy-review[open] details summary")
+        .await?;
+    browser
+        .wait_for_text("dialog.deploy-review[open] details", "2 commits ahead")
+        .await?;
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("environment-review").await?;
+    browser
+        .click("dialog.deploy-review[open] .confirm__actions .button--secondary")
+        .await?;
+
+    browser
+        .api(
+            "POST",
+            &format!("/environment/{}/secret", place.environment),
+            json!({"key": "PAYMENT_TOKEN", "value": "never-shown-4242"}),
+        )
+        .await?;
+    browser.open(&place.service_page(&web)).await?;
+    browser.click_button("Deploy").await?;
+    let review = browser
+        .wait_for_text("dialog.deploy-review[open]", "2 commits ahead")
+        .await?;
+    assert!(review.contains("Faster checkout"), "{review}");
+    assert!(review.contains("Show the cart"), "{review}");
+    assert!(
+        !review.contains("Add the shop front"),
+        "the running commit is not ahead: {review}"
+    );
+    let memory = browser
+        .wait_for_text(
+            "dialog.deploy-review[open] tr[data-setting='memory']",
+            "1024",
+        )
+        .await?;
+    assert!(memory.contains("512"), "{memory}");
+    let secret = browser
+        .wait_for_text(
+            "dialog.deploy-review[open] li[data-variable='PAYMENT_TOKEN']",
+            "added",
+        )
+        .await?;
+    assert!(secret.contains("secret, environment"), "{secret}");
+    let dialog = browser
+        .find("dialog.deploy-review[open]")
+        .await?
+        .text()
+        .await?;
+    assert!(
+        !dialog.contains("never-shown-4242"),
+        "a secret's value: {dialog}"
+    );
+    let variable = browser
+        .find("dialog.deploy-review[open] li[data-variable='CHECKOUT_MODE']")
+        .await?
+        .text()
+        .await?;
+    assert!(variable.contains("fast"), "{variable}");
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("deploy-review").await?;
+    browser.set_width(375).await?;
+    let overflow = browser.overflow().await?;
+    assert!(overflow.is_empty(), "{overflow:?}");
+    browser.screenshot("deploy-review-375").await?;
+    browser.set_width(1280).await?;
+
+    browser
+        .click("dialog.deploy-review[open] .confirm__actions .button--primary")
+        .await?;
+    browser.wait_for_text(".toast--success", "Deploy").await?;
+    settle(&browser, &web).await?;
+    let record = browser
+        .api("GET", &format!("/application/{web}"), json!(null))
+        .await?;
+    assert_eq!(record["git_repository"]["deployed_commit_id"], tip.as_str());
+
+    // The history: the new deployment against the one before; the earlier one's rollback goes back.
+    browser
+        .open(&place.service_tab(&web, "deployments"))
+        .await?;
+    browser.wait_for_text(".table", "Running now").await?;
+    browser
+        .click_text(".table tbody:first-of-type button", "What changed")
+        .await?;
+    let changed = browser
+        .wait_for_text(
+            ".table tbody:first-of-type .table__detail",
+            "2 commits ahead",
+        )
+        .await?;
+    assert!(changed.contains("CHECKOUT_MODE"), "{changed}");
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("what-changed").await?;
+    browser
+        .click_text(".table tbody:last-of-type button", "Roll back")
+        .await?;
+    let rollback = browser
+        .wait_for_text("dialog.confirm[open]", "Goes back 2 commits")
+        .await?;
+    assert!(rollback.contains("Faster checkout"), "{rollback}");
+    browser.close().await
+}
