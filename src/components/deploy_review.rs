@@ -73,6 +73,24 @@ impl Default for Reviewer {
     }
 }
 
+/// Beside the deploy buttons while they act at once: turns the review back on.
+#[component]
+pub fn ReviewAgain(reviewer: Reviewer) -> impl IntoView {
+    let skipped = reviewer.choice.signal();
+    view! {
+        <Show when=move || skipped.get()>
+            <button type="button" class="button button--ghost button--small"
+                title="Deploy buttons act at once in this browser: review what each deploy changes first"
+                on:click=move |_| {
+                    skipped.set(false);
+                    reviewer.choice.remember();
+                }>
+                "Review deploys"
+            </button>
+        </Show>
+    }
+}
+
 /// The service a review is of.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reviewed {
@@ -132,7 +150,7 @@ pub fn DeployReview(
             }}
             <CheckboxField label="Deploy without reviewing" name="deploy-without-review"
                 checked=choice.signal()
-                hint="Deploy buttons act at once in this browser; untick it here to review again."/>
+                hint="Deploy buttons then act at once in this browser; \"Review deploys\" beside them turns reviews back on."/>
             <div class="confirm__actions">
                 <button type="button" class="button button--secondary" on:click=move |_| close()>
                     "Cancel"

@@ -21,7 +21,9 @@ use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer, Reviewing};
+use crate::components::deploy_review::{
+    DeployReview, PendingDeploy, ReviewAgain, Reviewer, Reviewing,
+};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
@@ -330,6 +332,7 @@ fn EnvironmentActions(
         <Show when=has_services>
             <div class="actions">
                 <p class="actions__refusal">{move || permitted.refusal()}</p>
+                <ReviewAgain reviewer/>
                 <Show when=any_in_progress>
                     <ConfirmButton label="Cancel deployment" question="Cancel the environment's deployment?"
                         consequence="Every action running or waiting in this environment stops; what has finished stays as it is."

@@ -14,7 +14,9 @@ use crate::api::service::ServiceAction;
 use crate::api::use_api;
 use crate::components::change_summary::Version;
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer, Reviewing};
+use crate::components::deploy_review::{
+    DeployReview, PendingDeploy, ReviewAgain, Reviewer, Reviewing,
+};
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
@@ -147,6 +149,7 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
     view! {
             <div class="actions">
                 <p class="actions__refusal" id="actions-refusal">{refusal}</p>
+                <ReviewAgain reviewer/>
                 <Show when=move || cancelable() && queued()>
                     <button type="button" class="button button--secondary" disabled=busy
                         title=refusal on:click=move |_| { cancel.dispatch_local(()); }>

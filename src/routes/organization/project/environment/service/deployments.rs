@@ -65,14 +65,17 @@ pub fn ServiceDeployments() -> impl IntoView {
     );
     // A rollback queued from a row shows up at the top at once.
     let rolled_back = Callback::new(move |()| history.refetch());
+    // The deployments ticked to be compared (two at most: a third replaces the earliest ticked).
+    let compared = RwSignal::new(Vec::<DeploymentHistoryEntry>::new());
 
     view! {
         <section class="card" aria-labelledby="history-title">
             <h2 id="history-title">"Deployments"</h2>
             <Filters filter/>
+            <Comparison compared addressed/>
             {loaded(history, 6, move |(Target { kind, id }, page)| {
                 let filtered = filter.get_untracked() != HistoryFilter::default();
-                view! { <History kind id page filtered addressed rolled_back/> }
+                view! { <History kind id page filtered addressed rolled_back compared/> }
             })}
         </section>
     }
@@ -124,6 +127,7 @@ fn History(
     filtered: bool,
     addressed: AddressedService,
     rolled_back: Callback<()>,
+    compared: RwSignal<Vec<DeploymentHistoryEntry>>,
 ) -> impl IntoView {
     let number = usize::try_from(page.page).unwrap_or(1);
     let full = page.results.len() as i64 == page.page_size;
@@ -174,7 +178,7 @@ fn History(
             {page.results.into_iter().zip(befores).map(|(entry, before)| {
                 let current = running.as_deref() == Some(entry.identifier.execution_id.as_str());
                 let before = before.filter(|_| entry.status_details.action == StatusAction::Deploy);
-                view! { <Row kind id entry current before addressed rolled_back/> }
+                view! { <Row kind id entry current before addressed rolled_back compared/> }
             }).collect_view()}
         </table>
         <PagerNav label="Pages of deployments" page=number has_next=full previous="← Newer"
@@ -195,6 +199,7 @@ fn Row(
     before: Option<Option<Baseline>>,
     addressed: AddressedService,
     rolled_back: Callback<()>,
+    compared: RwSignal<Vec<DeploymentHistoryEntry>>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     let started = entry.auditing_data.created_at;
@@ -235,6 +240,42 @@ fn Row(
         (button, detail)
     });
     let (what_changed_button, what_changed_detail) = what_changed.unzip();
+    let compare = (entry.status_details.action == StatusAction::Deploy).then(|| {
+        let execution = entry.identifier.execution_id.clone();
+        let ticked = {
+            let execution = execution.clone();
+            move || {
+                compared.with(|chosen| {
+                    chosen
+                        .iter()
+                        .any(|e| e.identifier.execution_id == execution)
+                })
+            }
+        };
+        let entry = entry.clone();
+        let toggle = move |_| {
+            compared.update(|chosen| {
+                if let Some(at) = chosen
+                    .iter()
+                    .position(|e| e.identifier.execution_id == entry.identifier.execution_id)
+                {
+                    chosen.remove(at);
+                } else {
+                    if chosen.len() == 2 {
+                        chosen.remove(0);
+                    }
+                    chosen.push(entry.clone());
+                }
+            });
+        };
+        view! {
+            <label class="checkbox compare-pick">
+                <input type="checkbox" prop:checked=ticked on:change=toggle
+                    aria-label=format!("Compare {}", short_id(&execution))/>
+                "Compare"
+            </label>
+        }
+    });
     let execution = entry.identifier.execution_id.clone();
     let action = entry.status_details.label();
     let deployed = entry.details.what();
@@ -274,6 +315,7 @@ fn Row(
                 <td><RelativeTime at=started/></td>
                 <td>{duration}</td>
                 <td><div class="table__actions">
+                    {compare}
                     {what_changed_button}
                     {roll_back}
                     <button type="button" class="button button--small button--secondary"
@@ -379,6 +421,61 @@ fn RollBack(
             </Show>
         </ConfirmButton>
     }
+}
+
+/// The two deployments ticked, the earlier against the later: what changed between them.
+#[component]
+fn Comparison(
+    compared: RwSignal<Vec<DeploymentHistoryEntry>>,
+    addressed: AddressedService,
+) -> impl IntoView {
+    let reviewed = addressed.reviewed();
+    let shown =
+        move || {
+            let mut chosen = compared.get();
+            match chosen.len() {
+                0 => None,
+                1 => Some(
+                    view! {
+                        <p class="notice notice--info compare" role="status">
+                            "Tick one more deployment to compare the two."
+                        </p>
+                    }
+                    .into_any(),
+                ),
+                _ => {
+                    chosen.sort_by_key(|entry| entry.auditing_data.created_at);
+                    let (earlier, later) = (chosen[0].clone(), chosen[1].clone());
+                    let Reviewed {
+                        kind,
+                        id,
+                        place,
+                        git,
+                    } = reviewed.get()?;
+                    let from = ComparedFrom::Known(Some(Baseline::of(&earlier)));
+                    let title = format!(
+                        "From {} to {}",
+                        short_id(&earlier.identifier.execution_id),
+                        short_id(&later.identifier.execution_id)
+                    );
+                    Some(view! {
+                    <section class="compare" aria-labelledby="compare-title">
+                        <div class="compare__header">
+                            <h3 id="compare-title">{title}</h3>
+                            <button type="button" class="button button--small button--secondary"
+                                on:click=move |_| compared.set(Vec::new())>
+                                "Clear"
+                            </button>
+                        </div>
+                        <ChangeSummary kind id place from to=Version::of(&later)
+                            until=later.auditing_data.created_at git/>
+                    </section>
+                }
+                .into_any())
+                }
+            }
+        };
+    view! { {shown} }
 }
 
 /// A deployment that ran to its end, what a later one is compared with.
