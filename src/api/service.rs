@@ -108,6 +108,27 @@ impl ServiceRecord {
         }
     }
 
+    /// The record as the API gives it, to compare with another.
+    pub fn to_json(&self) -> serde_json::Value {
+        let json = match self {
+            ServiceRecord::Application(service) => serde_json::to_value(service),
+            ServiceRecord::Container(service) => serde_json::to_value(service),
+            ServiceRecord::Database(service) => serde_json::to_value(service),
+            ServiceRecord::Job(service) => serde_json::to_value(service),
+            ServiceRecord::Helm(service) => serde_json::to_value(service),
+            ServiceRecord::Terraform(service) => serde_json::to_value(service),
+        };
+        json.unwrap_or_default()
+    }
+
+    /// What the service runs now: its deployed commit, or a container's configured image tag.
+    pub fn running(&self) -> Option<String> {
+        self.git_repository()
+            .and_then(|repository| repository.deployed_commit_id.clone())
+            .map(|commit| platform_api::short_id(&commit))
+            .or_else(|| self.image_tag())
+    }
+
     /// The image tag a container is configured to run.
     pub fn image_tag(&self) -> Option<String> {
         match self {

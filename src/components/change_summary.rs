@@ -355,7 +355,7 @@ fn setting_row(setting: SettingChange) -> impl IntoView {
 }
 
 /// A field's value as a person reads it: text without its quotes, nothing as "—".
-fn shown(value: Option<Value>) -> String {
+pub fn shown(value: Option<Value>) -> String {
     match value {
         None | Some(Value::Null) => "—".into(),
         Some(Value::String(text)) => text,

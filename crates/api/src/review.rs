@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::audit::{EventType, FieldChange, OrganizationEvent, SubTargetType, TargetType};
+use crate::audit::{diff, EventType, FieldChange, OrganizationEvent, SubTargetType, TargetType};
 use crate::history::Commit;
+use crate::variable::{EnvironmentVariable, VariableScope};
 
 /// How the target's code stands against the running code.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,6 +234,98 @@ impl VariableHistory {
     }
 }
 
+/// The fields that say which record this is, or what it runs, rather than how it is configured:
+/// left out when two environments' services are compared (what runs is compared apart).
+const IDENTITY: &[&str] = &[
+    "id",
+    "created_at",
+    "updated_at",
+    "environment",
+    "name",
+    "service_type",
+    "git_repository.deployed_commit_id",
+    "git_repository.deployed_commit_date",
+    "git_repository.has_access",
+];
+
+/// The configuration fields of two services (their records, as JSON) that differ: `before` is the
+/// left one's value, `after` the right one's.
+pub fn compare_configurations(left: &Value, right: &Value) -> Vec<FieldChange> {
+    diff(Some(left), Some(right))
+        .into_iter()
+        .filter(|change| {
+            !IDENTITY.iter().any(|identity| {
+                change.path == *identity
+                    || change.path.starts_with(&format!("{identity}."))
+                    || change.path.starts_with(&format!("{identity}["))
+            })
+        })
+        .collect()
+}
+
+/// A variable as one side of a comparison shows it: a secret by whether it is set, never by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableSide {
+    pub scope: VariableScope,
+    pub secret: bool,
+    pub value: Option<String>,
+}
+
+/// One key seen by either service, and whether the two sides differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariablePair {
+    pub key: String,
+    pub left: Option<VariableSide>,
+    pub right: Option<VariableSide>,
+}
+
+impl VariablePair {
+    /// Present on one side only, a secret on one side only, or two variables of different values.
+    pub fn differs(&self) -> bool {
+        match (&self.left, &self.right) {
+            (Some(left), Some(right)) => {
+                left.secret != right.secret || (!left.secret && left.value != right.value)
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The variables and secrets two services see, by key (each side's nearest definition).
+pub fn compare_variables(
+    left: &[EnvironmentVariable],
+    right: &[EnvironmentVariable],
+) -> Vec<VariablePair> {
+    fn sides(variables: &[EnvironmentVariable]) -> BTreeMap<String, VariableSide> {
+        let mut seen: BTreeMap<String, VariableSide> = BTreeMap::new();
+        for variable in variables {
+            let side = VariableSide {
+                scope: variable.scope,
+                secret: variable.is_secret,
+                value: variable.value.clone().filter(|_| !variable.is_secret),
+            };
+            // The deepest scope is what the service runs with.
+            match seen.get(&variable.key) {
+                Some(kept) if kept.scope.depth() >= side.scope.depth() => {}
+                _ => {
+                    seen.insert(variable.key.clone(), side);
+                }
+            }
+        }
+        seen
+    }
+    let (mut left, mut right) = (sides(left), sides(right));
+    let keys: std::collections::BTreeSet<String> =
+        left.keys().chain(right.keys()).cloned().collect();
+    keys.into_iter()
+        .map(|key| VariablePair {
+            left: left.remove(&key),
+            right: right.remove(&key),
+            key,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +347,60 @@ mod tests {
 
     fn ids(commits: &[Commit]) -> Vec<&str> {
         commits.iter().map(|c| c.git_commit_id.as_str()).collect()
+    }
+
+    #[test]
+    fn two_services_differ_by_their_configuration_not_by_who_they_are() {
+        let left = json!({"id": "a", "name": "web", "memory": 512, "cpu": 500,
+            "environment": {"id": "e1"}, "git_repository": {"branch": "main", "deployed_commit_id": "x"}});
+        let right = json!({"id": "b", "name": "web", "memory": 1024, "cpu": 500,
+            "environment": {"id": "e2"}, "git_repository": {"branch": "staging", "deployed_commit_id": "y"}});
+        let paths: Vec<String> = compare_configurations(&left, &right)
+            .into_iter()
+            .map(|change| change.path)
+            .collect();
+        assert_eq!(paths, ["git_repository.branch", "memory"]);
+    }
+
+    fn variable(
+        key: &str,
+        scope: VariableScope,
+        value: Option<&str>,
+        secret: bool,
+    ) -> EnvironmentVariable {
+        serde_json::from_value(json!({
+            "id": Uuid::new_v4(), "created_at": "2026-11-01T00:00:00Z", "key": key,
+            "value": value, "scope": scope.as_str(), "variable_type": "VALUE", "is_secret": secret,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn variables_are_compared_by_key_and_secrets_by_whether_they_are_set() {
+        let left = [
+            variable("MODE", VariableScope::Environment, Some("slow"), false),
+            variable("MODE", VariableScope::Application, Some("fast"), false),
+            variable("TOKEN", VariableScope::Project, None, true),
+            variable("ONLY_LEFT", VariableScope::Application, Some("1"), false),
+        ];
+        let right = [
+            variable("MODE", VariableScope::Environment, Some("fast"), false),
+            variable("TOKEN", VariableScope::Environment, None, true),
+        ];
+        let pairs = compare_variables(&left, &right);
+        let differing: Vec<(&str, bool)> = pairs
+            .iter()
+            .map(|p| (p.key.as_str(), p.differs()))
+            .collect();
+        assert_eq!(
+            differing,
+            [("MODE", false), ("ONLY_LEFT", true), ("TOKEN", false)]
+        );
+        assert_eq!(
+            pairs[0].left.as_ref().unwrap().scope,
+            VariableScope::Application
+        );
+        assert_eq!(pairs[2].right.as_ref().unwrap().value, None);
     }
 
     #[test]

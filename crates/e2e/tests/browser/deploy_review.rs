@@ -195,5 +195,125 @@ async fn a_deploy_is_reviewed_then_run_and_a_history_row_says_what_changed() -> 
         .wait_for_text("dialog.confirm[open]", "Goes back 2 commits")
         .await?;
     assert!(rollback.contains("Faster checkout"), "{rollback}");
+    browser.dismiss_confirmation().await?;
+
+    // Two deployments ticked: the earlier against the later.
+    for row in ["last", "first"] {
+        browser
+            .click(&format!(".table tbody:{row}-of-type .compare-pick input"))
+            .await?;
+    }
+    let compared = browser
+        .wait_for_text("section.compare", "2 commits ahead")
+        .await?;
+    assert!(compared.contains("memory"), "{compared}");
+    browser.close().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_environments_are_compared_side_by_side_from_a_shareable_address() -> anyhow::Result<()>
+{
+    let browser = Browser::start(20.0).await?;
+    let production = browser
+        .create_environment("shop", "production", "PRODUCTION")
+        .await?;
+    let staging = browser
+        .create(
+            &format!("/project/{}/environment", production.project),
+            json!({"name": "staging", "mode": "STAGING"}),
+        )
+        .await?;
+    for (environment, memory) in [(&production.environment, 1024), (&staging, 512)] {
+        let web = browser
+            .create(
+                &format!("/environment/{environment}/application"),
+                json!({"name": "web", "memory": memory,
+                       "git_repository": {"url": "https://git.example.com/shop/web.git"}}),
+            )
+            .await?;
+        for (kind, key, value) in [
+            (
+                "environmentVariable",
+                "MODE",
+                if memory == 1024 { "live" } else { "test" },
+            ),
+            ("environmentVariable", "REGION", "eu"),
+            (
+                "secret",
+                "PAYMENT_TOKEN",
+                if memory == 1024 {
+                    "live-secret-1"
+                } else {
+                    "test-secret-2"
+                },
+            ),
+        ] {
+            browser
+                .api(
+                    "POST",
+                    &format!("/application/{web}/{kind}"),
+                    json!({"key": key, "value": value}),
+                )
+                .await?;
+        }
+    }
+    browser.create_application(&staging, "worker").await?;
+
+    browser.sign_in().await?;
+    browser.open(&production.page()).await?;
+    browser.choose("#compare-with", &staging).await?;
+    let listed = browser
+        .wait_for_text("section.environment-compare", "Compared with staging")
+        .await?;
+    assert!(listed.contains("worker — only in staging"), "{listed}");
+    assert!(browser
+        .query()
+        .await?
+        .contains(&format!("compare={staging}")));
+    // The address is the comparison: opened anew, it shows it again.
+    browser
+        .open(&format!("{}?compare={staging}", production.page()))
+        .await?;
+    browser.click("li[data-compared='web'] summary").await?;
+    let memory = browser
+        .wait_for_text(
+            "li[data-compared='web'] tr.differs[data-setting='memory']",
+            "1024",
+        )
+        .await?;
+    assert!(memory.contains("512"), "{memory}");
+    let mode = browser
+        .find("li[data-compared='web'] tr[data-variable='MODE']")
+        .await?
+        .text()
+        .await?;
+    assert!(mode.contains("differs"), "{mode}");
+    let region = browser
+        .find("li[data-compared='web'] tr[data-variable='REGION']")
+        .await?
+        .text()
+        .await?;
+    assert!(!region.contains("differs"), "{region}");
+    let secret = browser
+        .find("li[data-compared='web'] tr[data-variable='PAYMENT_TOKEN']")
+        .await?
+        .text()
+        .await?;
+    assert!(
+        secret.contains("secret, set") && !secret.contains("differs"),
+        "{secret}"
+    );
+    let page = browser.find("main").await?.text().await?;
+    assert!(
+        !page.contains("live-secret-1") && !page.contains("test-secret-2"),
+        "{page}"
+    );
+    let violations = browser.axe_violations().await?;
+    assert!(violations.is_empty(), "{violations:?}");
+    browser.screenshot("environments-compared").await?;
+    browser.set_width(375).await?;
+    let overflow = browser.overflow().await?;
+    assert!(overflow.is_empty(), "{overflow:?}");
+    browser.screenshot("environments-compared-375").await?;
     browser.close().await
 }

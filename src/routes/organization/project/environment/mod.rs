@@ -1,4 +1,5 @@
 mod clone;
+mod compare;
 pub mod deployments;
 pub mod layout;
 mod links;

@@ -9,6 +9,7 @@ use crate::components::loaded::loaded;
 use crate::components::skeleton::Skeleton;
 use crate::components::unwell::{Scope, Unwell};
 
+use super::compare::{compared_with, CompareWith, EnvironmentComparison};
 use super::layout::use_environment_page;
 use super::links::EnvironmentLinks;
 use super::new_service::NewService;
@@ -19,7 +20,14 @@ pub fn EnvironmentServices() -> impl IntoView {
     let page = use_environment_page();
     let (ids, services, rows) = (page.ids, page.services, page.rows);
     let services_changed = Callback::new(move |()| page.services_changed());
+    let other = compared_with();
     view! {
+        {move || ids.get().map(|ids| view! { <CompareWith ids other/> })}
+        {move || {
+            let other = other.get()?;
+            let (_, here) = services.get()?.ok()?;
+            Some(view! { <EnvironmentComparison here other/> })
+        }}
         {move || ids.get().map(|ids| view! {
             <Unwell org=ids.org scope=Scope::Environment {
                 project: ids.project,
