@@ -114,7 +114,18 @@ pub fn ChangeSummary(
                 }
             };
             let (commits, baseline) = futures::join!(commits, async { baseline.await });
-            Ok(Code::of(kind, baseline?, commits?, to))
+            let (mut commits, baseline) = (commits?, baseline?);
+            // Older pages, where what runs (or a rollback's target) is further back.
+            if let Some(commits) = commits.as_mut() {
+                let wanted: Vec<String> = baseline
+                    .as_ref()
+                    .and_then(|b| b.version.commit.clone())
+                    .into_iter()
+                    .chain(to.commit.clone())
+                    .collect();
+                api.commits_reaching(kind, id, commits, &wanted).await?;
+            }
+            Ok(Code::of(kind, baseline, commits, to))
         }
     });
     let configuration = resource(move || async move {
@@ -298,7 +309,11 @@ fn configuration_view(changes: ConfigurationChanges) -> AnyView {
         return view! { <p class="muted">"No change to its settings or variables."</p> }.into_any();
     }
     let latest = changes.latest.clone();
+    let incomplete = changes.incomplete;
     view! {
+        {incomplete.then(|| view! {
+            <p class="notice notice--warning">"Only the latest thousand changes were read: the values before are those after older changes not shown."</p>
+        })}
         {(!changes.settings.is_empty()).then(|| view! {
             <table class="table change-summary__settings">
                 <caption class="visually-hidden">"Settings changed"</caption>

@@ -87,6 +87,8 @@ pub struct ConfigurationChanges {
     pub settings: Vec<SettingChange>,
     pub variables: Vec<VariableChange>,
     pub latest: Option<(DateTime<Utc>, String)>,
+    /// Older changes were left unread (too many): the values before may be later ones.
+    pub incomplete: bool,
 }
 
 impl ConfigurationChanges {
@@ -137,6 +139,7 @@ impl ConfigurationChanges {
                 .filter_map(|((_, key), history)| history.change(key))
                 .collect(),
             latest,
+            incomplete: false,
         }
     }
 
