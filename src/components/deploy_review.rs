@@ -31,6 +31,9 @@ pub struct PendingDeploy {
     pub run: Callback<()>,
 }
 
+/// A service listed in a review, with its status (`None` while unknown).
+pub type ServiceWithStatus = (ServiceSummary, Option<Status>);
+
 /// What a review shows.
 #[derive(Clone)]
 pub enum Reviewing {
@@ -39,7 +42,7 @@ pub enum Reviewing {
     /// Services of one environment, each with its status (`None` while unknown).
     Several {
         place: Place,
-        services: Vec<(ServiceSummary, Option<Status>)>,
+        services: Vec<ServiceWithStatus>,
     },
 }
 
@@ -165,7 +168,7 @@ pub fn DeployReview(
 
 /// One line per service, each opening what its deploy changes.
 #[component]
-fn ServicesReview(place: Place, services: Vec<(ServiceSummary, Option<Status>)>) -> impl IntoView {
+fn ServicesReview(place: Place, services: Vec<ServiceWithStatus>) -> impl IntoView {
     let opened = KeptOpen::default();
     let out_of_date = services
         .iter()

@@ -18,7 +18,7 @@ use crate::components::change_summary::shown;
 use crate::components::loaded::loaded;
 use crate::state::resource::resource;
 
-use super::service_table::Ids;
+use crate::api::review::Place;
 
 /// The other environment the address names, if any.
 pub(super) fn compared_with() -> Memo<Option<Uuid>> {
@@ -28,7 +28,7 @@ pub(super) fn compared_with() -> Memo<Option<Uuid>> {
 
 /// "Compare with…": the project's other environments; choosing one opens the comparison.
 #[component]
-pub(super) fn CompareWith(ids: Ids, other: Memo<Option<Uuid>>) -> impl IntoView {
+pub(super) fn CompareWith(ids: Place, other: Memo<Option<Uuid>>) -> impl IntoView {
     let api = use_api();
     let navigate = use_navigate();
     let environments = resource(move || async move { api.environment_names(ids.project).await });

@@ -3,6 +3,7 @@
 //! poll, and shows its title, its actions and the tabs around the tab chosen: Services,
 //! Deployments, Variables, Settings.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::prelude::*;
@@ -22,7 +23,7 @@ use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::deploy_review::{
-    DeployReview, PendingDeploy, ReviewAgain, Reviewer, Reviewing,
+    DeployReview, PendingDeploy, ReviewAgain, Reviewer, Reviewing, ServiceWithStatus,
 };
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
@@ -35,7 +36,7 @@ use crate::state::toasts::use_toasts;
 
 use super::previews::PreviewOf;
 use super::row_statuses::RowStatuses;
-use super::service_table::Ids;
+use crate::api::review::Place;
 
 /// Poll often while something deploys, rarely when all is settled.
 const POLL_BUSY: Duration = Duration::from_secs(2);
@@ -44,9 +45,9 @@ const POLL_SETTLED: Duration = Duration::from_secs(15);
 /// What the environment's tabs share, read once by the layout for all of them.
 #[derive(Clone, Copy)]
 pub(super) struct EnvironmentPage {
-    pub(super) ids: Memo<Option<Ids>>,
+    pub(super) ids: Memo<Option<Place>>,
     pub(super) record: LocalResource<Result<Environment, ApiError>>,
-    pub(super) services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
+    pub(super) services: LocalResource<Result<(Place, Vec<ServiceSummary>), ApiError>>,
     pub(super) statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
     pub(super) rows: RowStatuses,
     /// Its previews and what it previews, where the API says (`None` where it does not).
@@ -54,6 +55,29 @@ pub(super) struct EnvironmentPage {
 }
 
 impl EnvironmentPage {
+    /// The services `keep` keeps, each with its status, and where they are: what the review of
+    /// their deploy lists.
+    pub(super) fn services_to_review(
+        self,
+        keep: impl Fn(&ServiceSummary, Option<&Status>) -> bool,
+    ) -> Option<(Place, Vec<ServiceWithStatus>)> {
+        let (ids, listed) = self.services.get_untracked()?.ok()?;
+        let current = self.statuses.get_untracked().and_then(Result::ok);
+        let by_id: HashMap<Uuid, &Status> = current
+            .iter()
+            .flat_map(|statuses| statuses.all())
+            .map(|status| (status.id, status))
+            .collect();
+        let chosen = listed
+            .into_iter()
+            .filter_map(|service| {
+                let status = by_id.get(&service.id).map(|status| (*status).clone());
+                keep(&service, status.as_ref()).then_some((service, status))
+            })
+            .collect();
+        Some((ids, chosen))
+    }
+
     /// The services changed (one created or deleted): the list and the statuses are read again.
     pub(super) fn services_changed(&self) {
         self.services.refetch();
@@ -74,7 +98,7 @@ pub fn EnvironmentLayout() -> impl IntoView {
         current_id(|a: &EnvironmentAddress| a.env),
     );
     let ids = Memo::new(move |_| {
-        Some(Ids {
+        Some(Place {
             org: org.get()?,
             project: project.get()?,
             environment: environment.get()?,
@@ -160,7 +184,7 @@ pub fn EnvironmentLayout() -> impl IntoView {
                 </p>
             </div>
             {move || environment_id.get().map(|environment| view! {
-                <EnvironmentActions environment statuses summary services/>
+                <EnvironmentActions environment statuses summary/>
             })}
         </div>
         {move || ids.get().map(|ids| view! { <PreviewOf ids previews/> })}
@@ -170,7 +194,7 @@ pub fn EnvironmentLayout() -> impl IntoView {
 }
 
 #[component]
-fn EnvironmentTabs(ids: Memo<Option<Ids>>) -> impl IntoView {
+fn EnvironmentTabs(ids: Memo<Option<Place>>) -> impl IntoView {
     let location = use_location();
     view! {
         <nav class="tabs" aria-label="Environment pages">
@@ -216,26 +240,12 @@ fn EnvironmentActions(
     environment: Uuid,
     statuses: LocalResource<Result<EnvironmentStatuses, ApiError>>,
     summary: Memo<Option<Summary>>,
-    services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
     let toasts = use_toasts();
     let reviewer = Reviewer::new();
     // The environment's services with their statuses, those `keep` keeps, for a review.
-    let reviewing = move |keep: fn(Option<&Status>) -> bool| {
-        let (ids, listed) = services.get_untracked()?.ok()?;
-        let current = statuses.get_untracked().and_then(Result::ok);
-        let status_of = |id: Uuid| current.as_ref()?.all().find(|s| s.id == id).cloned();
-        let chosen: Vec<(ServiceSummary, Option<Status>)> = listed
-            .into_iter()
-            .map(|service| {
-                let status = status_of(service.id);
-                (service, status)
-            })
-            .filter(|(_, status)| keep(status.as_ref()))
-            .collect();
-        Some((ids, chosen))
-    };
+    let page = use_environment_page();
     let out_of_date = move || {
         statuses.with(|answer| {
             answer
@@ -290,7 +300,7 @@ fn EnvironmentActions(
     };
     let disabled = move || act.pending().get() || refusal().is_some();
     let review = move |question: String, keep: fn(Option<&Status>) -> bool, run: Callback<()>| {
-        let Some((place, services)) = reviewing(keep) else {
+        let Some((place, services)) = page.services_to_review(|_, status| keep(status)) else {
             return run.run(());
         };
         reviewer.deploy(PendingDeploy {
@@ -313,7 +323,7 @@ fn EnvironmentActions(
         let stale = |status: Option<&Status>| {
             status.is_some_and(|s| s.service_deployment_status == DeploymentStatus::OutOfDate)
         };
-        let Some((_, chosen)) = reviewing(stale) else {
+        let Some((_, chosen)) = page.services_to_review(|_, status| stale(status)) else {
             return;
         };
         let named: Vec<(ServiceType, Uuid)> = chosen

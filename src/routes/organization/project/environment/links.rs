@@ -14,14 +14,14 @@ use crate::components::web_link::WebLink;
 use crate::routes::paths;
 use crate::state::resource::resource;
 
-use super::service_table::Ids;
+use crate::api::review::Place;
 
 /// The environment's services that can be opened, each with its address; read again when the
 /// list of services changes.
 #[component]
 pub fn EnvironmentLinks(
-    ids: Ids,
-    services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
+    ids: Place,
+    services: LocalResource<Result<(Place, Vec<ServiceSummary>), ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
     let links = resource(move || {
@@ -69,7 +69,7 @@ fn opened(links: Vec<Link>, names: &HashMap<Uuid, String>) -> Vec<Opened> {
 }
 
 #[component]
-fn OpenedList(ids: Ids, opened: Vec<Opened>) -> impl IntoView {
+fn OpenedList(ids: Place, opened: Vec<Opened>) -> impl IntoView {
     if opened.is_empty() {
         return view! {
             <p class="muted">"No service has a public port: they are reached only inside the environment."</p>

@@ -9,7 +9,7 @@ use platform_api::{EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest, 
 use uuid::Uuid;
 
 use super::schedule::rule_form;
-use super::service_table::Ids;
+use crate::api::review::Place;
 use crate::api::ApiError;
 use crate::components::form::SubmitButton;
 use crate::components::form_field::CheckboxField;
@@ -20,7 +20,7 @@ use crate::routes::paths;
 /// "Preview of staging for branch feat-login", with a link back, when the environment is one.
 #[component]
 pub fn PreviewOf(
-    ids: Ids,
+    ids: Place,
     previews: LocalResource<Result<Option<platform_api::EnvironmentPreviews>, ApiError>>,
 ) -> impl IntoView {
     let of = move || previews.get()?.ok()??.preview_of;
@@ -41,7 +41,7 @@ pub fn PreviewOf(
 
 #[component]
 pub fn EnvironmentPreviews(
-    ids: Ids,
+    ids: Place,
     rule: LocalResource<Result<EnvironmentDeploymentRule, ApiError>>,
     previews: LocalResource<Result<Option<platform_api::EnvironmentPreviews>, ApiError>>,
 ) -> impl IntoView {
@@ -100,7 +100,7 @@ fn PreviewSwitches(
 }
 
 #[component]
-fn PreviewList(ids: Ids, list: Vec<Preview>) -> impl IntoView {
+fn PreviewList(ids: Place, list: Vec<Preview>) -> impl IntoView {
     if list.is_empty() {
         return view! { <p class="muted">"No preview environment yet."</p> }.into_any();
     }

@@ -12,11 +12,13 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use super::layout::use_environment_page;
 use super::row_statuses::RowStatuses;
 use crate::api::environment::SelectedAction;
 use crate::api::service::ServiceSummary;
 use crate::api::use_api;
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::deploy_review::{DeployReview, PendingDeploy, Reviewer, Reviewing};
 use crate::components::status_badge::StatusBadge;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
@@ -176,7 +178,24 @@ pub fn SelectionActions(
             })
         })
     };
+    let reviewer = Reviewer::new();
+    let page = use_environment_page();
+    let deploy = move |_| {
+        let run = Callback::new(move |()| {
+            act.dispatch_local(SelectedAction::Deploy);
+        });
+        match page.services_to_review(|service, _| selection.is_chosen(service.id)) {
+            Some((place, services)) => reviewer.deploy(PendingDeploy {
+                question: format!("Deploy the {} selected?", services.len()),
+                confirm: "Deploy",
+                what: Reviewing::Several { place, services },
+                run,
+            }),
+            None => run.run(()),
+        }
+    };
     view! {
+        <DeployReview reviewer/>
         <Show when=move || { count() > 0 }>
             <div class="selection-bar" role="region" aria-label="Selected services">
                 <p class="selection-bar__count" aria-live="polite">
@@ -201,7 +220,7 @@ pub fn SelectionActions(
                         on_confirm=move |()| { act.dispatch_local(SelectedAction::Delete); }/>
                     <button type="button" class="button button--primary" disabled=disabled
                         title=move || permitted.refusal()
-                        on:click=move |_| { act.dispatch_local(SelectedAction::Deploy); }>
+                        on:click=deploy>
                         "Deploy"
                     </button>
                     <button type="button" class="button button--secondary"

@@ -16,6 +16,7 @@ use web_sys::{HtmlInputElement, HtmlTableRowElement};
 
 use super::row_statuses::{RowStatus, RowStatuses};
 use super::selection::{Selection, SelectionActions};
+use crate::api::review::Place;
 use crate::api::service::ServiceSummary;
 use crate::components::empty_state::EmptyState;
 use crate::components::pager::{page_range, use_page, ListPager};
@@ -36,13 +37,10 @@ const FIRST_STATUS_CELL: u32 = 3;
 /// the state's words and colour say the same.
 const MOST_PULSING: usize = 50;
 
-/// Where the environment is.
-pub(super) use crate::api::review::Place as Ids;
-
 /// The services, a row each, with its status from `rows` and its checkbox of the selection.
 #[component]
 pub(super) fn ServiceTable(
-    ids: Ids,
+    ids: Place,
     services: Vec<ServiceSummary>,
     rows: RowStatuses,
     on_deleted: Callback<()>,
@@ -125,7 +123,7 @@ pub(super) fn ServiceTable(
 
 /// A service's row. Its link is a plain one: the router takes its clicks.
 fn row_html(
-    ids: Ids,
+    ids: Place,
     service: &ServiceSummary,
     status: Option<RowStatus>,
     now: DateTime<Utc>,
@@ -298,7 +296,7 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn a_row_written_as_html_shows_its_name_as_text_and_changes_in_place() {
-        let ids = Ids {
+        let ids = Place {
             org: Uuid::from_u128(1),
             project: Uuid::from_u128(2),
             environment: Uuid::from_u128(3),

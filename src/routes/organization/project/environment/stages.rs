@@ -22,7 +22,7 @@ use crate::components::toggle_button::ToggleButton;
 use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
-use super::service_table::Ids;
+use crate::api::review::Place;
 
 /// The most services a stage lists outright. Beyond it they are listed once asked for: a
 /// thousand services' rows, each with its choice of stage, took the page ~300 ms to build
@@ -41,8 +41,8 @@ struct Stages {
 
 #[component]
 pub fn EnvironmentStages(
-    ids: Ids,
-    services: LocalResource<Result<(Ids, Vec<ServiceSummary>), ApiError>>,
+    ids: Place,
+    services: LocalResource<Result<(Place, Vec<ServiceSummary>), ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
     let environment = ids.environment;
