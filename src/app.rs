@@ -7,6 +7,7 @@ use leptos_router::{path, Lazy, LazyRoute};
 
 use crate::api::use_api;
 use crate::components::command_palette::LoadPalette;
+use crate::components::deploy_review::LoadReview;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
 use crate::components::unwell::LoadUnwell;
@@ -249,6 +250,42 @@ mod unwell_panel {
     }
 }
 
+/// What a deploy changes, two deployments or two environments compared (`LoadReview`), fetched
+/// when a review is first shown: the reading and comparing of commits, events and records is no
+/// part of a page's first load.
+mod review {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::components::change_summary::ChangeSummary;
+    use crate::components::deploy_review::{Review, Reviewed, ServicesReview};
+    use crate::routes::organization::project::environment::compare::EnvironmentComparison;
+
+    #[wasm_split(review, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn review(review: Review) -> Result<AnyView, SplitLoaderError> {
+        Ok(match review {
+            Review::Changes {
+                service:
+                    Reviewed {
+                        kind,
+                        id,
+                        place,
+                        git,
+                    },
+                from,
+                to,
+                until,
+            } => view! { <ChangeSummary kind id place from to until git/> }.into_any(),
+            Review::Services { place, services } => {
+                view! { <ServicesReview place services/> }.into_any()
+            }
+            Review::Comparison { here, other } => {
+                view! { <EnvironmentComparison here other/> }.into_any()
+            }
+        })
+    }
+}
+
 /// The command palette's dialog, fetched when a person first reaches for it.
 mod palette {
     use leptos::prelude::*;
@@ -290,6 +327,7 @@ pub fn App() -> impl IntoView {
     provide_context(LoadPalette(|opened| {
         Box::pin(palette::palette_dialog(opened))
     }));
+    provide_context(LoadReview(|shown| Box::pin(review::review(shown))));
     provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
     provide_context(LoadUnwell(|org, scope| {
         Box::pin(unwell_panel::unwell_panel(org, scope))

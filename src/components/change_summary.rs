@@ -84,7 +84,7 @@ pub fn ChangeSummary(
     /// The version after; its commit `None` for the branch's latest.
     to: Version,
     /// Where the configuration changes stop counting (the later deployment's start), or now.
-    #[prop(optional)]
+    #[prop(default = None)]
     until: Option<DateTime<Utc>>,
     /// Whether the service is built from git (its branch's commits read).
     git: bool,

@@ -3,8 +3,11 @@
 //! of date or not, each opening its own review. A person who ticks "Deploy without reviewing" is
 //! not asked again in this browser.
 
+use chrono::{DateTime, Utc};
+use futures::future::BoxFuture;
 use leptos::html::Dialog;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use platform_api::ServiceType;
 use uuid::Uuid;
 
@@ -17,6 +20,7 @@ use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::change_summary::{ChangeSummary, ComparedFrom, Version};
 use crate::components::form_field::CheckboxField;
 use crate::components::loaded::loaded;
+use crate::components::skeleton::Skeleton;
 use crate::state::deploy_review::ReviewChoice;
 use crate::state::resource::resource;
 
@@ -142,14 +146,17 @@ pub fn DeployReview(
             on:close=move |_| pending.set(None)>
             <h2 id="deploy-review-title" class="confirm__question">{question}</h2>
             <p class="confirm__consequence">"What changes against what runs now."</p>
-            {move || match pending.with(|p| p.as_ref().map(|p| p.what.clone()))? {
-                Reviewing::One(to) => {
-                    let Reviewed { kind, id, place, git } = service.get()?;
-                    Some(view! { <ChangeSummary kind id place from=ComparedFrom::Running to git/> }.into_any())
-                }
-                Reviewing::Several { place, services } => {
-                    Some(view! { <ServicesReview place services/> }.into_any())
-                }
+            {move || {
+                let review = match pending.with(|p| p.as_ref().map(|p| p.what.clone()))? {
+                    Reviewing::One(to) => Review::Changes {
+                        service: service.get()?,
+                        from: ComparedFrom::Running,
+                        to,
+                        until: None,
+                    },
+                    Reviewing::Several { place, services } => Review::Services { place, services },
+                };
+                Some(view! { <LoadedReview review/> })
             }}
             <CheckboxField label="Deploy without reviewing" name="deploy-without-review"
                 checked=choice.signal()
@@ -166,9 +173,58 @@ pub fn DeployReview(
     }
 }
 
+/// What a review shows, built by code fetched when a review is first shown.
+#[derive(Clone)]
+pub enum Review {
+    /// What changes between two versions of one service (`ChangeSummary`).
+    Changes {
+        service: Reviewed,
+        from: ComparedFrom,
+        to: Version,
+        until: Option<DateTime<Utc>>,
+    },
+    /// Services of an environment, each opening its own (`ServicesReview`).
+    Services {
+        place: Place,
+        services: Vec<ServiceWithStatus>,
+    },
+    /// This environment's services against another environment's (the services page's
+    /// comparison).
+    Comparison {
+        here: Vec<ServiceSummary>,
+        other: Uuid,
+    },
+}
+
+/// Fetches the reviews' code and builds `Review` with it (`app.rs` provides it): no page's first
+/// load carries the commits', events' and records' reading and comparing.
+#[derive(Clone, Copy)]
+pub struct LoadReview(pub fn(Review) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>);
+
+/// `review`, once its code is fetched.
+#[component]
+pub fn LoadedReview(review: Review) -> impl IntoView {
+    let load = use_context::<LoadReview>();
+    let shown = Suspend::new(async move {
+        let failed = || {
+            view! {
+                <p class="notice notice--error" role="alert">
+                    "The review's code could not be fetched: reload the page to try again."
+                </p>
+            }
+            .into_any()
+        };
+        match load {
+            Some(LoadReview(load)) => load(review).await.unwrap_or_else(|_| failed()),
+            None => failed(),
+        }
+    });
+    view! { <Suspense fallback=|| view! { <Skeleton lines=3/> }>{shown}</Suspense> }
+}
+
 /// One line per service, each opening what its deploy changes.
 #[component]
-fn ServicesReview(place: Place, services: Vec<ServiceWithStatus>) -> impl IntoView {
+pub fn ServicesReview(place: Place, services: Vec<ServiceWithStatus>) -> impl IntoView {
     let opened = KeptOpen::default();
     let out_of_date = services
         .iter()

@@ -90,7 +90,7 @@ fn pair(here: Vec<ServiceSummary>, there: Vec<ServiceSummary>) -> Vec<Paired> {
 
 /// The comparison of this environment's services (`here`) with `other`'s.
 #[component]
-pub(super) fn EnvironmentComparison(here: Vec<ServiceSummary>, other: Uuid) -> impl IntoView {
+pub fn EnvironmentComparison(here: Vec<ServiceSummary>, other: Uuid) -> impl IntoView {
     let api = use_api();
     let there = resource(move || async move {
         let (name, services) = futures::join!(api.environment_name(other), api.services(other));

@@ -1,5 +1,5 @@
 mod clone;
-mod compare;
+pub mod compare;
 pub mod deployments;
 pub mod layout;
 mod links;

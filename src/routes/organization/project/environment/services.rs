@@ -5,11 +5,12 @@
 use leptos::prelude::*;
 
 use crate::components::after_first_paint::AfterFirstPaint;
+use crate::components::deploy_review::{LoadedReview, Review};
 use crate::components::loaded::loaded;
 use crate::components::skeleton::Skeleton;
 use crate::components::unwell::{Scope, Unwell};
 
-use super::compare::{compared_with, CompareWith, EnvironmentComparison};
+use super::compare::{compared_with, CompareWith};
 use super::layout::use_environment_page;
 use super::links::EnvironmentLinks;
 use super::new_service::NewService;
@@ -26,7 +27,7 @@ pub fn EnvironmentServices() -> impl IntoView {
         {move || {
             let other = other.get()?;
             let (_, here) = services.get()?.ok()?;
-            Some(view! { <EnvironmentComparison here other/> })
+            Some(view! { <LoadedReview review=Review::Comparison { here, other }/> })
         }}
         {move || ids.get().map(|ids| view! {
             <Unwell org=ids.org scope=Scope::Environment {

@@ -16,9 +16,9 @@ use uuid::Uuid;
 use super::{no_service, use_addressed_service, AddressedService, Target};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
-use crate::components::change_summary::{Baseline, ChangeSummary, ComparedFrom, Version};
+use crate::components::change_summary::{Baseline, ComparedFrom, Version};
 use crate::components::confirm_button::ConfirmButton;
-use crate::components::deploy_review::Reviewed;
+use crate::components::deploy_review::{LoadedReview, Review};
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, CheckboxField, ChoiceField, TextField};
@@ -214,14 +214,13 @@ fn Row(
             "What changed"
         };
         let summary = move || {
-            let Reviewed {
-                kind,
-                id,
-                place,
-                git,
-            } = reviewed.get()?;
-            let from = ComparedFrom::Known(before.clone());
-            Some(view! { <ChangeSummary kind id place from to=to.clone() until=started git/> })
+            let review = Review::Changes {
+                service: reviewed.get()?,
+                from: ComparedFrom::Known(before.clone()),
+                to: to.clone(),
+                until: Some(started),
+            };
+            Some(view! { <LoadedReview review/> })
         };
         let button = view! {
             <button type="button" class="button button--small button--ghost"
@@ -411,8 +410,13 @@ fn RollBack(
             disabled=busy title=Signal::derive(move || permitted.refusal())
             on_confirm=move |()| { run.dispatch_local(entry.clone()); }>
             {move || {
-                let Reviewed { kind, id, place, git } = reviewed.get().filter(|_| opened.get())?;
-                Some(view! { <ChangeSummary kind id place from=ComparedFrom::Running to=to.clone() git/> })
+                let review = Review::Changes {
+                    service: reviewed.get().filter(|_| opened.get())?,
+                    from: ComparedFrom::Running,
+                    to: to.clone(),
+                    until: None,
+                };
+                Some(view! { <LoadedReview review/> })
             }}
             <Show when=auto_deploys>
                 <CheckboxField label="Turn auto-deploy off" name=format!("stop-auto-deploy-{execution}")
@@ -446,13 +450,12 @@ fn Comparison(
                 _ => {
                     chosen.sort_by_key(|entry| entry.auditing_data.created_at);
                     let (earlier, later) = (chosen[0].clone(), chosen[1].clone());
-                    let Reviewed {
-                        kind,
-                        id,
-                        place,
-                        git,
-                    } = reviewed.get()?;
-                    let from = ComparedFrom::Known(Some(Baseline::of(&earlier)));
+                    let review = Review::Changes {
+                        service: reviewed.get()?,
+                        from: ComparedFrom::Known(Some(Baseline::of(&earlier))),
+                        to: Version::of(&later),
+                        until: Some(later.auditing_data.created_at),
+                    };
                     let title = format!(
                         "From {} to {}",
                         short_id(&earlier.identifier.execution_id),
@@ -467,8 +470,7 @@ fn Comparison(
                                 "Clear"
                             </button>
                         </div>
-                        <ChangeSummary kind id place from to=Version::of(&later)
-                            until=later.auditing_data.created_at git/>
+                        <LoadedReview review/>
                     </section>
                 }
                 .into_any())
