@@ -46,17 +46,17 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 220_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 405_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        405_000,
+        410_000,
         ORGANIZATION,
     ),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        405_000,
+        410_000,
         ORGANIZATION,
     ),
     route(
@@ -144,7 +144,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_services_page",
         ],
-        515_000,
+        530_000,
         ENVIRONMENT,
     ),
     route(
@@ -154,7 +154,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        515_000,
+        530_000,
         ENVIRONMENT,
     ),
     route(
@@ -164,7 +164,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        650_000,
+        665_000,
         ENVIRONMENT,
     ),
     route(
@@ -174,13 +174,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        650_000,
+        665_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        685_000,
+        705_000,
         SERVICE,
     ),
     route(
@@ -190,13 +190,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        685_000,
+        705_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        790_000,
+        810_000,
         SERVICE,
     ),
     route(
@@ -206,7 +206,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        885_000,
+        905_000,
         SERVICE,
     ),
     route(
@@ -222,13 +222,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        685_000,
+        705_000,
         SERVICE,
     ),
     route(
         "service settings",
         &["shell_page", "service_layout_page", "service_settings_page"],
-        935_000,
+        955_000,
         SERVICE,
     ),
     route(
@@ -238,7 +238,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        745_000,
+        765_000,
         SERVICE,
     ),
 ];

@@ -86,9 +86,10 @@ async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> any
     assert!(violations.is_empty(), "{violations:?}");
 
     browser
-        .click(&format!(
-            "tbody[data-execution='{earlier}'] .table__actions button.button--ghost"
-        ))
+        .click_text(
+            &format!("tbody[data-execution='{earlier}'] .table__actions button"),
+            "Roll back",
+        )
         .await?;
     let dialog = browser
         .wait_for_text("dialog.confirm[open]", "Turn auto-deploy off")
