@@ -138,7 +138,9 @@ async fn every_kind_is_listed_opened_and_deployed() -> anyhow::Result<()> {
             .len(),
         5
     );
-    browser.click(".table tbody:nth-of-type(2) button").await?;
+    browser
+        .click_text(".table tbody:nth-of-type(2) button", "Log")
+        .await?;
     browser
         .wait_for_text(".table__detail .log", "Canceled.")
         .await?;
