@@ -7,6 +7,7 @@
 //! at a later round, at the branch's newest commit then. A service that does not deploy on push
 //! and runs what is configured becomes out of date once its branch's tip is not the commit it runs.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,18 +110,30 @@ async fn mark_behind_their_branch(engine: &Arc<Engine>, db: &SqlitePool) -> anyh
     .bind(DeploymentStatus::UpToDate)
     .fetch_all(db)
     .await?;
+    // Each branch read once a round, however many services it builds.
+    let mut tips: HashMap<(String, String), Option<String>> = HashMap::new();
     for service in up_to_date {
         let (Some(url), Some(running)) = (&service.url, &service.deployed_commit_id) else {
             continue;
         };
-        let Ok(path) = engine.repositories.local(url) else {
-            continue;
-        };
         let branch = branch_of(service.branch.as_deref()).to_string();
-        let Ok(Ok(tip)) = tokio::task::spawn_blocking(move || tip(&path, &branch)).await else {
-            continue;
+        let key = (url.clone(), branch.clone());
+        let tip_id = match tips.get(&key) {
+            Some(known) => known.clone(),
+            None => {
+                let read = match engine.repositories.local(url) {
+                    Ok(path) => tokio::task::spawn_blocking(move || tip(&path, &branch))
+                        .await
+                        .ok()
+                        .and_then(Result::ok)
+                        .map(|tip| tip.git_commit_id),
+                    Err(_) => None,
+                };
+                tips.insert(key, read.clone());
+                read
+            }
         };
-        if &tip.git_commit_id != running {
+        if tip_id.is_some_and(|tip| &tip != running) {
             let mut tx = engine.begin().await?;
             scope::mark_scope_out_of_date(&mut tx, Scope::Service(service.id)).await?;
             tx.commit().await?;
