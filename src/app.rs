@@ -11,6 +11,7 @@ use crate::components::deploy_review::LoadReview;
 use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::shell::Shell;
 use crate::components::unwell::LoadUnwell;
+use crate::paths::{self, EnvironmentTab, ServiceTab};
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::routes::home::Home;
@@ -51,7 +52,6 @@ use crate::routes::organization::settings::labels_annotations::LabelsAnnotations
 use crate::routes::organization::settings::members::Members;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
-use crate::routes::paths::{self, EnvironmentTab, ServiceTab};
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::use_embed;

@@ -2,6 +2,8 @@
 
 pub mod api;
 pub mod app;
+pub mod case;
 pub mod components;
+pub mod paths;
 pub mod routes;
 pub mod state;

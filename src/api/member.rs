@@ -5,7 +5,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use super::{send_with, Api, ApiError};
-use crate::state::session::{Credentials, TokenKind};
+use crate::api::session::{Credentials, TokenKind};
 
 fn members_path(org: Uuid) -> String {
     format!("/organization/{org}/member")

@@ -8,6 +8,7 @@ pub mod auto_deploy;
 pub mod backup;
 mod check;
 pub mod cluster;
+pub mod connection;
 pub mod custom_domain;
 pub mod deployment_rule;
 pub mod deployment_stage;
@@ -24,9 +25,12 @@ pub mod organization;
 mod prefetch;
 pub mod preview;
 pub mod project;
+pub mod rate_limit;
 pub mod registry;
 pub mod review;
 pub mod service;
+pub mod service_kinds;
+pub mod session;
 mod shared_reads;
 pub mod tfvars;
 pub mod token;
@@ -42,10 +46,10 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 use wasm_bindgen::JsValue;
 
-use crate::state::connection::Connection;
-use crate::state::rate_limit::RateLimit;
-use crate::state::service_kinds::ServiceKinds;
-use crate::state::session::{Credentials, Session};
+use connection::Connection;
+use rate_limit::RateLimit;
+use service_kinds::ServiceKinds;
+use session::{Credentials, Session};
 
 /// How many times a call answered 429 or 503 is retried after the wait the API asked for.
 const RATE_LIMIT_RETRIES: u32 = 3;
@@ -70,10 +74,10 @@ pub struct Named {
 
 pub fn use_api() -> Api {
     Api {
-        session: crate::state::session::use_session(),
-        rate_limit: crate::state::rate_limit::use_rate_limit(),
-        connection: crate::state::connection::use_connection(),
-        kinds: crate::state::service_kinds::use_service_kinds(),
+        session: session::use_session(),
+        rate_limit: rate_limit::use_rate_limit(),
+        connection: connection::use_connection(),
+        kinds: service_kinds::use_service_kinds(),
     }
 }
 

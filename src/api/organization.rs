@@ -2,7 +2,7 @@ use gloo_net::http::Method;
 use platform_api::{CallersOrganizations, Organization};
 
 use super::{send_with, Api, ApiError, Named};
-use crate::state::session::Credentials;
+use crate::api::session::Credentials;
 
 /// The path that lists the caller's organizations; signing in checks a token with it.
 const CALLERS_ORGANIZATIONS: &str = "/organization";

@@ -35,7 +35,9 @@ impl Api {
         }
         .boxed_local()
         .shared();
-        // Polled at once, so that the request leaves now.
+        // Polled here, so that the request leaves now rather than after the work of this task
+        // (the router goes on to build the page's frame), and then driven to its end.
+        let _ = answer.clone().now_or_never();
         leptos::task::spawn_local(answer.clone().map(drop));
         WAITING.with_borrow_mut(|waiting| {
             waiting.retain(|prefetched| prefetched.path != path);

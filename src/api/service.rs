@@ -14,7 +14,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Api, ApiError, Named};
-use crate::components::case;
+use crate::case;
 
 /// A service of any kind, as listed: enough to name it and reach it.
 #[derive(Clone, Debug, PartialEq)]

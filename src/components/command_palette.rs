@@ -13,9 +13,8 @@ use uuid::Uuid;
 
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, Api};
-use crate::components::case;
-use crate::routes::organization::settings::settings_pages;
-use crate::routes::paths::{self, ServiceTab};
+use crate::case;
+use crate::paths::{self, ServiceTab};
 use crate::state::resource::resource;
 use crate::state::toasts::use_toasts;
 
@@ -46,7 +45,7 @@ async fn index(api: Api) -> Vec<Entry> {
         return Vec::new();
     };
     let org = organization.id;
-    let mut entries: Vec<Entry> = settings_pages(org)
+    let mut entries: Vec<Entry> = paths::settings_pages(org)
         .into_iter()
         .map(|(title, href)| Entry {
             label: title.to_string(),

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 
 use super::error_notice::ErrorNotice;
 use super::skeleton::Skeleton;
+use crate::api::connection::Connection;
+use crate::api::session::Session;
 use crate::api::ApiError;
-use crate::state::connection::Connection;
-use crate::state::session::Session;
 
 /// Shows a resource: a skeleton on first load, the last content while it refreshes (no flicker
 /// when polling), and a notice with "Try again" when it fails; fetched again when the API comes

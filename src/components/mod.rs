@@ -3,7 +3,6 @@
 pub mod advanced_settings;
 pub mod after_first_paint;
 pub mod built_when_open;
-pub mod case;
 pub mod change_summary;
 pub mod chart;
 pub mod check_note;

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::state::connection::use_connection;
-use crate::state::session::use_session;
+use crate::api::connection::use_connection;
+use crate::api::session::use_session;
 
 /// `what` names what is missing: the page, or a part of it fetched later (a form).
 #[component]

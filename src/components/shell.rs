@@ -2,8 +2,6 @@
 //! countdown, and the page. Signed out, it sends the person to sign in and back afterwards.
 //! Embedded in a host page, only the breadcrumbs stay, and the host page signs the person in.
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
 use leptos_router::components::{Outlet, Redirect, A};
 use leptos_router::hooks::use_location;
@@ -14,43 +12,16 @@ const CONNECTION_RETRY: std::time::Duration = std::time::Duration::from_secs(5);
 
 use super::command_palette::CommandPalette;
 use super::toasts::ToastHost;
+use crate::api::connection::use_connection;
+use crate::api::rate_limit::use_rate_limit;
+use crate::api::session::use_session;
 use crate::api::{use_api, Api};
-use crate::routes::paths;
-use crate::state::connection::use_connection;
+use crate::paths;
 use crate::state::embed::{use_embed, EmbedWaiting};
+use crate::state::names_changed::use_names_changed;
 use crate::state::polling::poll;
-use crate::state::rate_limit::use_rate_limit;
 use crate::state::resource::resource;
-use crate::state::session::use_session;
 use crate::state::theme::{use_theme, Theme};
-
-/// The names pages gave by renaming what the breadcrumb names: the breadcrumb shows them without
-/// reading the records again. Provided with the app's other services rather than by the shell:
-/// the shell is a page of its own (fetched when first shown), whose values the router may drop
-/// while a page still reads them.
-#[derive(Clone, Copy)]
-pub struct NamesChanged(RwSignal<HashMap<Uuid, String>>);
-
-pub fn provide_names_changed() {
-    provide_context(NamesChanged(RwSignal::new(HashMap::new())));
-}
-
-impl NamesChanged {
-    /// `id` is now named `name` (the answer of its rename).
-    pub fn renamed(&self, id: Uuid, name: String) {
-        self.0.update(|names| {
-            names.insert(id, name);
-        });
-    }
-
-    fn name_of(&self, id: Uuid) -> Option<String> {
-        self.0.with(|names| names.get(&id).cloned())
-    }
-}
-
-pub fn use_names_changed() -> Option<NamesChanged> {
-    use_context::<NamesChanged>()
-}
 
 #[component]
 pub fn Shell() -> impl IntoView {

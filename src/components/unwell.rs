@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::api::{use_api, Api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
-use crate::routes::paths::{self, ServiceTab};
+use crate::paths::{self, ServiceTab};
 use crate::state::polling::{every, page_visible};
 use crate::state::resource::resource;
 

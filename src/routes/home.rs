@@ -3,7 +3,7 @@ use leptos_router::components::Redirect;
 
 use crate::api::use_api;
 use crate::components::loaded::loaded;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::resource::resource;
 
 /// `/`: the organization of the signed-in token.

@@ -11,10 +11,10 @@ use leptos_router::NavigateOptions;
 use platform_api::InvitationAcceptance;
 
 use crate::api::member::accept_invitation;
+use crate::api::session::{use_session, Credentials, TokenKind};
 use crate::api::ApiError;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::config::use_config;
-use crate::state::session::{use_session, Credentials, TokenKind};
 
 #[component]
 pub fn Invitation() -> impl IntoView {

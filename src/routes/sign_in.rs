@@ -7,11 +7,11 @@ use leptos_router::NavigateOptions;
 use platform_api::FieldError;
 
 use crate::api::organization::callers_organization;
+use crate::api::session::{use_session, Credentials, TokenKind};
 use crate::api::ApiError;
 use crate::components::form_field::{SelectField, TextField};
-use crate::routes::paths;
+use crate::paths;
 use crate::state::config::use_config;
-use crate::state::session::{use_session, Credentials, TokenKind};
 
 #[component]
 pub fn SignIn() -> impl IntoView {

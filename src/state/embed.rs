@@ -12,10 +12,10 @@ use leptos_router::NavigateOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::api::organization::callers_organization;
+use crate::api::session::{use_session, Credentials, TokenKind};
 use crate::api::ApiError;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::config::{use_config, RuntimeConfig};
-use crate::state::session::{use_session, Credentials, TokenKind};
 use crate::state::theme::{use_theme, Theme};
 
 const STORAGE_KEY: &str = "platform-console.embed";

@@ -2,16 +2,13 @@
 
 pub mod check;
 pub mod config;
-pub mod connection;
 pub mod deploy_review;
 pub mod embed;
+pub mod names_changed;
 pub mod polling;
 pub mod prefetch;
-pub mod rate_limit;
 pub mod resource;
 pub mod role;
-pub mod service_kinds;
-pub mod session;
 pub mod theme;
 pub mod time_zones;
 pub mod toasts;
@@ -20,13 +17,13 @@ pub mod toasts;
 pub fn provide_all() {
     config::provide_config();
     let embedded = embed::provide_embed();
-    session::provide_session(embedded);
+    crate::api::session::provide_session(embedded);
     theme::provide_theme(embedded);
     toasts::provide_toasts();
-    connection::provide_connection();
-    rate_limit::provide_rate_limit();
+    crate::api::connection::provide_connection();
+    crate::api::rate_limit::provide_rate_limit();
     polling::provide_page_visibility();
-    service_kinds::provide_service_kinds();
+    crate::api::service_kinds::provide_service_kinds();
     role::provide_current_role();
-    crate::components::shell::provide_names_changed();
+    names_changed::provide_names_changed();
 }

@@ -6,9 +6,9 @@
 use leptos::prelude::*;
 use platform_api::{CallerRole, RolePermission};
 
+use crate::api::session::use_session;
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
 use crate::state::resource::resource;
-use crate::state::session::use_session;
 
 #[derive(Clone, Copy)]
 pub struct CurrentRole(LocalResource<Option<CallerRole>>);

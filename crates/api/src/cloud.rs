@@ -3,6 +3,8 @@
 //! PROVIDER_F its AZURE) and, for those whose regions it lists (`GET /aws/region` and the like),
 //! the regions.
 
+use crate::error::FieldError;
+
 wire_enum!(
     /// The cloud a cluster runs in.
     CloudProvider {
@@ -110,24 +112,56 @@ impl CloudProvider {
     }
 }
 
+/// Region names are lowercase letters, digits and hyphens, as every provider writes them.
+const REGION_MAX_CHARS: usize = 63;
+
+/// `region` is one of `provider`'s, or, for a provider whose regions are not listed, a
+/// well-formed region name.
+pub fn region_rule(field: &str, provider: CloudProvider, value: &str) -> Option<FieldError> {
+    use crate::wire::WireEnum;
+    if value.trim().is_empty() {
+        return Some(FieldError::new(field, "is required"));
+    }
+    match provider.regions() {
+        Some(regions) if !regions.iter().any(|known| known.name == value) => Some(FieldError::new(
+            field,
+            format!(
+                "is not a region of {} (for example {})",
+                provider.label(),
+                regions[0].name
+            ),
+        )),
+        Some(_) => None,
+        None => {
+            let well_formed = value.len() <= REGION_MAX_CHARS
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && value.starts_with(|c: char| c.is_ascii_lowercase());
+            (!well_formed).then(|| {
+                FieldError::new(
+                    field,
+                    "must start with a lowercase letter and hold only lowercase letters, digits and hyphens",
+                )
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules;
 
     #[test]
     fn a_region_must_be_one_of_the_providers() {
-        assert_eq!(
-            rules::region("region", CloudProvider::Aws, "eu-west-3"),
-            None
-        );
-        let refused = rules::region("region", CloudProvider::Aws, "narnia-1").unwrap();
+        assert_eq!(region_rule("region", CloudProvider::Aws, "eu-west-3"), None);
+        let refused = region_rule("region", CloudProvider::Aws, "narnia-1").unwrap();
         assert_eq!(refused.field, "region");
         assert!(refused
             .message
             .contains("not a region of Amazon Web Services"));
-        assert!(rules::region("region", CloudProvider::ProviderA, "eu-west-3").is_some());
-        assert!(rules::region("region", CloudProvider::Aws, "")
+        assert!(region_rule("region", CloudProvider::ProviderA, "eu-west-3").is_some());
+        assert!(region_rule("region", CloudProvider::Aws, "")
             .unwrap()
             .message
             .contains("required"));
@@ -136,10 +170,10 @@ mod tests {
     #[test]
     fn an_unlisted_providers_region_must_be_well_formed() {
         assert_eq!(
-            rules::region("region", CloudProvider::OnPremise, "dc-paris-2"),
+            region_rule("region", CloudProvider::OnPremise, "dc-paris-2"),
             None
         );
-        assert!(rules::region("region", CloudProvider::OnPremise, "Narnia 1!").is_some());
+        assert!(region_rule("region", CloudProvider::OnPremise, "Narnia 1!").is_some());
     }
 
     #[test]

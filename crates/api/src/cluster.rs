@@ -64,7 +64,11 @@ impl ClusterRequest {
             "description",
             self.description.as_deref(),
         ));
-        violations.check(rules::region("region", self.cloud_provider, &self.region));
+        violations.check(crate::cloud::region_rule(
+            "region",
+            self.cloud_provider,
+            &self.region,
+        ));
         if let Some(version) = &self.version {
             if !KUBERNETES_VERSIONS.contains(&version.as_str()) {
                 violations.check(Some(FieldError::new(

@@ -432,63 +432,9 @@ pub fn git_commit_id(field: &str, value: &str) -> Option<FieldError> {
     (!valid).then(|| FieldError::new(field, "must be 7 to 40 hexadecimal characters"))
 }
 
-/// Region names are lowercase letters, digits and hyphens, as every provider writes them.
-const REGION_MAX_CHARS: usize = 63;
-
-/// `region` is one of `provider`'s, or, for a provider whose regions are not listed, a
-/// well-formed region name.
-pub fn region(
-    field: &str,
-    provider: crate::cloud::CloudProvider,
-    value: &str,
-) -> Option<FieldError> {
-    use crate::wire::WireEnum;
-    if value.trim().is_empty() {
-        return Some(FieldError::new(field, "is required"));
-    }
-    match provider.regions() {
-        Some(regions) if !regions.iter().any(|known| known.name == value) => Some(FieldError::new(
-            field,
-            format!(
-                "is not a region of {} (for example {})",
-                provider.label(),
-                regions[0].name
-            ),
-        )),
-        Some(_) => None,
-        None => {
-            let well_formed = value.len() <= REGION_MAX_CHARS
-                && value
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-                && value.starts_with(|c: char| c.is_ascii_lowercase());
-            (!well_formed).then(|| {
-                FieldError::new(
-                    field,
-                    "must start with a lowercase letter and hold only lowercase letters, digits and hyphens",
-                )
-            })
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::application::ApplicationRequest;
-    use crate::git_repository::GitRepositoryRequest;
-    use crate::ports::PortRequest;
-    use crate::project::ProjectRequest;
-    use crate::runtime::RuntimeRequest;
-
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|error| error.field)
-            .collect()
-    }
 
     #[test]
     fn values_hold_no_control_characters_but_tabs_and_line_breaks() {
@@ -732,69 +678,5 @@ mod tests {
                 .message,
             "must be at most the maximum instances (2)"
         );
-    }
-
-    #[test]
-    fn project_request_names_each_broken_field() {
-        let request = ProjectRequest {
-            name: String::new(),
-            description: Some("d".repeat(300)),
-        };
-        assert_eq!(fields(request.validate()), ["name", "description"]);
-    }
-
-    #[test]
-    fn application_request_names_nested_fields() {
-        let request = ApplicationRequest {
-            name: "api".into(),
-            description: None,
-            git_repository: GitRepositoryRequest {
-                url: "nowhere".into(),
-                ..Default::default()
-            },
-            build_mode: "DOCKER".into(),
-            dockerfile_path: None,
-            docker_target_build_stage: None,
-            runtime: RuntimeRequest {
-                cpu: 0,
-                memory: 256,
-                min_running_instances: 2,
-                max_running_instances: 1,
-                ports: vec![PortRequest {
-                    id: None,
-                    internal_port: 70000,
-                    external_port: None,
-                    protocol: "HTTP".into(),
-                    publicly_accessible: true,
-                    name: None,
-                    is_default: None,
-                    public_path: None,
-                    public_path_rewrite: None,
-                }],
-                ..RuntimeRequest::default()
-            },
-        };
-        assert_eq!(
-            fields(request.validate()),
-            [
-                "git_repository.url",
-                "cpu",
-                "min_running_instances",
-                "ports[0].internal_port",
-                "ports[0].external_port"
-            ]
-        );
-    }
-
-    #[test]
-    fn application_request_defaults_from_minimal_json() {
-        let request: ApplicationRequest = serde_json::from_str(
-            r#"{"name": "api", "git_repository": {"url": "https://example.com/a.git"}}"#,
-        )
-        .unwrap();
-        assert_eq!(request.runtime.cpu, 500);
-        assert_eq!(request.runtime.memory, 512);
-        assert_eq!(request.build_mode, "DOCKER");
-        assert!(request.validate().is_ok());
     }
 }

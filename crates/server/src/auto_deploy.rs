@@ -23,14 +23,14 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
-use crate::engine::action::{Action, Request};
 use crate::engine::admission::AskedBy;
-use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
 use crate::error::{ApiError, ApiResult};
 use crate::git::{self, CommitQuery, GitError};
 use crate::rounds;
+use crate::store::action::{Action, Request};
 use crate::store::auto_deploy::{self as store, Watch};
+use crate::store::scope::{self, Scope};
 use crate::store::services;
 
 /// A service with a git repository, as its watch sees it.

@@ -16,11 +16,11 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
-use crate::engine::action::{Action, Request};
 use crate::engine::admission::AskedBy;
 use crate::engine::status;
 use crate::engine::Engine;
 use crate::rounds;
+use crate::store::action::{Action, Request};
 
 #[derive(sqlx::FromRow)]
 struct CronJob {

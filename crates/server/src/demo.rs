@@ -14,7 +14,6 @@ use sqlx::SqliteConnection;
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use crate::engine::action::Action;
 use crate::engine::admission::AskedBy;
 use crate::git;
 use crate::routes::organization::clusters::Clusters;
@@ -22,6 +21,7 @@ use crate::routes::organization::container_registries::ContainerRegistries;
 use crate::routes::organization::resources as organization_resources;
 use crate::routes::services::records::insert;
 use crate::state::AppState;
+use crate::store::action::Action;
 use platform_api::Applications;
 use platform_api::Databases;
 

@@ -6,7 +6,7 @@ use uuid::Uuid;
 use crate::caller::TokenCaller;
 use crate::db::Commits;
 use crate::fresh::Fresh;
-use crate::routes::raw_json::KeptAnswer;
+use crate::raw_json::KeptAnswer;
 
 /// What the server keeps: the reads that clients repeat most (polls, lists, every request's
 /// token), each answer as JSON ready to send, compressed once for all who ask alike.

@@ -25,6 +25,7 @@ mod platform_fields;
 pub mod previews;
 pub mod public;
 pub mod rate_limit;
+mod raw_json;
 pub mod rounds;
 pub mod routes;
 mod run_page;

@@ -14,7 +14,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use platform_api::{AlertReceiver, AlertReceiverType, EmailRelay};
 
 use crate::seal::Sealer;
-use crate::store::organization_resources::Secrets;
+use crate::seal::Secrets;
 use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
 
 /// The secrets a receiver keeps sealed: a Slack receiver's webhook URL, an e-mail receiver's

@@ -24,16 +24,16 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
-use crate::engine::action::Action;
 use crate::engine::admission::AskedBy;
 use crate::engine::environment::OnEachService;
-use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
 use crate::error::ApiResult;
 use crate::git;
 use crate::rounds;
+use crate::store::action::Action;
 use crate::store::clones::{self, EnvironmentCopy};
 use crate::store::previews as store;
+use crate::store::scope::{self, Scope};
 use crate::store::services;
 
 /// Who the audit log and the deployments name as asking for a preview.

@@ -16,13 +16,13 @@ use sqlx::SqlitePool;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
-use crate::engine::action::Action;
 use crate::engine::admission::AskedBy;
 use crate::engine::environment::OnEachService;
-use crate::engine::scope::{self, Scope};
 use crate::engine::Engine;
 use crate::rounds;
+use crate::store::action::Action;
 use crate::store::deployment_rules as store;
+use crate::store::scope::{self, Scope};
 
 /// What a schedule does at one of its times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,8 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use rand::RngCore;
 use sqlx::SqlitePool;
 
-use crate::store::organization_resources::Secrets;
+/// Secret values by field name, as a record holds them (sealed at rest).
+pub type Secrets = std::collections::BTreeMap<String, String>;
 
 /// What a sealed value starts with: the format's version.
 const SEALED: &str = "sealed:v1:";

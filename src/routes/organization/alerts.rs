@@ -15,8 +15,8 @@ use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::AlertStateBadge;
+use crate::paths::{self, ServiceTab};
 use crate::routes::organization::{organization_records, replace_record};
-use crate::routes::paths::{self, ServiceTab};
 use crate::state::polling::poll;
 use crate::state::toasts::use_toasts;
 

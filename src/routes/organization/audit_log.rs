@@ -20,9 +20,10 @@ use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, ChoiceField, TextField};
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::no_organization;
-use crate::routes::{current_id, paths};
 use crate::state::resource::resource;
 
 const PAGE_SIZE: i64 = 25;

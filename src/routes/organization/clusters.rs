@@ -16,9 +16,10 @@ use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::status_badge::ClusterStatusBadge;
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
-use crate::routes::{current_id, paths};
 use crate::state::polling::poll;
 
 /// How often the list is polled while a cluster is being worked on.

@@ -14,9 +14,10 @@ use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::unwell::{Scope, Unwell};
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
-use crate::routes::{current_id, paths};
 
 #[component]
 pub fn OrganizationOverview() -> impl IntoView {

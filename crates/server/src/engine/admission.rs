@@ -11,14 +11,14 @@ use uuid::Uuid;
 
 use super::status;
 
-use super::action::{Action, Request};
 use crate::audit;
 use crate::caller::Caller;
 use crate::error::{ApiError, ApiResult};
+use crate::store::action::{Action, Request};
 
 use super::rows::{log, set_state};
-use super::scope::busy_states;
 use super::Engine;
+use crate::store::scope::busy_states;
 
 /// 409 when `action` makes no sense in the service's present state.
 pub fn precondition(action: Action, current: &platform_api::Status) -> ApiResult<()> {

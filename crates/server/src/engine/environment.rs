@@ -7,10 +7,10 @@ use sqlx::{Sqlite, Transaction};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use super::action::{Action, InStage, Request};
 use super::admission::AskedBy;
 use super::Engine;
 use crate::error::{ApiError, ApiResult};
+use crate::store::action::{Action, InStage, Request};
 
 /// What a request on a whole environment runs on each of its services.
 #[derive(Clone, Copy)]

@@ -2,7 +2,6 @@
 //! through the state machine of DESIGN §3, one persisted step at a time, with log lines. Every
 //! change is written to SQLite before it is visible, so that a restart resumes where it stopped.
 
-pub mod action;
 pub mod admission;
 mod backup;
 mod cluster;
@@ -15,7 +14,6 @@ pub mod plan;
 pub mod rollback;
 mod rows;
 pub mod run;
-pub mod scope;
 mod stages;
 pub mod status;
 mod tuning;
@@ -33,7 +31,7 @@ use uuid::Uuid;
 use crate::db;
 use crate::error::ApiResult;
 use crate::git::Repositories;
-use action::Action;
+use crate::store::action::Action;
 use workers::Workers;
 
 pub struct Engine {

@@ -2,7 +2,7 @@
 
 use platform_api::{ServiceState, ServiceType, StepName, SubAction};
 
-use super::action::Action;
+use crate::store::action::Action;
 
 /// One step of an action: the service shows `state` while the step runs.
 #[derive(Clone, Copy, Debug, PartialEq)]

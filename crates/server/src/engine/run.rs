@@ -15,10 +15,10 @@ use uuid::Uuid;
 
 use super::plan;
 
-use super::action::Action;
 use super::plan::{seconds_in_words, PlannedStep, QUEUE_SECONDS};
 use crate::dns;
 use crate::git::{self};
+use crate::store::action::Action;
 use crate::store::custom_domains;
 use crate::store::organization_resources::GIT_TOKENS;
 use crate::store::variables::{self, Given};

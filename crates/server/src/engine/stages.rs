@@ -7,9 +7,9 @@ use std::time::Duration;
 use platform_api::{ActionStatus, ServiceState};
 use uuid::Uuid;
 
-use super::action::Action;
 use super::rows::end;
 use super::Engine;
+use crate::store::action::Action;
 
 /// The longest a deployment waiting for the stages before it goes without looking again: an
 /// action's end wakes it at once; this bounds the wait should a wake-up be missed.

@@ -10,8 +10,8 @@ use serde_json::Value;
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use super::action::Action;
 use super::plan::{seconds_in_words, PlannedStep};
+use crate::store::action::Action;
 use crate::store::advanced_settings as store;
 
 pub(super) struct Tuning {

@@ -16,10 +16,10 @@ use tokio::sync::{Notify, Semaphore};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use crate::engine::action::Action;
 use crate::notify::{Notice, Notifier};
 use crate::seal::Sealer;
-use crate::store::organization_resources::Secrets;
+use crate::seal::Secrets;
+use crate::store::action::Action;
 use crate::targets::NOT_PUBLIC;
 
 /// Attempts made before a delivery is given up: the first and five retries.

@@ -18,7 +18,6 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::doc::{boolean, integer, one_of, text};
 use crate::routes::organization::clusters::{cluster_change, status as cluster_status};
@@ -28,6 +27,7 @@ use crate::routes::services::resource::ServiceResource;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::advanced_settings as store;
+use crate::store::scope::Scope;
 
 pub fn register(routes: &mut RouteTable) {
     service::<Applications>(routes);
@@ -267,7 +267,7 @@ async fn edit_settings<R: ServiceResource>(
     let change = Change::new(EventType::Update, target);
     let after = save(&mut tx, caller, (of, service_id), change, edit).await?;
     if after.is_some() {
-        engine::scope::mark_scope_out_of_date(&mut tx, Scope::Service(service_id)).await?;
+        crate::store::scope::mark_scope_out_of_date(&mut tx, Scope::Service(service_id)).await?;
     }
     let all = store::all(&mut *tx, of, service_id).await?;
     tx.commit().await?;

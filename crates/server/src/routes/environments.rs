@@ -17,19 +17,20 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::projects::find_project;
-use super::raw_json::{self, Asked};
 use crate::audit;
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::action::Action;
+use crate::engine;
 use crate::engine::environment::OnEachService;
-use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
+use crate::raw_json::{self, Asked};
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::resources::{ensure_exists, insert, OrganizationResource};
 use crate::routes::{doc, Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::action::Action;
+use crate::store::scope::Scope;
 use crate::store::{self, deployment_rules};
 
 pub fn register(routes: &mut RouteTable) {
@@ -362,7 +363,7 @@ async fn delete_environment(
     let before = find_environment(&state, &caller, environment_id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let target = audit::Target::environment(&mut tx, environment_id).await?;
-    engine::scope::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
+    crate::store::scope::delete_when_idle(&mut tx, Scope::Environment(environment_id)).await?;
     let change = audit::Change::new(EventType::Delete, target).before(&before);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
@@ -554,7 +555,7 @@ async fn start_on_environment(
 ) -> ApiResult<(EnvironmentStatuses, i64)> {
     let what = what.into();
     find_environment(state, caller, environment_id).await?;
-    engine::scope::ensure_idle(
+    crate::store::scope::ensure_idle(
         &mut *state.db.acquire().await?,
         Scope::Environment(environment_id),
     )

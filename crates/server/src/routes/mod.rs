@@ -12,7 +12,6 @@ mod monitoring;
 pub(crate) mod organization;
 mod previews;
 pub(crate) mod projects;
-pub(crate) mod raw_json;
 pub(crate) mod services;
 mod statuses;
 mod table;

@@ -11,13 +11,13 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
 use crate::fresh::Read;
+use crate::raw_json::{self, Asked};
 use crate::routes::doc::{self, Doc};
-use crate::routes::raw_json::{self, Asked};
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use crate::store::scope::Scope;
 
 use super::own_organization;
 
@@ -214,7 +214,7 @@ async fn delete_project(
     let before = find_project(&state, &caller, project_id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::project(&mut tx, project_id).await?;
-    engine::scope::delete_when_idle(&mut tx, Scope::Project(project_id)).await?;
+    crate::store::scope::delete_when_idle(&mut tx, Scope::Project(project_id)).await?;
     audit::record(
         &mut tx,
         &caller,

@@ -9,7 +9,6 @@ use platform_api::{EnvironmentMode, LeftOutVariable, ServiceType};
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
-use crate::engine;
 use crate::error::{ApiError, ApiResult, UniqueViolation};
 use crate::store;
 
@@ -109,7 +108,7 @@ pub async fn copy_service(
     .execute(&mut **tx)
     .await
     .on_unique_violation("name", "service")?;
-    engine::scope::insert_initial_status(tx, id).await?;
+    crate::store::scope::insert_initial_status(tx, id).await?;
     let original = source_id.parse().map_err(ApiError::internal)?;
     store::advanced_settings::copy(tx, original, id).await?;
     Ok(id)

@@ -1,6 +1,7 @@
 //! The SQL of the API's resources, below the routes and beside the engine: each resource's rows
 //! as its handlers and the engine read and write them.
 
+pub mod action;
 pub mod advanced_settings;
 pub mod alert_rules;
 pub mod associated;
@@ -16,6 +17,7 @@ pub mod members;
 pub mod organization_resources;
 pub mod previews;
 pub mod runs;
+pub mod scope;
 pub mod services;
 pub mod stats;
 pub mod variables;

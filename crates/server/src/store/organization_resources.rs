@@ -1,8 +1,6 @@
 //! Storage of organization-level records: each kind's record as callers see it (JSON), and its
 //! secrets in a column of their own that no answer is built from.
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -11,9 +9,7 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult, UniqueViolation};
-
-/// Secret values by field name.
-pub type Secrets = BTreeMap<String, String>;
+use crate::seal::Secrets;
 
 /// What an organization-level record is: its kind in storage and its name in messages.
 #[derive(Clone, Copy, Debug)]

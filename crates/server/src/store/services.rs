@@ -8,7 +8,8 @@ use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult, UniqueViolation};
-use crate::store::organization_resources::{Kind, Secrets, GIT_TOKENS};
+use crate::seal::Secrets;
+use crate::store::organization_resources::{Kind, GIT_TOKENS};
 
 /// A record of the organization a service's record names: at `at` (a JSON path such as
 /// `$.registry`, holding `{id}` as stored), of `kind`.

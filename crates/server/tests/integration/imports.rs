@@ -1,7 +1,8 @@
 //! Layers that point one way, in every crate of the workspace: each source file is a node, each
 //! `crate::a::b` or `super::a` path it uses (in `use` or in code, tests left out) an edge to the
 //! file that defines `a::b`; a strongly connected component of more than one file is an import
-//! circle. None is allowed. The graph is drawn by
+//! circle. None is allowed, between files nor between a crate's top-level modules (folders and
+//! the files beside them: `routes` → `store` and never back). The graphs are drawn by
 //! `cargo test -p platform-server --test integration -- imports --nocapture`.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,12 +20,17 @@ fn no_crate_has_an_import_circle() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut found = Vec::new();
     for root in CRATES {
-        let graph = Graph::of(&workspace.join(root));
-        let circles = graph.circles();
-        let edges: usize = graph.edges.values().map(BTreeSet::len).sum();
+        let files = Graph::of(&workspace.join(root));
+        let modules = files.top_level();
+        let mut circles = files.circles();
+        circles.extend(modules.circles());
+        let edges = |graph: &Graph| graph.edges.values().map(BTreeSet::len).sum::<usize>();
         println!(
-            "{root}: {} files, {edges} imports, {} import circles",
-            graph.edges.len(),
+            "{root}: {} files, {} imports; {} top-level modules, {} arrows between them; {} circles",
+            files.edges.len(),
+            edges(&files),
+            modules.edges.len(),
+            edges(&modules),
             circles.len()
         );
         for circle in circles {
@@ -56,6 +62,16 @@ fn a_circle_is_found() {
         graph.edges.entry(to.into()).or_default();
     }
     assert_eq!(graph.circles(), [vec!["a", "b", "c"]]);
+    let mut files = Graph::default();
+    for (from, to) in [("x::one", "y"), ("y::two", "x::three"), ("", "x")] {
+        files
+            .edges
+            .entry(from.into())
+            .or_default()
+            .insert(to.into());
+    }
+    assert!(files.circles().is_empty());
+    assert_eq!(files.top_level().circles(), [vec!["x", "y"]]);
     assert_eq!(
         expand("a::{b, c::{d, e as f}}"),
         ["a::b", "a::c::d", "a::c::e"]
@@ -127,6 +143,23 @@ impl Graph {
             edges.insert(module.clone(), used);
         }
         Self { edges }
+    }
+
+    /// The graph between top-level modules: a file stands for the module it is in at the crate's
+    /// top (`routes::services::actions` for `routes`); the crate root, which names them all, is
+    /// left out.
+    fn top_level(&self) -> Graph {
+        let top = |module: &str| module.split("::").next().unwrap_or_default().to_string();
+        let mut modules = Graph::default();
+        for (from, targets) in self.edges.iter().filter(|(from, _)| !from.is_empty()) {
+            let used = modules.edges.entry(top(from)).or_default();
+            used.extend(targets.iter().map(|target| top(target)));
+        }
+        for (module, used) in &mut modules.edges {
+            used.remove(module);
+            used.remove("");
+        }
+        modules
     }
 
     /// Strongly connected components of more than one module (Tarjan), each sorted.

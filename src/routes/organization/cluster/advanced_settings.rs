@@ -8,8 +8,9 @@ use platform_api::RolePermission;
 use crate::api::advanced_settings::SettingsOwner;
 use crate::api::use_api;
 use crate::components::advanced_settings::AdvancedSettingsEditor;
+use crate::paths;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
-use crate::routes::{current_id, paths};
+use crate::routes::current_id;
 use crate::state::resource::resource;
 
 #[component]

@@ -24,11 +24,12 @@ use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
 use crate::components::rename_and_delete::RenameAndDelete;
-use crate::components::shell::use_names_changed;
 use crate::components::status_badge::StatusBadge;
+use crate::paths;
 use crate::routes::address::{OrganizationAddress, ProjectAddress};
+use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::{current_id, paths};
+use crate::state::names_changed::use_names_changed;
 use crate::state::resource::resource;
 
 #[component]

@@ -15,10 +15,11 @@ use crate::components::form_field::{optional_text, EnumSelect, FieldScope, TextF
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::toggle_button::ToggleButton;
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
+use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::routes::organization::settings::SettingsHeader;
-use crate::routes::{current_id, paths};
 use crate::state::resource::resource;
 
 #[component]

@@ -16,8 +16,9 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_location;
 
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
-use crate::routes::{current_id, paths};
+use crate::routes::current_id;
 
 /// The top of a settings page: its title, what it is for, and the tabs to the others.
 #[component]
@@ -31,21 +32,6 @@ pub fn SettingsHeader(title: &'static str, lead: &'static str) -> impl IntoView 
     }
 }
 
-/// Every settings page of the organization, by title, in the order of its tabs.
-pub fn settings_pages(org: uuid::Uuid) -> [(&'static str, String); 9] {
-    [
-        ("Members", paths::members(org)),
-        ("Container registries", paths::container_registries(org)),
-        ("Helm repositories", paths::helm_repositories(org)),
-        ("Git tokens", paths::git_tokens(org)),
-        ("API tokens", paths::api_tokens(org)),
-        ("Webhooks", paths::webhooks(org)),
-        ("Alert receivers", paths::alert_receivers(org)),
-        ("Labels and annotations", paths::labels_annotations(org)),
-        ("On-premise credentials", paths::on_premise_credentials(org)),
-    ]
-}
-
 /// Links between the settings pages, the current one marked.
 #[component]
 fn SettingsTabs() -> impl IntoView {
@@ -54,7 +40,7 @@ fn SettingsTabs() -> impl IntoView {
     move || {
         let org = org.get()?;
         let here = location.pathname.get();
-        let tabs = settings_pages(org);
+        let tabs = paths::settings_pages(org);
         Some(view! {
             <nav class="tabs" aria-label="Organization settings">
                 {tabs.into_iter().map(|(label, href)| {

@@ -23,8 +23,9 @@ use crate::notify::{self, AUTH_PASSWORD, WEBHOOK_URL};
 use crate::routes::doc::{self, Doc};
 use crate::routes::own_organization;
 use crate::routes::RouteTable;
+use crate::seal::Secrets;
 use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Entry, Kind, Secrets};
+use crate::store::organization_resources::{self as store, Entry, Kind};
 
 const KIND: Kind = store::ALERT_RECEIVERS;
 

@@ -22,8 +22,9 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::organization::resources::{self, OrganizationResource, UsedBy};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
+use crate::seal::Secrets;
 use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Kind, Secrets};
+use crate::store::organization_resources::{self as store, Kind};
 
 /// How long a cluster token lives.
 const TOKEN_LIFETIME_MINUTES: i64 = 15;

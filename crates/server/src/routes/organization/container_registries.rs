@@ -9,7 +9,8 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::routes::organization::resources::{OrganizationResource, UsedBy};
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::seal::Secrets;
+use crate::store::organization_resources::Kind;
 
 pub struct ContainerRegistries;
 

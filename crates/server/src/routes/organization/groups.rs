@@ -9,7 +9,8 @@ use uuid::Uuid;
 
 use crate::routes::organization::resources::{self, OrganizationResource};
 use crate::routes::RouteTable;
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::seal::Secrets;
+use crate::store::organization_resources::Kind;
 
 pub fn register(routes: &mut RouteTable) {
     resources::register::<LabelsGroups>(routes);

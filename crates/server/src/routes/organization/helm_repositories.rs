@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 use crate::routes::organization::container_registries::config_secrets;
 use crate::routes::organization::resources::{OrganizationResource, UsedBy};
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::seal::Secrets;
+use crate::store::organization_resources::Kind;
 
 pub struct HelmRepositories;
 

@@ -9,7 +9,8 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::routes::organization::resources::OrganizationResource;
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::seal::Secrets;
+use crate::store::organization_resources::Kind;
 
 const SECRET_ACCESS_KEY: &str = "secret_access_key";
 

@@ -23,8 +23,9 @@ use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
+use crate::seal::Secrets;
 use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Entry, Kind, Secrets};
+use crate::store::organization_resources::{self as store, Entry, Kind};
 
 pub trait OrganizationResource: Send + Sync + 'static {
     const KIND: Kind;

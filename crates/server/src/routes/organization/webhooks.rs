@@ -23,8 +23,9 @@ use crate::events::record_delivery;
 use crate::routes::organization::resources::{self, OrganizationResource};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
+use crate::seal::Secrets;
 use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Kind, Secrets};
+use crate::store::organization_resources::{self as store, Kind};
 
 /// How many deliveries the list shows, newest first.
 const DELIVERIES_LISTED: i64 = 100;

@@ -15,11 +15,12 @@ use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
 use crate::caller::Caller;
-use crate::engine::action::{Action, Request};
-use crate::engine::{self, admission::Queued, rollback, scope::Scope};
+use crate::engine::{self, admission::Queued, rollback};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
 use crate::git;
 use crate::state::AppState;
+use crate::store::action::{Action, Request};
+use crate::store::scope::Scope;
 
 use crate::routes::services::records::find;
 use crate::routes::services::resource::ServiceResource;
@@ -346,7 +347,7 @@ impl PreparedDeploy {
         let id = self.id;
         if !self.pinned.is_empty() || self.rollback.is_some() {
             // What is deployed becomes the service's, as an update would make it.
-            engine::scope::ensure_idle(tx, Scope::Service(id)).await?;
+            crate::store::scope::ensure_idle(tx, Scope::Service(id)).await?;
             for (path, value) in &self.pinned {
                 store::set_in_record(tx, id, path, value).await?;
             }

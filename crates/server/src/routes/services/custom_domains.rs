@@ -18,13 +18,13 @@ use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::dns;
-use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::services::records::find;
 use crate::routes::services::resource::ServiceResource;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::custom_domains::{self as store, Row};
+use crate::store::scope::Scope;
 
 pub fn register(routes: &mut RouteTable) {
     kind::<Applications>(routes, "application_domain_id", "status");
@@ -257,6 +257,6 @@ async fn changed(
         .of(SubTargetType::CustomDomain)
         .between(states);
     audit::record(tx, caller, change).await?;
-    engine::scope::mark_scope_out_of_date(tx, Scope::Service(service_id)).await?;
+    crate::store::scope::mark_scope_out_of_date(tx, Scope::Service(service_id)).await?;
     Ok(())
 }

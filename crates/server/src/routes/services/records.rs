@@ -13,14 +13,15 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::{self, scope::Scope, status};
+use crate::engine::status;
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiResult};
 use crate::fresh::Read;
+use crate::raw_json::{self, Asked, StoredList};
 use crate::routes::environments::find_environment;
 use crate::routes::organization::git_tokens;
 use crate::routes::organization::resources::ensure_exists;
-use crate::routes::raw_json::{self, Asked, StoredList};
 use crate::state::AppState;
+use crate::store::scope::Scope;
 
 use crate::routes::services::resource::ServiceResource;
 use crate::store::services as store;
@@ -138,7 +139,7 @@ pub(super) async fn update<R: ServiceResource>(
         secrets: &secrets,
     };
     store::update(&mut tx, row).await?;
-    engine::scope::mark_scope_out_of_date(&mut tx, Scope::Service(id)).await?;
+    crate::store::scope::mark_scope_out_of_date(&mut tx, Scope::Service(id)).await?;
     let (updated, _) = find_in::<R>(&mut tx, &caller, id).await?;
     let target = Target::service(&mut tx, id).await?;
     let change = Change::new(EventType::Update, target)
@@ -158,7 +159,7 @@ pub(super) async fn delete<R: ServiceResource>(
     let (before, _) = find::<R>(&state, &caller, id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let target = Target::service(&mut tx, id).await?;
-    engine::scope::delete_when_idle(&mut tx, Scope::Service(id)).await?;
+    crate::store::scope::delete_when_idle(&mut tx, Scope::Service(id)).await?;
     let change = Change::new(EventType::Delete, target).before(&before);
     audit::record(&mut tx, &caller, change).await?;
     tx.commit().await?;
@@ -236,6 +237,6 @@ pub async fn insert<R: ServiceResource>(
         secrets: &secrets,
     };
     store::insert(&mut *conn, organization_id, environment_id, R::TYPE, row).await?;
-    engine::scope::insert_initial_status(conn, id).await?;
+    crate::store::scope::insert_initial_status(conn, id).await?;
     Ok(id)
 }

@@ -7,7 +7,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::store::organization_resources::{Kind, Secrets};
+use crate::seal::Secrets;
+use crate::store::organization_resources::Kind;
 
 use crate::store::services::Names;
 

@@ -17,7 +17,6 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::action::{Action, Request};
 use crate::engine::{self, status};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::environments::{find_environment, one_status};
@@ -25,6 +24,7 @@ use crate::routes::services::actions::{prepare_deploy, PreparedDeploy};
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store;
+use crate::store::action::{Action, Request};
 use platform_api::Applications;
 use platform_api::Containers;
 use platform_api::Databases;
@@ -304,7 +304,7 @@ async fn delete_selected(
         let deleted = sqlx::query(&format!(
             "DELETE FROM services WHERE id = ? AND NOT EXISTS (
                  SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
-            engine::scope::busy_states()
+            crate::store::scope::busy_states()
         ))
         .bind(service.selected.id.hyphenated())
         .bind(service.selected.id.hyphenated())

@@ -16,7 +16,7 @@ use crate::routes::{Doc, RouteTable};
 
 use crate::routes::services::applications::git_repository;
 use crate::routes::services::resource::{timestamps, ServiceResource};
-use crate::store::organization_resources::Secrets;
+use crate::seal::Secrets;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(

@@ -7,7 +7,6 @@ use uuid::Uuid;
 use crate::audit::{self};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::engine::{self};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
@@ -125,7 +124,7 @@ pub(super) async fn apply(
         return Err(ApiError::invalid(problems));
     }
     check_room(&mut tx, &[parent.id], "set").await?;
-    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    crate::store::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let after = snapshot(&defined_on(&mut tx, parent.id).await?);
     // A value made secret is not shown before either: `changed_secrets` names its key.
     for key in &made_secret {

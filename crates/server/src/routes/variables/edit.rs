@@ -12,7 +12,6 @@ use uuid::Uuid;
 use crate::audit::{self, Change, Target};
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::{self};
 use crate::error::{ApiError, ApiResult, UniqueViolation};
 use crate::state::AppState;
 
@@ -128,7 +127,7 @@ pub(super) async fn insert(
     .await
     .on_unique_violation("key", "variable")?;
     check_room(&mut tx, &[parent.id], "key").await?;
-    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    crate::store::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let stored = own_in(&mut tx, caller, id).await?;
     let created = shape(&mut tx, parent, stored).await?;
     let change = change_of(&mut tx, EventType::Create, parent, new.is_secret)
@@ -209,7 +208,7 @@ pub(super) async fn update(
         enable_interpolation_in_file: request.enable_interpolation_in_file,
     };
     store::update(&mut tx, stored.id, changed).await?;
-    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    crate::store::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let updated = own_in(&mut tx, caller, stored.id).await?;
     let updated = shape(&mut tx, &parent, updated).await?;
     let change = change_of(&mut tx, EventType::Update, &parent, stored.is_secret)
@@ -228,7 +227,7 @@ pub(super) async fn delete(state: &AppState, caller: &Caller, stored: Stored) ->
     let is_secret = stored.is_secret;
     let before = shape(&mut tx, &parent, stored.clone()).await?;
     store::delete(&mut tx, stored.id).await?;
-    engine::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
+    crate::store::scope::mark_scope_out_of_date(&mut tx, parent.scope_of_changes()).await?;
     let change = change_of(&mut tx, EventType::Delete, &parent, is_secret)
         .await?
         .before(&before);

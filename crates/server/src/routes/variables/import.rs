@@ -9,9 +9,9 @@ use uuid::Uuid;
 use crate::audit::{self};
 use crate::caller::Caller;
 use crate::db;
-use crate::engine::{self, scope::Scope};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use crate::store::scope::Scope;
 
 use crate::routes::variables::edit::{change_of, check_room};
 use crate::routes::variables::parent::Parent;
@@ -127,7 +127,7 @@ pub(super) async fn all(
             Scope::Service(_) => 2,
         });
     if let Some(scope) = widest {
-        engine::scope::mark_scope_out_of_date(&mut tx, scope).await?;
+        crate::store::scope::mark_scope_out_of_date(&mut tx, scope).await?;
     }
     let import = VariableImport {
         total_variables_to_import: request.vars.len() as i64,

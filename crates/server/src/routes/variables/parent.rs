@@ -6,11 +6,11 @@ use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::caller::Caller;
-use crate::engine::scope::Scope;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::environments::find_environment;
 use crate::routes::projects::find_project;
 use crate::state::AppState;
+use crate::store::scope::Scope;
 
 use crate::store::variables::{self as store, Stored};
 

@@ -14,7 +14,7 @@ use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::resource::resource;
 
 #[component]

@@ -25,10 +25,10 @@ use crate::components::confirm_button::ConfirmButton;
 use crate::components::deploy_review::{
     DeployReview, PendingDeploy, ReviewAgain, Reviewer, Reviewing, ServiceWithStatus,
 };
+use crate::paths::{self, EnvironmentTab};
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::paths::{self, EnvironmentTab};
 use crate::state::polling::poll_for_page;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;

@@ -11,7 +11,7 @@ use crate::api::service::ServiceSummary;
 use crate::api::{use_api, ApiError};
 use crate::components::loaded::loaded;
 use crate::components::web_link::WebLink;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::resource::resource;
 
 use crate::api::review::Place;

@@ -15,7 +15,7 @@ use crate::components::form::SubmitButton;
 use crate::components::form_field::CheckboxField;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
-use crate::routes::paths;
+use crate::paths;
 
 /// "Preview of staging for branch feat-login", with a link back, when the environment is one.
 #[component]

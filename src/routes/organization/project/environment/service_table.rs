@@ -22,7 +22,7 @@ use crate::components::empty_state::EmptyState;
 use crate::components::pager::{page_range, use_page, ListPager};
 use crate::components::relative_time::relative_time_html;
 use crate::components::status_badge::{service_badge_html, set_service_badge};
-use crate::routes::paths;
+use crate::paths;
 
 /// Services shown at once: an environment of the issue-14 scale (1,000) shows whole, a larger one
 /// a page at a time.

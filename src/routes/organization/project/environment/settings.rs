@@ -9,8 +9,8 @@ use platform_api::{Environment, EnvironmentRequest};
 use crate::api::use_api;
 use crate::components::loaded::loaded;
 use crate::components::rename_and_delete::RenameAndDelete;
-use crate::components::shell::use_names_changed;
-use crate::routes::paths;
+use crate::paths;
+use crate::state::names_changed::use_names_changed;
 
 use super::clone::CloneEnvironment;
 use super::layout::use_environment_page;

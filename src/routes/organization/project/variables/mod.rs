@@ -15,7 +15,7 @@ use platform_api::{
 };
 
 use crate::api::use_api;
-use crate::components::case;
+use crate::case;
 use crate::components::delete_button::DeleteButton;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};

@@ -15,8 +15,9 @@ use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
+use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
-use crate::routes::{current_id, paths};
+use crate::routes::current_id;
 use crate::state::resource::resource;
 
 /// What the form starts from: the service and where it is.

@@ -36,13 +36,13 @@ use crate::api::review::Place;
 use crate::api::service::ServiceRecord;
 use crate::api::{use_api, Api, ApiError};
 use crate::components::deploy_review::Reviewed;
-use crate::components::shell::{use_names_changed, NamesChanged};
+use crate::paths::{self, ServiceTab};
 use crate::routes::address::{
     EnvironmentAddress, OrganizationAddress, ProjectAddress, ServiceAddress,
 };
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
-use crate::routes::paths::{self, ServiceTab};
+use crate::state::names_changed::{use_names_changed, NamesChanged};
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 

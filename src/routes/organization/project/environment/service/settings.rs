@@ -16,12 +16,13 @@ use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::Form;
 use crate::components::loaded::loaded;
+use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
+use crate::routes::current_id;
 use crate::routes::organization::project::environment::service_form::{
     application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
     job::JobForm, provide_form_choices, terraform::TerraformForm,
 };
-use crate::routes::{current_id, paths};
 
 #[component]
 pub fn ServiceSettings() -> impl IntoView {

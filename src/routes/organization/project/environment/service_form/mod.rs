@@ -20,8 +20,9 @@ use uuid::Uuid;
 
 use crate::api::{use_api, ApiError};
 use crate::components::form_field::{optional_text, EnumSelect, SelectField, TextField};
+use crate::paths;
 use crate::routes::address::OrganizationAddress;
-use crate::routes::{current_id, paths};
+use crate::routes::current_id;
 use crate::state::resource::resource;
 
 /// A git repository as a form holds it: its address, branch, the directory that matters, its

@@ -17,7 +17,7 @@ use crate::components::form_field::{
     lines_of, optional_text, CheckboxField, CheckboxGroup, EnumSelect, LinesField, TextField,
 };
 use crate::components::rows::{RowList, Rows};
-use crate::routes::paths;
+use crate::paths;
 use crate::state::resource::resource;
 
 /// The only storage type the platform offers.

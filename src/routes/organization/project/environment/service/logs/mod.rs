@@ -16,7 +16,7 @@ use platform_api::{DeploymentHistoryEntry, LogLine, ServiceState};
 use super::{no_service, use_addressed_service, Target};
 use crate::api::service::HistoryFilter;
 use crate::api::use_api;
-use crate::components::case;
+use crate::case;
 use crate::components::deployment_log::DeploymentLog;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;

@@ -20,7 +20,7 @@ use crate::components::form::Form;
 use crate::components::form_field::{CheckboxGroup, EnumSelect, TextField};
 use crate::components::loaded::loaded;
 use crate::components::status_badge::AlertStateBadge;
-use crate::routes::paths;
+use crate::paths;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use platform_api::ServiceType;
 use uuid::Uuid;
 
-use crate::api::error::ApiError;
+use super::error::ApiError;
 
 /// A read of an environment's list of services (teaching the kinds of its services) that several
 /// callers may wait on.
