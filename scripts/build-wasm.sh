@@ -52,9 +52,9 @@ cargo run --quiet --release -p bundle-split -- "$work/console" "$every_signed_in
 # itself, wherever the build is served from. With a session stored, a signed-in page comes next:
 # the shell's code (every signed-in page's frame) is fetched beside the main module rather than
 # once the main module has started (~30 ms sooner on the 1,000-service environment page). The
-# storage key is the console's own, read from src/state/session.rs.
-session_key=$(sed -n 's/^const STORAGE_KEY: &str = "\(.*\)";$/\1/p' src/state/session.rs)
-[ -n "$session_key" ] || { echo "build-wasm: no STORAGE_KEY in src/state/session.rs" >&2; exit 1; }
+# storage key is the console's own, read from src/api/session.rs.
+session_key=$(sed -n 's/^const STORAGE_KEY: &str = "\(.*\)";$/\1/p' src/api/session.rs)
+[ -n "$session_key" ] || { echo "build-wasm: no STORAGE_KEY in src/api/session.rs" >&2; exit 1; }
 cat > "$work/console/start.js" <<JS
 import init from "./console.js";
 import { fetchGroup } from "./__wasm_split.js";

@@ -12,7 +12,7 @@
 
 use anyhow::Result;
 use e2e::bench::middle;
-use e2e::Browser;
+use e2e::{Browser, Repository};
 use platform_server::git;
 use serde_json::{json, Value};
 
@@ -63,13 +63,12 @@ async fn main() -> Result<()> {
     let mut next = |default: usize| args.next().and_then(|a| a.parse().ok()).unwrap_or(default);
     let (commits, changes, services, runs) = (next(200), next(300), next(100), next(5));
 
-    let repository = tempfile::TempDir::new()?;
-    git::create_repository(repository.path(), &[("First", &[("file.txt", "0")])])?;
+    let repository = Repository::with(&[("First", &[("file.txt", "0")])])?;
     let browser = Browser::start(1e9).await?;
     let place = browser
         .create_environment("bench", "production", "PRODUCTION")
         .await?;
-    let url = format!("file://{}", repository.path().display());
+    let url = repository.url();
     let web = browser
         .create(
             &format!("/environment/{}/application", place.environment),

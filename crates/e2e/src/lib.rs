@@ -269,6 +269,19 @@ impl Browser {
         .await
     }
 
+    /// Creates an application in `environment` built from `repository`'s main branch, with the
+    /// fields of `body` (its name at least); returns its id.
+    pub async fn create_application_from(
+        &self,
+        environment: &str,
+        repository: &Repository,
+        mut body: serde_json::Value,
+    ) -> Result<String> {
+        body["git_repository"] = repository.git();
+        self.create(&format!("/environment/{environment}/application"), body)
+            .await
+    }
+
     /// Creates a project and an environment of `mode` in it, in the person's organization.
     pub async fn create_environment(
         &self,
@@ -368,6 +381,14 @@ impl Browser {
             .select_by_value(value)
             .await
             .with_context(|| format!("{css} offers no {value:?}"))?;
+        Ok(())
+    }
+
+    /// Submits the form at `form` and waits for the toast that says it was saved (`acknowledged`
+    /// part of its text).
+    pub async fn save_form(&self, form: &str, acknowledged: &str) -> Result<()> {
+        self.click(&format!("{form} button[type=submit]")).await?;
+        self.wait_for_text(".toast--success", acknowledged).await?;
         Ok(())
     }
 
@@ -893,5 +914,33 @@ pub mod bench {
     pub fn middle(mut values: Vec<f64>) -> f64 {
         values.sort_by(f64::total_cmp);
         values[values.len() / 2]
+    }
+}
+
+/// A git repository on disk that the server reads (a `file://` URL), removed when dropped.
+pub struct Repository {
+    dir: TempDir,
+}
+
+impl Repository {
+    /// A repository whose `main` branch has `commits`, oldest first: each a message and the
+    /// files it writes.
+    pub fn with(commits: &[(&str, &[(&str, &str)])]) -> Result<Self> {
+        let dir = TempDir::new()?;
+        platform_server::git::create_repository(dir.path(), commits)?;
+        Ok(Self { dir })
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    pub fn url(&self) -> String {
+        format!("file://{}", self.dir.path().display())
+    }
+
+    /// A service's `git_repository` on this repository's main branch.
+    pub fn git(&self) -> serde_json::Value {
+        serde_json::json!({"url": self.url(), "branch": "main"})
     }
 }

@@ -42,11 +42,7 @@ impl Target {
 
     /// The organization itself, for the changes made to its own parts (tokens, roles, groups).
     pub async fn organization(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Self> {
-        let name: String = sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
-            .bind(id.hyphenated())
-            .fetch_optional(conn)
-            .await?
-            .ok_or_else(|| ApiError::not_found("organization"))?;
+        let name = crate::store::organizations::name(conn, id).await?;
         Ok(Self::new(TargetType::Organization, id, name))
     }
 

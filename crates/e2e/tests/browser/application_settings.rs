@@ -9,12 +9,7 @@ use serde_json::json;
 const FORM: &str = "form[aria-label='Application settings']";
 
 async fn save(browser: &Browser) -> anyhow::Result<()> {
-    browser
-        .click(&format!("{FORM} button[type=submit]"))
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
-        .await?;
+    browser.save_form(FORM, "Settings saved").await?;
     // The next save's toast must be a new one.
     browser.click(".toast--success button").await?;
     browser.wait_until_gone(".toast--success").await

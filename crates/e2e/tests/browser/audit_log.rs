@@ -48,10 +48,7 @@ async fn a_settings_change_is_shown_with_its_diff() -> anyhow::Result<()> {
     browser.wait_for_value("#field-name", "web").await?;
     browser.fill("#field-memory", "768").await?;
     browser
-        .click("form[aria-label='Application settings'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
+        .save_form("form[aria-label='Application settings']", "Settings saved")
         .await?;
 
     // The service's history of changes: its creation (through the API) and the update.

@@ -2,30 +2,26 @@
 //! its branch; a restriction added in its settings previews which of the latest commits would
 //! deploy; a push then shows up on its page, deployed, without a reload.
 
-use e2e::Browser;
+use e2e::{Browser, Repository};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_push_arrives_on_the_service_page_and_deploys_it() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let repository = tempfile::TempDir::new()?;
-    platform_server::git::create_repository(
-        repository.path(),
-        &[
-            ("web: first page", &[("web/index.html", "1")]),
-            ("docs: how to run", &[("docs/run.md", "1")]),
-        ],
-    )?;
+    let repository = Repository::with(&[
+        ("web: first page", &[("web/index.html", "1")]),
+        ("docs: how to run", &[("docs/run.md", "1")]),
+    ])?;
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
     let application = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
+        .create_application_from(
+            &place.environment,
+            &repository,
             json!({
                 "name": "storefront",
                 "auto_deploy": true,
-                "git_repository": {"url": format!("file://{}", repository.path().display()), "branch": "main"},
             }),
         )
         .await?;

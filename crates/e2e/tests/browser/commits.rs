@@ -2,24 +2,20 @@
 //! newest first with their tag in a dialog, one deployed and then marked; a repository the
 //! server cannot reach says so.
 
-use e2e::Browser;
+use e2e::{Browser, Repository};
 use platform_server::git;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_chosen_commit_is_deployed_from_the_list() -> anyhow::Result<()> {
-    let repository = tempfile::TempDir::new()?;
-    git::create_repository(
-        repository.path(),
-        &[
-            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
-            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
-            (
-                "Faster checkout\n\nThe body of the message.",
-                &[("checkout.js", "go()")],
-            ),
-        ],
-    )?;
+    let repository = Repository::with(&[
+        ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+        ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+        (
+            "Faster checkout\n\nThe body of the message.",
+            &[("checkout.js", "go()")],
+        ),
+    ])?;
     git::tag(repository.path(), "v1.1")?;
 
     let browser = Browser::start(20.0).await?;
@@ -27,11 +23,7 @@ async fn a_chosen_commit_is_deployed_from_the_list() -> anyhow::Result<()> {
         .create_environment("shop", "production", "PRODUCTION")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {
-                "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
-        )
+        .create_application_from(&place.environment, &repository, json!({"name": "web"}))
         .await?;
     let remote = browser
         .create(

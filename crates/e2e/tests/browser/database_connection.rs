@@ -106,10 +106,10 @@ async fn a_databases_backup_is_taken_and_deleted() -> anyhow::Result<()> {
         .await?;
     browser.open_new("Take a backup").await?;
     browser
-        .click("form[aria-label='Take a backup'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Backup before-v2 asked for")
+        .save_form(
+            "form[aria-label='Take a backup']",
+            "Backup before-v2 asked for",
+        )
         .await?;
     browser
         .wait_for_text("[data-backup=before-v2]", "Taken")

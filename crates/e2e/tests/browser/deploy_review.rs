@@ -4,8 +4,7 @@
 //! what its deployment changed; an environment's review of its out-of-date services lists those
 //! only. Each dialog passes axe and fits 375 px.
 
-use e2e::Browser;
-use platform_server::git;
+use e2e::{Browser, Repository};
 use serde_json::{json, Value};
 
 async fn settle(browser: &Browser, service: &str) -> anyhow::Result<()> {
@@ -28,31 +27,20 @@ fn commit_id(commits: &Value, at: usize) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_deploy_is_reviewed_then_run_and_a_history_row_says_what_changed() -> anyhow::Result<()> {
-    let repository = tempfile::TempDir::new()?;
-    git::create_repository(
-        repository.path(),
-        &[
-            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
-            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
-            ("Faster checkout", &[("checkout.js", "go()")]),
-        ],
-    )?;
-    let url = format!("file://{}", repository.path().display());
+    let repository = Repository::with(&[
+        ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+        ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+        ("Faster checkout", &[("checkout.js", "go()")]),
+    ])?;
     let browser = Browser::start(20.0).await?;
     let place = browser
         .create_environment("shop", "production", "PRODUCTION")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "git_repository": {"url": url, "branch": "main"}}),
-        )
+        .create_application_from(&place.environment, &repository, json!({"name": "web"}))
         .await?;
     let api = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "api", "git_repository": {"url": url, "branch": "main"}}),
-        )
+        .create_application_from(&place.environment, &repository, json!({"name": "api"}))
         .await?;
     let commits = browser
         .api("GET", &format!("/application/{web}/commit"), json!(null))
@@ -69,7 +57,7 @@ async fn a_deploy_is_reviewed_then_run_and_a_history_row_says_what_changed() -> 
         .api(
             "PUT",
             &format!("/application/{web}"),
-            json!({"name": "web", "memory": 1024, "git_repository": {"url": url, "branch": "main"}}),
+            json!({"name": "web", "memory": 1024, "git_repository": repository.git()}),
         )
         .await?;
     browser

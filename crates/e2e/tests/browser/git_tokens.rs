@@ -79,10 +79,7 @@ async fn a_git_token_is_created_and_chosen_for_a_service() -> anyhow::Result<()>
         .choose("#field-git_repository-git_token_id", &token)
         .await?;
     browser
-        .click("form[aria-label='Application settings'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
+        .save_form("form[aria-label='Application settings']", "Settings saved")
         .await?;
     let saved = browser
         .api("GET", &format!("/application/{web}"), json!(null))

@@ -99,12 +99,7 @@ async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> 
     browser.fill("#field-arguments", "--atomic").await?;
     browser.fill("#field-timeout_sec", "300").await?;
     browser.click("#field-allow_cluster_wide_resources").await?;
-    browser
-        .click(&format!("{FORM} button[type=submit]"))
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
-        .await?;
+    browser.save_form(FORM, "Settings saved").await?;
 
     let after = browser
         .api("GET", &format!("/helm/{helm}"), json!(null))

@@ -95,12 +95,7 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
         .await?;
     browser.fill("#field-max_nb_restart", "2").await?;
     browser.fill("#field-max_duration_seconds", "900").await?;
-    browser
-        .click(&format!("{FORM} button[type=submit]"))
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
-        .await?;
+    browser.save_form(FORM, "Settings saved").await?;
 
     let after = browser
         .api("GET", &format!("/job/{job}"), json!(null))

@@ -2,27 +2,23 @@
 //! pushed, and its preview listed on the environment's page without a reload; the preview's
 //! page says what it previews and links back.
 
-use e2e::Browser;
+use e2e::{Browser, Repository};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_new_branch_shows_up_as_a_preview_environment() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
-    let repository = tempfile::TempDir::new()?;
-    platform_server::git::create_repository(
-        repository.path(),
-        &[("web: first page", &[("web/index.html", "1")])],
-    )?;
+    let repository = Repository::with(&[("web: first page", &[("web/index.html", "1")])])?;
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
     browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
+        .create_application_from(
+            &place.environment,
+            &repository,
             json!({
                 "name": "storefront",
                 "auto_preview": true,
-                "git_repository": {"url": format!("file://{}", repository.path().display()), "branch": "main"},
             }),
         )
         .await?;

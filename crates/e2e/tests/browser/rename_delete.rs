@@ -33,10 +33,10 @@ async fn a_project_and_an_environment_are_renamed_and_deleted() -> anyhow::Resul
     browser.fill("#rename-field-name", "boutique").await?;
     browser.forget_requests().await?;
     browser
-        .click("form[aria-label='Rename this project'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "The project is renamed.")
+        .save_form(
+            "form[aria-label='Rename this project']",
+            "The project is renamed.",
+        )
         .await?;
     browser.wait_for_text(".breadcrumbs", "boutique").await?;
     assert_eq!(

@@ -3,29 +3,24 @@
 //! one again and the new entry says it is a rollback. The history names commits by their message
 //! and author, and filters.
 
-use e2e::Browser;
-use platform_server::git;
+use e2e::{Browser, Repository};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> anyhow::Result<()> {
-    let repository = tempfile::TempDir::new()?;
-    git::create_repository(
-        repository.path(),
-        &[
-            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
-            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
-        ],
-    )?;
+    let repository = Repository::with(&[
+        ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+        ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+    ])?;
     let browser = Browser::start(20.0).await?;
     let place = browser
         .create_environment("shop", "production", "PRODUCTION")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "auto_deploy": true, "git_repository": {
-                "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
+        .create_application_from(
+            &place.environment,
+            &repository,
+            json!({"name": "web", "auto_deploy": true}),
         )
         .await?;
     let commits = browser
@@ -143,23 +138,19 @@ async fn a_service_is_rolled_back_to_an_earlier_commit_from_its_history() -> any
 #[tokio::test(flavor = "multi_thread")]
 async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() -> anyhow::Result<()>
 {
-    let repository = tempfile::TempDir::new()?;
-    git::create_repository(
-        repository.path(),
-        &[
-            ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
-            ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
-        ],
-    )?;
+    let repository = Repository::with(&[
+        ("Add the shop front", &[("index.html", "<h1>Shop</h1>")]),
+        ("Show the cart", &[("index.html", "<h1>Shop</h1><cart/>")]),
+    ])?;
     let browser = Browser::start(20.0).await?;
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
     let web = browser
-        .create(
-            &format!("/environment/{}/application", place.environment),
-            json!({"name": "web", "auto_deploy": true, "git_repository": {
-                "url": format!("file://{}", repository.path().display()), "branch": "main"}}),
+        .create_application_from(
+            &place.environment,
+            &repository,
+            json!({"name": "web", "auto_deploy": true}),
         )
         .await?;
     let organization = browser.organization_id().await?;

@@ -80,10 +80,7 @@ async fn an_application_is_changed_and_then_deleted() -> anyhow::Result<()> {
         .await?;
     browser.forget_requests().await?;
     browser
-        .click("form[aria-label='Application settings'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
+        .save_form("form[aria-label='Application settings']", "Settings saved")
         .await?;
     // The answer is the saved service, and a change leaves a deployed service out of date: the
     // page shows both from the one request the save made.

@@ -4,7 +4,7 @@
 //! and a Dockerfile fragment saved; the record read back through the API holds every change, a
 //! secret variable's value is kept without being shown, and the page shows it all after a reload.
 
-use e2e::Browser;
+use e2e::{Browser, Repository};
 use serde_json::json;
 
 const FORM: &str = "form[aria-label='Terraform settings']";
@@ -15,19 +15,15 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
     let place = browser
         .create_environment("infra", "staging", "STAGING")
         .await?;
-    let repository = tempfile::TempDir::new()?;
-    platform_server::git::create_repository(
-        repository.path(),
-        &[(
-            "network",
-            &[
-                ("main.tf", "variable \"region\" {}\n"),
-                ("envs/base.tfvars", "region = \"eu-west-1\"\n"),
-                ("envs/prod.tfvars", "region = \"eu-west-3\"\n"),
-            ],
-        )],
-    )?;
-    let url = format!("file://{}", repository.path().display());
+    let repository = Repository::with(&[(
+        "network",
+        &[
+            ("main.tf", "variable \"region\" {}\n"),
+            ("envs/base.tfvars", "region = \"eu-west-1\"\n"),
+            ("envs/prod.tfvars", "region = \"eu-west-3\"\n"),
+        ],
+    )])?;
+    let url = repository.url();
     let terraform = browser
         .create(
             &format!("/environment/{}/terraform", place.environment),
@@ -116,12 +112,7 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
             "-lock=false -parallelism=4",
         )
         .await?;
-    browser
-        .click(&format!("{FORM} button[type=submit]"))
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "Settings saved")
-        .await?;
+    browser.save_form(FORM, "Settings saved").await?;
 
     let after = browser
         .api("GET", &format!("/terraform/{terraform}"), json!(null))

@@ -84,10 +84,10 @@ async fn ticked_variables_and_a_text_edit_are_applied_whole() -> anyhow::Result<
         .fill("#as-text", "KEEP=1\nCHANGE_ME=new\nADDED=a\n")
         .await?;
     browser
-        .click("dialog[open] form[aria-label='Edit variables as text'] button[type=submit]")
-        .await?;
-    browser
-        .wait_for_text(".toast--success", "1 added, 1 changed, 1 removed")
+        .save_form(
+            "dialog[open] form[aria-label='Edit variables as text']",
+            "1 added, 1 changed, 1 removed",
+        )
         .await?;
     browser
         .wait_for_text("tbody[data-variable='ADDED']", "a")

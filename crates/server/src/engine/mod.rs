@@ -70,6 +70,21 @@ enum Start {
     RunBroke,
 }
 
+impl Start {
+    /// What the action's log says when it starts again.
+    fn resuming(self) -> Option<&'static str> {
+        match self {
+            Start::Queued => None,
+            Start::ServerRestarted => Some(
+                "The server restarted during this action; resuming at the step it was running.",
+            ),
+            Start::RunBroke => {
+                Some("The engine broke off this action; resuming at the step it was running.")
+            }
+        }
+    }
+}
+
 /// How long the engine waits before each new try of an action whose run broke.
 const RUN_RETRY_WAITS: [Duration; 3] = [
     Duration::from_millis(200),

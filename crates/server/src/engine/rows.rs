@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use chrono::Utc;
 use platform_api::audit::{EventType, Origin};
-use platform_api::{ActionStatus, ServiceState, StatusAction, StepStatus, SubAction, WebhookEvent};
-use sqlx::{Sqlite, Transaction};
+use platform_api::{
+    ActionStatus, ServiceState, ServiceType, StatusAction, StepStatus, SubAction, WebhookEvent,
+};
+use sqlx::{Sqlite, SqlitePool, Transaction};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
@@ -231,4 +233,57 @@ pub(super) async fn log(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// An action not finished yet, as the engine loads it to run it.
+#[derive(sqlx::FromRow)]
+pub(super) struct Unfinished {
+    #[sqlx(try_from = "Hyphenated")]
+    pub service_id: Uuid,
+    pub kind: ServiceType,
+    pub action: StatusAction,
+    pub sub_action: SubAction,
+    pub git_commit_id: Option<String>,
+    /// The service's own timeout (helm and terraform services have one).
+    pub timeout_sec: Option<i64>,
+}
+
+/// The service of the action `deployment_id`, unless the action has ended.
+pub(super) async fn service_of_unfinished(
+    db: &SqlitePool,
+    deployment_id: Uuid,
+) -> sqlx::Result<Option<Uuid>> {
+    let service: Option<Hyphenated> = sqlx::query_scalar(
+        "SELECT service_id FROM deployments WHERE id = ? AND finished_at IS NULL",
+    )
+    .bind(deployment_id.hyphenated())
+    .fetch_optional(db)
+    .await?;
+    Ok(service.map(Hyphenated::into_uuid))
+}
+
+/// The action `deployment_id` with its service, unless it has ended.
+pub(super) async fn unfinished(
+    db: &SqlitePool,
+    deployment_id: Uuid,
+) -> sqlx::Result<Option<Unfinished>> {
+    sqlx::query_as(
+        "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id,
+                json_extract(s.spec, '$.timeout_sec') AS timeout_sec
+         FROM deployments d
+         JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
+    )
+    .bind(deployment_id.hyphenated())
+    .fetch_optional(db)
+    .await
+}
+
+/// How many of the action's steps were recorded (a resumed action starts after them).
+pub(super) async fn steps_recorded(db: &SqlitePool, deployment_id: Uuid) -> anyhow::Result<usize> {
+    let recorded: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
+            .bind(deployment_id.hyphenated())
+            .fetch_one(db)
+            .await?;
+    Ok(usize::try_from(recorded)?)
 }

@@ -2,7 +2,10 @@
 //! how the action finishes (done, failed, canceled, only planned).
 
 use platform_api::WireEnum;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
 
 use chrono::Utc;
 use platform_api::{
@@ -23,7 +26,7 @@ use crate::store::custom_domains;
 use crate::store::organization_resources::GIT_TOKENS;
 use crate::store::variables::{self, Given};
 
-use super::rows::{end, enter_state, log, record_step, Outcome};
+use super::rows::{self, end, enter_state, log, record_step, Outcome};
 
 use super::tuning::Tuning;
 use super::{Engine, Start};
@@ -84,237 +87,293 @@ pub(super) struct Repository {
     git_token: Option<String>,
 }
 
+/// An action being run: what it is, on what, the faults asked of it, and what is left of its
+/// time.
+struct Run {
+    deployment_id: Uuid,
+    service_id: Uuid,
+    kind: ServiceType,
+    action: Action,
+    sub_action: SubAction,
+    plan: &'static [PlannedStep],
+    tuning: Tuning,
+    /// Known from the start when a commit was chosen, else learnt at the clone.
+    git_commit_id: Option<String>,
+    timeout: f64,
+    left: f64,
+    canceled: Arc<Notify>,
+    fail_at: Option<String>,
+    hang_at: Option<String>,
+    /// The step at which a deployment reads its repository (its clone, else its first).
+    reads_repository: usize,
+}
+
+/// What a step's end leads to.
+enum Next {
+    Step,
+    Ended,
+}
+
 impl Engine {
     pub(super) async fn run(&self, deployment_id: Uuid, start: Start) -> anyhow::Result<()> {
-        let (service_id, kind, action, sub_action, mut git_commit_id, configured_timeout): (
-            String,
-            String,
-            String,
-            String,
-            Option<String>,
-            Option<i64>,
-        ) = match sqlx::query_as(
-            "SELECT d.service_id, s.kind, d.action, d.sub_action, d.git_commit_id,
-                    json_extract(s.spec, '$.timeout_sec')
-             FROM deployments d
-             JOIN services s ON s.id = d.service_id WHERE d.id = ? AND d.finished_at IS NULL",
-        )
-        .bind(deployment_id.hyphenated())
-        .fetch_optional(&self.db)
-        .await?
-        {
-            Some(row) => row,
-            // A try that broke after the action had ended.
-            None => return Ok(()),
-        };
-        let service_id: Uuid = service_id.parse()?;
-        let canceled = self.cancel_signal(deployment_id);
-        let timeout = plan::timeout_seconds(kind.parse()?, configured_timeout);
-        let mut left = timeout;
-        let resuming = match start {
-            Start::Queued => None,
-            Start::ServerRestarted => Some(
-                "The server restarted during this action; resuming at the step it was running.",
-            ),
-            Start::RunBroke => {
-                Some("The engine broke off this action; resuming at the step it was running.")
-            }
-        };
-        match resuming {
-            Some(message) => {
-                let mut tx = self.writes.begin().await?;
-                log(&mut tx, deployment_id, service_id, message).await?;
-                tx.commit().await?;
-            }
-            None => {
-                // A cancel ends the wait; the first step finds it asked for.
-                if self
-                    .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, &mut left)
-                    .await
-                    == Waited::Canceled
-                {
-                    canceled.notify_one();
-                }
-            }
+        if let Some(message) = start.resuming() {
+            // Said before the action is read, so that a try that breaks reading it says so too.
+            let Some(service_id) = rows::service_of_unfinished(&self.db, deployment_id).await?
+            else {
+                return Ok(());
+            };
+            let mut tx = self.writes.begin().await?;
+            log(&mut tx, deployment_id, service_id, message).await?;
+            tx.commit().await?;
         }
-        let action = Action::from_status_action(action.parse()?)
-            .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
-        let sub_action: SubAction = sub_action.parse()?;
-        let kind: ServiceType = kind.parse()?;
-        let plan = plan::steps(action, kind, sub_action);
-        let tuning = Tuning::of(&self.db, action, kind, service_id).await?;
-        let done: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM deployment_steps WHERE deployment_id = ?")
-                .bind(deployment_id.hyphenated())
-                .fetch_one(&self.db)
-                .await?;
-        let done = usize::try_from(done)?;
+        // None: a try that broke after the action had ended.
+        let Some(unfinished) = rows::unfinished(&self.db, deployment_id).await? else {
+            return Ok(());
+        };
+        let mut run = self.load(deployment_id, unfinished, start).await?;
+        let done = rows::steps_recorded(&self.db, deployment_id).await?;
         if done == 0
             && self
-                .stop_after_failed_stage(deployment_id, service_id)
+                .stop_after_failed_stage(deployment_id, run.service_id)
                 .await?
         {
             return Ok(());
         }
-        let given = variables::given_to_service(&self.db, service_id).await?;
-        if done == 0 && action == Action::Deploy {
+        let given = variables::given_to_service(&self.db, run.service_id).await?;
+        if done == 0 && run.action == Action::Deploy {
             let mut tx = self.writes.begin().await?;
-            log(&mut tx, deployment_id, service_id, &given_in_words(&given)).await?;
-            tx.commit().await?;
-        }
-        let fail_at = Self::fault(&given, FAIL_AT_VARIABLE);
-        let hang_at = Self::fault(&given, HANG_AT_VARIABLE);
-        let reads_repository = plan
-            .iter()
-            .position(|step| step.name == StepName::GitClone)
-            .unwrap_or(0);
-
-        for (position, step) in plan.iter().enumerate().skip(done) {
-            // Later steps were entered in the transaction that recorded the step before.
-            if position == done {
-                let mut tx = self.writes.begin().await?;
-                if cancel_flag(&mut tx, deployment_id).await? {
-                    // Canceled before its first step ran: that step is the one canceled.
-                    record_step(
-                        &mut tx,
-                        (deployment_id, service_id),
-                        position,
-                        step,
-                        Duration::ZERO,
-                        Outcome::Canceled,
-                    )
-                    .await?;
-                    return self.finish_canceled(tx, deployment_id, service_id).await;
-                }
-                let recorded = enter(&mut tx, (deployment_id, service_id), step, &tuning).await?;
-                tx.commit().await?;
-                self.wake_deliveries(recorded);
-            }
-            let started = Instant::now();
-            let aimed_at = |target: &Option<String>| {
-                target.as_deref().is_some_and(|target| {
-                    target == step.name.as_str()
-                        || (position == 0 && target == action.status_action().as_str())
-                })
-            };
-            // A build past its timeout is stopped at it, even one that would never end.
-            let (seconds, build_stopped) = tuning.length(step);
-            let length = (!aimed_at(&hang_at) || build_stopped.is_some()).then_some(seconds);
-            let waited = self.wait_unless_stopped(length, &canceled, &mut left).await;
-            let mut failure = aimed_at(&fail_at).then(|| {
-                format!(
-                    "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
-                    step.name.label(),
-                    fail_at.clone().unwrap_or_default()
-                )
-            });
-            if waited == Waited::Elapsed && failure.is_none() {
-                failure = build_stopped;
-            }
-            if waited == Waited::TimedOut {
-                failure = Some(format!(
-                    "{}: the {} ran past its timeout of {} and was stopped.",
-                    step.name.label(),
-                    action.noun().to_lowercase(),
-                    seconds_in_words(timeout)
-                ));
-            }
-            // A deployment of the branch's latest commit learns which one at its clone (at its
-            // first step for the kinds whose plan shows no clone).
-            if failure.is_none()
-                && position == reads_repository
-                && action == Action::Deploy
-                && git_commit_id.is_none()
-            {
-                match self.branch_tip(service_id, kind).await? {
-                    Ok(Some((commit, git_token))) => {
-                        let read = (step, commit.as_str(), git_token.as_deref());
-                        self.record_commit(deployment_id, service_id, read).await?;
-                        git_commit_id = Some(commit);
-                    }
-                    Ok(None) => {}
-                    Err(error) => failure = Some(format!("{}: {error}", step.name.label())),
-                }
-            }
-            if failure.is_none()
-                && position == 0
-                && action == Action::Deploy
-                && kind == ServiceType::Terraform
-            {
-                self.say_terraform_engine(deployment_id, service_id, step)
-                    .await?;
-            }
-            if failure.is_none()
-                && action == Action::Deploy
-                && plan::routing_step(kind) == Some(step.name)
-            {
-                self.check_custom_domains(deployment_id, service_id, step)
-                    .await?;
-            }
-            // The step's end and what follows it (the next step, or the action's end) are one
-            // transaction: half as many commits, and no moment between two states. A cancel is
-            // read in it, so that no step starts after a cancel was recorded.
-            let mut tx = self.writes.begin().await?;
-            let outcome = if cancel_flag(&mut tx, deployment_id).await? {
-                Outcome::Canceled
-            } else if failure.is_some() {
-                Outcome::Failed
-            } else {
-                Outcome::Done
-            };
-            record_step(
+            log(
                 &mut tx,
-                (deployment_id, service_id),
-                position,
-                step,
-                started.elapsed(),
-                outcome,
+                deployment_id,
+                run.service_id,
+                &given_in_words(&given),
             )
             .await?;
-            match (outcome, plan.get(position + 1)) {
-                (Outcome::Done, Some(next)) => {
-                    let recorded =
-                        enter(&mut tx, (deployment_id, service_id), next, &tuning).await?;
-                    tx.commit().await?;
-                    self.wake_deliveries(recorded);
-                }
-                (Outcome::Done, None) => {
-                    return self
-                        .finish(
-                            tx,
-                            (action, sub_action),
-                            deployment_id,
-                            (service_id, kind),
-                            git_commit_id,
-                        )
-                        .await;
-                }
-                (Outcome::Canceled, _) => {
-                    return self.finish_canceled(tx, deployment_id, service_id).await;
-                }
-                (Outcome::Failed, _) => {
-                    return self
-                        .finish_failed(
-                            tx,
-                            deployment_id,
-                            service_id,
-                            action.failed(step.name),
-                            &failure.unwrap_or_default(),
-                        )
-                        .await;
-                }
+            tx.commit().await?;
+        }
+        run.fail_at = Self::fault(&given, FAIL_AT_VARIABLE);
+        run.hang_at = Self::fault(&given, HANG_AT_VARIABLE);
+        for (position, step) in run.plan.iter().enumerate().skip(done) {
+            // Later steps were entered in the transaction that recorded the step before.
+            if position == done
+                && matches!(self.enter_first(&run, position, step).await?, Next::Ended)
+            {
+                return Ok(());
+            }
+            let started = Instant::now();
+            let failure = self.step(&mut run, position, step).await?;
+            if matches!(
+                self.end_step(&run, (position, step), started, failure)
+                    .await?,
+                Next::Ended
+            ) {
+                return Ok(());
             }
         }
         // A resumed action whose every step was recorded ends now.
         let tx = self.writes.begin().await?;
         self.finish(
             tx,
-            (action, sub_action),
+            (run.action, run.sub_action),
             deployment_id,
-            (service_id, kind),
-            git_commit_id,
+            (run.service_id, run.kind),
+            run.git_commit_id,
         )
         .await
+    }
+
+    /// The action as the engine runs it, from its stored row, once it has waited its turn in
+    /// the queue (a resumed action has had its turn).
+    async fn load(
+        &self,
+        deployment_id: Uuid,
+        unfinished: rows::Unfinished,
+        start: Start,
+    ) -> anyhow::Result<Run> {
+        let (kind, service_id) = (unfinished.kind, unfinished.service_id);
+        let canceled = self.cancel_signal(deployment_id);
+        let timeout = plan::timeout_seconds(kind, unfinished.timeout_sec);
+        let mut left = timeout;
+        if matches!(start, Start::Queued)
+            // A cancel ends the wait; the first step finds it asked for.
+            && self
+                .wait_unless_stopped(Some(QUEUE_SECONDS), &canceled, &mut left)
+                .await
+                == Waited::Canceled
+        {
+            canceled.notify_one();
+        }
+        let action = Action::from_status_action(unfinished.action)
+            .ok_or_else(|| anyhow::anyhow!("deployment {deployment_id} has no known action"))?;
+        let plan = plan::steps(action, kind, unfinished.sub_action);
+        Ok(Run {
+            deployment_id,
+            service_id,
+            kind,
+            action,
+            sub_action: unfinished.sub_action,
+            plan,
+            tuning: Tuning::of(&self.db, action, kind, service_id).await?,
+            git_commit_id: unfinished.git_commit_id,
+            timeout,
+            left,
+            canceled,
+            fail_at: None,
+            hang_at: None,
+            reads_repository: plan
+                .iter()
+                .position(|step| step.name == StepName::GitClone)
+                .unwrap_or(0),
+        })
+    }
+
+    /// Enters the first step this run runs, unless a cancel came before it (that step is then
+    /// the one canceled, and the action ends).
+    async fn enter_first(
+        &self,
+        run: &Run,
+        position: usize,
+        step: &PlannedStep,
+    ) -> anyhow::Result<Next> {
+        let ids = (run.deployment_id, run.service_id);
+        let mut tx = self.writes.begin().await?;
+        if cancel_flag(&mut tx, run.deployment_id).await? {
+            record_step(
+                &mut tx,
+                ids,
+                position,
+                step,
+                Duration::ZERO,
+                Outcome::Canceled,
+            )
+            .await?;
+            self.finish_canceled(tx, run.deployment_id, run.service_id)
+                .await?;
+            return Ok(Next::Ended);
+        }
+        let recorded = enter(&mut tx, ids, step, &run.tuning).await?;
+        tx.commit().await?;
+        self.wake_deliveries(recorded);
+        Ok(Next::Step)
+    }
+
+    /// Runs one step: waits out its length (unless canceled, timed out or hung on purpose) and
+    /// does what it does; the reason it failed, if it did.
+    async fn step(
+        &self,
+        run: &mut Run,
+        position: usize,
+        step: &PlannedStep,
+    ) -> anyhow::Result<Option<String>> {
+        let action = run.action;
+        let aimed_at = |target: &Option<String>| {
+            target.as_deref().is_some_and(|target| {
+                target == step.name.as_str()
+                    || (position == 0 && target == action.status_action().as_str())
+            })
+        };
+        // A build past its timeout is stopped at it, even one that would never end.
+        let (seconds, build_stopped) = run.tuning.length(step);
+        let length = (!aimed_at(&run.hang_at) || build_stopped.is_some()).then_some(seconds);
+        let canceled = run.canceled.clone();
+        let waited = self
+            .wait_unless_stopped(length, &canceled, &mut run.left)
+            .await;
+        let mut failure = aimed_at(&run.fail_at).then(|| {
+            format!(
+                "{}: failed on purpose ({FAIL_AT_VARIABLE}={}).",
+                step.name.label(),
+                run.fail_at.clone().unwrap_or_default()
+            )
+        });
+        if waited == Waited::Elapsed && failure.is_none() {
+            failure = build_stopped;
+        }
+        if waited == Waited::TimedOut {
+            failure = Some(format!(
+                "{}: the {} ran past its timeout of {} and was stopped.",
+                step.name.label(),
+                action.noun().to_lowercase(),
+                seconds_in_words(run.timeout)
+            ));
+        }
+        if failure.is_some() || action != Action::Deploy {
+            return Ok(failure);
+        }
+        let (deployment_id, service_id, kind) = (run.deployment_id, run.service_id, run.kind);
+        // A deployment of the branch's latest commit learns which one at its clone (at its
+        // first step for the kinds whose plan shows no clone).
+        if position == run.reads_repository && run.git_commit_id.is_none() {
+            match self.branch_tip(service_id, kind).await? {
+                Ok(Some((commit, git_token))) => {
+                    let read = (step, commit.as_str(), git_token.as_deref());
+                    self.record_commit(deployment_id, service_id, read).await?;
+                    run.git_commit_id = Some(commit);
+                }
+                Ok(None) => {}
+                Err(error) => return Ok(Some(format!("{}: {error}", step.name.label()))),
+            }
+        }
+        if position == 0 && kind == ServiceType::Terraform {
+            self.say_terraform_engine(deployment_id, service_id, step)
+                .await?;
+        }
+        if plan::routing_step(kind) == Some(step.name) {
+            self.check_custom_domains(deployment_id, service_id, step)
+                .await?;
+        }
+        Ok(None)
+    }
+
+    /// Records the step's end and what follows it (the next step entered, or the action's end)
+    /// in one transaction: half as many commits, and no moment between two states. A cancel is
+    /// read in it, so that no step starts after a cancel was recorded.
+    async fn end_step(
+        &self,
+        run: &Run,
+        (position, step): (usize, &PlannedStep),
+        started: Instant,
+        failure: Option<String>,
+    ) -> anyhow::Result<Next> {
+        let ids = (run.deployment_id, run.service_id);
+        let mut tx = self.writes.begin().await?;
+        let outcome = if cancel_flag(&mut tx, run.deployment_id).await? {
+            Outcome::Canceled
+        } else if failure.is_some() {
+            Outcome::Failed
+        } else {
+            Outcome::Done
+        };
+        record_step(&mut tx, ids, position, step, started.elapsed(), outcome).await?;
+        match (outcome, run.plan.get(position + 1)) {
+            (Outcome::Done, Some(next)) => {
+                let recorded = enter(&mut tx, ids, next, &run.tuning).await?;
+                tx.commit().await?;
+                self.wake_deliveries(recorded);
+                return Ok(Next::Step);
+            }
+            (Outcome::Done, None) => {
+                self.finish(
+                    tx,
+                    (run.action, run.sub_action),
+                    run.deployment_id,
+                    (run.service_id, run.kind),
+                    run.git_commit_id.clone(),
+                )
+                .await?;
+            }
+            (Outcome::Canceled, _) => {
+                self.finish_canceled(tx, run.deployment_id, run.service_id)
+                    .await?;
+            }
+            (Outcome::Failed, _) => {
+                let state = run.action.failed(step.name);
+                let message = failure.unwrap_or_default();
+                self.finish_failed(tx, run.deployment_id, run.service_id, state, &message)
+                    .await?;
+            }
+        }
+        Ok(Next::Ended)
     }
 
     /// The commit at the tip of the service's branch, when its repository can be read here, and

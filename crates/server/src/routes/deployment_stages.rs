@@ -11,7 +11,6 @@ use platform_api::{
     AttachServiceToStage, DeploymentStage, DeploymentStageRequest, EnvironmentStatusesWithStages,
     FieldError, List,
 };
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -309,16 +308,10 @@ async fn service_environment(
     caller: &Caller,
     service_id: Uuid,
 ) -> ApiResult<Uuid> {
-    let environment: Option<Hyphenated> = sqlx::query_scalar(
-        "SELECT environment_id FROM services WHERE id = ? AND organization_id = ?",
-    )
-    .bind(service_id.hyphenated())
-    .bind(caller.organization_id.hyphenated())
-    .fetch_optional(&state.db)
-    .await?;
-    let environment = environment
-        .map(Hyphenated::into_uuid)
-        .ok_or_else(|| ApiError::not_found("service"))?;
+    let environment =
+        crate::store::services::environment_of(&state.db, caller.organization_id, service_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("service"))?;
     find_environment(state, caller, environment)
         .await
         .map_err(|_| ApiError::not_found("service"))?;

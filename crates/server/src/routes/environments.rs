@@ -3,7 +3,6 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use chrono::Utc;
 use platform_api::audit::EventType;
 use platform_api::{
     ActionStatus, CloudProvider, ClusterRequest, DeploymentLogLine, DeploymentStatus, DeploysQuery,
@@ -13,7 +12,6 @@ use platform_api::{
     FieldError, HistoryQuery, List, Status, StatusAction, StatusDetails, SubAction,
 };
 use sqlx::SqliteConnection;
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use super::projects::find_project;
@@ -22,7 +20,7 @@ use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::engine;
 use crate::engine::environment::OnEachService;
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
 use crate::fresh::Read;
 use crate::raw_json::{self, Asked};
 use crate::routes::organization::clusters::Clusters;
@@ -223,17 +221,9 @@ async fn cluster_for(
         return Ok(cluster_id);
     }
     let production = request.mode == EnvironmentMode::Production;
-    let existing: Option<Hyphenated> = sqlx::query_scalar(
-        "SELECT id FROM organization_resources WHERE organization_id = ? AND kind = ?
-         ORDER BY json_extract(record, '$.production') = ? DESC, created_at LIMIT 1",
-    )
-    .bind(organization_id.hyphenated())
-    .bind(Clusters::KIND.stored_as)
-    .bind(production)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let existing = store::environments::preferred_cluster(tx, organization_id, production).await?;
     match existing {
-        Some(id) => Ok(id.into_uuid()),
+        Some(id) => Ok(id),
         None => {
             let default = ClusterRequest {
                 name: "default".into(),
@@ -276,21 +266,7 @@ async fn create_environment(
         _ => request,
     };
     let cluster_id = cluster_for(&mut tx, &state, project.organization.id, &request).await?;
-    let id = Uuid::new_v4();
-    sqlx::query(
-        "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(id.hyphenated())
-    .bind(project.organization.id.hyphenated())
-    .bind(project.id.hyphenated())
-    .bind(request.name.trim())
-    .bind(request.mode)
-    .bind(cluster_id.hyphenated())
-    .bind(Utc::now())
-    .execute(&mut *tx)
-    .await
-    .on_unique_violation("name", "environment")?;
+    let id = store::environments::insert(&mut tx, &project, &request, cluster_id).await?;
     if let Some(rule) = &rule {
         deployment_rules::apply(&mut tx, id, &rule.rule.schedule).await?;
     }
@@ -332,18 +308,7 @@ async fn update_environment(
         .await?;
     }
     // Left out, the cluster stays.
-    sqlx::query(
-        "UPDATE environments SET name = ?, mode = ?, cluster_id = COALESCE(?, cluster_id),
-         updated_at = ? WHERE id = ?",
-    )
-    .bind(request.name.trim())
-    .bind(request.mode)
-    .bind(request.cluster_id.map(|id| id.hyphenated()))
-    .bind(Utc::now())
-    .bind(environment_id.hyphenated())
-    .execute(&mut *tx)
-    .await
-    .on_unique_violation("name", "environment")?;
+    store::environments::update(&mut tx, environment_id, &request).await?;
     let updated = read_environment(&mut tx, &caller, environment_id).await?;
     let target = audit::Target::environment(&mut tx, environment_id).await?;
     let change = audit::Change::new(EventType::Update, target)

@@ -8,7 +8,6 @@ use axum::Json;
 use platform_api::{
     EnvironmentPreviews, ImageAutoDeployRequest, ImagePaths, PreviewTrigger, ServiceType, Status,
 };
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -20,6 +19,7 @@ use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::previews as store;
+use crate::store::services;
 
 pub fn register(routes: &mut RouteTable) {
     routes
@@ -64,15 +64,6 @@ async fn environment_previews(
     }))
 }
 
-/// A container that a new tag of its image previews.
-#[derive(sqlx::FromRow)]
-struct Previewed {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    #[sqlx(try_from = "Hyphenated")]
-    environment_id: Uuid,
-}
-
 async fn preview_container_tag(
     State(state): State<AppState>,
     caller: Caller,
@@ -83,27 +74,9 @@ async fn preview_container_tag(
     request.validate().map_err(ApiError::invalid)?;
     let tag = request.tag.trim();
     let mut tx = state.engine.begin().await?;
-    let image = ImagePaths::CONTAINER;
-    let candidates: Vec<Previewed> = sqlx::query_as(&format!(
-        "SELECT s.id, s.environment_id FROM services s
-         JOIN environment_deployment_rules r ON r.environment_id = s.environment_id
-         WHERE s.organization_id = ? AND s.kind = 'CONTAINER'
-           AND json_extract(s.spec, '$.auto_preview') = 1
-           AND (r.auto_preview = 1 OR r.on_demand_preview = 1)
-           AND json_extract(s.spec, '{}') = ?
-           AND coalesce(json_extract(s.spec, '{}'), '') <> ?
-           AND s.environment_id NOT IN (SELECT environment_id FROM preview_environments)
-           AND s.environment_id NOT IN (SELECT source_environment_id FROM preview_environments
-                                        WHERE trigger = 'IMAGE_TAG' AND reference = ?)
-         ORDER BY s.environment_id, s.name",
-        image.name, image.tag
-    ))
-    .bind(organization_id.hyphenated())
-    .bind(request.image_name.trim())
-    .bind(tag)
-    .bind(tag)
-    .fetch_all(&mut *tx)
-    .await?;
+    let candidates =
+        store::containers_to_preview(&mut tx, organization_id, request.image_name.trim(), tag)
+            .await?;
     let mut opened: Vec<Opened> = Vec::new();
     for container in candidates {
         // One preview per environment, for its first container running the image.
@@ -135,16 +108,14 @@ async fn preview_container_tag(
         made.start(&state.engine);
     }
     // The first preview's container, as its deployment left it.
-    let container: Hyphenated = sqlx::query_scalar(&format!(
-        "SELECT id FROM services WHERE environment_id = ? AND kind = 'CONTAINER'
-         AND json_extract(spec, '{}') = ? ORDER BY name LIMIT 1",
-        image.name
-    ))
-    .bind(opened[0].preview.environment_id.hyphenated())
-    .bind(request.image_name.trim())
-    .fetch_one(&state.db)
+    let container = services::first_running_image(
+        &state.db,
+        opened[0].preview.environment_id,
+        ServiceType::Container,
+        ImagePaths::CONTAINER,
+        request.image_name.trim(),
+    )
     .await?;
-    let status =
-        engine::status::of_service(&mut *state.db.acquire().await?, container.into_uuid()).await?;
+    let status = engine::status::of_service(&mut *state.db.acquire().await?, container).await?;
     Ok((StatusCode::ACCEPTED, Json(status)))
 }

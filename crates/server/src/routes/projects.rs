@@ -2,21 +2,20 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
-use chrono::{DateTime, Utc};
 use platform_api::audit::EventType;
-use platform_api::{List, PageQuery, Project, ProjectRequest, Reference, PROJECT_PAGE_SIZE_MAX};
-use uuid::fmt::Hyphenated;
+use platform_api::{List, PageQuery, Project, ProjectRequest, PROJECT_PAGE_SIZE_MAX};
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, UniqueViolation};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
 use crate::fresh::Read;
 use crate::raw_json::{self, Asked};
 use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use crate::store::projects;
 use crate::store::scope::Scope;
 
 use super::own_organization;
@@ -69,36 +68,6 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-#[derive(sqlx::FromRow)]
-struct ProjectRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    #[sqlx(try_from = "Hyphenated")]
-    organization_id: Uuid,
-    name: String,
-    description: Option<String>,
-    created_at: DateTime<Utc>,
-    updated_at: Option<DateTime<Utc>>,
-    environments: i64,
-}
-
-const COLUMNS: &str = "id, organization_id, name, description, created_at, updated_at,
-    (SELECT COUNT(*) FROM environments e WHERE e.project_id = projects.id) AS environments";
-
-fn project(row: ProjectRow) -> Project {
-    Project {
-        id: row.id,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        name: row.name,
-        description: row.description,
-        organization: Reference {
-            id: row.organization_id,
-        },
-        associated_environments_count: row.environments,
-    }
-}
-
 async fn list_projects(
     State(state): State<AppState>,
     caller: Caller,
@@ -113,15 +82,7 @@ async fn list_projects(
     let (limit, offset) = query.limit_and_offset();
     let key = (organization_id, limit, offset);
     raw_json::kept(&state.kept.project_lists, key, asked, async {
-        let rows: Vec<ProjectRow> = sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM projects WHERE organization_id = ? ORDER BY name, id LIMIT ? OFFSET ?"
-        ))
-        .bind(organization_id.hyphenated())
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(&state.db)
-        .await?;
-        let projects: Vec<Project> = rows.into_iter().map(project).collect();
+        let projects = projects::page(&state.db, organization_id, limit, offset).await?;
         let body = serde_json::to_vec(&List::new(projects)).map_err(ApiError::internal)?;
         Ok(Read {
             value: body.into(),
@@ -140,19 +101,7 @@ async fn create_project(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let row: ProjectRow = sqlx::query_as(&format!(
-        "INSERT INTO projects (id, organization_id, name, description, created_at)
-         VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-    ))
-    .bind(Uuid::new_v4().hyphenated())
-    .bind(organization_id.hyphenated())
-    .bind(request.name.trim())
-    .bind(request.description.as_deref())
-    .bind(Utc::now())
-    .fetch_one(&mut *tx)
-    .await
-    .on_unique_violation("name", "project")?;
-    let created = project(row);
+    let created = projects::insert(&mut tx, organization_id, &request).await?;
     let target = Target::project(&mut tx, created.id).await?;
     audit::record(
         &mut tx,
@@ -181,17 +130,7 @@ async fn update_project(
     let before = find_project(&state, &caller, project_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let row: ProjectRow = sqlx::query_as(&format!(
-        "UPDATE projects SET name = ?, description = ?, updated_at = ? WHERE id = ? RETURNING {COLUMNS}"
-    ))
-    .bind(request.name.trim())
-    .bind(request.description.as_deref())
-    .bind(Utc::now())
-    .bind(project_id.hyphenated())
-    .fetch_one(&mut *tx)
-    .await
-    .on_unique_violation("name", "project")?;
-    let updated = project(row);
+    let updated = projects::update(&mut tx, project_id, &request).await?;
     let target = Target::project(&mut tx, project_id).await?;
     audit::record(
         &mut tx,
@@ -227,13 +166,5 @@ async fn delete_project(
 
 /// The caller's project with this id, or 404.
 pub async fn find_project(state: &AppState, caller: &Caller, id: Uuid) -> ApiResult<Project> {
-    let row: ProjectRow = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM projects WHERE id = ? AND organization_id = ?"
-    ))
-    .bind(id.hyphenated())
-    .bind(caller.organization_id.hyphenated())
-    .fetch_optional(&state.db)
-    .await?
-    .ok_or_else(|| ApiError::not_found("project"))?;
-    Ok(project(row))
+    projects::find(&state.db, caller.organization_id, id).await
 }

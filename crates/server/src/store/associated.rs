@@ -14,19 +14,19 @@ use crate::error::ApiResult;
 #[derive(sqlx::FromRow)]
 pub struct ServiceNaming {
     #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    name: String,
-    kind: ServiceType,
-    cron: bool,
+    pub id: Uuid,
+    pub name: String,
+    pub kind: ServiceType,
+    pub cron: bool,
     #[sqlx(try_from = "Hyphenated")]
-    environment_id: Uuid,
-    environment_name: String,
+    pub environment_id: Uuid,
+    pub environment_name: String,
     #[sqlx(try_from = "Hyphenated")]
-    project_id: Uuid,
-    project_name: String,
+    pub project_id: Uuid,
+    pub project_name: String,
     #[sqlx(try_from = "Hyphenated")]
-    cluster_id: Uuid,
-    cluster_name: Option<String>,
+    pub cluster_id: Uuid,
+    pub cluster_name: Option<String>,
 }
 
 /// The organization's services whose configuration names the record `record_id`, by project,

@@ -1,12 +1,16 @@
 //! Environments as the API answers them: each with where its cluster runs, read in one query.
 
 use chrono::{DateTime, Utc};
-use platform_api::{CloudProviderOfEnvironment, Environment, EnvironmentMode, Reference};
+use platform_api::{
+    CloudProviderOfEnvironment, Environment, EnvironmentMode, EnvironmentRequest, Project,
+    Reference,
+};
 use sqlx::{SqliteConnection, SqlitePool};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
-use crate::error::ApiResult;
+use crate::error::{ApiResult, UniqueViolation};
+use crate::store::organization_resources::CLUSTERS;
 
 /// An environment with where its cluster runs, read in one query.
 #[derive(sqlx::FromRow)]
@@ -77,4 +81,71 @@ pub async fn find(
     .fetch_optional(conn)
     .await?;
     Ok(row.map(environment))
+}
+
+/// The organization's cluster an environment of this mode goes to when its request names none:
+/// the oldest production cluster for a production environment, the oldest other one otherwise,
+/// any cluster when there is none of that kind.
+pub async fn preferred_cluster(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    production: bool,
+) -> ApiResult<Option<Uuid>> {
+    let id: Option<Hyphenated> = sqlx::query_scalar(
+        "SELECT id FROM organization_resources WHERE organization_id = ? AND kind = ?
+         ORDER BY json_extract(record, '$.production') = ? DESC, created_at LIMIT 1",
+    )
+    .bind(organization_id.hyphenated())
+    .bind(CLUSTERS.stored_as)
+    .bind(production)
+    .fetch_optional(conn)
+    .await?;
+    Ok(id.map(Hyphenated::into_uuid))
+}
+
+/// A new environment of the project on `cluster_id`; its id. A name the project has already is
+/// a 409.
+pub async fn insert(
+    conn: &mut SqliteConnection,
+    project: &Project,
+    request: &EnvironmentRequest,
+    cluster_id: Uuid,
+) -> ApiResult<Uuid> {
+    let id = Uuid::new_v4();
+    sqlx::query(
+        "INSERT INTO environments (id, organization_id, project_id, name, mode, cluster_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.hyphenated())
+    .bind(project.organization.id.hyphenated())
+    .bind(project.id.hyphenated())
+    .bind(request.name.trim())
+    .bind(request.mode)
+    .bind(cluster_id.hyphenated())
+    .bind(Utc::now())
+    .execute(conn)
+    .await
+    .on_unique_violation("name", "environment")?;
+    Ok(id)
+}
+
+/// The environment as `request` says; left out, the cluster stays.
+pub async fn update(
+    conn: &mut SqliteConnection,
+    id: Uuid,
+    request: &EnvironmentRequest,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE environments SET name = ?, mode = ?, cluster_id = COALESCE(?, cluster_id),
+         updated_at = ? WHERE id = ?",
+    )
+    .bind(request.name.trim())
+    .bind(request.mode)
+    .bind(request.cluster_id.map(|id| id.hyphenated()))
+    .bind(Utc::now())
+    .bind(id.hyphenated())
+    .execute(conn)
+    .await
+    .on_unique_violation("name", "environment")?;
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! Storage of organization-level records: each kind's record as callers see it (JSON), and its
 //! secrets in a column of their own that no answer is built from.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -34,6 +36,12 @@ pub const ALERT_RECEIVERS: Kind = Kind {
 pub const GIT_TOKENS: Kind = Kind {
     stored_as: "git_token",
     what: "git token",
+};
+
+/// Clusters, as stored: what the routes write and a new environment is placed on.
+pub const CLUSTERS: Kind = Kind {
+    stored_as: "cluster",
+    what: "cluster",
 };
 
 /// The name of a webhook's signing secret among its secrets.
@@ -169,4 +177,84 @@ pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<()> {
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// What may use an organization-level record.
+#[derive(Clone, Copy, PartialEq)]
+pub enum UsedBy {
+    Nothing,
+    /// Services whose configuration names the record (a container's registry, a chart's
+    /// repository, an application's labels group).
+    Services,
+    /// Environments that run on the record (a cluster).
+    Environments,
+}
+
+impl UsedBy {
+    pub fn what(self) -> &'static str {
+        match self {
+            UsedBy::Nothing => "",
+            UsedBy::Services => "service",
+            UsedBy::Environments => "environment",
+        }
+    }
+}
+
+/// How many use each of the organization's records of `kind` (`only` that one, when given), in
+/// one query whatever the number of records; a record nothing uses is left out.
+pub async fn usage<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    (used_by, kind): (UsedBy, Kind),
+    organization_id: Uuid,
+    only: Option<Uuid>,
+) -> ApiResult<HashMap<Uuid, i64>> {
+    let users = match used_by {
+        UsedBy::Nothing => return Ok(HashMap::new()),
+        // Ids are UUIDs, so a configuration that holds one names that record.
+        UsedBy::Services => {
+            "services u ON u.organization_id = r.organization_id AND instr(u.spec, r.id) > 0"
+        }
+        UsedBy::Environments => {
+            "environments u ON u.organization_id = r.organization_id AND u.cluster_id = r.id"
+        }
+    };
+    #[derive(sqlx::FromRow)]
+    struct Used {
+        #[sqlx(try_from = "Hyphenated")]
+        id: Uuid,
+        users: i64,
+    }
+    let used: Vec<Used> = sqlx::query_as(&format!(
+        "SELECT r.id, COUNT(*) AS users FROM organization_resources r JOIN {users}
+         WHERE r.organization_id = ? AND r.kind = ? AND (? IS NULL OR r.id = ?)
+         GROUP BY r.id"
+    ))
+    .bind(organization_id.hyphenated())
+    .bind(kind.stored_as)
+    .bind(only.map(|id| id.hyphenated()))
+    .bind(only.map(|id| id.hyphenated()))
+    .fetch_all(db)
+    .await?;
+    Ok(used.into_iter().map(|used| (used.id, used.users)).collect())
+}
+
+/// The names of what uses the record `id` of the organization, by name.
+pub async fn user_names(
+    conn: &mut SqliteConnection,
+    used_by: UsedBy,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Vec<String>> {
+    let (table, uses) = match used_by {
+        UsedBy::Nothing => return Ok(Vec::new()),
+        UsedBy::Services => ("services", "instr(spec, ?) > 0"),
+        UsedBy::Environments => ("environments", "cluster_id = ?"),
+    };
+    Ok(sqlx::query_scalar(&format!(
+        "SELECT name FROM {table} WHERE organization_id = ? AND {uses} ORDER BY name"
+    ))
+    .bind(organization_id.hyphenated())
+    .bind(id.hyphenated().to_string())
+    .fetch_all(conn)
+    .await?)
 }

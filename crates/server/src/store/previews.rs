@@ -1,10 +1,12 @@
 //! Preview environments as stored: which environment previews what, of which environment.
 
 use chrono::{DateTime, Utc};
-use platform_api::{Preview, PreviewTrigger};
-use sqlx::SqliteExecutor;
+use platform_api::{ImagePaths, Preview, PreviewTrigger};
+use sqlx::{SqliteConnection, SqliteExecutor};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
+
+use crate::error::ApiResult;
 
 #[derive(sqlx::FromRow)]
 struct PreviewRow {
@@ -80,4 +82,45 @@ pub async fn insert<'e>(db: impl SqliteExecutor<'e>, preview: &Preview) -> sqlx:
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// A container that a new tag of its image previews.
+#[derive(sqlx::FromRow)]
+pub struct PreviewCandidate {
+    #[sqlx(try_from = "Hyphenated")]
+    pub id: Uuid,
+    #[sqlx(try_from = "Hyphenated")]
+    pub environment_id: Uuid,
+}
+
+/// The organization's containers with auto-preview, in environments that allow previews and
+/// are not previews, that run `image_name` at another tag than `tag` and have no preview of it
+/// yet; by environment, then name.
+pub async fn containers_to_preview(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    image_name: &str,
+    tag: &str,
+) -> ApiResult<Vec<PreviewCandidate>> {
+    let image = ImagePaths::CONTAINER;
+    Ok(sqlx::query_as(&format!(
+        "SELECT s.id, s.environment_id FROM services s
+         JOIN environment_deployment_rules r ON r.environment_id = s.environment_id
+         WHERE s.organization_id = ? AND s.kind = 'CONTAINER'
+           AND json_extract(s.spec, '$.auto_preview') = 1
+           AND (r.auto_preview = 1 OR r.on_demand_preview = 1)
+           AND json_extract(s.spec, '{}') = ?
+           AND coalesce(json_extract(s.spec, '{}'), '') <> ?
+           AND s.environment_id NOT IN (SELECT environment_id FROM preview_environments)
+           AND s.environment_id NOT IN (SELECT source_environment_id FROM preview_environments
+                                        WHERE trigger = 'IMAGE_TAG' AND reference = ?)
+         ORDER BY s.environment_id, s.name",
+        image.name, image.tag
+    ))
+    .bind(organization_id.hyphenated())
+    .bind(image_name)
+    .bind(tag)
+    .bind(tag)
+    .fetch_all(conn)
+    .await?)
 }

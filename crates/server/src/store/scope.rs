@@ -67,6 +67,20 @@ pub async fn delete_when_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiR
     Ok(())
 }
 
+/// Deletes the service unless an action runs on it; whether it was deleted.
+pub async fn delete_service_unless_busy(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<bool> {
+    let deleted = sqlx::query(&format!(
+        "DELETE FROM services WHERE id = ? AND NOT EXISTS (
+             SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
+        busy_states()
+    ))
+    .bind(id.hyphenated())
+    .bind(id.hyphenated())
+    .execute(conn)
+    .await?;
+    Ok(deleted.rows_affected() > 0)
+}
+
 /// After a change of configuration or variables in `scope`, its deployed services no longer run
 /// what is configured.
 pub async fn mark_scope_out_of_date(conn: &mut SqliteConnection, scope: Scope) -> ApiResult<()> {

@@ -2,7 +2,7 @@
 //! its sealed secrets apart.
 
 use chrono::Utc;
-use platform_api::ServiceType;
+use platform_api::{ImagePaths, ServiceType};
 use sqlx::{SqliteConnection, SqlitePool};
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -276,6 +276,21 @@ pub async fn of_every_kind(db: &SqlitePool, environment_id: Uuid) -> ApiResult<V
     .await?)
 }
 
+/// Whether the organization has a service with this id.
+pub async fn in_organization<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM services WHERE id = ? AND organization_id = ?)",
+    )
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .fetch_one(db)
+    .await?)
+}
+
 /// A service of any kind with this id, wherever it is (a public address names it by id alone).
 pub async fn any_kind(conn: &mut SqliteConnection, id: Uuid) -> ApiResult<Option<AnyKind>> {
     Ok(
@@ -468,4 +483,90 @@ fn by_name(rows: Vec<NamedVersion>) -> Vec<(String, Vec<String>)> {
         }
     }
     named
+}
+
+/// The organization's services of `kind` with auto-deploy that run `image_name` at another tag
+/// than `tag`, by id.
+pub async fn running_image_elsewhere<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    organization_id: Uuid,
+    kind: ServiceType,
+    image: ImagePaths,
+    image_name: &str,
+    tag: &str,
+) -> ApiResult<Vec<Uuid>> {
+    let ids: Vec<Hyphenated> = sqlx::query_scalar(&format!(
+        "SELECT id FROM services WHERE organization_id = ? AND kind = ?
+             AND json_extract(spec, '$.auto_deploy') = 1
+             AND json_extract(spec, '{}') = ? AND coalesce(json_extract(spec, '{}'), '') <> ?
+         ORDER BY id",
+        image.name, image.tag
+    ))
+    .bind(organization_id.hyphenated())
+    .bind(kind)
+    .bind(image_name)
+    .bind(tag)
+    .fetch_all(db)
+    .await?;
+    Ok(ids.into_iter().map(Hyphenated::into_uuid).collect())
+}
+
+/// The environment's first service of `kind`, by name, that runs `image_name`.
+pub async fn first_running_image<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    environment_id: Uuid,
+    kind: ServiceType,
+    image: ImagePaths,
+    image_name: &str,
+) -> ApiResult<Uuid> {
+    let id: Hyphenated = sqlx::query_scalar(&format!(
+        "SELECT id FROM services WHERE environment_id = ? AND kind = ?
+         AND json_extract(spec, '{}') = ? ORDER BY name LIMIT 1",
+        image.name
+    ))
+    .bind(environment_id.hyphenated())
+    .bind(kind)
+    .bind(image_name)
+    .fetch_one(db)
+    .await?;
+    Ok(id.into_uuid())
+}
+
+/// Whether one of the organization's services of `kind` is built from the repository at `url`.
+pub async fn built_from<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    organization_id: Uuid,
+    kind: ServiceType,
+    url: &str,
+) -> ApiResult<bool> {
+    let Some(path) = kind.git_repository_path() else {
+        return Ok(false);
+    };
+    let used: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT 1 FROM services
+         WHERE organization_id = ? AND kind = ? AND json_extract(spec, '{path}.url') = ?
+         LIMIT 1"
+    ))
+    .bind(organization_id.hyphenated())
+    .bind(kind)
+    .bind(url)
+    .fetch_optional(db)
+    .await?;
+    Ok(used.is_some())
+}
+
+/// The environment of the organization's service with this id.
+pub async fn environment_of<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    organization_id: Uuid,
+    id: Uuid,
+) -> ApiResult<Option<Uuid>> {
+    let environment: Option<Hyphenated> = sqlx::query_scalar(
+        "SELECT environment_id FROM services WHERE id = ? AND organization_id = ?",
+    )
+    .bind(id.hyphenated())
+    .bind(organization_id.hyphenated())
+    .fetch_optional(db)
+    .await?;
+    Ok(environment.map(Hyphenated::into_uuid))
 }

@@ -50,6 +50,31 @@ fn no_crate_has_an_import_circle() {
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
+/// Handlers hold no SQL: what they read and write goes through `store` (or the engine's own
+/// rows), where a resource's queries are found by its name.
+#[test]
+fn no_handler_holds_a_query() {
+    let routes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
+    let mut found = Vec::new();
+    for path in rust_files(&routes) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if ["sqlx::query", "query_as", "query_scalar"]
+                .iter()
+                .any(|query| line.contains(query))
+            {
+                let file = path.strip_prefix(&routes).unwrap().display();
+                found.push(format!("routes/{file}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "queries in handlers:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn a_circle_is_found() {
     let mut graph = Graph::default();

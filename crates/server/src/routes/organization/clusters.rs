@@ -8,8 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::{
     next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
-    ClusterState, ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason, List,
-    Reference,
+    ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason, List, Reference,
 };
 use sqlx::SqliteConnection;
 use uuid::Uuid;
@@ -19,11 +18,13 @@ use crate::auth::generate_token;
 use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
-use crate::routes::organization::resources::{self, OrganizationResource, UsedBy};
+use crate::routes::organization::resources::{self, OrganizationResource};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::seal::Secrets;
 use crate::state::AppState;
+use crate::store::cluster_statuses;
+use crate::store::organization_resources::UsedBy;
 use crate::store::organization_resources::{self as store, Kind};
 
 /// How long a cluster token lives.
@@ -32,10 +33,7 @@ const TOKEN_LIFETIME_MINUTES: i64 = 15;
 pub struct Clusters;
 
 impl OrganizationResource for Clusters {
-    const KIND: Kind = Kind {
-        stored_as: "cluster",
-        what: "cluster",
-    };
+    const KIND: Kind = store::CLUSTERS;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Cluster, None);
     const COLLECTION: &'static str = "/organization/{organization_id}/cluster";
     const ITEM: &'static str = "/organization/{organization_id}/cluster/{cluster_id}";
@@ -167,7 +165,7 @@ async fn lock_cluster(
         owner_name: caller.name.clone(),
         ttl_in_days: request.ttl_in_days,
     };
-    set_lock(&mut tx, cluster_id, Some(&lock)).await?;
+    cluster_statuses::set_lock(&mut tx, cluster_id, Some(&lock)).await?;
     let change = cluster_change(&mut tx, EventType::Lock, organization_id, cluster_id)
         .await?
         .after(&lock);
@@ -184,7 +182,7 @@ async fn unlock_cluster(
     let organization_id = caller.organization_id;
     let mut tx = db::begin_write(&state.writes).await?;
     let before = status(&mut tx, organization_id, cluster_id).await?;
-    set_lock(&mut tx, cluster_id, None).await?;
+    cluster_statuses::set_lock(&mut tx, cluster_id, None).await?;
     let change = cluster_change(&mut tx, EventType::Unlock, organization_id, cluster_id)
         .await?
         .before(&before.cluster_lock);
@@ -199,17 +197,7 @@ async fn list_locks(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<ClusterLock>>> {
     own_organization(&caller, organization_id)?;
-    let locks: Vec<String> = sqlx::query_scalar(
-        "SELECT s.lock FROM cluster_statuses s JOIN organization_resources c ON c.id = s.cluster_id
-         WHERE c.organization_id = ? AND s.lock IS NOT NULL ORDER BY c.name",
-    )
-    .bind(organization_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
-    let locks = locks
-        .into_iter()
-        .map(|json| serde_json::from_str(&json).map_err(ApiError::internal))
-        .collect::<ApiResult<Vec<ClusterLock>>>()?;
+    let locks = cluster_statuses::locks(&state.db, organization_id).await?;
     Ok(Json(List::new(
         locks.into_iter().filter(in_force).collect(),
     )))
@@ -306,15 +294,6 @@ async fn get_token(
     }))
 }
 
-#[derive(sqlx::FromRow)]
-struct StatusRow {
-    status: ClusterState,
-    is_deployed: bool,
-    last_execution_id: Option<String>,
-    lock: Option<String>,
-    last_deployment_date: Option<DateTime<Utc>>,
-}
-
 /// The cluster's status; READY and not deployed until the engine works on it. A lock whose days
 /// are over is no longer shown.
 pub(crate) async fn status(
@@ -325,52 +304,15 @@ pub(crate) async fn status(
     let cluster = store::find::<Cluster>(&mut *db, Clusters::KIND, organization_id, cluster_id)
         .await?
         .record;
-    let row: Option<StatusRow> = sqlx::query_as(
-        "SELECT status, is_deployed, last_execution_id, lock, last_deployment_date
-         FROM cluster_statuses WHERE cluster_id = ?",
-    )
-    .bind(cluster_id.hyphenated())
-    .fetch_optional(db)
-    .await?;
-    let row = row.unwrap_or(StatusRow {
-        status: ClusterState::Ready,
-        is_deployed: false,
-        last_execution_id: None,
-        lock: None,
-        last_deployment_date: None,
-    });
-    let lock: Option<ClusterLock> = row
-        .lock
-        .map(|json| serde_json::from_str(&json).map_err(ApiError::internal))
-        .transpose()?;
+    let row = cluster_statuses::find(db, cluster_id).await?;
     Ok(ClusterStatus {
         cluster_id,
         status: row.status,
         is_deployed: row.is_deployed,
         next_k8s_available_version: next_kubernetes_version(&cluster.version).map(str::to_string),
         last_execution_id: row.last_execution_id,
-        cluster_lock: lock.filter(in_force),
+        cluster_lock: row.lock.filter(in_force),
         last_deployment_date: row.last_deployment_date,
         reason: InfraReason::Unspecified,
     })
-}
-
-async fn set_lock(
-    db: &mut SqliteConnection,
-    cluster_id: Uuid,
-    lock: Option<&ClusterLock>,
-) -> ApiResult<()> {
-    let json = lock
-        .map(|lock| serde_json::to_string(lock).map_err(ApiError::internal))
-        .transpose()?;
-    sqlx::query(
-        "INSERT INTO cluster_statuses (cluster_id, status, lock) VALUES (?, ?, ?)
-         ON CONFLICT (cluster_id) DO UPDATE SET lock = excluded.lock",
-    )
-    .bind(cluster_id.hyphenated())
-    .bind(ClusterState::Ready)
-    .bind(json)
-    .execute(db)
-    .await?;
-    Ok(())
 }

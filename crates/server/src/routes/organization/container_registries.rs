@@ -8,9 +8,10 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use crate::routes::organization::resources::{OrganizationResource, UsedBy};
+use crate::routes::organization::resources::OrganizationResource;
 use crate::seal::Secrets;
 use crate::store::organization_resources::Kind;
+use crate::store::organization_resources::UsedBy;
 
 pub struct ContainerRegistries;
 

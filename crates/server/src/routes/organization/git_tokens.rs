@@ -10,19 +10,20 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::{
     FieldError, GitRepositoryRequest, GitToken, GitTokenAssociatedService, GitTokenRequest,
-    GitTokenServiceType, JobType, List, ServiceType, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
+    GitTokenServiceType, List, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
 };
 use sqlx::SqliteConnection;
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
 use crate::error::{ApiError, ApiPath, ApiResult};
-use crate::routes::organization::resources::{self, OrganizationResource, UsedBy};
+use crate::routes::organization::resources::{self, OrganizationResource};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::seal::Secrets;
 use crate::state::AppState;
+use crate::store::associated::services_naming;
+use crate::store::organization_resources::UsedBy;
 use crate::store::organization_resources::{self as store, Kind};
 
 pub struct GitTokens;
@@ -117,47 +118,18 @@ async fn associated_services(
 ) -> ApiResult<Json<List<GitTokenAssociatedService>>> {
     own_organization(&caller, organization_id)?;
     store::find::<GitToken>(&state.db, GitTokens::KIND, organization_id, token_id).await?;
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        #[sqlx(try_from = "Hyphenated")]
-        project_id: Uuid,
-        project_name: String,
-        #[sqlx(try_from = "Hyphenated")]
-        environment_id: Uuid,
-        environment_name: String,
-        #[sqlx(try_from = "Hyphenated")]
-        service_id: Uuid,
-        service_name: String,
-        kind: ServiceType,
-        job_type: Option<JobType>,
-    }
-    // Ids are UUIDs, so a service whose spec holds the token's names it (as `UsedBy::Services`
-    // counts them).
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT p.id AS project_id, p.name AS project_name, e.id AS environment_id,
-                e.name AS environment_name, s.id AS service_id, s.name AS service_name, s.kind,
-                json_extract(s.spec, '$.job_type') AS job_type
-         FROM services s JOIN environments e ON e.id = s.environment_id
-         JOIN projects p ON p.id = e.project_id
-         WHERE s.organization_id = ? AND instr(s.spec, ?) > 0
-         ORDER BY p.name, e.name, s.name",
-    )
-    .bind(organization_id.hyphenated())
-    .bind(token_id.hyphenated().to_string())
-    .fetch_all(&state.db)
-    .await?;
+    let rows = services_naming(&state.db, organization_id, token_id).await?;
     let services = rows
         .into_iter()
         .filter_map(|row| {
-            let is_cron = row.job_type == Some(JobType::Cron);
             Some(GitTokenAssociatedService {
-                service_type: GitTokenServiceType::of(row.kind, is_cron)?,
+                service_type: GitTokenServiceType::of(row.kind, row.cron)?,
                 project_id: row.project_id,
                 project_name: row.project_name,
                 environment_id: row.environment_id,
                 environment_name: row.environment_name,
-                service_id: row.service_id,
-                service_name: row.service_name,
+                service_id: row.id,
+                service_name: row.name,
             })
         })
         .collect();

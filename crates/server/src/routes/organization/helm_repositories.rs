@@ -6,9 +6,10 @@ use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
 use uuid::Uuid;
 
 use crate::routes::organization::container_registries::config_secrets;
-use crate::routes::organization::resources::{OrganizationResource, UsedBy};
+use crate::routes::organization::resources::OrganizationResource;
 use crate::seal::Secrets;
 use crate::store::organization_resources::Kind;
+use crate::store::organization_resources::UsedBy;
 
 pub struct HelmRepositories;
 

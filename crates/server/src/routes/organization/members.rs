@@ -26,6 +26,7 @@ use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::members::{self as store, Admins, InvitationRow, RoleRow};
+use crate::store::organizations;
 
 pub fn register(routes: &mut RouteTable) {
     let members = "/organization/{organization_id}/member";
@@ -221,15 +222,6 @@ fn answer(
     })
 }
 
-async fn organization_name(db: &sqlx::SqlitePool, organization_id: Uuid) -> ApiResult<String> {
-    Ok(
-        sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
-            .bind(organization_id.hyphenated())
-            .fetch_one(db)
-            .await?,
-    )
-}
-
 async fn list_invitations(
     State(state): State<AppState>,
     caller: Caller,
@@ -237,7 +229,7 @@ async fn list_invitations(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<InviteMember>>> {
     own_organization(&caller, organization_id)?;
-    let name = organization_name(&state.db, organization_id).await?;
+    let name = organizations::name(&state.db, organization_id).await?;
     let rows = store::invitations(&state.db, organization_id).await?;
     let invitations = rows
         .into_iter()
@@ -253,7 +245,7 @@ async fn read_invitation(
     ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<InviteMember>> {
     own_organization(&caller, organization_id)?;
-    let name = organization_name(&state.db, organization_id).await?;
+    let name = organizations::name(&state.db, organization_id).await?;
     let row = store::invitation(&state.db, organization_id, id).await?;
     Ok(Json(answer(
         &state,
@@ -273,7 +265,7 @@ async fn invite(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let email = request.email.trim().to_string();
-    let name = organization_name(&state.db, organization_id).await?;
+    let name = organizations::name(&state.db, organization_id).await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let role = match request.role_id {
         Some(id) => role_of(&mut tx, organization_id, id, "role_id").await?,

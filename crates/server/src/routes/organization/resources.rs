@@ -2,8 +2,6 @@
 //! under `/organization/{organization_id}/...`, stored as a record plus secrets kept apart. Each
 //! kind says its paths, types, rules and secrets by implementing `OrganizationResource`.
 
-use std::collections::HashMap;
-
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
@@ -14,7 +12,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::SqliteConnection;
 use utoipa::ToSchema;
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -25,7 +22,7 @@ use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::seal::Secrets;
 use crate::state::AppState;
-use crate::store::organization_resources::{self as store, Entry, Kind};
+use crate::store::organization_resources::{self as store, Entry, Kind, UsedBy};
 
 pub trait OrganizationResource: Send + Sync + 'static {
     const KIND: Kind;
@@ -93,72 +90,13 @@ fn change<R: OrganizationResource>(event_type: EventType, id: Uuid, name: String
     }
 }
 
-/// What may use an organization-level record.
-#[derive(Clone, Copy, PartialEq)]
-pub enum UsedBy {
-    Nothing,
-    /// Services whose configuration names the record (a container's registry, a chart's
-    /// repository, an application's labels group).
-    Services,
-    /// Environments that run on the record (a cluster).
-    Environments,
-}
-
-impl UsedBy {
-    fn what(self) -> &'static str {
-        match self {
-            UsedBy::Nothing => "",
-            UsedBy::Services => "service",
-            UsedBy::Environments => "environment",
-        }
-    }
-}
-
-/// How many use each of the organization's records of `kind` (`only` that one, when given), in
-/// one query whatever the number of records; a record nothing uses is left out.
-async fn usage<'e>(
-    db: impl sqlx::SqliteExecutor<'e>,
-    (used_by, kind): (UsedBy, Kind),
-    organization_id: Uuid,
-    only: Option<Uuid>,
-) -> ApiResult<HashMap<Uuid, i64>> {
-    let users = match used_by {
-        UsedBy::Nothing => return Ok(HashMap::new()),
-        // Ids are UUIDs, so a configuration that holds one names that record.
-        UsedBy::Services => {
-            "services u ON u.organization_id = r.organization_id AND instr(u.spec, r.id) > 0"
-        }
-        UsedBy::Environments => {
-            "environments u ON u.organization_id = r.organization_id AND u.cluster_id = r.id"
-        }
-    };
-    #[derive(sqlx::FromRow)]
-    struct Used {
-        #[sqlx(try_from = "Hyphenated")]
-        id: Uuid,
-        users: i64,
-    }
-    let used: Vec<Used> = sqlx::query_as(&format!(
-        "SELECT r.id, COUNT(*) AS users FROM organization_resources r JOIN {users}
-         WHERE r.organization_id = ? AND r.kind = ? AND (? IS NULL OR r.id = ?)
-         GROUP BY r.id"
-    ))
-    .bind(organization_id.hyphenated())
-    .bind(kind.stored_as)
-    .bind(only.map(|id| id.hyphenated()))
-    .bind(only.map(|id| id.hyphenated()))
-    .fetch_all(db)
-    .await?;
-    Ok(used.into_iter().map(|used| (used.id, used.users)).collect())
-}
-
 /// How many use the record `id` of `R`.
 async fn users<'e, R: OrganizationResource>(
     db: impl sqlx::SqliteExecutor<'e>,
     organization_id: Uuid,
     id: Uuid,
 ) -> ApiResult<i64> {
-    let usage = usage(db, (R::USED_BY, R::KIND), organization_id, Some(id)).await?;
+    let usage = store::usage(db, (R::USED_BY, R::KIND), organization_id, Some(id)).await?;
     Ok(usage.get(&id).copied().unwrap_or(0))
 }
 
@@ -172,18 +110,7 @@ async fn user_names(
     used_by: UsedBy,
     (organization_id, id): (Uuid, Uuid),
 ) -> ApiResult<String> {
-    let (table, uses) = match used_by {
-        UsedBy::Nothing => return Ok(String::new()),
-        UsedBy::Services => ("services", "instr(spec, ?) > 0"),
-        UsedBy::Environments => ("environments", "cluster_id = ?"),
-    };
-    let names: Vec<String> = sqlx::query_scalar(&format!(
-        "SELECT name FROM {table} WHERE organization_id = ? AND {uses} ORDER BY name"
-    ))
-    .bind(organization_id.hyphenated())
-    .bind(id.hyphenated().to_string())
-    .fetch_all(&mut *conn)
-    .await?;
+    let names = store::user_names(conn, used_by, organization_id, id).await?;
     let shown = names.len().min(USERS_NAMED);
     let mut listed = names[..shown].join(", ");
     if names.len() > shown {
@@ -257,7 +184,7 @@ async fn list<R: OrganizationResource>(
 ) -> ApiResult<Json<List<R::Record>>> {
     own_organization(&caller, organization_id)?;
     let records = store::list::<R::Record>(&state.db, R::KIND, organization_id).await?;
-    let usage = usage(&state.db, (R::USED_BY, R::KIND), organization_id, None).await?;
+    let usage = store::usage(&state.db, (R::USED_BY, R::KIND), organization_id, None).await?;
     let records = records
         .into_iter()
         .map(|(id, mut record)| {

@@ -5,19 +5,18 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
-use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List, RolePermission};
-use sqlx::SqliteConnection;
-use uuid::fmt::Hyphenated;
+use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List};
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::error::{ApiError, ApiJson, ApiPath, ApiResult, UniqueViolation};
+use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::members::Admins;
+use crate::store::roles;
 
 pub fn register(routes: &mut RouteTable) {
     let roles = "/organization/{organization_id}/customRole";
@@ -77,28 +76,6 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-#[derive(sqlx::FromRow)]
-struct RoleRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    name: String,
-    description: String,
-    permission: RolePermission,
-    built_in: bool,
-}
-
-const COLUMNS: &str = "id, name, description, permission, built_in";
-
-fn role(row: RoleRow) -> CustomRole {
-    CustomRole {
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        permission: Some(row.permission),
-        built_in: row.built_in,
-    }
-}
-
 async fn current_role(
     caller: Caller,
     ApiPath(organization_id): ApiPath<Uuid>,
@@ -116,14 +93,9 @@ async fn list_roles(
     ApiPath(organization_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<CustomRole>>> {
     own_organization(&caller, organization_id)?;
-    let rows: Vec<RoleRow> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM roles WHERE organization_id = ? ORDER BY built_in DESC, name"
-    ))
-    .bind(organization_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
-    let roles = rows.into_iter().map(role).collect();
-    Ok(Json(List::new(roles)))
+    Ok(Json(List::new(
+        roles::roles(&state.db, organization_id).await?,
+    )))
 }
 
 async fn create_role(
@@ -135,19 +107,7 @@ async fn create_role(
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let row: RoleRow = sqlx::query_as(&format!(
-        "INSERT INTO roles (id, organization_id, name, description, permission, built_in)
-         VALUES (?, ?, ?, ?, ?, 0) RETURNING {COLUMNS}"
-    ))
-    .bind(Uuid::new_v4().hyphenated())
-    .bind(organization_id.hyphenated())
-    .bind(request.name.trim())
-    .bind(request.description.unwrap_or_default())
-    .bind(request.permission.unwrap_or(RolePermission::Read))
-    .fetch_one(&mut *tx)
-    .await
-    .on_unique_violation("name", "role")?;
-    let created = role(row);
+    let created = roles::insert(&mut tx, organization_id, &request).await?;
     audit::record(
         &mut tx,
         &caller,
@@ -165,7 +125,7 @@ async fn get_role(
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
     Ok(Json(
-        find_role(&mut *state.db.acquire().await?, organization_id, role_id).await?,
+        roles::find(&mut *state.db.acquire().await?, organization_id, role_id).await?,
     ))
 }
 
@@ -177,27 +137,11 @@ async fn update_role(
 ) -> ApiResult<Json<CustomRole>> {
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
+    let current = custom(roles::find(&mut tx, organization_id, role_id).await?)?;
     request.validate().map_err(ApiError::invalid)?;
     let admins = Admins::of(&mut tx, organization_id).await?;
-    let row: RoleRow = sqlx::query_as(&format!(
-        "UPDATE roles SET name = ?, description = ?, permission = ? WHERE id = ? RETURNING {COLUMNS}"
-    ))
-    .bind(request.name.trim())
-    .bind(request.description.unwrap_or_default())
-    .bind(
-        request
-            .permission
-            .or(current.permission)
-            .unwrap_or(RolePermission::Read)
-            .as_str(),
-    )
-    .bind(role_id.hyphenated())
-    .fetch_one(&mut *tx)
-    .await
-    .on_unique_violation("name", "role")?;
+    let updated = roles::update(&mut tx, &current, &request).await?;
     admins.kept(&mut tx, organization_id).await?;
-    let updated = role(row);
     let change = change(EventType::Update, &updated)
         .before(&current)
         .after(&updated);
@@ -213,30 +157,20 @@ async fn delete_role(
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
-    let current = custom(find_role(&mut tx, organization_id, role_id).await?)?;
-    let tokens: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM api_tokens WHERE role_id = ?")
-        .bind(role_id.hyphenated())
-        .fetch_one(&mut *tx)
-        .await?;
+    let current = custom(roles::find(&mut tx, organization_id, role_id).await?)?;
+    let (tokens, members) = roles::carried_by(&mut tx, role_id).await?;
     if tokens > 0 {
         return Err(ApiError::conflict(format!(
             "{tokens} API token(s) carry this role; delete them or give them another role first."
         )));
     }
-    let members: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM members WHERE role_id = ?")
-        .bind(role_id.hyphenated())
-        .fetch_one(&mut *tx)
-        .await?;
     if members > 0 {
         return Err(ApiError::conflict(format!(
             "{members} member(s) have this role; give them another role first."
         )));
     }
     let admins = Admins::of(&mut tx, organization_id).await?;
-    sqlx::query("DELETE FROM roles WHERE id = ?")
-        .bind(role_id.hyphenated())
-        .execute(&mut *tx)
-        .await?;
+    roles::delete(&mut tx, role_id).await?;
     admins.kept(&mut tx, organization_id).await?;
     let change = change(EventType::Delete, &current).before(&current);
     audit::record(&mut tx, &caller, change).await?;
@@ -260,20 +194,4 @@ fn custom(role: CustomRole) -> ApiResult<CustomRole> {
     } else {
         Ok(role)
     }
-}
-
-async fn find_role(
-    conn: &mut SqliteConnection,
-    organization_id: Uuid,
-    id: Uuid,
-) -> ApiResult<CustomRole> {
-    let row: RoleRow = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM roles WHERE id = ? AND organization_id = ?"
-    ))
-    .bind(id.hyphenated())
-    .bind(organization_id.hyphenated())
-    .fetch_optional(conn)
-    .await?
-    .ok_or_else(|| ApiError::not_found("role"))?;
-    Ok(role(row))
 }

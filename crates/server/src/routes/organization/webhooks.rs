@@ -2,18 +2,15 @@
 //! `target_secret_set`.
 
 use platform_api::audit::{SubTargetType, TargetType};
-use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::{
-    DeliveryAttempt, DeliveryStatus, EnvironmentMode, EventPayload, FieldError, List, ServiceState,
-    ServiceType, StatusAction, Webhook, WebhookDelivery, WebhookEvent, WebhookEventSent,
-    WebhookRequest,
+    DeliveryStatus, EnvironmentMode, EventPayload, FieldError, List, ServiceState, ServiceType,
+    StatusAction, Webhook, WebhookDelivery, WebhookEvent, WebhookEventSent, WebhookRequest,
 };
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -26,6 +23,7 @@ use crate::routes::{Doc, RouteTable};
 use crate::seal::Secrets;
 use crate::state::AppState;
 use crate::store::organization_resources::{self as store, Kind};
+use crate::store::{organizations, webhook_deliveries};
 
 /// How many deliveries the list shows, newest first.
 const DELIVERIES_LISTED: i64 = 100;
@@ -156,11 +154,7 @@ async fn send_test_event(
         .first()
         .copied()
         .unwrap_or(WebhookEvent::DeploymentStarted);
-    let organization_name: String =
-        sqlx::query_scalar("SELECT name FROM organizations WHERE id = ?")
-            .bind(organization_id.hyphenated())
-            .fetch_one(&state.db)
-            .await?;
+    let organization_name = organizations::name(&state.db, organization_id).await?;
     let example = Uuid::nil();
     let payload = EventPayload {
         organization_id,
@@ -200,18 +194,6 @@ async fn send_test_event(
     ))
 }
 
-/// A delivery with its latest attempt, as read.
-#[derive(sqlx::FromRow)]
-struct SentRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    event_type: WebhookEvent,
-    payload: String,
-    attempted_at: DateTime<Utc>,
-    status_code: Option<i32>,
-    error: Option<String>,
-}
-
 async fn list_events_sent(
     State(state): State<AppState>,
     caller: Caller,
@@ -220,19 +202,7 @@ async fn list_events_sent(
     own_organization(&caller, organization_id)?;
     let webhook =
         store::find::<Webhook>(&state.db, Webhooks::KIND, organization_id, webhook_id).await?;
-    let rows: Vec<SentRow> = sqlx::query_as(
-        "SELECT d.id, d.event_type, d.payload, a.attempted_at, a.status_code, a.error
-         FROM webhook_deliveries d
-         JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
-             AND a.attempt = (SELECT MAX(attempt) FROM webhook_delivery_attempts
-                              WHERE delivery_id = d.id)
-         WHERE d.webhook_id = ?
-         ORDER BY d.created_at DESC, d.rowid DESC LIMIT ?",
-    )
-    .bind(webhook_id.hyphenated())
-    .bind(DELIVERIES_LISTED)
-    .fetch_all(&state.db)
-    .await?;
+    let rows = webhook_deliveries::latest(&state.db, webhook_id, DELIVERIES_LISTED).await?;
     let sent = rows
         .into_iter()
         .map(|row| {
@@ -251,31 +221,6 @@ async fn list_events_sent(
     Ok(Json(List::new(sent)))
 }
 
-/// A stored delivery, as read.
-#[derive(sqlx::FromRow)]
-struct DeliveryRow {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    event_type: WebhookEvent,
-    payload: String,
-    status: DeliveryStatus,
-    outcome: Option<String>,
-    created_at: DateTime<Utc>,
-    next_attempt_at: Option<i64>,
-}
-
-/// A stored attempt, as read.
-#[derive(sqlx::FromRow)]
-struct AttemptRow {
-    #[sqlx(try_from = "Hyphenated")]
-    delivery_id: Uuid,
-    attempt: u32,
-    attempted_at: DateTime<Utc>,
-    status_code: Option<u16>,
-    duration_ms: i64,
-    error: Option<String>,
-}
-
 async fn list_deliveries(
     State(state): State<AppState>,
     caller: Caller,
@@ -283,16 +228,9 @@ async fn list_deliveries(
 ) -> ApiResult<Json<List<WebhookDelivery>>> {
     own_organization(&caller, organization_id)?;
     store::find::<Webhook>(&state.db, Webhooks::KIND, organization_id, webhook_id).await?;
-    let rows: Vec<DeliveryRow> = sqlx::query_as(
-        "SELECT id, event_type, payload, status, outcome, created_at, next_attempt_at
-         FROM webhook_deliveries WHERE webhook_id = ?
-         ORDER BY created_at DESC, rowid DESC LIMIT ?",
-    )
-    .bind(webhook_id.hyphenated())
-    .bind(DELIVERIES_LISTED)
-    .fetch_all(&state.db)
-    .await?;
-    let mut attempts = attempts_by_delivery(&state.db, webhook_id).await?;
+    let rows = webhook_deliveries::deliveries(&state.db, webhook_id, DELIVERIES_LISTED).await?;
+    let mut attempts =
+        webhook_deliveries::attempts_by_delivery(&state.db, webhook_id, DELIVERIES_LISTED).await?;
     let deliveries = rows
         .into_iter()
         .map(|row| {
@@ -313,36 +251,4 @@ async fn list_deliveries(
         })
         .collect::<ApiResult<_>>()?;
     Ok(Json(List::new(deliveries)))
-}
-
-/// The attempts of the listed deliveries, oldest first, by delivery.
-async fn attempts_by_delivery(
-    db: &sqlx::SqlitePool,
-    webhook_id: Uuid,
-) -> ApiResult<HashMap<Uuid, Vec<DeliveryAttempt>>> {
-    let rows: Vec<AttemptRow> = sqlx::query_as(
-        "SELECT delivery_id, attempt, attempted_at, status_code, duration_ms, error
-         FROM webhook_delivery_attempts
-         WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = ?
-                               ORDER BY created_at DESC, rowid DESC LIMIT ?)
-         ORDER BY attempt",
-    )
-    .bind(webhook_id.hyphenated())
-    .bind(DELIVERIES_LISTED)
-    .fetch_all(db)
-    .await?;
-    let mut attempts: HashMap<Uuid, Vec<DeliveryAttempt>> = HashMap::new();
-    for row in rows {
-        attempts
-            .entry(row.delivery_id)
-            .or_default()
-            .push(DeliveryAttempt {
-                attempt: row.attempt,
-                attempted_at: row.attempted_at,
-                status_code: row.status_code,
-                duration_ms: u64::try_from(row.duration_ms).map_err(ApiError::internal)?,
-                error: row.error,
-            });
-    }
-    Ok(attempts)
 }

@@ -10,18 +10,17 @@ use axum::Json;
 use platform_api::{
     List, QueueWait, QueuedAuditingData, QueuedDeploymentRequest, QueuedEnvironmentRequest,
     QueuedIdentifier, QueuedRequestIdentifier, QueuedServiceIdentifier, QueuedStage,
-    QueuedStageService, ServiceType, StageStatus, StatusAction, StatusDetails, TriggerAction,
+    QueuedStageService, StageStatus, StatusAction, StatusDetails, TriggerAction,
 };
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
-use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::environments::find_environment;
 use crate::routes::Doc;
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use crate::store::{deployment_queue, services};
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -61,38 +60,13 @@ async fn cancel_queued(
     Ok(StatusCode::ACCEPTED)
 }
 
-#[derive(sqlx::FromRow)]
-struct WaitingInEnvironment {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    /// Stored without hyphens (`Uuid::simple`), which `MaybeId` reads as well.
-    #[sqlx(try_from = "db::MaybeId")]
-    environment_execution_id: Option<Uuid>,
-    #[sqlx(try_from = "Hyphenated")]
-    service_id: Uuid,
-    kind: ServiceType,
-    name: String,
-    action: StatusAction,
-    triggered_by: String,
-    origin: String,
-}
-
 async fn environment_queue(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<QueuedEnvironmentRequest>>> {
     find_environment(&state, &caller, environment_id).await?;
-    let waiting: Vec<WaitingInEnvironment> = sqlx::query_as(
-        "SELECT d.id, d.environment_execution_id, d.service_id, s.kind, s.name, d.action,
-                d.triggered_by, d.origin
-         FROM deployments d JOIN services s ON s.id = d.service_id
-         WHERE s.environment_id = ? AND d.finished_at IS NULL AND d.worker_at IS NULL
-         ORDER BY d.rowid",
-    )
-    .bind(environment_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
+    let waiting = deployment_queue::in_environment(&state.db, environment_id).await?;
     // One request on the environment queued its actions together; a service's own is one.
     let mut requests: Vec<QueuedEnvironmentRequest> = Vec::new();
     for row in waiting {
@@ -140,56 +114,15 @@ async fn environment_queue(
     Ok(Json(List::new(requests)))
 }
 
-#[derive(sqlx::FromRow)]
-struct Waiting {
-    #[sqlx(try_from = "Hyphenated")]
-    id: Uuid,
-    #[sqlx(try_from = "Hyphenated")]
-    service_id: Uuid,
-    kind: ServiceType,
-    name: String,
-    action: StatusAction,
-    sub_action: platform_api::SubAction,
-    triggered_by: String,
-    origin: String,
-    created_at: chrono::DateTime<chrono::Utc>,
-    ahead: i64,
-    ahead_in_environment: i64,
-    busy: i64,
-}
-
 async fn service_queue(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(service_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<QueuedDeploymentRequest>>> {
-    let known: Option<Hyphenated> =
-        sqlx::query_scalar("SELECT id FROM services WHERE id = ? AND organization_id = ?")
-            .bind(service_id.hyphenated())
-            .bind(caller.organization_id.hyphenated())
-            .fetch_optional(&state.db)
-            .await?;
-    known.ok_or_else(|| ApiError::not_found("service"))?;
-    // An organization's actions get a worker in the order of their requests (`rowid`): those
-    // ahead of it in the organization are its unfinished ones without a worker asked for before.
-    // Other organizations' are counted by the engine, which gives each organization its turn.
-    let waiting: Vec<Waiting> = sqlx::query_as(
-        "SELECT d.id, d.service_id, s.kind, s.name, d.action, d.sub_action, d.triggered_by,
-                d.origin, d.created_at,
-                (SELECT COUNT(*) FROM deployments w JOIN services o ON o.id = w.service_id
-                 WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid
-                   AND o.organization_id = s.organization_id) AS ahead,
-                (SELECT COUNT(*) FROM deployments w JOIN services o ON o.id = w.service_id
-                 WHERE w.finished_at IS NULL AND w.worker_at IS NULL AND w.rowid < d.rowid
-                   AND o.environment_id = s.environment_id) AS ahead_in_environment,
-                (SELECT COUNT(*) FROM deployments w
-                 WHERE w.finished_at IS NULL AND w.worker_at IS NOT NULL) AS busy
-         FROM deployments d JOIN services s ON s.id = d.service_id
-         WHERE d.service_id = ? AND d.finished_at IS NULL AND d.worker_at IS NULL",
-    )
-    .bind(service_id.hyphenated())
-    .fetch_all(&state.db)
-    .await?;
+    if !services::in_organization(&state.db, caller.organization_id, service_id).await? {
+        return Err(ApiError::not_found("service"));
+    }
+    let waiting = deployment_queue::of_service(&state.db, service_id).await?;
     let workers = i64::try_from(state.engine.workers.count()).unwrap_or(i64::MAX);
     let results = waiting
         .into_iter()

@@ -7,7 +7,6 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::{Containers, DeployRequest, ImageAutoDeployRequest, ImagePaths, Jobs, Status};
-use uuid::fmt::Hyphenated;
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
@@ -18,6 +17,7 @@ use crate::routes::services::actions::prepare_deploy;
 use crate::routes::services::resource::ServiceResource;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::services;
 
 /// Where a kind's record holds the image it runs and its tag.
 trait RunsImage: ServiceResource {
@@ -66,19 +66,14 @@ async fn deploy<R: RunsImage>(
 ) -> ApiResult<(StatusCode, Json<Status>)> {
     own_organization(&caller, organization_id)?;
     request.validate().map_err(ApiError::invalid)?;
-    let candidates: Vec<Hyphenated> = sqlx::query_scalar(&format!(
-        "SELECT id FROM services WHERE organization_id = ? AND kind = ?
-             AND json_extract(spec, '$.auto_deploy') = 1
-             AND json_extract(spec, '{}') = ? AND coalesce(json_extract(spec, '{}'), '') <> ?
-         ORDER BY id",
-        R::IMAGE.name,
-        R::IMAGE.tag
-    ))
-    .bind(organization_id.hyphenated())
-    .bind(R::TYPE)
-    .bind(request.image_name.trim())
-    .bind(request.tag.trim())
-    .fetch_all(&state.db)
+    let candidates = services::running_image_elsewhere(
+        &state.db,
+        organization_id,
+        R::TYPE,
+        R::IMAGE,
+        request.image_name.trim(),
+        request.tag.trim(),
+    )
     .await?;
     let mut prepared = Vec::new();
     for id in candidates {
@@ -86,8 +81,8 @@ async fn deploy<R: RunsImage>(
             image_tag: Some(request.tag.clone()),
             ..DeployRequest::default()
         };
-        match prepare_deploy::<R>(&state, &caller, id.into_uuid(), deploy).await {
-            Ok(ready) => prepared.push((id.into_uuid(), ready)),
+        match prepare_deploy::<R>(&state, &caller, id, deploy).await {
+            Ok(ready) => prepared.push((id, ready)),
             // A service the caller's role does not read is not theirs to deploy.
             Err(refused) if refused.status() == StatusCode::NOT_FOUND => {}
             Err(refused) => return Err(refused),

@@ -301,16 +301,9 @@ async fn delete_selected(
     let target = Target::environment(&mut tx, environment_id).await?;
     for service in &found {
         // Checked again inside the transaction: an action requested since would be cut off.
-        let deleted = sqlx::query(&format!(
-            "DELETE FROM services WHERE id = ? AND NOT EXISTS (
-                 SELECT 1 FROM service_statuses WHERE service_id = ? AND state IN ({}))",
-            crate::store::scope::busy_states()
-        ))
-        .bind(service.selected.id.hyphenated())
-        .bind(service.selected.id.hyphenated())
-        .execute(&mut *tx)
-        .await?;
-        if deleted.rows_affected() == 0 {
+        let deleted =
+            crate::store::scope::delete_service_unless_busy(&mut tx, service.selected.id).await?;
+        if !deleted {
             return Err(ApiError::conflict("an action is already running on it")
                 .within(&service.selected.field, &service.name));
         }

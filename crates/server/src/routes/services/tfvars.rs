@@ -93,18 +93,6 @@ async fn used_by_a_terraform_service(
     organization_id: Uuid,
     url: &str,
 ) -> ApiResult<bool> {
-    let path = ServiceType::Terraform
-        .git_repository_path()
-        .expect("terraform services are built from git");
-    let used: Option<i64> = sqlx::query_scalar(&format!(
-        "SELECT 1 FROM services
-         WHERE organization_id = ? AND kind = ? AND json_extract(spec, '{path}.url') = ?
-         LIMIT 1"
-    ))
-    .bind(organization_id.hyphenated())
-    .bind(ServiceType::Terraform)
-    .bind(url)
-    .fetch_optional(&state.db)
-    .await?;
-    Ok(used.is_some())
+    crate::store::services::built_from(&state.db, organization_id, ServiceType::Terraform, url)
+        .await
 }
