@@ -19,10 +19,19 @@ use crate::routes::services::records::{create, delete, get_status, list, read, u
 use crate::routes::services::resource::ServiceResource;
 
 pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
-    let what = R::WHAT;
     // The console reaches each kind by the same paths (`ServiceType::item_path`).
-    let collection = R::TYPE.collection_template();
     let item = R::TYPE.item_template();
+    record_routes::<R>(routes, &item);
+    deploy_routes::<R>(routes, &item);
+    history_routes::<R>(routes, &item);
+    read_routes::<R>(routes, &item);
+    lifecycle_routes::<R>(routes, &item);
+}
+
+/// The record: listed, created, read, updated, deleted, and its status.
+fn record_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
+    let what = R::WHAT;
+    let collection = R::TYPE.collection_template();
     routes
         .add(
             Method::GET,
@@ -43,14 +52,14 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            item.clone(),
+            item,
             Permission::Read,
             Doc::new(format!("Read a {what}")).answers::<R::Record>(StatusCode::OK),
             read::<R>,
         )
         .add(
             Method::PUT,
-            item.clone(),
+            item,
             Permission::Write,
             {
                 let doc = Doc::new(format!(
@@ -67,7 +76,7 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            item.clone(),
+            item,
             Permission::Admin,
             Doc::new(format!("Delete a {what}")).answers_nothing(StatusCode::NO_CONTENT),
             delete::<R>,
@@ -78,7 +87,13 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Permission::Read,
             Doc::new(format!("The status of a {what}")).answers::<Status>(StatusCode::OK),
             get_status::<R>,
-        )
+        );
+}
+
+/// Deploy, deploy again, cancel.
+fn deploy_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
+    let what = R::WHAT;
+    routes
         .add(
             Method::POST,
             format!("{item}/deploy"),
@@ -105,8 +120,13 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             Doc::new(format!("Cancel the action running on a {what}"))
                 .answers::<Status>(StatusCode::ACCEPTED),
             cancel::<R>,
-        )
-        .add(
+        );
+}
+
+/// The deployments, in the current shape and (but for terraform) the older one.
+fn history_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
+    let what = R::WHAT;
+    routes.add(
             Method::GET,
             format!("{item}/deploymentHistoryV2"),
             Permission::Read,
@@ -149,6 +169,11 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             deploys::<R>,
         ),
     };
+}
+
+/// What the kinds that have them print and are built from: the instances' log, the commits.
+fn read_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
+    let what = R::WHAT;
     if matches!(R::TYPE, ServiceType::Application | ServiceType::Container) {
         routes.add(
             Method::GET,
@@ -176,6 +201,11 @@ pub fn register<R: ServiceResource>(routes: &mut RouteTable) {
             commits::<R>,
         );
     }
+}
+
+/// Restart, stop, uninstall.
+fn lifecycle_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
+    let what = R::WHAT;
     routes
         .add(
             Method::POST,

@@ -3,6 +3,8 @@
 //! secret or not) before anything is sent, and applies it whole or not at all; "Export .env"
 //! downloads the values the service sees, secrets left out with a comment naming them.
 
+use std::collections::HashSet;
+
 use leptos::prelude::*;
 use platform_api::{
     read_dotenv, write_dotenv, EnvironmentVariable, FieldError, ImportedVariable, VariableImport,
@@ -88,7 +90,7 @@ fn ImportForm(
     let level = RwSignal::new(own);
     let overwrite = RwSignal::new(false);
     // The names marked secret in the preview.
-    let secrets = RwSignal::new(std::collections::HashSet::<String>::new());
+    let secrets = RwSignal::new(HashSet::<String>::new());
     let seen = StoredValue::new(seen);
     let read = Memo::new(move |_| text.with(|text| read_dotenv(text)));
     // Imported through the service, each variable at the level it names.
@@ -112,32 +114,17 @@ fn ImportForm(
     let errors = form.errors;
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let lines = match read.get_untracked() {
-            Ok(lines) if !lines.is_empty() => lines,
-            Ok(_) => {
-                errors.set(vec![FieldError::new("text", "has no NAME=value line")]);
-                return;
+        let (level, overwrite) = (level.get_untracked(), overwrite.get_untracked());
+        let asked = secrets.with_untracked(|secrets| {
+            import_request(read.get_untracked(), level, overwrite, secrets)
+        });
+        match asked {
+            Ok(request) => {
+                let checked = request.validate();
+                form.submit(request, checked);
             }
-            Err(problems) => {
-                errors.set(problems);
-                return;
-            }
-        };
-        let level = level.get_untracked();
-        let request = VariableImportRequest {
-            overwrite: overwrite.get_untracked(),
-            vars: lines
-                .into_iter()
-                .map(|(_, name, value)| ImportedVariable {
-                    is_secret: secrets.with_untracked(|secrets| secrets.contains(&name)),
-                    name,
-                    value,
-                    scope: level.scope,
-                })
-                .collect(),
-        };
-        let checked = request.validate();
-        form.submit(request, checked);
+            Err(problems) => errors.set(problems),
+        }
     };
     let choose_file = move |event: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&event);
@@ -196,44 +183,82 @@ fn ImportForm(
                 " Overwrite the variables already defined there"
             </label>
             <ProblemList id="import-problems" problems=errors.into()/>
-            <table class="table import-preview" hidden=move || rows().is_empty()>
-                <thead><tr>
-                    <th scope="col">"Name"</th>
-                    <th scope="col">"Value"</th>
-                    <th scope="col">"Secret"</th>
-                    <th scope="col">"Will be"</th>
-                </tr></thead>
-                <tbody>
-                    {move || rows().into_iter().map(|((name, value), outcome)| {
-                        let marked = name.clone();
-                        let toggled = name.clone();
-                        let secret = Signal::derive(move || secrets.with(|secrets| secrets.contains(&marked)));
-                        view! {
-                            <tr data-import=name.clone() data-outcome=outcome.label()>
-                                <td class="mono">{name.clone()}</td>
-                                <td class="mono">{move || if secret.get() { "••••••".to_string() } else { value.clone() }}</td>
-                                <td>
-                                    <input type="checkbox" aria-label=format!("{name} is a secret")
-                                        prop:checked=secret
-                                        on:change=move |event| {
-                                            let ticked = event_target_checked(&event);
-                                            secrets.update(|secrets| {
-                                                if ticked {
-                                                    secrets.insert(toggled.clone());
-                                                } else {
-                                                    secrets.remove(&toggled);
-                                                }
-                                            });
-                                        }/>
-                                </td>
-                                <td>{outcome.label()}</td>
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
+            <ImportPreview rows=Signal::derive(rows) secrets/>
             <SubmitButton form label="Import"/>
         </form>
+    }
+}
+
+/// The import the text asks for, each line at `level`, the names in `secrets` as secrets; or
+/// why the text is refused (no line, or lines that are not `NAME=value`).
+fn import_request(
+    read: Result<Vec<(usize, String, String)>, Vec<FieldError>>,
+    level: Level,
+    overwrite: bool,
+    secrets: &HashSet<String>,
+) -> Result<VariableImportRequest, Vec<FieldError>> {
+    let lines = read?;
+    if lines.is_empty() {
+        return Err(vec![FieldError::new("text", "has no NAME=value line")]);
+    }
+    Ok(VariableImportRequest {
+        overwrite,
+        vars: lines
+            .into_iter()
+            .map(|(_, name, value)| ImportedVariable {
+                is_secret: secrets.contains(&name),
+                name,
+                value,
+                scope: level.scope,
+            })
+            .collect(),
+    })
+}
+
+/// What the import will do, a row per name: its value (hidden once marked secret), the box that
+/// marks it secret, and what becomes of it.
+#[component]
+fn ImportPreview(
+    rows: Signal<Vec<((String, String), Outcome)>>,
+    secrets: RwSignal<HashSet<String>>,
+) -> impl IntoView {
+    view! {
+        <table class="table import-preview" hidden=move || rows.with(Vec::is_empty)>
+            <thead><tr>
+                <th scope="col">"Name"</th>
+                <th scope="col">"Value"</th>
+                <th scope="col">"Secret"</th>
+                <th scope="col">"Will be"</th>
+            </tr></thead>
+            <tbody>
+                {move || rows.get().into_iter().map(|((name, value), outcome)| {
+                    let marked = name.clone();
+                    let toggled = name.clone();
+                    let secret = Signal::derive(move || secrets.with(|secrets| secrets.contains(&marked)));
+                    view! {
+                        <tr data-import=name.clone() data-outcome=outcome.label()>
+                            <td class="mono">{name.clone()}</td>
+                            <td class="mono">{move || if secret.get() { "••••••".to_string() } else { value.clone() }}</td>
+                            <td>
+                                <input type="checkbox" aria-label=format!("{name} is a secret")
+                                    prop:checked=secret
+                                    on:change=move |event| {
+                                        let ticked = event_target_checked(&event);
+                                        secrets.update(|secrets| {
+                                            if ticked {
+                                                secrets.insert(toggled.clone());
+                                            } else {
+                                                secrets.remove(&toggled);
+                                            }
+                                        });
+                                    }/>
+                            </td>
+                            <td>{outcome.label()}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
     }
 }
 

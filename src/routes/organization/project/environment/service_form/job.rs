@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 use platform_api::{
-    CronJobSchedule, GitRepositoryRequest, JobCommand, JobDockerSourceRequest,
+    CronJobSchedule, FieldError, GitRepositoryRequest, JobCommand, JobDockerSourceRequest,
     JobImageSourceRequest, JobLifecycleType, JobRequest, JobSchedule, JobSourceRequest, JobType,
 };
 use uuid::Uuid;
@@ -87,6 +87,117 @@ fn command_of(schedule: &JobSchedule) -> (Vec<String>, Option<String>) {
         .unwrap_or_default()
 }
 
+/// When the job runs and the command it runs, as the form holds them.
+#[derive(Clone, Copy)]
+struct ScheduleFields {
+    job_type: RwSignal<JobType>,
+    schedule: RwSignal<String>,
+    timezone: RwSignal<String>,
+    on_start: RwSignal<bool>,
+    on_stop: RwSignal<bool>,
+    on_delete: RwSignal<bool>,
+    arguments: RwSignal<String>,
+    entrypoint: RwSignal<String>,
+}
+
+impl ScheduleFields {
+    fn of(initial: &JobSchedule) -> Self {
+        let cron = initial.cronjob.as_ref();
+        let (arguments, entrypoint) = command_of(initial);
+        Self {
+            job_type: RwSignal::new(initial.job_type()),
+            schedule: RwSignal::new(cron.map_or("0 3 * * *".into(), |c| c.scheduled_at.clone())),
+            timezone: RwSignal::new(cron.map_or("Etc/UTC".into(), |c| c.timezone.clone())),
+            on_start: RwSignal::new(
+                initial.on_start.is_some() || cron.is_none() && initial.events().is_empty(),
+            ),
+            on_stop: RwSignal::new(initial.on_stop.is_some()),
+            on_delete: RwSignal::new(initial.on_delete.is_some()),
+            arguments: RwSignal::new(arguments.join("\n")),
+            entrypoint: RwSignal::new(entrypoint.unwrap_or_default()),
+        }
+    }
+
+    fn read(self) -> JobSchedule {
+        let command = JobCommand {
+            arguments: lines_of(self.arguments),
+            entrypoint: optional_text(self.entrypoint),
+        };
+        match self.job_type.get_untracked() {
+            JobType::Cron => JobSchedule {
+                cronjob: Some(CronJobSchedule {
+                    scheduled_at: self.schedule.get_untracked().trim().to_string(),
+                    timezone: self.timezone.get_untracked().trim().to_string(),
+                    arguments: command.arguments,
+                    entrypoint: command.entrypoint,
+                }),
+                ..JobSchedule::default()
+            },
+            JobType::Lifecycle | JobType::Other(_) => {
+                let at = |chosen: RwSignal<bool>| chosen.get_untracked().then(|| command.clone());
+                JobSchedule {
+                    cronjob: None,
+                    on_start: at(self.on_start),
+                    on_stop: at(self.on_stop),
+                    on_delete: at(self.on_delete),
+                    lifecycle_type: Some(JobLifecycleType::Generic),
+                }
+            }
+        }
+    }
+}
+
+/// Where the job's code comes from, as the form holds it: built from git, or an image.
+#[derive(Clone, Copy)]
+struct SourceFields {
+    from_git: RwSignal<bool>,
+    git: GitFields,
+    dockerfile: RwSignal<String>,
+    registry: RwSignal<String>,
+    image_name: RwSignal<String>,
+    tag: RwSignal<String>,
+}
+
+impl SourceFields {
+    fn of(initial: &JobSourceRequest) -> Self {
+        let docker = initial.docker.as_ref();
+        let image = initial.image.as_ref();
+        Self {
+            from_git: RwSignal::new(image.is_none()),
+            git: GitFields::of(docker.map(|d| &d.git_repository)),
+            dockerfile: RwSignal::new(
+                docker
+                    .and_then(|d| d.dockerfile_path.clone())
+                    .unwrap_or_else(|| "Dockerfile".into()),
+            ),
+            registry: RwSignal::new(image.map(|i| i.registry_id.to_string()).unwrap_or_default()),
+            image_name: RwSignal::new(image.map(|i| i.image_name.clone()).unwrap_or_default()),
+            tag: RwSignal::new(image.map_or("latest".into(), |i| i.tag.clone())),
+        }
+    }
+
+    /// The source, or the field left unchosen.
+    fn read(self) -> Result<JobSourceRequest, FieldError> {
+        if self.from_git.get_untracked() {
+            return Ok(JobSourceRequest {
+                image: None,
+                docker: Some(JobDockerSourceRequest {
+                    git_repository: self.git.read(),
+                    dockerfile_path: optional_text(self.dockerfile),
+                }),
+            });
+        }
+        Ok(JobSourceRequest {
+            image: Some(JobImageSourceRequest {
+                registry_id: chosen_id("source.image.registry_id", self.registry, "a registry")?,
+                image_name: self.image_name.get_untracked().trim().to_string(),
+                tag: self.tag.get_untracked().trim().to_string(),
+            }),
+            docker: None,
+        })
+    }
+}
+
 #[component]
 pub fn JobForm(
     org: Uuid,
@@ -99,48 +210,26 @@ pub fn JobForm(
     let errors = form.errors;
     let name = RwSignal::new(initial.name.clone());
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
-    let job_type = RwSignal::new(initial.schedule.job_type());
-    let cron = initial.schedule.cronjob.clone();
-    let schedule = RwSignal::new(
-        cron.as_ref()
-            .map_or("0 3 * * *".into(), |c| c.scheduled_at.clone()),
-    );
-    let timezone = RwSignal::new(
-        cron.as_ref()
-            .map_or("Etc/UTC".into(), |c| c.timezone.clone()),
-    );
-    let on_start = RwSignal::new(
-        initial.schedule.on_start.is_some()
-            || cron.is_none() && initial.schedule.events().is_empty(),
-    );
-    let on_stop = RwSignal::new(initial.schedule.on_stop.is_some());
-    let on_delete = RwSignal::new(initial.schedule.on_delete.is_some());
-    let (arguments, entrypoint) = command_of(&initial.schedule);
-    let arguments = RwSignal::new(arguments.join("\n"));
-    let entrypoint = RwSignal::new(entrypoint.unwrap_or_default());
-    let docker = initial.source.docker.clone();
-    let image = initial.source.image.clone();
-    let from_git = RwSignal::new(image.is_none());
-    let git = GitFields::of(docker.as_ref().map(|d| &d.git_repository));
-    let dockerfile = RwSignal::new(
-        docker
-            .as_ref()
-            .and_then(|d| d.dockerfile_path.clone())
-            .unwrap_or_else(|| "Dockerfile".into()),
-    );
-    let registry = RwSignal::new(
-        image
-            .as_ref()
-            .map(|i| i.registry_id.to_string())
-            .unwrap_or_default(),
-    );
-    let image_name = RwSignal::new(
-        image
-            .as_ref()
-            .map(|i| i.image_name.clone())
-            .unwrap_or_default(),
-    );
-    let tag = RwSignal::new(image.as_ref().map_or("latest".into(), |i| i.tag.clone()));
+    let when = ScheduleFields::of(&initial.schedule);
+    let ScheduleFields {
+        job_type,
+        schedule,
+        timezone,
+        on_start,
+        on_stop,
+        on_delete,
+        arguments,
+        entrypoint,
+    } = when;
+    let source = SourceFields::of(&initial.source);
+    let SourceFields {
+        from_git,
+        git,
+        dockerfile,
+        registry,
+        image_name,
+        tag,
+    } = source;
     let cpu = RwSignal::new(initial.cpu.to_string());
     let memory = RwSignal::new(initial.memory.to_string());
     let max_duration = RwSignal::new(initial.max_duration_seconds.to_string());
@@ -149,58 +238,15 @@ pub fn JobForm(
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let source = if from_git.get_untracked() {
-            JobSourceRequest {
-                image: None,
-                docker: Some(JobDockerSourceRequest {
-                    git_repository: git.read(),
-                    dockerfile_path: optional_text(dockerfile),
-                }),
-            }
-        } else {
-            let registry_id = match chosen_id("source.image.registry_id", registry, "a registry") {
-                Ok(id) => id,
-                Err(problem) => return errors.set(vec![problem]),
-            };
-            JobSourceRequest {
-                image: Some(JobImageSourceRequest {
-                    registry_id,
-                    image_name: image_name.get_untracked().trim().to_string(),
-                    tag: tag.get_untracked().trim().to_string(),
-                }),
-                docker: None,
-            }
-        };
-        let command = JobCommand {
-            arguments: lines_of(arguments),
-            entrypoint: optional_text(entrypoint),
-        };
-        let schedule = match job_type.get_untracked() {
-            JobType::Cron => JobSchedule {
-                cronjob: Some(CronJobSchedule {
-                    scheduled_at: schedule.get_untracked().trim().to_string(),
-                    timezone: timezone.get_untracked().trim().to_string(),
-                    arguments: command.arguments,
-                    entrypoint: command.entrypoint,
-                }),
-                ..JobSchedule::default()
-            },
-            JobType::Lifecycle | JobType::Other(_) => {
-                let at = |chosen: RwSignal<bool>| chosen.get_untracked().then(|| command.clone());
-                JobSchedule {
-                    cronjob: None,
-                    on_start: at(on_start),
-                    on_stop: at(on_stop),
-                    on_delete: at(on_delete),
-                    lifecycle_type: Some(JobLifecycleType::Generic),
-                }
-            }
+        let source = match source.read() {
+            Ok(source) => source,
+            Err(problem) => return errors.set(vec![problem]),
         };
         let mut numbers = Numbers::default();
         let request = JobRequest {
             name: name.get_untracked().trim().to_string(),
             description: optional_text(description),
-            schedule,
+            schedule: when.read(),
             source,
             cpu: numbers.read("cpu", &cpu.get_untracked()),
             memory: numbers.read("memory", &memory.get_untracked()),
