@@ -1,6 +1,7 @@
 //! Advanced settings of a service or a cluster, and the defaults of each owner.
 
 use platform_api::advanced_settings::{AdvancedSettings, SettingsOf};
+use platform_api::paths;
 use platform_api::ServiceType;
 use uuid::Uuid;
 
@@ -30,7 +31,10 @@ impl SettingsOwner {
             SettingsOwner::Cluster {
                 organization,
                 cluster,
-            } => format!("/organization/{organization}/cluster/{cluster}/advancedSettings"),
+            } => format!(
+                "{}/advancedSettings",
+                paths::CLUSTER.at(&[&organization, &cluster])
+            ),
         }
     }
 }

@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     AlertReceiver, AlertReceiverCreation, AlertReceiverCreationValidation, AlertReceiverValidation,
     List,
@@ -10,7 +11,7 @@ impl Api {
     /// The organization's alert receivers, never their webhook URL.
     pub async fn alert_receivers(&self, org: Uuid) -> Result<Vec<AlertReceiver>, ApiError> {
         let list: List<AlertReceiver> = self
-            .get(&format!("/organization/{org}/alert-receivers"))
+            .get(&paths::ORGANIZATION_ALERT_RECEIVERS.at(&[&org]))
             .await?;
         Ok(list.results)
     }
@@ -19,17 +20,17 @@ impl Api {
         &self,
         request: &AlertReceiverCreation,
     ) -> Result<AlertReceiver, ApiError> {
-        self.post("/alert-receivers", request).await
+        self.post(paths::ALERT_RECEIVERS.0, request).await
     }
 
     pub async fn delete_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/alert-receivers/{receiver}")).await
+        self.delete(&paths::ALERT_RECEIVER.at(&[&receiver])).await
     }
 
     /// Sends the receiver a test message (`validate`): an error says why it did not go.
     pub async fn test_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
         self.post_answering_nothing(
-            &format!("/alert-receivers/{receiver}/validate"),
+            &paths::ALERT_RECEIVER_VALIDATE.at(&[&receiver]),
             &AlertReceiverValidation::default(),
         )
         .await
@@ -44,7 +45,7 @@ impl Api {
             alert_receiver: receiver.clone(),
             message: None,
         };
-        self.post_answering_nothing("/alert-receivers/validate", &request)
+        self.post_answering_nothing(paths::ALERT_RECEIVERS_VALIDATE.0, &request)
             .await
     }
 }

@@ -1,4 +1,5 @@
 use platform_api::audit::{EventQuery, OrganizationEventList};
+use platform_api::paths;
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -10,7 +11,7 @@ impl Api {
         org: Uuid,
         query: &EventQuery,
     ) -> Result<OrganizationEventList, ApiError> {
-        self.get(&query.on(&format!("/organization/{org}/events")))
+        self.get(&query.on(&paths::ORGANIZATION_EVENTS.at(&[&org])))
             .await
     }
 }

@@ -1,10 +1,11 @@
+use platform_api::paths;
 use platform_api::{Backup, BackupPage, BackupRequest};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
 
 fn backups_path(database: Uuid) -> String {
-    format!("/database/{database}/backup")
+    paths::DATABASE_BACKUPS.at(&[&database])
 }
 
 impl Api {

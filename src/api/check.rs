@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{ContainerImageCheckRequest, DockerfileCheck, DockerfileCheckRequest, Found};
 use uuid::Uuid;
 
@@ -10,11 +11,8 @@ impl Api {
         environment: Uuid,
         request: &ContainerImageCheckRequest,
     ) -> Result<Found, ApiError> {
-        self.post(
-            &format!("/environment/{environment}/checkContainerImage"),
-            request,
-        )
-        .await
+        self.post(&paths::CHECK_CONTAINER_IMAGE.at(&[&environment]), request)
+            .await
     }
 
     /// Whether the Dockerfile is in the repository, with what it declares.
@@ -23,10 +21,7 @@ impl Api {
         environment: Uuid,
         request: &DockerfileCheckRequest,
     ) -> Result<DockerfileCheck, ApiError> {
-        self.post(
-            &format!("/environment/{environment}/checkDockerfile"),
-            request,
-        )
-        .await
+        self.post(&paths::CHECK_DOCKERFILE.at(&[&environment]), request)
+            .await
     }
 }

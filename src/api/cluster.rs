@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     Cluster, ClusterEnvironment, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterRequest,
     ClusterStatus, ClusterToken, List,
@@ -7,11 +8,11 @@ use uuid::Uuid;
 use super::{Api, ApiError, Named};
 
 fn clusters_path(org: Uuid) -> String {
-    format!("/organization/{org}/cluster")
+    paths::CLUSTERS.at(&[&org])
 }
 
 fn lock_path(cluster: Uuid) -> String {
-    format!("/cluster/{cluster}/lock")
+    paths::CLUSTER_LOCK.at(&[&cluster])
 }
 
 fn no_such_cluster() -> ApiError {
@@ -85,14 +86,14 @@ impl Api {
         org: Uuid,
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
-        self.get(&format!("/organization/{org}/cluster/{cluster}/status"))
+        self.get(&format!("{}/status", paths::CLUSTER.at(&[&org, &cluster])))
             .await
     }
 
     /// Starts the upgrade to the next Kubernetes version.
     pub async fn upgrade_cluster(&self, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &format!("/cluster/{cluster}/upgrade"),
+            &paths::CLUSTER_UPGRADE.at(&[&cluster]),
             &serde_json::json!({}),
         )
         .await
@@ -138,7 +139,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<Vec<ClusterEnvironment>, ApiError> {
         let list: List<ClusterEnvironment> = self
-            .get(&format!("/cluster/{cluster}/environments"))
+            .get(&paths::CLUSTER_ENVIRONMENTS.at(&[&cluster]))
             .await?;
         Ok(list.results)
     }
@@ -157,12 +158,15 @@ impl Api {
 
     /// A fresh credential for the cluster, valid for minutes.
     pub async fn cluster_token(&self, cluster: Uuid) -> Result<ClusterToken, ApiError> {
-        self.get(&format!("/cluster/{cluster}/token")).await
+        self.get(&paths::CLUSTER_TOKEN.at(&[&cluster])).await
     }
 
     /// The cluster's kubeconfig (YAML), its credentials included: shown on request, never kept.
     pub async fn cluster_kubeconfig(&self, org: Uuid, cluster: Uuid) -> Result<String, ApiError> {
-        self.get_text(&format!("/organization/{org}/cluster/{cluster}/kubeconfig"))
-            .await
+        self.get_text(&format!(
+            "{}/kubeconfig",
+            paths::CLUSTER.at(&[&org, &cluster])
+        ))
+        .await
     }
 }

@@ -1,5 +1,6 @@
 //! Deployment rules: an environment's schedule, and a project's rules in priority order.
 
+use platform_api::paths;
 use platform_api::{
     EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest, List, ProjectDeploymentRule,
     ProjectDeploymentRuleRequest, ProjectDeploymentRulesOrder,
@@ -9,7 +10,7 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 fn project_rules_path(project: Uuid) -> String {
-    format!("/project/{project}/deploymentRule")
+    paths::PROJECT_DEPLOYMENT_RULES.at(&[&project])
 }
 
 impl Api {
@@ -17,7 +18,7 @@ impl Api {
         &self,
         environment: Uuid,
     ) -> Result<EnvironmentDeploymentRule, ApiError> {
-        self.get(&format!("/environment/{environment}/deploymentRule"))
+        self.get(&paths::ENVIRONMENT_DEPLOYMENT_RULE.at(&[&environment]))
             .await
     }
 
@@ -27,7 +28,7 @@ impl Api {
         request: &EnvironmentDeploymentRuleRequest,
     ) -> Result<EnvironmentDeploymentRule, ApiError> {
         self.put(
-            &format!("/environment/{environment}/deploymentRule/{rule}"),
+            &paths::ENVIRONMENT_DEPLOYMENT_RULE_ITEM.at(&[&environment, &rule]),
             request,
         )
         .await

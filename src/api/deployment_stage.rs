@@ -2,13 +2,14 @@
 //! deleted, moved next to one another; a service moved to a stage or skipped.
 
 use gloo_net::http::Method;
+use platform_api::paths;
 use platform_api::{AttachServiceToStage, DeploymentStage, DeploymentStageRequest, List};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
 
 fn stage_path(stage: Uuid) -> String {
-    format!("/deploymentStage/{stage}")
+    paths::DEPLOYMENT_STAGE.at(&[&stage])
 }
 
 impl Api {
@@ -17,7 +18,7 @@ impl Api {
         environment: Uuid,
     ) -> Result<Vec<DeploymentStage>, ApiError> {
         let list: List<DeploymentStage> = self
-            .get(&format!("/environment/{environment}/deploymentStage"))
+            .get(&paths::ENVIRONMENT_STAGES.at(&[&environment]))
             .await?;
         Ok(list.results)
     }
@@ -27,11 +28,8 @@ impl Api {
         environment: Uuid,
         request: &DeploymentStageRequest,
     ) -> Result<DeploymentStage, ApiError> {
-        self.post(
-            &format!("/environment/{environment}/deploymentStage"),
-            request,
-        )
-        .await
+        self.post(&paths::ENVIRONMENT_STAGES.at(&[&environment]), request)
+            .await
     }
 
     pub async fn update_deployment_stage(

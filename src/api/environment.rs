@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     CloneEnvironmentRequest, Cloned, DeployAllRequest, Environment, EnvironmentDeployment,
     EnvironmentDeploymentPage, EnvironmentRequest, EnvironmentState, EnvironmentStatuses, List,
@@ -8,15 +9,15 @@ use uuid::Uuid;
 use super::{Api, ApiError, Named};
 
 fn environments_path(project_id: Uuid) -> String {
-    format!("/project/{project_id}/environment")
+    paths::ENVIRONMENTS.at(&[&project_id])
 }
 
 fn statuses_path(environment_id: Uuid) -> String {
-    format!("/environment/{environment_id}/statuses")
+    paths::ENVIRONMENT_STATUSES.at(&[&environment_id])
 }
 
 fn environment_path(environment_id: Uuid) -> String {
-    format!("/environment/{environment_id}")
+    paths::ENVIRONMENT.at(&[&environment_id])
 }
 
 impl Api {
@@ -71,7 +72,7 @@ impl Api {
         environment_id: Uuid,
         request: &CloneEnvironmentRequest,
     ) -> Result<Cloned<Environment>, ApiError> {
-        self.post(&format!("/environment/{environment_id}/clone"), request)
+        self.post(&paths::ENVIRONMENT_CLONE.at(&[&environment_id]), request)
             .await
     }
 
@@ -102,7 +103,11 @@ impl Api {
         action: EnvironmentAction,
         statuses: &EnvironmentStatuses,
     ) -> Result<(), ApiError> {
-        let path = format!("/environment/{environment_id}/{}", action.path_suffix());
+        let path = format!(
+            "{}/{}",
+            paths::ENVIRONMENT.at(&[&environment_id]),
+            action.path_suffix()
+        );
         let sent = match action {
             // The platform restarts the services it names, of the kinds it restarts.
             EnvironmentAction::Restart => {
@@ -131,7 +136,8 @@ impl Api {
         page_size: u32,
     ) -> Result<EnvironmentDeploymentPage, ApiError> {
         self.get(&format!(
-            "/environment/{environment_id}/deploymentHistoryV2?page={page}&pageSize={page_size}"
+            "{}?page={page}&pageSize={page_size}",
+            paths::ENVIRONMENT_HISTORY.at(&[&environment_id])
         ))
         .await
     }
@@ -143,7 +149,7 @@ impl Api {
         deployment: &EnvironmentDeployment,
     ) -> Result<(), ApiError> {
         self.post::<_, serde::de::IgnoredAny>(
-            &format!("/environment/{environment_id}/service/deploy"),
+            &paths::SELECTED_DEPLOY.at(&[&environment_id]),
             &DeployAllRequest::rolling_back_to(deployment),
         )
         .await
@@ -160,7 +166,8 @@ impl Api {
         services: &[(ServiceType, Uuid)],
     ) -> Result<(), ApiError> {
         let path = format!(
-            "/environment/{environment_id}/service/{}",
+            "{}/service/{}",
+            paths::ENVIRONMENT.at(&[&environment_id]),
             action.path_suffix()
         );
         let sent = match action {

@@ -1,10 +1,11 @@
+use platform_api::paths;
 use platform_api::{GitToken, GitTokenAssociatedService, GitTokenRequest, List};
 use uuid::Uuid;
 
 use super::{Api, ApiError};
 
 fn git_tokens_path(org: Uuid) -> String {
-    format!("/organization/{org}/gitToken")
+    paths::GIT_TOKENS.at(&[&org])
 }
 
 impl Api {

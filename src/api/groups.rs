@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     AnnotationsGroup, AnnotationsGroupRequest, LabelsGroup, LabelsGroupRequest, List,
 };
@@ -7,9 +8,7 @@ use super::{Api, ApiError};
 
 impl Api {
     pub async fn labels_groups(&self, org: Uuid) -> Result<Vec<LabelsGroup>, ApiError> {
-        let list: List<LabelsGroup> = self
-            .get(&format!("/organization/{org}/labelsGroups"))
-            .await?;
+        let list: List<LabelsGroup> = self.get(&paths::LABELS_GROUPS.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -18,19 +17,15 @@ impl Api {
         org: Uuid,
         request: &LabelsGroupRequest,
     ) -> Result<LabelsGroup, ApiError> {
-        self.post(&format!("/organization/{org}/labelsGroups"), request)
-            .await
+        self.post(&paths::LABELS_GROUPS.at(&[&org]), request).await
     }
 
     pub async fn delete_labels_group(&self, org: Uuid, group: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/labelsGroups/{group}"))
-            .await
+        self.delete(&paths::LABELS_GROUP.at(&[&org, &group])).await
     }
 
     pub async fn annotations_groups(&self, org: Uuid) -> Result<Vec<AnnotationsGroup>, ApiError> {
-        let list: List<AnnotationsGroup> = self
-            .get(&format!("/organization/{org}/annotationsGroups"))
-            .await?;
+        let list: List<AnnotationsGroup> = self.get(&paths::ANNOTATIONS_GROUPS.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -39,12 +34,12 @@ impl Api {
         org: Uuid,
         request: &AnnotationsGroupRequest,
     ) -> Result<AnnotationsGroup, ApiError> {
-        self.post(&format!("/organization/{org}/annotationsGroups"), request)
+        self.post(&paths::ANNOTATIONS_GROUPS.at(&[&org]), request)
             .await
     }
 
     pub async fn delete_annotations_group(&self, org: Uuid, group: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/annotationsGroups/{group}"))
+        self.delete(&paths::ANNOTATIONS_GROUP.at(&[&org, &group]))
             .await
     }
 }

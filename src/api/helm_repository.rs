@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{ChartVersions, HelmRepository, HelmRepositoryRequest, List};
 use uuid::Uuid;
 
@@ -6,9 +7,7 @@ use super::{Api, ApiError};
 impl Api {
     /// The organization's helm repositories, never their secrets.
     pub async fn helm_repositories(&self, org: Uuid) -> Result<Vec<HelmRepository>, ApiError> {
-        let list: List<HelmRepository> = self
-            .get(&format!("/organization/{org}/helmRepository"))
-            .await?;
+        let list: List<HelmRepository> = self.get(&paths::HELM_REPOSITORIES.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -20,7 +19,8 @@ impl Api {
     ) -> Result<Vec<ChartVersions>, ApiError> {
         let list: List<ChartVersions> = self
             .get(&format!(
-                "/organization/{org}/helmRepository/{repository}/charts"
+                "{}/charts",
+                paths::HELM_REPOSITORY.at(&[&org, &repository])
             ))
             .await?;
         Ok(list.results)
@@ -31,7 +31,7 @@ impl Api {
         org: Uuid,
         request: &HelmRepositoryRequest,
     ) -> Result<HelmRepository, ApiError> {
-        self.post(&format!("/organization/{org}/helmRepository"), request)
+        self.post(&paths::HELM_REPOSITORIES.at(&[&org]), request)
             .await
     }
 
@@ -40,7 +40,7 @@ impl Api {
         org: Uuid,
         repository: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/helmRepository/{repository}"))
+        self.delete(&paths::HELM_REPOSITORY.at(&[&org, &repository]))
             .await
     }
 }

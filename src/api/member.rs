@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     InvitationAcceptance, InvitationSignIn, InviteMember, InviteMemberRequest, List, Member,
     MemberRemoval, MemberRoleUpdateRequest,
@@ -8,11 +9,11 @@ use super::{send_with, Api, ApiError};
 use crate::api::session::{Credentials, TokenKind};
 
 fn members_path(org: Uuid) -> String {
-    format!("/organization/{org}/member")
+    paths::MEMBERS.at(&[&org])
 }
 
 fn invitations_path(org: Uuid) -> String {
-    format!("/organization/{org}/inviteMember")
+    paths::INVITATIONS.at(&[&org])
 }
 
 impl Api {
@@ -70,7 +71,7 @@ pub async fn accept_invitation(
     send_with(
         &nobody,
         gloo_net::http::Method::POST,
-        "/invitation/accept",
+        paths::INVITATION_ACCEPT.0,
         Some(&body),
     )
     .await

@@ -7,6 +7,7 @@ use platform_api::monitoring::{
     EventsParameters, InstantSeries, LogsParameters, MetricsParameters, QueryAnswer, RangeSeries,
     Workload,
 };
+use platform_api::paths;
 use platform_api::query::to_query_string;
 use platform_api::{
     AlertRuleCreationRequest, AlertRuleEditRequest, AlertRuleResponse, ClusterLogsResponse,
@@ -51,7 +52,11 @@ impl Api {
         cluster: Uuid,
         parameters: &MetricsParameters,
     ) -> Result<QueryAnswer, ApiError> {
-        let path = format!("/cluster/{cluster}/metrics?{}", to_query_string(parameters));
+        let path = format!(
+            "{}?{}",
+            paths::CLUSTER_METRICS.at(&[&cluster]),
+            to_query_string(parameters)
+        );
         let answer: ClusterMetricsResponse = self.get(&path).await?;
         Ok(read_answer(answer.metrics))
     }
@@ -160,7 +165,11 @@ impl Api {
         cluster: Uuid,
         parameters: &LogsParameters,
     ) -> Result<QueryAnswer, ApiError> {
-        let path = format!("/cluster/{cluster}/logs?{}", to_query_string(parameters));
+        let path = format!(
+            "{}?{}",
+            paths::CLUSTER_LOGS.at(&[&cluster]),
+            to_query_string(parameters)
+        );
         let answer: ClusterLogsResponse = self.get(&path).await?;
         Ok(read_answer(answer.response))
     }
@@ -217,7 +226,11 @@ impl Api {
         cluster: Uuid,
         parameters: &EventsParameters,
     ) -> Result<Vec<KubernetesEvent>, ApiError> {
-        let path = format!("/cluster/{cluster}/events?{}", to_query_string(parameters));
+        let path = format!(
+            "{}?{}",
+            paths::CLUSTER_EVENTS.at(&[&cluster]),
+            to_query_string(parameters)
+        );
         let list: List<KubernetesEvent> = self.get(&path).await?;
         Ok(list.results)
     }
@@ -225,7 +238,7 @@ impl Api {
     /// The organization's managed alert rules (the ghosts a platform may list are left out).
     pub async fn alert_rules(&self, org: Uuid) -> Result<Vec<AlertRuleResponse>, ApiError> {
         let list: List<serde_json::Value> = self
-            .get(&format!("/organization/{org}/alert-rules"))
+            .get(&paths::ORGANIZATION_ALERT_RULES.at(&[&org]))
             .await?;
         Ok(list
             .results
@@ -238,7 +251,7 @@ impl Api {
         &self,
         request: &AlertRuleCreationRequest,
     ) -> Result<AlertRuleResponse, ApiError> {
-        self.post("/alert-rules", request).await
+        self.post(paths::ALERT_RULES.0, request).await
     }
 
     pub async fn update_alert_rule(
@@ -246,10 +259,10 @@ impl Api {
         id: Uuid,
         request: &AlertRuleEditRequest,
     ) -> Result<AlertRuleResponse, ApiError> {
-        self.put(&format!("/alert-rules/{id}"), request).await
+        self.put(&paths::ALERT_RULE.at(&[&id]), request).await
     }
 
     pub async fn delete_alert_rule(&self, id: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/alert-rules/{id}")).await
+        self.delete(&paths::ALERT_RULE.at(&[&id])).await
     }
 }

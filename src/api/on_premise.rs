@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{List, OnPremiseCredentials, OnPremiseCredentialsRequest};
 use uuid::Uuid;
 
@@ -9,9 +10,8 @@ impl Api {
         &self,
         org: Uuid,
     ) -> Result<Vec<OnPremiseCredentials>, ApiError> {
-        let list: List<OnPremiseCredentials> = self
-            .get(&format!("/organization/{org}/onPremise/credentials"))
-            .await?;
+        let list: List<OnPremiseCredentials> =
+            self.get(&paths::ON_PREMISE_CREDENTIALS.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -20,11 +20,8 @@ impl Api {
         org: Uuid,
         request: &OnPremiseCredentialsRequest,
     ) -> Result<OnPremiseCredentials, ApiError> {
-        self.post(
-            &format!("/organization/{org}/onPremise/credentials"),
-            request,
-        )
-        .await
+        self.post(&paths::ON_PREMISE_CREDENTIALS.at(&[&org]), request)
+            .await
     }
 
     pub async fn delete_on_premise_credentials(
@@ -32,9 +29,7 @@ impl Api {
         org: Uuid,
         credentials: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&format!(
-            "/organization/{org}/onPremise/credentials/{credentials}"
-        ))
-        .await
+        self.delete(&paths::ON_PREMISE_CREDENTIAL.at(&[&org, &credentials]))
+            .await
     }
 }

@@ -1,22 +1,20 @@
 use gloo_net::http::Method;
+use platform_api::paths;
 use platform_api::{CallersOrganizations, Organization};
 
+use super::session::Credentials;
 use super::{send_with, Api, ApiError, Named};
-use crate::api::session::Credentials;
-
-/// The path that lists the caller's organizations; signing in checks a token with it.
-const CALLERS_ORGANIZATIONS: &str = "/organization";
 
 impl Api {
     /// The organization of the signed-in token.
     pub async fn organization(&self) -> Result<Organization, ApiError> {
-        let answer: CallersOrganizations = self.get(CALLERS_ORGANIZATIONS).await?;
+        let answer: CallersOrganizations = self.get(paths::ORGANIZATIONS.0).await?;
         answer.first().ok_or_else(no_organization)
     }
 
     /// The id and name of the signed-in token's organization.
     pub async fn organization_name(&self) -> Result<Named, ApiError> {
-        let answer: CallersOrganizations<Named> = self.get(CALLERS_ORGANIZATIONS).await?;
+        let answer: CallersOrganizations<Named> = self.get(paths::ORGANIZATIONS.0).await?;
         answer.first().ok_or_else(no_organization)
     }
 }
@@ -24,7 +22,7 @@ impl Api {
 /// The organization `credentials` reach: how a token is checked before it is used.
 pub async fn callers_organization(credentials: &Credentials) -> Result<Named, ApiError> {
     let answer: CallersOrganizations<Named> =
-        send_with(credentials, Method::GET, CALLERS_ORGANIZATIONS, None).await?;
+        send_with(credentials, Method::GET, paths::ORGANIZATIONS.0, None).await?;
     answer.first().ok_or_else(no_organization)
 }
 

@@ -2,6 +2,7 @@
 //! previews. The switches that make them are the environment's deployment rule (the document's).
 
 use gloo_net::http::Method;
+use platform_api::paths;
 use platform_api::EnvironmentPreviews;
 use uuid::Uuid;
 
@@ -13,7 +14,7 @@ impl Api {
         &self,
         environment: Uuid,
     ) -> Result<Option<EnvironmentPreviews>, ApiError> {
-        let path = format!("/environment/{environment}/previews");
+        let path = paths::ENVIRONMENT_PREVIEWS.at(&[&environment]);
         self.enhanced::<(), _>(Enhancement::Previews, Method::GET, &path, None)
             .await
     }

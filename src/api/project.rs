@@ -1,14 +1,15 @@
+use platform_api::paths;
 use platform_api::{List, Project, ProjectRequest, ProjectStats};
 use uuid::Uuid;
 
 use super::{Api, ApiError, Named};
 
 fn projects_path(organization_id: Uuid) -> String {
-    format!("/organization/{organization_id}/project")
+    paths::PROJECTS.at(&[&organization_id])
 }
 
 fn project_path(project_id: Uuid) -> String {
-    format!("/project/{project_id}")
+    paths::PROJECT.at(&[&project_id])
 }
 
 impl Api {

@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{ContainerRegistry, ContainerRegistryRequest, ImageVersions, List};
 use uuid::Uuid;
 
@@ -9,9 +10,8 @@ impl Api {
         &self,
         org: Uuid,
     ) -> Result<Vec<ContainerRegistry>, ApiError> {
-        let list: List<ContainerRegistry> = self
-            .get(&format!("/organization/{org}/containerRegistry"))
-            .await?;
+        let list: List<ContainerRegistry> =
+            self.get(&paths::CONTAINER_REGISTRIES.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -23,7 +23,8 @@ impl Api {
     ) -> Result<Vec<ImageVersions>, ApiError> {
         let list: List<ImageVersions> = self
             .get(&format!(
-                "/organization/{org}/containerRegistry/{registry}/images"
+                "{}/images",
+                paths::CONTAINER_REGISTRY.at(&[&org, &registry])
             ))
             .await?;
         Ok(list.results)
@@ -34,7 +35,7 @@ impl Api {
         org: Uuid,
         request: &ContainerRegistryRequest,
     ) -> Result<ContainerRegistry, ApiError> {
-        self.post(&format!("/organization/{org}/containerRegistry"), request)
+        self.post(&paths::CONTAINER_REGISTRIES.at(&[&org]), request)
             .await
     }
 
@@ -43,7 +44,7 @@ impl Api {
         org: Uuid,
         registry: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/containerRegistry/{registry}"))
+        self.delete(&paths::CONTAINER_REGISTRY.at(&[&org, &registry]))
             .await
     }
 }

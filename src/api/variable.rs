@@ -1,3 +1,4 @@
+use platform_api::paths;
 use platform_api::{
     AliasRequest, EnvironmentVariable, List, OverrideRequest, ServiceType, VariableBulk,
     VariableBulkRequest, VariableCreation, VariableImport, VariableImportRequest, VariableRequest,
@@ -19,7 +20,11 @@ impl Api {
         scope: VariableScope,
         parent: Uuid,
     ) -> Result<Vec<EnvironmentVariable>, ApiError> {
-        let whole = format!("/variable?parent_id={parent}&scope={}", scope.as_str());
+        let whole = format!(
+            "{}?parent_id={parent}&scope={}",
+            paths::VARIABLES,
+            scope.as_str()
+        );
         if self.lacks(Enhancement::VariablePages) {
             let list: List<EnvironmentVariable> = self.get(&whole).await?;
             return Ok(list.results);
@@ -53,7 +58,7 @@ impl Api {
         &self,
         request: &VariableCreation,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.post("/variable", request).await
+        self.post(paths::VARIABLES.0, request).await
     }
 
     /// A secret's `value` left out keeps the stored one.
@@ -62,7 +67,7 @@ impl Api {
         variable: Uuid,
         request: &VariableRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.put(&format!("/variable/{variable}"), request).await
+        self.put(&paths::VARIABLE.at(&[&variable]), request).await
     }
 
     /// Imports variables at the service `parent` (of `kind`) or the levels above it, each at
@@ -74,7 +79,8 @@ impl Api {
         request: &VariableImportRequest,
     ) -> Result<VariableImport, ApiError> {
         let path = format!(
-            "/variable/import?service_id={parent}&service_type={}",
+            "{}?service_id={parent}&service_type={}",
+            paths::VARIABLES_IMPORT,
             kind.as_str()
         );
         self.post(&path, request).await
@@ -189,7 +195,7 @@ impl Api {
     }
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/variable/{variable}")).await
+        self.delete(&paths::VARIABLE.at(&[&variable])).await
     }
 
     /// Another key for `variable` at the level the request names, following its value.
@@ -198,7 +204,7 @@ impl Api {
         variable: Uuid,
         request: &AliasRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.post(&format!("/variable/{variable}/alias"), request)
+        self.post(&paths::VARIABLE_ALIAS.at(&[&variable]), request)
             .await
     }
 
@@ -207,7 +213,7 @@ impl Api {
         variable: Uuid,
         request: &OverrideRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.post(&format!("/variable/{variable}/override"), request)
+        self.post(&paths::VARIABLE_OVERRIDE.at(&[&variable]), request)
             .await
     }
 }

@@ -1,5 +1,6 @@
 use chrono::{DateTime, Utc};
 use gloo_net::http::Method;
+use platform_api::paths;
 use platform_api::{
     DeliveryStatus, List, Webhook, WebhookDelivery, WebhookEvent, WebhookEventSent, WebhookRequest,
 };
@@ -87,7 +88,7 @@ impl From<WebhookEventSent> for Delivery {
 
 impl Api {
     pub async fn webhooks(&self, org: Uuid) -> Result<Vec<Webhook>, ApiError> {
-        let list: List<Webhook> = self.get(&format!("/organization/{org}/webhook")).await?;
+        let list: List<Webhook> = self.get(&paths::WEBHOOKS.at(&[&org])).await?;
         Ok(list.results)
     }
 
@@ -96,8 +97,7 @@ impl Api {
         org: Uuid,
         request: &WebhookRequest,
     ) -> Result<Webhook, ApiError> {
-        self.post(&format!("/organization/{org}/webhook"), request)
-            .await
+        self.post(&paths::WEBHOOKS.at(&[&org]), request).await
     }
 
     /// Saves the whole webhook; a request without a secret keeps the one set.
@@ -107,7 +107,7 @@ impl Api {
         webhook: Uuid,
         request: &WebhookRequest,
     ) -> Result<Webhook, ApiError> {
-        self.put(&format!("/organization/{org}/webhook/{webhook}"), request)
+        self.put(&paths::WEBHOOK.at(&[&org, &webhook]), request)
             .await
     }
 
@@ -118,14 +118,13 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Option<WebhookDelivery>, ApiError> {
-        let path = format!("/organization/{org}/webhook/{webhook}/test");
+        let path = format!("{}/test", paths::WEBHOOK.at(&[&org, &webhook]));
         self.enhanced(Enhancement::WebhookTest, Method::POST, &path, Some(&()))
             .await
     }
 
     pub async fn delete_webhook(&self, org: Uuid, webhook: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("/organization/{org}/webhook/{webhook}"))
-            .await
+        self.delete(&paths::WEBHOOK.at(&[&org, &webhook])).await
     }
 
     /// The webhook's latest deliveries, newest first: with their attempts where the API keeps
@@ -135,7 +134,7 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Vec<Delivery>, ApiError> {
-        let path = format!("/organization/{org}/webhook/{webhook}/delivery");
+        let path = format!("{}/delivery", paths::WEBHOOK.at(&[&org, &webhook]));
         let ours: Option<List<WebhookDelivery>> = self
             .enhanced::<(), _>(Enhancement::WebhookDeliveries, Method::GET, &path, None)
             .await?;
@@ -143,7 +142,7 @@ impl Api {
             Some(list) => list.results.into_iter().map(Delivery::from).collect(),
             None => {
                 let sent: List<WebhookEventSent> = self
-                    .get(&format!("/organization/{org}/webhook/{webhook}/event"))
+                    .get(&format!("{}/event", paths::WEBHOOK.at(&[&org, &webhook])))
                     .await?;
                 sent.results.into_iter().map(Delivery::from).collect()
             }

@@ -48,6 +48,7 @@ pub mod member;
 pub mod monitoring;
 pub mod on_premise;
 pub mod organization;
+pub mod paths;
 pub mod ports;
 pub mod preview;
 pub mod probes;

@@ -7,6 +7,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths;
 use platform_api::{
     AlertReceiver, AlertRuleCreationRequest, AlertRuleEditRequest, AlertRuleResponse,
     AlertRuleState, AlertTargetType, FieldError, List,
@@ -28,11 +29,11 @@ use crate::store::runs;
 use crate::telemetry::promql;
 
 pub fn register(routes: &mut RouteTable) {
-    let rule = "/alert-rules/{alert_rule_id}";
+    let rule = paths::ALERT_RULE;
     routes
         .add(
             Method::POST,
-            "/alert-rules",
+            paths::ALERT_RULES,
             Permission::Write,
             Doc::new(
                 "Create an alert rule: a PromQL condition over a cluster's series, its receivers",
@@ -67,7 +68,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/organization/{organization_id}/alert-rules",
+            paths::ORGANIZATION_ALERT_RULES,
             Permission::Read,
             Doc::new("The organization's alert rules, each with its state")
                 .answers_list_of::<AlertRuleResponse>(StatusCode::OK),

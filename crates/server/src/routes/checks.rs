@@ -7,6 +7,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{
     ContainerImageCheckRequest, DockerfileCheck, DockerfileCheckRequest, FieldError, Found,
     GitFileCheckRequest, GitRepositoryRequest, HelmRepositoryCheckRequest,
@@ -26,7 +27,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::POST,
-            "/environment/{environment_id}/checkDockerfile",
+            paths::CHECK_DOCKERFILE,
             Permission::Write,
             Doc::new(
                 "Whether a Dockerfile is in a repository at a branch, with its ARGs and the \
@@ -38,7 +39,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/environment/{environment_id}/checkContainerImage",
+            paths::CHECK_CONTAINER_IMAGE,
             Permission::Write,
             Doc::new(
                 "Whether a registry holds an image at a tag: on this server, whether a \

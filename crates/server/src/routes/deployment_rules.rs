@@ -7,6 +7,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType};
+use platform_api::paths;
 use platform_api::{
     EnvironmentDeploymentRule, EnvironmentDeploymentRuleRequest, List, ProjectDeploymentRule,
     ProjectDeploymentRuleRequest, ProjectDeploymentRulesOrder,
@@ -26,14 +27,11 @@ use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::deployment_rules as store;
 
-const PROJECT_RULES: &str = "/project/{project_id}/deploymentRule";
-const PROJECT_RULE: &str = "/project/{project_id}/deploymentRule/{project_rule_id}";
-
 pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            PROJECT_RULES,
+            paths::PROJECT_DEPLOYMENT_RULES,
             Permission::Read,
             Doc::new("A project's deployment rules, in priority order")
                 .answers_list_of::<ProjectDeploymentRule>(StatusCode::OK),
@@ -41,7 +39,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            PROJECT_RULES,
+            paths::PROJECT_DEPLOYMENT_RULES,
             Permission::Write,
             Doc::new(
                 "Add a deployment rule to a project, last in its order: an environment created \
@@ -54,7 +52,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            PROJECT_RULE,
+            paths::PROJECT_DEPLOYMENT_RULE,
             Permission::Read,
             Doc::new("A project's deployment rule")
                 .answers::<ProjectDeploymentRule>(StatusCode::OK),
@@ -62,7 +60,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::PUT,
-            PROJECT_RULE,
+            paths::PROJECT_DEPLOYMENT_RULE,
             Permission::Write,
             Doc::new("Change a project's deployment rule")
                 .body::<ProjectDeploymentRuleRequest>()
@@ -71,7 +69,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            PROJECT_RULE,
+            paths::PROJECT_DEPLOYMENT_RULE,
             Permission::Write,
             Doc::new("Delete a project's deployment rule").answers_nothing(StatusCode::NO_CONTENT),
             delete,
@@ -87,7 +85,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/environment/{environment_id}/deploymentRule",
+            paths::ENVIRONMENT_DEPLOYMENT_RULE,
             Permission::Read,
             Doc::new("An environment's deployment rule: its schedule and its previews")
                 .answers::<EnvironmentDeploymentRule>(StatusCode::OK),
@@ -95,7 +93,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::PUT,
-            "/environment/{environment_id}/deploymentRule/{environment_rule_id}",
+            paths::ENVIRONMENT_DEPLOYMENT_RULE_ITEM,
             Permission::Write,
             Doc::new(
                 "Change an environment's deployment rule: with auto_stop, the environment is \

@@ -7,6 +7,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::{EventType, SubTargetType};
+use platform_api::paths;
 use platform_api::{
     AttachServiceToStage, DeploymentStage, DeploymentStageRequest, EnvironmentStatusesWithStages,
     FieldError, List,
@@ -23,10 +24,10 @@ use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::deployment_stages as store;
 
-const STAGE: &str = "/deploymentStage/{deployment_stage_id}";
+const STAGE: paths::Template = paths::DEPLOYMENT_STAGE;
 
 pub fn register(routes: &mut RouteTable) {
-    let environment_stages = "/environment/{environment_id}/deploymentStage";
+    let environment_stages = paths::ENVIRONMENT_STAGES;
     routes
         .add(
             Method::GET,

@@ -4,6 +4,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{
     ActionStatus, CloudProvider, ClusterRequest, DeploymentLogLine, DeploymentStatus, DeploysQuery,
     Environment, EnvironmentDeploy, EnvironmentDeployPage, EnvironmentDeploymentPage,
@@ -70,14 +71,14 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/environment/{environment_id}/cancelDeployment",
+            paths::ENVIRONMENT_CANCEL,
             Permission::Deploy,
             Doc::new("Cancel every action running or queued on an environment's services")
                 .body::<CancelDeploymentRequest>()
                 .answers::<EnvironmentState>(StatusCode::ACCEPTED),
             cancel_deployment,
         );
-    let environments = "/project/{project_id}/environment";
+    let environments = paths::ENVIRONMENTS;
     routes
         .add(
             Method::GET,
@@ -98,14 +99,14 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/environment/{environment_id}",
+            paths::ENVIRONMENT,
             Permission::Read,
             Doc::new("Read an environment").answers::<Environment>(StatusCode::OK),
             get_environment,
         )
         .add(
             Method::PUT,
-            "/environment/{environment_id}",
+            paths::ENVIRONMENT,
             Permission::Write,
             Doc::new("Update an environment")
                 .body::<EnvironmentRequest>()
@@ -114,7 +115,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            "/environment/{environment_id}",
+            paths::ENVIRONMENT,
             Permission::Admin,
             Doc::new("Delete an environment and its services")
                 .answers_nothing(StatusCode::NO_CONTENT),
@@ -122,7 +123,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/environment/{environment_id}/deploymentHistoryV2",
+            paths::ENVIRONMENT_HISTORY,
             Permission::Read,
             Doc::new(
                 "The deployments of an environment, newest first: the actions one request on it ran together, or one service's own (`pageSize` 1 to 100, 20 by default; `page` from 1)",
@@ -157,7 +158,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/environment/{environment_id}/logs",
+            paths::ENVIRONMENT_LOGS,
             Permission::Read,
             Doc::new(format!(
                 "What the engine did to an environment's services, each line naming its service: the last {} lines, or those of the execution `version` (a service's action or a request on the environment)",
@@ -180,7 +181,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/environment/{environment_id}/statuses",
+            paths::ENVIRONMENT_STATUSES,
             Permission::Read,
             Doc::new("Every service status of an environment, in one call")
                 .answers::<EnvironmentStatuses>(StatusCode::OK),

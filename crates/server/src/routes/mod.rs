@@ -32,6 +32,7 @@ use uuid::Uuid;
 use crate::caller::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
+use platform_api::paths;
 
 /// Every API route, each with the permission it requires.
 pub fn table(state: &AppState) -> RouteTable {
@@ -87,7 +88,7 @@ pub fn api(state: &AppState) -> Router<AppState> {
         .into_router()
         // The one route without a token: an invitation's link is the credential.
         .route(
-            "/invitation/accept",
+            paths::INVITATION_ACCEPT.0,
             axum::routing::post(organization::members::accept_invitation),
         )
         .route(

@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::monitoring::{EventsParameters, LogsParameters, MetricsParameters};
+use platform_api::paths;
 use platform_api::{
     ClusterLogsResponse, ClusterMetricsResponse, FieldError, KubernetesEvent, List,
 };
@@ -25,7 +26,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            "/cluster/{cluster_id}/metrics",
+            paths::CLUSTER_METRICS,
             Permission::Read,
             Doc::new(
                 "The cluster's metrics through its Prometheus API (simulated on this server from \
@@ -42,7 +43,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/cluster/{cluster_id}/logs",
+            paths::CLUSTER_LOGS,
             Permission::Read,
             Doc::new(
                 "The cluster's logs through its Loki API (simulated on this server): the lines a \
@@ -61,7 +62,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/cluster/{cluster_id}/events",
+            paths::CLUSTER_EVENTS,
             Permission::Read,
             Doc::new(
                 "The Kubernetes events of the organization's services on the cluster between two \

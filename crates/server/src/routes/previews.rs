@@ -5,6 +5,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{
     EnvironmentPreviews, ImageAutoDeployRequest, ImagePaths, PreviewTrigger, ServiceType, Status,
 };
@@ -25,7 +26,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            "/environment/{environment_id}/previews",
+            paths::ENVIRONMENT_PREVIEWS,
             Permission::Read,
             Doc::new(
                 "Ours: the preview environments made of an environment (for a branch of a \

@@ -3,6 +3,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{List, PageQuery, Project, ProjectRequest, PROJECT_PAGE_SIZE_MAX};
 use uuid::Uuid;
 
@@ -21,7 +22,7 @@ use crate::store::scope::Scope;
 use super::own_organization;
 
 pub fn register(routes: &mut RouteTable) {
-    let projects = "/organization/{organization_id}/project";
+    let projects = paths::PROJECTS;
     routes
         .add(
             Method::GET,
@@ -44,14 +45,14 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/project/{project_id}",
+            paths::PROJECT,
             Permission::Read,
             Doc::new("Read a project").answers::<Project>(StatusCode::OK),
             get_project,
         )
         .add(
             Method::PUT,
-            "/project/{project_id}",
+            paths::PROJECT,
             Permission::Write,
             Doc::new("Update a project")
                 .body::<ProjectRequest>()
@@ -60,7 +61,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            "/project/{project_id}",
+            paths::PROJECT,
             Permission::Admin,
             Doc::new("Delete a project, its environments and services")
                 .answers_nothing(StatusCode::NO_CONTENT),

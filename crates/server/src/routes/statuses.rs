@@ -7,6 +7,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{
     ClusterOverview, EnvironmentOverview, EnvironmentState, EnvironmentStats, List, ProjectStats,
     ServiceType, ServicesManagedBy, ServicesOverview, Status,
@@ -72,7 +73,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/organization/{organization_id}/project/stats",
+            paths::PROJECT_STATS,
             Permission::Read,
             Doc::new(
                 "How many environments and services each project of the organization holds, in \

@@ -132,3 +132,27 @@ fn collect_references(value: &Value, found: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// Each path the console fills in (`platform_api::paths`) is one the route table serves: the two
+/// sides write it once, there.
+#[tokio::test]
+async fn every_shared_path_template_is_a_route() {
+    let server = TestServer::new().await;
+    let served: HashSet<String> = platform_server::routes::table(&server.state)
+        .rules()
+        .iter()
+        .map(|rule| rule.path.clone())
+        .collect();
+    // The one route outside the table: an invitation is accepted without a token.
+    let outside = platform_api::paths::INVITATION_ACCEPT;
+    for template in platform_api::paths::ALL.iter().filter(|t| **t != outside) {
+        assert!(served.contains(template.0), "{template} is no route");
+    }
+    let accepted = server
+        .call(Method::POST, &format!("/api{outside}"), None, Some("{}"))
+        .await;
+    assert_ne!(accepted.status, StatusCode::NOT_FOUND, "{outside}");
+    for kind in platform_api::ServiceType::ALL {
+        assert!(served.contains(&kind.item_template()), "{kind:?}");
+    }
+}

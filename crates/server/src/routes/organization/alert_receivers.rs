@@ -8,6 +8,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths;
 use platform_api::{
     AlertReceiver, AlertReceiverCreation, AlertReceiverCreationValidation, AlertReceiverType,
     AlertReceiverUpdate, AlertReceiverValidation, EmailRelay, FieldError, List, TEST_MESSAGE,
@@ -30,12 +31,12 @@ use crate::store::organization_resources::{self as store, Entry, Kind};
 const KIND: Kind = store::ALERT_RECEIVERS;
 
 pub fn register(routes: &mut RouteTable) {
-    let receivers = "/alert-receivers";
-    let receiver = "/alert-receivers/{alert_receiver_id}";
+    let receivers = paths::ALERT_RECEIVERS;
+    let receiver = paths::ALERT_RECEIVER;
     routes
         .add(
             Method::GET,
-            "/organization/{organization_id}/alert-receivers",
+            paths::ORGANIZATION_ALERT_RECEIVERS,
             Permission::Read,
             Doc::new("List the alert receivers of an organization")
                 .answers_list_of::<AlertReceiver>(StatusCode::OK),
@@ -89,7 +90,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/alert-receivers/validate",
+            paths::ALERT_RECEIVERS_VALIDATE,
             Permission::Write,
             Doc::new(
                 "Send a test message to an alert receiver before it is saved: 200 when it went, \
@@ -101,7 +102,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/alert-receivers/{alert_receiver_id}/validate",
+            paths::ALERT_RECEIVER_VALIDATE,
             Permission::Write,
             Doc::new(
                 "Send a test message to an alert receiver: 200 when it went, 400 saying why not",

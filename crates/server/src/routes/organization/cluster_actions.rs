@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths::{self, Template};
 use platform_api::{
     ClusterAction, ClusterEnvironment, ClusterLogLine, ClusterReadiness, ClusterState,
     ClusterStatus, List,
@@ -26,7 +27,7 @@ use crate::state::AppState;
 use crate::store::cluster_runs;
 use crate::store::organization_resources as store;
 
-const ITEM: &str = "/organization/{organization_id}/cluster/{cluster_id}";
+const ITEM: Template = paths::CLUSTER;
 
 pub fn register(routes: &mut RouteTable) {
     routes
@@ -76,7 +77,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/cluster/{cluster_id}/environments",
+            paths::CLUSTER_ENVIRONMENTS,
             Permission::Read,
             Doc::new("The environments running on a cluster, each with its services")
                 .answers_list_of::<ClusterEnvironment>(StatusCode::OK),

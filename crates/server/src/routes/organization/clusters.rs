@@ -6,6 +6,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Duration, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{
     next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
     ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason, List, Reference,
@@ -35,8 +36,8 @@ pub struct Clusters;
 impl OrganizationResource for Clusters {
     const KIND: Kind = store::CLUSTERS;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Cluster, None);
-    const COLLECTION: &'static str = "/organization/{organization_id}/cluster";
-    const ITEM: &'static str = "/organization/{organization_id}/cluster/{cluster_id}";
+    const COLLECTION: Template = paths::CLUSTERS;
+    const ITEM: Template = paths::CLUSTER;
 
     type Request = ClusterRequest;
     type Record = Cluster;
@@ -83,7 +84,7 @@ impl OrganizationResource for Clusters {
 
 pub fn register(routes: &mut RouteTable) {
     resources::register::<Clusters>(routes);
-    let lock = "/cluster/{cluster_id}/lock";
+    let lock = paths::CLUSTER_LOCK;
     routes
         .add(
             Method::GET,
@@ -118,7 +119,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/cluster/{cluster_id}/upgrade",
+            paths::CLUSTER_UPGRADE,
             Permission::Deploy,
             Doc::new("Upgrade a cluster to its next Kubernetes version")
                 .answers::<ClusterStatus>(StatusCode::CREATED),
@@ -126,7 +127,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/cluster/{cluster_id}/token",
+            paths::CLUSTER_TOKEN,
             Permission::Admin,
             Doc::new("A fresh, short-lived token to reach the cluster")
                 .answers::<ClusterToken>(StatusCode::OK),

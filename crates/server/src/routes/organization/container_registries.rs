@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{
     ContainerRegistry, ContainerRegistryRequest, FieldError, RegistryConfigRequest,
 };
@@ -21,9 +22,8 @@ impl OrganizationResource for ContainerRegistries {
         what: "container registry",
     };
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::ContainerRegistry, None);
-    const COLLECTION: &'static str = "/organization/{organization_id}/containerRegistry";
-    const ITEM: &'static str =
-        "/organization/{organization_id}/containerRegistry/{container_registry_id}";
+    const COLLECTION: Template = paths::CONTAINER_REGISTRIES;
+    const ITEM: Template = paths::CONTAINER_REGISTRY;
 
     type Request = ContainerRegistryRequest;
     type Record = ContainerRegistry;

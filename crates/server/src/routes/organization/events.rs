@@ -7,6 +7,7 @@ use platform_api::audit::{
     EventTargets, EventType, OrganizationEventList, Origin, SubTargetType, TargetLevel, TargetType,
     TargetsQuery, EVENT_PAGE_SIZE_MAX,
 };
+use platform_api::paths;
 use uuid::Uuid;
 
 use crate::audit;
@@ -20,7 +21,7 @@ use crate::state::AppState;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        "/organization/{organization_id}/events",
+        paths::ORGANIZATION_EVENTS,
         Permission::Read,
         Doc::new(
             "The changes made through the API, newest first: `links.next` leads to older ones, \

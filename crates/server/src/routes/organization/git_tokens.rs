@@ -8,6 +8,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{
     FieldError, GitRepositoryRequest, GitToken, GitTokenAssociatedService, GitTokenRequest,
     GitTokenServiceType, List, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
@@ -32,8 +33,8 @@ impl OrganizationResource for GitTokens {
     const KIND: Kind = store::GIT_TOKENS;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) =
         (TargetType::Organization, Some(SubTargetType::GitToken));
-    const COLLECTION: &'static str = "/organization/{organization_id}/gitToken";
-    const ITEM: &'static str = "/organization/{organization_id}/gitToken/{git_token_id}";
+    const COLLECTION: Template = paths::GIT_TOKENS;
+    const ITEM: Template = paths::GIT_TOKEN;
 
     type Request = GitTokenRequest;
     type Record = GitToken;

@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{
     AnnotationsGroup, AnnotationsGroupRequest, FieldError, LabelsGroup, LabelsGroupRequest,
 };
@@ -26,8 +27,8 @@ impl OrganizationResource for LabelsGroups {
     };
     const AUDITED_AS: (TargetType, Option<SubTargetType>) =
         (TargetType::Organization, Some(SubTargetType::LabelsGroup));
-    const COLLECTION: &'static str = "/organization/{organization_id}/labelsGroups";
-    const ITEM: &'static str = "/organization/{organization_id}/labelsGroups/{labels_group_id}";
+    const COLLECTION: Template = paths::LABELS_GROUPS;
+    const ITEM: Template = paths::LABELS_GROUP;
 
     type Request = LabelsGroupRequest;
     type Record = LabelsGroup;
@@ -74,9 +75,8 @@ impl OrganizationResource for AnnotationsGroups {
         TargetType::Organization,
         Some(SubTargetType::AnnotationsGroup),
     );
-    const COLLECTION: &'static str = "/organization/{organization_id}/annotationsGroups";
-    const ITEM: &'static str =
-        "/organization/{organization_id}/annotationsGroups/{annotations_group_id}";
+    const COLLECTION: Template = paths::ANNOTATIONS_GROUPS;
+    const ITEM: Template = paths::ANNOTATIONS_GROUP;
 
     type Request = AnnotationsGroupRequest;
     type Record = AnnotationsGroup;

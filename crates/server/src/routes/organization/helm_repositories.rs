@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{FieldError, HelmRepository, HelmRepositoryRequest};
 use uuid::Uuid;
 
@@ -19,9 +20,8 @@ impl OrganizationResource for HelmRepositories {
         what: "helm repository",
     };
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::HelmRepository, None);
-    const COLLECTION: &'static str = "/organization/{organization_id}/helmRepository";
-    const ITEM: &'static str =
-        "/organization/{organization_id}/helmRepository/{helm_repository_id}";
+    const COLLECTION: Template = paths::HELM_REPOSITORIES;
+    const ITEM: Template = paths::HELM_REPOSITORY;
 
     type Request = HelmRepositoryRequest;
     type Record = HelmRepository;

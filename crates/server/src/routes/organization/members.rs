@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::Json;
 use chrono::{TimeDelta, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths;
 use platform_api::{
     FieldError, InvitationAcceptance, InvitationSignIn, InvitationStatus, InviteMember,
     InviteMemberRequest, List, Member, MemberRemoval, MemberRole, MemberRoleUpdateRequest,
@@ -29,8 +30,8 @@ use crate::store::members::{self as store, Admins, InvitationRow, RoleRow};
 use crate::store::organizations;
 
 pub fn register(routes: &mut RouteTable) {
-    let members = "/organization/{organization_id}/member";
-    let invitations = "/organization/{organization_id}/inviteMember";
+    let members = paths::MEMBERS;
+    let invitations = paths::INVITATIONS;
     let invitation = "/organization/{organization_id}/inviteMember/{invitation_id}";
     routes
         .add(

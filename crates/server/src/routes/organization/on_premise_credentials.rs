@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 use platform_api::{
     FieldError, OnPremiseCredentials, OnPremiseCredentialsRequest, OnPremiseObjectType,
 };
@@ -25,9 +26,8 @@ impl OrganizationResource for OnPremiseCredentialsResource {
         TargetType::Organization,
         Some(SubTargetType::ClusterCredentials),
     );
-    const COLLECTION: &'static str = "/organization/{organization_id}/onPremise/credentials";
-    const ITEM: &'static str =
-        "/organization/{organization_id}/onPremise/credentials/{credentials_id}";
+    const COLLECTION: Template = paths::ON_PREMISE_CREDENTIALS;
+    const ITEM: Template = paths::ON_PREMISE_CREDENTIAL;
 
     type Request = OnPremiseCredentialsRequest;
     type Record = OnPremiseCredentials;

@@ -1,6 +1,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{List, Organization};
 use uuid::Uuid;
 
@@ -15,7 +16,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            "/organization",
+            paths::ORGANIZATIONS,
             Permission::Read,
             Doc::new("The caller's organizations: the one its token belongs to")
                 .answers_list_of::<Organization>(StatusCode::OK),
@@ -23,7 +24,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/organization/{organization_id}",
+            paths::ORGANIZATION,
             Permission::Read,
             Doc::new("Read an organization").answers::<Organization>(StatusCode::OK),
             get_organization,

@@ -7,6 +7,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::{DateTime, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths::Template;
 use platform_api::{FieldError, List};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -27,9 +28,9 @@ use crate::store::organization_resources::{self as store, Entry, Kind, UsedBy};
 pub trait OrganizationResource: Send + Sync + 'static {
     const KIND: Kind;
     /// `/organization/{organization_id}/...`
-    const COLLECTION: &'static str;
+    const COLLECTION: Template;
     /// `/organization/{organization_id}/.../{..._id}`
-    const ITEM: &'static str;
+    const ITEM: Template;
     /// Permission to read; writing needs at least WRITE, deleting ADMIN.
     const READ: Permission = Permission::Read;
     const WRITE: Permission = Permission::Write;

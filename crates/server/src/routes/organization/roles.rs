@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::{EventType, SubTargetType, TargetType};
+use platform_api::paths;
 use platform_api::{CallerRole, CustomRole, CustomRoleRequest, List};
 use uuid::Uuid;
 
@@ -19,10 +20,10 @@ use crate::store::members::Admins;
 use crate::store::roles;
 
 pub fn register(routes: &mut RouteTable) {
-    let roles = "/organization/{organization_id}/customRole";
+    let roles = paths::CUSTOM_ROLES;
     routes.add(
         Method::GET,
-        "/organization/{organization_id}/currentRole",
+        paths::CURRENT_ROLE,
         Permission::Read,
         Doc::new(
             "The role the caller's token carries, so that a client can tell what it may do \
@@ -31,7 +32,7 @@ pub fn register(routes: &mut RouteTable) {
         .answers::<CallerRole>(StatusCode::OK),
         current_role,
     );
-    let role = "/organization/{organization_id}/customRole/{role_id}";
+    let role = paths::CUSTOM_ROLE;
     routes
         .add(
             Method::GET,

@@ -6,6 +6,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType};
+use platform_api::paths;
 use platform_api::{ApiToken, ApiTokenRequest, FieldError, List, RolePermission};
 use sqlx::SqliteConnection;
 use uuid::Uuid;
@@ -22,8 +23,8 @@ use crate::store::members::{self, Admins};
 use crate::store::tokens;
 
 pub fn register(routes: &mut RouteTable) {
-    let tokens = "/organization/{organization_id}/apiToken";
-    let token = "/organization/{organization_id}/apiToken/{api_token_id}";
+    let tokens = paths::API_TOKENS;
+    let token = paths::API_TOKEN;
     routes
         .add(
             Method::GET,

@@ -2,6 +2,7 @@
 //! `target_secret_set`.
 
 use platform_api::audit::{SubTargetType, TargetType};
+use platform_api::paths::{self, Template};
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -33,8 +34,8 @@ pub struct Webhooks;
 impl OrganizationResource for Webhooks {
     const KIND: Kind = store::WEBHOOKS;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (TargetType::Webhook, None);
-    const COLLECTION: &'static str = "/organization/{organization_id}/webhook";
-    const ITEM: &'static str = "/organization/{organization_id}/webhook/{webhook_id}";
+    const COLLECTION: Template = paths::WEBHOOKS;
+    const ITEM: Template = paths::WEBHOOK;
     const READ: Permission = Permission::Admin;
     const WRITE: Permission = Permission::Admin;
 

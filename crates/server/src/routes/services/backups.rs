@@ -7,6 +7,7 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use chrono::Utc;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{
     ActionStatus, Backup, BackupPage, BackupRequest, Databases, DeploymentStatus, ServiceState,
     Status, StatusAction, StatusDetails, Step, StepName, StepStatus, Steps, SubAction,
@@ -28,7 +29,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            "/database/{database_id}/backup",
+            paths::DATABASE_BACKUPS,
             Permission::Read,
             Doc::new(format!(
                 "A database's backups, newest first, {PAGE_SIZE} a page (`startId`: the page \
@@ -39,7 +40,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/database/{database_id}/backup",
+            paths::DATABASE_BACKUPS,
             Permission::Write,
             Doc::new(
                 "Take a backup of a running database (the engine's dump is simulated: it takes \

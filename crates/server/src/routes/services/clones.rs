@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{CloneEnvironmentRequest, CloneServiceRequest, Cloned, Environment};
 use uuid::Uuid;
 
@@ -26,7 +27,7 @@ use crate::store::clones::{self, EnvironmentCopy};
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::POST,
-        "/environment/{environment_id}/clone",
+        paths::ENVIRONMENT_CLONE,
         Permission::Write,
         Doc::new(
             "Copy an environment with its services, variables and secrets; nothing is deployed. \

@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{
     internal_host, Credentials, Database, DatabaseVersion, Databases, FieldError, List, Reference,
     ServiceType, DATABASE_LOGIN,
@@ -29,7 +30,7 @@ const PASSWORD: &str = "password";
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        "/database/{database_id}/masterCredentials",
+        paths::DATABASE_CREDENTIALS,
         Permission::Write,
         Doc::new(
             "How to sign in to a database: its host, port, user and password (made when first \
@@ -40,7 +41,7 @@ pub fn register(routes: &mut RouteTable) {
     )
     .add(
         Method::GET,
-        "/database/{database_id}/version",
+        paths::DATABASE_VERSIONS,
         Permission::Read,
         Doc::new(
             "The versions a database may be changed to: its own and the newer ones its type runs \

@@ -7,6 +7,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{
     List, QueueWait, QueuedAuditingData, QueuedDeploymentRequest, QueuedEnvironmentRequest,
     QueuedIdentifier, QueuedRequestIdentifier, QueuedServiceIdentifier, QueuedStage,
@@ -25,7 +26,7 @@ use crate::store::{deployment_queue, services};
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        "/service/{service_id}/deploymentQueue",
+        paths::SERVICE_QUEUE,
         Permission::Read,
         Doc::new(
             "The service's action waiting for a worker, with its place in the queue (`position`, from 1) and what it waits for (`waiting_for`)",
@@ -43,7 +44,7 @@ pub fn register(routes: &mut RouteTable) {
     )
     .add(
         Method::POST,
-        "/deploymentQueue/{deployment_request_id}/cancelDeployment",
+        paths::QUEUED_CANCEL,
         Permission::Deploy,
         Doc::new("Cancel a deployment request while it waits in the queue: it never starts")
             .answers_nothing(StatusCode::ACCEPTED),

@@ -15,6 +15,7 @@ use crate::routes::environments::find_environment;
 use crate::routes::services::records::stored;
 use crate::routes::RouteTable;
 use crate::state::AppState;
+use platform_api::paths;
 use platform_api::Applications;
 use platform_api::Containers;
 use platform_api::Databases;
@@ -26,7 +27,7 @@ use platform_api::TerraformServices;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        "/environment/{environment_id}/services",
+        paths::ENVIRONMENT_SERVICES,
         Permission::Read,
         Doc::new("Every service of the environment, whatever its kind (told by service_type)")
             .answers_list_of_any(

@@ -6,6 +6,7 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{
     default_port, external_port, Applications, Containers, HelmServices, Link, List, Port,
     ServiceType,
@@ -26,7 +27,7 @@ pub fn register(routes: &mut RouteTable) {
     service_links::<HelmServices>(routes);
     routes.add(
         Method::GET,
-        "/environment/{environment_id}/link",
+        paths::ENVIRONMENT_LINKS,
         Permission::Read,
         Doc::new("The addresses the services of an environment are reached at")
             .answers_list_of::<Link>(StatusCode::OK),

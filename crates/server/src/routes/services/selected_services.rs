@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::audit::EventType;
+use platform_api::paths;
 use platform_api::{
     validate_selection, DeployAllRequest, DeployRequest, EnvironmentState, EnvironmentStatuses,
     Selected, ServiceIds, ServiceType, Status, StatusAction, WireEnum,
@@ -35,7 +36,7 @@ use platform_api::TerraformServices;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::POST,
-        "/environment/{environment_id}/service/deploy",
+        paths::SELECTED_DEPLOY,
         Permission::Deploy,
         Doc::new("Deploy the services named, each as its kind's deploy would; none unless all can")
             .body::<DeployAllRequest>()

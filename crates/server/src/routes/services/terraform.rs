@@ -4,6 +4,7 @@
 
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::TerraformServices;
 use platform_api::{
     FieldError, List, Reference, ServiceType, TerraformFilesSource, TerraformGitSource,
@@ -21,7 +22,7 @@ use crate::seal::Secrets;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        "/terraform/availableVersion",
+        paths::TERRAFORM_VERSIONS,
         Permission::Read,
         Doc::new(
             "The versions of each engine a terraform service may run \

@@ -8,6 +8,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use platform_api::paths;
 use platform_api::{List, ServiceType, TfVarsFile, TfVarsListingRequest};
 use uuid::Uuid;
 
@@ -21,7 +22,7 @@ use crate::state::AppState;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::POST,
-        "/organization/{organization_id}/listTfVarsFilesFromGitRepo",
+        paths::TFVARS_FILES,
         Permission::Read,
         Doc::new("Find every .tfvars file of a git repository and read its variables")
             .body::<TfVarsListingRequest>()

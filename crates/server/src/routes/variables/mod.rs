@@ -13,6 +13,7 @@ mod read;
 mod scoped;
 
 use axum::http::{Method, StatusCode};
+use platform_api::paths;
 use platform_api::{
     AliasRequest, EnvironmentVariable, OverrideRequest, ScopedAliasRequest, ScopedOverrideRequest,
     Secret, ServiceType, VariableBulk, VariableBulkRequest, VariableCreation, VariableImport,
@@ -205,7 +206,7 @@ fn register_variable_family(routes: &mut RouteTable) {
     routes
         .add(
             Method::POST,
-            "/variable/import",
+            paths::VARIABLES_IMPORT,
             Permission::Write,
             Doc::new(
                 "Import variables and secrets through a service (`?service_id=&service_type=`), each at the scope it names (the service's or above it), all or none",
@@ -218,7 +219,7 @@ fn register_variable_family(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/variable",
+            paths::VARIABLES,
             Permission::Read,
             Doc::new(
                 "List the variables and secrets seen at a parent (`?parent_id=&scope=`), or only \
@@ -233,7 +234,7 @@ fn register_variable_family(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/variable",
+            paths::VARIABLES,
             Permission::Write,
             Doc::new("Create a variable or a secret at a scope")
                 .body::<VariableCreation>()
@@ -242,14 +243,14 @@ fn register_variable_family(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/variable/{variable_id}",
+            paths::VARIABLE,
             Permission::Read,
             Doc::new("Read a variable or a secret").answers::<EnvironmentVariable>(StatusCode::OK),
             family::read,
         )
         .add(
             Method::PUT,
-            "/variable/{variable_id}",
+            paths::VARIABLE,
             Permission::Write,
             Doc::new("Update a variable or a secret; a secret's value left out is kept")
                 .body::<VariableRequest>()
@@ -258,14 +259,14 @@ fn register_variable_family(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            "/variable/{variable_id}",
+            paths::VARIABLE,
             Permission::Admin,
             Doc::new("Delete a variable or a secret").answers_nothing(StatusCode::NO_CONTENT),
             family::delete,
         )
         .add(
             Method::POST,
-            "/variable/{variable_id}/alias",
+            paths::VARIABLE_ALIAS,
             Permission::Write,
             Doc::new("Give a variable another key at the same or a deeper scope")
                 .body::<AliasRequest>()
@@ -274,7 +275,7 @@ fn register_variable_family(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            "/variable/{variable_id}/override",
+            paths::VARIABLE_OVERRIDE,
             Permission::Write,
             Doc::new("Override a variable at a deeper scope")
                 .body::<OverrideRequest>()

@@ -1,0 +1,242 @@
+//! The API's paths, each written once: the server registers its routes at these templates (and
+//! documents them so), the console fills them in. A service kind's paths are `ServiceType`'s
+//! (`item_path`, `item_template`); a template here names a resource of one kind.
+
+use std::fmt;
+
+/// A path with `{name}` parameters, as the route table and the OpenAPI document write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Template(pub &'static str);
+
+impl Template {
+    /// The path with its parameters filled in, in order: `PROJECT.at(&[&id])`.
+    pub fn at(self, values: &[&dyn fmt::Display]) -> String {
+        let mut path = String::with_capacity(self.0.len() + 36 * values.len());
+        let mut values = values.iter();
+        let mut rest = self.0;
+        while let Some(open) = rest.find('{') {
+            path.push_str(&rest[..open]);
+            let close = rest[open..]
+                .find('}')
+                .map_or(rest.len(), |at| open + at + 1);
+            match values.next() {
+                Some(value) => path.push_str(&value.to_string()),
+                None => path.push_str(&rest[open..close]),
+            }
+            rest = &rest[close..];
+        }
+        path.push_str(rest);
+        path
+    }
+}
+
+impl fmt::Display for Template {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.0)
+    }
+}
+
+impl From<Template> for String {
+    fn from(template: Template) -> Self {
+        template.0.to_string()
+    }
+}
+
+pub const ORGANIZATIONS: Template = Template("/organization");
+pub const ORGANIZATION: Template = Template("/organization/{organization_id}");
+pub const CURRENT_ROLE: Template = Template("/organization/{organization_id}/currentRole");
+
+pub const PROJECTS: Template = Template("/organization/{organization_id}/project");
+pub const PROJECT_STATS: Template = Template("/organization/{organization_id}/project/stats");
+pub const PROJECT: Template = Template("/project/{project_id}");
+
+pub const ENVIRONMENTS: Template = Template("/project/{project_id}/environment");
+pub const ENVIRONMENT: Template = Template("/environment/{environment_id}");
+pub const ENVIRONMENT_STATUSES: Template = Template("/environment/{environment_id}/statuses");
+pub const ENVIRONMENT_SERVICES: Template = Template("/environment/{environment_id}/services");
+pub const ENVIRONMENT_CLONE: Template = Template("/environment/{environment_id}/clone");
+pub const ENVIRONMENT_LOGS: Template = Template("/environment/{environment_id}/logs");
+pub const ENVIRONMENT_CANCEL: Template = Template("/environment/{environment_id}/cancelDeployment");
+
+pub const PROJECT_DEPLOYMENT_RULES: Template = Template("/project/{project_id}/deploymentRule");
+pub const PROJECT_DEPLOYMENT_RULE: Template =
+    Template("/project/{project_id}/deploymentRule/{project_rule_id}");
+pub const ENVIRONMENT_DEPLOYMENT_RULE: Template =
+    Template("/environment/{environment_id}/deploymentRule");
+pub const ENVIRONMENT_DEPLOYMENT_RULE_ITEM: Template =
+    Template("/environment/{environment_id}/deploymentRule/{environment_rule_id}");
+
+pub const CLUSTERS: Template = Template("/organization/{organization_id}/cluster");
+pub const CLUSTER: Template = Template("/organization/{organization_id}/cluster/{cluster_id}");
+pub const CONTAINER_REGISTRIES: Template =
+    Template("/organization/{organization_id}/containerRegistry");
+pub const CONTAINER_REGISTRY: Template =
+    Template("/organization/{organization_id}/containerRegistry/{container_registry_id}");
+pub const HELM_REPOSITORIES: Template = Template("/organization/{organization_id}/helmRepository");
+pub const HELM_REPOSITORY: Template =
+    Template("/organization/{organization_id}/helmRepository/{helm_repository_id}");
+pub const GIT_TOKENS: Template = Template("/organization/{organization_id}/gitToken");
+pub const GIT_TOKEN: Template = Template("/organization/{organization_id}/gitToken/{git_token_id}");
+pub const LABELS_GROUPS: Template = Template("/organization/{organization_id}/labelsGroups");
+pub const LABELS_GROUP: Template =
+    Template("/organization/{organization_id}/labelsGroups/{labels_group_id}");
+pub const ANNOTATIONS_GROUPS: Template =
+    Template("/organization/{organization_id}/annotationsGroups");
+pub const ANNOTATIONS_GROUP: Template =
+    Template("/organization/{organization_id}/annotationsGroups/{annotations_group_id}");
+pub const ON_PREMISE_CREDENTIALS: Template =
+    Template("/organization/{organization_id}/onPremise/credentials");
+pub const ON_PREMISE_CREDENTIAL: Template =
+    Template("/organization/{organization_id}/onPremise/credentials/{credentials_id}");
+pub const WEBHOOKS: Template = Template("/organization/{organization_id}/webhook");
+pub const WEBHOOK: Template = Template("/organization/{organization_id}/webhook/{webhook_id}");
+
+pub const API_TOKENS: Template = Template("/organization/{organization_id}/apiToken");
+pub const API_TOKEN: Template = Template("/organization/{organization_id}/apiToken/{api_token_id}");
+pub const CUSTOM_ROLES: Template = Template("/organization/{organization_id}/customRole");
+pub const CUSTOM_ROLE: Template = Template("/organization/{organization_id}/customRole/{role_id}");
+
+pub const ORGANIZATION_EVENTS: Template = Template("/organization/{organization_id}/events");
+pub const MEMBERS: Template = Template("/organization/{organization_id}/member");
+pub const INVITATIONS: Template = Template("/organization/{organization_id}/inviteMember");
+pub const INVITATION_ACCEPT: Template = Template("/invitation/accept");
+pub const TFVARS_FILES: Template =
+    Template("/organization/{organization_id}/listTfVarsFilesFromGitRepo");
+pub const TERRAFORM_VERSIONS: Template = Template("/terraform/availableVersion");
+pub const ALERT_RULES: Template = Template("/alert-rules");
+pub const ALERT_RULE: Template = Template("/alert-rules/{alert_rule_id}");
+pub const ORGANIZATION_ALERT_RULES: Template =
+    Template("/organization/{organization_id}/alert-rules");
+pub const ALERT_RECEIVERS: Template = Template("/alert-receivers");
+pub const ALERT_RECEIVER: Template = Template("/alert-receivers/{alert_receiver_id}");
+pub const ALERT_RECEIVERS_VALIDATE: Template = Template("/alert-receivers/validate");
+pub const ALERT_RECEIVER_VALIDATE: Template =
+    Template("/alert-receivers/{alert_receiver_id}/validate");
+pub const CLUSTER_LOCK: Template = Template("/cluster/{cluster_id}/lock");
+pub const CLUSTER_UPGRADE: Template = Template("/cluster/{cluster_id}/upgrade");
+pub const CLUSTER_TOKEN: Template = Template("/cluster/{cluster_id}/token");
+pub const CLUSTER_ENVIRONMENTS: Template = Template("/cluster/{cluster_id}/environments");
+pub const CLUSTER_METRICS: Template = Template("/cluster/{cluster_id}/metrics");
+pub const CLUSTER_LOGS: Template = Template("/cluster/{cluster_id}/logs");
+pub const CLUSTER_EVENTS: Template = Template("/cluster/{cluster_id}/events");
+pub const ENVIRONMENT_HISTORY: Template =
+    Template("/environment/{environment_id}/deploymentHistoryV2");
+pub const ENVIRONMENT_PREVIEWS: Template = Template("/environment/{environment_id}/previews");
+pub const ENVIRONMENT_STAGES: Template = Template("/environment/{environment_id}/deploymentStage");
+pub const DEPLOYMENT_STAGE: Template = Template("/deploymentStage/{deployment_stage_id}");
+pub const CHECK_DOCKERFILE: Template = Template("/environment/{environment_id}/checkDockerfile");
+pub const CHECK_CONTAINER_IMAGE: Template =
+    Template("/environment/{environment_id}/checkContainerImage");
+pub const SERVICE_QUEUE: Template = Template("/service/{service_id}/deploymentQueue");
+pub const QUEUED_CANCEL: Template =
+    Template("/deploymentQueue/{deployment_request_id}/cancelDeployment");
+pub const DATABASE_CREDENTIALS: Template = Template("/database/{database_id}/masterCredentials");
+pub const DATABASE_VERSIONS: Template = Template("/database/{database_id}/version");
+pub const DATABASE_BACKUPS: Template = Template("/database/{database_id}/backup");
+pub const VARIABLES: Template = Template("/variable");
+pub const VARIABLES_IMPORT: Template = Template("/variable/import");
+pub const VARIABLE: Template = Template("/variable/{variable_id}");
+pub const VARIABLE_ALIAS: Template = Template("/variable/{variable_id}/alias");
+pub const VARIABLE_OVERRIDE: Template = Template("/variable/{variable_id}/override");
+
+pub const ORGANIZATION_ALERT_RECEIVERS: Template =
+    Template("/organization/{organization_id}/alert-receivers");
+pub const ENVIRONMENT_LINKS: Template = Template("/environment/{environment_id}/link");
+pub const SELECTED_DEPLOY: Template = Template("/environment/{environment_id}/service/deploy");
+
+/// Every template above, for the test that each is served.
+pub const ALL: &[Template] = &[
+    ORGANIZATIONS,
+    ORGANIZATION,
+    CURRENT_ROLE,
+    PROJECTS,
+    PROJECT_STATS,
+    PROJECT,
+    ENVIRONMENTS,
+    ENVIRONMENT,
+    ENVIRONMENT_STATUSES,
+    ENVIRONMENT_SERVICES,
+    ENVIRONMENT_CLONE,
+    ENVIRONMENT_LOGS,
+    ENVIRONMENT_CANCEL,
+    PROJECT_DEPLOYMENT_RULES,
+    PROJECT_DEPLOYMENT_RULE,
+    ENVIRONMENT_DEPLOYMENT_RULE,
+    ENVIRONMENT_DEPLOYMENT_RULE_ITEM,
+    CLUSTERS,
+    CLUSTER,
+    CONTAINER_REGISTRIES,
+    CONTAINER_REGISTRY,
+    HELM_REPOSITORIES,
+    HELM_REPOSITORY,
+    GIT_TOKENS,
+    GIT_TOKEN,
+    LABELS_GROUPS,
+    LABELS_GROUP,
+    ANNOTATIONS_GROUPS,
+    ANNOTATIONS_GROUP,
+    ON_PREMISE_CREDENTIALS,
+    ON_PREMISE_CREDENTIAL,
+    WEBHOOKS,
+    WEBHOOK,
+    API_TOKENS,
+    API_TOKEN,
+    CUSTOM_ROLES,
+    CUSTOM_ROLE,
+    ORGANIZATION_EVENTS,
+    MEMBERS,
+    INVITATIONS,
+    INVITATION_ACCEPT,
+    TFVARS_FILES,
+    TERRAFORM_VERSIONS,
+    ALERT_RULES,
+    ALERT_RULE,
+    ORGANIZATION_ALERT_RULES,
+    ALERT_RECEIVERS,
+    ALERT_RECEIVER,
+    ALERT_RECEIVERS_VALIDATE,
+    ALERT_RECEIVER_VALIDATE,
+    CLUSTER_LOCK,
+    CLUSTER_UPGRADE,
+    CLUSTER_TOKEN,
+    CLUSTER_ENVIRONMENTS,
+    CLUSTER_METRICS,
+    CLUSTER_LOGS,
+    CLUSTER_EVENTS,
+    ENVIRONMENT_HISTORY,
+    ENVIRONMENT_PREVIEWS,
+    ENVIRONMENT_STAGES,
+    DEPLOYMENT_STAGE,
+    CHECK_DOCKERFILE,
+    CHECK_CONTAINER_IMAGE,
+    SERVICE_QUEUE,
+    QUEUED_CANCEL,
+    DATABASE_CREDENTIALS,
+    DATABASE_VERSIONS,
+    DATABASE_BACKUPS,
+    VARIABLES,
+    VARIABLES_IMPORT,
+    VARIABLE,
+    VARIABLE_ALIAS,
+    VARIABLE_OVERRIDE,
+    ORGANIZATION_ALERT_RECEIVERS,
+    ENVIRONMENT_LINKS,
+    SELECTED_DEPLOY,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_is_filled_in_order() {
+        let id = uuid::Uuid::nil();
+        assert_eq!(
+            WEBHOOK.at(&[&"org", &id]),
+            format!("/organization/org/webhook/{id}")
+        );
+        assert_eq!(ORGANIZATIONS.at(&[]), "/organization");
+        // A value left out leaves its parameter as it was, for the server's tests to notice.
+        assert_eq!(PROJECT.at(&[]), "/project/{project_id}");
+    }
+}
