@@ -7,12 +7,12 @@ use uuid::Uuid;
 use crate::autoscaling::Autoscaling;
 use crate::common::Reference;
 use crate::error::FieldError;
-use crate::groups::{group_references, AnnotationsGroup, LabelsGroup};
+use crate::groups::{AnnotationsGroup, LabelsGroup};
 use crate::ports::Port;
 use crate::probes::Healthchecks;
 use crate::registry::RegistryKind;
 use crate::rules::{self, Violations};
-use crate::runtime::RuntimeRequest;
+use crate::runtime::{runtime_request_of, RuntimeRequest};
 use crate::service_type::ServiceType;
 use crate::storage::Storage;
 
@@ -118,23 +118,7 @@ impl Container {
             registry_id: self.registry.id,
             image_name: self.image_name.clone(),
             tag: self.tag.clone(),
-            runtime: RuntimeRequest {
-                cpu: self.cpu,
-                memory: self.memory,
-                gpu: self.gpu,
-                min_running_instances: self.min_running_instances,
-                max_running_instances: self.max_running_instances,
-                auto_preview: self.auto_preview,
-                auto_deploy: self.auto_deploy,
-                arguments: self.arguments.clone(),
-                entrypoint: self.entrypoint.clone(),
-                ports: self.ports.iter().map(Into::into).collect(),
-                storage: self.storage.iter().map(Into::into).collect(),
-                healthchecks: self.healthchecks.clone(),
-                annotations_groups: group_references(self.annotations_groups.iter().map(|g| &g.id)),
-                labels_groups: group_references(self.labels_groups.iter().map(|g| &g.id)),
-                autoscaling: self.autoscaling.as_ref().map(Into::into),
-            },
+            runtime: runtime_request_of!(self),
         }
     }
 }

@@ -76,6 +76,37 @@ impl Default for RuntimeRequest {
     }
 }
 
+/// The runtime part of an application's or a container's request, from its record: the two
+/// records carry the same runtime fields, flat (see `docs/decisions.md`, "records keep their
+/// own runtime fields"), so the conversion is written once here for both.
+macro_rules! runtime_request_of {
+    ($record:expr) => {{
+        let record = $record;
+        $crate::runtime::RuntimeRequest {
+            cpu: record.cpu,
+            memory: record.memory,
+            gpu: record.gpu,
+            min_running_instances: record.min_running_instances,
+            max_running_instances: record.max_running_instances,
+            auto_preview: record.auto_preview,
+            auto_deploy: record.auto_deploy,
+            arguments: record.arguments.clone(),
+            entrypoint: record.entrypoint.clone(),
+            ports: record.ports.iter().map(Into::into).collect(),
+            storage: record.storage.iter().map(Into::into).collect(),
+            healthchecks: record.healthchecks.clone(),
+            annotations_groups: $crate::groups::group_references(
+                record.annotations_groups.iter().map(|group| &group.id),
+            ),
+            labels_groups: $crate::groups::group_references(
+                record.labels_groups.iter().map(|group| &group.id),
+            ),
+            autoscaling: record.autoscaling.as_ref().map(Into::into),
+        }
+    }};
+}
+pub(crate) use runtime_request_of;
+
 impl RuntimeRequest {
     pub fn check(&self, violations: &mut Violations) {
         violations.check(rules::positive("cpu", self.cpu));

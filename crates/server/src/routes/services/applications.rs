@@ -2,10 +2,9 @@
 
 use platform_api::Applications;
 use platform_api::{
-    autoscaling_defaults, repository_owner_and_name, AnnotationsGroup, Application,
-    ApplicationRequest, Autoscaling, AutoscalingRequest, FieldError, GitRepository,
-    GitRepositoryRequest, GroupReference, LabelsGroup, Port, PortRequest, Reference, Scaler,
-    ServiceType, Storage, StorageRequest, SAMPLED_CODE_HOST,
+    autoscaling_defaults, repository_owner_and_name, Application, ApplicationRequest, Autoscaling,
+    AutoscalingRequest, FieldError, GitRepository, GitRepositoryRequest, GroupReference, Port,
+    PortRequest, Reference, Scaler, ServiceType, Storage, StorageRequest, SAMPLED_CODE_HOST,
 };
 use serde_json::Value;
 use uuid::Uuid;
@@ -110,59 +109,89 @@ pub fn storage(requests: Vec<StorageRequest>, previous: &[Storage]) -> Vec<Stora
         .collect()
 }
 
+/// An application's or a container's record from its request: `$record` with its own fields,
+/// and the runtime's, the same on both (their records write them flat), written once here; the
+/// records name their GPU maximum differently (`$maximum_gpu`). The ids of the ports, volumes
+/// and autoscaling the service had are kept from `$previous`.
+macro_rules! runtime_record {
+    (
+        $record:ident { $($field:ident: $value:expr),* $(,)? },
+        $maximum_gpu:ident,
+        $runtime:expr,
+        $id:expr,
+        $previous:expr
+    ) => {{
+        let runtime: platform_api::RuntimeRequest = $runtime;
+        let previous = $previous;
+        $record {
+            $($field: $value,)*
+            $maximum_gpu: runtime.gpu,
+            maximum_cpu: runtime.cpu,
+            maximum_memory: runtime.memory,
+            cpu: runtime.cpu,
+            memory: runtime.memory,
+            gpu: runtime.gpu,
+            min_running_instances: runtime.min_running_instances,
+            max_running_instances: runtime.max_running_instances,
+            auto_preview: runtime.auto_preview,
+            auto_deploy: runtime.auto_deploy,
+            arguments: runtime.arguments,
+            entrypoint: runtime.entrypoint,
+            storage: $crate::routes::services::applications::storage(
+                runtime.storage,
+                previous.map_or(&[][..], |kept| &kept.storage),
+            ),
+            ports: $crate::routes::services::applications::ports(
+                runtime.ports,
+                previous.map_or(&[][..], |kept| &kept.ports),
+            ),
+            healthchecks: runtime.healthchecks,
+            annotations_groups: $crate::routes::services::applications::attached(
+                &runtime.annotations_groups,
+                platform_api::AnnotationsGroup::stored,
+            ),
+            labels_groups: $crate::routes::services::applications::attached(
+                &runtime.labels_groups,
+                platform_api::LabelsGroup::stored,
+            ),
+            autoscaling: $crate::routes::services::applications::autoscaling(
+                runtime.autoscaling,
+                $id,
+                previous.and_then(|kept| kept.autoscaling.as_ref()),
+            ),
+        }
+    }};
+}
+pub(crate) use runtime_record;
+
 fn from_request(
     id: Uuid,
     environment_id: Uuid,
     request: ApplicationRequest,
     previous: Option<&Application>,
 ) -> Application {
-    Application {
+    runtime_record!(
+        Application {
+            id: id,
+            created_at: chrono::Utc::now(),
+            updated_at: None,
+            environment: Reference { id: environment_id },
+            name: request.name.trim().to_string(),
+            description: request.description,
+            icon_uri: ServiceType::Application.default_icon_uri(),
+            service_type: ServiceType::Application,
+            build_mode: request.build_mode,
+            dockerfile_path: request
+                .dockerfile_path
+                .or_else(|| Some("Dockerfile".to_string())),
+            docker_target_build_stage: request.docker_target_build_stage,
+            git_repository: git_repository(request.git_repository),
+        },
+        maximun_gpu,
+        request.runtime,
         id,
-        created_at: chrono::Utc::now(),
-        updated_at: None,
-        environment: Reference { id: environment_id },
-        name: request.name.trim().to_string(),
-        description: request.description,
-        icon_uri: ServiceType::Application.default_icon_uri(),
-        service_type: ServiceType::Application,
-        build_mode: request.build_mode,
-        dockerfile_path: request
-            .dockerfile_path
-            .or_else(|| Some("Dockerfile".to_string())),
-        docker_target_build_stage: request.docker_target_build_stage,
-        git_repository: git_repository(request.git_repository),
-        cpu: request.runtime.cpu,
-        memory: request.runtime.memory,
-        gpu: request.runtime.gpu,
-        maximum_cpu: request.runtime.cpu,
-        maximum_memory: request.runtime.memory,
-        maximun_gpu: request.runtime.gpu,
-        min_running_instances: request.runtime.min_running_instances,
-        max_running_instances: request.runtime.max_running_instances,
-        auto_preview: request.runtime.auto_preview,
-        auto_deploy: request.runtime.auto_deploy,
-        arguments: request.runtime.arguments,
-        entrypoint: request.runtime.entrypoint,
-        storage: storage(
-            request.runtime.storage,
-            previous.map_or(&[][..], |kept| &kept.storage),
-        ),
-        ports: ports(
-            request.runtime.ports,
-            previous.map_or(&[][..], |kept| &kept.ports),
-        ),
-        healthchecks: request.runtime.healthchecks,
-        annotations_groups: attached(
-            &request.runtime.annotations_groups,
-            AnnotationsGroup::stored,
-        ),
-        labels_groups: attached(&request.runtime.labels_groups, LabelsGroup::stored),
-        autoscaling: autoscaling(
-            request.runtime.autoscaling,
-            id,
-            previous.and_then(|kept| kept.autoscaling.as_ref()),
-        ),
-    }
+        previous
+    )
 }
 
 /// The groups a request attaches, as a service stores them (by id: a read fills in the rest).

@@ -1,17 +1,12 @@
 //! Containers: services run from an image of one of the organization's container registries.
 
-use platform_api::{
-    AnnotationsGroup, Container, FieldError, LabelsGroup, Port, Reference, RegistryOfImage,
-    ServiceType,
-};
+use platform_api::{Container, FieldError, Port, Reference, RegistryOfImage, ServiceType};
 use platform_api::{Containers, ImagePaths};
 use uuid::Uuid;
 
 use crate::routes::organization::container_registries::ContainerRegistries;
 use crate::routes::organization::resources::OrganizationResource;
-use crate::routes::services::applications::{
-    attached, autoscaling, group_references, ports, storage,
-};
+use crate::routes::services::applications::{group_references, runtime_record};
 use crate::routes::services::resource::{timestamps, ServiceResource};
 use crate::store::organization_resources::Kind;
 use crate::store::services::Names;
@@ -51,50 +46,25 @@ impl ServiceResource for Containers {
         previous: Option<&Self::Record>,
     ) -> Self::Record {
         let (created_at, updated_at) = timestamps(previous.map(|p| p.created_at));
-        Container {
+        runtime_record!(
+            Container {
+                id: id,
+                created_at: created_at,
+                updated_at: updated_at,
+                icon_uri: ServiceType::Container.default_icon_uri(),
+                environment: Reference { id: environment_id },
+                name: request.name.trim().to_string(),
+                description: request.description,
+                service_type: ServiceType::Container,
+                registry: RegistryOfImage::stored(request.registry_id),
+                image_name: request.image_name,
+                tag: request.tag,
+            },
+            maximum_gpu,
+            request.runtime,
             id,
-            created_at,
-            updated_at,
-            icon_uri: ServiceType::Container.default_icon_uri(),
-            environment: Reference { id: environment_id },
-            name: request.name.trim().to_string(),
-            description: request.description,
-            service_type: ServiceType::Container,
-            registry: RegistryOfImage::stored(request.registry_id),
-            image_name: request.image_name,
-            tag: request.tag,
-            cpu: request.runtime.cpu,
-            memory: request.runtime.memory,
-            gpu: request.runtime.gpu,
-            maximum_cpu: request.runtime.cpu,
-            maximum_memory: request.runtime.memory,
-            maximum_gpu: request.runtime.gpu,
-            min_running_instances: request.runtime.min_running_instances,
-            max_running_instances: request.runtime.max_running_instances,
-            auto_preview: request.runtime.auto_preview,
-            auto_deploy: request.runtime.auto_deploy,
-            arguments: request.runtime.arguments,
-            entrypoint: request.runtime.entrypoint,
-            ports: ports(
-                request.runtime.ports,
-                previous.map_or(&[][..], |kept| &kept.ports),
-            ),
-            storage: storage(
-                request.runtime.storage,
-                previous.map_or(&[][..], |kept| &kept.storage),
-            ),
-            healthchecks: request.runtime.healthchecks,
-            annotations_groups: attached(
-                &request.runtime.annotations_groups,
-                AnnotationsGroup::stored,
-            ),
-            labels_groups: attached(&request.runtime.labels_groups, LabelsGroup::stored),
-            autoscaling: autoscaling(
-                request.runtime.autoscaling,
-                id,
-                previous.and_then(|kept| kept.autoscaling.as_ref()),
-            ),
-        }
+            previous
+        )
     }
 
     fn name(record: &Self::Record) -> &str {
