@@ -3,7 +3,9 @@
 
 use axum::http::{Method, StatusCode};
 use platform_api::ErrorBody;
-use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn,
+};
 use utoipa::openapi::request_body::RequestBodyBuilder;
 
 /// What every request body's schema leaves unsaid: the production document's fields this server
@@ -335,26 +337,7 @@ const ACCESS_TOKEN: &str = "AccessToken";
 
 /// The document of every route in `rules`, plus `GET /openapi.json` itself.
 pub fn openapi(rules: &[RouteRule]) -> OpenApi {
-    let mut components = ComponentsBuilder::new()
-        .security_scheme(
-            API_TOKEN,
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
-                "Authorization",
-                "An organization API token, sent as `Authorization: Token <token>`.",
-            ))),
-        )
-        .security_scheme(
-            ACCESS_TOKEN,
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .description(Some(
-                        "An access token (JWT, HS256) with claims sub, organization_id, role, exp.",
-                    ))
-                    .build(),
-            ),
-        );
+    let mut components = security_schemes();
     let error = Payload::of::<ErrorBody>();
     for (name, schema) in &error.components {
         components = components.schema(name.clone(), schema.clone());
@@ -374,80 +357,6 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
             });
             taken.insert(id.clone());
         }
-        let mut operation = OperationBuilder::new()
-            .summary(Some(doc.summary.clone()))
-            .operation_id(Some(id))
-            .tag(tag(&rule.path))
-            .description(Some(format!(
-                "Requires a token whose role grants {:?}.",
-                rule.permission
-            )))
-            .security(SecurityRequirement::new(API_TOKEN, Vec::<String>::new()))
-            .security(SecurityRequirement::new(ACCESS_TOKEN, Vec::<String>::new()));
-        for name in path_parameters(&rule.path) {
-            operation = operation.parameter(
-                ParameterBuilder::new()
-                    .name(name)
-                    .parameter_in(ParameterIn::Path)
-                    .required(Required::True)
-                    .schema(Some(
-                        ObjectBuilder::new()
-                            .schema_type(Type::String)
-                            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
-                    )),
-            );
-        }
-        for parameter in &doc.query {
-            operation = operation.parameter(
-                ParameterBuilder::new()
-                    .name(&parameter.name)
-                    .parameter_in(ParameterIn::Query)
-                    .required(if parameter.required {
-                        Required::True
-                    } else {
-                        Required::False
-                    })
-                    .schema(Some(parameter.schema.clone())),
-            );
-        }
-        if let Some(body) = &doc.body {
-            operation = operation.request_body(Some(
-                RequestBodyBuilder::new()
-                    .description(Some(UNKNOWN_FIELDS))
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(body.schema.clone()))
-                            .build(),
-                    )
-                    .required(Some(Required::True))
-                    .build(),
-            ));
-        }
-        let mut success = ResponseBuilder::new().description(success_description(doc.status));
-        if let Some(answer) = &doc.answer {
-            success = success.content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(answer.schema.clone()))
-                    .build(),
-            );
-        }
-        operation = operation.response(doc.status.as_u16().to_string(), success.build());
-        for (status, description) in ERRORS {
-            operation = operation.response(
-                status.to_string(),
-                ResponseBuilder::new()
-                    .description(*description)
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(error.schema.clone()))
-                            .build(),
-                    )
-                    .build(),
-            );
-        }
         for payload in doc.body.iter().chain(&doc.answer) {
             for (name, schema) in &payload.components {
                 components = components.schema(name.clone(), schema.clone());
@@ -455,26 +364,10 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
         }
         paths = paths.path(
             rule.path.clone(),
-            PathItem::new(http_method(&rule.method), operation.build()),
+            PathItem::new(http_method(&rule.method), operation(rule, id, &error)),
         );
     }
-    paths = paths.path(
-        "/openapi.json",
-        PathItem::new(
-            HttpMethod::Get,
-            OperationBuilder::new()
-                .summary(Some("This document"))
-                .operation_id(Some("get_openapi"))
-                .tag("meta")
-                .response(
-                    "200",
-                    ResponseBuilder::new()
-                        .description("The OpenAPI 3 document")
-                        .build(),
-                )
-                .build(),
-        ),
-    );
+    paths = paths.path("/openapi.json", this_document());
 
     OpenApiBuilder::new()
         .info(
@@ -489,6 +382,128 @@ pub fn openapi(rules: &[RouteRule]) -> OpenApi {
         .paths(paths.build())
         .components(Some(components.build()))
         .build()
+}
+
+/// The two ways a caller signs its requests.
+fn security_schemes() -> ComponentsBuilder {
+    ComponentsBuilder::new()
+        .security_scheme(
+            API_TOKEN,
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Authorization",
+                "An organization API token, sent as `Authorization: Token <token>`.",
+            ))),
+        )
+        .security_scheme(
+            ACCESS_TOKEN,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "An access token (JWT, HS256) with claims sub, organization_id, role, exp.",
+                    ))
+                    .build(),
+            ),
+        )
+}
+
+/// One route's operation: its parameters, body, answer and the errors every route may give.
+fn operation(rule: &RouteRule, id: String, error: &Payload) -> Operation {
+    let doc = &rule.doc;
+    let mut operation = OperationBuilder::new()
+        .summary(Some(doc.summary.clone()))
+        .operation_id(Some(id))
+        .tag(tag(&rule.path))
+        .description(Some(format!(
+            "Requires a token whose role grants {:?}.",
+            rule.permission
+        )))
+        .security(SecurityRequirement::new(API_TOKEN, Vec::<String>::new()))
+        .security(SecurityRequirement::new(ACCESS_TOKEN, Vec::<String>::new()));
+    for name in path_parameters(&rule.path) {
+        operation = operation.parameter(
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid))),
+                )),
+        );
+    }
+    for parameter in &doc.query {
+        operation = operation.parameter(
+            ParameterBuilder::new()
+                .name(&parameter.name)
+                .parameter_in(ParameterIn::Query)
+                .required(if parameter.required {
+                    Required::True
+                } else {
+                    Required::False
+                })
+                .schema(Some(parameter.schema.clone())),
+        );
+    }
+    if let Some(body) = &doc.body {
+        operation = operation.request_body(Some(
+            RequestBodyBuilder::new()
+                .description(Some(UNKNOWN_FIELDS))
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(body.schema.clone()))
+                        .build(),
+                )
+                .required(Some(Required::True))
+                .build(),
+        ));
+    }
+    let mut success = ResponseBuilder::new().description(success_description(doc.status));
+    if let Some(answer) = &doc.answer {
+        success = success.content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(answer.schema.clone()))
+                .build(),
+        );
+    }
+    operation = operation.response(doc.status.as_u16().to_string(), success.build());
+    for (status, description) in ERRORS {
+        operation = operation.response(
+            status.to_string(),
+            ResponseBuilder::new()
+                .description(*description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(error.schema.clone()))
+                        .build(),
+                )
+                .build(),
+        );
+    }
+    operation.build()
+}
+
+/// `GET /openapi.json` itself.
+fn this_document() -> PathItem {
+    PathItem::new(
+        HttpMethod::Get,
+        OperationBuilder::new()
+            .summary(Some("This document"))
+            .operation_id(Some("get_openapi"))
+            .tag("meta")
+            .response(
+                "200",
+                ResponseBuilder::new()
+                    .description("The OpenAPI 3 document")
+                    .build(),
+            )
+            .build(),
+    )
 }
 
 const ERRORS: &[(u16, &str)] = &[

@@ -33,8 +33,15 @@ use crate::store::scope::Scope;
 use crate::store::{self, deployment_rules};
 
 pub fn register(routes: &mut RouteTable) {
-    // The production document answers a deploy with one `Status` for the environment, and a
-    // stop with the environment's state; a restart (ours) answers as a stop does.
+    action_routes(routes);
+    record_routes(routes);
+    history_routes(routes);
+}
+
+/// Deploy, restart, stop, redeploy, cancel. The production document answers a deploy with one
+/// `Status` for the environment, and a stop with the environment's state; a restart (ours)
+/// answers as a stop does.
+fn action_routes(routes: &mut RouteTable) {
     routes.add(
         Method::POST,
         "/environment/{environment_id}/deploy",
@@ -78,6 +85,10 @@ pub fn register(routes: &mut RouteTable) {
                 .answers::<EnvironmentState>(StatusCode::ACCEPTED),
             cancel_deployment,
         );
+}
+
+/// The environments of a project, and each one: read, updated, deleted.
+fn record_routes(routes: &mut RouteTable) {
     let environments = paths::ENVIRONMENTS;
     routes
         .add(
@@ -120,7 +131,13 @@ pub fn register(routes: &mut RouteTable) {
             Doc::new("Delete an environment and its services")
                 .answers_nothing(StatusCode::NO_CONTENT),
             delete_environment,
-        )
+        );
+}
+
+/// What ran in an environment: its deployments (in both shapes), a request's progress, its
+/// log (in both shapes) and its services' statuses.
+fn history_routes(routes: &mut RouteTable) {
+    routes
         .add(
             Method::GET,
             paths::ENVIRONMENT_HISTORY,
