@@ -574,88 +574,12 @@ impl<'a> Evaluator<'a> {
     fn call(&mut self, call: &Call, t: f64) -> Result<Value> {
         let name = call.func.name;
         let args = &call.args.args;
-        let arg = |index: usize| -> Result<&Expr> {
-            args.get(index)
-                .map(|arg| arg.as_ref())
-                .ok_or_else(|| QueryError::bad(format!("{name} needs argument {}", index + 1)))
-        };
-        let per_sample = |samples: Vec<Sample>, f: &dyn Fn(f64) -> f64| -> Value {
-            Value::Vector(
-                samples
-                    .into_iter()
-                    .map(|sample| Sample {
-                        labels: without_name(&sample.labels),
-                        value: f(sample.value),
-                        at: sample.at,
-                    })
-                    .collect(),
-            )
-        };
+        let arg = |index: usize| argument(call, index);
         match name {
-            "rate" | "increase" | "delta" | "irate" | "idelta" => {
-                let range = range_of(arg(0)?);
-                let series = self.matrix(arg(0)?, t, name)?;
-                let counter = matches!(name, "rate" | "increase" | "irate");
-                Ok(Value::Vector(
-                    series
-                        .into_iter()
-                        .filter_map(|one| {
-                            let value = match name {
-                                "irate" | "idelta" => instant_change(&one.points, counter),
-                                _ => {
-                                    extrapolated(&one.points, t - range, t, counter, name == "rate")
-                                }
-                            }?;
-                            Some(Sample {
-                                labels: without_name(&one.labels),
-                                value,
-                                at: t,
-                            })
-                        })
-                        .collect(),
-                ))
-            }
+            "rate" | "increase" | "delta" | "irate" | "idelta" => self.change(name, arg(0)?, t),
             "avg_over_time" | "min_over_time" | "max_over_time" | "sum_over_time"
             | "count_over_time" | "last_over_time" | "stddev_over_time" | "present_over_time" => {
-                let series = self.matrix(arg(0)?, t, name)?;
-                Ok(Value::Vector(
-                    series
-                        .into_iter()
-                        .map(|one| {
-                            let values: Vec<f64> = one.points.iter().map(|(_, v)| *v).collect();
-                            let count = values.len() as f64;
-                            let sum: f64 = values.iter().sum();
-                            let value = match name {
-                                "avg_over_time" => sum / count,
-                                "min_over_time" => {
-                                    values.iter().copied().fold(f64::INFINITY, f64::min)
-                                }
-                                "max_over_time" => {
-                                    values.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-                                }
-                                "sum_over_time" => sum,
-                                "count_over_time" => count,
-                                "present_over_time" => 1.0,
-                                "stddev_over_time" => {
-                                    let mean = sum / count;
-                                    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / count)
-                                        .sqrt()
-                                }
-                                _ => *values.last().unwrap_or(&f64::NAN),
-                            };
-                            let labels = if name == "last_over_time" {
-                                one.labels.clone()
-                            } else {
-                                without_name(&one.labels)
-                            };
-                            Sample {
-                                labels,
-                                value,
-                                at: t,
-                            }
-                        })
-                        .collect(),
-                ))
+                self.over_time(name, arg(0)?, t)
             }
             "quantile_over_time" => {
                 let phi = self.scalar(arg(0)?, t, name)?;
@@ -742,27 +666,7 @@ impl<'a> Evaluator<'a> {
                         .collect(),
                 ))
             }
-            "absent" => {
-                let samples = self.vector(arg(0)?, t, name)?;
-                if !samples.is_empty() {
-                    return Ok(Value::Vector(Vec::new()));
-                }
-                let labels = match arg(0)? {
-                    Expr::VectorSelector(selector) => selector
-                        .matchers
-                        .matchers
-                        .iter()
-                        .filter(|m| m.op == MatchOp::Equal && m.name != "__name__")
-                        .map(|m| (m.name.clone(), m.value.clone()))
-                        .collect(),
-                    _ => Labels::new(),
-                };
-                Ok(Value::Vector(vec![Sample {
-                    labels: Rc::new(sorted(labels)),
-                    value: 1.0,
-                    at: t,
-                }]))
-            }
+            "absent" => self.absent(arg(0)?, t, name),
             "sort" | "sort_desc" => {
                 let mut samples = self.vector(arg(0)?, t, name)?;
                 samples.sort_by(|a, b| a.value.total_cmp(&b.value));
@@ -771,53 +675,7 @@ impl<'a> Evaluator<'a> {
                 }
                 Ok(Value::Vector(samples))
             }
-            "label_replace" => {
-                let samples = self.vector(arg(0)?, t, name)?;
-                let text = |this: &mut Self, index: usize| -> Result<String> {
-                    match this.eval(arg(index)?, t)? {
-                        Value::Text(text) => Ok(text),
-                        _ => Err(QueryError::bad(format!(
-                            "{name} takes texts after its vector"
-                        ))),
-                    }
-                };
-                let (target, replacement, source, pattern) = (
-                    text(self, 1)?,
-                    text(self, 2)?,
-                    text(self, 3)?,
-                    text(self, 4)?,
-                );
-                let pattern = regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
-                    .size_limit(1 << 20)
-                    .build()
-                    .map_err(|error| QueryError::bad(format!("{name}: {error}")))?;
-                Ok(Value::Vector(
-                    samples
-                        .into_iter()
-                        .map(|sample| {
-                            let value = label(&sample.labels, &source).unwrap_or_default();
-                            let Some(captures) = pattern.captures(value) else {
-                                return sample;
-                            };
-                            let mut replaced = String::new();
-                            captures.expand(&replacement, &mut replaced);
-                            let mut labels: Labels = sample
-                                .labels
-                                .iter()
-                                .filter(|(name, _)| *name != target)
-                                .cloned()
-                                .collect();
-                            if !replaced.is_empty() {
-                                labels.push((target.clone(), replaced));
-                            }
-                            Sample {
-                                labels: Rc::new(sorted(labels)),
-                                ..sample
-                            }
-                        })
-                        .collect(),
-                ))
-            }
+            "label_replace" => self.label_replace(call, t),
             "histogram_quantile" => {
                 let phi = self.scalar(arg(0)?, t, name)?;
                 let samples = self.vector(arg(1)?, t, name)?;
@@ -825,6 +683,141 @@ impl<'a> Evaluator<'a> {
             }
             other => Err(QueryError::unsupported(format!("the function {other}"))),
         }
+    }
+
+    /// `rate`, `increase`, `delta` and their instant forms over each series of a range.
+    fn change(&mut self, name: &str, range: &Expr, t: f64) -> Result<Value> {
+        let seconds = range_of(range);
+        let series = self.matrix(range, t, name)?;
+        let counter = matches!(name, "rate" | "increase" | "irate");
+        Ok(Value::Vector(
+            series
+                .into_iter()
+                .filter_map(|one| {
+                    let value = match name {
+                        "irate" | "idelta" => instant_change(&one.points, counter),
+                        _ => extrapolated(&one.points, t - seconds, t, counter, name == "rate"),
+                    }?;
+                    Some(Sample {
+                        labels: without_name(&one.labels),
+                        value,
+                        at: t,
+                    })
+                })
+                .collect(),
+        ))
+    }
+
+    /// An aggregation of each series of a range over its time (`avg_over_time`, ...).
+    fn over_time(&mut self, name: &str, range: &Expr, t: f64) -> Result<Value> {
+        let series = self.matrix(range, t, name)?;
+        Ok(Value::Vector(
+            series
+                .into_iter()
+                .map(|one| {
+                    let values: Vec<f64> = one.points.iter().map(|(_, v)| *v).collect();
+                    let count = values.len() as f64;
+                    let sum: f64 = values.iter().sum();
+                    let value = match name {
+                        "avg_over_time" => sum / count,
+                        "min_over_time" => values.iter().copied().fold(f64::INFINITY, f64::min),
+                        "max_over_time" => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                        "sum_over_time" => sum,
+                        "count_over_time" => count,
+                        "present_over_time" => 1.0,
+                        "stddev_over_time" => {
+                            let mean = sum / count;
+                            (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / count).sqrt()
+                        }
+                        _ => *values.last().unwrap_or(&f64::NAN),
+                    };
+                    let labels = if name == "last_over_time" {
+                        one.labels.clone()
+                    } else {
+                        without_name(&one.labels)
+                    };
+                    Sample {
+                        labels,
+                        value,
+                        at: t,
+                    }
+                })
+                .collect(),
+        ))
+    }
+
+    /// `absent`: 1 with the selector's equal labels when nothing matches, else nothing.
+    fn absent(&mut self, selector: &Expr, t: f64, name: &str) -> Result<Value> {
+        let samples = self.vector(selector, t, name)?;
+        if !samples.is_empty() {
+            return Ok(Value::Vector(Vec::new()));
+        }
+        let labels = match selector {
+            Expr::VectorSelector(selector) => selector
+                .matchers
+                .matchers
+                .iter()
+                .filter(|m| m.op == MatchOp::Equal && m.name != "__name__")
+                .map(|m| (m.name.clone(), m.value.clone()))
+                .collect(),
+            _ => Labels::new(),
+        };
+        Ok(Value::Vector(vec![Sample {
+            labels: Rc::new(sorted(labels)),
+            value: 1.0,
+            at: t,
+        }]))
+    }
+
+    /// `label_replace(vector, target, replacement, source, pattern)`.
+    fn label_replace(&mut self, call: &Call, t: f64) -> Result<Value> {
+        let name = call.func.name;
+        let arg = |index: usize| argument(call, index);
+        let samples = self.vector(arg(0)?, t, name)?;
+        let text = |this: &mut Self, index: usize| -> Result<String> {
+            match this.eval(arg(index)?, t)? {
+                Value::Text(text) => Ok(text),
+                _ => Err(QueryError::bad(format!(
+                    "{name} takes texts after its vector"
+                ))),
+            }
+        };
+        let (target, replacement, source, pattern) = (
+            text(self, 1)?,
+            text(self, 2)?,
+            text(self, 3)?,
+            text(self, 4)?,
+        );
+        let pattern = regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|error| QueryError::bad(format!("{name}: {error}")))?;
+        Ok(Value::Vector(
+            samples
+                .into_iter()
+                .map(|sample| {
+                    let value = label(&sample.labels, &source).unwrap_or_default();
+                    let Some(captures) = pattern.captures(value) else {
+                        return sample;
+                    };
+                    let mut replaced = String::new();
+                    captures.expand(&replacement, &mut replaced);
+                    let mut labels: Labels = sample
+                        .labels
+                        .iter()
+                        .filter(|(name, _)| *name != target)
+                        .cloned()
+                        .collect();
+                    if !replaced.is_empty() {
+                        labels.push((target.clone(), replaced));
+                    }
+                    Sample {
+                        labels: Rc::new(sorted(labels)),
+                        ..sample
+                    }
+                })
+                .collect(),
+        ))
     }
 }
 
@@ -860,6 +853,29 @@ fn metric_names(selector: &VectorSelector) -> Result<Vec<&'static str>> {
         ));
     }
     Ok(named)
+}
+
+/// The call's argument at `index`, or a 400 naming the function.
+fn argument(call: &Call, index: usize) -> Result<&Expr> {
+    call.args
+        .args
+        .get(index)
+        .map(|arg| arg.as_ref())
+        .ok_or_else(|| QueryError::bad(format!("{} needs argument {}", call.func.name, index + 1)))
+}
+
+/// Each sample through `f`, its metric name dropped.
+fn per_sample(samples: Vec<Sample>, f: &dyn Fn(f64) -> f64) -> Value {
+    Value::Vector(
+        samples
+            .into_iter()
+            .map(|sample| Sample {
+                labels: without_name(&sample.labels),
+                value: f(sample.value),
+                at: sample.at,
+            })
+            .collect(),
+    )
 }
 
 /// Whether a series' labels pass the selector's matchers (a missing label reads as empty).
