@@ -31,10 +31,7 @@ impl SettingsOwner {
             SettingsOwner::Cluster {
                 organization,
                 cluster,
-            } => format!(
-                "{}/advancedSettings",
-                paths::CLUSTER.at(&[&organization, &cluster])
-            ),
+            } => paths::CLUSTER.at(&[&organization, &cluster]) + "/advancedSettings",
         }
     }
 }

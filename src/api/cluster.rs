@@ -86,7 +86,7 @@ impl Api {
         org: Uuid,
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
-        self.get(&format!("{}/status", paths::CLUSTER.at(&[&org, &cluster])))
+        self.get(&(paths::CLUSTER.at(&[&org, &cluster]) + "/status"))
             .await
     }
 
@@ -163,10 +163,7 @@ impl Api {
 
     /// The cluster's kubeconfig (YAML), its credentials included: shown on request, never kept.
     pub async fn cluster_kubeconfig(&self, org: Uuid, cluster: Uuid) -> Result<String, ApiError> {
-        self.get_text(&format!(
-            "{}/kubeconfig",
-            paths::CLUSTER.at(&[&org, &cluster])
-        ))
-        .await
+        self.get_text(&(paths::CLUSTER.at(&[&org, &cluster]) + "/kubeconfig"))
+            .await
     }
 }

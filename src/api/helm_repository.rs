@@ -18,10 +18,7 @@ impl Api {
         repository: Uuid,
     ) -> Result<Vec<ChartVersions>, ApiError> {
         let list: List<ChartVersions> = self
-            .get(&format!(
-                "{}/charts",
-                paths::HELM_REPOSITORY.at(&[&org, &repository])
-            ))
+            .get(&(paths::HELM_REPOSITORY.at(&[&org, &repository]) + "/charts"))
             .await?;
         Ok(list.results)
     }

@@ -22,10 +22,7 @@ impl Api {
         registry: Uuid,
     ) -> Result<Vec<ImageVersions>, ApiError> {
         let list: List<ImageVersions> = self
-            .get(&format!(
-                "{}/images",
-                paths::CONTAINER_REGISTRY.at(&[&org, &registry])
-            ))
+            .get(&(paths::CONTAINER_REGISTRY.at(&[&org, &registry]) + "/images"))
             .await?;
         Ok(list.results)
     }

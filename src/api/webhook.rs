@@ -118,7 +118,7 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Option<WebhookDelivery>, ApiError> {
-        let path = format!("{}/test", paths::WEBHOOK.at(&[&org, &webhook]));
+        let path = paths::WEBHOOK.at(&[&org, &webhook]) + "/test";
         self.enhanced(Enhancement::WebhookTest, Method::POST, &path, Some(&()))
             .await
     }
@@ -134,7 +134,7 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Vec<Delivery>, ApiError> {
-        let path = format!("{}/delivery", paths::WEBHOOK.at(&[&org, &webhook]));
+        let path = paths::WEBHOOK.at(&[&org, &webhook]) + "/delivery";
         let ours: Option<List<WebhookDelivery>> = self
             .enhanced::<(), _>(Enhancement::WebhookDeliveries, Method::GET, &path, None)
             .await?;
@@ -142,7 +142,7 @@ impl Api {
             Some(list) => list.results.into_iter().map(Delivery::from).collect(),
             None => {
                 let sent: List<WebhookEventSent> = self
-                    .get(&format!("{}/event", paths::WEBHOOK.at(&[&org, &webhook])))
+                    .get(&(paths::WEBHOOK.at(&[&org, &webhook]) + "/event"))
                     .await?;
                 sent.results.into_iter().map(Delivery::from).collect()
             }

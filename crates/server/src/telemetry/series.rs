@@ -488,21 +488,28 @@ fn service_series(found: &mut Vec<Series>, index: usize, service: &Service, name
         service: index,
         metric,
     };
+    if name.starts_with("nginx:") || name == "kube_ingress_labels" {
+        ingress_series(found, service, name, &source);
+    } else if name.starts_with("kube_") {
+        workload_series(found, service, name, &source);
+    } else {
+        signal_series(found, service, name, &source);
+    }
+}
+
+/// The series of the service's workload: its labels, replicas and autoscaler (a deployment, or
+/// a stateful set for a database; a job has none).
+fn workload_series(
+    found: &mut Vec<Series>,
+    service: &Service,
+    name: &str,
+    source: &dyn Fn(ServiceMetric) -> Source,
+) {
     let namespace = service.namespace.as_str();
     let workload = service.workload.as_str();
     let id = service.id.to_string();
     let stateful = service.kind == platform_api::ServiceType::Database;
     let job = service.kind == platform_api::ServiceType::Job;
-    let ingress = service.ingress.as_deref();
-    let ingress_labels = |name: &str, more: &[(&str, &str)]| {
-        let mut pairs = vec![
-            ("__name__", name),
-            ("namespace", namespace),
-            ("ingress", ingress.unwrap_or_default()),
-        ];
-        pairs.extend_from_slice(more);
-        labels(&pairs)
-    };
     match name {
         "kube_deployment_labels" if !stateful && !job => found.push(Series::new(
             labels(&[
@@ -565,17 +572,42 @@ fn service_series(found: &mut Vec<Series>, index: usize, service: &Service, name
             ]),
             source(ServiceMetric::AutoscalerLabels),
         )),
-        "kube_ingress_labels" if ingress.is_some() => found.push(Series::new(
+        _ => {}
+    }
+}
+
+/// The series of the service's ingress, where it has one: its labels, requests and latency.
+fn ingress_series(
+    found: &mut Vec<Series>,
+    service: &Service,
+    name: &str,
+    source: &dyn Fn(ServiceMetric) -> Source,
+) {
+    let Some(ingress) = service.ingress.as_deref() else {
+        return;
+    };
+    let id = service.id.to_string();
+    let ingress_labels = |name: &str, more: &[(&str, &str)]| {
+        let mut pairs = vec![
+            ("__name__", name),
+            ("namespace", service.namespace.as_str()),
+            ("ingress", ingress),
+        ];
+        pairs.extend_from_slice(more);
+        labels(&pairs)
+    };
+    match name {
+        "kube_ingress_labels" => found.push(Series::new(
             ingress_labels(name, &[("label_qovery_com_associated_service_id", &id)]),
             source(ServiceMetric::IngressLabels),
         )),
-        "nginx:req_rate:5m" if ingress.is_some() => {
+        "nginx:req_rate:5m" => {
             found.push(Series::new(
                 ingress_labels(name, &[]),
                 source(ServiceMetric::Requests),
             ));
         }
-        "nginx:req_rate:5m_by_status" if ingress.is_some() => {
+        "nginx:req_rate:5m_by_status" => {
             for status in STATUSES {
                 let text = status.to_string();
                 found.push(Series::new(
@@ -584,7 +616,7 @@ fn service_series(found: &mut Vec<Series>, index: usize, service: &Service, name
                 ));
             }
         }
-        "nginx:req_rate:5m_by_path_status" if ingress.is_some() => {
+        "nginx:req_rate:5m_by_path_status" => {
             for (path_index, (path, _)) in service.load.paths.iter().enumerate() {
                 for status in STATUSES {
                     let text = status.to_string();
@@ -595,9 +627,7 @@ fn service_series(found: &mut Vec<Series>, index: usize, service: &Service, name
                 }
             }
         }
-        "nginx:request_p50:5m" | "nginx:request_p95:5m" | "nginx:request_p99:5m"
-            if ingress.is_some() =>
-        {
+        "nginx:request_p50:5m" | "nginx:request_p95:5m" | "nginx:request_p99:5m" => {
             let quantile = match name {
                 "nginx:request_p50:5m" => Quantile::P50,
                 "nginx:request_p95:5m" => Quantile::P95,
@@ -608,6 +638,20 @@ fn service_series(found: &mut Vec<Series>, index: usize, service: &Service, name
                 source(ServiceMetric::Latency(quantile)),
             ));
         }
+        _ => {}
+    }
+}
+
+/// The series counted from what the service's instances did: Kubernetes events, error lines.
+fn signal_series(
+    found: &mut Vec<Series>,
+    service: &Service,
+    name: &str,
+    source: &dyn Fn(ServiceMetric) -> Source,
+) {
+    let namespace = service.namespace.as_str();
+    let id = service.id.to_string();
+    match name {
         "k8s_event_logger_q_k8s_events_total" => {
             for reason in Reason::ALL {
                 let kind = if reason.warning() {

@@ -9,9 +9,9 @@ use platform_api::{
 };
 
 use super::commit_picker::CommitPicker;
-use super::{AddressedService, Target};
+use super::{AddressedService, ServiceRecord, Target};
 use crate::api::service::ServiceAction;
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::change_summary::Version;
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::deploy_review::{
@@ -20,18 +20,10 @@ use crate::components::deploy_review::{
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
 
-#[component]
-pub fn ServiceActions(service: AddressedService) -> impl IntoView {
-    let api = use_api();
-    let toasts = use_toasts();
-    let AddressedService {
-        environment,
-        record,
-        status,
-        ..
-    } = service;
-    let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
-    let act = Action::new_local(move |action: &ServiceAction| {
+/// An action on the addressed service, said in a toast once asked; its status read again after.
+fn act_on(service: AddressedService, permitted: Permitted) -> Action<ServiceAction, ()> {
+    let (api, toasts) = (use_api(), use_toasts());
+    Action::new_local(move |action: &ServiceAction| {
         let (action, target) = (action.clone(), untrack(|| service.target()));
         async move {
             let Some(Target { id, kind }) = target else {
@@ -44,11 +36,17 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                     toasts.error(error.to_string());
                 }
             }
-            status.refetch();
+            service.status.refetch();
         }
-    });
-    let cancel = Action::new_local(move |_: &()| {
-        let (environment, current) = (environment.get_untracked(), service.current());
+    })
+}
+
+/// A cancel of what runs or waits on the addressed service (a running action stops with its
+/// environment's deployment); its status read again after.
+fn cancel_on(service: AddressedService, permitted: Permitted) -> Action<(), ()> {
+    let (api, toasts) = (use_api(), use_toasts());
+    Action::new_local(move |_: &()| {
+        let (environment, current) = (service.environment.get_untracked(), service.current());
         async move {
             let (Some(environment), Some(current)) = (environment, current) else {
                 return;
@@ -60,38 +58,20 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
                     toasts.error(error.to_string());
                 }
             }
-            status.refetch();
+            service.status.refetch();
         }
-    });
-    let current = move || service.current();
-    let in_progress = move || current().is_some_and(|status| status.state.is_in_progress());
-    let deploying = move || {
-        current().is_some_and(|status| {
-            status.state.is_in_progress() && status.status_details.action == StatusAction::Deploy
-        })
-    };
-    let runs = move || current().is_some_and(|status| status.runs());
-    let installed = move || current().is_some_and(|status| status.installed());
-    let cancelable = move || {
-        current().is_some_and(|status| {
-            status.state.is_in_progress() && status.state != ServiceState::Canceling
-        })
-    };
-    let queued = move || {
-        current().is_some_and(|status| status.status_details.status == ActionStatus::Queued)
-    };
-    let deployed_once = move || {
-        current().is_some_and(|status| {
-            status.service_deployment_status != DeploymentStatus::NeverDeployed
-        })
-    };
-    let kind_can = move |can: fn(ServiceType) -> bool| service.kind().is_some_and(can);
-    let refusal = move || permitted.refusal();
-    let busy = move || act.pending().get() || cancel.pending().get() || refusal().is_some();
-    let disabled = move || busy() || in_progress();
-    let is_terraform = move || service.kind() == Some(ServiceType::Terraform);
-    let reviewer = Reviewer::new();
-    let reviewed = service.reviewed();
+    })
+}
+
+/// A deploy of the service (at a commit, if given) and a redeploy, each through the review.
+fn deploys(
+    record: LocalResource<Result<ServiceRecord, ApiError>>,
+    act: Action<ServiceAction, ()>,
+    reviewer: Reviewer,
+) -> (
+    impl Fn(Option<String>) + Copy + 'static,
+    impl Fn() + Copy + 'static,
+) {
     let name = move || {
         record
             .get_untracked()
@@ -145,6 +125,45 @@ pub fn ServiceActions(service: AddressedService) -> impl IntoView {
             }),
         });
     };
+    (deploy, redeploy)
+}
+
+#[component]
+pub fn ServiceActions(service: AddressedService) -> impl IntoView {
+    let AddressedService { record, .. } = service;
+    let permitted = Permitted::new(RolePermission::Deploy, "deploy or act on services");
+    let act = act_on(service, permitted);
+    let cancel = cancel_on(service, permitted);
+    let current = move || service.current();
+    let in_progress = move || current().is_some_and(|status| status.state.is_in_progress());
+    let deploying = move || {
+        current().is_some_and(|status| {
+            status.state.is_in_progress() && status.status_details.action == StatusAction::Deploy
+        })
+    };
+    let runs = move || current().is_some_and(|status| status.runs());
+    let installed = move || current().is_some_and(|status| status.installed());
+    let cancelable = move || {
+        current().is_some_and(|status| {
+            status.state.is_in_progress() && status.state != ServiceState::Canceling
+        })
+    };
+    let queued = move || {
+        current().is_some_and(|status| status.status_details.status == ActionStatus::Queued)
+    };
+    let deployed_once = move || {
+        current().is_some_and(|status| {
+            status.service_deployment_status != DeploymentStatus::NeverDeployed
+        })
+    };
+    let kind_can = move |can: fn(ServiceType) -> bool| service.kind().is_some_and(can);
+    let refusal = move || permitted.refusal();
+    let busy = move || act.pending().get() || cancel.pending().get() || refusal().is_some();
+    let disabled = move || busy() || in_progress();
+    let is_terraform = move || service.kind() == Some(ServiceType::Terraform);
+    let reviewer = Reviewer::new();
+    let reviewed = service.reviewed();
+    let (deploy, redeploy) = deploys(record, act, reviewer);
 
     view! {
             <div class="actions">

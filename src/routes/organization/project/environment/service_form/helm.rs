@@ -109,6 +109,97 @@ fn set_pair_fields(
     }
 }
 
+/// Where the chart comes from, as the form holds it: a helm repository's chart, or a directory
+/// of a git repository.
+#[derive(Clone, Copy)]
+struct ChartSource {
+    from_repository: RwSignal<bool>,
+    helm_repository: RwSignal<String>,
+    chart_name: RwSignal<String>,
+    chart_version: RwSignal<String>,
+    git: GitFields,
+}
+
+impl ChartSource {
+    fn of(initial: &HelmSourceRequest) -> Self {
+        let repository = initial.repository.as_ref();
+        Self {
+            from_repository: RwSignal::new(initial.git.is_none()),
+            helm_repository: RwSignal::new(
+                repository
+                    .map(|r| r.repository_id)
+                    .filter(|id| !id.is_nil())
+                    .map(|id| id.to_string())
+                    .unwrap_or_default(),
+            ),
+            chart_name: RwSignal::new(repository.map(|r| r.chart_name.clone()).unwrap_or_default()),
+            chart_version: RwSignal::new(
+                repository
+                    .map(|r| r.chart_version.clone())
+                    .unwrap_or_default(),
+            ),
+            git: GitFields::of(initial.git.as_ref().map(|g| &g.git_repository)),
+        }
+    }
+
+    /// The source, or the helm repository left unchosen.
+    fn read(self) -> Result<HelmSourceRequest, FieldError> {
+        if !self.from_repository.get_untracked() {
+            return Ok(HelmSourceRequest {
+                git: Some(HelmGitSourceRequest {
+                    git_repository: self.git.read(),
+                    chart_path: None,
+                }),
+                repository: None,
+            });
+        }
+        Ok(HelmSourceRequest {
+            git: None,
+            repository: Some(HelmRepositorySourceRequest {
+                repository_id: chosen_id(
+                    "source.repository.repository_id",
+                    self.helm_repository,
+                    "a helm repository",
+                )?,
+                chart_name: self.chart_name.get_untracked().trim().to_string(),
+                chart_version: self.chart_version.get_untracked().trim().to_string(),
+            }),
+        })
+    }
+
+    /// The chosen repository's charts, and the versions of the chart typed, offered as the person
+    /// types; none where the API does not list them.
+    fn suggestions(self, org: Uuid) -> (Signal<Vec<String>>, Signal<Vec<String>>) {
+        let api = use_api();
+        let helm_repository = self.helm_repository;
+        let charts = resource(move || {
+            let repository: Option<Uuid> = helm_repository.get().parse().ok();
+            async move {
+                match repository {
+                    Some(repository) => api.helm_charts(org, repository).await.unwrap_or_default(),
+                    None => Vec::new(),
+                }
+            }
+        });
+        let names = Signal::derive(move || -> Vec<String> {
+            charts
+                .get()
+                .map(|charts| charts.into_iter().map(|chart| chart.chart_name).collect())
+                .unwrap_or_default()
+        });
+        let chart_name = self.chart_name;
+        let versions = Signal::derive(move || -> Vec<String> {
+            let wanted = chart_name.get();
+            charts
+                .get()
+                .and_then(|charts| charts.into_iter().find(|c| c.chart_name == wanted.trim()))
+                .map(|chart| chart.versions)
+                .unwrap_or_default()
+        });
+        (names, versions)
+    }
+}
+
 #[component]
 pub fn HelmForm(
     org: Uuid,
@@ -120,56 +211,15 @@ pub fn HelmForm(
     let errors = form.errors;
     let name = RwSignal::new(initial.name.clone());
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
-    let git = initial.source.git.clone();
-    let repository = initial.source.repository.clone();
-    let from_repository = RwSignal::new(git.is_none());
-    let helm_repository = RwSignal::new(
-        repository
-            .as_ref()
-            .map(|r| r.repository_id)
-            .filter(|id| !id.is_nil())
-            .map(|id| id.to_string())
-            .unwrap_or_default(),
-    );
-    let chart_name = RwSignal::new(
-        repository
-            .as_ref()
-            .map(|r| r.chart_name.clone())
-            .unwrap_or_default(),
-    );
-    let chart_version = RwSignal::new(
-        repository
-            .as_ref()
-            .map(|r| r.chart_version.clone())
-            .unwrap_or_default(),
-    );
-    // The repository's charts and their versions, offered as the person types; none where the
-    // API does not list them.
-    let api = use_api();
-    let charts = resource(move || {
-        let repository: Option<Uuid> = helm_repository.get().parse().ok();
-        async move {
-            match repository {
-                Some(repository) => api.helm_charts(org, repository).await.unwrap_or_default(),
-                None => Vec::new(),
-            }
-        }
-    });
-    let chart_names = Signal::derive(move || -> Vec<String> {
-        charts
-            .get()
-            .map(|charts| charts.into_iter().map(|chart| chart.chart_name).collect())
-            .unwrap_or_default()
-    });
-    let chart_versions = Signal::derive(move || -> Vec<String> {
-        let wanted = chart_name.get();
-        charts
-            .get()
-            .and_then(|charts| charts.into_iter().find(|c| c.chart_name == wanted.trim()))
-            .map(|chart| chart.versions)
-            .unwrap_or_default()
-    });
-    let git = GitFields::of(git.as_ref().map(|g| &g.git_repository));
+    let source = ChartSource::of(&initial.source);
+    let (chart_names, chart_versions) = source.suggestions(org);
+    let ChartSource {
+        from_repository,
+        helm_repository,
+        chart_name,
+        chart_version,
+        git,
+    } = source;
     let kept_file = initial.values_override.file.clone();
     let values = RwSignal::new(inline_values(kept_file.as_ref()));
     let set = Rows::new(initial.values_override.set.iter().map(SetPair::of));
@@ -181,31 +231,9 @@ pub fn HelmForm(
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
-        let source = if from_repository.get_untracked() {
-            let repository_id = match chosen_id(
-                "source.repository.repository_id",
-                helm_repository,
-                "a helm repository",
-            ) {
-                Ok(id) => id,
-                Err(problem) => return errors.set(vec![problem]),
-            };
-            HelmSourceRequest {
-                git: None,
-                repository: Some(HelmRepositorySourceRequest {
-                    repository_id,
-                    chart_name: chart_name.get_untracked().trim().to_string(),
-                    chart_version: chart_version.get_untracked().trim().to_string(),
-                }),
-            }
-        } else {
-            HelmSourceRequest {
-                git: Some(HelmGitSourceRequest {
-                    git_repository: git.read(),
-                    chart_path: None,
-                }),
-                repository: None,
-            }
+        let source = match source.read() {
+            Ok(source) => source,
+            Err(problem) => return errors.set(vec![problem]),
         };
         let mut numbers = Numbers::default();
         let request = HelmRequest {

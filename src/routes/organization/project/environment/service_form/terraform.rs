@@ -148,6 +148,24 @@ fn command_fields(
     }
 }
 
+/// The versions of the chosen engine, as the platform lists them; those this console knows
+/// where it does not.
+fn versions_of(engine: RwSignal<TerraformEngine>) -> Signal<Vec<String>> {
+    let api = use_api();
+    let available = resource(move || async move { api.terraform_versions().await.ok() });
+    Signal::derive(move || -> Vec<String> {
+        let chosen = engine.get();
+        match available.get().flatten() {
+            Some(listed) => listed
+                .into_iter()
+                .filter(|version| version.engine == chosen)
+                .map(|version| version.version)
+                .collect(),
+            None => chosen.versions().iter().map(|v| v.to_string()).collect(),
+        }
+    })
+}
+
 #[component]
 pub fn TerraformForm(
     org: Uuid,
@@ -167,21 +185,7 @@ pub fn TerraformForm(
     let engine = RwSignal::new(initial.engine);
     let explicit_version = RwSignal::new(initial.provider_version.explicit_version.clone());
     let from_block = RwSignal::new(initial.provider_version.read_from_terraform_block);
-    // The versions of the chosen engine, as the platform lists them; those this console knows
-    // where it does not.
-    let api = use_api();
-    let available = resource(move || async move { api.terraform_versions().await.ok() });
-    let versions = Signal::derive(move || -> Vec<String> {
-        let chosen = engine.get();
-        match available.get().flatten() {
-            Some(listed) => listed
-                .into_iter()
-                .filter(|version| version.engine == chosen)
-                .map(|version| version.version)
-                .collect(),
-            None => chosen.versions().iter().map(|v| v.to_string()).collect(),
-        }
-    });
+    let versions = versions_of(engine);
     let resources = &initial.job_resources;
     let cpu = RwSignal::new(resources.cpu_milli.to_string());
     let ram = RwSignal::new(resources.ram_mib.to_string());
