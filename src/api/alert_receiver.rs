@@ -11,7 +11,7 @@ impl Api {
     /// The organization's alert receivers, never their webhook URL.
     pub async fn alert_receivers(&self, org: Uuid) -> Result<Vec<AlertReceiver>, ApiError> {
         let list: List<AlertReceiver> = self
-            .get(&paths::ORGANIZATION_ALERT_RECEIVERS.at(&[&org]))
+            .get(&paths::ORGANIZATION_ALERT_RECEIVERS.at(&[org]))
             .await?;
         Ok(list.results)
     }
@@ -24,13 +24,13 @@ impl Api {
     }
 
     pub async fn delete_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::ALERT_RECEIVER.at(&[&receiver])).await
+        self.delete(&paths::ALERT_RECEIVER.at(&[receiver])).await
     }
 
     /// Sends the receiver a test message (`validate`): an error says why it did not go.
     pub async fn test_alert_receiver(&self, receiver: Uuid) -> Result<(), ApiError> {
         self.post_answering_nothing(
-            &paths::ALERT_RECEIVER_VALIDATE.at(&[&receiver]),
+            &paths::ALERT_RECEIVER_VALIDATE.at(&[receiver]),
             &AlertReceiverValidation::default(),
         )
         .await

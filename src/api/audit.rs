@@ -11,7 +11,7 @@ impl Api {
         org: Uuid,
         query: &EventQuery,
     ) -> Result<OrganizationEventList, ApiError> {
-        self.get(&query.on(&paths::ORGANIZATION_EVENTS.at(&[&org])))
+        self.get(&query.on(&paths::ORGANIZATION_EVENTS.at(&[org])))
             .await
     }
 }

@@ -5,7 +5,7 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 fn backups_path(database: Uuid) -> String {
-    paths::DATABASE_BACKUPS.at(&[&database])
+    paths::DATABASE_BACKUPS.at(&[database])
 }
 
 impl Api {

@@ -11,7 +11,7 @@ impl Api {
         environment: Uuid,
         request: &ContainerImageCheckRequest,
     ) -> Result<Found, ApiError> {
-        self.post(&paths::CHECK_CONTAINER_IMAGE.at(&[&environment]), request)
+        self.post(&paths::CHECK_CONTAINER_IMAGE.at(&[environment]), request)
             .await
     }
 
@@ -21,7 +21,7 @@ impl Api {
         environment: Uuid,
         request: &DockerfileCheckRequest,
     ) -> Result<DockerfileCheck, ApiError> {
-        self.post(&paths::CHECK_DOCKERFILE.at(&[&environment]), request)
+        self.post(&paths::CHECK_DOCKERFILE.at(&[environment]), request)
             .await
     }
 }

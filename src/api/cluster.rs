@@ -8,11 +8,11 @@ use uuid::Uuid;
 use super::{Api, ApiError, Named};
 
 fn clusters_path(org: Uuid) -> String {
-    paths::CLUSTERS.at(&[&org])
+    paths::CLUSTERS.at(&[org])
 }
 
 fn lock_path(cluster: Uuid) -> String {
-    paths::CLUSTER_LOCK.at(&[&cluster])
+    paths::CLUSTER_LOCK.at(&[cluster])
 }
 
 fn no_such_cluster() -> ApiError {
@@ -86,14 +86,14 @@ impl Api {
         org: Uuid,
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
-        self.get(&(paths::CLUSTER.at(&[&org, &cluster]) + "/status"))
+        self.get(&(paths::CLUSTER.at(&[org, cluster]) + "/status"))
             .await
     }
 
     /// Starts the upgrade to the next Kubernetes version.
     pub async fn upgrade_cluster(&self, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &paths::CLUSTER_UPGRADE.at(&[&cluster]),
+            &paths::CLUSTER_UPGRADE.at(&[cluster]),
             &serde_json::json!({}),
         )
         .await
@@ -139,7 +139,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<Vec<ClusterEnvironment>, ApiError> {
         let list: List<ClusterEnvironment> = self
-            .get(&paths::CLUSTER_ENVIRONMENTS.at(&[&cluster]))
+            .get(&paths::CLUSTER_ENVIRONMENTS.at(&[cluster]))
             .await?;
         Ok(list.results)
     }
@@ -158,12 +158,12 @@ impl Api {
 
     /// A fresh credential for the cluster, valid for minutes.
     pub async fn cluster_token(&self, cluster: Uuid) -> Result<ClusterToken, ApiError> {
-        self.get(&paths::CLUSTER_TOKEN.at(&[&cluster])).await
+        self.get(&paths::CLUSTER_TOKEN.at(&[cluster])).await
     }
 
     /// The cluster's kubeconfig (YAML), its credentials included: shown on request, never kept.
     pub async fn cluster_kubeconfig(&self, org: Uuid, cluster: Uuid) -> Result<String, ApiError> {
-        self.get_text(&(paths::CLUSTER.at(&[&org, &cluster]) + "/kubeconfig"))
+        self.get_text(&(paths::CLUSTER.at(&[org, cluster]) + "/kubeconfig"))
             .await
     }
 }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 fn project_rules_path(project: Uuid) -> String {
-    paths::PROJECT_DEPLOYMENT_RULES.at(&[&project])
+    paths::PROJECT_DEPLOYMENT_RULES.at(&[project])
 }
 
 impl Api {
@@ -18,7 +18,7 @@ impl Api {
         &self,
         environment: Uuid,
     ) -> Result<EnvironmentDeploymentRule, ApiError> {
-        self.get(&paths::ENVIRONMENT_DEPLOYMENT_RULE.at(&[&environment]))
+        self.get(&paths::ENVIRONMENT_DEPLOYMENT_RULE.at(&[environment]))
             .await
     }
 
@@ -28,7 +28,7 @@ impl Api {
         request: &EnvironmentDeploymentRuleRequest,
     ) -> Result<EnvironmentDeploymentRule, ApiError> {
         self.put(
-            &paths::ENVIRONMENT_DEPLOYMENT_RULE_ITEM.at(&[&environment, &rule]),
+            &paths::ENVIRONMENT_DEPLOYMENT_RULE_ITEM.at(&[environment, rule]),
             request,
         )
         .await

@@ -9,7 +9,7 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 fn stage_path(stage: Uuid) -> String {
-    paths::DEPLOYMENT_STAGE.at(&[&stage])
+    paths::DEPLOYMENT_STAGE.at(&[stage])
 }
 
 impl Api {
@@ -18,7 +18,7 @@ impl Api {
         environment: Uuid,
     ) -> Result<Vec<DeploymentStage>, ApiError> {
         let list: List<DeploymentStage> = self
-            .get(&paths::ENVIRONMENT_STAGES.at(&[&environment]))
+            .get(&paths::ENVIRONMENT_STAGES.at(&[environment]))
             .await?;
         Ok(list.results)
     }
@@ -28,7 +28,7 @@ impl Api {
         environment: Uuid,
         request: &DeploymentStageRequest,
     ) -> Result<DeploymentStage, ApiError> {
-        self.post(&paths::ENVIRONMENT_STAGES.at(&[&environment]), request)
+        self.post(&paths::ENVIRONMENT_STAGES.at(&[environment]), request)
             .await
     }
 

@@ -9,15 +9,15 @@ use uuid::Uuid;
 use super::{Api, ApiError, Named};
 
 fn environments_path(project_id: Uuid) -> String {
-    paths::ENVIRONMENTS.at(&[&project_id])
+    paths::ENVIRONMENTS.at(&[project_id])
 }
 
 fn statuses_path(environment_id: Uuid) -> String {
-    paths::ENVIRONMENT_STATUSES.at(&[&environment_id])
+    paths::ENVIRONMENT_STATUSES.at(&[environment_id])
 }
 
 fn environment_path(environment_id: Uuid) -> String {
-    paths::ENVIRONMENT.at(&[&environment_id])
+    paths::ENVIRONMENT.at(&[environment_id])
 }
 
 impl Api {
@@ -72,7 +72,7 @@ impl Api {
         environment_id: Uuid,
         request: &CloneEnvironmentRequest,
     ) -> Result<Cloned<Environment>, ApiError> {
-        self.post(&paths::ENVIRONMENT_CLONE.at(&[&environment_id]), request)
+        self.post(&paths::ENVIRONMENT_CLONE.at(&[environment_id]), request)
             .await
     }
 
@@ -105,7 +105,7 @@ impl Api {
     ) -> Result<(), ApiError> {
         let path = format!(
             "{}/{}",
-            paths::ENVIRONMENT.at(&[&environment_id]),
+            paths::ENVIRONMENT.at(&[environment_id]),
             action.path_suffix()
         );
         let sent = match action {
@@ -137,7 +137,7 @@ impl Api {
     ) -> Result<EnvironmentDeploymentPage, ApiError> {
         self.get(&format!(
             "{}?page={page}&pageSize={page_size}",
-            paths::ENVIRONMENT_HISTORY.at(&[&environment_id])
+            paths::ENVIRONMENT_HISTORY.at(&[environment_id])
         ))
         .await
     }
@@ -149,7 +149,7 @@ impl Api {
         deployment: &EnvironmentDeployment,
     ) -> Result<(), ApiError> {
         self.post::<_, serde::de::IgnoredAny>(
-            &paths::SELECTED_DEPLOY.at(&[&environment_id]),
+            &paths::SELECTED_DEPLOY.at(&[environment_id]),
             &DeployAllRequest::rolling_back_to(deployment),
         )
         .await
@@ -167,7 +167,7 @@ impl Api {
     ) -> Result<(), ApiError> {
         let path = format!(
             "{}/service/{}",
-            paths::ENVIRONMENT.at(&[&environment_id]),
+            paths::ENVIRONMENT.at(&[environment_id]),
             action.path_suffix()
         );
         let sent = match action {

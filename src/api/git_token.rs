@@ -5,7 +5,7 @@ use uuid::Uuid;
 use super::{Api, ApiError};
 
 fn git_tokens_path(org: Uuid) -> String {
-    paths::GIT_TOKENS.at(&[&org])
+    paths::GIT_TOKENS.at(&[org])
 }
 
 impl Api {

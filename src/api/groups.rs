@@ -8,7 +8,7 @@ use super::{Api, ApiError};
 
 impl Api {
     pub async fn labels_groups(&self, org: Uuid) -> Result<Vec<LabelsGroup>, ApiError> {
-        let list: List<LabelsGroup> = self.get(&paths::LABELS_GROUPS.at(&[&org])).await?;
+        let list: List<LabelsGroup> = self.get(&paths::LABELS_GROUPS.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -17,15 +17,15 @@ impl Api {
         org: Uuid,
         request: &LabelsGroupRequest,
     ) -> Result<LabelsGroup, ApiError> {
-        self.post(&paths::LABELS_GROUPS.at(&[&org]), request).await
+        self.post(&paths::LABELS_GROUPS.at(&[org]), request).await
     }
 
     pub async fn delete_labels_group(&self, org: Uuid, group: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::LABELS_GROUP.at(&[&org, &group])).await
+        self.delete(&paths::LABELS_GROUP.at(&[org, group])).await
     }
 
     pub async fn annotations_groups(&self, org: Uuid) -> Result<Vec<AnnotationsGroup>, ApiError> {
-        let list: List<AnnotationsGroup> = self.get(&paths::ANNOTATIONS_GROUPS.at(&[&org])).await?;
+        let list: List<AnnotationsGroup> = self.get(&paths::ANNOTATIONS_GROUPS.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -34,12 +34,12 @@ impl Api {
         org: Uuid,
         request: &AnnotationsGroupRequest,
     ) -> Result<AnnotationsGroup, ApiError> {
-        self.post(&paths::ANNOTATIONS_GROUPS.at(&[&org]), request)
+        self.post(&paths::ANNOTATIONS_GROUPS.at(&[org]), request)
             .await
     }
 
     pub async fn delete_annotations_group(&self, org: Uuid, group: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::ANNOTATIONS_GROUP.at(&[&org, &group]))
+        self.delete(&paths::ANNOTATIONS_GROUP.at(&[org, group]))
             .await
     }
 }

@@ -7,7 +7,7 @@ use super::{Api, ApiError};
 impl Api {
     /// The organization's helm repositories, never their secrets.
     pub async fn helm_repositories(&self, org: Uuid) -> Result<Vec<HelmRepository>, ApiError> {
-        let list: List<HelmRepository> = self.get(&paths::HELM_REPOSITORIES.at(&[&org])).await?;
+        let list: List<HelmRepository> = self.get(&paths::HELM_REPOSITORIES.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -18,7 +18,7 @@ impl Api {
         repository: Uuid,
     ) -> Result<Vec<ChartVersions>, ApiError> {
         let list: List<ChartVersions> = self
-            .get(&(paths::HELM_REPOSITORY.at(&[&org, &repository]) + "/charts"))
+            .get(&(paths::HELM_REPOSITORY.at(&[org, repository]) + "/charts"))
             .await?;
         Ok(list.results)
     }
@@ -28,7 +28,7 @@ impl Api {
         org: Uuid,
         request: &HelmRepositoryRequest,
     ) -> Result<HelmRepository, ApiError> {
-        self.post(&paths::HELM_REPOSITORIES.at(&[&org]), request)
+        self.post(&paths::HELM_REPOSITORIES.at(&[org]), request)
             .await
     }
 
@@ -37,7 +37,7 @@ impl Api {
         org: Uuid,
         repository: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&paths::HELM_REPOSITORY.at(&[&org, &repository]))
+        self.delete(&paths::HELM_REPOSITORY.at(&[org, repository]))
             .await
     }
 }

@@ -9,11 +9,11 @@ use super::{send_with, Api, ApiError};
 use crate::api::session::{Credentials, TokenKind};
 
 fn members_path(org: Uuid) -> String {
-    paths::MEMBERS.at(&[&org])
+    paths::MEMBERS.at(&[org])
 }
 
 fn invitations_path(org: Uuid) -> String {
-    paths::INVITATIONS.at(&[&org])
+    paths::INVITATIONS.at(&[org])
 }
 
 impl Api {

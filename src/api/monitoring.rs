@@ -54,7 +54,7 @@ impl Api {
     ) -> Result<QueryAnswer, ApiError> {
         let path = format!(
             "{}?{}",
-            paths::CLUSTER_METRICS.at(&[&cluster]),
+            paths::CLUSTER_METRICS.at(&[cluster]),
             to_query_string(parameters)
         );
         let answer: ClusterMetricsResponse = self.get(&path).await?;
@@ -167,7 +167,7 @@ impl Api {
     ) -> Result<QueryAnswer, ApiError> {
         let path = format!(
             "{}?{}",
-            paths::CLUSTER_LOGS.at(&[&cluster]),
+            paths::CLUSTER_LOGS.at(&[cluster]),
             to_query_string(parameters)
         );
         let answer: ClusterLogsResponse = self.get(&path).await?;
@@ -228,7 +228,7 @@ impl Api {
     ) -> Result<Vec<KubernetesEvent>, ApiError> {
         let path = format!(
             "{}?{}",
-            paths::CLUSTER_EVENTS.at(&[&cluster]),
+            paths::CLUSTER_EVENTS.at(&[cluster]),
             to_query_string(parameters)
         );
         let list: List<KubernetesEvent> = self.get(&path).await?;
@@ -238,7 +238,7 @@ impl Api {
     /// The organization's managed alert rules (the ghosts a platform may list are left out).
     pub async fn alert_rules(&self, org: Uuid) -> Result<Vec<AlertRuleResponse>, ApiError> {
         let list: List<serde_json::Value> = self
-            .get(&paths::ORGANIZATION_ALERT_RULES.at(&[&org]))
+            .get(&paths::ORGANIZATION_ALERT_RULES.at(&[org]))
             .await?;
         Ok(list
             .results
@@ -259,10 +259,10 @@ impl Api {
         id: Uuid,
         request: &AlertRuleEditRequest,
     ) -> Result<AlertRuleResponse, ApiError> {
-        self.put(&paths::ALERT_RULE.at(&[&id]), request).await
+        self.put(&paths::ALERT_RULE.at(&[id]), request).await
     }
 
     pub async fn delete_alert_rule(&self, id: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::ALERT_RULE.at(&[&id])).await
+        self.delete(&paths::ALERT_RULE.at(&[id])).await
     }
 }

@@ -11,7 +11,7 @@ impl Api {
         org: Uuid,
     ) -> Result<Vec<OnPremiseCredentials>, ApiError> {
         let list: List<OnPremiseCredentials> =
-            self.get(&paths::ON_PREMISE_CREDENTIALS.at(&[&org])).await?;
+            self.get(&paths::ON_PREMISE_CREDENTIALS.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -20,7 +20,7 @@ impl Api {
         org: Uuid,
         request: &OnPremiseCredentialsRequest,
     ) -> Result<OnPremiseCredentials, ApiError> {
-        self.post(&paths::ON_PREMISE_CREDENTIALS.at(&[&org]), request)
+        self.post(&paths::ON_PREMISE_CREDENTIALS.at(&[org]), request)
             .await
     }
 
@@ -29,7 +29,7 @@ impl Api {
         org: Uuid,
         credentials: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&paths::ON_PREMISE_CREDENTIAL.at(&[&org, &credentials]))
+        self.delete(&paths::ON_PREMISE_CREDENTIAL.at(&[org, credentials]))
             .await
     }
 }

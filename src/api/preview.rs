@@ -14,7 +14,7 @@ impl Api {
         &self,
         environment: Uuid,
     ) -> Result<Option<EnvironmentPreviews>, ApiError> {
-        let path = paths::ENVIRONMENT_PREVIEWS.at(&[&environment]);
+        let path = paths::ENVIRONMENT_PREVIEWS.at(&[environment]);
         self.enhanced::<(), _>(Enhancement::Previews, Method::GET, &path, None)
             .await
     }

@@ -5,11 +5,11 @@ use uuid::Uuid;
 use super::{Api, ApiError, Named};
 
 fn projects_path(organization_id: Uuid) -> String {
-    paths::PROJECTS.at(&[&organization_id])
+    paths::PROJECTS.at(&[organization_id])
 }
 
 fn project_path(project_id: Uuid) -> String {
-    paths::PROJECT.at(&[&project_id])
+    paths::PROJECT.at(&[project_id])
 }
 
 impl Api {

@@ -11,7 +11,7 @@ impl Api {
         org: Uuid,
     ) -> Result<Vec<ContainerRegistry>, ApiError> {
         let list: List<ContainerRegistry> =
-            self.get(&paths::CONTAINER_REGISTRIES.at(&[&org])).await?;
+            self.get(&paths::CONTAINER_REGISTRIES.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -22,7 +22,7 @@ impl Api {
         registry: Uuid,
     ) -> Result<Vec<ImageVersions>, ApiError> {
         let list: List<ImageVersions> = self
-            .get(&(paths::CONTAINER_REGISTRY.at(&[&org, &registry]) + "/images"))
+            .get(&(paths::CONTAINER_REGISTRY.at(&[org, registry]) + "/images"))
             .await?;
         Ok(list.results)
     }
@@ -32,7 +32,7 @@ impl Api {
         org: Uuid,
         request: &ContainerRegistryRequest,
     ) -> Result<ContainerRegistry, ApiError> {
-        self.post(&paths::CONTAINER_REGISTRIES.at(&[&org]), request)
+        self.post(&paths::CONTAINER_REGISTRIES.at(&[org]), request)
             .await
     }
 
@@ -41,7 +41,7 @@ impl Api {
         org: Uuid,
         registry: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&paths::CONTAINER_REGISTRY.at(&[&org, &registry]))
+        self.delete(&paths::CONTAINER_REGISTRY.at(&[org, registry]))
             .await
     }
 }

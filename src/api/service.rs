@@ -244,7 +244,7 @@ pub struct HistoryFilter {
 }
 
 pub(super) fn services_path(environment_id: Uuid) -> String {
-    paths::ENVIRONMENT_SERVICES.at(&[&environment_id])
+    paths::ENVIRONMENT_SERVICES.at(&[environment_id])
 }
 
 fn unshown_kind(kind: &str) -> ApiError {
@@ -345,14 +345,14 @@ impl Api {
 
     /// How to sign in to a database, its password included: shown on request, never kept.
     pub async fn master_credentials(&self, database_id: Uuid) -> Result<Credentials, ApiError> {
-        self.get(&paths::DATABASE_CREDENTIALS.at(&[&database_id]))
+        self.get(&paths::DATABASE_CREDENTIALS.at(&[database_id]))
             .await
     }
 
     /// The versions a database may be changed to, as the platform says.
     pub async fn database_versions(&self, database_id: Uuid) -> Result<Vec<String>, ApiError> {
         let list: List<DatabaseVersion> = self
-            .get(&paths::DATABASE_VERSIONS.at(&[&database_id]))
+            .get(&paths::DATABASE_VERSIONS.at(&[database_id]))
             .await?;
         Ok(list
             .results
@@ -374,7 +374,7 @@ impl Api {
     /// Where each of the environment's services is reached (`GET /environment/{id}/link`).
     pub async fn environment_links(&self, environment_id: Uuid) -> Result<Vec<Link>, ApiError> {
         let links: List<Link> = self
-            .get(&paths::ENVIRONMENT_LINKS.at(&[&environment_id]))
+            .get(&paths::ENVIRONMENT_LINKS.at(&[environment_id]))
             .await?;
         Ok(links.results)
     }
@@ -516,8 +516,7 @@ impl Api {
         &self,
         id: Uuid,
     ) -> Result<Option<QueuedDeploymentRequest>, ApiError> {
-        let list: List<QueuedDeploymentRequest> =
-            self.get(&paths::SERVICE_QUEUE.at(&[&id])).await?;
+        let list: List<QueuedDeploymentRequest> = self.get(&paths::SERVICE_QUEUE.at(&[id])).await?;
         Ok(list.results.into_iter().next())
     }
 
@@ -570,12 +569,12 @@ impl Api {
         let empty = serde_json::json!({});
         match status.deployment_request_id {
             Some(request) if status.status_details.status == ActionStatus::Queued => {
-                let path = paths::QUEUED_CANCEL.at(&[&request]);
+                let path = paths::QUEUED_CANCEL.at(&[request]);
                 self.post::<_, serde::de::IgnoredAny>(&path, &empty).await?;
                 Ok(Canceled::Queued)
             }
             _ => {
-                let path = paths::ENVIRONMENT_CANCEL.at(&[&environment_id]);
+                let path = paths::ENVIRONMENT_CANCEL.at(&[environment_id]);
                 self.post::<_, serde::de::IgnoredAny>(&path, &empty).await?;
                 Ok(Canceled::EnvironmentDeployment)
             }
@@ -652,7 +651,7 @@ impl Api {
         id: Uuid,
         version: Option<&str>,
     ) -> Result<Vec<LogLine>, ApiError> {
-        let mut path = paths::ENVIRONMENT_LOGS.at(&[&environment_id]);
+        let mut path = paths::ENVIRONMENT_LOGS.at(&[environment_id]);
         if let Some(version) = version {
             path.push_str(&format!("?version={}", super::query_value(version)));
         }

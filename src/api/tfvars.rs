@@ -14,7 +14,7 @@ impl Api {
         org: Uuid,
         request: &TfVarsListingRequest,
     ) -> Result<Vec<TfVarsFile>, ApiError> {
-        let list: List<TfVarsFile> = self.post(&paths::TFVARS_FILES.at(&[&org]), request).await?;
+        let list: List<TfVarsFile> = self.post(&paths::TFVARS_FILES.at(&[org]), request).await?;
         Ok(list.results)
     }
 }

@@ -9,7 +9,7 @@ use super::{Api, ApiError, Enhancement};
 impl Api {
     /// The organization's API tokens, never their secret.
     pub async fn api_tokens(&self, org: Uuid) -> Result<Vec<ApiToken>, ApiError> {
-        let list: List<ApiToken> = self.get(&paths::API_TOKENS.at(&[&org])).await?;
+        let list: List<ApiToken> = self.get(&paths::API_TOKENS.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -19,22 +19,22 @@ impl Api {
         org: Uuid,
         request: &ApiTokenRequest,
     ) -> Result<ApiToken, ApiError> {
-        self.post(&paths::API_TOKENS.at(&[&org]), request).await
+        self.post(&paths::API_TOKENS.at(&[org]), request).await
     }
 
     pub async fn delete_api_token(&self, org: Uuid, token: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::API_TOKEN.at(&[&org, &token])).await
+        self.delete(&paths::API_TOKEN.at(&[org, token])).await
     }
 
     /// The roles a token may carry.
     pub async fn roles(&self, org: Uuid) -> Result<Vec<CustomRole>, ApiError> {
-        let list: List<CustomRole> = self.get(&paths::CUSTOM_ROLES.at(&[&org])).await?;
+        let list: List<CustomRole> = self.get(&paths::CUSTOM_ROLES.at(&[org])).await?;
         Ok(list.results)
     }
 
     /// The role the signed-in token carries; `None` from a platform that does not say.
     pub async fn current_role(&self, org: Uuid) -> Result<Option<CallerRole>, ApiError> {
-        let path = paths::CURRENT_ROLE.at(&[&org]);
+        let path = paths::CURRENT_ROLE.at(&[org]);
         self.enhanced::<(), _>(Enhancement::CurrentRole, Method::GET, &path, None)
             .await
     }

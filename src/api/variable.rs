@@ -67,7 +67,7 @@ impl Api {
         variable: Uuid,
         request: &VariableRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.put(&paths::VARIABLE.at(&[&variable]), request).await
+        self.put(&paths::VARIABLE.at(&[variable]), request).await
     }
 
     /// Imports variables at the service `parent` (of `kind`) or the levels above it, each at
@@ -195,7 +195,7 @@ impl Api {
     }
 
     pub async fn delete_variable(&self, variable: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::VARIABLE.at(&[&variable])).await
+        self.delete(&paths::VARIABLE.at(&[variable])).await
     }
 
     /// Another key for `variable` at the level the request names, following its value.
@@ -204,7 +204,7 @@ impl Api {
         variable: Uuid,
         request: &AliasRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.post(&paths::VARIABLE_ALIAS.at(&[&variable]), request)
+        self.post(&paths::VARIABLE_ALIAS.at(&[variable]), request)
             .await
     }
 
@@ -213,7 +213,7 @@ impl Api {
         variable: Uuid,
         request: &OverrideRequest,
     ) -> Result<EnvironmentVariable, ApiError> {
-        self.post(&paths::VARIABLE_OVERRIDE.at(&[&variable]), request)
+        self.post(&paths::VARIABLE_OVERRIDE.at(&[variable]), request)
             .await
     }
 }

@@ -88,7 +88,7 @@ impl From<WebhookEventSent> for Delivery {
 
 impl Api {
     pub async fn webhooks(&self, org: Uuid) -> Result<Vec<Webhook>, ApiError> {
-        let list: List<Webhook> = self.get(&paths::WEBHOOKS.at(&[&org])).await?;
+        let list: List<Webhook> = self.get(&paths::WEBHOOKS.at(&[org])).await?;
         Ok(list.results)
     }
 
@@ -97,7 +97,7 @@ impl Api {
         org: Uuid,
         request: &WebhookRequest,
     ) -> Result<Webhook, ApiError> {
-        self.post(&paths::WEBHOOKS.at(&[&org]), request).await
+        self.post(&paths::WEBHOOKS.at(&[org]), request).await
     }
 
     /// Saves the whole webhook; a request without a secret keeps the one set.
@@ -107,8 +107,7 @@ impl Api {
         webhook: Uuid,
         request: &WebhookRequest,
     ) -> Result<Webhook, ApiError> {
-        self.put(&paths::WEBHOOK.at(&[&org, &webhook]), request)
-            .await
+        self.put(&paths::WEBHOOK.at(&[org, webhook]), request).await
     }
 
     /// Sends the webhook a test event (this server's route): `None` from a platform that has no
@@ -118,13 +117,13 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Option<WebhookDelivery>, ApiError> {
-        let path = paths::WEBHOOK.at(&[&org, &webhook]) + "/test";
+        let path = paths::WEBHOOK.at(&[org, webhook]) + "/test";
         self.enhanced(Enhancement::WebhookTest, Method::POST, &path, Some(&()))
             .await
     }
 
     pub async fn delete_webhook(&self, org: Uuid, webhook: Uuid) -> Result<(), ApiError> {
-        self.delete(&paths::WEBHOOK.at(&[&org, &webhook])).await
+        self.delete(&paths::WEBHOOK.at(&[org, webhook])).await
     }
 
     /// The webhook's latest deliveries, newest first: with their attempts where the API keeps
@@ -134,7 +133,7 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Vec<Delivery>, ApiError> {
-        let path = paths::WEBHOOK.at(&[&org, &webhook]) + "/delivery";
+        let path = paths::WEBHOOK.at(&[org, webhook]) + "/delivery";
         let ours: Option<List<WebhookDelivery>> = self
             .enhanced::<(), _>(Enhancement::WebhookDeliveries, Method::GET, &path, None)
             .await?;
@@ -142,7 +141,7 @@ impl Api {
             Some(list) => list.results.into_iter().map(Delivery::from).collect(),
             None => {
                 let sent: List<WebhookEventSent> = self
-                    .get(&(paths::WEBHOOK.at(&[&org, &webhook]) + "/event"))
+                    .get(&(paths::WEBHOOK.at(&[org, webhook]) + "/event"))
                     .await?;
                 sent.results.into_iter().map(Delivery::from).collect()
             }

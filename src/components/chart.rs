@@ -254,25 +254,18 @@ pub fn LineChart(
     };
     let keys = move |event: leptos::ev::KeyboardEvent| {
         let times = all_times.get_untracked();
-        if times.is_empty() {
-            return;
-        }
         let at = cursor
             .get_untracked()
             .and_then(|t| times.iter().position(|at| *at == t));
-        let next = match (event.key().as_str(), at) {
-            ("ArrowRight", Some(i)) => Some((i + 1).min(times.len() - 1)),
-            ("ArrowLeft", Some(i)) => Some(i.saturating_sub(1)),
-            ("ArrowRight" | "ArrowLeft" | "End", None) | ("End", _) => Some(times.len() - 1),
-            ("Home", _) => Some(0),
-            ("Escape", _) => {
-                cursor.set(None);
-                return;
+        match read_out_moved(&event.key(), times.len(), at) {
+            // Escape hides the read-out and goes on to the page (a dialog closes).
+            Some(None) => cursor.set(None),
+            Some(Some(next)) => {
+                event.prevent_default();
+                cursor.set(Some(times[next]));
             }
-            _ => return,
-        };
-        event.prevent_default();
-        cursor.set(next.map(|i| times[i]));
+            None => {}
+        }
     };
     let readout = move || {
         let t = cursor.get()?;
@@ -287,31 +280,7 @@ pub fn LineChart(
             lines.join(", ")
         ))
     };
-    let summary = move || {
-        let series = series.get();
-        if series.iter().all(|s| s.points.is_empty()) {
-            return "No data in this range.".to_string();
-        }
-        series
-            .iter()
-            .filter(|s| !s.points.is_empty())
-            .map(|s| {
-                let values = s.points.iter().map(|(_, v)| *v).filter(|v| v.is_finite());
-                let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
-                    (l.min(v), h.max(v))
-                });
-                let last = s.points.last().map_or(0.0, |(_, v)| *v);
-                format!(
-                    "{}: from {} to {}, last {}",
-                    s.name,
-                    unit(low),
-                    unit(high),
-                    unit(last)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
+    let summary = move || series.with(|series| summary_of(series, unit));
     let empty = move || series.get().iter().all(|s| s.points.is_empty());
     let legend_label = format!("{title}: series shown");
     let plot_label = format!("{title}: the arrow keys move the read-out along the time axis");
@@ -323,33 +292,7 @@ pub fn LineChart(
         <figure class="chart" aria-labelledby=title_id.clone()>
             <figcaption class="chart__head">
                 <h3 id=title_id.clone()>{title.clone()}</h3>
-                <div class="chart__legend" role="group" aria-label=legend_label>
-                    <For each=move || series.get() key=|s| s.name.clone() let:one>
-                        {
-                            let name = one.name.clone();
-                            let index = series.get_untracked().iter().position(|s| s.name == name).unwrap_or(0);
-                            let pressed = {
-                                let name = name.clone();
-                                move || (!hidden.get().contains(&name)).to_string()
-                            };
-                            let toggle = {
-                                let name = name.clone();
-                                move |_| hidden.update(|hidden| {
-                                    if !hidden.remove(&name) {
-                                        hidden.insert(name.clone());
-                                    }
-                                })
-                            };
-                            view! {
-                                <button type="button" class="chart__key" aria-pressed=pressed on:click=toggle>
-                                    <span class=format!("chart__swatch chart__series-{}", index % 8)
-                                        class:chart__swatch--bound=one.bound></span>
-                                    {name}
-                                </button>
-                            }
-                        }
-                    </For>
-                </div>
+                {legend(series, hidden, legend_label)}
             </figcaption>
             <Show when=empty>
                 <p class="muted chart__empty">"No data in this range."</p>
@@ -359,27 +302,8 @@ pub fn LineChart(
                 <svg node_ref=svg_ref viewBox=format!("0 0 {WIDTH} {HEIGHT}") class="chart__svg"
                     role="img" aria-label=move || format!("{svg_title}. {}", summary())
                     on:pointermove=pointer on:pointerleave=move |_| cursor.set(None)>
-                    // Value axis: four lines and their values.
-                    {move || (0..=4).map(|i| {
-                        let v = top.get() * f64::from(i) / 4.0;
-                        let at = y(v);
-                        view! {
-                            <line class="chart__grid" x1=LEFT x2=WIDTH - RIGHT y1=at y2=at/>
-                            <text class="chart__tick" x=LEFT - 6.0 y=at + 4.0 text-anchor="end">{unit(v)}</text>
-                        }
-                    }).collect_view()}
-                    // Time axis.
-                    {move || {
-                        let (start, end) = range.get();
-                        let every = tick_every(end - start);
-                        let day = end - start > 86_400.0;
-                        let first = (start / every).ceil() * every;
-                        (0..12).map(|i| first + every * f64::from(i)).take_while(|t| *t <= end).map(|t| view! {
-                            <text class="chart__tick" x=x(t) y=HEIGHT - 6.0 text-anchor="middle">
-                                {clock.get().format(t, day)}
-                            </text>
-                        }).collect_view()
-                    }}
+                    {move || value_axis(top.get(), y, unit)}
+                    {move || time_axis(range.get(), x, clock.get())}
                     {move || shown.get().into_iter().map(|s| {
                         let index = series.get_untracked().iter().position(|o| o.name == s.name).unwrap_or(0);
                         view! {
@@ -402,52 +326,184 @@ pub fn LineChart(
             </div>
             {move || {
                 let open = on_marker?;
-                let markers = markers.get();
-                let more = markers.len().saturating_sub(MARKERS_LISTED);
-                (!markers.is_empty()).then(|| view! {
-                    <ul class="chart__markers" aria-label=markers_label.clone()>
-                        {markers.into_iter().rev().take(MARKERS_LISTED).map(|m| {
-                            let when = clock.get_untracked().format(m.at, true);
-                            let text = format!("{when} {}", m.label);
-                            match m.kind {
-                                MarkerKind::Restart => view! {
-                                    <li><button type="button" class=format!("link-button {}", m.kind.class())
-                                        on:click=move |_| open.run(m.clone())>{text}</button></li>
-                                }.into_any(),
-                                _ => view! { <li class=m.kind.class()>{text}</li> }.into_any(),
-                            }
-                        }).collect_view()}
-                        {(more > 0).then(|| view! { <li class="muted">{format!("and {more} earlier")}</li> })}
-                    </ul>
-                })
+                marker_list(markers.get(), clock, open, markers_label.clone())
             }}
-            <details class="chart__table">
-                <summary>"Show the data as a table"</summary>
-                {move || {
-                    let series = series.get();
-                    let times = all_times.get();
-                    let every = (times.len() / TABLE_ROWS).max(1);
-                    view! {
-                        <table class="table">
-                            <thead><tr>
-                                <th scope="col">"Time"</th>
-                                {series.iter().map(|s| view! { <th scope="col">{s.name.clone()}</th> }).collect_view()}
-                            </tr></thead>
-                            <tbody>
-                                {times.iter().step_by(every).map(|t| view! {
-                                    <tr>
-                                        <th scope="row">{clock.get_untracked().format(*t, true)}</th>
-                                        {series.iter().map(|s| view! {
-                                            <td>{value_at(s, *t).map(unit).unwrap_or_else(|| "—".into())}</td>
-                                        }).collect_view()}
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    }
-                }}
-            </details>
+            {data_table(series, all_times, clock, unit)}
         </figure>
+    }
+}
+
+/// Where a key moves the read-out among `count` times from `at`: `Some(None)` hides it, `None`
+/// leaves the key to the page.
+fn read_out_moved(key: &str, count: usize, at: Option<usize>) -> Option<Option<usize>> {
+    if count == 0 {
+        return None;
+    }
+    match (key, at) {
+        ("ArrowRight", Some(i)) => Some(Some((i + 1).min(count - 1))),
+        ("ArrowLeft", Some(i)) => Some(Some(i.saturating_sub(1))),
+        ("ArrowRight" | "ArrowLeft" | "End", None) | ("End", _) => Some(Some(count - 1)),
+        ("Home", _) => Some(Some(0)),
+        ("Escape", _) => Some(None),
+        _ => None,
+    }
+}
+
+/// The value axis: four lines up to `top`, each with its value.
+fn value_axis(top: f64, y: impl Fn(f64) -> f64, unit: fn(f64) -> String) -> impl IntoView {
+    (0..=4)
+        .map(|i| {
+            let v = top * f64::from(i) / 4.0;
+            let at = y(v);
+            view! {
+                <line class="chart__grid" x1=LEFT x2=WIDTH - RIGHT y1=at y2=at/>
+                <text class="chart__tick" x=LEFT - 6.0 y=at + 4.0 text-anchor="end">{unit(v)}</text>
+            }
+        })
+        .collect_view()
+}
+
+/// The time axis: a tick at each round time of the range (a day's when it spans days).
+fn time_axis((start, end): (f64, f64), x: impl Fn(f64) -> f64, clock: Clock) -> impl IntoView {
+    let every = tick_every(end - start);
+    let day = end - start > 86_400.0;
+    let first = (start / every).ceil() * every;
+    (0..12)
+        .map(|i| first + every * f64::from(i))
+        .take_while(|t| *t <= end)
+        .map(|t| {
+            view! {
+                <text class="chart__tick" x=x(t) y=HEIGHT - 6.0 text-anchor="middle">
+                    {clock.format(t, day)}
+                </text>
+            }
+        })
+        .collect_view()
+}
+
+/// The chart in words, for assistive technology: each series' range and last value.
+fn summary_of(series: &[Series], unit: fn(f64) -> String) -> String {
+    if series.iter().all(|s| s.points.is_empty()) {
+        return "No data in this range.".to_string();
+    }
+    series
+        .iter()
+        .filter(|s| !s.points.is_empty())
+        .map(|s| {
+            let values = s.points.iter().map(|(_, v)| *v).filter(|v| v.is_finite());
+            let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| {
+                (l.min(v), h.max(v))
+            });
+            let last = s.points.last().map_or(0.0, |(_, v)| *v);
+            format!(
+                "{}: from {} to {}, last {}",
+                s.name,
+                unit(low),
+                unit(high),
+                unit(last)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The keys that show or hide each series.
+fn legend(
+    series: Signal<Vec<Series>>,
+    hidden: RwSignal<BTreeSet<String>>,
+    label: String,
+) -> impl IntoView {
+    view! {
+        <div class="chart__legend" role="group" aria-label=label>
+            <For each=move || series.get() key=|s| s.name.clone() let:one>
+                {
+                    let name = one.name.clone();
+                    let index = series.get_untracked().iter().position(|s| s.name == name).unwrap_or(0);
+                    let pressed = {
+                        let name = name.clone();
+                        move || (!hidden.get().contains(&name)).to_string()
+                    };
+                    let toggle = {
+                        let name = name.clone();
+                        move |_| hidden.update(|hidden| {
+                            if !hidden.remove(&name) {
+                                hidden.insert(name.clone());
+                            }
+                        })
+                    };
+                    view! {
+                        <button type="button" class="chart__key" aria-pressed=pressed on:click=toggle>
+                            <span class=format!("chart__swatch chart__series-{}", index % 8)
+                                class:chart__swatch--bound=one.bound></span>
+                            {name}
+                        </button>
+                    }
+                }
+            </For>
+        </div>
+    }
+}
+
+/// What happened in the range, newest first, a restart opening the events around it.
+fn marker_list(
+    markers: Vec<Marker>,
+    clock: Signal<Clock>,
+    open: Callback<Marker>,
+    label: String,
+) -> Option<impl IntoView> {
+    let more = markers.len().saturating_sub(MARKERS_LISTED);
+    (!markers.is_empty()).then(|| view! {
+        <ul class="chart__markers" aria-label=label>
+            {markers.into_iter().rev().take(MARKERS_LISTED).map(|m| {
+                let when = clock.get_untracked().format(m.at, true);
+                let text = format!("{when} {}", m.label);
+                match m.kind {
+                    MarkerKind::Restart => view! {
+                        <li><button type="button" class=format!("link-button {}", m.kind.class())
+                            on:click=move |_| open.run(m.clone())>{text}</button></li>
+                    }.into_any(),
+                    _ => view! { <li class=m.kind.class()>{text}</li> }.into_any(),
+                }
+            }).collect_view()}
+            {(more > 0).then(|| view! { <li class="muted">{format!("and {more} earlier")}</li> })}
+        </ul>
+    })
+}
+
+/// The series as a table, a row per time (at most `TABLE_ROWS`), on demand.
+fn data_table(
+    series: Signal<Vec<Series>>,
+    all_times: Memo<Vec<f64>>,
+    clock: Signal<Clock>,
+    unit: fn(f64) -> String,
+) -> impl IntoView {
+    view! {
+        <details class="chart__table">
+            <summary>"Show the data as a table"</summary>
+            {move || {
+                let series = series.get();
+                let times = all_times.get();
+                let every = (times.len() / TABLE_ROWS).max(1);
+                view! {
+                    <table class="table">
+                        <thead><tr>
+                            <th scope="col">"Time"</th>
+                            {series.iter().map(|s| view! { <th scope="col">{s.name.clone()}</th> }).collect_view()}
+                        </tr></thead>
+                        <tbody>
+                            {times.iter().step_by(every).map(|t| view! {
+                                <tr>
+                                    <th scope="row">{clock.get_untracked().format(*t, true)}</th>
+                                    {series.iter().map(|s| view! {
+                                        <td>{value_at(s, *t).map(unit).unwrap_or_else(|| "—".into())}</td>
+                                    }).collect_view()}
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }
+            }}
+        </details>
     }
 }
 

@@ -4,23 +4,27 @@
 
 use std::fmt;
 
+use uuid::Uuid;
+
 /// A path with `{name}` parameters, as the route table and the OpenAPI document write it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Template(pub &'static str);
 
 impl Template {
-    /// The path with its parameters filled in, in order: `PROJECT.at(&[&id])`.
-    pub fn at(self, values: &[&dyn fmt::Display]) -> String {
-        let mut path = String::with_capacity(self.0.len() + 36 * values.len());
-        let mut values = values.iter();
+    /// The path with its parameters filled in, in order: `PROJECT.at(&[id])`. Ids are written
+    /// as the API writes them (hyphenated, lowercase), without the formatting machinery.
+    pub fn at(self, ids: &[Uuid]) -> String {
+        let mut path = String::with_capacity(self.0.len() + 36 * ids.len());
+        let mut ids = ids.iter();
         let mut rest = self.0;
+        let mut buffer = Uuid::encode_buffer();
         while let Some(open) = rest.find('{') {
             path.push_str(&rest[..open]);
             let close = rest[open..]
                 .find('}')
                 .map_or(rest.len(), |at| open + at + 1);
-            match values.next() {
-                Some(value) => path.push_str(&value.to_string()),
+            match ids.next() {
+                Some(id) => path.push_str(id.hyphenated().encode_lower(&mut buffer)),
                 None => path.push_str(&rest[open..close]),
             }
             rest = &rest[close..];
@@ -230,10 +234,10 @@ mod tests {
 
     #[test]
     fn a_template_is_filled_in_order() {
-        let id = uuid::Uuid::nil();
+        let (org, id) = (Uuid::from_u128(1), Uuid::nil());
         assert_eq!(
-            WEBHOOK.at(&[&"org", &id]),
-            format!("/organization/org/webhook/{id}")
+            WEBHOOK.at(&[org, id]),
+            format!("/organization/{org}/webhook/{id}")
         );
         assert_eq!(ORGANIZATIONS.at(&[]), "/organization");
         // A value left out leaves its parameter as it was, for the server's tests to notice.

@@ -62,13 +62,13 @@ const ROUTES: &[Route] = &[
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        500_000,
+        505_000,
         ORGANIZATION,
     ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
-        500_000,
+        505_000,
         ORGANIZATION,
     ),
     route(
@@ -80,7 +80,7 @@ const ROUTES: &[Route] = &[
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        500_000,
+        505_000,
         ORGANIZATION,
     ),
     route(

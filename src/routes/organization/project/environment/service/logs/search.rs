@@ -25,7 +25,7 @@ use crate::api::{use_api, Api, ApiError};
 use crate::components::download::download_text;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
-use crate::state::toasts::use_toasts;
+use crate::state::toasts::{use_toasts, Toasts};
 
 /// Lines a page, as the platform's console pages them.
 const PAGE: usize = 200;
@@ -112,6 +112,104 @@ async fn choices(
     (pods.unwrap_or_default(), versions.unwrap_or_default())
 }
 
+/// What the lines shown are: how many, whether filtered.
+fn summary_of(count: usize, filter: &LogFilter) -> String {
+    let filtered = filter.level.is_some()
+        || filter.pod.is_some()
+        || filter.version.is_some()
+        || !filter.text.trim().is_empty();
+    let lines = if count == 1 { "line" } else { "lines" };
+    match (count, filtered) {
+        (0, true) => "No line matches the filter in this range.".to_string(),
+        (0, false) => "No line printed in this range.".to_string(),
+        (count, true) => format!("{count} {lines} matching, newest first."),
+        (count, false) => format!("{count} {lines}, newest first."),
+    }
+}
+
+/// A search's state: the lines found and how reading them goes, its window, and its count (each
+/// new search outdates the answers of the searches before it).
+#[derive(Clone, Copy)]
+struct Search {
+    api: Api,
+    toasts: Toasts,
+    cluster: Signal<Option<Uuid>>,
+    filter: Memo<LogFilter>,
+    window: RwSignal<(f64, f64)>,
+    records: RwSignal<Vec<LogRecord>>,
+    reading: RwSignal<Reading>,
+    searches: StoredValue<u64>,
+}
+
+impl Search {
+    /// The page of lines before the oldest shown.
+    fn older(self) {
+        let (Some(cluster), Some(oldest)) = (
+            self.cluster.get_untracked(),
+            self.records.with_untracked(|r| r.last().map(|r| r.nanos)),
+        ) else {
+            return;
+        };
+        let (filter, window) = (self.filter.get_untracked(), self.window.get_untracked());
+        let (api, toasts, searches, records, reading) = (
+            self.api,
+            self.toasts,
+            self.searches,
+            self.records,
+            self.reading,
+        );
+        let search = searches.get_value();
+        reading.set(Reading::Loading);
+        spawn_local(async move {
+            let answer = api
+                .log_records(cluster, &page(&filter, (nanos(window.0), oldest), true))
+                .await;
+            if searches.get_value() != search {
+                return;
+            }
+            match answer {
+                Ok(found) => {
+                    let older = found.len() >= PAGE;
+                    records.update(|records| records.extend(found));
+                    reading.set(Reading::Shown { older });
+                }
+                Err(error) => {
+                    toasts.error(error.to_string());
+                    reading.set(Reading::Shown { older: true });
+                }
+            }
+        });
+    }
+
+    /// The lines after the newest one seen, above it.
+    fn follow(self) {
+        let Some(cluster) = self.cluster.get_untracked() else {
+            return;
+        };
+        let (filter, window) = (self.filter.get_untracked(), self.window.get_untracked());
+        let from = self
+            .records
+            .with_untracked(|r| r.first().map(|r| r.nanos + 1))
+            .unwrap_or_else(|| nanos(window.0));
+        let (api, toasts, searches, records) = (self.api, self.toasts, self.searches, self.records);
+        let search = searches.get_value();
+        spawn_local(async move {
+            let span = (from, nanos(now_seconds()));
+            let answer = api.log_records(cluster, &page(&filter, span, false)).await;
+            if searches.get_value() != search {
+                return;
+            }
+            match answer {
+                // Newest first already (`log_records`): above the lines shown.
+                Ok(found) => records.update(|records| {
+                    records.splice(0..0, found);
+                }),
+                Err(error) => toasts.error(error.to_string()),
+            }
+        });
+    }
+}
+
 #[component]
 pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
     let api = use_api();
@@ -168,36 +266,17 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
         });
     });
 
-    let older = move |_| {
-        let (Some(cluster), Some(oldest)) = (
-            cluster_id(),
-            records.with_untracked(|r| r.last().map(|r| r.nanos)),
-        ) else {
-            return;
-        };
-        let (filter, window) = (filter.get_untracked(), window.get_untracked());
-        let search = searches.get_value();
-        reading.set(Reading::Loading);
-        spawn_local(async move {
-            let answer = api
-                .log_records(cluster, &page(&filter, (nanos(window.0), oldest), true))
-                .await;
-            if searches.get_value() != search {
-                return;
-            }
-            match answer {
-                Ok(found) => {
-                    let older = found.len() >= PAGE;
-                    records.update(|records| records.extend(found));
-                    reading.set(Reading::Shown { older });
-                }
-                Err(error) => {
-                    toasts.error(error.to_string());
-                    reading.set(Reading::Shown { older: true });
-                }
-            }
-        });
+    let search = Search {
+        api,
+        toasts,
+        cluster: Signal::derive(cluster_id),
+        filter,
+        window,
+        records,
+        reading,
+        searches,
     };
+    let older = move |_| search.older();
 
     // Following: the lines after the newest one seen, every few seconds while the tab is shown.
     poll(
@@ -206,28 +285,7 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
             let shown = matches!(reading.get(), Reading::Shown { .. });
             (following.get() && shown).then_some(FOLLOW_EVERY)
         },
-        move || {
-            let Some(cluster) = cluster_id() else { return };
-            let (filter, window) = (filter.get_untracked(), window.get_untracked());
-            let from = records
-                .with_untracked(|r| r.first().map(|r| r.nanos + 1))
-                .unwrap_or_else(|| nanos(window.0));
-            let search = searches.get_value();
-            spawn_local(async move {
-                let span = (from, nanos(now_seconds()));
-                let answer = api.log_records(cluster, &page(&filter, span, false)).await;
-                if searches.get_value() != search {
-                    return;
-                }
-                match answer {
-                    // Newest first already (`log_records`): above the lines shown.
-                    Ok(found) => records.update(|records| {
-                        records.splice(0..0, found);
-                    }),
-                    Err(error) => toasts.error(error.to_string()),
-                }
-            });
-        },
+        move || search.follow(),
     );
 
     let choices = resource(move || {
@@ -251,16 +309,7 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
     };
     let summary = move || {
         let count = records.with(Vec::len);
-        let filtered = filter.with(|f| {
-            f.level.is_some() || f.pod.is_some() || f.version.is_some() || !f.text.trim().is_empty()
-        });
-        let lines = if count == 1 { "line" } else { "lines" };
-        match (count, filtered) {
-            (0, true) => "No line matches the filter in this range.".to_string(),
-            (0, false) => "No line printed in this range.".to_string(),
-            (count, true) => format!("{count} {lines} matching, newest first."),
-            (count, false) => format!("{count} {lines}, newest first."),
-        }
+        filter.with(|filter| summary_of(count, filter))
     };
 
     // Drawn again only when the API is found to lack log search, not at each answer.
