@@ -218,6 +218,7 @@ pub fn smarthost(field: &str, value: &str) -> Option<FieldError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     fn slack() -> AlertReceiverUpdate {
         AlertReceiverUpdate {
@@ -274,12 +275,7 @@ mod tests {
             },
             auth_password: None,
         };
-        let fields: Vec<String> = update
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|error| error.field)
-            .collect();
+        let fields = refused_fields(update.validate());
         assert_eq!(fields, ["to", "smarthost"]);
     }
 }

@@ -175,6 +175,7 @@ pub struct ClusterTokenStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn upgrades_go_one_version_at_a_time() {
@@ -193,23 +194,13 @@ mod tests {
             version: Some("1.99".into()),
             production: true,
         };
-        let fields: Vec<String> = request
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(request.validate());
         assert_eq!(fields, ["region", "version"]);
         let lock = ClusterLockRequest {
             reason: "".into(),
             ttl_in_days: 0,
         };
-        let fields: Vec<String> = lock
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(lock.validate());
         assert_eq!(fields, ["reason", "ttl_in_days"]);
     }
 }

@@ -252,6 +252,7 @@ impl DatabaseRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn a_database_goes_only_to_its_version_or_newer() {
@@ -296,12 +297,7 @@ mod tests {
             r#"{"name": "db", "type": "POSTGRESQL", "version": "16.x", "mode": "MANAGED", "storage": 0}"#,
         )
         .unwrap();
-        let fields: Vec<String> = request
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(request.validate());
         assert_eq!(fields, ["version", "storage"]);
         assert_eq!(request.accessibility, DatabaseAccessibility::Private);
         assert_eq!(request.cpu, 250);

@@ -31,6 +31,16 @@ impl FieldError {
     }
 }
 
+/// The fields a check refused, in its order; none when it passed. What rule tests compare.
+pub fn refused_fields(checked: Result<(), Vec<FieldError>>) -> Vec<String> {
+    checked
+        .err()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|error| error.field)
+        .collect()
+}
+
 /// A wire string that is not one of an enumeration's values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownValue {

@@ -159,6 +159,7 @@ pub struct GitTokenAssociatedService {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     fn request(kind: GitProvider, token: Option<&str>, workspace: Option<&str>) -> GitTokenRequest {
         GitTokenRequest {
@@ -171,28 +172,19 @@ mod tests {
         }
     }
 
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|error| error.field)
-            .collect()
-    }
-
     #[test]
     fn a_token_is_required_unless_one_is_kept() {
         let without = request(GitProvider::ProviderC, None, None);
-        assert_eq!(fields(without.validate(&[])), ["token"]);
+        assert_eq!(refused_fields(without.validate(&[])), ["token"]);
         assert!(without.validate(&[GIT_TOKEN_SECRET]).is_ok());
         let spaced = request(GitProvider::ProviderC, Some("ab cd"), None);
-        assert_eq!(fields(spaced.validate(&[])), ["token"]);
+        assert_eq!(refused_fields(spaced.validate(&[])), ["token"]);
     }
 
     #[test]
     fn provider_g_needs_a_workspace() {
         let bare = request(GitProvider::ProviderG, Some("t0k3n"), None);
-        assert_eq!(fields(bare.validate(&[])), ["workspace"]);
+        assert_eq!(refused_fields(bare.validate(&[])), ["workspace"]);
         let given = request(GitProvider::ProviderG, Some("t0k3n"), Some("acme"));
         assert!(given.validate(&[]).is_ok());
     }

@@ -76,6 +76,7 @@ impl AnnotationsGroupRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn keys_are_required_and_unique() {
@@ -88,12 +89,7 @@ mod tests {
             name: "team".into(),
             labels: vec![label("team"), label(""), label("team")],
         };
-        let fields: Vec<String> = request
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(request.validate());
         assert_eq!(fields, ["labels[1].key", "labels[2].key"]);
     }
 

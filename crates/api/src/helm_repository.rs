@@ -174,6 +174,7 @@ impl HelmRepositoryRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn a_kind_asks_for_every_field_it_requires() {
@@ -195,22 +196,13 @@ mod tests {
         }
     }
 
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| e.field)
-            .collect()
-    }
-
     #[test]
     fn urls_follow_the_kind() {
         assert!(request(HelmRepositoryKind::Https, "https://charts.example")
             .validate(&[])
             .is_ok());
         assert_eq!(
-            fields(request(HelmRepositoryKind::Https, "oci://r.example").validate(&[])),
+            refused_fields(request(HelmRepositoryKind::Https, "oci://r.example").validate(&[])),
             ["url"]
         );
         assert!(
@@ -219,7 +211,7 @@ mod tests {
                 .is_ok()
         );
         assert_eq!(
-            fields(request(HelmRepositoryKind::OciGenericCr, "oci://").validate(&[])),
+            refused_fields(request(HelmRepositoryKind::OciGenericCr, "oci://").validate(&[])),
             ["url"]
         );
     }
@@ -227,7 +219,7 @@ mod tests {
     #[test]
     fn ecr_needs_its_credentials() {
         assert_eq!(
-            fields(request(HelmRepositoryKind::OciEcr, "oci://ecr.example").validate(&[])),
+            refused_fields(request(HelmRepositoryKind::OciEcr, "oci://ecr.example").validate(&[])),
             [
                 "config.region",
                 "config.access_key_id",

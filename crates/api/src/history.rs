@@ -412,6 +412,7 @@ fn billionths(number: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn iso_durations_read_back() {
@@ -446,12 +447,7 @@ mod tests {
             git_commit_id: Some("main".into()),
             ..query
         };
-        let fields: Vec<String> = wrong
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(wrong.validate());
         assert_eq!(fields, ["pageSize", "page", "git_commit_id"]);
         assert_eq!(iso_duration(45), "PT45S");
     }

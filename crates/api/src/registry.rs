@@ -302,6 +302,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::refused_fields;
 
     fn request(
         kind: RegistryKind,
@@ -315,15 +316,6 @@ mod tests {
             url: url.map(str::to_string),
             config,
         }
-    }
-
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| e.field)
-            .collect()
     }
 
     #[test]
@@ -352,7 +344,7 @@ mod tests {
             Some("https://elsewhere.example"),
             config,
         );
-        assert_eq!(fields(wrong.validate(&[])), ["url"]);
+        assert_eq!(refused_fields(wrong.validate(&[])), ["url"]);
     }
 
     #[test]
@@ -366,7 +358,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            fields(request(RegistryKind::GenericCr, url, password_alone).validate(&[])),
+            refused_fields(request(RegistryKind::GenericCr, url, password_alone).validate(&[])),
             ["config.username"]
         );
     }
@@ -378,11 +370,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            fields(request(RegistryKind::GenericCr, None, config.clone()).validate(&[])),
+            refused_fields(request(RegistryKind::GenericCr, None, config.clone()).validate(&[])),
             ["url"]
         );
         assert_eq!(
-            fields(
+            refused_fields(
                 request(
                     RegistryKind::GenericCr,
                     Some("http://r.example"),
@@ -414,7 +406,7 @@ mod tests {
             Default::default(),
         );
         assert_eq!(
-            fields(ecr.validate(&[])),
+            refused_fields(ecr.validate(&[])),
             [
                 "config.region",
                 "config.access_key_id",
@@ -438,7 +430,7 @@ mod tests {
             Default::default(),
         );
         assert_eq!(
-            fields(artifact.validate(&[])),
+            refused_fields(artifact.validate(&[])),
             ["config.region", "config.json_credentials"]
         );
     }

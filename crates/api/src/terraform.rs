@@ -433,18 +433,10 @@ impl TerraformRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     fn request(json: &str) -> TerraformRequest {
         serde_json::from_str(json).unwrap()
-    }
-
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| e.field)
-            .collect()
     }
 
     const SOURCE: &str = r#""terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git"}}}"#;
@@ -454,11 +446,14 @@ mod tests {
         let none = request(&format!(
             r#"{{"name": "infra", {SOURCE}, "backend": {{}}, "engine": "TERRAFORM", "timeout_sec": -1}}"#
         ));
-        assert_eq!(fields(none.validate(&[])), ["backend", "timeout_sec"]);
+        assert_eq!(
+            refused_fields(none.validate(&[])),
+            ["backend", "timeout_sec"]
+        );
         let two = request(&format!(
             r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}, "user_provided": {{}}}}, "engine": "OPEN_TOFU"}}"#
         ));
-        assert_eq!(fields(two.validate(&[])), ["backend"]);
+        assert_eq!(refused_fields(two.validate(&[])), ["backend"]);
         let one = request(&format!(
             r#"{{"name": "infra", {SOURCE}, "backend": {{"kubernetes": {{}}}}, "engine": "TERRAFORM", "timeout_sec": 0}}"#
         ));
@@ -476,11 +471,11 @@ mod tests {
         assert!(with(r#"{"type": "file", "path": "docker/fragment"}"#).is_ok());
         assert!(with(r#"{"type": "inline", "content": "RUN apk add jq"}"#).is_ok());
         assert_eq!(
-            fields(with(r#"{"type": "file"}"#)),
+            refused_fields(with(r#"{"type": "file"}"#)),
             ["dockerfile_fragment.path"]
         );
         assert_eq!(
-            fields(with(r#"{"type": "inline", "path": "docker/fragment"}"#)),
+            refused_fields(with(r#"{"type": "inline", "path": "docker/fragment"}"#)),
             ["dockerfile_fragment.content"]
         );
     }
@@ -492,10 +487,10 @@ mod tests {
                 "terraform_variables_source": {{"tf_vars": [{{"key": "token", "secret": true}}, {{"key": "region"}}]}}}}"#
         ));
         assert_eq!(
-            fields(update.validate(&["token"])),
+            refused_fields(update.validate(&["token"])),
             ["terraform_variables_source.tf_vars[1].value"]
         );
-        assert_eq!(fields(update.validate(&[])).len(), 2);
+        assert_eq!(refused_fields(update.validate(&[])).len(), 2);
     }
 
     #[test]

@@ -243,19 +243,12 @@ impl CustomRoleRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn name_and_role_are_required_and_scope_is_admin_only() {
         let now = Utc::now();
-        let fields = |request: ApiTokenRequest| -> Vec<String> {
-            request
-                .validate(now)
-                .err()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|e| e.field)
-                .collect()
-        };
+        let fields = |request: ApiTokenRequest| refused_fields(request.validate(now));
         assert_eq!(fields(ApiTokenRequest::default()), ["name", "role_id"]);
         let valid = ApiTokenRequest {
             name: "ci".into(),

@@ -349,15 +349,11 @@ impl AliasRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     #[test]
     fn override_needs_value_scope_and_parent() {
-        let fields: Vec<String> = OverrideRequest::default()
-            .validate()
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(OverrideRequest::default().validate());
         assert_eq!(fields, ["value", "override_scope", "override_parent_id"]);
     }
 
@@ -370,12 +366,7 @@ mod tests {
             description: None,
             enable_interpolation_in_file: false,
         };
-        let fields: Vec<String> = request
-            .validate(false)
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
+        let fields = refused_fields(request.validate(false));
         assert_eq!(fields, ["key", "value", "mount_path"]);
     }
 

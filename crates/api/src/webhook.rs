@@ -284,6 +284,7 @@ pub struct DeliveryAttempt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refused_fields;
 
     fn request(kind: WebhookKind, url: &str) -> WebhookRequest {
         WebhookRequest {
@@ -298,15 +299,6 @@ mod tests {
         }
     }
 
-    fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-        result
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|e| e.field)
-            .collect()
-    }
-
     #[test]
     fn target_urls_are_http_and_slack_ones_chat_endpoints() {
         assert!(request(WebhookKind::Standard, "https://example.com/hook")
@@ -316,18 +308,18 @@ mod tests {
             .validate()
             .is_ok());
         assert_eq!(
-            fields(request(WebhookKind::Standard, "ftp://x").validate()),
+            refused_fields(request(WebhookKind::Standard, "ftp://x").validate()),
             ["target_url"]
         );
         assert_eq!(
-            fields(request(WebhookKind::Standard, "https://").validate()),
+            refused_fields(request(WebhookKind::Standard, "https://").validate()),
             ["target_url"]
         );
         // Left empty, it is missing, not malformed.
         let empty = request(WebhookKind::Standard, "").validate().unwrap_err();
         assert_eq!(empty[0].message, "is required");
         assert_eq!(
-            fields(request(WebhookKind::Slack, "https://example.com/hook").validate()),
+            refused_fields(request(WebhookKind::Slack, "https://example.com/hook").validate()),
             ["target_url"]
         );
         assert!(
@@ -343,7 +335,7 @@ mod tests {
         none.events.clear();
         none.project_names_filter = vec!["shop".into(), " ".into()];
         assert_eq!(
-            fields(none.validate()),
+            refused_fields(none.validate()),
             ["events", "project_names_filter[1]"]
         );
         let unknown: Result<WebhookRequest, _> = serde_json::from_str(

@@ -2,7 +2,7 @@
 //! field noticed, a wrong value named by its path), and each broken field named.
 
 use platform_api::application::ApplicationRequest;
-use platform_api::error::FieldError;
+use platform_api::error::refused_fields;
 use platform_api::flat::{noticing, Noticed};
 use platform_api::git_repository::GitRepositoryRequest;
 use platform_api::ports::PortRequest;
@@ -11,22 +11,13 @@ use platform_api::runtime::RuntimeRequest;
 use platform_api::variable::VariableCreation;
 use serde_json::{json, Value};
 
-fn fields(result: Result<(), Vec<FieldError>>) -> Vec<String> {
-    result
-        .err()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|error| error.field)
-        .collect()
-}
-
 #[test]
 fn project_request_names_each_broken_field() {
     let request = ProjectRequest {
         name: String::new(),
         description: Some("d".repeat(300)),
     };
-    assert_eq!(fields(request.validate()), ["name", "description"]);
+    assert_eq!(refused_fields(request.validate()), ["name", "description"]);
 }
 
 #[test]
@@ -61,7 +52,7 @@ fn application_request_names_nested_fields() {
         },
     };
     assert_eq!(
-        fields(request.validate()),
+        refused_fields(request.validate()),
         [
             "git_repository.url",
             "cpu",

@@ -59,17 +59,52 @@ struct Walk {
     used: std::collections::BTreeSet<String>,
     pages: (usize, usize),
     actions: (usize, usize),
-    /// The pages whose answers hold alternatives (`oneOf`, `anyOf`), with the most one of
-    /// their lists holds: each is walked again with every other alternative.
-    with_alternatives: Vec<(String, String, usize)>,
+    /// The pages whose answers hold alternatives (`oneOf`, `anyOf`), with the operations they
+    /// read that hold some and how many: each is walked again with the other alternatives.
+    with_alternatives: Vec<PageWithAlternatives>,
+}
+
+/// A page whose answers hold alternatives: its name, its address, and each operation it read
+/// (`METHOD template`) with the most alternatives one of that answer's lists holds and whether it
+/// is the page's own (read at an address holding the last id of the page's).
+struct PageWithAlternatives {
+    name: String,
+    path: String,
+    reads: BTreeMap<String, (usize, bool)>,
+}
+
+impl PageWithAlternatives {
+    /// What the page shows in its answers' `alternative`: each operation answering with it, named
+    /// with the page for its own (a page shows every shape of what it is about) and alone for
+    /// what it reads for context (the switcher's list, the clusters: one page shows each shape).
+    fn shows(&self, alternative: usize) -> Vec<(String, usize, Option<String>)> {
+        self.reads
+            .iter()
+            .filter(|(_, (count, _))| alternative < *count)
+            .map(|(operation, (_, own))| {
+                let page = own.then(|| self.name.clone());
+                (operation.clone(), alternative, page)
+            })
+            .collect()
+    }
+}
+
+/// The last id of a page's address (`…/service/{id}/settings` → the service's).
+fn last_id(path: &str) -> Option<&str> {
+    path.split('/')
+        .rfind(|segment| uuid::Uuid::parse_str(segment).is_ok())
 }
 
 impl Walk {
     /// What the stand-in saw since the last check, outside the document and its enhancements,
     /// and the errors the page shows now.
     async fn problems(&mut self, during: &str) -> anyhow::Result<Vec<String>> {
-        // Late answers and polls land before we look.
-        tokio::time::sleep(Duration::from_millis(600)).await;
+        settle().await;
+        self.problems_seen(during).await
+    }
+
+    /// `problems`, without waiting for late answers first.
+    async fn problems_seen(&mut self, during: &str) -> anyhow::Result<Vec<String>> {
         let mut problems = Vec::new();
         for seen in self.stand_in.seen() {
             if let Some(operation) = &seen.operation {
@@ -108,24 +143,29 @@ impl Walk {
             self.browser.wait_until_gone(".skeleton").await
         }
         .await;
+        settle().await;
         if self.stand_in.alternative() == 0 {
-            tokio::time::sleep(Duration::from_millis(600)).await;
-            let alternatives = self
+            let own = last_id(path);
+            let reads: BTreeMap<String, (usize, bool)> = self
                 .stand_in
                 .seen()
                 .iter()
                 .filter_map(|seen| {
                     let template = seen.operation.as_deref()?;
-                    Some(self.stand_in.alternatives_of(&seen.method, template))
+                    let count = self.stand_in.alternatives_of(&seen.method, template);
+                    let is_own = own.is_some_and(|id| seen.path.contains(id));
+                    (count > 1).then(|| (format!("{} {template}", seen.method), (count, is_own)))
                 })
-                .max()
-                .unwrap_or(0);
-            if alternatives > 1 {
-                self.with_alternatives
-                    .push((name.to_string(), path.to_string(), alternatives));
+                .collect();
+            if !reads.is_empty() {
+                self.with_alternatives.push(PageWithAlternatives {
+                    name: name.to_string(),
+                    path: path.to_string(),
+                    reads,
+                });
             }
         }
-        let mut problems = self.problems(name).await?;
+        let mut problems = self.problems_seen(name).await?;
         if let Err(error) = loaded {
             problems.push(format!("never loaded: {error:#}"));
         }
@@ -145,9 +185,10 @@ impl Walk {
     where
         F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
     {
-        self.problems("before an action").await?;
+        // What came since the last look (the page or action before settled then) is not lost.
+        let mut problems = self.problems_seen(&format!("before {name}")).await?;
         let pressed = press(&self.browser).await;
-        let mut problems = self.problems(name).await?;
+        problems.extend(self.problems(name).await?);
         if let Err(error) = pressed {
             problems.push(format!("could not be pressed: {error:#}"));
         }
@@ -172,6 +213,11 @@ impl Walk {
         }
         Ok(())
     }
+}
+
+/// Lets late answers and polls land before we look.
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(600)).await;
 }
 
 /// Clicks the button of the page's actions labelled `label`.
@@ -293,12 +339,29 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     }
     // Every alternative of every `oneOf` the pages read, in turn: a page reading only the
     // first would miss an answer's other shapes (credentials of another kind, a chart from a
-    // repository rather than git).
-    for (name, path, alternatives) in std::mem::take(&mut walk.with_alternatives) {
-        for alternative in 1..alternatives {
+    // repository rather than git, and what the page reads further for it). A page shows each
+    // shape of its own records; a record read for context (the environment's services in the
+    // switcher of every service page) is shown in each shape by the first page that reads it.
+    let mut shown = std::collections::BTreeSet::new();
+    for page in std::mem::take(&mut walk.with_alternatives) {
+        let most = page
+            .reads
+            .values()
+            .map(|(count, _)| *count)
+            .max()
+            .unwrap_or(0);
+        for alternative in 1..most {
+            let shows = page.shows(alternative);
+            if shows.iter().all(|what| shown.contains(what)) {
+                continue;
+            }
+            shown.extend(shows);
             stand_in.set_alternative(alternative);
-            walk.page(&format!("{name}, alternative {alternative}"), &path)
-                .await?;
+            walk.page(
+                &format!("{}, alternative {alternative}", page.name),
+                &page.path,
+            )
+            .await?;
         }
     }
     stand_in.set_alternative(0);
