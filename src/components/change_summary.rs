@@ -14,6 +14,7 @@ use uuid::Uuid;
 use crate::api::review::Place;
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
+use crate::components::commit_text::CommitText;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::state::resource::resource;
@@ -286,17 +287,10 @@ fn CommitList(commits: Vec<Commit>) -> impl IntoView {
     view! {
         <ol class="commits" aria-label="Commits">
             {commits.into_iter().map(|commit| {
-                let subject = commit.message.lines().next().unwrap_or_default().to_string();
+                let id = commit.git_commit_id.clone();
                 view! {
-                    <li class="commit" data-commit=commit.git_commit_id.clone()>
-                        <div class="commit__text">
-                            <span class="commit__subject">{subject}</span>
-                            <span class="muted commit__meta">
-                                <span class="mono">{short_id(&commit.git_commit_id)}</span>
-                                {commit.author_name}
-                                <RelativeTime at=commit.created_at/>
-                            </span>
-                        </div>
+                    <li class="commit" data-commit=id>
+                        <CommitText commit/>
                     </li>
                 }
             }).collect_view()}

@@ -7,6 +7,7 @@ pub mod change_summary;
 pub mod chart;
 pub mod check_note;
 pub mod command_palette;
+pub mod commit_text;
 pub mod confirm_button;
 pub mod copy_button;
 pub mod credential_fields;

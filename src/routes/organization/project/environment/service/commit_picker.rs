@@ -7,9 +7,9 @@ use platform_api::{Commit, ServiceType};
 use uuid::Uuid;
 
 use crate::api::use_api;
+use crate::components::commit_text::CommitText;
 use crate::components::empty_state::EmptyState;
 use crate::components::loaded::loaded;
-use crate::components::relative_time::RelativeTime;
 use crate::state::resource::resource;
 
 #[component]
@@ -95,24 +95,16 @@ fn Commits(
             {commits.into_iter().map(|commit| {
                 let is_deployed = deployed.as_deref() == Some(commit.git_commit_id.as_str());
                 let id = commit.git_commit_id.clone();
-                let subject = commit.message.lines().next().unwrap_or_default().to_string();
+                let picked = id.clone();
                 view! {
-                    <li class="commit" data-commit=commit.git_commit_id.clone()>
-                        <div class="commit__text">
-                            <span class="commit__subject">{subject}</span>
-                            <span class="muted commit__meta">
-                                <span class="mono">{platform_api::short_id(&commit.git_commit_id)}</span>
-                                {(!commit.tag.is_empty()).then(|| view! { <span class="commit__tag">{commit.tag}</span> })}
-                                {commit.author_name}
-                                <RelativeTime at=commit.created_at/>
-                            </span>
-                        </div>
+                    <li class="commit" data-commit=id>
+                        <CommitText commit/>
                         {if is_deployed {
                             view! { <span class="muted">"Deployed"</span> }.into_any()
                         } else {
                             view! {
                                 <button type="button" class="button button--small button--primary"
-                                    on:click=move |_| pick.run(id.clone())>
+                                    on:click=move |_| pick.run(picked.clone())>
                                     "Deploy"
                                 </button>
                             }

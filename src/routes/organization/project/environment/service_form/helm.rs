@@ -213,13 +213,6 @@ pub fn HelmForm(
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
     let source = ChartSource::of(&initial.source);
     let (chart_names, chart_versions) = source.suggestions(org);
-    let ChartSource {
-        from_repository,
-        helm_repository,
-        chart_name,
-        chart_version,
-        git,
-    } = source;
     let kept_file = initial.values_override.file.clone();
     let values = RwSignal::new(inline_values(kept_file.as_ref()));
     let set = Rows::new(initial.values_override.set.iter().map(SetPair::of));
@@ -263,20 +256,20 @@ pub fn HelmForm(
                 <TextField label="Description" name="description" value=description errors/>
             </div>
             <SourceChoice legend="Chart" name="helm-source" first="From a helm repository"
-                second="From a git repository" first_chosen=from_repository/>
+                second="From a git repository" first_chosen=source.from_repository/>
             <div class="form-grid">
-                {move || if from_repository.get() {
+                {move || if source.from_repository.get() {
                     view! {
-                        <HelmRepositoryField org name="source.repository.repository_id" value=helm_repository errors/>
-                        <TextField label="Chart name" name="source.repository.chart_name" value=chart_name
+                        <HelmRepositoryField org name="source.repository.repository_id" value=source.helm_repository errors/>
+                        <TextField label="Chart name" name="source.repository.chart_name" value=source.chart_name
                             errors required=true placeholder="ingress-nginx" suggestions=chart_names/>
                         <TextField label="Chart version" name="source.repository.chart_version"
-                            value=chart_version errors required=true placeholder="4.10.0"
+                            value=source.chart_version errors required=true placeholder="4.10.0"
                             suggestions=chart_versions/>
                     }.into_any()
                 } else {
                     view! {
-                        <GitRepositoryFields git prefix="source.git.git_repository" errors
+                        <GitRepositoryFields git=source.git prefix="source.git.git_repository" errors
                             root_label="Chart directory" root_hint="Where Chart.yaml is in the repository."/>
                     }.into_any()
                 }}

@@ -211,25 +211,7 @@ pub fn JobForm(
     let name = RwSignal::new(initial.name.clone());
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
     let when = ScheduleFields::of(&initial.schedule);
-    let ScheduleFields {
-        job_type,
-        schedule,
-        timezone,
-        on_start,
-        on_stop,
-        on_delete,
-        arguments,
-        entrypoint,
-    } = when;
     let source = SourceFields::of(&initial.source);
-    let SourceFields {
-        from_git,
-        git,
-        dockerfile,
-        registry,
-        image_name,
-        tag,
-    } = source;
     let cpu = RwSignal::new(initial.cpu.to_string());
     let memory = RwSignal::new(initial.memory.to_string());
     let max_duration = RwSignal::new(initial.max_duration_seconds.to_string());
@@ -265,45 +247,45 @@ pub fn JobForm(
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="nightly-report"/>
                 <TextField label="Description" name="description" value=description errors/>
-                <EnumSelect label="Runs" name="job_type" value=job_type errors/>
-                <Show when=move || job_type.get() == JobType::Cron>
-                    <TextField label="Schedule" name="schedule.cronjob.scheduled_at" value=schedule errors
+                <EnumSelect label="Runs" name="job_type" value=when.job_type errors/>
+                <Show when=move || when.job_type.get() == JobType::Cron>
+                    <TextField label="Schedule" name="schedule.cronjob.scheduled_at" value=when.schedule errors
                         required=true hint="Five cron fields: minute hour day month weekday."/>
-                    <TextField label="Timezone" name="schedule.cronjob.timezone" value=timezone errors
+                    <TextField label="Timezone" name="schedule.cronjob.timezone" value=when.timezone errors
                         required=true hint="The schedule's timezone, e.g. Europe/Paris."
                         suggestions=browser_zones()/>
-                    <NextRuns schedule timezone/>
+                    <NextRuns schedule=when.schedule timezone=when.timezone/>
                 </Show>
             </div>
-            <Show when=move || job_type.get() == JobType::Lifecycle>
+            <Show when=move || when.job_type.get() == JobType::Lifecycle>
                 <fieldset class="choices" aria-describedby="field-schedule-error">
                     <legend>"Runs when the environment *"</legend>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_start" bind:checked=on_start/>"starts"</label>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_stop" bind:checked=on_stop/>"stops"</label>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_delete" bind:checked=on_delete/>"is deleted"</label>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_start" bind:checked=when.on_start/>"starts"</label>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_stop" bind:checked=when.on_stop/>"stops"</label>
+                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_delete" bind:checked=when.on_delete/>"is deleted"</label>
                     <p class="field__error" id="field-schedule-error">{move || events_error.get()}</p>
                 </fieldset>
             </Show>
             <SourceChoice legend="Source" name="job-source" first="Built from git"
-                second="An image of a registry" first_chosen=from_git/>
+                second="An image of a registry" first_chosen=source.from_git/>
             <div class="form-grid">
-                {move || if from_git.get() {
+                {move || if source.from_git.get() {
                     view! {
-                        <GitRepositoryFields git prefix="source.docker.git_repository" errors/>
-                        <TextField label="Dockerfile" name="source.docker.dockerfile_path" value=dockerfile errors/>
+                        <GitRepositoryFields git=source.git prefix="source.docker.git_repository" errors/>
+                        <TextField label="Dockerfile" name="source.docker.dockerfile_path" value=source.dockerfile errors/>
                     }.into_any()
                 } else {
                     view! {
-                        <RegistryField org name="source.image.registry_id" value=registry errors/>
-                        <TextField label="Image" name="source.image.image_name" value=image_name errors
+                        <RegistryField org name="source.image.registry_id" value=source.registry errors/>
+                        <TextField label="Image" name="source.image.image_name" value=source.image_name errors
                             required=true placeholder="acme/report"/>
-                        <TextField label="Tag" name="source.image.tag" value=tag errors required=true/>
+                        <TextField label="Tag" name="source.image.tag" value=source.tag errors required=true/>
                     }.into_any()
                 }}
-                <TextField label="Entrypoint" name="schedule.entrypoint" value=entrypoint errors
+                <TextField label="Entrypoint" name="schedule.entrypoint" value=when.entrypoint errors
                     hint="Leave empty for the image's own."/>
                 <crate::components::form_field::LinesField label="Arguments" name="schedule.arguments"
-                    value=arguments errors hint="One per line, passed as they are."/>
+                    value=when.arguments errors hint="One per line, passed as they are."/>
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Longest run (seconds)" name="max_duration_seconds" value=max_duration
