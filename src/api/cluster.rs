@@ -106,7 +106,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &format!("{}/{cluster}/deploy", clusters_path(org)),
+            &(paths::CLUSTER.at(&[org, cluster]) + "/deploy"),
             &serde_json::json!({}),
         )
         .await
@@ -115,7 +115,7 @@ impl Api {
     /// Stops the cluster: its nodes scale down to zero.
     pub async fn stop_cluster(&self, org: Uuid, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &format!("{}/{cluster}/stop", clusters_path(org)),
+            &(paths::CLUSTER.at(&[org, cluster]) + "/stop"),
             &serde_json::json!({}),
         )
         .await
@@ -128,7 +128,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<Vec<ClusterLogLine>, ApiError> {
         let list: List<ClusterLogLine> = self
-            .get(&format!("{}/{cluster}/logs", clusters_path(org)))
+            .get(&(paths::CLUSTER.at(&[org, cluster]) + "/logs"))
             .await?;
         Ok(list.results)
     }

@@ -56,8 +56,11 @@ impl Api {
         rule: Uuid,
         request: &ProjectDeploymentRuleRequest,
     ) -> Result<ProjectDeploymentRule, ApiError> {
-        self.put(&format!("{}/{rule}", project_rules_path(project)), request)
-            .await
+        self.put(
+            &paths::PROJECT_DEPLOYMENT_RULE.at(&[project, rule]),
+            request,
+        )
+        .await
     }
 
     pub async fn delete_project_deployment_rule(
@@ -65,7 +68,7 @@ impl Api {
         project: Uuid,
         rule: Uuid,
     ) -> Result<(), ApiError> {
-        self.delete(&format!("{}/{rule}", project_rules_path(project)))
+        self.delete(&paths::PROJECT_DEPLOYMENT_RULE.at(&[project, rule]))
             .await
     }
 

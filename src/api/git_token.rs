@@ -29,13 +29,11 @@ impl Api {
         token: Uuid,
         request: &GitTokenRequest,
     ) -> Result<GitToken, ApiError> {
-        self.put(&format!("{}/{token}", git_tokens_path(org)), request)
-            .await
+        self.put(&paths::GIT_TOKEN.at(&[org, token]), request).await
     }
 
     pub async fn delete_git_token(&self, org: Uuid, token: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("{}/{token}", git_tokens_path(org)))
-            .await
+        self.delete(&paths::GIT_TOKEN.at(&[org, token])).await
     }
 
     /// The services whose repository is read with the token.
@@ -45,10 +43,7 @@ impl Api {
         token: Uuid,
     ) -> Result<Vec<GitTokenAssociatedService>, ApiError> {
         let list: List<GitTokenAssociatedService> = self
-            .get(&format!(
-                "{}/{token}/associatedServices",
-                git_tokens_path(org)
-            ))
+            .get(&(paths::GIT_TOKEN.at(&[org, token]) + "/associatedServices"))
             .await?;
         Ok(list.results)
     }
