@@ -31,7 +31,7 @@ impl SettingsOwner {
             SettingsOwner::Cluster {
                 organization,
                 cluster,
-            } => paths::CLUSTER.at(&[organization, cluster]) + "/advancedSettings",
+            } => paths::CLUSTER_ADVANCED_SETTINGS.at(&[organization, cluster]),
         }
     }
 }

@@ -25,7 +25,7 @@ impl Api {
     }
 
     pub async fn delete_backup(&self, database: Uuid, backup: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("{}/{backup}", backups_path(database)))
+        self.delete(&paths::DATABASE_BACKUP.at(&[database, backup]))
             .await
     }
 }

@@ -35,7 +35,7 @@ impl Api {
         &self,
         org: Uuid,
     ) -> Result<Vec<(Cluster, ClusterStatus)>, ApiError> {
-        let statuses_path = format!("{}/status", clusters_path(org));
+        let statuses_path = paths::CLUSTER_STATUSES.at(&[org]);
         let (clusters, statuses) = futures::try_join!(
             self.clusters(org),
             self.get::<List<ClusterStatus>>(&statuses_path)
@@ -86,8 +86,7 @@ impl Api {
         org: Uuid,
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
-        self.get(&(paths::CLUSTER.at(&[org, cluster]) + "/status"))
-            .await
+        self.get(&paths::CLUSTER_STATUS.at(&[org, cluster])).await
     }
 
     /// Starts the upgrade to the next Kubernetes version.
@@ -106,7 +105,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &(paths::CLUSTER.at(&[org, cluster]) + "/deploy"),
+            &paths::CLUSTER_DEPLOY.at(&[org, cluster]),
             &serde_json::json!({}),
         )
         .await
@@ -115,7 +114,7 @@ impl Api {
     /// Stops the cluster: its nodes scale down to zero.
     pub async fn stop_cluster(&self, org: Uuid, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
         self.post(
-            &(paths::CLUSTER.at(&[org, cluster]) + "/stop"),
+            &paths::CLUSTER_STOP.at(&[org, cluster]),
             &serde_json::json!({}),
         )
         .await
@@ -128,7 +127,7 @@ impl Api {
         cluster: Uuid,
     ) -> Result<Vec<ClusterLogLine>, ApiError> {
         let list: List<ClusterLogLine> = self
-            .get(&(paths::CLUSTER.at(&[org, cluster]) + "/logs"))
+            .get(&paths::CLUSTER_ACTION_LOG.at(&[org, cluster]))
             .await?;
         Ok(list.results)
     }
@@ -163,7 +162,7 @@ impl Api {
 
     /// The cluster's kubeconfig (YAML), its credentials included: shown on request, never kept.
     pub async fn cluster_kubeconfig(&self, org: Uuid, cluster: Uuid) -> Result<String, ApiError> {
-        self.get_text(&(paths::CLUSTER.at(&[org, cluster]) + "/kubeconfig"))
+        self.get_text(&paths::CLUSTER_KUBECONFIG.at(&[org, cluster]))
             .await
     }
 }

@@ -81,7 +81,7 @@ impl Api {
         let body = ProjectDeploymentRulesOrder {
             project_deployment_rule_ids_in_order: order,
         };
-        self.put_no_answer(&format!("{}/order", project_rules_path(project)), &body)
+        self.put_no_answer(&paths::PROJECT_DEPLOYMENT_RULES_ORDER.at(&[project]), &body)
             .await
     }
 }

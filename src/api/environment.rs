@@ -31,7 +31,7 @@ impl Api {
         &self,
         project_id: Uuid,
     ) -> Result<Vec<EnvironmentState>, ApiError> {
-        let path = format!("{}/status", environments_path(project_id));
+        let path = paths::ENVIRONMENTS_STATUS.at(&[project_id]);
         let list: List<EnvironmentState> = self.get(&path).await?;
         Ok(list.results)
     }

@@ -43,7 +43,7 @@ impl Api {
         token: Uuid,
     ) -> Result<Vec<GitTokenAssociatedService>, ApiError> {
         let list: List<GitTokenAssociatedService> = self
-            .get(&(paths::GIT_TOKEN.at(&[org, token]) + "/associatedServices"))
+            .get(&paths::GIT_TOKEN_SERVICES.at(&[org, token]))
             .await?;
         Ok(list.results)
     }

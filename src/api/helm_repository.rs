@@ -18,7 +18,7 @@ impl Api {
         repository: Uuid,
     ) -> Result<Vec<ChartVersions>, ApiError> {
         let list: List<ChartVersions> = self
-            .get(&(paths::HELM_REPOSITORY.at(&[org, repository]) + "/charts"))
+            .get(&paths::HELM_REPOSITORY_CHARTS.at(&[org, repository]))
             .await?;
         Ok(list.results)
     }

@@ -51,8 +51,7 @@ impl Api {
     }
 
     pub async fn revoke_invitation(&self, org: Uuid, invitation: Uuid) -> Result<(), ApiError> {
-        self.delete(&format!("{}/{invitation}", invitations_path(org)))
-            .await
+        self.delete(&paths::INVITATION.at(&[org, invitation])).await
     }
 }
 

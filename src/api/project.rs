@@ -23,7 +23,7 @@ impl Api {
         &self,
         organization_id: Uuid,
     ) -> Result<Vec<ProjectStats>, ApiError> {
-        let path = format!("{}/stats", projects_path(organization_id));
+        let path = paths::PROJECT_STATS.at(&[organization_id]);
         let list: List<ProjectStats> = self.get(&path).await?;
         Ok(list.results)
     }

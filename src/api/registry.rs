@@ -22,7 +22,7 @@ impl Api {
         registry: Uuid,
     ) -> Result<Vec<ImageVersions>, ApiError> {
         let list: List<ImageVersions> = self
-            .get(&(paths::CONTAINER_REGISTRY.at(&[org, registry]) + "/images"))
+            .get(&paths::CONTAINER_REGISTRY_IMAGES.at(&[org, registry]))
             .await?;
         Ok(list.results)
     }

@@ -117,7 +117,7 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Option<WebhookDelivery>, ApiError> {
-        let path = paths::WEBHOOK.at(&[org, webhook]) + "/test";
+        let path = paths::WEBHOOK_TEST.at(&[org, webhook]);
         self.enhanced(Enhancement::WebhookTest, Method::POST, &path, Some(&()))
             .await
     }
@@ -133,16 +133,15 @@ impl Api {
         org: Uuid,
         webhook: Uuid,
     ) -> Result<Vec<Delivery>, ApiError> {
-        let path = paths::WEBHOOK.at(&[org, webhook]) + "/delivery";
+        let path = paths::WEBHOOK_DELIVERIES.at(&[org, webhook]);
         let ours: Option<List<WebhookDelivery>> = self
             .enhanced::<(), _>(Enhancement::WebhookDeliveries, Method::GET, &path, None)
             .await?;
         Ok(match ours {
             Some(list) => list.results.into_iter().map(Delivery::from).collect(),
             None => {
-                let sent: List<WebhookEventSent> = self
-                    .get(&(paths::WEBHOOK.at(&[org, webhook]) + "/event"))
-                    .await?;
+                let sent: List<WebhookEventSent> =
+                    self.get(&paths::WEBHOOK_EVENTS.at(&[org, webhook])).await?;
                 sent.results.into_iter().map(Delivery::from).collect()
             }
         })

@@ -148,6 +148,39 @@ pub const ORGANIZATION_ALERT_RECEIVERS: Template =
 pub const ENVIRONMENT_LINKS: Template = Template("/environment/{environment_id}/link");
 pub const SELECTED_DEPLOY: Template = Template("/environment/{environment_id}/service/deploy");
 
+/// An item's own reads and actions.
+pub const WEBHOOK_TEST: Template =
+    Template("/organization/{organization_id}/webhook/{webhook_id}/test");
+pub const WEBHOOK_DELIVERIES: Template =
+    Template("/organization/{organization_id}/webhook/{webhook_id}/delivery");
+pub const WEBHOOK_EVENTS: Template =
+    Template("/organization/{organization_id}/webhook/{webhook_id}/event");
+pub const GIT_TOKEN_SERVICES: Template =
+    Template("/organization/{organization_id}/gitToken/{git_token_id}/associatedServices");
+pub const CLUSTER_STATUS: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/status");
+pub const CLUSTER_STATUSES: Template = Template("/organization/{organization_id}/cluster/status");
+pub const CLUSTER_DEPLOY: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/deploy");
+pub const CLUSTER_STOP: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/stop");
+pub const CLUSTER_ACTION_LOG: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/logs");
+pub const CLUSTER_KUBECONFIG: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/kubeconfig");
+pub const CLUSTER_ADVANCED_SETTINGS: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/advancedSettings");
+pub const ENVIRONMENTS_STATUS: Template = Template("/project/{project_id}/environment/status");
+pub const PROJECT_DEPLOYMENT_RULES_ORDER: Template =
+    Template("/project/{project_id}/deploymentRule/order");
+pub const DATABASE_BACKUP: Template = Template("/database/{database_id}/backup/{backup_id}");
+pub const CONTAINER_REGISTRY_IMAGES: Template =
+    Template("/organization/{organization_id}/containerRegistry/{container_registry_id}/images");
+pub const HELM_REPOSITORY_CHARTS: Template =
+    Template("/organization/{organization_id}/helmRepository/{helm_repository_id}/charts");
+pub const INVITATION: Template =
+    Template("/organization/{organization_id}/inviteMember/{invitation_id}");
+
 /// Every template above, for the test that each is served.
 pub const ALL: &[Template] = &[
     ORGANIZATIONS,
@@ -226,6 +259,23 @@ pub const ALL: &[Template] = &[
     ORGANIZATION_ALERT_RECEIVERS,
     ENVIRONMENT_LINKS,
     SELECTED_DEPLOY,
+    WEBHOOK_TEST,
+    WEBHOOK_DELIVERIES,
+    WEBHOOK_EVENTS,
+    GIT_TOKEN_SERVICES,
+    CLUSTER_STATUS,
+    CLUSTER_STATUSES,
+    CLUSTER_DEPLOY,
+    CLUSTER_STOP,
+    CLUSTER_ACTION_LOG,
+    CLUSTER_KUBECONFIG,
+    CLUSTER_ADVANCED_SETTINGS,
+    ENVIRONMENTS_STATUS,
+    PROJECT_DEPLOYMENT_RULES_ORDER,
+    DATABASE_BACKUP,
+    INVITATION,
+    CONTAINER_REGISTRY_IMAGES,
+    HELM_REPOSITORY_CHARTS,
 ];
 
 #[cfg(test)]

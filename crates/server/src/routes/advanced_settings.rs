@@ -10,7 +10,9 @@ use platform_api::advanced_settings::{
     AdvancedSettings, ServiceNetwork, SettingType, SettingsOf, STICKY_SESSION,
 };
 use platform_api::audit::{EventType, SubTargetType};
-use platform_api::{Applications, Containers, HelmServices, Jobs, ServiceType, TerraformServices};
+use platform_api::{
+    paths, Applications, Containers, HelmServices, Jobs, ServiceType, TerraformServices,
+};
 use sqlx::SqliteConnection;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
 use uuid::Uuid;
@@ -35,7 +37,7 @@ pub fn register(routes: &mut RouteTable) {
     service::<Jobs>(routes);
     service::<HelmServices>(routes);
     service::<TerraformServices>(routes);
-    let cluster = "/organization/{organization_id}/cluster/{cluster_id}/advancedSettings";
+    let cluster = paths::CLUSTER_ADVANCED_SETTINGS;
     let of = SettingsOf::Cluster;
     routes
         .add(

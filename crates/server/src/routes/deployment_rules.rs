@@ -76,7 +76,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::PUT,
-            "/project/{project_id}/deploymentRule/order",
+            paths::PROJECT_DEPLOYMENT_RULES_ORDER,
             Permission::Write,
             Doc::new("Put a project's deployment rules in this order, which names each once")
                 .body::<ProjectDeploymentRulesOrder>()

@@ -46,7 +46,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/project/{project_id}/environment/status",
+            paths::ENVIRONMENTS_STATUS,
             Permission::Read,
             Doc::new("The state of every environment of a project, in one request")
                 .answers_list_of::<EnvironmentState>(StatusCode::OK),

@@ -33,7 +33,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::POST,
-            format!("{ITEM}/deploy"),
+            paths::CLUSTER_DEPLOY,
             Permission::Deploy,
             Doc::new(
                 "Deploy (install or update) a cluster through the engine (simulated: no cloud \
@@ -45,7 +45,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::POST,
-            format!("{ITEM}/stop"),
+            paths::CLUSTER_STOP,
             Permission::Deploy,
             Doc::new("Stop a cluster through the engine: its nodes scale down to zero")
                 .answers::<ClusterStatus>(StatusCode::ACCEPTED),
@@ -53,7 +53,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            format!("{ITEM}/logs"),
+            paths::CLUSTER_ACTION_LOG,
             Permission::Read,
             Doc::new("The log of a cluster's last deployment or stop, oldest line first")
                 .answers_list_of::<ClusterLogLine>(StatusCode::OK),
@@ -69,7 +69,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::GET,
-            "/organization/{organization_id}/cluster/status",
+            paths::CLUSTER_STATUSES,
             Permission::Read,
             Doc::new("The status of every cluster of the organization, in one request")
                 .answers_list_of::<ClusterStatus>(StatusCode::OK),

@@ -88,7 +88,7 @@ pub fn register(routes: &mut RouteTable) {
     routes
         .add(
             Method::GET,
-            "/organization/{organization_id}/cluster/{cluster_id}/status",
+            paths::CLUSTER_STATUS,
             Permission::Read,
             Doc::new("The status of a cluster").answers::<ClusterStatus>(StatusCode::OK),
             get_status,

@@ -104,7 +104,7 @@ pub fn register(routes: &mut RouteTable) {
     resources::register::<GitTokens>(routes);
     routes.add(
         Method::GET,
-        "/organization/{organization_id}/gitToken/{git_token_id}/associatedServices",
+        paths::GIT_TOKEN_SERVICES,
         Permission::Read,
         Doc::new("The services whose repository is read with a git token")
             .answers_list_of::<GitTokenAssociatedService>(StatusCode::OK),

@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{charts_in_index, ChartVersions, HelmRepository, List};
+use platform_api::{charts_in_index, paths, ChartVersions, HelmRepository, List};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -27,7 +27,7 @@ const INDEX_MAX_BYTES: u64 = 8 * 1024 * 1024;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        format!("{}/charts", HelmRepositories::ITEM),
+        paths::HELM_REPOSITORY_CHARTS,
         Permission::Read,
         Doc::new(
             "The charts of a helm repository with their versions: from its index.yaml where \

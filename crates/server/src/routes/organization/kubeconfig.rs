@@ -10,7 +10,7 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use platform_api::audit::EventType;
 use platform_api::kubeconfig::{check_kubeconfig, simulated_kubeconfig, KubeconfigUser};
-use platform_api::Cluster;
+use platform_api::{paths, Cluster};
 use rand::distr::{Alphanumeric, SampleString};
 use serde::Deserialize;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
@@ -35,12 +35,12 @@ const TOKEN: &str = "kubeconfig_token";
 const YAML: &str = "application/x-yaml";
 
 pub fn register(routes: &mut RouteTable) {
-    let path = format!("{}/kubeconfig", Clusters::ITEM);
+    let path = paths::CLUSTER_KUBECONFIG;
     let text = || Schema::Object(ObjectBuilder::new().schema_type(Type::String).build());
     routes
         .add(
             Method::GET,
-            path.clone(),
+            path,
             Permission::Write,
             Doc::new(
                 "A cluster's kubeconfig (YAML): the one given for it, else one written for the \

@@ -32,7 +32,7 @@ use crate::store::organizations;
 pub fn register(routes: &mut RouteTable) {
     let members = paths::MEMBERS;
     let invitations = paths::INVITATIONS;
-    let invitation = "/organization/{organization_id}/inviteMember/{invitation_id}";
+    let invitation = paths::INVITATION;
     routes
         .add(
             Method::GET,

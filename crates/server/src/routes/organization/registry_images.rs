@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{ContainerRegistry, ImageVersions, List};
+use platform_api::{paths, ContainerRegistry, ImageVersions, List};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -23,7 +23,7 @@ use crate::store::services::images_used;
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
-        format!("{}/images", ContainerRegistries::ITEM),
+        paths::CONTAINER_REGISTRY_IMAGES,
         Permission::Read,
         Doc::new(
             "The images of a registry with their tags: on this server, those the \

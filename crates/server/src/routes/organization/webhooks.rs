@@ -103,7 +103,7 @@ pub fn register(routes: &mut RouteTable) {
     resources::register::<Webhooks>(routes);
     routes.add(
         Method::POST,
-        "/organization/{organization_id}/webhook/{webhook_id}/test",
+        paths::WEBHOOK_TEST,
         Permission::Admin,
         Doc::new(
             "Send a test event to an enabled webhook (409 when disabled): its first event, about \
@@ -115,7 +115,7 @@ pub fn register(routes: &mut RouteTable) {
     );
     routes.add(
         Method::GET,
-        "/organization/{organization_id}/webhook/{webhook_id}/delivery",
+        paths::WEBHOOK_DELIVERIES,
         Permission::Admin,
         Doc::new(format!(
             "The {DELIVERIES_LISTED} latest events sent to a webhook, newest first, each with its attempts"
@@ -125,7 +125,7 @@ pub fn register(routes: &mut RouteTable) {
     );
     routes.add(
         Method::GET,
-        "/organization/{organization_id}/webhook/{webhook_id}/event",
+        paths::WEBHOOK_EVENTS,
         Permission::Admin,
         Doc::new(format!(
             "The {DELIVERIES_LISTED} latest events sent to a webhook, newest first, with the target's answer to the latest attempt (the production document's list)"

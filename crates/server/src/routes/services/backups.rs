@@ -52,7 +52,7 @@ pub fn register(routes: &mut RouteTable) {
         )
         .add(
             Method::DELETE,
-            "/database/{database_id}/backup/{backup_id}",
+            paths::DATABASE_BACKUP,
             Permission::Write,
             Doc::new("Delete a backup that is no longer being taken")
                 .answers_nothing(StatusCode::NO_CONTENT),
