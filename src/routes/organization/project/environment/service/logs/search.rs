@@ -35,6 +35,9 @@ const FOLLOW_EVERY: Duration = Duration::from_secs(5);
 /// Where the search stands.
 #[derive(Clone, Debug, PartialEq)]
 enum Reading {
+    /// A new search: what is drawn is the last one's until it answers.
+    Searching,
+    /// Older lines of the search shown.
     Loading,
     /// Lines shown; whether older ones may be asked for.
     Shown {
@@ -233,7 +236,7 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
     });
 
     let records = RwSignal::new(Vec::<LogRecord>::new());
-    let reading = RwSignal::new(Reading::Loading);
+    let reading = RwSignal::new(Reading::Searching);
     // Each new search outdates the answers of the searches before it.
     let searches = StoredValue::new(0u64);
     Effect::new(move |_| {
@@ -245,7 +248,7 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
         let (start, end) = searched;
         searches.update_value(|count| *count += 1);
         let search = searches.get_value();
-        reading.set(Reading::Loading);
+        reading.set(Reading::Searching);
         spawn_local(async move {
             let span = (nanos(start), nanos(end));
             let answer = api.log_records(cluster, &page(&filter, span, true)).await;
@@ -346,7 +349,8 @@ pub fn LogSearch(target: Target, environment: Uuid) -> impl IntoView {
                     }}
                     <p class="muted log-summary" aria-live="polite">
                         {move || match reading.get() {
-                            Reading::Loading if records.with(Vec::is_empty) => "Searching…".to_string(),
+                            // The count is the last search's until this one answers.
+                            Reading::Searching => "Searching…".to_string(),
                             _ => summary(),
                         }}
                     </p>
