@@ -148,7 +148,7 @@ pub const ORGANIZATION_ALERT_RECEIVERS: Template =
 pub const ENVIRONMENT_LINKS: Template = Template("/environment/{environment_id}/link");
 pub const SELECTED_DEPLOY: Template = Template("/environment/{environment_id}/service/deploy");
 
-/// An item's own reads and actions.
+// Reads and actions below a collection or one of its items.
 pub const WEBHOOK_TEST: Template =
     Template("/organization/{organization_id}/webhook/{webhook_id}/test");
 pub const WEBHOOK_DELIVERIES: Template =
