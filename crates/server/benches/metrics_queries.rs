@@ -3,7 +3,10 @@
 //! and at a minute's step (10,080 points), and the CPU of every service of an environment of
 //! SERVICES deployed applications per instance, the same two ways. Each deployment is moved a
 //! week back first (`backdate`), so every series spans the whole range. Prints p50 and p99 of
-//! each and the process's peak memory before and after.
+//! each and the process's peak memory before and after. Then the worst queries one caller may
+//! send (each just within the work one query may take, two callers at once): how long each
+//! takes, the p99 of a cheap read by another caller meanwhile against its idle p99, and the
+//! resident memory before and after.
 //!
 //! `cargo bench -p platform-server --bench metrics_queries [-- SERVICES REQUESTS]`
 
@@ -66,16 +69,112 @@ impl Client {
 
 /// The process's peak resident memory, in MiB.
 fn peak_memory_mib() -> u64 {
+    memory_mib("VmHWM:")
+}
+
+/// A line of the process's status in MiB: `VmHWM:` (peak) or `VmRSS:` (now).
+fn memory_mib(line: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|status| {
             status
                 .lines()
-                .find(|line| line.starts_with("VmHWM:"))
-                .and_then(|line| line.split_whitespace().nth(1))
+                .find(|found| found.starts_with(line))
+                .and_then(|found| found.split_whitespace().nth(1))
                 .and_then(|kib| kib.parse::<u64>().ok())
         })
         .map_or(0, |kib| kib / 1024)
+}
+
+/// `count` cheap reads (the organization), each timed, sorted.
+fn cheap_reads(client: &Client, organization: &str, count: usize) -> Vec<Duration> {
+    let mut took: Vec<Duration> = (0..count)
+        .map(|_| {
+            let sent = Instant::now();
+            client.call("GET", &format!("/organization/{organization}"), None);
+            sent.elapsed()
+        })
+        .collect();
+    took.sort();
+    took
+}
+
+/// The worst queries admitted: two callers sending them in turn while a third reads cheaply.
+fn worst_queries(client: &Client, organization: &str, cluster: &str, every_service: &str) {
+    let idle = cheap_reads(client, organization, 300);
+    let resident = memory_mib("VmRSS:");
+    let end = chrono::Utc::now().timestamp() as f64;
+    let worst = [
+        // Points evaluated one by one: just within the work one query may take.
+        "max_over_time(vector(1)[6h:10ms])".to_string(),
+        // Every series of the environment, a day of it at every 30 s.
+        format!("max_over_time(({every_service})[1d:30s])"),
+        // A week of every series' raw samples.
+        "count(count_over_time(container_cpu_usage_seconds_total[7d]))".to_string(),
+    ];
+    println!(
+        "{:<60} {:>9} {:>9}",
+        "worst query (instant)", "ms", "answer"
+    );
+    for query in &worst {
+        let sent = Instant::now();
+        let answer = client.metrics(
+            cluster,
+            &[
+                ("endpoint", "api/v1/query".into()),
+                ("query", query.clone()),
+                ("time", end.to_string()),
+            ],
+        );
+        let said = match answer {
+            Ok(_) => "200".to_string(),
+            Err(refusal) => refusal.chars().take(60).collect(),
+        };
+        println!(
+            "{:<60} {:>9.1} {said}",
+            query.chars().take(60).collect::<String>(),
+            sent.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let busy = std::sync::atomic::AtomicBool::new(true);
+    let during = std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                for _ in 0..3 {
+                    for query in &worst {
+                        let _ = client.metrics(
+                            cluster,
+                            &[
+                                ("endpoint", "api/v1/query".into()),
+                                ("query", query.clone()),
+                                ("time", end.to_string()),
+                            ],
+                        );
+                    }
+                }
+                busy.store(false, std::sync::atomic::Ordering::Relaxed);
+            });
+        }
+        let mut took = Vec::new();
+        while busy.load(std::sync::atomic::Ordering::Relaxed) {
+            took.extend(cheap_reads(client, organization, 10));
+        }
+        took.sort();
+        took
+    });
+    println!(
+        "a cheap read: idle p50 {:.1} ms p99 {:.1} ms; during two callers' worst queries p50 {:.1} ms p99 {:.1} ms ({} reads)",
+        percentile(&idle, 50),
+        percentile(&idle, 99),
+        percentile(&during, 50),
+        percentile(&during, 99),
+        during.len()
+    );
+    println!(
+        "resident memory {resident} MiB before the worst queries, {} MiB after (peak {} MiB)",
+        memory_mib("VmRSS:"),
+        peak_memory_mib()
+    );
 }
 
 fn percentile(sorted: &[Duration], share: usize) -> f64 {
@@ -170,6 +269,7 @@ fn main() {
     let every_service = format!(
         "sum by (pod) (rate(container_cpu_usage_seconds_total{{namespace=\"{namespace}\"}}[5m]))"
     );
+    let worst_of_every_service = every_service.clone();
     let end = chrono::Utc::now().timestamp() as f64;
     let start = end - WEEK as f64;
     println!(
@@ -250,4 +350,5 @@ fn main() {
         }
     }
     println!("peak memory {} MiB", peak_memory_mib());
+    worst_queries(&client, &organization, &cluster, &worst_of_every_service);
 }

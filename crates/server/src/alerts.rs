@@ -37,46 +37,74 @@ pub struct Alerting {
     pub deliveries: Arc<tokio::sync::Notify>,
 }
 
-/// One round at `at`: every rule evaluated; how many changed state.
+/// One round at `at`: every rule evaluated, but those whose condition failed before (until they
+/// are edited); how many changed state. The rules of one organization and cluster are evaluated
+/// together on the rounds' own evaluators, each within its own work and time; what fails for
+/// one group or one rule is logged and the round goes on to the others.
 pub async fn once(alerting: &Alerting, at: DateTime<Utc>) -> anyhow::Result<usize> {
     let rules = store::all(&alerting.db).await?;
     let mut by_cluster: BTreeMap<(Uuid, Uuid), Vec<RuleRow>> = BTreeMap::new();
-    for rule in rules {
+    for rule in rules.into_iter().filter(|rule| rule.failure.is_none()) {
         by_cluster
             .entry((rule.organization_id, rule.cluster_id))
             .or_default()
             .push(rule);
     }
     let mut changed = 0;
-    let seconds = at.timestamp_millis() as f64 / 1000.0;
     for ((organization_id, cluster_id), rules) in by_cluster {
-        let definitions: Vec<AlertRuleEditRequest> = rules
-            .iter()
-            .map(|rule| rule.definition())
-            .collect::<Result<_, _>>()?;
-        let fleet = telemetry::load(&alerting.db, organization_id, cluster_id)
-            .await
-            .map_err(|refusal| anyhow::anyhow!("the fleet could not be read: {refusal:?}"))?;
-        let expressions = definitions
-            .iter()
-            .map(|definition| definition.condition.expression())
-            .collect();
-        let found = alerting
-            .telemetry
-            .instants(fleet, expressions, seconds)
-            .await
-            .map_err(|refusal| anyhow::anyhow!("the rules could not be evaluated: {refusal:?}"))?;
-        for ((rule, definition), values) in rules.iter().zip(&definitions).zip(found) {
-            let values = match values {
-                Ok(values) => values,
-                Err(why) => {
-                    tracing::warn!(rule = %rule.id, %why, "an alert rule's condition did not evaluate");
-                    continue;
-                }
-            };
-            if settle(alerting, rule, definition, &values, at).await? {
-                changed += 1;
+        match evaluate_group(alerting, (organization_id, cluster_id), &rules, at).await {
+            Ok(group_changed) => changed += group_changed,
+            Err(error) => {
+                tracing::warn!(%organization_id, %cluster_id, %error, "alert rules were not evaluated this round")
             }
+        }
+    }
+    Ok(changed)
+}
+
+/// The rules of one organization on one cluster, evaluated and settled; how many changed state.
+/// A disabled rule is not evaluated; one whose condition fails is marked failed.
+async fn evaluate_group(
+    alerting: &Alerting,
+    (organization_id, cluster_id): (Uuid, Uuid),
+    rules: &[RuleRow],
+    at: DateTime<Utc>,
+) -> anyhow::Result<usize> {
+    let definitions: Vec<AlertRuleEditRequest> = rules
+        .iter()
+        .map(|rule| rule.definition())
+        .collect::<Result<_, _>>()?;
+    let fleet = telemetry::load(&alerting.db, organization_id, cluster_id)
+        .await
+        .map_err(|refusal| anyhow::anyhow!("the fleet could not be read: {refusal:?}"))?;
+    let expressions = definitions
+        .iter()
+        .map(|definition| {
+            definition
+                .enabled
+                .then(|| definition.condition.expression())
+        })
+        .collect();
+    let seconds = at.timestamp_millis() as f64 / 1000.0;
+    let found = alerting
+        .telemetry
+        .instants(fleet, expressions, seconds)
+        .await
+        .map_err(|refusal| anyhow::anyhow!("the rules could not be evaluated: {refusal:?}"))?;
+    let mut changed = 0;
+    for ((rule, definition), values) in rules.iter().zip(&definitions).zip(found) {
+        let values = match values {
+            Ok(values) => values,
+            Err(why) => {
+                tracing::warn!(rule = %rule.id, %why, "an alert rule's condition failed: skipped until it is edited");
+                let mut tx = db::begin_write(&alerting.writes).await?;
+                store::failed(&mut tx, rule, &why).await?;
+                tx.commit().await?;
+                continue;
+            }
+        };
+        if settle(alerting, rule, definition, &values, at).await? {
+            changed += 1;
         }
     }
     Ok(changed)

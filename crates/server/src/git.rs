@@ -104,6 +104,26 @@ impl Repositories {
     }
 }
 
+/// The text of the file `name` in the local repository `folder`, if it is a regular file of at
+/// most `most` bytes: opened without following a link (one could point outside the allowed
+/// folders) and without waiting on a pipe or a device, then checked to be a regular file.
+pub fn read_plain_file(folder: &Path, name: &str, most: u64) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(folder.join(name))
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > most {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(most).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
 /// What to list: from the tip of `branch` (HEAD when none), or only the commits after (older
 /// than) `start_after`, or only `only`.
 pub struct CommitQuery<'a> {

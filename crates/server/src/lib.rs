@@ -287,7 +287,8 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
     let alerting = alerts::Alerting {
         db: db.clone(),
         writes: state.writes.clone(),
-        telemetry: state.telemetry.clone(),
+        // The rounds' own evaluators: a heavy rule never takes a caller's turn, nor theirs its.
+        telemetry: Arc::new(telemetry::Telemetry::default()),
         deliveries: engine.events_recorded.clone(),
     };
     alerts::start(engine.clone(), alerting, config.alerts_every);

@@ -22,7 +22,7 @@ use crate::targets::{Resolver, TargetPolicy, NOT_PUBLIC};
 pub const WEBHOOK_URL: &str = "webhook_url";
 pub const AUTH_PASSWORD: &str = "auth_password";
 
-/// How long a receiver has to answer.
+/// How long a whole sending may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What sends to receivers: an HTTP client whose names resolve only to addresses the policy
@@ -54,17 +54,29 @@ impl Notifier {
         &self.targets
     }
 
-    /// Sends `notice` to `receiver`; why it did not go, in words that name no secret.
+    /// Sends `notice` to `receiver`; why it did not go, in words that name no secret. The whole
+    /// of it (look-up, connection, greeting, every command) within `TIMEOUT`: a server answering
+    /// a line at a time never holds a slot longer.
     pub async fn send(&self, receiver: &Receiver, notice: &Notice) -> Result<(), String> {
-        match (receiver.kind, &receiver.webhook_url, &receiver.email) {
-            (AlertReceiverType::Email, _, Some((relay, password))) => {
-                mail(&self.targets, relay, password, notice).await
+        let sending = async {
+            match (receiver.kind, &receiver.webhook_url, &receiver.email) {
+                (AlertReceiverType::Email, _, Some((relay, password))) => {
+                    mail(&self.targets, relay, password, notice).await
+                }
+                (AlertReceiverType::Slack, Some(url), _) => {
+                    slack(&self.client, &self.targets, url, notice).await
+                }
+                _ => Err("The receiver has no address to send to.".to_string()),
             }
-            (AlertReceiverType::Slack, Some(url), _) => {
-                slack(&self.client, &self.targets, url, notice).await
-            }
-            _ => Err("The receiver has no address to send to.".to_string()),
-        }
+        };
+        tokio::time::timeout(TIMEOUT, sending)
+            .await
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "The receiver did not take the message within {} s.",
+                    TIMEOUT.as_secs()
+                ))
+            })
     }
 }
 

@@ -1,14 +1,16 @@
 //! Where the server may send requests on a caller's behalf (webhook deliveries, alert receivers):
-//! public addresses only, so that a caller cannot reach the server's own network through it
-//! (loopback, private, link-local as cloud metadata, multicast, unspecified). Networks named with
-//! `--allow-target-network` are reachable too (the tests' receivers listen on loopback).
+//! public addresses only, so that a caller cannot reach the server's own network through it: every
+//! special-purpose network of IANA's registries is refused (loopback, private, link-local as cloud
+//! metadata, shared, benchmarking, documentation, multicast, reserved…), and an IPv6 address
+//! carrying an IPv4 one is judged by that one. Networks named with `--allow-target-network` are
+//! reachable too (the tests' receivers listen on loopback).
 //!
-//! A name is checked once its addresses are known: when a target is saved, and again at every
-//! delivery through the HTTP client's resolver, so that a name resolving elsewhere later (DNS
-//! rebinding) is refused then.
+//! The decision is made on the address the connection is made to: a name's addresses when a
+//! target is saved, and again at every delivery through the HTTP client's resolver (and the SMTP
+//! client's look-up), so that a name resolving elsewhere later (DNS rebinding) is refused then.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use ipnet::IpNet;
 use platform_api::FieldError;
@@ -22,7 +24,7 @@ pub struct TargetPolicy {
 
 /// Why a target is refused, in words that name neither the port nor whether anything listens.
 pub const NOT_PUBLIC: &str =
-    "must be a public address: loopback, private, link-local, multicast and unspecified addresses are refused";
+    "must be a public address: loopback, private, link-local, shared, documentation, benchmarking, multicast, reserved and other special-purpose addresses are refused";
 
 impl TargetPolicy {
     pub fn new(allowed: Vec<IpNet>) -> Self {
@@ -92,48 +94,85 @@ impl Resolve for Resolver {
     }
 }
 
-/// An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is that IPv4 address.
+/// The networks of IANA's special-purpose address registries (IPv4 and IPv6, RFC 6890 and its
+/// updates) and the multicast and reserved ranges: nothing a caller may make this server reach.
+/// Kept whole even where a registry marks a small part globally reachable (192.0.0.9/32 in
+/// 192.0.0.0/24): a receiver never lives there.
+const SPECIAL_V4: &[&str] = &[
+    "0.0.0.0/8",       // this network
+    "10.0.0.0/8",      // private
+    "100.64.0.0/10",   // shared address space (carrier-grade NAT)
+    "127.0.0.0/8",     // loopback
+    "169.254.0.0/16",  // link-local (cloud metadata)
+    "172.16.0.0/12",   // private
+    "192.0.0.0/24",    // IETF protocol assignments
+    "192.0.2.0/24",    // documentation
+    "192.31.196.0/24", // AS112
+    "192.52.193.0/24", // AMT
+    "192.88.99.0/24",  // 6to4 relay anycast
+    "192.168.0.0/16",  // private
+    "192.175.48.0/24", // AS112 direct delegation
+    "198.18.0.0/15",   // benchmarking
+    "198.51.100.0/24", // documentation
+    "203.0.113.0/24",  // documentation
+    "224.0.0.0/4",     // multicast
+    "240.0.0.0/4",     // reserved, and the limited broadcast
+];
+const SPECIAL_V6: &[&str] = &[
+    "::/96",             // unspecified, loopback and IPv4-compatible (`::127.0.0.1`)
+    "::ffff:0:0:0/96",   // IPv4-translated
+    "64:ff9b:1::/48",    // local-use IPv4/IPv6 translation
+    "100::/64",          // discard-only
+    "2001::/23",         // IETF protocol assignments, Teredo among them
+    "2001:db8::/32",     // documentation
+    "2620:4f:8000::/48", // AS112
+    "3fff::/20",         // documentation
+    "5f00::/16",         // segment routing
+    "fc00::/7",          // unique local
+    "fe80::/10",         // link-local
+    "ff00::/8",          // multicast
+];
+
+fn special_networks() -> &'static [IpNet] {
+    static NETWORKS: LazyLock<Vec<IpNet>> = LazyLock::new(|| {
+        SPECIAL_V4
+            .iter()
+            .chain(SPECIAL_V6)
+            .map(|network| network.parse().expect("a network of the registries"))
+            .collect()
+    });
+    &NETWORKS
+}
+
+/// The IPv4 address an IPv6 address carries where it is what a connection reaches: mapped
+/// (`::ffff:127.0.0.1`), NAT64's well-known prefix (`64:ff9b::7f00:1`) and 6to4
+/// (`2002:7f00:1::`).
+fn carried_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    let v4 = |high: u16, low: u16| Ipv4Addr::from((u32::from(high) << 16) | u32::from(low));
+    if let Some(mapped) = ip.to_ipv4_mapped() {
+        Some(mapped)
+    } else if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        Some(v4(s[6], s[7]))
+    } else if s[0] == 0x2002 {
+        Some(v4(s[1], s[2]))
+    } else {
+        None
+    }
+}
+
+/// The address a connection to `ip` reaches: an IPv6 address carrying an IPv4 one is that one.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V6(v6) => carried_v4(v6).map_or(ip, IpAddr::V4),
         v4 => v4,
     }
 }
 
 fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(ip) => is_public_v4(ip),
-        IpAddr::V6(ip) => is_public_v6(ip),
-    }
-}
-
-fn is_public_v4(ip: Ipv4Addr) -> bool {
-    let [a, b, ..] = ip.octets();
-    let shared = a == 100 && (64..128).contains(&b); // 100.64.0.0/10, carrier-grade NAT
-    let this_network = a == 0; // 0.0.0.0/8
-    let reserved = a >= 240; // 240.0.0.0/4 and broadcast
-    !(ip.is_loopback()
-        || ip.is_private()
-        || ip.is_link_local()
-        || ip.is_multicast()
-        || ip.is_unspecified()
-        || ip.is_documentation()
-        || shared
-        || this_network
-        || reserved)
-}
-
-fn is_public_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    let unique_local = (first & 0xfe00) == 0xfc00; // fc00::/7
-    let link_local = (first & 0xffc0) == 0xfe80; // fe80::/10
-    let documentation = first == 0x2001 && ip.segments()[1] == 0x0db8; // 2001:db8::/32
-    !(ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        || unique_local
-        || link_local
-        || documentation)
+    !special_networks()
+        .iter()
+        .any(|network| network.contains(&ip))
 }
 
 #[cfg(test)]
@@ -153,6 +192,9 @@ mod tests {
             "0.0.0.0",
             "224.0.0.1",
             "255.255.255.255",
+            "198.18.0.1",
+            "192.0.0.1",
+            "192.0.2.1",
             "::1",
             "::",
             "fe80::1",
@@ -160,14 +202,33 @@ mod tests {
             "ff02::1",
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
+            "::127.0.0.1",
+            "::7f00:1",
+            "::ffff:0:7f00:1",
+            "64:ff9b::7f00:1",
+            "64:ff9b:1::a00:1",
+            "2002:7f00:1::",
+            "2002:a9fe:a9fe::1",
+            "100::1",
+            "2001::1",
+            "2001:db8::1",
+            "3fff::1",
         ] {
             assert!(!policy.allows(refused.parse().unwrap()), "{refused}");
         }
-        for allowed in ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111"] {
+        for allowed in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "2606:4700:4700::1111",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+        ] {
             assert!(policy.allows(allowed.parse().unwrap()), "{allowed}");
         }
         let loopback = TargetPolicy::new(vec!["127.0.0.0/8".parse().unwrap()]);
         assert!(loopback.allows("127.0.0.1".parse().unwrap()));
+        assert!(loopback.allows("::ffff:127.0.0.1".parse().unwrap()));
         assert!(!loopback.allows("10.0.0.1".parse().unwrap()));
     }
 }

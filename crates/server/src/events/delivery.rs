@@ -26,6 +26,8 @@ use crate::targets::NOT_PUBLIC;
 pub const MAX_ATTEMPTS: u32 = 6;
 /// Attempts in flight at once.
 const CONCURRENT_ATTEMPTS: usize = 16;
+/// Attempts of one organization's in flight at once: the others' always find slots.
+const ATTEMPTS_PER_ORGANIZATION: usize = CONCURRENT_ATTEMPTS / 4;
 /// Concluded deliveries kept per webhook, newest first; older ones are deleted with their attempts.
 pub const KEPT_PER_WEBHOOK: i64 = 1000;
 /// The header that signs a STANDARD delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
@@ -127,15 +129,41 @@ impl Deliverer {
         if free == 0 {
             return Ok(());
         }
-        // One statement claims them, so no delivery is attempted twice at once.
+        // One statement claims them, so no delivery is attempted twice at once; and fairly: one
+        // attempt at a time per target (webhook or receiver), and at most
+        // `ATTEMPTS_PER_ORGANIZATION` of one organization's in flight, so that no firing rule
+        // or slow receiver takes the slots every other needs.
         let claimed: Vec<Claimed> = sqlx::query_as(
-            "UPDATE webhook_deliveries SET attempting = 1
-             WHERE id IN (SELECT id FROM webhook_deliveries
-                          WHERE status = 'PENDING' AND attempting = 0 AND next_attempt_at <= ?
-                          ORDER BY next_attempt_at LIMIT ?)
+            "WITH in_flight AS (
+                 SELECT d.webhook_id, r.organization_id
+                 FROM webhook_deliveries d JOIN organization_resources r ON r.id = d.webhook_id
+                 WHERE d.attempting = 1
+             ),
+             due AS (
+                 SELECT d.id, d.next_attempt_at, r.organization_id,
+                        ROW_NUMBER() OVER (PARTITION BY d.webhook_id
+                                           ORDER BY d.next_attempt_at, d.id) AS in_target
+                 FROM webhook_deliveries d JOIN organization_resources r ON r.id = d.webhook_id
+                 WHERE d.status = 'PENDING' AND d.attempting = 0 AND d.next_attempt_at <= ?
+                   AND d.webhook_id NOT IN (SELECT webhook_id FROM in_flight)
+             ),
+             first_of_each_target AS (
+                 SELECT id, next_attempt_at, organization_id,
+                        ROW_NUMBER() OVER (PARTITION BY organization_id
+                                           ORDER BY next_attempt_at, id) AS in_organization
+                 FROM due WHERE in_target = 1
+             )
+             UPDATE webhook_deliveries SET attempting = 1
+             WHERE id IN (
+                 SELECT f.id FROM first_of_each_target f
+                 WHERE f.in_organization
+                       + (SELECT COUNT(*) FROM in_flight i
+                          WHERE i.organization_id = f.organization_id) <= ?
+                 ORDER BY f.next_attempt_at LIMIT ?)
              RETURNING id, webhook_id, NULLIF(event_type, ?) AS event_type, payload",
         )
         .bind(Utc::now().timestamp_millis())
+        .bind(i64::try_from(ATTEMPTS_PER_ORGANIZATION)?)
         .bind(i64::try_from(free)?)
         .bind(super::ALERT)
         .fetch_all(&self.db)

@@ -87,7 +87,7 @@ async fn check(
         .iter()
         .all(|problem| problem.field != "condition.promql")
     {
-        if let Err(error) = promql::parse(&rule.condition.expression()) {
+        if let Err(error) = promql::check_rule(&rule.condition.expression()) {
             problems.push(FieldError::new("condition.promql", error.message));
         }
     }
@@ -178,6 +178,7 @@ async fn create_rule(
         starts_at: None,
         notifications: "[]".to_string(),
         evaluated: false,
+        failure: None,
         created_at: now,
         updated_at: None,
     };
@@ -221,6 +222,7 @@ async fn update_rule(
     let rule = RuleRow {
         definition,
         evaluated: false,
+        failure: None,
         updated_at: Some(now),
         ..before
     };

@@ -31,6 +31,8 @@ pub struct RuleRow {
     /// JSON: the ids of the deliveries its firing sent.
     pub notifications: String,
     pub evaluated: bool,
+    /// Why its condition could not be evaluated: skipped by the rounds until it is edited.
+    pub failure: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
 }
@@ -68,7 +70,7 @@ impl RuleRow {
 
 const COLUMNS: &str =
     "id, organization_id, cluster_id, target_type, target_id, definition, state, \
-    holds_since, starts_at, notifications, evaluated, created_at, updated_at";
+    holds_since, starts_at, notifications, evaluated, failure, created_at, updated_at";
 
 /// The organization's rules, oldest first.
 pub async fn of_organization<'e>(
@@ -134,13 +136,16 @@ pub async fn redefine(
     definition: &str,
     at: DateTime<Utc>,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE alert_rules SET definition = ?, evaluated = 0, updated_at = ? WHERE id = ?")
-        .bind(definition)
-        .bind(at)
-        .bind(id.hyphenated())
-        .execute(conn)
-        .await
-        .map(drop)
+    sqlx::query(
+        "UPDATE alert_rules SET definition = ?, evaluated = 0, failure = NULL, updated_at = ?
+         WHERE id = ?",
+    )
+    .bind(definition)
+    .bind(at)
+    .bind(id.hyphenated())
+    .execute(conn)
+    .await
+    .map(drop)
 }
 
 pub async fn delete(conn: &mut SqliteConnection, id: Uuid) -> sqlx::Result<()> {
@@ -181,6 +186,18 @@ pub async fn evaluated(
     .execute(conn)
     .await?;
     Ok(done.rows_affected() > 0)
+}
+
+/// The rule's condition could not be evaluated, for `why`: it is skipped until it is edited (a
+/// rule redefined meanwhile is left as it is).
+pub async fn failed(conn: &mut SqliteConnection, rule: &RuleRow, why: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE alert_rules SET failure = ?, evaluated = 0 WHERE id = ? AND definition = ?")
+        .bind(why)
+        .bind(rule.id.hyphenated())
+        .bind(&rule.definition)
+        .execute(conn)
+        .await
+        .map(drop)
 }
 
 /// The services rules watch, as a list of rules names them: one query for them all.

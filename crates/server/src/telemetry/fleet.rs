@@ -28,6 +28,17 @@ pub struct Fleet {
     pub services: Vec<Service>,
 }
 
+impl Fleet {
+    /// When the first of its runs started: no series has a sample before it.
+    pub fn first_started(&self) -> Option<f64> {
+        self.services
+            .iter()
+            .flat_map(|service| &service.runs)
+            .map(|run| run.pods.iter().map(|pod| pod.from).fold(run.from, f64::min))
+            .min_by(f64::total_cmp)
+    }
+}
+
 /// A service as the cluster runs it.
 pub struct Service {
     pub id: Uuid,

@@ -10,11 +10,14 @@ use std::collections::BTreeMap;
 
 use regex::Regex;
 
+use super::allowance::Allowance;
 use super::fleet::{Fleet, Pod, Run, Service};
 use super::logs::{self, Level, Line};
 
 /// The longest query taken.
 pub const QUERY_MAX_CHARS: usize = 4096;
+/// How deep aggregations may nest.
+pub const MOST_DEPTH: usize = 16;
 /// The most lines one query may read through: past it, the query is refused.
 const MOST_LINES_READ: u64 = 3_000_000;
 /// The most lines an answer holds, whatever `limit` asks.
@@ -130,7 +133,11 @@ pub fn parse(query: &str) -> Result<Query> {
             "the query is longer than {QUERY_MAX_CHARS} characters"
         ));
     }
-    let mut parser = Parser { text: query, at: 0 };
+    let mut parser = Parser {
+        text: query,
+        at: 0,
+        depth: 0,
+    };
     parser.space();
     let parsed = if parser.peek() == Some('{') {
         Query::Lines(parser.log_query()?)
@@ -151,6 +158,8 @@ pub fn parse(query: &str) -> Result<Query> {
 struct Parser<'a> {
     text: &'a str,
     at: usize,
+    /// Aggregations open around the one being read.
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -366,7 +375,14 @@ impl Parser<'_> {
         };
         let before = self.grouping()?;
         self.expect("(")?;
+        self.depth += 1;
+        if self.depth > MOST_DEPTH {
+            return refused(format!(
+                "the query nests aggregations deeper than {MOST_DEPTH} levels"
+            ));
+        }
         let inner = self.metric()?;
+        self.depth -= 1;
         self.expect(")")?;
         let grouping = match before {
             Some(grouping) => Some(grouping),
@@ -488,18 +504,58 @@ fn sources<'f>(
     found
 }
 
-/// A budget of lines to read, against `MOST_LINES_READ`.
-struct Budget(u64);
+/// A budget of lines to read, against `MOST_LINES_READ`, for the whole of one query (every step
+/// of a range), and the allowance it runs under.
+pub struct Budget {
+    read: u64,
+    allowance: Allowance,
+}
+
+fn too_many_lines() -> LogQueryError {
+    LogQueryError(format!(
+        "the query would read more than {MOST_LINES_READ} lines: narrow its time range or its selector, or lengthen its step"
+    ))
+}
 
 impl Budget {
+    pub fn new(allowance: Allowance) -> Self {
+        Budget { read: 0, allowance }
+    }
+
     fn spend(&mut self, lines: u64) -> Result<()> {
-        self.0 += lines;
-        if self.0 > MOST_LINES_READ {
-            return refused(format!(
-                "the query would read more than {MOST_LINES_READ} lines: narrow its time range or its selector"
-            ));
+        self.read += lines;
+        if self.read > MOST_LINES_READ {
+            return Err(too_many_lines());
         }
-        Ok(())
+        self.allowance
+            .check()
+            .map_err(|stopped| LogQueryError(stopped.message()))
+    }
+}
+
+/// Refuses a metric query over `[from, to]` every `step` seconds, before it runs, when it would
+/// read more than `MOST_LINES_READ` lines: each step reads its range's lines again.
+pub fn admit(fleet: &Fleet, metric: &Metric, from: f64, to: f64, step: f64) -> Result<()> {
+    let (query, range) = metric.source();
+    let mut lines = 0u64;
+    for (source, _) in sources(fleet, query, from - range, to) {
+        let ticks = logs::ticks(source.pod, from - range, to);
+        lines = lines.saturating_add(ticks.end - ticks.start);
+    }
+    let reads = (range / step).max(1.0);
+    if lines as f64 * reads > MOST_LINES_READ as f64 {
+        return Err(too_many_lines());
+    }
+    Ok(())
+}
+
+impl Metric {
+    /// The lines it counts, and over how long.
+    fn source(&self) -> (&LogQuery, f64) {
+        match self {
+            Metric::OverTime { query, range, .. } => (query, *range),
+            Metric::Aggregate { inner, .. } => inner.source(),
+        }
     }
 }
 
@@ -519,8 +575,8 @@ pub fn lines(
     to: f64,
     limit: usize,
     backward: bool,
+    budget: &mut Budget,
 ) -> Result<Vec<Found>> {
-    let mut budget = Budget(0);
     let mut found: Vec<Found> = Vec::new();
     for (source, levels) in sources(fleet, query, from, to) {
         let ticks = logs::ticks(source.pod, from, to);
@@ -600,12 +656,7 @@ pub fn label_values(
 }
 
 /// A metric query at `t`: a value per label set.
-pub fn metric_at(fleet: &Fleet, metric: &Metric, t: f64) -> Result<Vec<(Labels, f64)>> {
-    let mut budget = Budget(0);
-    metric_values(fleet, metric, t, &mut budget)
-}
-
-fn metric_values(
+pub fn metric_at(
     fleet: &Fleet,
     metric: &Metric,
     t: f64,
@@ -648,7 +699,7 @@ fn metric_values(
             grouping,
             inner,
         } => {
-            let values = metric_values(fleet, inner, t, budget)?;
+            let values = metric_at(fleet, inner, t, budget)?;
             let mut groups: BTreeMap<Labels, Vec<f64>> = BTreeMap::new();
             for (labels, value) in values {
                 let key: Labels = match grouping {

@@ -7,6 +7,7 @@
 //! probe knocks on a port they do not listen on, requests failing while no instance is ready.
 //! The answers are in the shapes of the platform's routes (`observability.md`).
 
+pub mod allowance;
 pub mod events;
 pub mod fleet;
 pub mod logql;
@@ -31,13 +32,32 @@ use tokio::sync::Semaphore;
 use uuid::Uuid;
 
 use crate::store::runs;
+use allowance::Allowance;
 pub use fleet::Fleet;
 
 /// Queries evaluated at once; the others wait their turn, up to `WAIT_FOR_TURN`.
 const AT_ONCE: usize = 2;
 const WAIT_FOR_TURN: Duration = Duration::from_secs(10);
+/// The most points a metrics answer holds (Prometheus bounds a series to 11,000; this bounds
+/// the answer, whatever its series).
+const MOST_ANSWER_POINTS: usize = 500_000;
 /// The most events an answer lists, newest first.
 const MOST_EVENTS: usize = 1_000;
+
+/// An evaluator's stack: recursion is bounded by the queries' depth (`promql::MOST_DEPTH`), with
+/// room to spare in a debug build.
+const EVALUATOR_STACK: usize = 8 * 1024 * 1024;
+
+/// Lowers the calling thread's priority (nice 10): an evaluation takes the CPU the server's
+/// workers leave, so that cheap reads keep their pace while queries run. Best effort: where the
+/// system refuses, the thread keeps its priority.
+fn yield_to_the_server() {
+    // SAFETY: `setpriority` on the calling thread's own id changes only its scheduling.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
+    }
+}
 
 /// Why a monitoring request was not answered: a parameter's fault (named), or the server's
 /// evaluators all busy.
@@ -54,8 +74,8 @@ fn parameter(name: &'static str, message: impl Into<String>) -> Refusal {
     }
 }
 
-/// The evaluators: a bounded number of queries at a time, each on a blocking thread so that none
-/// holds the server's workers.
+/// The evaluators: a bounded number of queries at a time, each on a thread of its own at a lower
+/// priority, so that none holds the server's workers or their CPU.
 pub struct Telemetry {
     turns: Semaphore,
 }
@@ -69,18 +89,26 @@ impl Default for Telemetry {
 }
 
 impl Telemetry {
-    /// `work` on a blocking thread once a turn is free.
+    /// `work` on a blocking thread once a turn is free, told to stop when the caller goes.
     async fn evaluate<T: Send + 'static>(
         &self,
-        work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+        work: impl FnOnce(Allowance) -> Result<T, Refusal> + Send + 'static,
     ) -> Result<T, Refusal> {
         let _turn = tokio::time::timeout(WAIT_FOR_TURN, self.turns.acquire())
             .await
             .map_err(|_| Refusal::Busy)?
             .map_err(|_| Refusal::Busy)?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|_| Refusal::Busy)?
+        let (allowance, _waiting) = Allowance::start();
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("telemetry".to_string())
+            .stack_size(EVALUATOR_STACK)
+            .spawn(move || {
+                yield_to_the_server();
+                let _ = answer.send(work(allowance));
+            })
+            .map_err(|_| Refusal::Busy)?;
+        answered.await.map_err(|_| Refusal::Busy)?
     }
 
     /// `GET /cluster/{id}/metrics`: the Prometheus API's answer, as text.
@@ -92,7 +120,8 @@ impl Telemetry {
     ) -> Result<String, Refusal> {
         let fleet = load(db, organization_id, cluster_id).await?;
         let now = now();
-        self.evaluate(move || metrics(&fleet, &request, now)).await
+        self.evaluate(move |allowance| metrics(&fleet, &request, now, allowance))
+            .await
     }
 
     /// `GET /cluster/{id}/logs`: the Loki API's answer, as text.
@@ -104,7 +133,8 @@ impl Telemetry {
     ) -> Result<String, Refusal> {
         let fleet = load(db, organization_id, cluster_id).await?;
         let now = now();
-        self.evaluate(move || logs(&fleet, &request, now)).await
+        self.evaluate(move |allowance| logs(&fleet, &request, now, allowance))
+            .await
     }
 
     /// `GET /cluster/{id}/events`.
@@ -124,7 +154,7 @@ impl Telemetry {
         }
         let fleet = load(db, organization_id, cluster_id).await?;
         let to = to.min(now());
-        self.evaluate(move || {
+        self.evaluate(move |_| {
             let filter = events::Filter {
                 pod_name: request.pod_name.as_deref(),
                 node_name: request.node_name.as_deref(),
@@ -142,33 +172,39 @@ impl Telemetry {
     }
 
     /// The samples each expression gives at `at` over the fleet (an alert round's evaluation),
-    /// or why it gives none.
+    /// or why it gives none; none for an expression not given (a disabled rule). Each is
+    /// evaluated within its own allowance: one rule that runs long fails alone.
     pub async fn instants(
         &self,
         fleet: Fleet,
-        expressions: Vec<String>,
+        expressions: Vec<Option<String>>,
         at: f64,
     ) -> Result<Vec<Result<Vec<f64>, String>>, Refusal> {
-        self.evaluate(move || {
+        self.evaluate(move |_| {
             Ok(expressions
                 .iter()
-                .map(|expression| {
-                    let expr = promql::parse(expression).map_err(|error| error.message)?;
-                    let mut evaluator = promql::Evaluator::new(&fleet, &expr, (at, at, 60.0), at);
-                    match evaluator
-                        .instant(&expr, at)
-                        .map_err(|error| error.message)?
-                    {
-                        promql::Value::Vector(samples) => {
-                            Ok(samples.iter().map(|sample| sample.value).collect())
-                        }
-                        promql::Value::Scalar(value) => Ok(vec![value]),
-                        _ => Err("the expression gives no number".to_string()),
-                    }
+                .map(|expression| match expression {
+                    Some(expression) => instant_values(&fleet, expression, at),
+                    None => Ok(Vec::new()),
                 })
                 .collect())
         })
         .await
+    }
+}
+
+/// The values `expression` gives at `at`.
+fn instant_values(fleet: &Fleet, expression: &str, at: f64) -> Result<Vec<f64>, String> {
+    let expr = promql::parse(expression).map_err(|error| error.message)?;
+    let allowance = Allowance::unwatched();
+    let mut evaluator = promql::Evaluator::new(fleet, &expr, (at, at, 60.0), at, allowance);
+    match evaluator
+        .instant(&expr, at)
+        .map_err(|error| error.message)?
+    {
+        promql::Value::Vector(samples) => Ok(samples.iter().map(|sample| sample.value).collect()),
+        promql::Value::Scalar(value) => Ok(vec![value]),
+        _ => Err("the expression gives no number".to_string()),
     }
 }
 
@@ -273,7 +309,12 @@ fn query_refusal(error: promql::QueryError) -> Refusal {
 }
 
 /// The Prometheus API's answer to `request` at `now`.
-fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<String, Refusal> {
+fn metrics(
+    fleet: &Fleet,
+    request: &MetricsParameters,
+    now: f64,
+    allowance: Allowance,
+) -> Result<String, Refusal> {
     let (path, lookup) = request
         .endpoint
         .trim_start_matches('/')
@@ -311,18 +352,10 @@ fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<Strin
                     format!("exceeded maximum resolution of {} points per timeseries: lengthen the step", promql::MOST_POINTS),
                 ));
             }
-            let mut evaluator = promql::Evaluator::new(fleet, &expr, (start, end, step), now);
+            let mut evaluator =
+                promql::Evaluator::new(fleet, &expr, (start, end, step), now, allowance);
             let series = evaluator.range(&expr).map_err(query_refusal)?;
-            let result: Vec<Value> = series
-                .iter()
-                .map(|one| {
-                    json!({
-                        "metric": metric_labels(&one.labels),
-                        "values": one.points.iter().map(|(t, v)| json!([t, sample_text(*v)])).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            Ok(result_json(ResultType::Matrix, result))
+            matrix_answer(&series)
         }
         "api/v1/query" => {
             let expr = promql::parse(&request.query).map_err(query_refusal)?;
@@ -330,7 +363,8 @@ fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<Strin
                 Some(time) => seconds("time", time)?,
                 None => now,
             };
-            let mut evaluator = promql::Evaluator::new(fleet, &expr, (time, time, 60.0), now);
+            let mut evaluator =
+                promql::Evaluator::new(fleet, &expr, (time, time, 60.0), now, allowance);
             Ok(match evaluator.instant(&expr, time).map_err(query_refusal)? {
                 promql::Value::Scalar(value) => result(ResultType::Scalar, json!([time, sample_text(value)])),
                 promql::Value::Text(text) => result(ResultType::Text, json!([time, text])),
@@ -341,16 +375,7 @@ fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<Strin
                         .map(|s| json!({"metric": metric_labels(&s.labels), "value": [time, sample_text(s.value)]}))
                         .collect(),
                 ),
-                promql::Value::Matrix(series) => result_json(
-                    ResultType::Matrix,
-                    series
-                        .iter()
-                        .map(|one| json!({
-                            "metric": metric_labels(&one.labels),
-                            "values": one.points.iter().map(|(t, v)| json!([t, sample_text(*v)])).collect::<Vec<_>>(),
-                        }))
-                        .collect(),
-                ),
+                promql::Value::Matrix(series) => matrix_answer(&series)?,
             })
         }
         _ => match path
@@ -358,7 +383,7 @@ fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<Strin
             .and_then(|rest| rest.strip_suffix("/values"))
         {
             Some(label) => {
-                let found = looked_up(fleet, request, lookup, now)?;
+                let found = looked_up(fleet, request, lookup, now, allowance)?;
                 let mut values: Vec<String> = found
                     .iter()
                     .filter_map(|labels| {
@@ -380,6 +405,44 @@ fn metrics(fleet: &Fleet, request: &MetricsParameters, now: f64) -> Result<Strin
     }
 }
 
+/// A matrix's answer, written point by point rather than built as a JSON tree first (a tree
+/// takes ten times the points' own memory), refused past `MOST_ANSWER_POINTS`.
+fn matrix_answer(series: &[promql::Points]) -> Result<String, Refusal> {
+    let points: usize = series.iter().map(|one| one.points.len()).sum();
+    if points > MOST_ANSWER_POINTS {
+        return Err(parameter(
+            "query",
+            format!("the answer would hold {points} points, more than the {MOST_ANSWER_POINTS} one answer may: narrow its selectors or lengthen its step"),
+        ));
+    }
+    let mut result = String::with_capacity(points * 32);
+    result.push('[');
+    for (index, one) in series.iter().enumerate() {
+        if index > 0 {
+            result.push(',');
+        }
+        result.push_str("{\"metric\":");
+        result.push_str(&metric_labels(&one.labels).to_string());
+        result.push_str(",\"values\":[");
+        for (index, (t, v)) in one.points.iter().enumerate() {
+            if index > 0 {
+                result.push(',');
+            }
+            result.push('[');
+            result.push_str(&json!(t).to_string());
+            result.push_str(",\"");
+            result.push_str(&sample_text(*v));
+            result.push_str("\"]");
+        }
+        result.push_str("]}");
+    }
+    result.push(']');
+    Ok(format!(
+        "{{\"status\":\"success\",\"data\":{{\"resultType\":\"{}\",\"result\":{result}}}}}",
+        ResultType::Matrix.as_str(),
+    ))
+}
+
 fn result_json(result_type: ResultType, items: Vec<Value>) -> String {
     result(result_type, Value::Array(items))
 }
@@ -391,6 +454,7 @@ fn looked_up(
     request: &MetricsParameters,
     lookup: &str,
     now: f64,
+    allowance: Allowance,
 ) -> Result<Vec<series::Labels>, Refusal> {
     let end = match request.end.as_deref() {
         Some(end) => seconds("end", end)?,
@@ -419,7 +483,8 @@ fn looked_up(
         };
         // The selector evaluated over the window: the series with a sample in it.
         let step = ((end - start) / 60.0).max(series::SCRAPE_EVERY);
-        let mut evaluator = promql::Evaluator::new(fleet, &expr, (start, end, step), now);
+        let mut evaluator =
+            promql::Evaluator::new(fleet, &expr, (start, end, step), now, allowance.clone());
         for one in evaluator.range(&expr).map_err(query_refusal)? {
             found.push(one.labels.as_ref().clone());
         }
@@ -430,7 +495,12 @@ fn looked_up(
 }
 
 /// The Loki API's answer to `request` at `now`.
-fn logs(fleet: &Fleet, request: &LogsParameters, now: f64) -> Result<String, Refusal> {
+fn logs(
+    fleet: &Fleet,
+    request: &LogsParameters,
+    now: f64,
+    allowance: Allowance,
+) -> Result<String, Refusal> {
     let end = match request.end.as_deref() {
         Some(end) => loki_time("end", end)?,
         None => now,
@@ -464,7 +534,8 @@ fn logs(fleet: &Fleet, request: &LogsParameters, now: f64) -> Result<String, Ref
                         Some("forward") | Some("FORWARD") => false,
                         Some(_) => return Err(parameter("direction", "must be backward or forward")),
                     };
-                    let found = logql::lines(fleet, &query, start, end, limit, backward).map_err(log_refusal)?;
+                    let mut budget = logql::Budget::new(allowance);
+                    let found = logql::lines(fleet, &query, start, end, limit, backward, &mut budget).map_err(log_refusal)?;
                     let mut streams: BTreeMap<logql::Labels, Vec<Value>> = BTreeMap::new();
                     for line in found {
                         let nanos = format!("{}", (line.at * 1e9) as i128);
@@ -483,7 +554,8 @@ fn logs(fleet: &Fleet, request: &LogsParameters, now: f64) -> Result<String, Ref
                         Some(time) => loki_time("time", time)?,
                         None => end,
                     };
-                    let values = logql::metric_at(fleet, &metric, time).map_err(log_refusal)?;
+                    logql::admit(fleet, &metric, time, time, f64::INFINITY).map_err(log_refusal)?;
+                    let values = logql::metric_at(fleet, &metric, time, &mut logql::Budget::new(allowance)).map_err(log_refusal)?;
                     Ok(result_json(
                         ResultType::Vector,
                         values
@@ -500,10 +572,12 @@ fn logs(fleet: &Fleet, request: &LogsParameters, now: f64) -> Result<String, Ref
                     if (end - start) / step > promql::MOST_POINTS as f64 {
                         return Err(parameter("step", "gives more than 11000 points: lengthen it"));
                     }
+                    logql::admit(fleet, &metric, start, end, step).map_err(log_refusal)?;
+                    let mut budget = logql::Budget::new(allowance);
                     let mut series: BTreeMap<logql::Labels, Vec<Value>> = BTreeMap::new();
                     let mut t = start;
                     while t <= end {
-                        for (labels, value) in logql::metric_at(fleet, &metric, t).map_err(log_refusal)? {
+                        for (labels, value) in logql::metric_at(fleet, &metric, t, &mut budget).map_err(log_refusal)? {
                             series.entry(labels).or_default().push(json!([t, sample_text(value)]));
                         }
                         t += step;

@@ -20,6 +20,7 @@ use promql_parser::parser::{
     VectorMatchCardinality, VectorSelector,
 };
 
+use super::allowance::Allowance;
 use super::fleet::Fleet;
 use super::series::{self, Labels, Series, Window, SCRAPE_EVERY};
 
@@ -30,8 +31,16 @@ const LOOKBACK: f64 = 300.0;
 /// The most series × points one query may compute: past it, the query is refused rather than
 /// left to hold a worker.
 const MOST_SAMPLES: usize = 20_000_000;
-/// How deep expressions may nest.
-const MOST_DEPTH: usize = 64;
+/// The most work one query may take, counted before it runs: every evaluation of every part of
+/// the expression at every time it is evaluated (the range's steps times each enclosing
+/// subquery's points), and every sample it reads. About a second of this server's time.
+pub const MOST_WORK: f64 = 5_000_000.0;
+/// How deep expressions may nest: brackets, and the parts of the parsed expression (a chain of
+/// `1+1+…` nests as deep as it is long).
+pub const MOST_DEPTH: usize = 64;
+/// How far from the time it is evaluated at a query may reach, through its offsets, `@` times,
+/// ranges and subqueries together.
+pub const MOST_REACH: Duration = Duration::from_secs(366 * 24 * 3600);
 /// The longest query taken.
 pub const QUERY_MAX_CHARS: usize = 4096;
 
@@ -106,11 +115,103 @@ pub fn parse(query: &str) -> Result<Expr> {
         }
     }
     if deepest > MOST_DEPTH {
-        return Err(QueryError::bad(format!(
-            "the query nests deeper than {MOST_DEPTH} levels"
-        )));
+        return Err(too_deep());
     }
-    promql_parser::parser::parse(query).map_err(QueryError::bad)
+    let expr = promql_parser::parser::parse(query).map_err(QueryError::bad)?;
+    if depth_of(&expr) > MOST_DEPTH {
+        return Err(too_deep());
+    }
+    within_reach(&expr)?;
+    Ok(expr)
+}
+
+/// A stored alert rule's condition: a query within the bounds, whose work before it reads any
+/// series (its evaluations alone, which subqueries multiply) is within `MOST_WORK`. What the
+/// series add is counted when each round evaluates it.
+pub fn check_rule(expression: &str) -> Result<Expr> {
+    let expr = parse(expression)?;
+    let no_series = Fleet {
+        services: Vec::new(),
+    };
+    let mut evaluator = Evaluator::new(
+        &no_series,
+        &expr,
+        (0.0, 0.0, 60.0),
+        0.0,
+        Allowance::unwatched(),
+    );
+    evaluator.admit(&expr, 1.0)?;
+    Ok(expr)
+}
+
+fn too_deep() -> QueryError {
+    QueryError::bad(format!(
+        "the query nests deeper than {MOST_DEPTH} levels (brackets, operators and calls counted)"
+    ))
+}
+
+/// The parts an expression is made of, in order.
+fn parts(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Aggregate(aggregate) => std::iter::once(aggregate.expr.as_ref())
+            .chain(aggregate.param.as_deref())
+            .collect(),
+        Expr::Unary(unary) => vec![&unary.expr],
+        Expr::Binary(binary) => vec![&binary.lhs, &binary.rhs],
+        Expr::Paren(paren) => vec![&paren.expr],
+        Expr::Subquery(subquery) => vec![&subquery.expr],
+        Expr::Call(call) => call.args.args.iter().map(|arg| arg.as_ref()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// How deep the parsed expression nests, walked without recursion: a tree of any depth is
+/// measured before anything recurses over it.
+fn depth_of(expr: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut to_visit = vec![(expr, 1)];
+    while let Some((expr, depth)) = to_visit.pop() {
+        deepest = deepest.max(depth);
+        to_visit.extend(parts(expr).into_iter().map(|part| (part, depth + 1)));
+    }
+    deepest
+}
+
+/// Refuses an offset, `@`, range or subquery that reaches further than `MOST_REACH`.
+fn within_reach(expr: &Expr) -> Result<()> {
+    let most = MOST_REACH.as_secs_f64();
+    let refused = |what: &str| {
+        Err(QueryError::bad(format!(
+            "{what} reaches further than {} days",
+            MOST_REACH.as_secs() / 86_400
+        )))
+    };
+    if lookback(expr) > most {
+        return refused("the query's ranges and offsets together");
+    }
+    let mut to_visit = vec![expr];
+    while let Some(expr) = to_visit.pop() {
+        let (offset, at) = match expr {
+            Expr::VectorSelector(selector) => (&selector.offset, &selector.at),
+            Expr::MatrixSelector(matrix) => (&matrix.vs.offset, &matrix.vs.at),
+            Expr::Subquery(subquery) => (&subquery.offset, &subquery.at),
+            _ => (&None, &None),
+        };
+        if offset_of(offset).abs() > most {
+            return refused("an offset");
+        }
+        if let Some(AtModifier::At(time)) = at {
+            let from_now = match time.duration_since(std::time::SystemTime::now()) {
+                Ok(ahead) => ahead,
+                Err(behind) => behind.duration(),
+            };
+            if from_now > MOST_REACH {
+                return refused("an @ time");
+            }
+        }
+        to_visit.extend(parts(expr));
+    }
+    Ok(())
 }
 
 fn too_many_samples() -> QueryError {
@@ -122,22 +223,12 @@ fn too_many_samples() -> QueryError {
 /// How far before the time it is evaluated at an expression reads samples.
 pub fn lookback(expr: &Expr) -> f64 {
     match expr {
-        Expr::Aggregate(aggregate) => lookback(&aggregate.expr),
-        Expr::Unary(unary) => lookback(&unary.expr),
-        Expr::Binary(binary) => lookback(&binary.lhs).max(lookback(&binary.rhs)),
-        Expr::Paren(paren) => lookback(&paren.expr),
         Expr::Subquery(subquery) => {
             subquery.range.as_secs_f64() + offset_of(&subquery.offset) + lookback(&subquery.expr)
         }
         Expr::VectorSelector(selector) => LOOKBACK + offset_of(&selector.offset),
         Expr::MatrixSelector(matrix) => matrix.range.as_secs_f64() + offset_of(&matrix.vs.offset),
-        Expr::Call(call) => call
-            .args
-            .args
-            .iter()
-            .map(|arg| lookback(arg))
-            .fold(0.0, f64::max),
-        _ => 0.0,
+        _ => parts(expr).into_iter().map(lookback).fold(0.0, f64::max),
     }
 }
 
@@ -160,6 +251,7 @@ pub struct Evaluator<'a> {
     selected: HashMap<String, Rc<Vec<Series>>>,
     /// Samples computed so far, against `MOST_SAMPLES`.
     samples: usize,
+    allowance: Allowance,
 }
 
 impl<'a> Evaluator<'a> {
@@ -170,9 +262,12 @@ impl<'a> Evaluator<'a> {
         expr: &Expr,
         (start, end, step): (f64, f64, f64),
         now: f64,
+        allowance: Allowance,
     ) -> Self {
-        // Counters count from an hour before the earliest sample the query reads.
-        let earliest = start - lookback(expr) - 3600.0;
+        // Counters count from an hour before the earliest sample the query reads, or before the
+        // fleet's first instance started (nothing counts before it: an offset of a year or a
+        // range from 1970 integrates no empty years).
+        let earliest = (start - lookback(expr)).max(fleet.first_started().unwrap_or(now)) - 3600.0;
         Evaluator {
             fleet,
             window: Window {
@@ -184,12 +279,70 @@ impl<'a> Evaluator<'a> {
             step,
             selected: HashMap::new(),
             samples: 0,
+            allowance,
         }
     }
 
     /// The expression at `t`.
     pub fn instant(&mut self, expr: &Expr, t: f64) -> Result<Value> {
+        self.admit(expr, 1.0)?;
         self.eval(expr, t)
+    }
+
+    /// Refuses the expression evaluated `evaluations` times when its work would pass
+    /// `MOST_WORK`, before any of it is done.
+    fn admit(&mut self, expr: &Expr, evaluations: f64) -> Result<()> {
+        let work = self.work(expr, evaluations)?;
+        if work > MOST_WORK {
+            return Err(QueryError::bad(format!(
+                "the query would take about {} units of work, more than the {} one query may: narrow its selectors, shorten its ranges or lengthen its steps (a subquery's points count for every step)",
+                work.round() as u64,
+                MOST_WORK as u64
+            )));
+        }
+        Ok(())
+    }
+
+    /// The work of evaluating `expr` `evaluations` times: one unit per part per time, and one
+    /// per sample read, subqueries multiplying what they enclose by their points.
+    pub fn work(&mut self, expr: &Expr, evaluations: f64) -> Result<f64> {
+        let own = match expr {
+            Expr::VectorSelector(selector) => {
+                evaluations * (1.0 + self.select(selector)?.len() as f64)
+            }
+            Expr::MatrixSelector(matrix) => {
+                let per_series = (matrix.range.as_secs_f64() / SCRAPE_EVERY).ceil() + 1.0;
+                evaluations * (1.0 + self.select(&matrix.vs)?.len() as f64 * per_series)
+            }
+            Expr::Subquery(subquery) => {
+                let step = self.subquery_step(subquery)?;
+                let points = (subquery.range.as_secs_f64() / step).ceil() + 1.0;
+                return Ok(evaluations * (1.0 + points)
+                    + self.work(&subquery.expr, evaluations * points)?);
+            }
+            _ => evaluations,
+        };
+        let mut work = own;
+        for part in parts(expr) {
+            work += self.work(part, evaluations)?;
+        }
+        Ok(work)
+    }
+
+    fn subquery_step(&self, subquery: &promql_parser::parser::SubqueryExpr) -> Result<f64> {
+        let step = subquery
+            .step
+            .map_or(self.step.max(SCRAPE_EVERY), |step| step.as_secs_f64());
+        if step <= 0.0 {
+            return Err(QueryError::bad("a subquery's step must be above zero"));
+        }
+        Ok(step)
+    }
+
+    fn still_wanted(&self) -> Result<()> {
+        self.allowance
+            .check()
+            .map_err(|stopped| QueryError::bad(stopped.message()))
     }
 
     /// The expression at every step of the range: a series per label set (a scalar is one
@@ -201,15 +354,12 @@ impl<'a> Evaluator<'a> {
                 "exceeded maximum resolution of {MOST_POINTS} points per timeseries. Try decreasing the query resolution (?step=XX)"
             )));
         }
+        self.admit(expr, steps as f64)?;
         let mut series: BTreeMap<Rc<Labels>, Vec<(f64, f64)>> = BTreeMap::new();
         for index in 0..steps {
             let t = self.start + index as f64 * self.step;
+            self.still_wanted()?;
             let value = self.eval(expr, t)?;
-            // Every step reads about what the first read: a query that will pass the bound is
-            // refused now rather than once it has held a worker that long.
-            if index == 0 && self.samples.saturating_mul(steps) > MOST_SAMPLES {
-                return Err(too_many_samples());
-            }
             match value {
                 Value::Scalar(value) => series
                     .entry(Rc::new(Labels::new()))
@@ -241,7 +391,7 @@ impl<'a> Evaluator<'a> {
         if self.samples > MOST_SAMPLES {
             return Err(too_many_samples());
         }
-        Ok(())
+        self.still_wanted()
     }
 
     fn eval(&mut self, expr: &Expr, t: f64) -> Result<Value> {
@@ -270,16 +420,12 @@ impl<'a> Evaluator<'a> {
             }
             Expr::Subquery(subquery) => {
                 let end = self.at(&subquery.at, t) - offset_of(&subquery.offset);
-                let step = subquery
-                    .step
-                    .map_or(self.step.max(SCRAPE_EVERY), |step| step.as_secs_f64());
-                if step <= 0.0 {
-                    return Err(QueryError::bad("a subquery's step must be above zero"));
-                }
+                let step = self.subquery_step(subquery)?;
                 let range = subquery.range.as_secs_f64();
                 let mut series: BTreeMap<Rc<Labels>, Vec<(f64, f64)>> = BTreeMap::new();
                 let mut at = ((end - range) / step).floor() * step + step;
                 while at <= end {
+                    self.still_wanted()?;
                     match self.eval(&subquery.expr, at)? {
                         Value::Vector(samples) => {
                             for sample in samples {

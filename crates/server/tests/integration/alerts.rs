@@ -16,17 +16,17 @@ use platform_server::alerts::{self, Alerting};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-fn alerting(server: &TestServer) -> Alerting {
+pub fn alerting(server: &TestServer) -> Alerting {
     Alerting {
         db: server.state.db.clone(),
         writes: server.state.writes.clone(),
-        telemetry: server.state.telemetry.clone(),
+        telemetry: Default::default(),
         deliveries: server.state.engine.events_recorded.clone(),
     }
 }
 
 /// A Slack receiver posting to `url`, resolved alerts too.
-async fn slack_receiver(server: &TestServer, url: &str) -> String {
+pub async fn slack_receiver(server: &TestServer, url: &str) -> String {
     server
         .create(
             "/api/alert-receivers",
@@ -49,7 +49,22 @@ async fn email_receiver(server: &TestServer, smarthost: &str, require_tls: bool)
         .await
 }
 
-async fn rule_state(server: &TestServer, rule: &str) -> Value {
+/// A rule on the container of `cluster`, told to `receivers` when `promql` is above 1.
+pub fn custom_rule(
+    server: &TestServer,
+    (cluster, container): (&str, &str),
+    receivers: Vec<&str>,
+    promql: &str,
+) -> Value {
+    json!({"organization_id": server.organization_id, "cluster_id": cluster,
+           "target": {"target_type": "CONTAINER", "target_id": container},
+           "name": "r", "description": "", "tag": "", "for_duration": "PT5M",
+           "severity": "LOW", "enabled": true, "alert_receiver_ids": receivers,
+           "presentation": {},
+           "condition": {"kind": "CUSTOM", "promql": promql, "operator": "ABOVE", "threshold": 1}})
+}
+
+pub async fn rule_state(server: &TestServer, rule: &str) -> Value {
     server.get(&format!("/api/alert-rules/{rule}")).await.body
 }
 
@@ -246,12 +261,7 @@ async fn a_rule_without_a_receiver_or_with_unreadable_promql_is_refused() {
     let server = TestServer::new().await;
     let (_, cluster, container) = deployed_container(&server, 512).await;
     let rule = |receivers: Vec<&str>, promql: &str| {
-        json!({"organization_id": server.organization_id, "cluster_id": cluster,
-               "target": {"target_type": "CONTAINER", "target_id": container},
-               "name": "r", "description": "", "tag": "", "for_duration": "PT5M",
-               "severity": "LOW", "enabled": true, "alert_receiver_ids": receivers,
-               "presentation": {},
-               "condition": {"kind": "CUSTOM", "promql": promql, "operator": "ABOVE", "threshold": 1}})
+        custom_rule(&server, (&cluster, &container), receivers, promql)
     };
     let none = server
         .post("/api/alert-rules", rule(vec![], "vector(1)"))

@@ -34,6 +34,8 @@ mod forward;
 mod fuzz;
 mod git_tokens;
 mod history;
+mod hostile_queries;
+mod hostile_receivers;
 mod imports;
 mod kill_restart;
 mod links;

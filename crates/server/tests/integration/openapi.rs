@@ -156,3 +156,30 @@ async fn every_shared_path_template_is_a_route() {
         assert!(served.contains(&kind.item_template()), "{kind:?}");
     }
 }
+
+/// Every route's success codes, as the server's document states them (which the fuzzer holds
+/// every answer to), are codes the production document gives the operation.
+#[tokio::test]
+async fn every_routes_success_codes_are_the_production_documents() {
+    let server = TestServer::new().await;
+    let own = server.own_document().await;
+    let production = contract::Document::production();
+    let mut differing = Vec::new();
+    for rule in platform_server::routes::table(&server.state).rules() {
+        let method = rule.method.as_str().to_lowercase();
+        let Some(theirs) = production.operation(&method, &rule.path) else {
+            continue;
+        };
+        let ours = own
+            .operation(&method, &rule.path)
+            .unwrap_or_else(|| panic!("{} {} is not documented", rule.method, rule.path));
+        let (ours, theirs) = (ours.success_codes(), theirs.success_codes());
+        if ours.iter().any(|code| !theirs.contains(code)) {
+            differing.push(format!(
+                "{} {}: {ours:?}, the document {theirs:?}",
+                rule.method, rule.path
+            ));
+        }
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+}

@@ -785,4 +785,28 @@ async fn a_local_helm_repositorys_charts_are_read_from_its_index() {
         server.get(&format!("{charts}?chartName=worker")).await.body["results"],
         json!([{"chart_name": "worker", "versions": ["1.0.0"]}])
     );
+
+    // An index that is a link (here to a file outside the repository) is not followed, and
+    // one that is a pipe nobody writes to is not waited on.
+    let outside = tempfile::TempDir::new().unwrap();
+    let elsewhere = outside.path().join("secret.yaml");
+    std::fs::write(
+        &elsewhere,
+        "apiVersion: v1\nentries:\n  secret:\n  - name: secret\n    version: 9.9.9\n",
+    )
+    .unwrap();
+    let index = dir.path().join("index.yaml");
+    std::fs::remove_file(&index).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &index).unwrap();
+    assert_eq!(server.get(&charts).await.body["results"], json!([]));
+    std::fs::remove_file(&index).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&index)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), server.get(&charts))
+        .await
+        .expect("a pipe as index.yaml is not waited on");
+    assert_eq!(read.body["results"], json!([]));
 }

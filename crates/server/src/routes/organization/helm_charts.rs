@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
 use crate::error::{ApiPath, ApiQuery, ApiResult};
+use crate::git::read_plain_file;
 use crate::routes::doc::{self, Doc};
 use crate::routes::organization::helm_repositories::HelmRepositories;
 use crate::routes::organization::resources::OrganizationResource;
@@ -23,6 +24,8 @@ use crate::store::services::charts_used;
 
 /// An index longer than this is not read: far beyond a real repository's.
 const INDEX_MAX_BYTES: u64 = 8 * 1024 * 1024;
+/// How long reading it may take (a slow disk is left, the answer given without it).
+const INDEX_DEADLINE: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -62,18 +65,18 @@ async fn charts(
     .await?
     .record;
     let mut charts = match state.engine.repositories.local(&repository.url) {
-        Ok(path) => tokio::task::spawn_blocking(move || {
-            let index = path.join("index.yaml");
-            let readable =
-                std::fs::metadata(&index).is_ok_and(|meta| meta.len() <= INDEX_MAX_BYTES);
-            readable
-                .then(|| std::fs::read_to_string(index).ok())
-                .flatten()
-                .map(|text| charts_in_index(&text))
+        Ok(path) => {
+            let reading = tokio::task::spawn_blocking(move || {
+                read_plain_file(&path, "index.yaml", INDEX_MAX_BYTES)
+                    .map(|text| charts_in_index(&text))
+                    .unwrap_or_default()
+            });
+            tokio::time::timeout(INDEX_DEADLINE, reading)
+                .await
+                .ok()
+                .and_then(Result::ok)
                 .unwrap_or_default()
-        })
-        .await
-        .unwrap_or_default(),
+        }
         Err(_) => Vec::new(),
     };
     for (chart_name, versions) in charts_used(&state.db, organization_id, repository_id).await? {
