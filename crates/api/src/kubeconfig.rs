@@ -4,46 +4,53 @@
 
 use uuid::Uuid;
 
+#[cfg(feature = "kubeconfig-check")]
 use crate::error::FieldError;
 
 /// The longest kubeconfig kept: far above a real one (a few kilobytes, certificates included).
 pub const KUBECONFIG_MAX_BYTES: usize = 64 * 1024;
 
-/// The top-level keys a kubeconfig holds, as `kubectl` reads one.
-const REQUIRED_LINES: [&str; 3] = ["apiVersion: v1", "kind: Config", "clusters:"];
-
-/// Checks a kubeconfig given as YAML: not too long, and a `Config` of `v1` with its clusters
-/// (each key read at the top level, in one pass over the lines).
+/// Checks a kubeconfig given as YAML: not too long, and read as YAML (its aliases expanded
+/// within the parser's own bounds on depth and repetition, so that a few lines of aliases never
+/// become gigabytes) into a `Config` of `v1` with at least one cluster, each named with a server
+/// address, as `kubectl` reads one. The server's: the console never checks one.
+#[cfg(feature = "kubeconfig-check")]
 pub fn check_kubeconfig(text: &str) -> Result<(), FieldError> {
-    let problem = |message: String| Err(FieldError::new("body", message));
+    use serde_yaml::Value;
+    let problem = |message: &str| Err(FieldError::new("body", message));
     if text.len() > KUBECONFIG_MAX_BYTES {
-        return problem(format!(
-            "must be at most {} KiB",
-            KUBECONFIG_MAX_BYTES / 1024
+        return Err(FieldError::new(
+            "body",
+            format!("must be at most {} KiB", KUBECONFIG_MAX_BYTES / 1024),
         ));
     }
-    let top_level: Vec<&str> = text
-        .lines()
-        .filter(|line| !line.starts_with([' ', '\t', '#', '-']))
-        .map(str::trim_end)
-        .collect();
-    let missing: Vec<&str> = REQUIRED_LINES
-        .iter()
-        .copied()
-        .filter(|required| !top_level.iter().any(|line| line.starts_with(required)))
-        .collect();
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        problem(format!(
-            "must be a kubeconfig (YAML) with the top-level lines {}",
-            missing
-                .iter()
-                .map(|line| format!("`{line}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
+    let Ok(config) = serde_yaml::from_str::<Value>(text) else {
+        return problem("must be a kubeconfig in YAML: it does not read as YAML within its bounds");
+    };
+    if config.get("apiVersion").and_then(Value::as_str) != Some("v1") {
+        return problem("must be a kubeconfig: `apiVersion: v1` is missing");
     }
+    if config.get("kind").and_then(Value::as_str) != Some("Config") {
+        return problem("must be a kubeconfig: `kind: Config` is missing");
+    }
+    let clusters = config.get("clusters").and_then(Value::as_sequence);
+    let Some(clusters) = clusters.filter(|clusters| !clusters.is_empty()) else {
+        return problem("must be a kubeconfig: it lists no `clusters`");
+    };
+    let named_with_server = |entry: &Value| {
+        entry.get("name").and_then(Value::as_str).is_some()
+            && entry
+                .get("cluster")
+                .and_then(|cluster| cluster.get("server"))
+                .and_then(Value::as_str)
+                .is_some()
+    };
+    if !clusters.iter().all(named_with_server) {
+        return problem(
+            "must be a kubeconfig: each of its `clusters` needs a `name` and a `cluster.server`",
+        );
+    }
+    Ok(())
 }
 
 /// How the user of a written kubeconfig signs in.
@@ -82,7 +89,7 @@ pub fn simulated_kubeconfig(cluster_id: Uuid, cluster_name: &str, user: Kubeconf
     )
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "kubeconfig-check"))]
 mod tests {
     use super::*;
 
@@ -104,5 +111,24 @@ mod tests {
             refused.message
         );
         assert!(check_kubeconfig(&"#".repeat(KUBECONFIG_MAX_BYTES + 1)).is_err());
+        // Line starts are not enough: the values and the structure are read.
+        for impostor in [
+            "apiVersion: v1xyz\nkind: Config\nclusters:\n- name: a\n  cluster:\n    server: https://a\n",
+            "apiVersion: v1\nkind: ConfigMap\nclusters:\n- name: a\n  cluster:\n    server: https://a\n",
+            "apiVersion: v1\nkind: Config\nclusters: []\n",
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n",
+        ] {
+            assert!(check_kubeconfig(impostor).is_err(), "{impostor}");
+        }
+        // Aliases of aliases, ten levels of ten: refused, not expanded to 10^10 strings.
+        let mut bomb = String::from("apiVersion: v1\nkind: Config\na0: &a0 [lol]\n");
+        for level in 1..10 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 10].join(", ");
+            bomb.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        bomb.push_str("clusters:\n- name: a\n  cluster:\n    server: https://a\n  extra: *a9\n");
+        let refused = check_kubeconfig(&bomb).unwrap_err();
+        assert!(refused.message.contains("YAML"), "{}", refused.message);
     }
 }

@@ -74,7 +74,7 @@ async fn evaluate_group(
         .iter()
         .map(|rule| rule.definition())
         .collect::<Result<_, _>>()?;
-    let fleet = telemetry::load(&alerting.db, organization_id, cluster_id)
+    let history = telemetry::load(&alerting.db, organization_id, cluster_id)
         .await
         .map_err(|refusal| anyhow::anyhow!("the fleet could not be read: {refusal:?}"))?;
     let expressions = definitions
@@ -88,7 +88,7 @@ async fn evaluate_group(
     let seconds = at.timestamp_millis() as f64 / 1000.0;
     let found = alerting
         .telemetry
-        .instants(fleet, expressions, seconds)
+        .instants(history, expressions, seconds)
         .await
         .map_err(|refusal| anyhow::anyhow!("the rules could not be evaluated: {refusal:?}"))?;
     let mut changed = 0;

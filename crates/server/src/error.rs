@@ -231,6 +231,24 @@ impl<T> UniqueViolation<T> for Result<T, sqlx::Error> {
     }
 }
 
+/// A body as bytes (a text route's, such as a kubeconfig's), its refusals in the API's error
+/// shape: over `BODY_LIMIT_BYTES` a 413.
+pub struct ApiBytes(pub axum::body::Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for ApiBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::body::Bytes::from_request(request, state).await {
+            Ok(bytes) => Ok(ApiBytes(bytes)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError::too_large(BODY_LIMIT_BYTES))
+            }
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
 /// JSON body whose errors answer 400 in the error body, naming the field that is missing or of
 /// the wrong type.
 pub struct ApiJson<T>(pub T);
@@ -252,13 +270,7 @@ where
                 let media = media.trim().to_ascii_lowercase();
                 media == "application/json" || media.ends_with("+json")
             });
-        let bytes = match axum::body::Bytes::from_request(request, state).await {
-            Ok(bytes) => bytes,
-            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                return Err(ApiError::too_large(BODY_LIMIT_BYTES));
-            }
-            Err(rejection) => return Err(ApiError::bad_request(rejection.body_text())),
-        };
+        let ApiBytes(bytes) = ApiBytes::from_request(request, state).await?;
         // A body is JSON said so; a request without one (an action) needs no content type.
         if !bytes.is_empty() && json == Some(false) {
             return Err(ApiError::unsupported_media_type());

@@ -228,15 +228,10 @@ impl Run {
         t >= self.from && self.to.is_none_or(|to| t < to)
     }
 
-    /// Whether the pod is wanted at `t`: one of the minimum, or one autoscaling adds.
-    pub fn pod_wanted(&self, load: &Load, pod: &Pod, t: f64) -> bool {
-        pod.alive(t) && pod.index < self.instances_wanted(load, t)
-    }
-
     /// Whether the pod's container runs and passes its probe at `t`.
-    pub fn pod_ready(&self, load: &Load, pod: &Pod, t: f64) -> bool {
+    pub fn pod_ready(&self, pod: &Pod, t: f64) -> bool {
         !matches!(self.resources.probe, Probe::Fails { .. })
-            && self.pod_wanted(load, pod, t)
+            && pod.alive(t)
             && pod
                 .container_at(t)
                 .is_some_and(|container| t >= container.started + READY_AFTER)
@@ -248,7 +243,7 @@ impl Run {
         let ready = self
             .pods
             .iter()
-            .filter(|pod| self.pod_ready(load, pod, t))
+            .filter(|pod| self.pod_ready(pod, t))
             .count() as u32;
         (wanted, ready)
     }
@@ -266,8 +261,8 @@ impl Service {
     }
 }
 
-/// The fleet the store's rows describe, its pods named and fated.
-pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>) -> Fleet {
+/// The fleet the store's rows describe as its history stands at `now`, its pods named and fated.
+pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>, now: f64) -> Fleet {
     let mut services: Vec<Service> = services.into_iter().map(service).collect();
     for action in actions {
         let Ok(at) = services.binary_search_by_key(&action.service_id, |s| s.id) else {
@@ -279,7 +274,7 @@ pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>) -> Fleet {
         let (load, name) = (&service.load, &service.workload);
         let stateful = service.kind == ServiceType::Database;
         for run in &mut service.runs {
-            run.pods = pods(load, name, run, stateful);
+            run.pods = pods(load, name, run, stateful, now);
         }
     }
     Fleet { services }
@@ -441,8 +436,11 @@ fn generated(seed: Seed, length: usize) -> String {
         .collect()
 }
 
-/// A run's pods: its maximum of instances, the first ones always there.
-fn pods(load: &Load, workload: &str, run: &Run, stateful: bool) -> Vec<Pod> {
+/// A run's pods, the instances autoscaling wants and only those: the minimum for the whole run,
+/// and above it a pod of its own name for each stretch of decisions (every `SCALE_EVERY`) that
+/// wants it, up to `now`. Metrics, logs, events and label values all read these, so they agree
+/// on the instances.
+fn pods(load: &Load, workload: &str, run: &Run, stateful: bool, now: f64) -> Vec<Pod> {
     let resources = &run.resources;
     let seed = Seed::of(run.deployment_id);
     let template = generated(seed, 10);
@@ -458,23 +456,57 @@ fn pods(load: &Load, workload: &str, run: &Run, stateful: bool) -> Vec<Pod> {
             Fate::Runs
         }
     };
-    (0..resources.max_instances.max(1))
-        .map(|index| Pod {
+    let pod = |index: u32, from: f64, to: Option<f64>, scaled: bool| {
+        let name_seed = seed.with(u64::from(index) + 1);
+        // A pod autoscaling adds is a new pod each time, with a name of its own.
+        let name_seed = if scaled {
+            name_seed.with(from.to_bits())
+        } else {
+            name_seed
+        };
+        Pod {
             name: if stateful {
                 format!("{workload}-{index}")
             } else {
-                format!(
-                    "{workload}-{template}-{}",
-                    generated(seed.with(u64::from(index) + 1), 5)
-                )
+                format!("{workload}-{template}-{}", generated(name_seed, 5))
             },
             index,
-            // Pulled and started a few seconds after the run began.
-            from: run.from + 2.0 + f64::from(index),
-            to: run.to,
+            from,
+            to,
             fate,
-        })
-        .collect()
+        }
+    };
+    // Pulled and started a few seconds after the run began, or after the decision that wants it.
+    let start = |index: u32, at: f64| at.max(run.from) + 2.0 + f64::from(index);
+    let mut pods: Vec<Pod> = (0..resources.min_instances)
+        .map(|index| pod(index, start(index, run.from), run.to, false))
+        .collect();
+    if resources.max_instances > resources.min_instances {
+        let end = run.to.unwrap_or(now).min(now);
+        let mut opened: Vec<Option<f64>> = vec![None; resources.max_instances as usize];
+        let mut decided = (run.from / SCALE_EVERY).floor() * SCALE_EVERY;
+        while decided < end {
+            let wanted = run.instances_wanted(load, decided);
+            for index in resources.min_instances..resources.max_instances {
+                let slot = &mut opened[index as usize];
+                match (*slot, index < wanted) {
+                    (None, true) => *slot = Some(start(index, decided)),
+                    (Some(from), false) => {
+                        pods.push(pod(index, from, Some(decided.max(from)), true));
+                        *slot = None;
+                    }
+                    _ => {}
+                }
+            }
+            decided += SCALE_EVERY;
+        }
+        for (index, from) in opened.into_iter().enumerate() {
+            if let Some(from) = from {
+                pods.push(pod(index as u32, from, run.to, true));
+            }
+        }
+    }
+    pods
 }
 
 /// Seconds from a start until the container's memory reaches `limit` MiB: at once when the

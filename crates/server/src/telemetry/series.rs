@@ -227,7 +227,7 @@ fn pod_value(
 ) -> Option<f64> {
     let load = &service.load;
     let resources = &run.resources;
-    if !run.pod_wanted(load, pod, t)
+    if !pod.alive(t)
         && !matches!(
             metric,
             PodMetric::VolumeUsed | PodMetric::VolumeCapacity | PodMetric::VolumeLabels
@@ -257,13 +257,13 @@ fn pod_value(
         PodMetric::Requested(Resource::Memory) | PodMetric::Limited(Resource::Memory) => {
             Some(bytes(resources.memory))
         }
-        PodMetric::ContainerReady => Some(f64::from(u8::from(run.pod_ready(load, pod, t)))),
+        PodMetric::ContainerReady => Some(f64::from(u8::from(run.pod_ready(pod, t)))),
         PodMetric::Restarts => {
             (pod.fate != Fate::Unschedulable).then(|| f64::from(pod.restarts_until(t)))
         }
-        PodMetric::PodReady(condition) => Some(f64::from(u8::from(
-            run.pod_ready(load, pod, t) == condition,
-        ))),
+        PodMetric::PodReady(condition) => {
+            Some(f64::from(u8::from(run.pod_ready(pod, t) == condition)))
+        }
         PodMetric::PodLabels => Some(1.0),
         PodMetric::VolumeCapacity => resources.storage.map(|gib| gib * 1024.0 * 1024.0 * 1024.0),
         PodMetric::VolumeUsed => resources.storage.map(|gib| {

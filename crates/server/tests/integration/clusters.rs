@@ -472,6 +472,12 @@ async fn a_kubeconfig_is_written_or_given_kept_sealed_and_read_with_write() {
     };
     let bad = server.send(yaml("hello: world\n")).await;
     assert_invalid_fields(&bad, &["body"]);
+    // Read as YAML, not by line starts; a body past the bound is a 413 in the API's shape.
+    let impostor = "apiVersion: v1xyz\nkind: ConfigMap\nclusters:\n- name: a\n";
+    assert_invalid_fields(&server.send(yaml(impostor)).await, &["body"]);
+    let huge = server.send(yaml(&"#".repeat(50 * 1024 * 1024))).await;
+    assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(huge.body["error"], "PAYLOAD_TOO_LARGE", "{}", huge.body);
     let given = "apiVersion: v1\nkind: Config\nclusters:\n- name: edge\n  cluster:\n    server: https://10.0.0.1:6443\n";
     let put = server.send(yaml(given)).await;
     assert_eq!(put.status, StatusCode::NO_CONTENT, "{}", put.body);

@@ -4,6 +4,8 @@
 //! PromQL, OOMKilled events, error lines in LogQL, 5xx), and raising it heals them. History is
 //! moved back in time (the deployments' times) so that an hour of it can be read at once.
 
+use std::collections::BTreeSet;
+
 use crate::common::{assert_invalid_fields, TestServer};
 
 use axum::http::{Method, StatusCode};
@@ -466,4 +468,110 @@ async fn another_organizations_token_sees_nothing_of_the_cluster() {
     assert_eq!(read.status, StatusCode::OK, "{}", read.body);
     let answer: QueryAnswer = serde_json::from_str(read.body["metrics"].as_str().unwrap()).unwrap();
     assert_eq!(sample_value(&answer.instant_series()[0].value.1), Some(2.0));
+}
+
+/// The pods the metrics, the logs and the events name for one service over an hour, and at its
+/// end as many pods as the replicas wanted: one set of instances, read three ways. A service
+/// of one to three instances with cores to spare is scaled to one: its other two instances
+/// exist in none of them.
+#[tokio::test]
+async fn logs_events_and_metrics_read_the_same_instances() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let registry = server.container_registry().await;
+    let mut body = web(&registry, 512);
+    body["cpu"] = json!(4000);
+    body["min_running_instances"] = json!(1);
+    body["max_running_instances"] = json!(3);
+    let container = server
+        .create(&format!("/api/environment/{environment}/container"), body)
+        .await;
+    deploy(&server, &container).await;
+    backdate(&server, &container, 60, 3600).await;
+    let cluster = server
+        .get(&format!("/api/environment/{environment}"))
+        .await
+        .body["cluster_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let name = workload(&server, &cluster, &container).await;
+    let t = now();
+    // From before the deployment (an hour ago): its pods scheduled and started in it.
+    let (from, to) = ((t - 4000.0).to_string(), t.to_string());
+    let selector = format!("kube_pod_labels{{label_qovery_com_service_id=\"{container}\"}}");
+    let endpoint = format!(
+        "api/v1/label/pod/values?{}",
+        url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("match[]", &selector)
+            .finish()
+    );
+    let in_metrics: BTreeSet<String> = metrics(
+        &server,
+        &cluster,
+        &[
+            ("endpoint", endpoint),
+            ("query", String::new()),
+            ("start", from.clone()),
+            ("end", to.clone()),
+        ],
+    )
+    .await
+    .values()
+    .into_iter()
+    .collect();
+    let in_logs: BTreeSet<String> = loki(
+        &server,
+        &cluster,
+        &[
+            ("endpoint", "/loki/api/v1/label/pod/values".to_string()),
+            (
+                "query",
+                format!("{{qovery_com_service_id=\"{container}\"}}"),
+            ),
+            ("start", from.clone()),
+            ("end", to.clone()),
+        ],
+    )
+    .await
+    .values()
+    .into_iter()
+    .collect();
+    let stamp = |seconds: &str| {
+        chrono::DateTime::from_timestamp(seconds.parse::<f64>().unwrap() as i64, 0)
+            .unwrap()
+            .to_rfc3339()
+    };
+    let query: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("from_date_time", &stamp(&from))
+        .append_pair("to_date_time", &stamp(&to))
+        .finish();
+    let events = server
+        .get(&format!("/api/cluster/{cluster}/events?{query}"))
+        .await;
+    assert_eq!(events.status, StatusCode::OK, "{}", events.body);
+    let in_events: BTreeSet<String> = events.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|event| event["name"].as_str())
+        .filter_map(|event| event.rsplit_once('.').map(|(pod, _)| pod.to_string()))
+        .filter(|pod| pod.starts_with(&name))
+        .collect();
+    assert!(!in_metrics.is_empty());
+    assert_eq!(in_metrics, in_logs, "metrics and logs");
+    assert_eq!(in_metrics, in_events, "metrics and events");
+    let replicas = one_value(
+        &server,
+        &cluster,
+        &format!("kube_deployment_spec_replicas{{deployment=\"{name}\"}}"),
+        t,
+    )
+    .await;
+    let now_running = instant(&server, &cluster, &selector, t).await;
+    assert_eq!(now_running.len() as f64, replicas, "{now_running:?}");
+    assert!(
+        replicas < 3.0,
+        "one to three instances with cores to spare: {replicas}"
+    );
 }

@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::audit;
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::error::{ApiError, ApiPath, ApiQuery, ApiResult};
+use crate::error::{ApiBytes, ApiError, ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{boolean, Doc};
 use crate::routes::organization::clusters::{cluster_change, Clusters};
 use crate::routes::organization::resources::OrganizationResource;
@@ -124,7 +124,7 @@ async fn edit(
     caller: Caller,
     ApiPath((organization_id, cluster_id)): ApiPath<(Uuid, Uuid)>,
     headers: HeaderMap,
-    body: Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     let kubeconfig = text_of(&headers, &body)?;
