@@ -50,13 +50,7 @@ pub async fn deployed_container(server: &TestServer, memory: i64) -> (String, St
         )
         .await;
     deploy(server, &container).await;
-    let cluster = server
-        .get(&format!("/api/environment/{environment}"))
-        .await
-        .body["cluster_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let cluster = server.cluster_of(&environment).await;
     (environment, cluster, container)
 }
 
@@ -355,13 +349,7 @@ async fn a_probe_on_a_port_nothing_listens_on_never_passes() {
         .await;
     deploy(&server, &container).await;
     backdate(&server, &container, 60, 1800).await;
-    let cluster = server
-        .get(&format!("/api/environment/{environment}"))
-        .await
-        .body["cluster_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let cluster = server.cluster_of(&environment).await;
     let name = workload(&server, &cluster, &container).await;
     let t = now();
     let ready = format!("sum(kube_pod_container_status_ready{{container=\"{name}\"}})");
@@ -488,13 +476,7 @@ async fn logs_events_and_metrics_read_the_same_instances() {
         .await;
     deploy(&server, &container).await;
     backdate(&server, &container, 60, 3600).await;
-    let cluster = server
-        .get(&format!("/api/environment/{environment}"))
-        .await
-        .body["cluster_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let cluster = server.cluster_of(&environment).await;
     let name = workload(&server, &cluster, &container).await;
     let t = now();
     // From before the deployment (an hour ago): its pods scheduled and started in it.

@@ -20,13 +20,7 @@ fn rule(cluster: &str, wildcard: &str) -> serde_json::Value {
 async fn a_pathological_wildcard_neither_overflows_nor_freezes_the_server() {
     let server = TestServer::new().await;
     let (project, environment) = server.staging().await;
-    let cluster = server
-        .get(&format!("/api/environment/{environment}"))
-        .await
-        .body["cluster_id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let cluster = server.cluster_of(&environment).await;
     let rules = format!("/api/project/{project}/deploymentRule");
     // A hundred thousand stars: over every string's bound, and over a pattern's.
     let stars = format!("{}x", "*".repeat(100_000));

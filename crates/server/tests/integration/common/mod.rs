@@ -288,6 +288,16 @@ impl TestServer {
         (project, environment, application)
     }
 
+    /// The cluster the environment runs on.
+    pub async fn cluster_of(&self, environment: &str) -> String {
+        self.get(&format!("/api/environment/{environment}"))
+            .await
+            .body["cluster_id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     /// A project `shop` and its environment `staging`: `(project, environment)`.
     pub async fn staging(&self) -> (String, String) {
         let project = self.project("shop").await;
