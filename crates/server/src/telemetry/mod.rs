@@ -105,7 +105,7 @@ impl Default for Telemetry {
 }
 
 impl Telemetry {
-    /// `work` on a blocking thread once a turn is free, told to stop when the caller goes.
+    /// `work` on a thread of its own once a turn is free, told to stop when the caller goes.
     async fn evaluate<T: Send + 'static>(
         &self,
         work: impl FnOnce(Allowance) -> Result<T, Refusal> + Send + 'static,

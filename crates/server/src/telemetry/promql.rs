@@ -305,7 +305,7 @@ impl<'a> Evaluator<'a> {
 
     /// The work of evaluating `expr` `evaluations` times: one unit per part per time, and one
     /// per sample read, subqueries multiplying what they enclose by their points.
-    pub fn work(&mut self, expr: &Expr, evaluations: f64) -> Result<f64> {
+    fn work(&mut self, expr: &Expr, evaluations: f64) -> Result<f64> {
         let own = match expr {
             Expr::VectorSelector(selector) => {
                 evaluations * (1.0 + self.select(selector)?.len() as f64)
