@@ -45,6 +45,28 @@ async fn main() -> Result<()> {
         ),
         ("Environment", place.page(), "tbody tr"),
         ("Service", place.service_page(&service), "main h1"),
+        // The heaviest groups (each waits until its tab's own code has come: `QUIET`).
+        (
+            "Service settings",
+            place.service_tab(&service, "settings"),
+            "main h1",
+        ),
+        (
+            "Service monitoring",
+            place.service_tab(&service, "monitoring"),
+            "main h1",
+        ),
+        (
+            "Service logs",
+            place.service_tab(&service, "logs"),
+            "main h1",
+        ),
+        ("Environment settings", place.tab("settings"), "main h1"),
+        (
+            "Alerts",
+            format!("/organization/{organization}/alerts"),
+            "main h1",
+        ),
     ];
 
     println!(
