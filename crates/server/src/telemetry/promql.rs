@@ -28,19 +28,16 @@ use super::series::{self, Labels, Series, Window, SCRAPE_EVERY};
 /// selector looks for a sample.
 pub const MOST_POINTS: usize = 11_000;
 const LOOKBACK: f64 = 300.0;
-/// The most series × points one query may compute: past it, the query is refused rather than
-/// left to hold a worker.
-const MOST_SAMPLES: usize = 20_000_000;
 /// The most work one query may take, counted before it runs: every evaluation of every part of
 /// the expression at every time it is evaluated (the range's steps times each enclosing
 /// subquery's points), and every sample it reads. About a second of this server's time.
-pub const MOST_WORK: f64 = 5_000_000.0;
+const MOST_WORK: f64 = 5_000_000.0;
 /// How deep expressions may nest: brackets, and the parts of the parsed expression (a chain of
 /// `1+1+…` nests as deep as it is long).
-pub const MOST_DEPTH: usize = 64;
+const MOST_DEPTH: usize = 64;
 /// How far from the time it is evaluated at a query may reach, through its offsets, `@` times,
 /// ranges and subqueries together.
-pub const MOST_REACH: Duration = Duration::from_secs(366 * 24 * 3600);
+const MOST_REACH: Duration = Duration::from_secs(366 * 24 * 3600);
 /// The longest query taken.
 pub const QUERY_MAX_CHARS: usize = 4096;
 
@@ -214,12 +211,6 @@ fn within_reach(expr: &Expr) -> Result<()> {
     Ok(())
 }
 
-fn too_many_samples() -> QueryError {
-    QueryError::bad(format!(
-        "the query would read more than {MOST_SAMPLES} samples: narrow its selectors, shorten its range or lengthen its step"
-    ))
-}
-
 /// How far before the time it is evaluated at an expression reads samples.
 pub fn lookback(expr: &Expr) -> f64 {
     match expr {
@@ -249,8 +240,6 @@ pub struct Evaluator<'a> {
     end: f64,
     step: f64,
     selected: HashMap<String, Rc<Vec<Series>>>,
-    /// Samples computed so far, against `MOST_SAMPLES`.
-    samples: usize,
     allowance: Allowance,
 }
 
@@ -278,7 +267,6 @@ impl<'a> Evaluator<'a> {
             end,
             step,
             selected: HashMap::new(),
-            samples: 0,
             allowance,
         }
     }
@@ -386,14 +374,6 @@ impl<'a> Evaluator<'a> {
             .collect())
     }
 
-    fn count(&mut self, samples: usize) -> Result<()> {
-        self.samples += samples;
-        if self.samples > MOST_SAMPLES {
-            return Err(too_many_samples());
-        }
-        self.still_wanted()
-    }
-
     fn eval(&mut self, expr: &Expr, t: f64) -> Result<Value> {
         match expr {
             Expr::NumberLiteral(number) => Ok(Value::Scalar(number.val)),
@@ -496,7 +476,7 @@ impl<'a> Evaluator<'a> {
     fn instant_selector(&mut self, selector: &VectorSelector, t: f64) -> Result<Value> {
         let at = self.at(&selector.at, t) - offset_of(&selector.offset);
         let series = self.select(selector)?;
-        self.count(series.len())?;
+        self.still_wanted()?;
         let mut samples = Vec::new();
         // The newest scrape at or before the time: every series is scraped every 30 s while it
         // exists, and one that ended is stale at once (as a pod gone is).
@@ -515,8 +495,7 @@ impl<'a> Evaluator<'a> {
 
     fn range_selector(&mut self, selector: &VectorSelector, end: f64, range: f64) -> Result<Value> {
         let series = self.select(selector)?;
-        let per_series = (range / SCRAPE_EVERY).ceil() as usize + 1;
-        self.count(series.len() * per_series)?;
+        self.still_wanted()?;
         let mut matrix = Vec::new();
         for one in series.iter() {
             let mut points = Vec::new();
