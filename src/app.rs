@@ -147,17 +147,23 @@ lazy_pages! {
         EnvironmentServicesPage(environment_services_page) => EnvironmentServices,
         EnvironmentDeploymentsPage(environment_deployments_page) => EnvironmentDeploymentsTab,
     }
-    // An environment's variables (the variables card, also the service pages') and settings:
-    // fetched when first opened, so that the services tab does not wait for them.
+    // An environment's settings: fetched when first opened, so that the services tab does not
+    // wait for them.
     environment_settings {
-        EnvironmentVariablesPage(environment_variables_page) => EnvironmentVariables,
         EnvironmentSettingsPage(environment_settings_page) => EnvironmentSettings,
     }
-    // A service's frame and its tabs but the settings.
+    // A service's frame and its overview and deployments.
     service {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
         ServiceOverviewPage(service_overview_page) => ServiceOverview,
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
+    }
+    // The variables of an environment and of a service (one editor, its import and bulk forms):
+    // a group of their own, so that no other tab of either fetches the editor. After the
+    // service's group: every page's code is fetched in this order (`preload_every_page`), and
+    // a group within the service's frame reads what it shares with it from the frame's file.
+    variables {
+        EnvironmentVariablesPage(environment_variables_page) => EnvironmentVariables,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
     }
     // How services are doing: their charts and the organization's alert rules, with the chart

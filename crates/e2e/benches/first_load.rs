@@ -62,6 +62,27 @@ async fn main() -> Result<()> {
             "main h1",
         ),
         ("Environment settings", place.tab("settings"), "main h1"),
+        ("Environment variables", place.tab("variables"), "main h1"),
+        (
+            "Service variables",
+            place.service_tab(&service, "variables"),
+            "main h1",
+        ),
+        (
+            "Service advanced settings",
+            place.service_tab(&service, "advanced-settings"),
+            "main h1",
+        ),
+        (
+            "Organization settings",
+            format!("/organization/{organization}/settings/webhooks"),
+            "main h1",
+        ),
+        (
+            "Clusters",
+            format!("/organization/{organization}/clusters"),
+            "main h1",
+        ),
         (
             "Alerts",
             format!("/organization/{organization}/alerts"),
@@ -73,11 +94,28 @@ async fn main() -> Result<()> {
         "{:<30} {:>6} {:>10} {:>10} {:>10}",
         "page", "files", "raw", "gzip", "brotli"
     );
-    report(&browser, "Sign-in (signed out)", "/sign-in", "#field-token").await?;
+    report(
+        &browser,
+        "Sign-in (signed out)",
+        "/sign-in",
+        "#field-token",
+        None,
+    )
+    .await?;
     browser.sign_in().await?;
     for (title, path, shown) in &signed_in {
-        report(&browser, title, path, shown).await?;
+        report(&browser, title, path, shown, None).await?;
     }
+    // The deploy review, a dialog of its own code, opened from the service page.
+    browser.review_deploys().await?;
+    report(
+        &browser,
+        "Service, then its deploy review",
+        &place.service_page(&service),
+        "main h1",
+        Some(("Deploy", "dialog.deploy-review[open]")),
+    )
+    .await?;
     // Later pages: once the first is shown and the browser idle, every page's code is fetched
     // (`state::prefetch`); moving on, as a link does, fetches none.
     browser
@@ -101,9 +139,16 @@ async fn main() -> Result<()> {
     browser.close().await
 }
 
-/// Prints the bytes `path` fetched before it showed `shown` (and, with `--files`, the files).
-async fn report(browser: &Browser, title: &str, path: &str, shown: &str) -> Result<()> {
-    let files = fetched_before_interactive(browser, path, shown).await?;
+/// Prints the bytes `path` fetched before it showed `shown` (and, with `--files`, the files);
+/// with `then`, the button clicked there and what it shows, counted too.
+async fn report(
+    browser: &Browser,
+    title: &str,
+    path: &str,
+    shown: &str,
+    then: Option<(&str, &str)>,
+) -> Result<()> {
+    let files = fetched_before_interactive(browser, path, shown, then).await?;
     let [raw, gzip, brotli] = sizes(browser, &files).await?;
     println!(
         "{title:<30} {:>6} {raw:>10} {gzip:>10} {brotli:>10}",
@@ -122,12 +167,17 @@ async fn fetched_before_interactive(
     browser: &Browser,
     path: &str,
     shown: &str,
+    then: Option<(&str, &str)>,
 ) -> Result<Vec<String>> {
     browser
         .devtools("Network.clearBrowserCache", json!({}))
         .await?;
     browser.open(path).await?;
     browser.find(shown).await?;
+    if let Some((button, shown)) = then {
+        browser.click_button(button).await?;
+        browser.find(shown).await?;
+    }
     let list = "return [performance.getEntriesByType('navigation')[0].name]
         .concat(performance.getEntriesByType('resource').map(e => e.name))
         .map(name => new URL(name)).filter(url => url.origin === location.origin)

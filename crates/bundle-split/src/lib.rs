@@ -1,0 +1,175 @@
+//! What wasm-split's loader says (`__wasm_split.js`: the modules, the groups of pages each
+//! chunk serves, the chunks each group's loader fetches) and which file of the build holds each
+//! module (`packs`). The packer (`main.rs`) writes those files; `wasm-size` reads the same
+//! decision to say where the bytes are.
+
+use std::collections::BTreeMap;
+
+/// One module of the loader: a chunk (`const __chunk_8 = makeLoad(…)`) or a group's own
+/// (`export const __wasm_split_load_shell = wrapAsyncCb(makeLoad(…))`).
+pub struct Chunk {
+    /// `chunk_8.wasm`.
+    pub file: String,
+    /// The groups whose code it holds, from the loader's comment above it.
+    pub groups: Vec<String>,
+}
+
+pub struct Group {
+    pub name: String,
+    /// The chunks its loader fetches, in order.
+    pub chunks: Vec<String>,
+}
+
+pub struct Loader {
+    pub chunks: Vec<Chunk>,
+    pub groups: Vec<Group>,
+}
+
+pub const FETCH_START: &str = "fetch(new URL(\"./";
+pub const FETCH_END: &str = "\", import.meta.url))";
+pub const GROUP_START: &str = "export const __wasm_split_load_";
+
+impl Loader {
+    pub fn parse(js: &str) -> Result<Loader, String> {
+        let mut chunks = Vec::new();
+        for part in js.split("\n/* ").skip(1) {
+            let Some((groups, rest)) = part.split_once(" */\nconst __chunk_") else {
+                continue;
+            };
+            let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            chunks.push(Chunk {
+                file: format!("chunk_{number}.wasm"),
+                groups: groups.split(", ").map(String::from).collect(),
+            });
+        }
+        let mut groups = Vec::new();
+        for part in js.split(GROUP_START).skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let end = part
+                .find("]));")
+                .ok_or(format!("{name}: the end of its loader"))?;
+            let deps = &part[part[..end].rfind('[').ok_or("a loader's chunks")? + 1..end];
+            let chunks = deps
+                .split(',')
+                .map(str::trim)
+                .filter(|dep| !dep.is_empty())
+                .map(|dep| {
+                    dep.strip_prefix("__chunk_")
+                        .map(|number| format!("chunk_{number}.wasm"))
+                        .ok_or(format!("{name}: not a chunk: {dep}"))
+                })
+                .collect::<Result<_, _>>()?;
+            groups.push(Group { name, chunks });
+        }
+        if groups.is_empty() {
+            return Err("no group in __wasm_split.js: has wasm-split-cli's loader changed?".into());
+        }
+        Ok(Loader { chunks, groups })
+    }
+}
+
+/// A file of the build and the modules it holds, in order.
+pub struct Pack {
+    pub file: String,
+    pub modules: Vec<String>,
+}
+
+/// A group's pages shown within a page of another group, its parent (a service's tabs within
+/// the service's frame): what the group shares with its parent is in the parent's file, already
+/// fetched, and in a file of its own (`beside`) fetched only when the group is opened without
+/// its parent (the alerts page, of the monitoring group, is not a service's tab).
+pub struct Beside {
+    pub file: String,
+    pub parent_file: String,
+}
+
+/// Which file holds each module: each group's file holds its own module and its chunks, but
+/// those the file of the group every page loads (`always`) holds and those it shares with its
+/// parent (`parents`: group → parent), which are in the parent's file and in its `beside` file.
+pub struct Packing {
+    pub packs: Vec<Pack>,
+    /// The groups with a parent.
+    pub beside: BTreeMap<String, Beside>,
+}
+
+impl Loader {
+    pub fn pack(
+        &self,
+        always: &str,
+        parents: &BTreeMap<String, String>,
+    ) -> Result<Packing, String> {
+        let group_names: Vec<&str> = self.groups.iter().map(|g| g.name.as_str()).collect();
+        for name in parents
+            .keys()
+            .chain(parents.values())
+            .chain([&always.to_string()])
+        {
+            if !group_names.contains(&name.as_str()) {
+                return Err(format!("no group named {name}"));
+            }
+        }
+        let groups_of: BTreeMap<&str, &[String]> = self
+            .chunks
+            .iter()
+            .map(|chunk| (chunk.file.as_str(), chunk.groups.as_slice()))
+            .collect();
+        let serves = |chunk: &str, group: &str| groups_of[chunk].iter().any(|g| g == group);
+        let mut packs = Vec::new();
+        let mut beside = BTreeMap::new();
+        for group in &self.groups {
+            let name = group.name.as_str();
+            let own = format!("split_{name}.wasm");
+            let taken: Vec<&String> = group
+                .chunks
+                .iter()
+                .filter(|chunk| name == always || !serves(chunk, always))
+                .collect();
+            let parent = parents.get(name);
+            let (with_parent, alone): (Vec<&String>, Vec<&String>) = taken
+                .into_iter()
+                .partition(|chunk| parent.is_some_and(|parent| serves(chunk, parent)));
+            let modules = std::iter::once(&own).chain(alone).cloned().collect();
+            packs.push(Pack {
+                file: file_of(name),
+                modules,
+            });
+            if let Some(parent) = parent {
+                let file = format!("split_{name}_without_{parent}.bin");
+                packs.push(Pack {
+                    file: file.clone(),
+                    modules: with_parent.into_iter().cloned().collect(),
+                });
+                beside.insert(
+                    name.to_string(),
+                    Beside {
+                        file,
+                        parent_file: file_of(parent),
+                    },
+                );
+            }
+        }
+        Ok(Packing { packs, beside })
+    }
+}
+
+/// Each group's parent, from `PARENT:CHILD,CHILD…` arguments.
+pub fn parents_of(nesting: &[String]) -> Result<BTreeMap<String, String>, String> {
+    let mut parents = BTreeMap::new();
+    for parent_and_children in nesting {
+        let (parent, children) = parent_and_children
+            .split_once(':')
+            .ok_or(format!("{parent_and_children}: not PARENT:CHILD,CHILD…"))?;
+        for child in children.split(',') {
+            parents.insert(child.to_string(), parent.to_string());
+        }
+    }
+    Ok(parents)
+}
+
+/// A group's file: `split_service.bin`.
+pub fn file_of(group: &str) -> String {
+    format!("split_{group}.bin")
+}
