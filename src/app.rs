@@ -22,6 +22,7 @@ use crate::routes::organization::audit_log::AuditLog;
 use crate::routes::organization::cluster::advanced_settings::ClusterAdvancedSettings;
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
+use crate::routes::organization::fleet::Fleet;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::deployments::EnvironmentDeploymentsTab;
 use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
@@ -122,6 +123,11 @@ lazy_pages! {
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
         ProjectOverviewPage(project_overview_page) => ProjectOverview,
+    }
+    // Every service of the organization with its status: a group of its own, so that the
+    // clusters and the audit log do not fetch it.
+    fleet {
+        FleetPage(fleet_page) => Fleet,
     }
     organization {
         ClustersPage(clusters_page) => Clusters,
@@ -369,6 +375,7 @@ pub fn App() -> impl IntoView {
                     <Route path=paths::clusters_route() view={Lazy::<ClustersPage>::new()}/>
                     <Route path=paths::audit_log_route() view={Lazy::<AuditLogPage>::new()}/>
                     <Route path=paths::alerts_route() view={Lazy::<AlertsPage>::new()}/>
+                    <Route path=paths::fleet_route() view={Lazy::<FleetPage>::new()}/>
                     <Route
                         path=paths::cluster_route()
                         view={Lazy::<ClusterOverviewPage>::new()}

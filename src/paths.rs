@@ -129,6 +129,15 @@ pub fn api_tokens(org: Uuid) -> String {
     format!("/organization/{org}/settings/api-tokens")
 }
 
+pub fn fleet_route() -> impl Pattern {
+    path!("/organization/:org/fleet")
+}
+
+/// Every service of the organization with its status, filtered.
+pub fn fleet(org: Uuid) -> String {
+    format!("/organization/{org}/fleet")
+}
+
 pub fn alerts_route() -> impl Pattern {
     path!("/organization/:org/alerts")
 }

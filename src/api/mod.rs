@@ -15,6 +15,7 @@ pub mod deployment_stage;
 mod enhancement;
 pub mod environment;
 pub mod error;
+pub mod fleet;
 pub mod git_token;
 pub mod groups;
 pub mod helm_repository;

@@ -15,6 +15,7 @@ use crate::api::review::Place;
 use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::commit_text::CommitText;
+use crate::components::format::counted;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
 use crate::state::resource::resource;
@@ -248,7 +249,7 @@ impl Code {
                 }
                 .into_any(),
                 CodeChange::Back(commits) => view! {
-                    <p class="change-summary__count">{format!("Goes back {}: these are undone.", plural(commits.len(), "commit"))}</p>
+                    <p class="change-summary__count">{format!("Goes back {}: these are undone.", counted(commits.len(), "commit"))}</p>
                     <CommitList commits/>
                 }
                 .into_any(),
@@ -270,16 +271,8 @@ impl Code {
     }
 }
 
-fn plural(count: usize, what: &str) -> String {
-    if count == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{count} {what}s")
-    }
-}
-
 fn count(commits: usize, direction: &str) -> String {
-    format!("{} {direction}", plural(commits, "commit"))
+    format!("{} {direction}", counted(commits, "commit"))
 }
 
 #[component]

@@ -54,6 +54,11 @@ async fn index(api: Api) -> Vec<Entry> {
         })
         .collect();
     entries.push(Entry {
+        label: "Fleet".into(),
+        place: "Organization".into(),
+        command: Command::Open(paths::fleet(org)),
+    });
+    entries.push(Entry {
         label: "Clusters".into(),
         place: "Organization".into(),
         command: Command::Open(paths::clusters(org)),

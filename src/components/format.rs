@@ -148,3 +148,12 @@ mod tests {
         assert_eq!(memory(2048), "2 GiB");
     }
 }
+
+/// A count with its noun, plural but for one: "1 commit", "3 services".
+pub fn counted(count: usize, what: &str) -> String {
+    if count == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{count} {what}s")
+    }
+}

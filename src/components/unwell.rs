@@ -48,41 +48,42 @@ struct Place {
     environment: Uuid,
 }
 
-/// The services of the scope found by a walk of its projects and environments, until every one of
-/// `wanted` is found: only done for restarting services no firing rule named.
-async fn places(api: Api, org: Uuid, scope: Scope, wanted: &[Uuid]) -> BTreeMap<Uuid, Place> {
-    let mut found = BTreeMap::new();
-    let environments: Vec<(Uuid, Uuid)> = match scope {
+/// Where the services of the scope are: the organization's in one read, an environment's in
+/// one; only asked for restarting services no firing rule named.
+async fn places(api: Api, org: Uuid, scope: Scope) -> BTreeMap<Uuid, Place> {
+    match scope {
         Scope::Environment {
             project,
             environment,
-        } => vec![(project, environment)],
-        Scope::Organization => {
-            let mut all = Vec::new();
-            for project in api.project_names(org).await.unwrap_or_default() {
-                for environment in api.environment_names(project.id).await.unwrap_or_default() {
-                    all.push((project.id, environment.id));
-                }
-            }
-            all
-        }
-    };
-    for (project, environment) in environments {
-        if wanted.iter().all(|id| found.contains_key(id)) {
-            break;
-        }
-        for service in api.services(environment).await.unwrap_or_default() {
-            found.insert(
-                service.id,
-                Place {
+        } => api
+            .services(environment)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|service| {
+                let place = Place {
                     name: service.name,
                     project,
                     environment,
-                },
-            );
-        }
+                };
+                (service.id, place)
+            })
+            .collect(),
+        Scope::Organization => api
+            .organization_services(org)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|service| {
+                let place = Place {
+                    name: service.name,
+                    project: service.project_id,
+                    environment: service.environment_id,
+                };
+                (service.id, place)
+            })
+            .collect(),
     }
-    found
 }
 
 async fn read(api: Api, org: Uuid, scope: Scope) -> Result<Vec<Unwell>, ApiError> {
@@ -152,7 +153,7 @@ async fn read(api: Api, org: Uuid, scope: Scope) -> Result<Vec<Unwell>, ApiError
     let found = if unknown.is_empty() {
         BTreeMap::new()
     } else {
-        places(api, org, scope, &unknown).await
+        places(api, org, scope).await
     };
     for (id, count) in restarting {
         let place = found.get(&id).cloned();

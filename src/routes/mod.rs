@@ -111,6 +111,7 @@ mod tests {
             organization,
         );
         reads_back(paths::clusters_route(), &paths::clusters(org), organization);
+        reads_back(paths::fleet_route(), &paths::fleet(org), organization);
         reads_back(paths::webhooks_route(), &paths::webhooks(org), organization);
         reads_back(
             paths::api_tokens_route(),

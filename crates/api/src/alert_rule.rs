@@ -208,28 +208,7 @@ pub struct AlertTarget {
     pub target_id: Uuid,
     /// The service, when it watches one (answers only).
     #[serde(default)]
-    pub service: Option<AlertedService>,
-}
-
-/// The service a rule watches, as a list of rules names it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct AlertedService {
-    pub id: Uuid,
-    pub name: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub icon_uri: String,
-    pub service_type: crate::service_type::ServiceType,
-    pub project_id: Uuid,
-    pub project_name: String,
-    pub environment_id: Uuid,
-    pub environment_name: String,
-    pub cluster_id: Uuid,
-    /// A job's kind, when it is a job.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub job_type: Option<crate::job::JobType>,
+    pub service: Option<crate::fleet::ServiceLight>,
 }
 
 /// What a notification says besides the rule's name.

@@ -51,6 +51,9 @@ pub const ORGANIZATION: Template = Template("/organization/{organization_id}");
 pub const CURRENT_ROLE: Template = Template("/organization/{organization_id}/currentRole");
 
 pub const PROJECTS: Template = Template("/organization/{organization_id}/project");
+pub const ORGANIZATION_SERVICES: Template = Template("/organization/{organization_id}/services");
+pub const ORGANIZATION_ENVIRONMENTS: Template =
+    Template("/organization/{organization_id}/environments");
 pub const PROJECT_STATS: Template = Template("/organization/{organization_id}/project/stats");
 pub const PROJECT: Template = Template("/project/{project_id}");
 
@@ -187,6 +190,8 @@ pub const ALL: &[Template] = &[
     ORGANIZATION,
     CURRENT_ROLE,
     PROJECTS,
+    ORGANIZATION_SERVICES,
+    ORGANIZATION_ENVIRONMENTS,
     PROJECT_STATS,
     PROJECT,
     ENVIRONMENTS,

@@ -74,6 +74,12 @@ const ROUTES: &[Route] = &[
         ORGANIZATION,
     ),
     route(
+        "fleet",
+        &["shell_page", "fleet_page"],
+        455_000,
+        ORGANIZATION,
+    ),
+    route(
         "clusters",
         &["shell_page", "clusters_page"],
         505_000,

@@ -4,6 +4,7 @@ pub mod alerts;
 pub mod audit_log;
 pub mod cluster;
 pub mod clusters;
+pub mod fleet;
 pub mod overview;
 pub mod project;
 pub mod settings;

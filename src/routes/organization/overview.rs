@@ -10,6 +10,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::TextField;
+use crate::components::format::counted;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
@@ -34,6 +35,7 @@ pub fn OrganizationOverview() -> impl IntoView {
             </div>
             <nav class="actions" aria-label="Organization settings">
                 {move || org.get().map(|org| view! {
+                    <A href=paths::fleet(org) attr:class="button button--secondary">"Fleet"</A>
                     <A href=paths::clusters(org) attr:class="button button--secondary">"Clusters"</A>
                     <A href=paths::alerts(org) attr:class="button button--secondary">"Alerts"</A>
                     <A href=paths::audit_log(org, &Default::default()) attr:class="button button--secondary">"Audit log"</A>
@@ -78,13 +80,12 @@ fn ProjectTable(
                     // An API without the counts leaves the cell empty.
                     let holds = move || {
                         let (_, all) = stats.get()?.ok()?;
-                        let counted = all.into_iter().find(|counted| counted.id == id)?;
+                        let stats = all.into_iter().find(|stats| stats.id == id)?;
+                        let count = |number: i64| usize::try_from(number).unwrap_or(0);
                         Some(format!(
-                            "{} environment{} · {} service{}",
-                            counted.environment_total_number,
-                            plural(counted.environment_total_number),
-                            counted.service_total_number,
-                            plural(counted.service_total_number),
+                            "{} · {}",
+                            counted(count(stats.environment_total_number), "environment"),
+                            counted(count(stats.service_total_number), "service"),
                         ))
                     };
                     let row = project.name.clone();
@@ -101,15 +102,6 @@ fn ProjectTable(
         </table>
     }
     .into_any()
-}
-
-/// The "s" of a count of more than one (or none).
-fn plural(count: i64) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 #[component]

@@ -29,6 +29,14 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/project",
         decodes::<List<Project>>,
     ),
+    (
+        "/organization/{organizationId}/services",
+        decodes::<List<ServiceLight>>,
+    ),
+    (
+        "/organization/{organizationId}/environments",
+        decodes::<List<OrganizationEnvironment>>,
+    ),
     ("/project/{projectId}", decodes::<Project>),
     (
         "/project/{projectId}/environment",

@@ -82,6 +82,7 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
             "organization".into(),
             format!("/organization/{org}/overview"),
         ),
+        ("fleet".into(), format!("/organization/{org}/fleet")),
         ("clusters".into(), format!("/organization/{org}/clusters")),
         ("audit-log".into(), format!("/organization/{org}/audit-log")),
         ("alerts".into(), format!("/organization/{org}/alerts")),

@@ -23,6 +23,7 @@ mod every_kind;
 mod every_page;
 mod failure_view;
 mod first_reads;
+mod fleet;
 mod git_tokens;
 mod helm_settings;
 mod job_settings;

@@ -288,6 +288,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
 
     let mut pages = vec![
         ("organization".to_string(), format!("{org}/overview")),
+        ("fleet".into(), format!("{org}/fleet")),
         ("clusters".into(), format!("{org}/clusters")),
         (
             "cluster".into(),

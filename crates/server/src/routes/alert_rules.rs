@@ -24,6 +24,7 @@ use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::alert_rules::{self as store, RuleRow};
+use crate::store::fleet;
 use crate::store::organization_resources::{self as resources, ALERT_RECEIVERS};
 use crate::store::runs;
 use crate::telemetry::promql;
@@ -107,7 +108,7 @@ async fn check(
 
 /// The rule's answer: the service it watches named when it is one.
 async fn answered(state: &AppState, rule: &RuleRow) -> ApiResult<AlertRuleResponse> {
-    let service = store::watched_services(&state.db, rule.organization_id, &[rule.target_id])
+    let service = fleet::services_of_ids(&state.db, rule.organization_id, &[rule.target_id])
         .await?
         .pop();
     rule.answered(service)
@@ -151,7 +152,7 @@ async fn create_rule(
             )
             .await?
         }
-        _ => store::watched_services(&state.db, organization_id, &[target.target_id])
+        _ => fleet::services_of_ids(&state.db, organization_id, &[target.target_id])
             .await?
             .first()
             .is_some_and(|service| service.cluster_id == request.cluster_id),
@@ -252,7 +253,7 @@ async fn list_rules(
     own_organization(&caller, organization_id)?;
     let rules = store::of_organization(&state.db, organization_id).await?;
     let watched: Vec<Uuid> = rules.iter().map(|rule| rule.target_id).collect();
-    let services = store::watched_services(&state.db, organization_id, &watched).await?;
+    let services = fleet::services_of_ids(&state.db, organization_id, &watched).await?;
     let answered = rules
         .iter()
         .map(|rule| {

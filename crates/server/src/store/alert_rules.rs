@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use platform_api::{
     AlertRuleEditRequest, AlertRuleResponse, AlertRuleSource, AlertRuleState, AlertTarget,
-    AlertTargetType, AlertedService, ServiceType,
+    AlertTargetType, ServiceLight,
 };
 use sqlx::{SqliteConnection, SqliteExecutor};
 use uuid::fmt::Hyphenated;
@@ -47,7 +47,7 @@ impl RuleRow {
     }
 
     /// The rule as answered, with the service it watches when it is one.
-    pub fn answered(&self, service: Option<AlertedService>) -> ApiResult<AlertRuleResponse> {
+    pub fn answered(&self, service: Option<ServiceLight>) -> ApiResult<AlertRuleResponse> {
         Ok(AlertRuleResponse {
             id: self.id,
             created_at: self.created_at,
@@ -198,60 +198,4 @@ pub async fn failed(conn: &mut SqliteConnection, rule: &RuleRow, why: &str) -> s
         .execute(conn)
         .await
         .map(drop)
-}
-
-/// The services rules watch, as a list of rules names them: one query for them all.
-pub async fn watched_services<'e>(
-    db: impl SqliteExecutor<'e>,
-    organization_id: Uuid,
-    ids: &[Uuid],
-) -> sqlx::Result<Vec<AlertedService>> {
-    #[derive(sqlx::FromRow)]
-    struct Row {
-        #[sqlx(try_from = "Hyphenated")]
-        id: Uuid,
-        name: String,
-        kind: ServiceType,
-        #[sqlx(try_from = "Hyphenated")]
-        project_id: Uuid,
-        project_name: String,
-        #[sqlx(try_from = "Hyphenated")]
-        environment_id: Uuid,
-        environment_name: String,
-        #[sqlx(try_from = "Hyphenated")]
-        cluster_id: Uuid,
-        job_type: Option<platform_api::JobType>,
-    }
-    let ids: Vec<String> = ids.iter().map(|id| id.hyphenated().to_string()).collect();
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT s.id, s.name, s.kind, e.project_id, p.name AS project_name, s.environment_id,
-                e.name AS environment_name, e.cluster_id,
-                CASE WHEN s.kind = 'JOB' THEN
-                    CASE WHEN json_extract(s.spec, '$.schedule.cronjob') IS NULL THEN 'LIFECYCLE'
-                         ELSE 'CRON' END
-                END AS job_type
-         FROM services s JOIN environments e ON e.id = s.environment_id
-         JOIN projects p ON p.id = e.project_id
-         WHERE s.organization_id = ? AND s.id IN (SELECT value FROM json_each(?))",
-    )
-    .bind(organization_id.hyphenated())
-    .bind(serde_json::to_string(&ids).unwrap_or_default())
-    .fetch_all(db)
-    .await?;
-    Ok(rows
-        .into_iter()
-        .map(|row| AlertedService {
-            id: row.id,
-            name: row.name,
-            description: String::new(),
-            icon_uri: format!("urn:platform:icon:{}", row.kind.as_str().to_lowercase()),
-            service_type: row.kind,
-            project_id: row.project_id,
-            project_name: row.project_name,
-            environment_id: row.environment_id,
-            environment_name: row.environment_name,
-            cluster_id: row.cluster_id,
-            job_type: row.job_type,
-        })
-        .collect())
 }

@@ -67,6 +67,21 @@ pub async fn of_project(db: &SqlitePool, project_id: Uuid) -> ApiResult<Vec<Envi
     Ok(rows.into_iter().map(environment).collect())
 }
 
+/// The environments of an organization, by project then name.
+pub async fn of_organization(
+    db: &SqlitePool,
+    organization_id: Uuid,
+) -> ApiResult<Vec<Environment>> {
+    let rows: Vec<EnvironmentRow> = sqlx::query_as(&format!(
+        "{SELECT} JOIN projects p ON p.id = e.project_id WHERE e.organization_id = ?
+         ORDER BY p.name, e.name"
+    ))
+    .bind(organization_id.hyphenated())
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(environment).collect())
+}
+
 /// The organization's environment `id`, if there is one.
 pub async fn find(
     conn: &mut SqliteConnection,

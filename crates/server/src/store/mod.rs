@@ -15,6 +15,7 @@ pub mod deployment_queue;
 pub mod deployment_rules;
 pub mod deployment_stages;
 pub mod environments;
+pub mod fleet;
 pub mod members;
 pub mod organization_resources;
 pub mod organizations;

@@ -8,6 +8,7 @@ mod cluster_actions;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
+mod fleet;
 pub(crate) mod git_tokens;
 pub(crate) mod groups;
 mod helm_charts;
@@ -27,6 +28,7 @@ use crate::routes::RouteTable;
 pub fn register(routes: &mut RouteTable) {
     organizations::register(routes);
     events::register(routes);
+    fleet::register(routes);
     tokens::register(routes);
     roles::register(routes);
     alert_receivers::register(routes);
