@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use axum::http::{Method, StatusCode};
 use common::TestServer;
@@ -182,4 +182,50 @@ async fn every_routes_success_codes_are_the_production_documents() {
         }
     }
     assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+/// The production document's operations this server does not serve are the ones
+/// `docs/unserved-operations.md` lists, each under the reason it is not: the list stays true as
+/// routes are added.
+#[tokio::test]
+async fn the_unserved_operations_are_the_ones_the_docs_list() {
+    let server = TestServer::new().await;
+    let production = contract::Document::production();
+    let served: HashSet<(String, String)> = platform_server::routes::table(&server.state)
+        .rules()
+        .iter()
+        .filter_map(|rule| {
+            let method = rule.method.as_str().to_lowercase();
+            let operation = production.operation(&method, &rule.path)?;
+            Some((operation.method.to_uppercase(), operation.path.to_string()))
+        })
+        .collect();
+    let unserved: BTreeSet<(String, String)> = production
+        .operations()
+        .map(|operation| (operation.method.to_uppercase(), operation.path.to_string()))
+        .filter(|operation| !served.contains(operation))
+        .collect();
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/unserved-operations.md"),
+    )
+    .expect("docs/unserved-operations.md");
+    // `- \`GET /organization/{organizationId}/billingInfo\``
+    let listed: BTreeSet<(String, String)> = docs
+        .lines()
+        .filter_map(|line| line.strip_prefix("- `")?.split_once('`'))
+        .filter_map(|(operation, _)| operation.split_once(' '))
+        .map(|(method, path)| (method.to_string(), path.to_string()))
+        .collect();
+    let total = production.operations().count();
+    println!(
+        "{} of the document's {total} operations served, {} not",
+        total - unserved.len(),
+        unserved.len()
+    );
+    let missing: Vec<_> = unserved.difference(&listed).collect();
+    let served_but_listed: Vec<_> = listed.difference(&unserved).collect();
+    assert!(
+        missing.is_empty() && served_but_listed.is_empty(),
+        "docs/unserved-operations.md lacks {missing:?} and lists served or unknown ones {served_but_listed:?}"
+    );
 }
