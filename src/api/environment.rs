@@ -216,8 +216,9 @@ impl SelectedAction {
 }
 
 /// What can be done to a whole environment: the platform runs it on each service it applies to
-/// (a stop skips the services that run nothing; a restart names the running services of the
-/// kinds it restarts; a cancel stops every action running or waiting).
+/// (a stop skips the services that run nothing; an uninstall those with nothing installed; a
+/// restart names the running services of the kinds it restarts; a cancel stops every action
+/// running or waiting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnvironmentAction {
     Deploy,
@@ -225,6 +226,8 @@ pub enum EnvironmentAction {
     Redeploy,
     Restart,
     Stop,
+    /// Each installed service's compute and data deleted, its configuration kept.
+    Uninstall,
     Cancel,
 }
 
@@ -235,6 +238,7 @@ impl EnvironmentAction {
             EnvironmentAction::Redeploy => "redeploy",
             EnvironmentAction::Restart => "service/restart-service",
             EnvironmentAction::Stop => "stop",
+            EnvironmentAction::Uninstall => "uninstall",
             EnvironmentAction::Cancel => "cancelDeployment",
         }
     }
@@ -246,6 +250,7 @@ impl EnvironmentAction {
             EnvironmentAction::Redeploy => "Redeployment of the deployed services queued.",
             EnvironmentAction::Restart => "Restart of the running services queued.",
             EnvironmentAction::Stop => "Stop of the running services queued.",
+            EnvironmentAction::Uninstall => "Uninstall of the installed services queued.",
             EnvironmentAction::Cancel => {
                 "Cancel requested: the environment's deployment stops now."
             }

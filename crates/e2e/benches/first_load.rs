@@ -84,6 +84,11 @@ async fn main() -> Result<()> {
             "main h1",
         ),
         (
+            "Fleet",
+            format!("/organization/{organization}/fleet"),
+            "main h1",
+        ),
+        (
             "Alerts",
             format!("/organization/{organization}/alerts"),
             "main h1",

@@ -1,11 +1,13 @@
 //! The environment-wide actions on the environment page: every service deployed, then the
-//! running ones restarted, then stopped after a confirmation, each row following live.
+//! running ones restarted, then stopped after a confirmation, then uninstalled after another,
+//! each row following live.
 
 use e2e::Browser;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
-async fn an_environment_is_deployed_restarted_and_stopped_as_a_whole() -> anyhow::Result<()> {
+async fn an_environment_is_deployed_restarted_stopped_and_uninstalled_as_a_whole(
+) -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
     let place = browser
         .create_environment("shop", "production", "PRODUCTION")
@@ -105,5 +107,25 @@ async fn an_environment_is_deployed_restarted_and_stopped_as_a_whole() -> anyhow
         assert_eq!(history["results"].as_array().unwrap().len(), 3, "{history}");
     }
     browser.screenshot("environment-stopped").await?;
+
+    // Uninstalled (`POST /environment/{id}/uninstall`): compute and data deleted, the services
+    // and their configuration kept, and nothing left installed to uninstall.
+    browser.click_button("Uninstall all").await?;
+    browser
+        .wait_for_text(
+            "dialog.confirm[open]",
+            "configuration and variables are kept",
+        )
+        .await?;
+    browser.accept_confirmation().await?;
+    for name in ["web", "api", "orders"] {
+        browser
+            .wait_for_text(&format!("tr[data-service={name}]"), "Deleted")
+            .await?;
+    }
+    let actions = browser
+        .wait_for_text(".page__header .actions", "Deploy all")
+        .await?;
+    assert!(!actions.contains("Uninstall all"), "{actions}");
     browser.close().await
 }

@@ -13,6 +13,7 @@ use platform_api::{
     FieldError, HistoryQuery, List, Status, StatusAction, StatusDetails, SubAction,
 };
 use sqlx::SqliteConnection;
+use utoipa::openapi::schema::ObjectBuilder;
 use uuid::Uuid;
 
 use super::projects::find_project;
@@ -38,7 +39,7 @@ pub fn register(routes: &mut RouteTable) {
     history_routes(routes);
 }
 
-/// Deploy, restart, stop, redeploy, cancel. The production document answers a deploy with one
+/// Deploy, restart, stop, uninstall, redeploy, cancel. The production document answers a deploy with one
 /// `Status` for the environment, and a stop with the environment's state; a restart (ours)
 /// answers as a stop does.
 fn action_routes(routes: &mut RouteTable) {
@@ -65,6 +66,21 @@ fn action_routes(routes: &mut RouteTable) {
             Doc::new("Stop the running services of an environment")
                 .answers::<EnvironmentState>(StatusCode::ACCEPTED),
             stop_environment,
+        )
+        .add(
+            Method::POST,
+            "/environment/{environment_id}/uninstall",
+            Permission::Deploy,
+            Doc::new(
+                "Delete the compute and data of every installed service of an environment, \
+                 keeping their configuration",
+            )
+            .answers_named(
+                "UninstallAccepted",
+                ObjectBuilder::new().into(),
+                StatusCode::ACCEPTED,
+            ),
+            uninstall_environment,
         )
         .add(
             Method::POST,
@@ -500,6 +516,17 @@ async fn stop_environment(
 ) -> ApiResult<(StatusCode, Json<EnvironmentState>)> {
     let (statuses, _) = start_on_environment(&state, &caller, id, Action::Stop).await?;
     Ok((StatusCode::ACCEPTED, Json(statuses.environment)))
+}
+
+/// The document answers an environment's uninstall with an empty object; the page polls the
+/// statuses.
+async fn uninstall_environment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<(StatusCode, Json<serde_json::Map<String, serde_json::Value>>)> {
+    start_on_environment(&state, &caller, id, Action::Uninstall).await?;
+    Ok((StatusCode::ACCEPTED, Json(serde_json::Map::new())))
 }
 
 async fn redeploy_environment(

@@ -839,6 +839,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         "/environment/{environment_id}/stop".into(),
         None,
     ));
+    writes.push((
+        post.clone(),
+        "/environment/{environment_id}/uninstall".into(),
+        None,
+    ));
     // Selected services: deployed, restarted, stopped and uninstalled together; a spare deleted.
     let (application, container) = (ids.id("application_id"), ids.id("container_id"));
     writes.extend([

@@ -365,6 +365,13 @@ fn EnvironmentActions(
                         on_confirm=move |()| { act.dispatch_local(EnvironmentAction::Stop); }/>
                 </Show>
                 <Show when=any_deployed>
+                    <ConfirmButton label="Uninstall all" question="Uninstall every service of this environment?"
+                        consequence="Each installed service's compute and data are deleted; its configuration and variables are kept, and a deploy installs it again."
+                        class="button button--ghost"
+                        disabled=Signal::derive(disabled) title=Signal::derive(refusal)
+                        on_confirm=move |()| { act.dispatch_local(EnvironmentAction::Uninstall); }/>
+                </Show>
+                <Show when=any_deployed>
                     <button type="button" class="button button--ghost" disabled=disabled
                         title=move || refusal().unwrap_or_else(|| "Deploy again the version each deployed service runs".into())
                         on:click=move |_| { act.dispatch_local(EnvironmentAction::Redeploy); }>
