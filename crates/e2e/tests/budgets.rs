@@ -43,6 +43,21 @@ const SERVICE_HEAVY: u64 = 450_000;
 const SPARE: u64 = 2_000;
 const STEP: u64 = 5_000;
 
+impl Route {
+    const fn except(mut self, exception: Exception) -> Route {
+        self.exception = Some(exception);
+        self
+    }
+}
+
+/// The pages a person lands on left the shell for a group of their own (2026-12-05): every other
+/// page fetches 80 to 100 KB less (the shell 188 → 60 KB); these fetch that group beside the
+/// shell, 9,435 B more than before (408,953 → 419,435).
+const OVERVIEW_GROUP: Exception = Exception {
+    bytes: 10_000,
+    why: "the overview pages' own group, 408,953 → 419,435 B, for 80 to 100 KB less on every other page",
+};
+
 const fn route(
     name: &'static str,
     pages: &'static [&'static str],
@@ -60,101 +75,103 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 225_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION).except(OVERVIEW_GROUP),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
         410_000,
         ORGANIZATION,
-    ),
+    )
+    .except(OVERVIEW_GROUP),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
         410_000,
         ORGANIZATION,
-    ),
+    )
+    .except(OVERVIEW_GROUP),
     route(
         "fleet",
         &["shell_page", "fleet_page"],
-        455_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        505_000,
+        425_000,
         ORGANIZATION,
     ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
-        505_000,
+        425_000,
         ORGANIZATION,
     ),
     route(
         "cluster advanced settings",
         &["shell_page", "cluster_advanced_settings_page"],
-        470_000,
+        375_000,
         ORGANIZATION,
     ),
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        505_000,
+        425_000,
         ORGANIZATION,
     ),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "members",
         &["shell_page", "members_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        575_000,
+        485_000,
         ORGANIZATION,
     ),
     route(
@@ -164,7 +181,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_services_page",
         ],
-        530_000,
+        450_000,
         ENVIRONMENT,
     ),
     route(
@@ -174,7 +191,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        530_000,
+        450_000,
         ENVIRONMENT,
     ),
     route(
@@ -184,7 +201,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        625_000,
+        575_000,
         ENVIRONMENT,
     ),
     route(
@@ -194,13 +211,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        595_000,
+        550_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        650_000,
+        565_000,
         SERVICE,
     ),
     route(
@@ -210,13 +227,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        650_000,
+        565_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        725_000,
+        645_000,
         SERVICE,
     ),
     route(
@@ -226,13 +243,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        825_000,
+        755_000,
         SERVICE_HEAVY,
     ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        615_000,
+        535_000,
         ORGANIZATION,
     ),
     route(
@@ -242,13 +259,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        720_000,
+        640_000,
         SERVICE,
     ),
     route(
         "service settings",
         &["shell_page", "service_layout_page", "service_settings_page"],
-        825_000,
+        760_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -258,7 +275,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        695_000,
+        620_000,
         SERVICE,
     ),
 ];
