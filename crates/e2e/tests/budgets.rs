@@ -52,10 +52,10 @@ impl Route {
 
 /// The pages a person lands on left the shell for a group of their own (2026-12-05): every other
 /// page fetches 80 to 100 KB less (the shell 188 → 60 KB); these fetch that group beside the
-/// shell, 9,435 B more than before (408,953 → 419,435).
+/// shell, 11,770 B more than before (408,953 → 420,723), with the ceilings' spare above that.
 const OVERVIEW_GROUP: Exception = Exception {
-    bytes: 10_000,
-    why: "the overview pages' own group, 408,953 → 419,435 B, for 80 to 100 KB less on every other page",
+    bytes: 15_000,
+    why: "the overview pages' own group, 408,953 → 420,723 B, for 80 to 100 KB less on every other page",
 };
 
 const fn route(
