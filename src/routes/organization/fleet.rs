@@ -3,7 +3,7 @@
 //! the organization's services and environments (a request each), each environment's statuses
 //! and the clusters' names, and read again while any service is working.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use futures::future::join_all;
@@ -15,7 +15,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use crate::api::{use_api, ApiError};
+use crate::api::{use_api, Api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form_field::{any_or_one_of, ChoiceField};
 use crate::components::format::counted;
@@ -69,8 +69,7 @@ impl Narrowed {
     }
 }
 
-async fn read_fleet(org: Uuid) -> Result<FleetRead, ApiError> {
-    let api = use_api();
+async fn read_fleet(api: Api, org: Uuid) -> Result<FleetRead, ApiError> {
     let (services, environments, clusters) = futures::join!(
         api.organization_services(org),
         api.organization_environments(org),
@@ -83,8 +82,7 @@ async fn read_fleet(org: Uuid) -> Result<FleetRead, ApiError> {
         .collect();
     // One read per environment that has services; one that fails leaves its services' state
     // unknown rather than the page empty.
-    let mut with_services: Vec<Uuid> = services.iter().map(|s| s.environment_id).collect();
-    with_services.dedup();
+    let with_services: BTreeSet<Uuid> = services.iter().map(|s| s.environment_id).collect();
     let statuses = join_all(with_services.iter().map(|environment| async move {
         (
             *environment,
@@ -126,10 +124,11 @@ async fn read_fleet(org: Uuid) -> Result<FleetRead, ApiError> {
 
 #[component]
 pub fn Fleet() -> impl IntoView {
+    let api = use_api();
     let org = current_id(|a: &OrganizationAddress| a.org);
     let fleet = resource(move || {
         let org = org.get();
-        async move { read_fleet(org.ok_or_else(no_organization)?).await }
+        async move { read_fleet(api, org.ok_or_else(no_organization)?).await }
     });
     poll(
         move || match fleet.get() {
