@@ -95,6 +95,26 @@ pub const ON_PREMISE_CREDENTIALS: Template =
     Template("/organization/{organization_id}/onPremise/credentials");
 pub const ON_PREMISE_CREDENTIAL: Template =
     Template("/organization/{organization_id}/onPremise/credentials/{credentials_id}");
+pub const AWS_CREDENTIALS: Template = Template("/organization/{organization_id}/aws/credentials");
+pub const AWS_CREDENTIAL: Template =
+    Template("/organization/{organization_id}/aws/credentials/{aws_credentials_id}");
+pub const PROVIDER_A_CREDENTIALS: Template =
+    Template("/organization/{organization_id}/scaleway/credentials");
+pub const PROVIDER_A_CREDENTIAL: Template =
+    Template("/organization/{organization_id}/scaleway/credentials/{provider_a_credentials_id}");
+pub const PROVIDER_E_CREDENTIALS: Template =
+    Template("/organization/{organization_id}/gcp/credentials");
+pub const PROVIDER_E_CREDENTIAL: Template =
+    Template("/organization/{organization_id}/gcp/credentials/{provider_e_credentials_id}");
+pub const PROVIDER_F_CREDENTIALS: Template =
+    Template("/organization/{organization_id}/azure/credentials");
+pub const PROVIDER_F_CREDENTIAL: Template =
+    Template("/organization/{organization_id}/azure/credentials/{provider_f_credentials_id}");
+/// Every set of credentials of the organization, with the clusters using each.
+pub const ORGANIZATION_CREDENTIALS: Template =
+    Template("/organization/{organization_id}/credentials");
+pub const CLUSTER_CLOUD_PROVIDER_INFO: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/cloudProviderInfo");
 pub const WEBHOOKS: Template = Template("/organization/{organization_id}/webhook");
 pub const WEBHOOK: Template = Template("/organization/{organization_id}/webhook/{webhook_id}");
 
@@ -219,6 +239,16 @@ pub const ALL: &[Template] = &[
     ANNOTATIONS_GROUP,
     ON_PREMISE_CREDENTIALS,
     ON_PREMISE_CREDENTIAL,
+    AWS_CREDENTIALS,
+    AWS_CREDENTIAL,
+    PROVIDER_A_CREDENTIALS,
+    PROVIDER_A_CREDENTIAL,
+    PROVIDER_E_CREDENTIALS,
+    PROVIDER_E_CREDENTIAL,
+    PROVIDER_F_CREDENTIALS,
+    PROVIDER_F_CREDENTIAL,
+    ORGANIZATION_CREDENTIALS,
+    CLUSTER_CLOUD_PROVIDER_INFO,
     WEBHOOKS,
     WEBHOOK,
     API_TOKENS,

@@ -188,6 +188,8 @@ pub enum UsedBy {
     Services,
     /// Environments that run on the record (a cluster).
     Environments,
+    /// Clusters reached with the record (a set of credentials).
+    Clusters,
 }
 
 impl UsedBy {
@@ -196,6 +198,7 @@ impl UsedBy {
             UsedBy::Nothing => "",
             UsedBy::Services => "service",
             UsedBy::Environments => "environment",
+            UsedBy::Clusters => "cluster",
         }
     }
 }
@@ -216,6 +219,9 @@ pub async fn usage<'e>(
         }
         UsedBy::Environments => {
             "environments u ON u.organization_id = r.organization_id AND u.cluster_id = r.id"
+        }
+        UsedBy::Clusters => {
+            "cluster_credentials u ON u.organization_id = r.organization_id AND u.credentials_id = r.id"
         }
     };
     #[derive(sqlx::FromRow)]
@@ -249,6 +255,10 @@ pub async fn user_names(
         UsedBy::Nothing => return Ok(Vec::new()),
         UsedBy::Services => ("services", "instr(spec, ?) > 0"),
         UsedBy::Environments => ("environments", "cluster_id = ?"),
+        UsedBy::Clusters => (
+            "organization_resources",
+            "id IN (SELECT cluster_id FROM cluster_credentials WHERE credentials_id = ?)",
+        ),
     };
     Ok(sqlx::query_scalar(&format!(
         "SELECT name FROM {table} WHERE organization_id = ? AND {uses} ORDER BY name"

@@ -98,6 +98,8 @@ fn expected_event(method: &Method, template: &str) -> &'static str {
         ("POST", "clone" | "preview") => "CLONE",
         ("POST", "import") => "IMPORT",
         ("POST", "bulk") => "UPDATE",
+        // Choosing the credentials a cluster is reached with changes the cluster.
+        ("POST", "cloudProviderInfo") => "UPDATE",
         ("POST", "lock") => "LOCK",
         ("DELETE", "lock") => "UNLOCK",
         // A backup takes the database's data out.

@@ -550,6 +550,47 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             post.clone(),
+            "/organization/{organization_id}/aws/credentials".into(),
+            Some(json!({"type": "AWS_ROLE", "name": "contract-aws",
+                        "role_arn": "arn:aws:iam::123456789012:role/deployer"})),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/scaleway/credentials".into(),
+            Some(
+                json!({"name": "contract-a", "provider_a_access_key": "SCW1",
+                        "provider_a_secret_key": "s", "provider_a_project_id": "p",
+                        "provider_a_organization_id": "o"}),
+            ),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/gcp/credentials".into(),
+            Some(
+                json!({"name": "contract-e", "credential_type": "WORKLOAD_IDENTITY_FEDERATION",
+                        "service_account_email": "deployer@acme.example",
+                        "workload_identity_provider_resource":
+                            "projects/42/locations/global/workloadIdentityPools/p/providers/q"}),
+            ),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/azure/credentials".into(),
+            Some(
+                json!({"name": "contract-f", "provider_f_subscription_id": "sub-2",
+                        "provider_f_tenant_id": "tenant-2"}),
+            ),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/cluster/{cluster_id}/cloudProviderInfo".into(),
+            Some(
+                json!({"cloud_provider": "AWS", "credentials": {"id": ids.id("aws_credentials_id")},
+                        "region": "eu-west-3"}),
+            ),
+        ),
+        (
+            post.clone(),
             "/organization/{organization_id}/webhook".into(),
             Some(json!({
             "kind": "SLACK", "target_url": "https://hooks.slack.com/services/contract",
@@ -688,6 +729,38 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             put.clone(),
             "/organization/{organization_id}/onPremise/credentials/{credentials_id}".into(),
             Some(json!({"name": "rack-2"})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/aws/credentials/{aws_credentials_id}".into(),
+            Some(
+                json!({"type": "AWS_STATIC", "name": "prod-aws-2", "access_key_id": "AKIA2",
+                        "secret_access_key": "rotated"}),
+            ),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/scaleway/credentials/{provider_a_credentials_id}"
+                .into(),
+            Some(json!({"name": "prod-a-2", "provider_a_access_key": "SCW2",
+                        "provider_a_secret_key": "rotated", "provider_a_project_id": "p2",
+                        "provider_a_organization_id": "o2"})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/gcp/credentials/{provider_e_credentials_id}".into(),
+            Some(
+                json!({"name": "prod-e-2", "credential_type": "SERVICE_ACCOUNT_KEY",
+                        "provider_e_credentials": common::PROVIDER_E_KEY}),
+            ),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/azure/credentials/{provider_f_credentials_id}".into(),
+            Some(
+                json!({"name": "prod-f-2", "provider_f_subscription_id": "sub-3",
+                        "provider_f_tenant_id": "tenant-3"}),
+            ),
         ),
         (
             put.clone(),
@@ -1139,6 +1212,10 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ("labelsGroups", "labels_group_id"),
         ("annotationsGroups", "annotations_group_id"),
         ("onPremise/credentials", "credentials_id"),
+        ("aws/credentials", "aws_credentials_id"),
+        ("scaleway/credentials", "provider_a_credentials_id"),
+        ("gcp/credentials", "provider_e_credentials_id"),
+        ("azure/credentials", "provider_f_credentials_id"),
         ("webhook", "webhook_id"),
     ] {
         writes.push((

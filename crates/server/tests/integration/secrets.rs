@@ -5,9 +5,9 @@ use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{
-    concrete, fresh_variable, is_variable, records, TestServer, ALERT_WEBHOOK_URL,
-    GIT_TOKEN_SECRET, HELM_PASSWORD, ON_PREMISE_SECRET, REGISTRY_PASSWORD, TERRAFORM_SECRET,
-    VARIABLE_SECRET, WEBHOOK_SECRET,
+    concrete, fresh_variable, is_variable, records, TestServer, ALERT_WEBHOOK_URL, CLOUD_SECRET,
+    GIT_TOKEN_SECRET, HELM_PASSWORD, ON_PREMISE_SECRET, PROVIDER_E_KEY, PROVIDER_E_PRIVATE_KEY,
+    REGISTRY_PASSWORD, TERRAFORM_SECRET, VARIABLE_SECRET, WEBHOOK_SECRET,
 };
 use serde_json::json;
 
@@ -32,6 +32,9 @@ async fn no_get_route_answers_a_secret() {
         WEBHOOK_SECRET,
         HELM_PASSWORD,
         ON_PREMISE_SECRET,
+        CLOUD_SECRET,
+        PROVIDER_E_KEY,
+        PROVIDER_E_PRIVATE_KEY,
         ALERT_WEBHOOK_URL,
         TERRAFORM_SECRET,
         VARIABLE_SECRET,

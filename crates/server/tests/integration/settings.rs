@@ -215,3 +215,162 @@ async fn on_premise_credentials() {
     );
     credentials.read_list_delete(&renamed.body).await;
 }
+
+#[tokio::test]
+async fn cloud_credentials_of_each_kind_keep_their_secrets_sealed() {
+    let server = TestServer::new().await;
+    let aws = Collection::new(&server, "aws/credentials");
+    let created = aws
+        .create(
+            json!({"type": "AWS_STATIC", "name": "prod", "access_key_id": "AKIAPROD",
+                       "secret_access_key": "aws-secret"}),
+        )
+        .await;
+    assert_eq!(created["object_type"], "AWS");
+    assert_eq!(created["access_key_id"], "AKIAPROD");
+    assert!(!created.to_string().contains("aws-secret"));
+    // Each variant requires its fields and refuses another's.
+    assert_invalid_fields(
+        &server
+            .post(
+                &aws.path,
+                json!({"type": "AWS_STATIC", "name": "x", "access_key_id": "A"}),
+            )
+            .await,
+        &["secret_access_key"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &aws.path,
+                json!({"type": "AWS_ROLE", "name": "x", "role_arn": "arn:aws:iam::1:role/r",
+                       "secret_access_key": "s"}),
+            )
+            .await,
+        &["secret_access_key"],
+    );
+    // An update of the same kind may leave the stored secret out; another kind may not.
+    let renamed = aws
+        .put(
+            &created["id"],
+            json!({"type": "AWS_STATIC", "name": "prod-2", "access_key_id": "AKIA2"}),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["access_key_id"], "AKIA2");
+    let to_role = aws
+        .put(
+            &created["id"],
+            json!({"type": "AWS_ROLE", "name": "prod-2", "role_arn": "arn:aws:iam::1:role/r"}),
+        )
+        .await;
+    assert_eq!(to_role.status, StatusCode::OK, "{}", to_role.body);
+    assert_eq!(to_role.body["object_type"], "AWS_ROLE");
+    assert_invalid_fields(
+        &aws.put(
+            &created["id"],
+            json!({"type": "AWS_STATIC", "name": "prod-2", "access_key_id": "A"}),
+        )
+        .await,
+        &["secret_access_key"],
+    );
+
+    let provider_e = Collection::new(&server, "gcp/credentials");
+    assert_invalid_fields(
+        &server
+            .post(
+                &provider_e.path,
+                json!({"name": "e", "provider_e_credentials": "not base64!"}),
+            )
+            .await,
+        &["provider_e_credentials"],
+    );
+    let key = provider_e
+        .create(json!({"name": "e", "provider_e_credentials": common::PROVIDER_E_KEY}))
+        .await;
+    assert_eq!(key["object_type"], "PROVIDER_E");
+    assert_eq!(key["service_account_email"], "deployer@acme.example");
+    assert!(!key.to_string().contains(common::PROVIDER_E_KEY));
+
+    let provider_f = Collection::new(&server, "azure/credentials");
+    let subscription = provider_f
+        .create(json!({"name": "f", "provider_f_subscription_id": "sub", "provider_f_tenant_id": "tenant"}))
+        .await;
+    assert_eq!(subscription["object_type"], "PROVIDER_F");
+    assert!(subscription["provider_f_application_id"].is_string());
+
+    // A cluster reached with a set of credentials keeps it from deletion, and the organization's
+    // list names the cluster beside it.
+    let org = &server.organization_id;
+    let cluster = server
+        .create(
+            &format!("/api/organization/{org}/cluster"),
+            json!({"name": "eu", "cloud_provider": "AWS", "region": "eu-west-3"}),
+        )
+        .await;
+    let info = format!("/api/organization/{org}/cluster/{cluster}/cloudProviderInfo");
+    assert_invalid_fields(
+        &server
+            .post(&info, json!({"credentials": {"id": subscription["id"]}}))
+            .await,
+        &["credentials.id"],
+    );
+    assert_invalid_fields(
+        &server
+            .post(
+                &info,
+                json!({"credentials": {"id": created["id"]}, "region": "us-east-1"}),
+            )
+            .await,
+        &["region"],
+    );
+    let chosen = server
+        .post(&info, json!({"credentials": {"id": created["id"]}}))
+        .await;
+    assert_eq!(chosen.status, StatusCode::CREATED, "{}", chosen.body);
+    assert_eq!(chosen.body["credentials"]["name"], "prod-2");
+    assert_eq!(server.get(&info).await.body, chosen.body);
+    let listed = server
+        .get(&format!("/api/organization/{org}/credentials"))
+        .await
+        .body;
+    let of = |id: &Value| {
+        listed["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry["credential"]["id"] == *id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(of(&created["id"])["clusters"][0]["name"], "eu");
+    assert_eq!(of(&created["id"])["clusters"][0]["cloud_provider"], "AWS");
+    assert_eq!(of(&subscription["id"])["clusters"], json!([]));
+    let auth = format!("Token {}", server.token);
+    let in_use = server
+        .call(
+            Method::DELETE,
+            &format!("{}/{}", aws.path, created["id"].as_str().unwrap()),
+            Some(&auth),
+            None,
+        )
+        .await;
+    assert_error(&in_use, StatusCode::CONFLICT, "CONFLICT");
+    assert!(
+        in_use.body["message"].as_str().unwrap().contains("eu"),
+        "{}",
+        in_use.body
+    );
+    let dropped = server
+        .call(
+            Method::DELETE,
+            &format!("/api/organization/{org}/cluster/{cluster}"),
+            Some(&auth),
+            None,
+        )
+        .await;
+    assert_eq!(dropped.status, StatusCode::NO_CONTENT, "{}", dropped.body);
+    aws.read_list_delete(&created).await;
+    provider_e.read_list_delete(&key).await;
+    provider_f.read_list_delete(&subscription).await;
+}

@@ -4,7 +4,9 @@
 
 mod alert_receivers;
 mod associated;
+mod cloud_credentials;
 mod cluster_actions;
+mod cluster_credentials;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
@@ -45,4 +47,6 @@ pub fn register(routes: &mut RouteTable) {
     git_tokens::register(routes);
     members::register(routes);
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
+    cloud_credentials::register(routes);
+    cluster_credentials::register(routes);
 }

@@ -4,24 +4,21 @@
 use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::paths::{self, Template};
-use platform_api::{
-    FieldError, OnPremiseCredentials, OnPremiseCredentialsRequest, OnPremiseObjectType,
-};
+use platform_api::{ClusterCredentials, CredentialsKind, FieldError, OnPremiseCredentialsRequest};
 use uuid::Uuid;
 
 use crate::routes::organization::resources::OrganizationResource;
 use crate::seal::Secrets;
-use crate::store::organization_resources::Kind;
+use crate::store::cluster_credentials::ON_PREMISE_CREDENTIALS;
+use crate::store::organization_resources::{Kind, UsedBy};
 
 const SECRET_ACCESS_KEY: &str = "secret_access_key";
 
 pub struct OnPremiseCredentialsResource;
 
 impl OrganizationResource for OnPremiseCredentialsResource {
-    const KIND: Kind = Kind {
-        stored_as: "on_premise_credentials",
-        what: "on-premise credentials",
-    };
+    const KIND: Kind = ON_PREMISE_CREDENTIALS;
+    const USED_BY: UsedBy = UsedBy::Clusters;
     const AUDITED_AS: (TargetType, Option<SubTargetType>) = (
         TargetType::Organization,
         Some(SubTargetType::ClusterCredentials),
@@ -30,7 +27,7 @@ impl OrganizationResource for OnPremiseCredentialsResource {
     const ITEM: Template = paths::ON_PREMISE_CREDENTIAL;
 
     type Request = OnPremiseCredentialsRequest;
-    type Record = OnPremiseCredentials;
+    type Record = ClusterCredentials;
 
     /// An update keeps the stored key pair, so only a creation needs one.
     fn validate(request: &Self::Request, kept: &[&str]) -> Result<(), Vec<FieldError>> {
@@ -57,26 +54,19 @@ impl OrganizationResource for OnPremiseCredentialsResource {
             .or_else(|| previous.and_then(|p| p.access_key_id.clone()));
         // Credentials of a name alone hold no key: the document's generic kind.
         let kind_of_keys = if access_key_id.is_some() {
-            OnPremiseObjectType::Aws
+            CredentialsKind::Aws
         } else {
-            OnPremiseObjectType::Generic
+            CredentialsKind::Generic
         };
-        let credentials = OnPremiseCredentials {
-            id,
-            created_at: Some(created_at),
-            updated_at,
-            name: request.name.trim().to_string(),
-            access_key_id,
-            object_type: request
-                .object_type
-                .or(previous.map(|p| p.object_type))
-                .unwrap_or(kind_of_keys),
-            role_arn: None,
-            vsphere_user: None,
-            scaleway_access_key: None,
-            azure_subscription_id: None,
-            service_account_email: None,
-        };
+        let object_type = request
+            .object_type
+            .or(previous.map(|p| p.object_type))
+            .unwrap_or(kind_of_keys);
+        let mut credentials =
+            ClusterCredentials::new(id, request.name.trim().to_string(), object_type);
+        credentials.created_at = Some(created_at);
+        credentials.updated_at = updated_at;
+        credentials.access_key_id = access_key_id;
         (credentials, secrets)
     }
 

@@ -508,6 +508,28 @@ pub async fn records(server: &TestServer) -> Records {
             "onPremise/credentials",
             json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),
         ),
+        (
+            "aws_credentials_id",
+            "aws/credentials",
+            json!({"type": "AWS_STATIC", "name": "prod-aws", "access_key_id": "AKIAPROD",
+                   "secret_access_key": CLOUD_SECRET}),
+        ),
+        (
+            "provider_a_credentials_id",
+            "scaleway/credentials",
+            json!({"name": "prod-a", "provider_a_access_key": "SCWPROD", "provider_a_secret_key": CLOUD_SECRET,
+                   "provider_a_project_id": "project-1", "provider_a_organization_id": "org-1"}),
+        ),
+        (
+            "provider_e_credentials_id",
+            "gcp/credentials",
+            json!({"name": "prod-e", "provider_e_credentials": PROVIDER_E_KEY}),
+        ),
+        (
+            "provider_f_credentials_id",
+            "azure/credentials",
+            json!({"name": "prod-f", "provider_f_subscription_id": "sub-1", "provider_f_tenant_id": "tenant-1"}),
+        ),
     ];
     let receiver = server
         .post(
@@ -810,6 +832,11 @@ pub const REGISTRY_PASSWORD: &str = "registry-password-never-returned";
 pub const WEBHOOK_SECRET: &str = "webhook-signing-secret-never-returned";
 pub const HELM_PASSWORD: &str = "helm-password-never-returned";
 pub const ON_PREMISE_SECRET: &str = "on-premise-secret-never-returned";
+/// The secret key of the AWS and Provider A credentials `records` stores.
+pub const CLOUD_SECRET: &str = "cloud-secret-never-returned";
+/// A service account key, base64-encoded, whose private key is `PROVIDER_E_PRIVATE_KEY`.
+pub const PROVIDER_E_KEY: &str = "eyJ0eXBlIjoic2VydmljZV9hY2NvdW50IiwiY2xpZW50X2VtYWlsIjoiZGVwbG95ZXJAYWNtZS5leGFtcGxlIiwicHJpdmF0ZV9rZXkiOiJjbG91ZC1rZXktbmV2ZXItcmV0dXJuZWQifQ==";
+pub const PROVIDER_E_PRIVATE_KEY: &str = "cloud-key-never-returned";
 pub const TERRAFORM_SECRET: &str = "terraform-secret-variable-never-returned";
 pub const VARIABLE_SECRET: &str = "variable-secret-value-never-returned";
 pub const GIT_TOKEN_SECRET: &str = "git-token-never-returned";
