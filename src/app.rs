@@ -46,6 +46,7 @@ use crate::routes::organization::project::environment::variables::EnvironmentVar
 use crate::routes::organization::project::overview::ProjectOverview;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
+use crate::routes::organization::settings::cloud_credentials::CloudCredentialsPage;
 use crate::routes::organization::settings::container_registries::ContainerRegistries;
 use crate::routes::organization::settings::git_tokens::GitTokens;
 use crate::routes::organization::settings::helm_repositories::HelmRepositories;
@@ -135,8 +136,12 @@ lazy_pages! {
     }
     organization {
         ClustersPage(clusters_page) => Clusters,
-        ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
         AuditLogPage(audit_log_page) => AuditLog,
+    }
+    // One cluster: its status, lock, last run, access and cloud account; a group of its own,
+    // so that the clusters' list and the audit log do not fetch it.
+    cluster {
+        ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
     }
     // The organization's settings, each a list of one kind of record with its form.
     settings {
@@ -148,7 +153,12 @@ lazy_pages! {
         MembersPage(members_page) => Members,
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
+    }
+    // Credentials for clouds and on-premise infrastructure: a group of their own, so that the
+    // other settings pages do not fetch the kinds' tables and the key encoding.
+    credentials {
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
+        CloudCredentialsRoute(cloud_credentials_page) => CloudCredentialsPage,
     }
     // An environment's frame and the tabs a person opens most: its services and deployments.
     environment {
@@ -417,6 +427,10 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=paths::on_premise_credentials_route()
                         view={Lazy::<OnPremiseCredentialsRoute>::new()}
+                    />
+                    <Route
+                        path=paths::cloud_credentials_route()
+                        view={Lazy::<CloudCredentialsRoute>::new()}
                     />
                     <Route
                         path=paths::project_route()

@@ -101,6 +101,14 @@ pub fn on_premise_credentials(org: Uuid) -> String {
     format!("/organization/{org}/settings/on-premise-credentials")
 }
 
+pub fn cloud_credentials_route() -> impl Pattern {
+    path!("/organization/:org/settings/cloud-credentials")
+}
+
+pub fn cloud_credentials(org: Uuid) -> String {
+    format!("/organization/{org}/settings/cloud-credentials")
+}
+
 pub fn members_route() -> impl Pattern {
     path!("/organization/:org/settings/members")
 }
@@ -312,7 +320,7 @@ pub fn service_tab(
 }
 
 /// Every settings page of the organization, by title, in the order of its tabs.
-pub fn settings_pages(org: Uuid) -> [(&'static str, String); 9] {
+pub fn settings_pages(org: Uuid) -> [(&'static str, String); 10] {
     [
         ("Members", members(org)),
         ("Container registries", container_registries(org)),
@@ -322,6 +330,7 @@ pub fn settings_pages(org: Uuid) -> [(&'static str, String); 9] {
         ("Webhooks", webhooks(org)),
         ("Alert receivers", alert_receivers(org)),
         ("Labels and annotations", labels_annotations(org)),
+        ("Cloud credentials", cloud_credentials(org)),
         ("On-premise credentials", on_premise_credentials(org)),
     ]
 }

@@ -27,17 +27,23 @@ impl CredentialValues {
         let values: serde_json::Map<String, serde_json::Value> = fields
             .iter()
             .filter_map(|field| {
-                let value = self.0.get(field)?.get_untracked();
-                let value = value.trim();
-                (!value.is_empty()).then(|| {
-                    (
-                        field.to_string(),
-                        serde_json::Value::String(value.to_string()),
-                    )
-                })
+                let value = self.value(field)?;
+                Some((field.to_string(), serde_json::Value::String(value)))
             })
             .collect();
         serde_json::from_value(values.into()).unwrap_or_default()
+    }
+
+    /// The value typed in `field`, trimmed, when there is one.
+    pub fn value(&self, field: &str) -> Option<String> {
+        let value = self.0.get(field)?.get_untracked();
+        let value = value.trim();
+        (!value.is_empty()).then(|| value.to_string())
+    }
+
+    /// The signal holding `field`'s value, when the form has that field.
+    pub fn signal(&self, field: &str) -> Option<RwSignal<String>> {
+        self.0.get(field).copied()
     }
 
     /// Empties every value: credentials do not linger in a form once sent.

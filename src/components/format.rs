@@ -100,6 +100,15 @@ pub fn as_words(name: &str) -> String {
     }
 }
 
+/// A count with its noun, plural but for one: "1 commit", "3 services".
+pub fn counted(count: usize, what: &str) -> String {
+    if count == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{count} {what}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,14 +155,5 @@ mod tests {
         assert_eq!(cpu(500), "0.5 vCPU");
         assert_eq!(memory(512), "512 MiB");
         assert_eq!(memory(2048), "2 GiB");
-    }
-}
-
-/// A count with its noun, plural but for one: "1 commit", "3 services".
-pub fn counted(count: usize, what: &str) -> String {
-    if count == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{count} {what}s")
     }
 }

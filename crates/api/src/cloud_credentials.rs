@@ -289,12 +289,20 @@ impl CredentialsVariant {
         }
     }
 
-    /// The request of this variant named `name`, its fields read from `value`.
+    /// The request of this variant named `name`, its own fields read from `read` (a form
+    /// keeps what was typed for another kind; that is not sent).
     pub fn request(
         self,
         name: String,
-        value: impl Fn(&str) -> Option<String>,
+        read: impl Fn(&str) -> Option<String>,
     ) -> CloudCredentialsRequest {
+        let value = |field: &str| {
+            self.fields()
+                .iter()
+                .any(|own| own.name == field)
+                .then(|| read(field))
+                .flatten()
+        };
         match self.provider() {
             CloudProvider::Aws => CloudCredentialsRequest::Aws(AwsCredentialsRequest {
                 kind: match self {
@@ -567,6 +575,17 @@ const FIELD_MAX_CHARS: usize = 1024;
 /// How long a token federated from a workload identity lives, the platform's default.
 pub const TOKEN_LIFETIME_SECONDS: i32 = 14_400;
 
+/// A service account's key as the request carries it: the JSON key a person pastes, encoded;
+/// a key already encoded, as it is.
+pub fn encoded_service_account_key(pasted: &str) -> String {
+    let pasted = pasted.trim();
+    if pasted.starts_with('{') {
+        base64::engine::general_purpose::STANDARD.encode(pasted)
+    } else {
+        pasted.to_string()
+    }
+}
+
 /// `value` is a service account's JSON key, base64-encoded: its `client_email`, or the error.
 pub fn service_account_key(field: &str, value: &str) -> Result<String, FieldError> {
     let invalid = |rule: &str| FieldError::new(field, rule);
@@ -727,7 +746,10 @@ impl CloudCredentialsRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CredentialsWithClusters {
-    pub credential: ClusterCredentials,
+    /// The document requires neither; this server always answers both.
+    #[serde(default)]
+    pub credential: Option<ClusterCredentials>,
+    #[serde(default)]
     pub clusters: Vec<CredentialCluster>,
 }
 

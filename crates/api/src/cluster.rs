@@ -29,7 +29,7 @@ pub struct Cluster {
     pub organization: Reference,
     pub name: String,
     pub description: Option<String>,
-    pub cloud_provider: String,
+    pub cloud_provider: CloudProvider,
     pub region: String,
     /// Kubernetes version, one of `KUBERNETES_VERSIONS`.
     #[serde(default)]

@@ -518,6 +518,18 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/organization/{organizationId}/cluster/{clusterId}/cloudProviderInfo",
+            body(ClusterCloudProviderInfo {
+                cloud_provider: None,
+                credentials: Some(CredentialsReference {
+                    id: Some(id),
+                    name: None,
+                }),
+                region: None,
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/labelsGroups",
             body(LabelsGroupRequest {
                 name: "team".into(),
@@ -542,10 +554,37 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
     ]
 }
 
+/// Credentials of every kind the console's form offers, built as it builds them
+/// (`src/routes/organization/settings/cloud_credentials.rs`), each to its cloud's route.
+fn cloud_credentials_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
+    let key = r#"{"type": "service_account", "client_email": "a@b.example", "private_key": "k"}"#;
+    CredentialsVariant::ALL
+        .into_iter()
+        .map(|variant| {
+            let request = variant.request("prod".into(), |field| {
+                Some(if field == PROVIDER_E_KEY {
+                    encoded_service_account_key(key)
+                } else {
+                    format!("{field}-value")
+                })
+            });
+            let sent = body(&request);
+            let path = match variant.provider() {
+                CloudProvider::Aws => "/organization/{organizationId}/aws/credentials",
+                CloudProvider::ProviderA => "/organization/{organizationId}/scaleway/credentials",
+                CloudProvider::ProviderE => "/organization/{organizationId}/gcp/credentials",
+                _ => "/organization/{organizationId}/azure/credentials",
+            };
+            ("post", path, sent)
+        })
+        .collect()
+}
+
 #[test]
 fn the_console_sends_requests_the_document_takes() {
     let document = Document::production();
-    let requests = console_requests();
+    let mut requests = console_requests();
+    requests.extend(cloud_credentials_requests());
     let mut failures = Vec::new();
     for (method, path, request) in &requests {
         let operation = document

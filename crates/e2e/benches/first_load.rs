@@ -79,6 +79,11 @@ async fn main() -> Result<()> {
             "main h1",
         ),
         (
+            "Cloud credentials",
+            format!("/organization/{organization}/settings/cloud-credentials"),
+            "main h1",
+        ),
+        (
             "Clusters",
             format!("/organization/{organization}/clusters"),
             "main h1",

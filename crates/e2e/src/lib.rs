@@ -17,7 +17,7 @@ use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
 /// The organization's settings pages, by the last segment of their address.
-pub const SETTINGS_PAGES: [&str; 9] = [
+pub const SETTINGS_PAGES: [&str; 10] = [
     "members",
     "api-tokens",
     "git-tokens",
@@ -26,6 +26,7 @@ pub const SETTINGS_PAGES: [&str; 9] = [
     "helm-repositories",
     "labels-annotations",
     "alert-receivers",
+    "cloud-credentials",
     "on-premise-credentials",
 ];
 

@@ -99,13 +99,13 @@ const ROUTES: &[Route] = &[
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        425_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
-        425_000,
+        395_000,
         ORGANIZATION,
     ),
     route(
@@ -117,7 +117,7 @@ const ROUTES: &[Route] = &[
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        425_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
@@ -171,7 +171,13 @@ const ROUTES: &[Route] = &[
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        485_000,
+        365_000,
+        ORGANIZATION,
+    ),
+    route(
+        "cloud credentials",
+        &["shell_page", "cloud_credentials_page"],
+        365_000,
         ORGANIZATION,
     ),
     route(

@@ -12,7 +12,6 @@ use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
-use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::status_badge::ClusterStatusBadge;
@@ -21,6 +20,7 @@ use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::state::polling::poll;
+use platform_api::WireEnum as _;
 
 /// How often the list is polled while a cluster is being worked on.
 const POLL_BUSY: Duration = Duration::from_secs(3);
@@ -83,7 +83,7 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
                             <A href=paths::cluster(org, cluster.id)>{link_text}</A>
                             {cluster.production.then(|| view! { " " <span class="tag tag--production">"Production"</span> })}
                         </td>
-                        <td>{format!("{} · {}", label_of::<CloudProvider>(&cluster.cloud_provider), cluster.region)}</td>
+                        <td>{format!("{} · {}", cluster.cloud_provider.label(), cluster.region)}</td>
                         <td>
                             {cluster.version.clone()}
                             {status.next_k8s_available_version.clone().map(|next| view! {

@@ -187,7 +187,31 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ),
     (
         "/organization/{organizationId}/onPremise/credentials",
-        decodes::<List<OnPremiseCredentials>>,
+        decodes::<List<ClusterCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/aws/credentials",
+        decodes::<List<ClusterCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/scaleway/credentials",
+        decodes::<List<ClusterCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/gcp/credentials",
+        decodes::<List<ClusterCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/azure/credentials",
+        decodes::<List<ClusterCredentials>>,
+    ),
+    (
+        "/organization/{organizationId}/credentials",
+        decodes::<List<CredentialsWithClusters>>,
+    ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/cloudProviderInfo",
+        decodes::<ClusterCloudProviderInfo>,
     ),
     (
         "/organization/{organizationId}/alert-receivers",

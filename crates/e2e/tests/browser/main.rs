@@ -8,6 +8,7 @@ mod asked_to_wait;
 mod audit_log;
 mod auto_deploy;
 mod clone;
+mod cloud_credentials;
 mod clusters;
 mod command_palette;
 mod commits;

@@ -130,12 +130,12 @@ pub async fn with_clusters<'e>(
     for row in select.fetch_all(db).await? {
         if listed
             .last()
-            .is_none_or(|last| last.credential.id != row.id)
+            .is_none_or(|last| last.credential.as_ref().map(|c| c.id) != Some(row.id))
         {
             let credential: ClusterCredentials =
                 serde_json::from_str(&row.record).map_err(ApiError::internal)?;
             listed.push(CredentialsWithClusters {
-                credential,
+                credential: Some(credential),
                 clusters: Vec::new(),
             });
         }

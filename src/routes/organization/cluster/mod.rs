@@ -1,4 +1,5 @@
 //! `/organization/:org/cluster/:cluster/...`: the pages of one cluster.
 
 pub mod advanced_settings;
+mod credentials;
 pub mod overview;

@@ -2,7 +2,8 @@
 //! version and status (polled while the engine works on it); Deploy (install or update) and Stop,
 //! with the last one's log; Upgrade to the next version after a confirmation, refused while the
 //! cluster is locked; its lock, set with a reason for some days or lifted; the environments that
-//! run on it; a short-lived token to reach it, shown on demand.
+//! run on it; a short-lived token to reach it, shown on demand; the cloud credentials it is
+//! reached with.
 
 use std::time::Duration;
 
@@ -10,8 +11,8 @@ use chrono::Utc;
 use leptos::prelude::*;
 use platform_api::audit::EventQuery;
 use platform_api::{
-    CloudProvider, Cluster, ClusterAction, ClusterLock, ClusterLockRequest, ClusterLogLine,
-    ClusterState, ClusterStatus, ClusterToken, RolePermission, WireEnum,
+    Cluster, ClusterAction, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterState,
+    ClusterStatus, ClusterToken, RolePermission, WireEnum,
 };
 use uuid::Uuid;
 
@@ -29,6 +30,7 @@ use crate::paths;
 use crate::routes::address::{ClusterAddress, OrganizationAddress};
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
+use crate::routes::organization::cluster::credentials::CloudAccount;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
@@ -118,6 +120,7 @@ pub fn ClusterOverview() -> impl IntoView {
         </section>
         {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <RunsHere org cluster/> })}
         {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <Access org cluster/> })}
+        {move || cluster.get().and_then(Result::ok).map(|(org, cluster)| view! { <CloudAccount org cluster/> })}
     }
 }
 
@@ -252,7 +255,7 @@ fn ClusterFacts(
             <dt>"Version"</dt>
             <dd data-version=cluster.version.clone()>{cluster.version.clone()}</dd>
             <dt>"Where"</dt>
-            <dd>{format!("{} · {}", format::label_of::<CloudProvider>(&cluster.cloud_provider), cluster.region)}</dd>
+            <dd>{format!("{} · {}", cluster.cloud_provider.label(), cluster.region)}</dd>
             <dt>"Runs"</dt>
             <dd>{if cluster.production { "Production environments" } else { "Non-production environments" }}</dd>
             <dt>"Last deployed"</dt>

@@ -9,8 +9,8 @@ use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
 use platform_api::WireEnum;
 use platform_api::{
-    CloudProvider, Cluster, Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState,
-    Project, ProjectRequest,
+    Cluster, Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState, Project,
+    ProjectRequest,
 };
 use uuid::Uuid;
 
@@ -19,7 +19,6 @@ use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
-use crate::components::format::label_of;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::relative_time::RelativeTime;
@@ -251,12 +250,7 @@ fn CreateEnvironment(
         .map(|c| {
             (
                 c.id.to_string(),
-                format!(
-                    "{} ({} · {})",
-                    c.name,
-                    label_of::<CloudProvider>(&c.cloud_provider),
-                    c.region
-                ),
+                format!("{} ({} · {})", c.name, c.cloud_provider.label(), c.region),
             )
         })
         .chain(std::iter::once((String::new(), "None".to_string())))

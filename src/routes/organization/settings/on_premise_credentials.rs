@@ -3,7 +3,7 @@
 //! one; delete after a confirmation.
 
 use leptos::prelude::*;
-use platform_api::{OnPremiseCredentials, OnPremiseCredentialsRequest, WireEnum};
+use platform_api::{ClusterCredentials, OnPremiseCredentialsRequest, WireEnum};
 use uuid::Uuid;
 
 use crate::api::use_api;
@@ -41,7 +41,7 @@ pub fn OnPremiseCredentialsPage() -> impl IntoView {
 #[component]
 fn CredentialsTable(
     org: Uuid,
-    credentials: Vec<OnPremiseCredentials>,
+    credentials: Vec<ClusterCredentials>,
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     if credentials.is_empty() {
@@ -70,7 +70,7 @@ fn CredentialsTable(
 #[component]
 fn CredentialsRow(
     org: Uuid,
-    credentials: OnPremiseCredentials,
+    credentials: ClusterCredentials,
     on_deleted: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
@@ -103,7 +103,7 @@ fn CreateCredentials(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         move |request: OnPremiseCredentialsRequest| async move {
             api.create_on_premise_credentials(org, &request).await
         },
-        move |created: OnPremiseCredentials| {
+        move |created: ClusterCredentials| {
             for field in [name, access_key_id, secret_access_key] {
                 field.set(String::new());
             }

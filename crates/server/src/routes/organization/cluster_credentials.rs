@@ -7,8 +7,8 @@ use axum::Json;
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::paths;
 use platform_api::{
-    CloudProvider, Cluster, ClusterCloudProviderInfo, CredentialsReference,
-    CredentialsWithClusters, FieldError, List, WireEnum,
+    Cluster, ClusterCloudProviderInfo, CredentialsReference, CredentialsWithClusters, FieldError,
+    List, WireEnum,
 };
 use uuid::Uuid;
 
@@ -63,21 +63,13 @@ async fn list_with_clusters(
     Ok(Json(List::new(listed)))
 }
 
-/// The cluster's cloud as stored (a value this server wrote from the request's enumeration).
-fn cloud_of(cluster: &Cluster) -> ApiResult<CloudProvider> {
-    cluster
-        .cloud_provider
-        .parse()
-        .map_err(|unknown| ApiError::internal(format!("{unknown:?}")))
-}
-
 async fn info(
     conn: &mut sqlx::SqliteConnection,
     cluster: &Cluster,
 ) -> ApiResult<ClusterCloudProviderInfo> {
     let chosen = store::of_cluster(&mut *conn, cluster.id).await?;
     Ok(ClusterCloudProviderInfo {
-        cloud_provider: Some(cloud_of(cluster)?),
+        cloud_provider: Some(cluster.cloud_provider),
         credentials: chosen.map(|(id, name)| CredentialsReference {
             id: Some(id),
             name: Some(name),
@@ -113,7 +105,7 @@ async fn choose(
     let cluster = resources::find::<Cluster>(&mut *tx, CLUSTERS, organization_id, cluster_id)
         .await?
         .record;
-    let cloud = cloud_of(&cluster)?;
+    let cloud = cluster.cloud_provider;
     let mut refused = Vec::new();
     if request.cloud_provider.is_some_and(|given| given != cloud) {
         refused.push(FieldError::new(

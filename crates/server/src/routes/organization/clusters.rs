@@ -64,7 +64,7 @@ impl OrganizationResource for Clusters {
             version: request.version_or_default(),
             name: request.name.trim().to_string(),
             description: request.description,
-            cloud_provider: request.cloud_provider.as_str().to_string(),
+            cloud_provider: request.cloud_provider,
             region: request.region.trim().to_string(),
             production: request.production,
         };
