@@ -1,7 +1,7 @@
 use platform_api::paths;
 use platform_api::{
-    Cluster, ClusterEnvironment, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterRequest,
-    ClusterStatus, ClusterToken, List,
+    regions_path, CloudProvider, Cluster, ClusterEnvironment, ClusterLock, ClusterLockRequest,
+    ClusterLogLine, ClusterRegion, ClusterRequest, ClusterStatus, ClusterToken, List,
 };
 use uuid::Uuid;
 
@@ -71,6 +71,19 @@ impl Api {
             .into_iter()
             .find(|listed| listed.id == cluster)
             .ok_or_else(no_such_cluster)
+    }
+
+    /// The regions the platform lists for `provider`; `None` for a provider it lists none of
+    /// (any well-formed region name is taken).
+    pub async fn cloud_regions(
+        &self,
+        provider: CloudProvider,
+    ) -> Result<Option<Vec<ClusterRegion>>, ApiError> {
+        let Some(path) = regions_path(provider) else {
+            return Ok(None);
+        };
+        let list: List<ClusterRegion> = self.get(path.0).await?;
+        Ok(Some(list.results))
     }
 
     pub async fn create_cluster(

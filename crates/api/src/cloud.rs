@@ -3,7 +3,10 @@
 //! PROVIDER_F its AZURE) and, for those whose regions it lists (`GET /aws/region` and the like),
 //! the regions.
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::FieldError;
+use crate::paths::{self, Template};
 
 wire_enum!(
     /// The cloud a cluster runs in.
@@ -99,6 +102,12 @@ const PROVIDER_F: &[Region] = &[
 ];
 
 impl CloudProvider {
+    /// The names of `regions`.
+    pub fn region_names(self) -> Option<Vec<&'static str>> {
+        self.regions()
+            .map(|regions| regions.iter().map(|region| region.name).collect())
+    }
+
     /// The regions a cluster of this provider may be in, when the platform lists them; `None`
     /// for providers whose regions are not listed (any well-formed region name is taken).
     pub fn regions(self) -> Option<&'static [Region]> {
@@ -112,23 +121,103 @@ impl CloudProvider {
     }
 }
 
+/// One region as the platform lists it (`GET /aws/region` and the like).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterRegion {
+    pub name: String,
+    pub country_code: String,
+    pub country: String,
+    pub city: String,
+    #[serde(default)]
+    pub arm_supported: Option<bool>,
+    #[serde(default)]
+    pub zones: Option<Vec<String>>,
+}
+
+impl ClusterRegion {
+    /// "Paris, France (eu-west-3)": what a person picks a region by.
+    pub fn label(&self) -> String {
+        format!("{}, {} ({})", self.city, self.country, self.name)
+    }
+}
+
+impl Region {
+    /// The region as the platform lists it.
+    pub fn listed(&self) -> ClusterRegion {
+        ClusterRegion {
+            name: self.name.to_string(),
+            country_code: self.country_code.to_string(),
+            country: country_name(self.country_code).to_string(),
+            city: self.city.to_string(),
+            arm_supported: None,
+            zones: None,
+        }
+    }
+}
+
+/// The countries the listed regions are in, by ISO 3166 code.
+fn country_name(code: &str) -> &'static str {
+    match code {
+        "US" => "United States",
+        "CA" => "Canada",
+        "BR" => "Brazil",
+        "IE" => "Ireland",
+        "GB" => "United Kingdom",
+        "FR" => "France",
+        "DE" => "Germany",
+        "IT" => "Italy",
+        "SE" => "Sweden",
+        "NL" => "Netherlands",
+        "PL" => "Poland",
+        "BE" => "Belgium",
+        "IN" => "India",
+        "JP" => "Japan",
+        "KR" => "South Korea",
+        "SG" => "Singapore",
+        "AU" => "Australia",
+        "TW" => "Taiwan",
+        _ => "",
+    }
+}
+
+/// Where the platform lists `provider`'s regions, for the providers it lists them of.
+pub fn regions_path(provider: CloudProvider) -> Option<Template> {
+    Some(match provider {
+        CloudProvider::Aws => paths::AWS_REGIONS,
+        CloudProvider::ProviderA => paths::PROVIDER_A_REGIONS,
+        CloudProvider::ProviderE => paths::PROVIDER_E_REGIONS,
+        CloudProvider::ProviderF => paths::PROVIDER_F_REGIONS,
+        _ => return None,
+    })
+}
+
 /// Region names are lowercase letters, digits and hyphens, as every provider writes them.
 const REGION_MAX_CHARS: usize = 63;
 
-/// `region` is one of `provider`'s, or, for a provider whose regions are not listed, a
-/// well-formed region name.
-pub fn region_rule(field: &str, provider: CloudProvider, value: &str) -> Option<FieldError> {
+/// `region` is one of `listed` (the regions known of `provider`), or, for a provider whose
+/// regions are not listed, a well-formed region name.
+pub fn region_rule(
+    field: &str,
+    provider: CloudProvider,
+    value: &str,
+    listed: Option<&[&str]>,
+) -> Option<FieldError> {
     use crate::wire::WireEnum;
     if value.trim().is_empty() {
         return Some(FieldError::new(field, "is required"));
     }
-    match provider.regions() {
-        Some(regions) if !regions.iter().any(|known| known.name == value) => Some(FieldError::new(
+    match listed {
+        Some(regions) if !regions.contains(&value) => Some(FieldError::new(
             field,
             format!(
-                "is not a region of {} (for example {})",
+                "is not a region of {}{}",
                 provider.label(),
-                regions[0].name
+                regions
+                    .first()
+                    .map(|first| format!(" (for example {first})"))
+                    .unwrap_or_default()
             ),
         )),
         Some(_) => None,
@@ -154,14 +243,34 @@ mod tests {
 
     #[test]
     fn a_region_must_be_one_of_the_providers() {
-        assert_eq!(region_rule("region", CloudProvider::Aws, "eu-west-3"), None);
-        let refused = region_rule("region", CloudProvider::Aws, "narnia-1").unwrap();
+        assert_eq!(
+            region_rule(
+                "region",
+                CloudProvider::Aws,
+                "eu-west-3",
+                CloudProvider::Aws.region_names().as_deref()
+            ),
+            None
+        );
+        let refused = region_rule(
+            "region",
+            CloudProvider::Aws,
+            "narnia-1",
+            CloudProvider::Aws.region_names().as_deref(),
+        )
+        .unwrap();
         assert_eq!(refused.field, "region");
         assert!(refused
             .message
             .contains("not a region of Amazon Web Services"));
-        assert!(region_rule("region", CloudProvider::ProviderA, "eu-west-3").is_some());
-        assert!(region_rule("region", CloudProvider::Aws, "")
+        assert!(region_rule(
+            "region",
+            CloudProvider::ProviderA,
+            "eu-west-3",
+            CloudProvider::ProviderA.region_names().as_deref()
+        )
+        .is_some());
+        assert!(region_rule("region", CloudProvider::Aws, "", None)
             .unwrap()
             .message
             .contains("required"));
@@ -170,10 +279,23 @@ mod tests {
     #[test]
     fn an_unlisted_providers_region_must_be_well_formed() {
         assert_eq!(
-            region_rule("region", CloudProvider::OnPremise, "dc-paris-2"),
+            region_rule("region", CloudProvider::OnPremise, "dc-paris-2", None),
             None
         );
-        assert!(region_rule("region", CloudProvider::OnPremise, "Narnia 1!").is_some());
+        assert!(region_rule("region", CloudProvider::OnPremise, "Narnia 1!", None).is_some());
+    }
+
+    #[test]
+    fn every_listed_regions_country_is_named() {
+        for provider in CloudProvider::ALL {
+            for region in provider.regions().unwrap_or_default() {
+                assert!(
+                    !region.listed().country.is_empty(),
+                    "{}",
+                    region.country_code
+                );
+            }
+        }
     }
 
     #[test]

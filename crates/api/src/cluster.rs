@@ -57,7 +57,9 @@ pub struct ClusterRequest {
 }
 
 impl ClusterRequest {
-    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+    /// The rules of a new cluster, its region one of `listed` when the provider's regions are
+    /// listed (the server's table; in the console, what the API listed).
+    pub fn validate_in(&self, listed: Option<&[&str]>) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
         violations.check(rules::description(
@@ -68,6 +70,7 @@ impl ClusterRequest {
             "region",
             self.cloud_provider,
             &self.region,
+            listed,
         ));
         if let Some(version) = &self.version {
             if !KUBERNETES_VERSIONS.contains(&version.as_str()) {
@@ -78,6 +81,12 @@ impl ClusterRequest {
             }
         }
         violations.into_result()
+    }
+
+    /// The rules of a new cluster, its region one of the table's (`CloudProvider::regions`).
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let listed = self.cloud_provider.region_names();
+        self.validate_in(listed.as_deref())
     }
 
     pub fn version_or_default(&self) -> String {

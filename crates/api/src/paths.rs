@@ -115,6 +115,10 @@ pub const ORGANIZATION_CREDENTIALS: Template =
     Template("/organization/{organization_id}/credentials");
 pub const CLUSTER_CLOUD_PROVIDER_INFO: Template =
     Template("/organization/{organization_id}/cluster/{cluster_id}/cloudProviderInfo");
+pub const AWS_REGIONS: Template = Template("/aws/region");
+pub const PROVIDER_A_REGIONS: Template = Template("/scaleway/region");
+pub const PROVIDER_E_REGIONS: Template = Template("/gcp/region");
+pub const PROVIDER_F_REGIONS: Template = Template("/azure/region");
 pub const WEBHOOKS: Template = Template("/organization/{organization_id}/webhook");
 pub const WEBHOOK: Template = Template("/organization/{organization_id}/webhook/{webhook_id}");
 
@@ -249,6 +253,10 @@ pub const ALL: &[Template] = &[
     PROVIDER_F_CREDENTIAL,
     ORGANIZATION_CREDENTIALS,
     CLUSTER_CLOUD_PROVIDER_INFO,
+    AWS_REGIONS,
+    PROVIDER_A_REGIONS,
+    PROVIDER_E_REGIONS,
+    PROVIDER_F_REGIONS,
     WEBHOOKS,
     WEBHOOK,
     API_TOKENS,

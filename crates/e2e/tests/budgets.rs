@@ -58,6 +58,14 @@ const OVERVIEW_GROUP: Exception = Exception {
     why: "the overview pages' own group, 408,953 → 420,723 B, for 80 to 100 KB less on every other page",
 };
 
+/// The new-cluster form reads its regions from the API (`GET /aws/region` and the like) rather
+/// than a table compiled in, so that it offers the production platform's list (2026-12-05): the
+/// clusters' list and the audit log, which share their group, 381,259 → 385,450 B.
+const REGIONS_FROM_THE_API: Exception = Exception {
+    bytes: 5_000,
+    why: "the new-cluster form's regions read from the API, 381,259 → 385,450 B",
+};
+
 const fn route(
     name: &'static str,
     pages: &'static [&'static str],
@@ -101,7 +109,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "clusters_page"],
         385_000,
         ORGANIZATION,
-    ),
+    )
+    .except(REGIONS_FROM_THE_API),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
@@ -119,7 +128,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "audit_log_page"],
         385_000,
         ORGANIZATION,
-    ),
+    )
+    .except(REGIONS_FROM_THE_API),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],

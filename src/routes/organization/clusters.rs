@@ -20,6 +20,7 @@ use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 use crate::routes::organization::organization_records;
 use crate::state::polling::poll;
+use crate::state::resource::resource;
 use platform_api::WireEnum as _;
 
 /// How often the list is polled while a cluster is being worked on.
@@ -108,13 +109,24 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let name = RwSignal::new(String::new());
     let provider = RwSignal::new(CloudProvider::Aws);
     let region = RwSignal::new(String::new());
-    // The region follows the provider: one of its list (kept when it is in it), or typed anew
-    // for a provider whose regions are not listed.
+    // The provider's regions as the platform lists them; a provider it lists none of (or a
+    // list that could not be read) takes a region typed.
+    let regions = resource(move || {
+        let provider = provider.get();
+        async move { api.cloud_regions(provider).await.ok().flatten() }
+    });
+    // The region follows the list: kept when it is in it, else its first, else typed anew.
     Effect::new(move |_| {
+        let Some(listed) = regions.get() else {
+            return;
+        };
         let current = region.get_untracked();
-        let next = match provider.get().regions() {
-            Some(regions) if regions.iter().any(|known| known.name == current) => current,
-            Some(regions) => regions[0].name.to_string(),
+        let next = match listed {
+            Some(list) if list.iter().any(|known| known.name == current) => current,
+            Some(list) => list
+                .first()
+                .map(|first| first.name.clone())
+                .unwrap_or_default(),
             None => String::new(),
         };
         region.set(next);
@@ -140,7 +152,11 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             version: Some(version.get_untracked()),
             production: production.get_untracked(),
         };
-        let checked = request.validate();
+        let listed = regions.get_untracked().flatten();
+        let names: Option<Vec<&str>> = listed
+            .as_ref()
+            .map(|list| list.iter().map(|known| known.name.as_str()).collect());
+        let checked = request.validate_in(names.as_deref());
         form.submit(request, checked);
     };
     let versions: Vec<(&str, String)> = KUBERNETES_VERSIONS
@@ -153,15 +169,16 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             <div class="form-grid">
                 <TextField label="Name" name="name" value=name errors required=true placeholder="eu-production"/>
                 <EnumSelect label="Cloud provider" name="cloud_provider" value=provider errors/>
-                {move || match provider.get().regions() {
-                    Some(regions) => {
-                        let options: Vec<(&str, String)> = regions
+                {move || match regions.get() {
+                    None => view! { <p class="muted">"Reading the regions…"</p> }.into_any(),
+                    Some(Some(list)) => {
+                        let options: Vec<(String, String)> = list
                             .iter()
-                            .map(|known| (known.name, format!("{} ({}, {})", known.name, known.city, known.country_code)))
+                            .map(|known| (known.name.clone(), known.label()))
                             .collect();
                         view! { <SelectField label="Region" name="region" value=region options errors required=true/> }.into_any()
                     }
-                    None => view! {
+                    Some(None) => view! {
                         <TextField label="Region" name="region" value=region errors required=true placeholder="dc-paris-1"/>
                     }.into_any(),
                 }}

@@ -205,6 +205,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/azure/credentials",
         decodes::<List<ClusterCredentials>>,
     ),
+    ("/aws/region", decodes::<List<ClusterRegion>>),
+    ("/scaleway/region", decodes::<List<ClusterRegion>>),
+    ("/gcp/region", decodes::<List<ClusterRegion>>),
+    ("/azure/region", decodes::<List<ClusterRegion>>),
     (
         "/organization/{organizationId}/credentials",
         decodes::<List<CredentialsWithClusters>>,
