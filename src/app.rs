@@ -48,6 +48,7 @@ use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::cloud_credentials::CloudCredentialsPage;
 use crate::routes::organization::settings::container_registries::ContainerRegistries;
+use crate::routes::organization::settings::general::GeneralSettings;
 use crate::routes::organization::settings::git_tokens::GitTokens;
 use crate::routes::organization::settings::helm_repositories::HelmRepositories;
 use crate::routes::organization::settings::labels_annotations::LabelsAnnotations;
@@ -153,6 +154,11 @@ lazy_pages! {
         MembersPage(members_page) => Members,
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
+    }
+    // The organization's name and description: a group of its own, so that the other settings
+    // pages do not fetch its form.
+    general_settings {
+        GeneralSettingsPage(general_settings_page) => GeneralSettings,
     }
     // Credentials for clouds and on-premise infrastructure: a group of their own, so that the
     // other settings pages do not fetch the kinds' tables and the key encoding.
@@ -427,6 +433,10 @@ pub fn App() -> impl IntoView {
                     <Route
                         path=paths::on_premise_credentials_route()
                         view={Lazy::<OnPremiseCredentialsRoute>::new()}
+                    />
+                    <Route
+                        path=paths::general_settings_route()
+                        view={Lazy::<GeneralSettingsPage>::new()}
                     />
                     <Route
                         path=paths::cloud_credentials_route()

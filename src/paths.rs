@@ -109,6 +109,14 @@ pub fn cloud_credentials(org: Uuid) -> String {
     format!("/organization/{org}/settings/cloud-credentials")
 }
 
+pub fn general_settings_route() -> impl Pattern {
+    path!("/organization/:org/settings/general")
+}
+
+pub fn general_settings(org: Uuid) -> String {
+    format!("/organization/{org}/settings/general")
+}
+
 pub fn members_route() -> impl Pattern {
     path!("/organization/:org/settings/members")
 }
@@ -320,8 +328,9 @@ pub fn service_tab(
 }
 
 /// Every settings page of the organization, by title, in the order of its tabs.
-pub fn settings_pages(org: Uuid) -> [(&'static str, String); 10] {
+pub fn settings_pages(org: Uuid) -> [(&'static str, String); 11] {
     [
+        ("General", general_settings(org)),
         ("Members", members(org)),
         ("Container registries", container_registries(org)),
         ("Helm repositories", helm_repositories(org)),

@@ -1,6 +1,7 @@
 use gloo_net::http::Method;
 use platform_api::paths;
-use platform_api::{CallersOrganizations, Organization};
+use platform_api::{CallersOrganizations, Organization, OrganizationEditRequest};
+use uuid::Uuid;
 
 use super::session::Credentials;
 use super::{send_with, Api, ApiError, Named};
@@ -10,6 +11,20 @@ impl Api {
     pub async fn organization(&self) -> Result<Organization, ApiError> {
         let answer: CallersOrganizations = self.get(paths::ORGANIZATIONS.0).await?;
         answer.first().ok_or_else(no_organization)
+    }
+
+    /// The organization `org`, with its description.
+    pub async fn organization_by_id(&self, org: Uuid) -> Result<Organization, ApiError> {
+        self.get(&paths::ORGANIZATION.at(&[org])).await
+    }
+
+    /// Renames the organization and sets its description.
+    pub async fn edit_organization(
+        &self,
+        org: Uuid,
+        request: &OrganizationEditRequest,
+    ) -> Result<Organization, ApiError> {
+        self.put(&paths::ORGANIZATION.at(&[org]), request).await
     }
 
     /// The id and name of the signed-in token's organization.

@@ -3,6 +3,8 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::common::List;
+use crate::error::FieldError;
+use crate::rules::{self, Violations};
 
 /// An organization, as `GET /organization/{id}` and the items of `GET /organization` give it.
 #[serde_with::skip_serializing_none]
@@ -14,8 +16,41 @@ pub struct Organization {
     /// The platform's plan; the reference server's organization is on FREE.
     #[serde(default)]
     pub plan: String,
+    #[serde(default)]
+    pub description: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: Option<DateTime<Utc>>,
+}
+
+/// Body of `PUT /organization/{id}`: its name and description; the plan is sent as it is (it is
+/// changed through billing, which this console leaves to the platform).
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OrganizationEditRequest {
+    pub name: String,
+    pub plan: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+impl OrganizationEditRequest {
+    /// `current_plan` is the organization's: an edit keeps it.
+    pub fn validate(&self, current_plan: &str) -> Result<(), Vec<FieldError>> {
+        let mut violations = Violations::default();
+        violations.check(rules::name("name", &self.name));
+        violations.check(rules::description(
+            "description",
+            self.description.as_deref(),
+        ));
+        if self.plan != current_plan {
+            violations.check(Some(FieldError::new(
+                "plan",
+                format!("must stay {current_plan}: a plan is changed through billing"),
+            )));
+        }
+        violations.into_result()
+    }
 }
 
 /// What `GET /organization` answers: the platform sends `{results: [...]}` (the caller's

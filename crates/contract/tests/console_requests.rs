@@ -517,6 +517,15 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             }),
         ),
         (
+            "put",
+            "/organization/{organizationId}",
+            body(OrganizationEditRequest {
+                name: "Acme".into(),
+                plan: "FREE".into(),
+                description: Some("Everything Acme runs".into()),
+            }),
+        ),
+        (
             "post",
             "/organization/{organizationId}/cluster/{clusterId}/cloudProviderInfo",
             body(ClusterCloudProviderInfo {

@@ -17,7 +17,8 @@ use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
 /// The organization's settings pages, by the last segment of their address.
-pub const SETTINGS_PAGES: [&str; 10] = [
+pub const SETTINGS_PAGES: [&str; 11] = [
+    "general",
     "members",
     "api-tokens",
     "git-tokens",

@@ -161,6 +161,12 @@ const ROUTES: &[Route] = &[
         ORGANIZATION,
     ),
     route(
+        "general settings",
+        &["shell_page", "general_settings_page"],
+        320_000,
+        ORGANIZATION,
+    ),
+    route(
         "members",
         &["shell_page", "members_page"],
         485_000,

@@ -37,6 +37,12 @@ const LEFT_ALONE: &[&str] = &[
     // Variables.
     "enable_interpolation_in_file",
     "secret_manager_access_id",
+    // Organizations: their pictures, site and administrators are the vendor's sign-up flow's.
+    "website_url",
+    "repository",
+    "logo_url",
+    "icon_url",
+    "admin_emails",
     // Clusters.
     "cloud_provider_credentials",
     "disk_iops",

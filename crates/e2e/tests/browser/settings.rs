@@ -215,3 +215,37 @@ async fn repositories_receivers_and_credentials_are_kept_without_their_secrets(
         .await?;
     browser.close().await
 }
+
+/// The organization renamed from its general settings: the breadcrumb follows without a reload,
+/// and a blank name is refused before sending.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_organization_is_renamed_and_described() -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let org = browser.organization_id().await?;
+    browser.sign_in().await?;
+    browser
+        .open(&format!("/organization/{org}/settings/general"))
+        .await?;
+    browser.wait_for_text("main h1", "General").await?;
+    browser.find("#field-name").await?;
+    let form = "form[aria-label='Edit the organization']";
+    browser.fill("#field-name", " ").await?;
+    browser
+        .click(&format!("{form} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text("#field-name-error", "is required")
+        .await?;
+    browser.fill("#field-name", "Acme Platform").await?;
+    browser
+        .fill("#field-description", "Everything Acme runs")
+        .await?;
+    browser
+        .save_form(form, "Organization Acme Platform saved.")
+        .await?;
+    browser
+        .wait_for_text("nav[aria-label=Breadcrumb]", "Acme Platform")
+        .await?;
+    browser.screenshot("general-settings").await?;
+    browser.close().await
+}

@@ -727,6 +727,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
         ),
         (
             put.clone(),
+            "/organization/{organization_id}".into(),
+            Some(json!({"name": "Acme", "plan": "FREE", "description": "Everything Acme runs"})),
+        ),
+        (
+            put.clone(),
             "/organization/{organization_id}/onPremise/credentials/{credentials_id}".into(),
             Some(json!({"name": "rack-2"})),
         ),

@@ -374,3 +374,35 @@ async fn cloud_credentials_of_each_kind_keep_their_secrets_sealed() {
     provider_e.read_list_delete(&key).await;
     provider_f.read_list_delete(&subscription).await;
 }
+
+#[tokio::test]
+async fn an_organization_is_renamed_and_described_and_keeps_its_plan() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}", server.organization_id);
+    let renamed = server
+        .put(
+            &path,
+            json!({"name": " Acme ", "plan": "FREE", "description": "Everything Acme runs"}),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["name"], "Acme");
+    assert_eq!(renamed.body["description"], "Everything Acme runs");
+    assert_eq!(server.get(&path).await.body, renamed.body);
+    assert_invalid_fields(
+        &server
+            .put(&path, json!({"name": "", "plan": "ENTERPRISE"}))
+            .await,
+        &["name", "plan"],
+    );
+    // Fields of the document this server leaves alone are taken, not stored.
+    let with_logo = server
+        .put(
+            &path,
+            json!({"name": "Acme", "plan": "FREE", "logo_url": "https://acme.example/logo.png"}),
+        )
+        .await;
+    assert_eq!(with_logo.status, StatusCode::OK, "{}", with_logo.body);
+    assert!(with_logo.body.get("logo_url").is_none());
+    assert!(with_logo.body.get("description").is_none());
+}

@@ -5,6 +5,7 @@ pub mod alert_receivers;
 pub mod api_tokens;
 pub mod cloud_credentials;
 pub mod container_registries;
+pub mod general;
 pub mod git_tokens;
 pub mod helm_repositories;
 pub mod labels_annotations;
