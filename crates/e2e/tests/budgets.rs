@@ -66,6 +66,16 @@ const REGIONS_FROM_THE_API: Exception = Exception {
     why: "the new-cluster form's regions read from the API, 381,259 → 385,450 B",
 };
 
+/// The alerts page fetches the monitoring group without the service's frame, the main module and
+/// the shell: with the credentials, regions and general settings pages (2026-12-05) the main
+/// module and the shell, which every page loads, grew 1.7 KB (their routes, the settings' two new
+/// tabs, the shared types), and alerts, 1.6 KB under its ceiling, went 533,426 → 535,157 B.
+const MAIN_MODULE_GROWTH: Exception = Exception {
+    bytes: 2_000,
+    why:
+        "the main module and shell grew with three new pages' routes and tabs, 533,426 → 535,157 B",
+};
+
 const fn route(
     name: &'static str,
     pages: &'static [&'static str],
@@ -273,7 +283,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "alerts_page"],
         535_000,
         ORGANIZATION,
-    ),
+    )
+    .except(MAIN_MODULE_GROWTH),
     route(
         "service variables",
         &[
