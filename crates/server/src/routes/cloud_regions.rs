@@ -4,13 +4,13 @@
 
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{regions_path, ClusterRegion, List, CREDENTIALS_PROVIDERS};
+use platform_api::{regions_path, CloudProvider, ClusterRegion, List};
 
 use crate::caller::Permission;
 use crate::routes::{Doc, RouteTable};
 
 pub fn register(routes: &mut RouteTable) {
-    for provider in CREDENTIALS_PROVIDERS {
+    for provider in CloudProvider::ALL.iter().copied() {
         let Some(path) = regions_path(provider) else {
             continue;
         };
