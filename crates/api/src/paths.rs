@@ -205,6 +205,31 @@ pub const CONTAINER_REGISTRY_IMAGES: Template =
     Template("/organization/{organization_id}/containerRegistry/{container_registry_id}/images");
 pub const HELM_REPOSITORY_CHARTS: Template =
     Template("/organization/{organization_id}/helmRepository/{helm_repository_id}/charts");
+pub const GIT_ACCOUNTS: Template = Template("/organization/{organization_id}/account/gitAuthProvider");
+pub const ACCOUNT_GIT_ACCOUNTS: Template = Template("/account/gitAuthProvider");
+pub const PROVIDER_C_REPOSITORIES: Template =
+    Template("/organization/{organization_id}/account/github/repository");
+pub const PROVIDER_C_BRANCHES: Template =
+    Template("/organization/{organization_id}/account/github/repository/branch");
+pub const PROVIDER_D_REPOSITORIES: Template =
+    Template("/organization/{organization_id}/account/gitlab/repository");
+pub const PROVIDER_D_BRANCHES: Template =
+    Template("/organization/{organization_id}/account/gitlab/repository/branch");
+pub const PROVIDER_G_REPOSITORIES: Template =
+    Template("/organization/{organization_id}/account/bitbucket/repository");
+pub const PROVIDER_G_BRANCHES: Template =
+    Template("/organization/{organization_id}/account/bitbucket/repository/branch");
+pub const ACCOUNT_PROVIDER_C_REPOSITORIES: Template = Template("/account/github/repository");
+pub const ACCOUNT_PROVIDER_C_BRANCHES: Template = Template("/account/github/repository/branch");
+pub const ACCOUNT_PROVIDER_D_REPOSITORIES: Template = Template("/account/gitlab/repository");
+pub const ACCOUNT_PROVIDER_D_BRANCHES: Template = Template("/account/gitlab/repository/branch");
+pub const ACCOUNT_PROVIDER_G_REPOSITORIES: Template = Template("/account/bitbucket/repository");
+pub const ACCOUNT_PROVIDER_G_BRANCHES: Template =
+    Template("/account/bitbucket/repository/branch");
+pub const REPOSITORY_DIRECTORIES: Template =
+    Template("/organization/{organization_id}/listDirectoriesFromGitRepository");
+pub const TERRAFORM_VARIABLES: Template =
+    Template("/organization/{organization_id}/parseTerraformVariablesFromGitRepo");
 pub const INVITATION: Template =
     Template("/organization/{organization_id}/inviteMember/{invitation_id}");
 
@@ -268,6 +293,22 @@ pub const ALL: &[Template] = &[
     INVITATIONS,
     INVITATION_ACCEPT,
     TFVARS_FILES,
+    GIT_ACCOUNTS,
+    ACCOUNT_GIT_ACCOUNTS,
+    PROVIDER_C_REPOSITORIES,
+    PROVIDER_C_BRANCHES,
+    PROVIDER_D_REPOSITORIES,
+    PROVIDER_D_BRANCHES,
+    PROVIDER_G_REPOSITORIES,
+    PROVIDER_G_BRANCHES,
+    ACCOUNT_PROVIDER_C_REPOSITORIES,
+    ACCOUNT_PROVIDER_C_BRANCHES,
+    ACCOUNT_PROVIDER_D_REPOSITORIES,
+    ACCOUNT_PROVIDER_D_BRANCHES,
+    ACCOUNT_PROVIDER_G_REPOSITORIES,
+    ACCOUNT_PROVIDER_G_BRANCHES,
+    REPOSITORY_DIRECTORIES,
+    TERRAFORM_VARIABLES,
     TERRAFORM_VERSIONS,
     ALERT_RULES,
     ALERT_RULE,

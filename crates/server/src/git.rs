@@ -12,6 +12,9 @@ use platform_api::{Commit, CommitChanges};
 /// At most this many commits are listed (spec 8).
 pub const COMMITS_MAX: usize = 100;
 
+/// At most this many repositories are listed.
+pub const REPOSITORIES_MAX: usize = 500;
+
 /// Why commits could not be read.
 #[derive(Debug)]
 pub enum GitError {
@@ -93,6 +96,33 @@ impl Repositories {
             .filter_map(|root| std::fs::canonicalize(root).ok())
             .any(|root| real.starts_with(root));
         inside.then_some(Location::Local(real)).ok_or_else(refused)
+    }
+
+    /// The repositories directly under the allowed folders, by folder name (the first folder's
+    /// when two share one), at most `REPOSITORIES_MAX`.
+    pub fn listed(&self) -> Vec<(String, PathBuf)> {
+        let mut found: Vec<(String, PathBuf)> = Vec::new();
+        for root in self.roots.iter().filter_map(|root| std::fs::canonicalize(root).ok()) {
+            let Ok(entries) = std::fs::read_dir(&root) else {
+                continue;
+            };
+            let mut repositories: Vec<(String, PathBuf)> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| !path.is_symlink() && path.join(".git").is_dir())
+                .filter_map(|path| {
+                    let name = path.file_name()?.to_str()?.to_string();
+                    Some((name, path))
+                })
+                .collect();
+            repositories.sort();
+            for (name, path) in repositories {
+                if found.len() < REPOSITORIES_MAX && found.iter().all(|(n, _)| *n != name) {
+                    found.push((name, path));
+                }
+            }
+        }
+        found
     }
 
     /// The local repository at `url`: a remote one is out of reach.
@@ -209,10 +239,7 @@ pub fn commits_with_changes(
     branch: Option<&str>,
     count: usize,
 ) -> Result<Vec<CommitChanges>, GitError> {
-    let revision = branch.unwrap_or("HEAD");
-    if revision.starts_with('-') {
-        return Err(GitError::Failed(format!("{revision} is not a revision")));
-    }
+    let revision = revision_of(branch)?;
     let log = run(git(path)
         .args([
             "log",
@@ -251,14 +278,10 @@ pub fn tfvars_files(
     root: Option<&str>,
     wanted: Option<&[String]>,
 ) -> Result<Vec<(String, String)>, GitError> {
-    let revision = branch.unwrap_or("HEAD");
-    if revision.starts_with('-') {
-        return Err(GitError::Failed(format!("{revision} is not a revision")));
-    }
-    let root = root.unwrap_or("/").trim_matches('/');
+    let revision = revision_of(branch)?;
     let listing = run(git(path)
         .args(["ls-tree", "-r", "--name-only", revision, "--"])
-        .arg(if root.is_empty() { "." } else { root }))?;
+        .arg(tree_path(root)))?;
     let found: Vec<&str> = listing
         .lines()
         .filter(|file| file.ends_with(".tfvars"))
@@ -295,10 +318,7 @@ pub fn file_at(
     root: Option<&str>,
     file: &str,
 ) -> Result<Option<String>, GitError> {
-    let revision = branch.unwrap_or("HEAD");
-    if revision.starts_with('-') {
-        return Err(GitError::Failed(format!("{revision} is not a revision")));
-    }
+    let revision = revision_of(branch)?;
     let root = root.unwrap_or("/").trim_matches('/');
     let file = file.trim().trim_start_matches("./").trim_matches('/');
     let full = if root.is_empty() {
@@ -311,6 +331,60 @@ pub fn file_at(
         return Ok(None);
     }
     run(git(path).arg("show").arg(format!("{revision}:{full}"))).map(Some)
+}
+
+/// The tip of `branch`, HEAD when none; never an option of git's.
+fn revision_of(branch: Option<&str>) -> Result<&str, GitError> {
+    let revision = branch.filter(|b| !b.trim().is_empty()).unwrap_or("HEAD");
+    if revision.starts_with('-') {
+        return Err(GitError::Failed(format!("{revision} is not a revision")));
+    }
+    Ok(revision)
+}
+
+/// `root` (a path in the repository, `/infra`) as git's path below the top: `infra/`, or `.`.
+fn tree_path(root: Option<&str>) -> String {
+    match root.unwrap_or("/").trim_matches('/') {
+        "" => ".".to_string(),
+        root => format!("{root}/"),
+    }
+}
+
+/// The folders directly below `root` at the tip of `branch`, by name.
+pub fn directories(
+    path: &Path,
+    branch: Option<&str>,
+    root: Option<&str>,
+) -> Result<Vec<String>, GitError> {
+    let revision = revision_of(branch)?;
+    let listing = run(git(path)
+        .args(["ls-tree", "-d", "--name-only", revision, "--"])
+        .arg(tree_path(root)))?;
+    Ok(listing
+        .lines()
+        .map(|line| line.rsplit('/').next().unwrap_or(line).to_string())
+        .collect())
+}
+
+/// The `.tf` files directly below `root` at the tip of `branch` (a terraform module is one
+/// folder): each file's path in the repository and its text.
+pub fn terraform_files(
+    path: &Path,
+    branch: Option<&str>,
+    root: Option<&str>,
+) -> Result<Vec<(String, String)>, GitError> {
+    let revision = revision_of(branch)?;
+    let listing = run(git(path)
+        .args(["ls-tree", "--name-only", revision, "--"])
+        .arg(tree_path(root)))?;
+    listing
+        .lines()
+        .filter(|file| file.ends_with(".tf"))
+        .map(|file| {
+            let content = run(git(path).arg("show").arg(format!("{revision}:{file}")))?;
+            Ok((file.to_string(), content))
+        })
+        .collect()
 }
 
 /// The output of a git command, or why it failed.

@@ -555,6 +555,32 @@ pub async fn built_from<'e>(
     Ok(used.is_some())
 }
 
+/// The addresses of the repositories the organization's services are built from.
+pub async fn repository_urls<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    organization_id: Uuid,
+) -> ApiResult<Vec<String>> {
+    let by_kind: Vec<String> = ServiceType::ALL
+        .iter()
+        .filter_map(|kind| {
+            let path = kind.git_repository_path()?;
+            Some(format!(
+                "SELECT json_extract(spec, '{path}.url') AS url FROM services
+                 WHERE organization_id = ?1 AND kind = '{}'",
+                kind.as_str()
+            ))
+        })
+        .collect();
+    let urls: Vec<Option<String>> = sqlx::query_scalar(&format!(
+        "SELECT DISTINCT url FROM ({}) ORDER BY url",
+        by_kind.join(" UNION ALL ")
+    ))
+    .bind(organization_id.hyphenated())
+    .fetch_all(db)
+    .await?;
+    Ok(urls.into_iter().flatten().collect())
+}
+
 /// The environment of the organization's service with this id.
 pub async fn environment_of<'e>(
     db: impl sqlx::SqliteExecutor<'e>,

@@ -32,6 +32,16 @@ const NOT_AUDITED: &[(&str, &str, &str)] = &[
     ),
     (
         "POST",
+        "/organization/{organization_id}/listDirectoriesFromGitRepository",
+        "reads a repository's folders (a read the document makes a POST)",
+    ),
+    (
+        "POST",
+        "/organization/{organization_id}/parseTerraformVariablesFromGitRepo",
+        "reads a repository's files (a read the document makes a POST)",
+    ),
+    (
+        "POST",
         "/environment/{environment_id}/checkDockerfile",
         "reads a repository's file (a read the document makes a POST)",
     ),

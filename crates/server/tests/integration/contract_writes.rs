@@ -630,6 +630,16 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             Some(json!({
             "git_repository": git, "mode": {"type": "SpecificPaths", "paths": []}})),
         ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/listDirectoriesFromGitRepository".into(),
+            Some(git.clone()),
+        ),
+        (
+            post.clone(),
+            "/organization/{organization_id}/parseTerraformVariablesFromGitRepo".into(),
+            Some(json!({"git_repository": git})),
+        ),
         // Updates.
         (
             put.clone(),

@@ -33,6 +33,7 @@ mod engine;
 mod fleet;
 mod forward;
 mod fuzz;
+mod git_pickers;
 mod git_tokens;
 mod history;
 mod hostile_queries;

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::paths::{self, Template};
 use platform_api::{
-    FieldError, GitRepositoryRequest, GitToken, GitTokenAssociatedService, GitTokenRequest,
+    FieldError, GitProvider, GitRepositoryRequest, GitToken, GitTokenAssociatedService, GitTokenRequest,
     GitTokenServiceType, List, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
 };
 use sqlx::SqliteConnection;
@@ -147,7 +147,22 @@ pub async fn check_choice(
     let Some(token_id) = repository.git_token_id else {
         return Ok(());
     };
-    let field = format!("{field}.git_token_id");
+    let host = repository.provider.unwrap_or(SAMPLED_CODE_HOST);
+    let field = match field {
+        "" => "git_token_id".to_string(),
+        field => format!("{field}.git_token_id"),
+    };
+    check_token(conn, organization_id, &field, token_id, host).await
+}
+
+/// 400 naming `field` unless `token_id` is one of the organization's git tokens, for `host`.
+pub async fn check_token(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    field: &str,
+    token_id: Uuid,
+    host: GitProvider,
+) -> ApiResult<()> {
     let token =
         match store::find::<GitToken>(&mut *conn, GitTokens::KIND, organization_id, token_id).await
         {
@@ -160,7 +175,6 @@ pub async fn check_choice(
             }
             Err(error) => return Err(error),
         };
-    let host = repository.provider.unwrap_or(SAMPLED_CODE_HOST);
     if token.kind != host {
         return Err(ApiError::invalid(vec![FieldError::new(
             field,

@@ -11,6 +11,7 @@ pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
 mod fleet;
+pub(crate) mod git_repositories;
 pub(crate) mod git_tokens;
 pub(crate) mod groups;
 mod helm_charts;
@@ -45,6 +46,7 @@ pub fn register(routes: &mut RouteTable) {
     groups::register(routes);
     associated::register(routes);
     git_tokens::register(routes);
+    git_repositories::register(routes);
     members::register(routes);
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
     cloud_credentials::register(routes);

@@ -1,5 +1,7 @@
-//! `POST /organization/{id}/listTfVarsFilesFromGitRepo`: every `.tfvars` file of a repository
-//! (under `root_path`), with its variables parsed as HCL.
+//! A terraform service's files read from its repository:
+//! `POST /organization/{id}/listTfVarsFilesFromGitRepo`, every `.tfvars` file (under
+//! `root_path`) with its values, and `…/parseTerraformVariablesFromGitRepo`, the `variable`
+//! blocks its module (the `.tf` files of `root_path`) declares. Both parsed as HCL.
 //!
 //! Reading the variables of any repository is what creating a terraform service from it allows
 //! (WRITE); a caller who may only read reads those of the repositories its organization's
@@ -9,12 +11,16 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::paths;
-use platform_api::{List, ServiceType, TfVarsFile, TfVarsListingRequest};
+use platform_api::{
+    List, ServiceType, TerraformVariableDefinition, TerraformVariableParsingRequest, TfVarsFile,
+    TfVarsListingRequest,
+};
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::git;
+use crate::routes::organization::git_repositories::readable_repository;
 use crate::routes::own_organization;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
@@ -28,6 +34,15 @@ pub fn register(routes: &mut RouteTable) {
             .body::<TfVarsListingRequest>()
             .answers_list_of::<TfVarsFile>(StatusCode::OK),
         list_tfvars_files,
+    );
+    routes.add(
+        Method::POST,
+        paths::TERRAFORM_VARIABLES,
+        Permission::Read,
+        Doc::new("Read the variables a terraform module of a git repository declares")
+            .body::<TerraformVariableParsingRequest>()
+            .answers_list_of::<TerraformVariableDefinition>(StatusCode::OK),
+        parse_terraform_variables,
     );
 }
 
@@ -78,6 +93,74 @@ async fn list_tfvars_files(
         })
         .collect::<ApiResult<_>>()?;
     Ok(Json(List::new(parsed)))
+}
+
+async fn parse_terraform_variables(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(organization_id): ApiPath<Uuid>,
+    ApiJson(request): ApiJson<TerraformVariableParsingRequest>,
+) -> ApiResult<Json<List<TerraformVariableDefinition>>> {
+    own_organization(&caller, organization_id)?;
+    let repository = request.git_repository;
+    let path = readable_repository(
+        &state,
+        &caller,
+        organization_id,
+        "git_repository",
+        &repository,
+    )
+    .await?;
+    let files = tokio::task::spawn_blocking(move || {
+        git::terraform_files(
+            &path,
+            repository.branch.as_deref(),
+            repository.root_path.as_deref(),
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    let mut variables = Vec::new();
+    for (source, content) in files {
+        variables.extend(declared_variables(&source, &content)?);
+    }
+    Ok(Json(List::new(variables)))
+}
+
+/// The `variable` blocks of the file `source`, in its order.
+fn declared_variables(source: &str, content: &str) -> ApiResult<Vec<TerraformVariableDefinition>> {
+    let body = hcl::parse(content).map_err(|error| {
+        ApiError::unanswerable(
+            "TERRAFORM_NOT_HCL",
+            format!("{source} is not valid HCL: {error}"),
+        )
+    })?;
+    body.blocks()
+        .filter(|block| block.identifier() == "variable")
+        .filter_map(|block| {
+            let key = block.labels().first()?.as_str().to_string();
+            let attribute = |name: &str| {
+                block
+                    .body()
+                    .attributes()
+                    .find(|attribute| attribute.key() == name)
+                    .map(|attribute| hcl::Value::from(attribute.expr().clone()))
+            };
+            let flag = |name: &str| attribute(name).and_then(|value| value.as_bool());
+            let default = attribute("default").filter(|value| !value.is_null());
+            Some((|| {
+                Ok(TerraformVariableDefinition {
+                    key,
+                    sensitive: flag("sensitive").unwrap_or(false),
+                    nullable: flag("nullable").unwrap_or(true),
+                    default: default.as_ref().map(as_text).transpose()?,
+                    source: source.to_string(),
+                    description: attribute("description")
+                        .and_then(|value| value.as_str().map(str::to_string)),
+                })
+            })())
+        })
+        .collect()
 }
 
 /// A variable's value as text: a string as it is, a number or a boolean as written, a list or an

@@ -504,6 +504,16 @@ pub async fn records(server: &TestServer) -> Records {
             json!({"name": "ci", "type": "PROVIDER_G", "workspace": "acme", "token": GIT_TOKEN_SECRET}),
         ),
         (
+            "provider_c_git_token_id",
+            "gitToken",
+            json!({"name": format!("ci-c-{}", uuid::Uuid::new_v4()), "type": "PROVIDER_C", "token": GIT_TOKEN_SECRET}),
+        ),
+        (
+            "provider_d_git_token_id",
+            "gitToken",
+            json!({"name": format!("ci-d-{}", uuid::Uuid::new_v4()), "type": "PROVIDER_D", "token": GIT_TOKEN_SECRET}),
+        ),
+        (
             "credentials_id",
             "onPremise/credentials",
             json!({"name": "rack", "access_key_id": "AKIARACK", "secret_access_key": ON_PREMISE_SECRET}),
@@ -824,6 +834,8 @@ pub async fn records(server: &TestServer) -> Records {
         );
         ids.insert(parameter, reply.body["id"].as_str().unwrap().to_string());
     }
+    let repository_name = repository.path().file_name().unwrap().to_string_lossy();
+    ids.insert("repository_name", repository_name.into_owned());
     Records(ids, repository)
 }
 
@@ -875,6 +887,24 @@ pub fn concrete(path: &str, records: &Records) -> String {
         Some("events") if filled.starts_with("/cluster/") => {
             "?from_date_time=2026-01-01T00:00:00%2B00:00&to_date_time=2036-01-01T00:00:00%2B00:00"
                 .to_string()
+        }
+        Some("repository") | Some("branch") if filled.contains("/repository") => {
+            // The code host's token (none for the sampled host, whose account lists), and the
+            // repository by its listed name.
+            let host = filled.split('/').rev().find(|part| {
+                ["github", "gitlab", "bitbucket"].contains(part)
+            });
+            let token = match host {
+                Some("github") => format!("gitTokenId={}", records.id("provider_c_git_token_id")),
+                Some("gitlab") => format!("gitTokenId={}", records.id("provider_d_git_token_id")),
+                _ => String::new(),
+            };
+            let name = format!("name={}", records.id("repository_name"));
+            let parts: Vec<String> = [token, name]
+                .into_iter()
+                .filter(|part| !part.is_empty())
+                .collect();
+            format!("?{}", parts.join("&"))
         }
         Some("deploymentStatus") => format!(
             "?deploymentRequestId={}",
