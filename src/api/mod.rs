@@ -17,6 +17,7 @@ mod enhancement;
 pub mod environment;
 pub mod error;
 pub mod fleet;
+pub mod git_picker;
 pub mod git_token;
 pub mod groups;
 pub mod helm_repository;

@@ -21,6 +21,11 @@ impl<T: Copy + Send + Sync + 'static> Rows<T> {
         Self(RwSignal::new(rows.into_iter().collect()))
     }
 
+    /// Adds `rows` after the others.
+    pub fn extend(&self, rows: impl IntoIterator<Item = T>) {
+        self.0.update(|list| list.extend(rows));
+    }
+
     /// Every row, in order, as a submission reads them.
     pub fn read<R>(&self, mut each: impl FnMut(usize, T) -> R) -> Vec<R> {
         self.0

@@ -205,7 +205,8 @@ pub const CONTAINER_REGISTRY_IMAGES: Template =
     Template("/organization/{organization_id}/containerRegistry/{container_registry_id}/images");
 pub const HELM_REPOSITORY_CHARTS: Template =
     Template("/organization/{organization_id}/helmRepository/{helm_repository_id}/charts");
-pub const GIT_ACCOUNTS: Template = Template("/organization/{organization_id}/account/gitAuthProvider");
+pub const GIT_ACCOUNTS: Template =
+    Template("/organization/{organization_id}/account/gitAuthProvider");
 pub const ACCOUNT_GIT_ACCOUNTS: Template = Template("/account/gitAuthProvider");
 pub const PROVIDER_C_REPOSITORIES: Template =
     Template("/organization/{organization_id}/account/github/repository");
@@ -224,8 +225,7 @@ pub const ACCOUNT_PROVIDER_C_BRANCHES: Template = Template("/account/github/repo
 pub const ACCOUNT_PROVIDER_D_REPOSITORIES: Template = Template("/account/gitlab/repository");
 pub const ACCOUNT_PROVIDER_D_BRANCHES: Template = Template("/account/gitlab/repository/branch");
 pub const ACCOUNT_PROVIDER_G_REPOSITORIES: Template = Template("/account/bitbucket/repository");
-pub const ACCOUNT_PROVIDER_G_BRANCHES: Template =
-    Template("/account/bitbucket/repository/branch");
+pub const ACCOUNT_PROVIDER_G_BRANCHES: Template = Template("/account/bitbucket/repository/branch");
 pub const REPOSITORY_DIRECTORIES: Template =
     Template("/organization/{organization_id}/listDirectoriesFromGitRepository");
 pub const TERRAFORM_VARIABLES: Template =

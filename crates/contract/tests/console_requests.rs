@@ -416,6 +416,21 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/organization/{organizationId}/listDirectoriesFromGitRepository",
+            body(GitRepositoryRequest {
+                root_path: Some("/infra/".into()),
+                ..repository()
+            }),
+        ),
+        (
+            "post",
+            "/organization/{organizationId}/parseTerraformVariablesFromGitRepo",
+            body(TerraformVariableParsingRequest {
+                git_repository: repository(),
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/gitToken",
             body(GitTokenRequest {
                 name: "ci".into(),

@@ -83,7 +83,7 @@ const REPOSITORY_COMMITS: &[(&str, &[(&str, &str)])] = &[
         &[
             (
                 "infra/main.tf",
-                "variable \"region\" {}\nvariable \"replicas\" {}\n",
+                "variable \"region\" {\n  description = \"Where the CDN's origin runs\"\n  default     = \"eu-west-3\"\n}\n\nvariable \"replicas\" {\n  type     = number\n  nullable = false\n}\n\nvariable \"origin_token\" {\n  description = \"What the CDN shows the origin\"\n  sensitive   = true\n}\n",
             ),
             (
                 "infra/prod.tfvars",

@@ -102,7 +102,11 @@ impl Repositories {
     /// when two share one), at most `REPOSITORIES_MAX`.
     pub fn listed(&self) -> Vec<(String, PathBuf)> {
         let mut found: Vec<(String, PathBuf)> = Vec::new();
-        for root in self.roots.iter().filter_map(|root| std::fs::canonicalize(root).ok()) {
+        for root in self
+            .roots
+            .iter()
+            .filter_map(|root| std::fs::canonicalize(root).ok())
+        {
             let Ok(entries) = std::fs::read_dir(&root) else {
                 continue;
             };

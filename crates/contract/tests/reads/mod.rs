@@ -222,6 +222,34 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<AlertReceiver>>,
     ),
     (
+        "/organization/{organizationId}/account/gitAuthProvider",
+        decodes::<List<GitAuthProvider>>,
+    ),
+    (
+        "/organization/{organizationId}/account/github/repository",
+        decodes::<List<HostedRepository>>,
+    ),
+    (
+        "/organization/{organizationId}/account/gitlab/repository",
+        decodes::<List<HostedRepository>>,
+    ),
+    (
+        "/organization/{organizationId}/account/bitbucket/repository",
+        decodes::<List<HostedRepository>>,
+    ),
+    (
+        "/organization/{organizationId}/account/github/repository/branch",
+        decodes::<List<GitRepositoryBranch>>,
+    ),
+    (
+        "/organization/{organizationId}/account/gitlab/repository/branch",
+        decodes::<List<GitRepositoryBranch>>,
+    ),
+    (
+        "/organization/{organizationId}/account/bitbucket/repository/branch",
+        decodes::<List<GitRepositoryBranch>>,
+    ),
+    (
         "/organization/{organizationId}/gitToken",
         decodes::<List<GitToken>>,
     ),

@@ -1,6 +1,7 @@
 //! A terraform service changed through its settings page: a rule refused before sending (a
-//! negative timeout), the `.tfvars` files of a real local repository found and ticked in the
-//! order they apply, variables, backend, engine, provider version, resources, extra arguments
+//! negative timeout), the repository's branches and folders offered, the `.tfvars` files of a
+//! real local repository found and ticked in the order they apply, the module's variables added
+//! from its `variable` blocks, backend, engine, provider version, resources, extra arguments
 //! and a Dockerfile fragment saved; the record read back through the API holds every change, a
 //! secret variable's value is kept without being shown, and the page shows it all after a reload.
 
@@ -18,7 +19,10 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
     let repository = Repository::with(&[(
         "network",
         &[
-            ("main.tf", "variable \"region\" {}\n"),
+            (
+                "main.tf",
+                "variable \"api_token\" {\n  sensitive = true\n}\n\nvariable \"replicas\" {\n  default = 3\n}\n",
+            ),
             ("envs/base.tfvars", "region = \"eu-west-1\"\n"),
             ("envs/prod.tfvars", "region = \"eu-west-3\"\n"),
         ],
@@ -55,6 +59,19 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
         .await?;
 
     browser.fill("#field-timeout_sec", "900").await?;
+    // The repository is one the platform lists: its branches and folders are offered.
+    let git = "#field-terraform_files_source-git-git_repository";
+    browser
+        .find(&format!("{git}-url-suggestions option[value='{url}']"))
+        .await?;
+    browser
+        .find(&format!("{git}-branch-suggestions option[value='main']"))
+        .await?;
+    browser
+        .find(&format!(
+            "{git}-root_path-suggestions option[value='/envs']"
+        ))
+        .await?;
     browser
         .click_text("button", "Find the repository's .tfvars files")
         .await?;
@@ -73,15 +90,21 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
         )
         .await?;
     browser.wait_for_text(".plain-list", "applies 2").await?;
-    browser.click_text("button", "Add a variable").await?;
+    // The module's variables: `api_token` is listed already, `replicas` comes with its default.
     browser
-        .fill(
+        .click_text("button", "Add the module's variables")
+        .await?;
+    browser
+        .wait_for_text("[role=status]", "1 of the module's variables added.")
+        .await?;
+    browser
+        .wait_for_value(
             "#field-terraform_variables_source-tf_vars-1--key",
             "replicas",
         )
         .await?;
     browser
-        .fill("#field-terraform_variables_source-tf_vars-1--value", "3")
+        .wait_for_value("#field-terraform_variables_source-tf_vars-1--value", "3")
         .await?;
     browser
         .click("input[name=terraform-backend]:not(:checked)")

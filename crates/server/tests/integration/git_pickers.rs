@@ -46,7 +46,12 @@ fn repository() -> (tempfile::TempDir, String, String) {
     .unwrap();
     platform_server::git::create_branch(dir.path(), "feature").unwrap();
     let url = format!("file://{}", dir.path().display());
-    let name = dir.path().file_name().unwrap().to_string_lossy().into_owned();
+    let name = dir
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     (dir, url, name)
 }
 
@@ -73,7 +78,9 @@ async fn a_person_picks_a_repository_then_a_branch_then_a_folder() {
 
     // The sampled code host's account lists the local repositories.
     let listed = server
-        .get(&format!("/api/organization/{org}/account/bitbucket/repository"))
+        .get(&format!(
+            "/api/organization/{org}/account/bitbucket/repository"
+        ))
         .await;
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
     let ours = listed.body["results"]
@@ -97,7 +104,9 @@ async fn a_person_picks_a_repository_then_a_branch_then_a_folder() {
         )
         .await;
     assert_invalid_fields(
-        &server.get(&format!("{github}?gitTokenId={sampled_token}")).await,
+        &server
+            .get(&format!("{github}?gitTokenId={sampled_token}"))
+            .await,
         &["gitTokenId"],
     );
     let token = server
@@ -107,7 +116,11 @@ async fn a_person_picks_a_repository_then_a_branch_then_a_folder() {
         )
         .await;
     let with_token = server.get(&format!("{github}?gitTokenId={token}")).await;
-    assert!(names(&with_token.body).contains(&name), "{}", with_token.body);
+    assert!(
+        names(&with_token.body).contains(&name),
+        "{}",
+        with_token.body
+    );
 
     let branches = server
         .get(&format!(
@@ -126,7 +139,9 @@ async fn a_person_picks_a_repository_then_a_branch_then_a_folder() {
     );
     // The deprecated account routes answer for the token's organization.
     let account_branches = server
-        .get(&format!("/api/account/bitbucket/repository/branch?name={name}"))
+        .get(&format!(
+            "/api/account/bitbucket/repository/branch?name={name}"
+        ))
         .await;
     assert_eq!(names(&account_branches.body), ["feature", "main"]);
 
@@ -135,16 +150,24 @@ async fn a_person_picks_a_repository_then_a_branch_then_a_folder() {
     assert_eq!(at_top.status, StatusCode::OK, "{}", at_top.body);
     assert_eq!(names(&at_top.body), ["app", "infra"]);
     let below = server
-        .post(&folders, json!({"url": url, "branch": "main", "root_path": "/infra"}))
+        .post(
+            &folders,
+            json!({"url": url, "branch": "main", "root_path": "/infra"}),
+        )
         .await;
     assert_eq!(names(&below.body), ["modules"]);
     assert_invalid_fields(
-        &server.post(&folders, json!({"url": url, "root_path": "infra"})).await,
+        &server
+            .post(&folders, json!({"url": url, "root_path": "infra"}))
+            .await,
         &["root_path"],
     );
     assert_invalid_fields(
         &server
-            .post(&folders, json!({"url": url, "provider": "PROVIDER_C", "git_token_id": sampled_token}))
+            .post(
+                &folders,
+                json!({"url": url, "provider": "PROVIDER_C", "git_token_id": sampled_token}),
+            )
             .await,
         &["git_token_id"],
     );
@@ -159,7 +182,10 @@ async fn a_terraform_modules_variables_are_read_from_its_files() {
         server.organization_id
     );
     let parsed = server
-        .post(&path, json!({"git_repository": {"url": url, "root_path": "/infra"}}))
+        .post(
+            &path,
+            json!({"git_repository": {"url": url, "root_path": "/infra"}}),
+        )
         .await;
     assert_eq!(parsed.status, StatusCode::OK, "{}", parsed.body);
     assert_eq!(
@@ -177,7 +203,9 @@ async fn a_terraform_modules_variables_are_read_from_its_files() {
         .await;
     assert_eq!(at_top.body["results"], json!([]), "{}", at_top.body);
     assert_invalid_fields(
-        &server.post(&path, json!({"git_repository": {"url": ""}})).await,
+        &server
+            .post(&path, json!({"git_repository": {"url": ""}}))
+            .await,
         &["git_repository.url"],
     );
 }

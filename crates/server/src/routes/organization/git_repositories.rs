@@ -51,15 +51,23 @@ pub fn register(routes: &mut RouteTable) {
         Method::GET,
         paths::ACCOUNT_GIT_ACCOUNTS,
         Permission::Read,
-        Doc::new("The code-host accounts repositories are listed with (of the token's organization)")
-            .answers_list_of::<GitAuthProvider>(StatusCode::OK),
+        Doc::new(
+            "The code-host accounts repositories are listed with (of the token's organization)",
+        )
+        .answers_list_of::<GitAuthProvider>(StatusCode::OK),
         |caller: Caller| async move { accounts(&caller) },
     );
     for host in GitProvider::ALL.iter().copied() {
         let Some(host_paths) = git_host_paths(host) else {
             continue;
         };
-        register_host(routes, host, host_paths.repositories, host_paths.branches, true);
+        register_host(
+            routes,
+            host,
+            host_paths.repositories,
+            host_paths.branches,
+            true,
+        );
         register_host(
             routes,
             host,
@@ -268,10 +276,12 @@ pub(crate) async fn used_repositories(
     let urls = crate::store::services::repository_urls(&state.db, organization_id).await?;
     let repositories = state.engine.repositories.clone();
     tokio::task::spawn_blocking(move || {
-        let located = urls.iter().filter_map(|url| match repositories.locate(url) {
-            Ok(Location::Local(path)) => Some(path),
-            _ => None,
-        });
+        let located = urls
+            .iter()
+            .filter_map(|url| match repositories.locate(url) {
+                Ok(Location::Local(path)) => Some(path),
+                _ => None,
+            });
         Some(located.collect())
     })
     .await

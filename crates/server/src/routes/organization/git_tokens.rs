@@ -10,8 +10,8 @@ use chrono::{DateTime, Utc};
 use platform_api::audit::{SubTargetType, TargetType};
 use platform_api::paths::{self, Template};
 use platform_api::{
-    FieldError, GitProvider, GitRepositoryRequest, GitToken, GitTokenAssociatedService, GitTokenRequest,
-    GitTokenServiceType, List, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
+    FieldError, GitProvider, GitRepositoryRequest, GitToken, GitTokenAssociatedService,
+    GitTokenRequest, GitTokenServiceType, List, WireEnum, GIT_TOKEN_SECRET, SAMPLED_CODE_HOST,
 };
 use sqlx::SqliteConnection;
 use uuid::Uuid;

@@ -891,9 +891,10 @@ pub fn concrete(path: &str, records: &Records) -> String {
         Some("repository") | Some("branch") if filled.contains("/repository") => {
             // The code host's token (none for the sampled host, whose account lists), and the
             // repository by its listed name.
-            let host = filled.split('/').rev().find(|part| {
-                ["github", "gitlab", "bitbucket"].contains(part)
-            });
+            let host = filled
+                .split('/')
+                .rev()
+                .find(|part| ["github", "gitlab", "bitbucket"].contains(part));
             let token = match host {
                 Some("github") => format!("gitTokenId={}", records.id("provider_c_git_token_id")),
                 Some("gitlab") => format!("gitTokenId={}", records.id("provider_d_git_token_id")),

@@ -14,7 +14,8 @@ pub mod terraform;
 
 use leptos::prelude::*;
 use platform_api::{
-    FieldError, GitProvider, GitRepositoryRequest, GitToken, WireEnum, SAMPLED_CODE_HOST,
+    FieldError, GitProvider, GitRepositoryRequest, GitToken, HostedRepository, RepositoryQuery,
+    WireEnum, SAMPLED_CODE_HOST,
 };
 use uuid::Uuid;
 
@@ -94,12 +95,27 @@ pub fn GitRepositoryFields(
     #[prop(default = "Root path")] root_label: &'static str,
     #[prop(optional)] root_hint: &'static str,
 ) -> impl IntoView {
+    let org = current_id(|a: &OrganizationAddress| a.org).get_untracked();
+    let offered = org.map(|org| Suggestions::read(org, git));
+    let urls = Signal::derive(move || {
+        offered
+            .and_then(|offered| offered.repositories.get())
+            .map(|listed| {
+                listed
+                    .into_iter()
+                    .map(|repository| repository.url)
+                    .collect()
+            })
+    });
+    let branches = Signal::derive(move || offered.and_then(|offered| offered.branches.get()));
+    let folders = Signal::derive(move || offered.and_then(|offered| offered.folders.get()));
     view! {
         <TextField label="Git repository URL" name=format!("{prefix}.url") value=git.url errors
-            required=true placeholder="https://git.example.com/acme/repository.git"/>
-        <TextField label="Branch" name=format!("{prefix}.branch") value=git.branch errors/>
+            required=true placeholder="https://git.example.com/acme/repository.git" suggestions=urls/>
+        <TextField label="Branch" name=format!("{prefix}.branch") value=git.branch errors
+            suggestions=branches/>
         <TextField label=root_label name=format!("{prefix}.root_path") value=git.root_path errors
-            hint=root_hint/>
+            hint=root_hint suggestions=folders/>
         <EnumSelect label="Code host" name=format!("{prefix}.provider") value=git.provider errors/>
         <GitTokenField git prefix errors/>
     }
@@ -113,6 +129,95 @@ type GitTokenChoices = LocalResource<Result<Vec<GitToken>, ApiError>>;
 pub fn provide_form_choices(org: Uuid) {
     runtime::provide_group_choices(org);
     provide_context(read_git_tokens(org));
+}
+
+/// What the repository fields suggest, read from the platform: the repositories the chosen git
+/// token (or the code host's connected account) reads, then the picked repository's branches
+/// and the folders below the root path typed. Any other address may be typed; a list the
+/// platform does not answer suggests nothing.
+#[derive(Clone, Copy)]
+struct Suggestions {
+    repositories: LocalResource<Vec<HostedRepository>>,
+    branches: LocalResource<Vec<String>>,
+    folders: LocalResource<Vec<String>>,
+}
+
+impl Suggestions {
+    fn read(org: Uuid, git: GitFields) -> Self {
+        let api = use_api();
+        let query = move || RepositoryQuery {
+            name: None,
+            git_token_id: git.git_token.get().parse().ok(),
+        };
+        let repositories = resource(move || {
+            let (host, query) = (git.provider.get(), query());
+            async move {
+                // Without a token, only a code host with an account connected lists.
+                if query.git_token_id.is_none() {
+                    let accounts = api.git_accounts(org).await.unwrap_or_default();
+                    if !accounts.iter().any(|account| account.name == host.as_str()) {
+                        return Vec::new();
+                    }
+                }
+                let listed = api.hosted_repositories(org, host, query).await;
+                listed.unwrap_or_default()
+            }
+        });
+        // The repository picked from the list, by its name there: branches and folders are
+        // read of a picked one only, not at each letter of an address being typed.
+        let picked = Memo::new(move |_| {
+            let url = git.url.get();
+            let listed = repositories.get()?;
+            listed
+                .into_iter()
+                .find(|r| r.url == url.trim())
+                .map(|r| r.name)
+        });
+        let branches = resource(move || {
+            let (host, query, picked) = (git.provider.get(), query(), picked.get());
+            async move {
+                let Some(name) = picked else {
+                    return Vec::new();
+                };
+                let query = RepositoryQuery {
+                    name: Some(name),
+                    ..query
+                };
+                let branches = api.repository_branches(org, host, query).await;
+                branches.unwrap_or_default()
+            }
+        });
+        // Folders of a branch the repository has, below the folder the root path typed ends in.
+        let branch = Memo::new(move |_| {
+            let branch = git.branch.get();
+            branches.get()?.contains(&branch).then_some(branch)
+        });
+        let parent = Memo::new(move |_| {
+            let typed = git.root_path.get();
+            typed.rsplit_once('/').map(|(parent, _)| parent.to_string())
+        });
+        let folders = resource(move || {
+            let (picked, branch, parent) = (picked.get(), branch.get(), parent.get());
+            git.git_token.track();
+            async move {
+                let (Some(_), Some(branch)) = (picked, branch) else {
+                    return Vec::new();
+                };
+                let parent = parent.unwrap_or_default();
+                let mut repository = git.read();
+                repository.branch = Some(branch);
+                repository.root_path = Some(format!("{parent}/"));
+                let folders = api.repository_folders(org, &repository).await;
+                let folders = folders.unwrap_or_default().into_iter();
+                folders.map(|folder| format!("{parent}/{folder}")).collect()
+            }
+        });
+        Self {
+            repositories,
+            branches,
+            folders,
+        }
+    }
 }
 
 fn read_git_tokens(org: Uuid) -> GitTokenChoices {

@@ -278,6 +278,7 @@ pub fn TerraformForm(
             <TfVarsFiles org git chosen=tfvars_files/>
             <RowList legend="Variables" what="variable" rows new_row=VariableRow::new row=variable_fields errors
                 hint="Given after the files, so they win over them."/>
+            <ModuleVariables org git rows/>
             <SourceChoice legend="State backend" name="terraform-backend" first="Kept in the cluster (kubernetes)"
                 second="Declared in the terraform files (user provided)" first_chosen=in_cluster/>
             <p class="field__error">{move || error_for(errors, "backend").get()}</p>
@@ -368,6 +369,44 @@ fn FragmentFieldsView(
                 </div>
             </Show>
         </fieldset>
+    }
+}
+
+/// The variables the module declares (its `variable` blocks), added on request as rows: each
+/// with its default, a sensitive one as a secret; a key already listed is left as it is.
+#[component]
+fn ModuleVariables(org: Uuid, git: GitFields, rows: Rows<VariableRow>) -> impl IntoView {
+    let api = use_api();
+    let read = Action::new_local(move |(): &()| {
+        let repository = git.read();
+        async move {
+            let declared = api.terraform_variables(org, repository).await?;
+            let listed = rows.read(|_, row| row.key.get_untracked());
+            let added: Vec<VariableRow> = declared
+                .into_iter()
+                .filter(|variable| !listed.contains(&variable.key))
+                .map(|variable| VariableRow {
+                    key: RwSignal::new(variable.key),
+                    value: RwSignal::new(variable.default.unwrap_or_default()),
+                    secret: RwSignal::new(variable.sensitive),
+                    stored_secret: false,
+                })
+                .collect();
+            let count = added.len();
+            rows.extend(added);
+            Ok::<_, crate::api::ApiError>(count)
+        }
+    });
+    view! {
+        <button type="button" class="button" disabled=move || read.pending().get()
+            on:click=move |_| { read.dispatch_local(()); }>
+            "Add the module's variables"
+        </button>
+        <p class="field__hint" role="status">{move || read.value().get().map(|outcome| match outcome {
+            Ok(0) => "Every variable the module declares is listed.".to_string(),
+            Ok(count) => format!("{count} of the module's variables added."),
+            Err(error) => error.to_string(),
+        })}</p>
     }
 }
 
