@@ -102,6 +102,13 @@ const PROVIDER_F: &[Region] = &[
 ];
 
 impl CloudProvider {
+    /// The zones of one of its listed regions, for the clouds whose instance types are listed
+    /// by zone (Provider A: `fr-par-1` to `fr-par-3`).
+    pub fn zones(self, region: &str) -> Option<Vec<String>> {
+        (self == CloudProvider::ProviderA)
+            .then(|| (1..=3).map(|zone| format!("{region}-{zone}")).collect())
+    }
+
     /// The names of `regions`.
     pub fn region_names(self) -> Option<Vec<&'static str>> {
         self.regions()
@@ -119,6 +126,19 @@ impl CloudProvider {
             _ => None,
         }
     }
+}
+
+/// A cloud as the platform lists it (`GET /cloudProvider`), with its regions.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ListedCloudProvider {
+    pub short_name: CloudProvider,
+    pub name: String,
+    #[serde(default)]
+    pub logo_url: Option<String>,
+    #[serde(default)]
+    pub regions: Vec<ClusterRegion>,
 }
 
 /// One region as the platform lists it (`GET /aws/region` and the like).

@@ -36,6 +36,18 @@ pub struct Cluster {
     pub version: String,
     #[serde(default)]
     pub production: bool,
+    /// The machine its nodes are; none for a cloud whose types are not listed.
+    #[serde(default)]
+    pub instance_type: Option<String>,
+    #[serde(default = "one_node")]
+    pub min_running_nodes: u32,
+    #[serde(default = "one_node")]
+    pub max_running_nodes: u32,
+}
+
+/// The document's default node count.
+fn one_node() -> u32 {
+    1
 }
 
 /// Body of `POST /organization/{id}/cluster` and of its update.
@@ -54,12 +66,27 @@ pub struct ClusterRequest {
     pub version: Option<String>,
     #[serde(default)]
     pub production: bool,
+    /// The machine its nodes are: one of the cloud's listed types; the cloud's 16 cores and
+    /// 64 GB when left out.
+    #[serde(default)]
+    pub instance_type: Option<String>,
+    #[serde(default = "one_node")]
+    pub min_running_nodes: u32,
+    #[serde(default = "one_node")]
+    pub max_running_nodes: u32,
+}
+
+/// What a cluster's rules check its request against: the cloud's regions and instance types
+/// when they are listed (the server's tables; in the console, what the API listed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClusterCatalog<'a> {
+    pub regions: Option<&'a [&'a str]>,
+    pub instance_types: Option<&'a [&'a str]>,
 }
 
 impl ClusterRequest {
-    /// The rules of a new cluster, its region one of `listed` when the provider's regions are
-    /// listed (the server's table; in the console, what the API listed).
-    pub fn validate_in(&self, listed: Option<&[&str]>) -> Result<(), Vec<FieldError>> {
+    /// The rules of a new cluster, its region and instance type among those `listed`.
+    pub fn validate_in(&self, listed: ClusterCatalog) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
         violations.check(rules::name("name", &self.name));
         violations.check(rules::description(
@@ -70,8 +97,15 @@ impl ClusterRequest {
             "region",
             self.cloud_provider,
             &self.region,
-            listed,
+            listed.regions,
         ));
+        for error in crate::instance_type::machines_rule(
+            self.instance_type.as_deref(),
+            (self.min_running_nodes, self.max_running_nodes),
+            listed.instance_types,
+        ) {
+            violations.check(Some(error));
+        }
         if let Some(version) = &self.version {
             if !KUBERNETES_VERSIONS.contains(&version.as_str()) {
                 violations.check(Some(FieldError::new(
@@ -85,8 +119,23 @@ impl ClusterRequest {
 
     /// The rules of a new cluster, its region one of the table's (`CloudProvider::regions`).
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
-        let listed = self.cloud_provider.region_names();
-        self.validate_in(listed.as_deref())
+        let regions = self.cloud_provider.region_names();
+        let instance_types: Option<Vec<&str>> = self
+            .cloud_provider
+            .instance_types()
+            .map(|listed| listed.iter().map(|machine| machine.name).collect());
+        self.validate_in(ClusterCatalog {
+            regions: regions.as_deref(),
+            instance_types: instance_types.as_deref(),
+        })
+    }
+
+    /// The instance type named, or the cloud's default when it lists types.
+    pub fn instance_type_or_default(&self) -> Option<String> {
+        self.instance_type.clone().or_else(|| {
+            let default = self.cloud_provider.default_instance_type()?;
+            Some(default.name.to_string())
+        })
     }
 
     pub fn version_or_default(&self) -> String {

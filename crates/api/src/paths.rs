@@ -34,6 +34,21 @@ impl Template {
     }
 }
 
+impl Template {
+    /// The path with its one parameter, a text (a region's name), filled in, encoded.
+    pub fn with_text(self, value: &str) -> String {
+        match (self.0.find('{'), self.0.find('}')) {
+            (Some(open), Some(close)) => format!(
+                "{}{}{}",
+                &self.0[..open],
+                crate::query::percent_encode(value),
+                &self.0[close + 1..]
+            ),
+            _ => self.0.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Template {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str(self.0)
@@ -230,6 +245,15 @@ pub const REPOSITORY_DIRECTORIES: Template =
     Template("/organization/{organization_id}/listDirectoriesFromGitRepository");
 pub const TERRAFORM_VARIABLES: Template =
     Template("/organization/{organization_id}/parseTerraformVariablesFromGitRepo");
+pub const CLOUD_PROVIDERS: Template = Template("/cloudProvider");
+pub const AWS_INSTANCE_TYPES: Template = Template("/aws/eks/instanceType/{aws_region}");
+pub const AWS_ALL_INSTANCE_TYPES: Template = Template("/aws/instanceType");
+pub const PROVIDER_A_INSTANCE_TYPES: Template =
+    Template("/scaleway/instanceType/{provider_a_zone}");
+pub const PROVIDER_A_ALL_INSTANCE_TYPES: Template = Template("/scaleway/instanceType");
+pub const PROVIDER_E_INSTANCE_TYPES: Template = Template("/gcp/instanceType/{provider_e_region}");
+pub const PROVIDER_F_INSTANCE_TYPES: Template =
+    Template("/azure/aks/instanceType/{provider_f_region}");
 pub const INVITATION: Template =
     Template("/organization/{organization_id}/inviteMember/{invitation_id}");
 
@@ -293,6 +317,13 @@ pub const ALL: &[Template] = &[
     INVITATIONS,
     INVITATION_ACCEPT,
     TFVARS_FILES,
+    CLOUD_PROVIDERS,
+    AWS_INSTANCE_TYPES,
+    AWS_ALL_INSTANCE_TYPES,
+    PROVIDER_A_INSTANCE_TYPES,
+    PROVIDER_A_ALL_INSTANCE_TYPES,
+    PROVIDER_E_INSTANCE_TYPES,
+    PROVIDER_F_INSTANCE_TYPES,
     GIT_ACCOUNTS,
     ACCOUNT_GIT_ACCOUNTS,
     PROVIDER_C_REPOSITORIES,

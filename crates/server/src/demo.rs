@@ -262,6 +262,9 @@ async fn cluster(
             region: "eu-west-3".to_string(),
             version: Some(version.to_string()),
             production,
+            instance_type: Some("t3a.2xlarge".to_string()),
+            min_running_nodes: 3,
+            max_running_nodes: 6,
         },
     )
     .await

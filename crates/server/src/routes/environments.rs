@@ -266,6 +266,9 @@ async fn cluster_for(
                 region: "local".into(),
                 version: None,
                 production: false,
+                instance_type: None,
+                min_running_nodes: 1,
+                max_running_nodes: 1,
             };
             let (id, ..) = insert::<Clusters>(tx, state, organization_id, default).await?;
             Ok(id)

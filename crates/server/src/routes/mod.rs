@@ -4,7 +4,7 @@ mod advanced_settings;
 mod alert_rules;
 mod available_kinds;
 mod checks;
-mod cloud_regions;
+mod cloud_catalog;
 mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
@@ -43,7 +43,7 @@ pub fn table(state: &AppState) -> RouteTable {
     environments::register(&mut routes);
     statuses::register(&mut routes);
     checks::register(&mut routes);
-    cloud_regions::register(&mut routes);
+    cloud_catalog::register(&mut routes);
     available_kinds::register(&mut routes);
     deployment_stages::register(&mut routes);
     deployment_rules::register(&mut routes);

@@ -66,19 +66,6 @@ fn reporter(reason: Reason) -> &'static str {
     }
 }
 
-/// The node a pod runs on: one of the cluster's three.
-pub fn node(pod: &Pod) -> String {
-    let seed = Seed::of(uuid::Uuid::from_u64_pair(
-        pod.from.to_bits(),
-        u64::from(pod.index),
-    ));
-    format!(
-        "ip-10-0-{}-{}.ec2.internal",
-        seed.bits() % 3,
-        10 + seed.bits() % 200
-    )
-}
-
 /// One occurrence, or a run of the same event.
 struct Occurrence {
     reason: Reason,
@@ -92,7 +79,7 @@ struct Occurrence {
 fn of_pod(service: &Service, run: &Run, pod: &Pod, from: f64, to: f64) -> Vec<Occurrence> {
     let mut found = Vec::new();
     let container = &service.workload;
-    let node = node(pod);
+    let node = pod.node.clone().unwrap_or_default();
     let once = |reason: Reason, at: f64, message: String| {
         (at >= from && at < to).then_some(Occurrence {
             reason,
@@ -102,7 +89,7 @@ fn of_pod(service: &Service, run: &Run, pod: &Pod, from: f64, to: f64) -> Vec<Oc
             message,
         })
     };
-    if pod.fate == Fate::Unschedulable {
+    if let Fate::Unschedulable { nodes, short_of } = pod.fate {
         let end = pod.to.map_or(to, |end| end.min(to));
         let (count, first, last) = repeats(pod.from, SCHEDULE_EVERY, from.max(pod.from), end);
         if count > 0 {
@@ -111,14 +98,7 @@ fn of_pod(service: &Service, run: &Run, pod: &Pod, from: f64, to: f64) -> Vec<Oc
                 first,
                 last,
                 count,
-                message: format!(
-                    "0/3 nodes are available: 3 Insufficient {}.",
-                    if run.resources.cpu > 16.0 {
-                        "cpu"
-                    } else {
-                        "memory"
-                    }
-                ),
+                message: format!("0/{nodes} nodes are available: {nodes} Insufficient {short_of}."),
             });
         }
         return found;
@@ -242,7 +222,9 @@ pub fn list<'a>(
             for pod in &run.pods {
                 let overlaps = pod.from - 2.0 < to && pod.to.is_none_or(|end| end >= from);
                 let named = filter.pod_name.is_none_or(|name| name == pod.name);
-                let on_node = filter.node_name.is_none_or(|name| name == node(pod));
+                let on_node = filter
+                    .node_name
+                    .is_none_or(|name| pod.node.as_deref() == Some(name));
                 if !(overlaps && named && on_node) {
                     continue;
                 }

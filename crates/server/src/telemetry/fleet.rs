@@ -6,16 +6,47 @@
 //! and their readiness (a probe on a port the service does not listen on never passes) follow.
 
 use chrono::{DateTime, Utc};
-use platform_api::{ServiceState, ServiceType, StatusAction};
+use platform_api::{Cluster, ServiceState, ServiceType, StatusAction};
 use serde_json::Value;
 use uuid::Uuid;
 
 use super::model::{Load, Seed, MIB};
 use crate::store::runs::{ActionRow, ServiceRow};
 
-/// The scheduler places nothing asking more than a node has.
-const NODE_CORES: f64 = 16.0;
-const NODE_MEMORY_MIB: f64 = 64.0 * 1024.0;
+/// The nodes of the cluster the fleet runs on: how many (its `max_running_nodes`, the most its
+/// node autoscaler runs; when it starts them is not simulated), each of its instance type's
+/// cores and memory. The scheduler places nothing asking more than a node has.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nodes {
+    pub count: u32,
+    pub cores: f64,
+    pub memory_mib: f64,
+}
+
+impl Nodes {
+    /// The cluster's nodes: its instance type's size, or 16 cores and 64 GiB when its cloud
+    /// lists no types.
+    pub fn of(cluster: &Cluster) -> Self {
+        let listed = cluster.cloud_provider.instance_types().unwrap_or_default();
+        let machine = cluster
+            .instance_type
+            .as_deref()
+            .and_then(|name| listed.iter().find(|machine| machine.name == name))
+            .or_else(|| cluster.cloud_provider.default_instance_type());
+        let (cores, memory_gb) = machine.map_or((16, 64), |m| (m.cpu, m.ram_in_gb));
+        Nodes {
+            count: cluster.max_running_nodes.max(1),
+            cores: f64::from(cores),
+            memory_mib: f64::from(memory_gb) * 1024.0,
+        }
+    }
+
+    /// The name of the node a pod runs on, chosen by `seed` among the cluster's.
+    fn name(&self, seed: Seed) -> String {
+        let index = seed.bits() % u64::from(self.count);
+        format!("ip-10-0-{}-{}.ec2.internal", index / 200, 10 + index % 200)
+    }
+}
 /// Seconds from a container's start until its readiness probe first passes.
 pub const READY_AFTER: f64 = 10.0;
 /// Autoscaling decides the instances wanted for ten minutes at a time.
@@ -101,6 +132,8 @@ pub struct Pod {
     pub to: Option<f64>,
     /// How its container ends, if it does not run until the pod goes.
     pub fate: Fate,
+    /// The node it runs on (none when no node has room for it).
+    pub node: Option<String>,
 }
 
 /// What happens to a pod's container.
@@ -111,8 +144,12 @@ pub enum Fate {
     OutOfMemory {
         after: f64,
     },
-    /// No node has room for it: it never starts.
-    Unschedulable,
+    /// No node has room for it: it never starts. Of how many nodes, and what it asks too much
+    /// of (`cpu` or `memory`).
+    Unschedulable {
+        nodes: u32,
+        short_of: &'static str,
+    },
 }
 
 /// One start of a pod's container.
@@ -147,7 +184,7 @@ impl Pod {
                 restarts: 0,
                 killed: None,
             }),
-            Fate::Unschedulable => None,
+            Fate::Unschedulable { .. } => None,
             Fate::OutOfMemory { after } => {
                 let container = self.start_before(t, after);
                 (t < container.started + after).then_some(container)
@@ -262,7 +299,7 @@ impl Service {
 }
 
 /// The fleet the store's rows describe as its history stands at `now`, its pods named and fated.
-pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>, now: f64) -> Fleet {
+pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>, nodes: Nodes, now: f64) -> Fleet {
     let mut services: Vec<Service> = services.into_iter().map(service).collect();
     for action in actions {
         let Ok(at) = services.binary_search_by_key(&action.service_id, |s| s.id) else {
@@ -274,7 +311,7 @@ pub fn build(services: Vec<ServiceRow>, actions: Vec<ActionRow>, now: f64) -> Fl
         let (load, name) = (&service.load, &service.workload);
         let stateful = service.kind == ServiceType::Database;
         for run in &mut service.runs {
-            run.pods = pods(load, name, run, stateful, now);
+            run.pods = pods(load, name, run, stateful, &nodes, now);
         }
     }
     Fleet { services }
@@ -440,12 +477,26 @@ fn generated(seed: Seed, length: usize) -> String {
 /// and above it a pod of its own name for each stretch of decisions (every `SCALE_EVERY`) that
 /// wants it, up to `now`. Metrics, logs, events and label values all read these, so they agree
 /// on the instances.
-fn pods(load: &Load, workload: &str, run: &Run, stateful: bool, now: f64) -> Vec<Pod> {
+fn pods(
+    load: &Load,
+    workload: &str,
+    run: &Run,
+    stateful: bool,
+    nodes: &Nodes,
+    now: f64,
+) -> Vec<Pod> {
     let resources = &run.resources;
     let seed = Seed::of(run.deployment_id);
     let template = generated(seed, 10);
-    let fate = if resources.cpu > NODE_CORES || resources.memory > NODE_MEMORY_MIB {
-        Fate::Unschedulable
+    let fate = if resources.cpu > nodes.cores || resources.memory > nodes.memory_mib {
+        Fate::Unschedulable {
+            nodes: nodes.count,
+            short_of: if resources.cpu > nodes.cores {
+                "cpu"
+            } else {
+                "memory"
+            },
+        }
     } else {
         let needed = load.memory_needed(resources.min_instances.max(1));
         if needed > resources.memory {
@@ -474,6 +525,13 @@ fn pods(load: &Load, workload: &str, run: &Run, stateful: bool, now: f64) -> Vec
             from,
             to,
             fate,
+            node: match fate {
+                Fate::Unschedulable { .. } => None,
+                _ => Some(nodes.name(Seed::of(Uuid::from_u64_pair(
+                    from.to_bits(),
+                    u64::from(index),
+                )))),
+            },
         }
     };
     // Pulled and started a few seconds after the run began, or after the decision that wants it.

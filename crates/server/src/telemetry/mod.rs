@@ -25,13 +25,13 @@ use platform_api::monitoring::{
     sample_text, EventsParameters, LogsParameters, MetricsParameters, QueryAnswer, QueryData,
     ResultType,
 };
-use platform_api::KubernetesEvent;
+use platform_api::{Cluster, KubernetesEvent};
 use serde_json::{json, Value};
 use sqlx::SqlitePool;
 use tokio::sync::Semaphore;
 use uuid::Uuid;
 
-use crate::store::runs;
+use crate::store::{organization_resources, runs};
 use allowance::Allowance;
 pub use fleet::Fleet;
 
@@ -234,11 +234,11 @@ fn now() -> f64 {
 
 /// The history of the organization's fleet on the cluster as it stands now: its services and
 /// their finished actions, built into the fleet by `History::build` on an evaluator's thread.
-pub struct History(Vec<runs::ServiceRow>, Vec<runs::ActionRow>);
+pub struct History(Vec<runs::ServiceRow>, Vec<runs::ActionRow>, fleet::Nodes);
 
 impl History {
     pub fn build(self, now: f64) -> Fleet {
-        fleet::build(self.0, self.1, now)
+        fleet::build(self.0, self.1, self.2, now)
     }
 }
 
@@ -251,12 +251,28 @@ pub async fn load(
     let read = async {
         let services = runs::services_on_cluster(db, organization_id, cluster_id).await?;
         let actions = runs::finished_actions(db, organization_id, cluster_id, Utc::now()).await?;
-        Ok::<_, sqlx::Error>(History(services, actions))
+        Ok::<_, sqlx::Error>((services, actions))
     };
-    read.await.map_err(|error| {
+    let (services, actions) = read.await.map_err(|error| {
         tracing::error!(%error, "the fleet's history could not be read");
         Refusal::Busy
-    })
+    })?;
+    let cluster = organization_resources::find::<Cluster>(
+        db,
+        organization_resources::CLUSTERS,
+        organization_id,
+        cluster_id,
+    )
+    .await
+    .map_err(|error| {
+        tracing::error!(?error, "the fleet's cluster could not be read");
+        Refusal::Busy
+    })?;
+    Ok(History(
+        services,
+        actions,
+        fleet::Nodes::of(&cluster.record),
+    ))
 }
 
 /// `text` as unix seconds (a number) or an RFC 3339 time.

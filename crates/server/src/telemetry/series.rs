@@ -258,9 +258,8 @@ fn pod_value(
             Some(bytes(resources.memory))
         }
         PodMetric::ContainerReady => Some(f64::from(u8::from(run.pod_ready(pod, t)))),
-        PodMetric::Restarts => {
-            (pod.fate != Fate::Unschedulable).then(|| f64::from(pod.restarts_until(t)))
-        }
+        PodMetric::Restarts => (!matches!(pod.fate, Fate::Unschedulable { .. }))
+            .then(|| f64::from(pod.restarts_until(t))),
         PodMetric::PodReady(condition) => {
             Some(f64::from(u8::from(run.pod_ready(pod, t) == condition)))
         }

@@ -557,3 +557,121 @@ async fn logs_events_and_metrics_read_the_same_instances() {
         "one to three instances with cores to spare: {replicas}"
     );
 }
+
+#[tokio::test]
+async fn a_service_asking_more_than_the_clusters_machines_have_is_never_scheduled() {
+    let server = TestServer::new().await;
+    let org = server.organization_id.clone();
+    let small = server
+        .create(
+            &format!("/api/organization/{org}/cluster"),
+            json!({"name": "small", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "instance_type": "t3a.medium", "min_running_nodes": 1, "max_running_nodes": 2}),
+        )
+        .await;
+    let cluster = server
+        .get(&format!("/api/organization/{org}/cluster/{small}"))
+        .await;
+    assert_eq!(cluster.body["instance_type"], "t3a.medium");
+    assert_eq!(cluster.body["max_running_nodes"], 2);
+    let project = server.project("machines").await;
+    let environment = server
+        .create(
+            &format!("/api/project/{project}/environment"),
+            json!({"name": "small", "mode": "STAGING", "cluster_id": small}),
+        )
+        .await;
+    let registry = server.container_registry().await;
+    // 6 GiB on a machine of 4 GB.
+    let container = server
+        .create(
+            &format!("/api/environment/{environment}/container"),
+            web(&registry, 6144),
+        )
+        .await;
+    deploy(&server, &container).await;
+    backdate(&server, &container, 60, 1800).await;
+
+    let t = now();
+    let query: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair(
+            "from_date_time",
+            &chrono::DateTime::from_timestamp(t as i64 - 3600, 0)
+                .unwrap()
+                .to_rfc3339(),
+        )
+        .append_pair(
+            "to_date_time",
+            &chrono::DateTime::from_timestamp(t as i64 + 60, 0)
+                .unwrap()
+                .to_rfc3339(),
+        )
+        .finish();
+    let events = server
+        .get(&format!("/api/cluster/{small}/events?{query}"))
+        .await;
+    assert_eq!(events.status, StatusCode::OK, "{}", events.body);
+    let messages: Vec<&str> = events.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|event| event["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.contains(&"0/2 nodes are available: 2 Insufficient memory."),
+        "{messages:?}"
+    );
+
+    // The same service on machines of 16 GB is scheduled.
+    let edited = server
+        .put(
+            &format!("/api/organization/{org}/cluster/{small}"),
+            json!({"name": "small", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "instance_type": "m5.xlarge", "min_running_nodes": 1, "max_running_nodes": 2}),
+        )
+        .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.body);
+    let events = server
+        .get(&format!("/api/cluster/{small}/events?{query}"))
+        .await;
+    let scheduled = events.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|event| event["reason"] == "Scheduled");
+    assert!(scheduled, "{}", events.body);
+}
+
+#[tokio::test]
+async fn a_clusters_machines_are_checked_against_the_catalog() {
+    let server = TestServer::new().await;
+    let path = format!("/api/organization/{}/cluster", server.organization_id);
+    let refused = server
+        .post(
+            &path,
+            json!({"name": "odd", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "instance_type": "DEV1-M", "min_running_nodes": 3, "max_running_nodes": 2}),
+        )
+        .await;
+    assert_invalid_fields(&refused, &["instance_type", "max_running_nodes"]);
+    let listed = server.get("/api/aws/eks/instanceType/eu-west-3").await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+    assert!(listed.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|machine| machine["name"] == "t3a.medium" && machine["cpu"] == 2));
+    let unknown = server.get("/api/aws/eks/instanceType/mars-north-1").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND, "{}", unknown.body);
+    let zone = server.get("/api/scaleway/instanceType/fr-par-2").await;
+    assert_eq!(zone.status, StatusCode::OK, "{}", zone.body);
+    let providers = server.get("/api/cloudProvider").await;
+    let aws = providers.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|provider| provider["short_name"] == "AWS")
+        .cloned()
+        .unwrap();
+    assert!(aws["regions"].as_array().unwrap().len() > 3, "{aws}");
+}

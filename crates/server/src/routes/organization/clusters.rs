@@ -54,6 +54,7 @@ impl OrganizationResource for Clusters {
         request: Self::Request,
         _previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
+        let instance_type = request.instance_type_or_default();
         let cluster = Cluster {
             id,
             created_at,
@@ -67,6 +68,9 @@ impl OrganizationResource for Clusters {
             cloud_provider: request.cloud_provider,
             region: request.region.trim().to_string(),
             production: request.production,
+            instance_type,
+            min_running_nodes: request.min_running_nodes,
+            max_running_nodes: request.max_running_nodes,
         };
         (cluster, Secrets::new())
     }

@@ -836,6 +836,15 @@ pub async fn records(server: &TestServer) -> Records {
     }
     let repository_name = repository.path().file_name().unwrap().to_string_lossy();
     ids.insert("repository_name", repository_name.into_owned());
+    // The places whose instance types are listed, by path parameter.
+    for (parameter, place) in [
+        ("aws_region", "eu-west-3"),
+        ("provider_a_zone", "fr-par-1"),
+        ("provider_e_region", "europe-west9"),
+        ("provider_f_region", "francecentral"),
+    ] {
+        ids.insert(parameter, place.to_string());
+    }
     Records(ids, repository)
 }
 
