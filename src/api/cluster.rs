@@ -1,7 +1,8 @@
 use platform_api::paths;
 use platform_api::{
-    regions_path, CloudProvider, Cluster, ClusterEnvironment, ClusterLock, ClusterLockRequest,
-    ClusterLogLine, ClusterRegion, ClusterRequest, ClusterStatus, ClusterToken, List,
+    instance_types_paths, regions_path, CloudProvider, Cluster, ClusterEnvironment,
+    ClusterInstanceType, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterRegion,
+    ClusterRequest, ClusterStatus, ClusterToken, List,
 };
 use uuid::Uuid;
 
@@ -83,6 +84,20 @@ impl Api {
             return Ok(None);
         };
         let list: List<ClusterRegion> = self.get(path.0).await?;
+        Ok(Some(list.results))
+    }
+
+    /// The instance types a cluster's nodes may be in `place` (a region, or a zone where the
+    /// cloud lists them by zone); `None` for a cloud whose types are not listed.
+    pub async fn instance_types(
+        &self,
+        provider: CloudProvider,
+        place: &str,
+    ) -> Result<Option<Vec<ClusterInstanceType>>, ApiError> {
+        let Some((path, _)) = instance_types_paths(provider) else {
+            return Ok(None);
+        };
+        let list: List<ClusterInstanceType> = self.get(&path.with_text(place)).await?;
         Ok(Some(list.results))
     }
 

@@ -157,3 +157,17 @@ mod tests {
         assert_eq!(memory(2048), "2 GiB");
     }
 }
+
+/// "1 to 3 nodes of t3a.2xlarge": what a cluster runs on.
+pub fn cluster_machines(cluster: &platform_api::Cluster) -> String {
+    let (min, max) = (cluster.min_running_nodes, cluster.max_running_nodes);
+    let count = match (min, max) {
+        (1, 1) => "1 node".to_string(),
+        (min, max) if min == max => format!("{max} nodes"),
+        (min, max) => format!("{min} to {max} nodes"),
+    };
+    match &cluster.instance_type {
+        Some(machine) => format!("{count} of {machine}"),
+        None => count,
+    }
+}

@@ -274,6 +274,9 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 region: "fr-par".into(),
                 version: Some("1.30".into()),
                 production: false,
+                instance_type: Some("GP1-S".into()),
+                min_running_nodes: 1,
+                max_running_nodes: 3,
             }),
         ),
         (

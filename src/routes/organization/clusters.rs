@@ -5,13 +5,16 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos_router::components::A;
-use platform_api::{CloudProvider, Cluster, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS};
+use platform_api::{
+    CloudProvider, Cluster, ClusterCatalog, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS,
+};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
-use crate::components::form::{Form, SubmitButton};
+use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{EnumSelect, SelectField, TextField};
+use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
 use crate::components::status_badge::ClusterStatusBadge;
@@ -84,7 +87,7 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
                             <A href=paths::cluster(org, cluster.id)>{link_text}</A>
                             {cluster.production.then(|| view! { " " <span class="tag tag--production">"Production"</span> })}
                         </td>
-                        <td>{format!("{} · {}", cluster.cloud_provider.label(), cluster.region)}</td>
+                        <td>{format!("{} · {} · {}", cluster.cloud_provider.label(), cluster.region, format::cluster_machines(&cluster))}</td>
                         <td>
                             {cluster.version.clone()}
                             {status.next_k8s_available_version.clone().map(|next| view! {
@@ -101,6 +104,11 @@ fn ClusterTable(org: Uuid, clusters: Vec<(Cluster, ClusterStatus)>) -> impl Into
         </table>
     }
     .into_any()
+}
+
+/// A node count typed; one out of range is left to the rule to name (0 is under its minimum).
+fn node_count(typed: i64) -> u32 {
+    u32::try_from(typed).unwrap_or(0)
 }
 
 #[component]
@@ -131,6 +139,40 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         };
         region.set(next);
     });
+    // The instance types of the region (its first zone, where the cloud lists them by zone).
+    let instance_type = RwSignal::new(String::new());
+    let instance_types = resource(move || {
+        let (provider, chosen) = (provider.get(), region.get());
+        let listed = regions.get().flatten().unwrap_or_default();
+        let place = listed
+            .into_iter()
+            .find(|known| known.name == chosen)
+            .and_then(|known| known.zones.and_then(|zones| zones.into_iter().next()))
+            .unwrap_or(chosen);
+        async move {
+            if place.is_empty() {
+                return None;
+            }
+            api.instance_types(provider, &place).await.ok().flatten()
+        }
+    });
+    // The type follows the list: kept when it is in it, else the cloud's 16 cores and 64 GB.
+    Effect::new(move |_| {
+        let listed = instance_types.get().flatten().unwrap_or_default();
+        let current = instance_type.get_untracked();
+        if listed.iter().any(|known| known.name == current) {
+            return;
+        }
+        let default = provider.get_untracked().default_instance_type();
+        let next = listed
+            .iter()
+            .find(|known| default.is_some_and(|d| d.name == known.name))
+            .or(listed.first())
+            .map(|known| known.name.clone());
+        instance_type.set(next.unwrap_or_default());
+    });
+    let min_nodes = RwSignal::new("1".to_string());
+    let max_nodes = RwSignal::new("3".to_string());
     let version = RwSignal::new(KUBERNETES_VERSIONS[0].to_string());
     let production = RwSignal::new(false);
     let form = Form::new(
@@ -144,6 +186,7 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     let errors = form.errors;
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
+        let mut numbers = Numbers::default();
         let request = ClusterRequest {
             name: name.get_untracked().trim().to_string(),
             description: None,
@@ -151,12 +194,26 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             region: region.get_untracked().trim().to_string(),
             version: Some(version.get_untracked()),
             production: production.get_untracked(),
+            instance_type: Some(instance_type.get_untracked()).filter(|t| !t.is_empty()),
+            min_running_nodes: node_count(
+                numbers.read("min_running_nodes", &min_nodes.get_untracked()),
+            ),
+            max_running_nodes: node_count(
+                numbers.read("max_running_nodes", &max_nodes.get_untracked()),
+            ),
         };
         let listed = regions.get_untracked().flatten();
         let names: Option<Vec<&str>> = listed
             .as_ref()
             .map(|list| list.iter().map(|known| known.name.as_str()).collect());
-        let checked = request.validate_in(names.as_deref());
+        let types = instance_types.get_untracked().flatten();
+        let type_names: Option<Vec<&str>> = types
+            .as_ref()
+            .map(|list| list.iter().map(|known| known.name.as_str()).collect());
+        let checked = numbers.and_rules(request.validate_in(ClusterCatalog {
+            regions: names.as_deref(),
+            instance_types: type_names.as_deref(),
+        }));
         form.submit(request, checked);
     };
     let versions: Vec<(&str, String)> = KUBERNETES_VERSIONS
@@ -182,6 +239,16 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                         <TextField label="Region" name="region" value=region errors required=true placeholder="dc-paris-1"/>
                     }.into_any(),
                 }}
+                {move || instance_types.get().flatten().map(|list| {
+                    let options: Vec<(String, String)> = list
+                        .iter()
+                        .map(|known| (known.name.clone(), known.label()))
+                        .collect();
+                    view! { <SelectField label="Instance type" name="instance_type" value=instance_type options errors/> }
+                })}
+                <TextField label="Nodes at least" name="min_running_nodes" value=min_nodes errors input_type="number"/>
+                <TextField label="Nodes at most" name="max_running_nodes" value=max_nodes errors input_type="number"
+                    hint="The node autoscaler runs up to this many."/>
                 <SelectField label="Kubernetes version" name="version" value=version options=versions errors/>
             </div>
             <label class="checkbox">

@@ -206,6 +206,22 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<ClusterCredentials>>,
     ),
     ("/aws/region", decodes::<List<ClusterRegion>>),
+    (
+        "/aws/eks/instanceType/{region}",
+        decodes::<List<ClusterInstanceType>>,
+    ),
+    (
+        "/scaleway/instanceType/{zone}",
+        decodes::<List<ClusterInstanceType>>,
+    ),
+    (
+        "/gcp/instanceType/{region}",
+        decodes::<List<ClusterInstanceType>>,
+    ),
+    (
+        "/azure/aks/instanceType/{region}",
+        decodes::<List<ClusterInstanceType>>,
+    ),
     ("/scaleway/region", decodes::<List<ClusterRegion>>),
     ("/gcp/region", decodes::<List<ClusterRegion>>),
     ("/azure/region", decodes::<List<ClusterRegion>>),

@@ -39,6 +39,21 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
     // A listed provider's regions are a list to pick from.
     browser.choose("#field-cloud_provider", "AWS").await?;
     browser.choose("#field-region", "eu-west-3").await?;
+    // Its machines: the region's instance types, and node counts under their rule.
+    browser.choose("#field-instance_type", "t3a.2xlarge").await?;
+    browser.fill("#field-min_running_nodes", "4").await?;
+    browser.fill("#field-max_running_nodes", "2").await?;
+    browser
+        .click("form[aria-label='Add a cluster'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-max_running_nodes-error",
+            "must be at least min_running_nodes",
+        )
+        .await?;
+    browser.fill("#field-min_running_nodes", "2").await?;
+    browser.fill("#field-max_running_nodes", "5").await?;
     browser.click("input[name=production]").await?;
     browser
         .click("form[aria-label='Add a cluster'] button[type=submit]")
@@ -48,7 +63,7 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         .await?;
     for shown in [
         "1.28",
-        "Amazon Web Services · eu-west-3",
+        "Amazon Web Services · eu-west-3 · 2 to 5 nodes of t3a.2xlarge",
         "Production",
         "Ready",
     ] {

@@ -256,6 +256,8 @@ fn ClusterFacts(
             <dd data-version=cluster.version.clone()>{cluster.version.clone()}</dd>
             <dt>"Where"</dt>
             <dd>{format!("{} · {}", cluster.cloud_provider.label(), cluster.region)}</dd>
+            <dt>"Machines"</dt>
+            <dd>{format::cluster_machines(&cluster)}</dd>
             <dt>"Runs"</dt>
             <dd>{if cluster.production { "Production environments" } else { "Non-production environments" }}</dd>
             <dt>"Last deployed"</dt>
