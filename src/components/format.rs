@@ -109,9 +109,42 @@ pub fn counted(count: usize, what: &str) -> String {
     }
 }
 
+/// "1 to 3 nodes of t3a.2xlarge": what a cluster runs on.
+pub fn cluster_machines(cluster: &platform_api::Cluster) -> String {
+    let (min, max) = (cluster.min_running_nodes, cluster.max_running_nodes);
+    let count = match (min, max) {
+        (1, 1) => "1 node".to_string(),
+        (min, max) if min == max => format!("{max} nodes"),
+        (min, max) => format!("{min} to {max} nodes"),
+    };
+    match &cluster.instance_type {
+        Some(machine) => format!("{count} of {machine}"),
+        None => count,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clusters_machines_read_as_counts_of_a_type() {
+        let cluster: platform_api::Cluster = serde_json::from_value(serde_json::json!({
+            "id": uuid::Uuid::nil(), "created_at": "2026-01-01T00:00:00Z",
+            "organization": {"id": uuid::Uuid::nil()}, "name": "main",
+            "cloud_provider": "AWS", "region": "eu-west-3",
+            "instance_type": "t3a.large", "min_running_nodes": 2, "max_running_nodes": 5
+        }))
+        .unwrap();
+        assert_eq!(cluster_machines(&cluster), "2 to 5 nodes of t3a.large");
+        let one = platform_api::Cluster {
+            instance_type: None,
+            min_running_nodes: 1,
+            max_running_nodes: 1,
+            ..cluster
+        };
+        assert_eq!(cluster_machines(&one), "1 node");
+    }
     use chrono::TimeZone;
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -155,19 +188,5 @@ mod tests {
         assert_eq!(cpu(500), "0.5 vCPU");
         assert_eq!(memory(512), "512 MiB");
         assert_eq!(memory(2048), "2 GiB");
-    }
-}
-
-/// "1 to 3 nodes of t3a.2xlarge": what a cluster runs on.
-pub fn cluster_machines(cluster: &platform_api::Cluster) -> String {
-    let (min, max) = (cluster.min_running_nodes, cluster.max_running_nodes);
-    let count = match (min, max) {
-        (1, 1) => "1 node".to_string(),
-        (min, max) if min == max => format!("{max} nodes"),
-        (min, max) => format!("{min} to {max} nodes"),
-    };
-    match &cluster.instance_type {
-        Some(machine) => format!("{count} of {machine}"),
-        None => count,
     }
 }

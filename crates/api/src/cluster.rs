@@ -251,9 +251,12 @@ mod tests {
             region: "eu-west-3".into(),
             version: Some("1.99".into()),
             production: true,
+            instance_type: Some("t3a.medium".into()),
+            min_running_nodes: 1,
+            max_running_nodes: 1,
         };
         let fields = refused_fields(request.validate());
-        assert_eq!(fields, ["region", "version"]);
+        assert_eq!(fields, ["region", "instance_type", "version"]);
         let lock = ClusterLockRequest {
             reason: "".into(),
             ttl_in_days: 0,

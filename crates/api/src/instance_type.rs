@@ -208,14 +208,13 @@ pub fn machines_rule(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::WireEnum;
 
     #[test]
     fn every_listed_cloud_has_a_default_type_of_sixteen_cores() {
         for provider in CloudProvider::ALL.iter().copied() {
             if provider.instance_types().is_some() {
                 let default = provider.default_instance_type();
-                assert!(default.is_some(), "{}", provider.as_str());
+                assert!(default.is_some(), "{provider}");
             }
         }
         assert_eq!(AWS[2].listed().kind, "T3A_XLARGE");

@@ -596,6 +596,7 @@ mod tests {
             from: 1000.0,
             to: None,
             fate,
+            node: None,
         }
     }
 
