@@ -4,11 +4,11 @@
 use futures::FutureExt;
 use platform_api::paths;
 use platform_api::{
-    ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Credentials,
-    Database, DatabaseVersion, DeployRequest, DeploymentHistoryEntry, DeploymentHistoryPage,
-    DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService, HistoryOutcome,
-    InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind,
-    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
+    ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Contributor,
+    Credentials, Database, DatabaseVersion, DeployRequest, DeploymentHistoryEntry,
+    DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService,
+    HistoryOutcome, InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest,
+    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -613,6 +613,16 @@ impl Api {
         id: Uuid,
     ) -> Result<Vec<Commit>, ApiError> {
         let list: List<Commit> = self.get(&format!("{}/commit", kind.item_path(id))).await?;
+        Ok(list.results)
+    }
+
+    /// Who committed to an application's repository, most recent first.
+    pub async fn contributors(&self, application: Uuid) -> Result<Vec<Contributor>, ApiError> {
+        let path = format!(
+            "{}/contributor",
+            ServiceType::Application.item_path(application)
+        );
+        let list: List<Contributor> = self.get(&path).await?;
         Ok(list.results)
     }
 

@@ -452,3 +452,37 @@ mod tests {
         assert_eq!(iso_duration(45), "PT45S");
     }
 }
+
+/// Someone who committed to a service's repository, as the document's `User` of an
+/// application's contributors gives them: named by the commits' author.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Contributor {
+    pub id: Option<uuid::Uuid>,
+    /// Their first commit among the last hundred.
+    pub created_at: Option<DateTime<Utc>>,
+    /// Their last commit.
+    pub updated_at: Option<DateTime<Utc>>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub profile_picture_url: Option<String>,
+}
+
+impl Contributor {
+    /// "Ada Lovelace", or the email when no name was given.
+    pub fn full_name(&self) -> String {
+        let name = [self.first_name.as_deref(), self.last_name.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if name.is_empty() {
+            self.email.clone().unwrap_or_default()
+        } else {
+            name
+        }
+    }
+}

@@ -184,6 +184,38 @@ pub fn commits(path: &Path, query: &CommitQuery) -> Result<Vec<Commit>, GitError
     Ok(log.lines().filter_map(parse_commit).collect())
 }
 
+/// The authors of the last `COMMITS_MAX` commits at the tip of `branch`, each once, most recent
+/// first: name, email, and the dates of their first and last commit among them.
+pub fn contributors(
+    path: &Path,
+    branch: Option<&str>,
+) -> Result<Vec<(String, String, DateTime<Utc>, DateTime<Utc>)>, GitError> {
+    let revision = revision_of(branch)?;
+    let log = run(git(path)
+        .args(["log", &format!("-n{COMMITS_MAX}")])
+        .arg("--format=%an%x1f%ae%x1f%aI")
+        .arg(revision)
+        .arg("--"))?;
+    let mut authors: Vec<(String, String, DateTime<Utc>, DateTime<Utc>)> = Vec::new();
+    for line in log.lines() {
+        let mut fields = line.split('\u{1f}');
+        let (Some(name), Some(email), Some(date)) = (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let Ok(at) = DateTime::parse_from_rfc3339(date) else {
+            continue;
+        };
+        let at = at.with_timezone(&Utc);
+        match authors.iter_mut().find(|author| author.1 == email) {
+            // Newest first: each older commit moves the author's first one back.
+            Some(author) => author.2 = at,
+            None => authors.push((name.to_string(), email.to_string(), at, at)),
+        }
+    }
+    Ok(authors)
+}
+
 /// The commits with these full ids, in one call; an error when one is not in the repository.
 pub fn describe(path: &Path, ids: &[String]) -> Result<Vec<Commit>, GitError> {
     if let Some(odd) = ids

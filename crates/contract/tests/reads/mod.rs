@@ -205,6 +205,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         "/organization/{organizationId}/azure/credentials",
         decodes::<List<ClusterCredentials>>,
     ),
+    (
+        "/application/{applicationId}/contributor",
+        decodes::<List<Contributor>>,
+    ),
     ("/aws/region", decodes::<List<ClusterRegion>>),
     (
         "/aws/eks/instanceType/{region}",

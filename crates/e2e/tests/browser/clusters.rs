@@ -40,7 +40,9 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
     browser.choose("#field-cloud_provider", "AWS").await?;
     browser.choose("#field-region", "eu-west-3").await?;
     // Its machines: the region's instance types, and node counts under their rule.
-    browser.choose("#field-instance_type", "t3a.2xlarge").await?;
+    browser
+        .choose("#field-instance_type", "t3a.2xlarge")
+        .await?;
     browser.fill("#field-min_running_nodes", "4").await?;
     browser.fill("#field-max_running_nodes", "2").await?;
     browser

@@ -1,5 +1,5 @@
-//! Deploying a chosen commit: the branch's commits read from a real repository on disk, listed
-//! newest first with their tag in a dialog, one deployed and then marked; a repository the
+//! Deploying a chosen commit: the branch's commits read from a real repository on disk (and its
+//! contributors, their authors, on the overview), listed newest first with their tag in a dialog, one deployed and then marked; a repository the
 //! server cannot reach says so.
 
 use e2e::{Browser, Repository};
@@ -41,6 +41,10 @@ async fn a_chosen_commit_is_deployed_from_the_list() -> anyhow::Result<()> {
 
     browser.sign_in().await?;
     browser.open(&place.service_page(&web)).await?;
+    // Who committed, read from the same repository.
+    browser
+        .wait_for_text("[aria-labelledby=contributors-title] li", "Platform demo")
+        .await?;
     browser.click_button("Deploy a commit…").await?;
     let listed = browser
         .wait_for_text("dialog[open] .commits", "Add the shop front")

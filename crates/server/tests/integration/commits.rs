@@ -470,3 +470,51 @@ async fn repositories_outside_the_allowed_folders_are_refused_alike() {
         .await;
     assert_error(&deploy, StatusCode::BAD_REQUEST, "REPOSITORY_UNREACHABLE");
 }
+
+#[tokio::test]
+async fn an_applications_contributors_are_its_commits_authors() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let (repository, url) = repository();
+    let committed = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repository.path())
+        .args([
+            "-c",
+            "user.name=Ada Lovelace",
+            "-c",
+            "user.email=ada@example.com",
+            "commit",
+            "--allow-empty",
+            "--quiet",
+            "-m",
+            "third",
+        ])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", repository.path())
+        .status()
+        .unwrap();
+    assert!(committed.success());
+    let id = server
+        .create(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "web2", "git_repository": {"url": url, "branch": "main"}}),
+        )
+        .await;
+    let contributors = server
+        .get(&format!("/api/application/{id}/contributor"))
+        .await;
+    assert_eq!(contributors.status, StatusCode::OK, "{}", contributors.body);
+    let list = contributors.body["results"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{}", contributors.body);
+    assert_eq!(list[0]["first_name"], "Ada");
+    assert_eq!(list[0]["last_name"], "Lovelace");
+    assert_eq!(list[0]["email"], "ada@example.com");
+    assert_eq!(list[1]["email"], "demo@platform.invalid");
+    // Their first commit among those read is not after their last.
+    assert!(list[1]["created_at"].as_str() <= list[1]["updated_at"].as_str());
+    let again = server
+        .get(&format!("/api/application/{id}/contributor"))
+        .await;
+    assert_eq!(again.body["results"][0]["id"], list[0]["id"]);
+}

@@ -6,9 +6,9 @@ use axum::http::StatusCode;
 use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::{
-    Commit, DeployRequest, DeployedService, DeployedServicePage, DeploymentHistoryPage,
-    DeploysQuery, FieldError, GitSource, HistoryQuery, InstanceLogLine, List, ServiceDeploy,
-    ServiceDeployPage, Status,
+    Commit, Contributor, DeployRequest, DeployedService, DeployedServicePage,
+    DeploymentHistoryPage, DeploysQuery, FieldError, GitSource, HistoryQuery, InstanceLogLine,
+    List, ServiceDeploy, ServiceDeployPage, Status,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
@@ -219,6 +219,43 @@ pub(super) async fn commits<R: ServiceResource>(
     .await
     .map_err(ApiError::internal)??;
     Ok(Json(List::new(commits)))
+}
+
+pub(super) async fn contributors<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<Contributor>>> {
+    let (record, _) = find::<R>(&state, &caller, id).await?;
+    let repository = git_repository_of::<R>(&record)?;
+    let path = state.engine.repositories.local(&repository.url)?;
+    let authors =
+        tokio::task::spawn_blocking(move || git::contributors(&path, repository.branch.as_deref()))
+            .await
+            .map_err(ApiError::internal)??;
+    let contributors = authors
+        .into_iter()
+        .map(|(name, email, first, last)| {
+            let (first_name, last_name) = match name.split_once(' ') {
+                Some((first, last)) => (first.to_string(), Some(last.to_string())),
+                None => (name, None),
+            };
+            Contributor {
+                // The same person, by email, the same id at every read.
+                id: Some(Uuid::new_v5(
+                    &Uuid::NAMESPACE_URL,
+                    format!("mailto:{email}").as_bytes(),
+                )),
+                created_at: Some(first),
+                updated_at: Some(last),
+                first_name: Some(first_name),
+                last_name,
+                email: Some(email),
+                profile_picture_url: None,
+            }
+        })
+        .collect();
+    Ok(Json(List::new(contributors)))
 }
 
 pub(super) async fn instance_log<R: ServiceResource>(

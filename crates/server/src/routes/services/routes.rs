@@ -2,7 +2,7 @@
 
 use axum::http::{Method, StatusCode};
 use platform_api::{
-    Commit, DeployRequest, DeployedServicePage, DeploymentHistoryPage, HistoryOutcome,
+    Commit, Contributor, DeployRequest, DeployedServicePage, DeploymentHistoryPage, HistoryOutcome,
     InstanceLogLine, ServiceDeployPage, ServiceType, Status,
 };
 
@@ -11,8 +11,8 @@ use crate::routes::doc::{self, Doc};
 use crate::routes::RouteTable;
 
 use crate::routes::services::actions::{
-    application_deploys, cancel, commits, deploy, deploys, history, instance_log, redeploy,
-    restart, stop, uninstall,
+    application_deploys, cancel, commits, contributors, deploy, deploys, history, instance_log,
+    redeploy, restart, stop, uninstall,
 };
 use crate::routes::services::records::{create, delete, get_status, list, read, update};
 
@@ -199,6 +199,18 @@ fn read_routes<R: ServiceResource>(routes: &mut RouteTable, item: &str) {
             .query("gitCommitId", false, doc::text())
             .answers_list_of::<Commit>(StatusCode::OK),
             commits::<R>,
+        );
+    }
+    if R::TYPE == ServiceType::Application {
+        routes.add(
+            Method::GET,
+            format!("{item}/contributor"),
+            Permission::Read,
+            Doc::new(format!(
+                "Who committed to a {what}'s git repository: the authors of its last 100 commits"
+            ))
+            .answers_list_of::<Contributor>(StatusCode::OK),
+            contributors::<R>,
         );
     }
 }

@@ -69,6 +69,8 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
+        {move || (addressed.kind() == Some(ServiceType::Application))
+            .then(|| service.get().map(|application| view! { <Contributors application/> }))}
         <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
@@ -79,6 +81,33 @@ pub fn ServiceOverview() -> impl IntoView {
         <section class="card" aria-labelledby="log-title">
             <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}
+        </section>
+    }
+}
+
+/// Who committed to the application's repository, from its commits.
+#[component]
+fn Contributors(application: uuid::Uuid) -> impl IntoView {
+    let api = use_api();
+    let contributors = resource(move || async move { api.contributors(application).await });
+    view! {
+        <section class="card" aria-labelledby="contributors-title">
+            <h2 id="contributors-title">"Contributors"</h2>
+            {loaded(contributors, 2, |people| view! {
+                <ul class="plain-list">
+                    {people.into_iter().map(|person| {
+                        let name = person.full_name();
+                        view! {
+                            <li>
+                                {name} " "
+                                {person.updated_at.map(|at| view! {
+                                    <span class="muted">"last commit " <RelativeTime at/></span>
+                                })}
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            })}
         </section>
     }
 }
