@@ -184,19 +184,25 @@ pub fn commits(path: &Path, query: &CommitQuery) -> Result<Vec<Commit>, GitError
     Ok(log.lines().filter_map(parse_commit).collect())
 }
 
+/// An author of commits: their name and email, and the dates of their first and last commit
+/// among those read.
+pub struct Author {
+    pub name: String,
+    pub email: String,
+    pub first: DateTime<Utc>,
+    pub last: DateTime<Utc>,
+}
+
 /// The authors of the last `COMMITS_MAX` commits at the tip of `branch`, each once, most recent
-/// first: name, email, and the dates of their first and last commit among them.
-pub fn contributors(
-    path: &Path,
-    branch: Option<&str>,
-) -> Result<Vec<(String, String, DateTime<Utc>, DateTime<Utc>)>, GitError> {
+/// first.
+pub fn contributors(path: &Path, branch: Option<&str>) -> Result<Vec<Author>, GitError> {
     let revision = revision_of(branch)?;
     let log = run(git(path)
         .args(["log", &format!("-n{COMMITS_MAX}")])
         .arg("--format=%an%x1f%ae%x1f%aI")
         .arg(revision)
         .arg("--"))?;
-    let mut authors: Vec<(String, String, DateTime<Utc>, DateTime<Utc>)> = Vec::new();
+    let mut authors: Vec<Author> = Vec::new();
     for line in log.lines() {
         let mut fields = line.split('\u{1f}');
         let (Some(name), Some(email), Some(date)) = (fields.next(), fields.next(), fields.next())
@@ -207,10 +213,15 @@ pub fn contributors(
             continue;
         };
         let at = at.with_timezone(&Utc);
-        match authors.iter_mut().find(|author| author.1 == email) {
+        match authors.iter_mut().find(|author| author.email == email) {
             // Newest first: each older commit moves the author's first one back.
-            Some(author) => author.2 = at,
-            None => authors.push((name.to_string(), email.to_string(), at, at)),
+            Some(author) => author.first = at,
+            None => authors.push(Author {
+                name: name.to_string(),
+                email: email.to_string(),
+                first: at,
+                last: at,
+            }),
         }
     }
     Ok(authors)

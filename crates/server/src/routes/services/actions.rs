@@ -235,19 +235,20 @@ pub(super) async fn contributors<R: ServiceResource>(
             .map_err(ApiError::internal)??;
     let contributors = authors
         .into_iter()
-        .map(|(name, email, first, last)| {
-            let (first_name, last_name) = match name.split_once(' ') {
+        .map(|author| {
+            let (first_name, last_name) = match author.name.split_once(' ') {
                 Some((first, last)) => (first.to_string(), Some(last.to_string())),
-                None => (name, None),
+                None => (author.name.clone(), None),
             };
+            let email = author.email;
             Contributor {
                 // The same person, by email, the same id at every read.
                 id: Some(Uuid::new_v5(
                     &Uuid::NAMESPACE_URL,
                     format!("mailto:{email}").as_bytes(),
                 )),
-                created_at: Some(first),
-                updated_at: Some(last),
+                created_at: Some(author.first),
+                updated_at: Some(author.last),
                 first_name: Some(first_name),
                 last_name,
                 email: Some(email),
