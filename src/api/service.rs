@@ -8,7 +8,8 @@ use platform_api::{
     Credentials, Database, DatabaseVersion, DeployRequest, DeploymentHistoryEntry,
     DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService,
     HistoryOutcome, InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest,
-    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformService,
+    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
+    TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -623,6 +624,16 @@ impl Api {
             ServiceType::Application.item_path(application)
         );
         let list: List<Contributor> = self.get(&path).await?;
+        Ok(list.results)
+    }
+
+    /// The resources a terraform service's last deployment made or read.
+    pub async fn terraform_resources(
+        &self,
+        terraform: Uuid,
+    ) -> Result<Vec<TerraformResource>, ApiError> {
+        let path = paths::TERRAFORM_RESOURCES.at(&[terraform]);
+        let list: List<TerraformResource> = self.get(&path).await?;
         Ok(list.results)
     }
 

@@ -245,6 +245,7 @@ pub const REPOSITORY_DIRECTORIES: Template =
     Template("/organization/{organization_id}/listDirectoriesFromGitRepository");
 pub const TERRAFORM_VARIABLES: Template =
     Template("/organization/{organization_id}/parseTerraformVariablesFromGitRepo");
+pub const TERRAFORM_RESOURCES: Template = Template("/terraform/{terraform_id}/terraformResources");
 pub const CLOUD_PROVIDERS: Template = Template("/cloudProvider");
 pub const AWS_INSTANCE_TYPES: Template = Template("/aws/eks/instanceType/{aws_region}");
 pub const AWS_ALL_INSTANCE_TYPES: Template = Template("/aws/instanceType");
@@ -318,6 +319,7 @@ pub const ALL: &[Template] = &[
     INVITATION_ACCEPT,
     TFVARS_FILES,
     CLOUD_PROVIDERS,
+    TERRAFORM_RESOURCES,
     AWS_INSTANCE_TYPES,
     AWS_ALL_INSTANCE_TYPES,
     PROVIDER_A_INSTANCE_TYPES,

@@ -501,3 +501,28 @@ mod tests {
         assert!(wrong.is_err());
     }
 }
+
+wire_enum!(
+    /// Whether a terraform resource is made by the module or only read by it.
+    TerraformResourceMode {
+        Managed = "managed" => "Managed",
+        Data = "data" => "Data source",
+    }
+);
+
+/// A resource of a terraform service's last deployment (`GET /terraform/{id}/terraformResources`):
+/// a `resource` or `data` block of its module at the commit deployed, with the attributes the
+/// block sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TerraformResource {
+    pub id: uuid::Uuid,
+    pub resource_type: String,
+    pub name: String,
+    /// `aws_s3_bucket.assets`; a data source's starts with `data.`.
+    pub address: String,
+    pub provider: String,
+    pub mode: TerraformResourceMode,
+    pub attributes: serde_json::Map<String, serde_json::Value>,
+    pub extracted_at: chrono::DateTime<chrono::Utc>,
+}

@@ -227,17 +227,20 @@ impl Browser {
 
     /// Deploys the application through the API and waits until it is deployed.
     pub async fn deployed(&self, application: &str) -> Result<()> {
-        self.api(
-            "POST",
-            &format!("/application/{application}/deploy"),
-            serde_json::json!({}),
-        )
-        .await?;
+        self.service_deployed(&format!("/application/{application}"))
+            .await
+    }
+
+    /// Deploys the service at `item` (`/terraform/{id}`) through the API and waits until it is
+    /// deployed.
+    pub async fn service_deployed(&self, item: &str) -> Result<()> {
+        self.api("POST", &format!("{item}/deploy"), serde_json::json!({}))
+            .await?;
         let deadline = tokio::time::Instant::now() + PATIENCE;
-        let status = format!("/application/{application}/status");
+        let status = format!("{item}/status");
         while self.api("GET", &status, serde_json::json!(null)).await?["state"] != "DEPLOYED" {
             if tokio::time::Instant::now() > deadline {
-                bail!("application {application} was never deployed");
+                bail!("{item} was never deployed");
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

@@ -53,9 +53,11 @@ impl Route {
 /// The pages a person lands on left the shell for a group of their own (2026-12-05): every other
 /// page fetches 80 to 100 KB less (the shell 188 → 60 KB); these fetch that group beside the
 /// shell, 11,770 B more than before (408,953 → 420,723), with the ceilings' spare above that.
+/// Then the cluster record the overview reads took its machines (instance type and node counts,
+/// issue 61): 424,464 → 425,399 B.
 const OVERVIEW_GROUP: Exception = Exception {
-    bytes: 15_000,
-    why: "the overview pages' own group, 408,953 → 420,723 B, for 80 to 100 KB less on every other page",
+    bytes: 17_000,
+    why: "the overview pages' own group, 408,953 → 420,723 B, for 80 to 100 KB less on every other page; the clusters' machines, → 425,399 B",
 };
 
 /// The new-cluster form reads its regions from the API (`GET /aws/region` and the like) rather

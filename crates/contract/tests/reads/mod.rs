@@ -206,6 +206,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<ClusterCredentials>>,
     ),
     (
+        "/terraform/{terraformId}/terraformResources",
+        decodes::<List<TerraformResource>>,
+    ),
+    (
         "/application/{applicationId}/contributor",
         decodes::<List<Contributor>>,
     ),

@@ -1,4 +1,5 @@
-//! A terraform service changed through its settings page: a rule refused before sending (a
+//! A terraform service deployed, its overview showing the resources its module made, then
+//! changed through its settings page: a rule refused before sending (a
 //! negative timeout), the repository's branches and folders offered, the `.tfvars` files of a
 //! real local repository found and ticked in the order they apply, the module's variables added
 //! from its `variable` blocks, backend, engine, provider version, resources, extra arguments
@@ -21,7 +22,7 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
         &[
             (
                 "main.tf",
-                "variable \"api_token\" {\n  sensitive = true\n}\n\nvariable \"replicas\" {\n  default = 3\n}\n",
+                "variable \"api_token\" {\n  sensitive = true\n}\n\nvariable \"replicas\" {\n  default = 3\n}\n\nresource \"null_resource\" \"network\" {}\n",
             ),
             ("envs/base.tfvars", "region = \"eu-west-1\"\n"),
             ("envs/prod.tfvars", "region = \"eu-west-3\"\n"),
@@ -38,8 +39,19 @@ async fn a_terraform_service_is_changed_through_its_settings() -> anyhow::Result
         )
         .await?;
 
+    browser
+        .service_deployed(&format!("/terraform/{terraform}"))
+        .await?;
+
     browser.sign_in().await?;
     browser.open(&place.service_page(&terraform)).await?;
+    // What the deployment made, read from the module at the commit deployed.
+    browser
+        .wait_for_text(
+            "[aria-labelledby=resources-title] li",
+            "null_resource.network",
+        )
+        .await?;
     browser.click("a.tabs__tab[href$='/settings']").await?;
     browser.wait_for_value("#field-name", "network").await?;
     browser

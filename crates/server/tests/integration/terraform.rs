@@ -252,3 +252,54 @@ async fn a_terraform_service_runs_a_version_its_engine_has() {
     assert_eq!(said.len(), 1, "{log}");
     assert!(said[0].ends_with("runs OpenTofu 1.9.1."), "{}", said[0]);
 }
+
+#[tokio::test]
+async fn the_resources_are_those_of_the_module_last_deployed() {
+    let server = TestServer::new().await;
+    let dir = tempfile::TempDir::new().unwrap();
+    platform_server::git::create_repository(
+        dir.path(),
+        &[(
+            "infra",
+            &[(
+                "infra/main.tf",
+                "resource \"aws_s3_bucket\" \"assets\" {\n  bucket = \"shop-assets\"\n  force_destroy = true\n}\n\ndata \"aws_region\" \"current\" {}\n",
+            )],
+        )],
+    )
+    .unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let (_, environment) = server.staging().await;
+    let mut service = body(json!({"kubernetes": {}}), 600, json!([]));
+    service["terraform_files_source"]["git"]["git_repository"] =
+        json!({"url": url, "branch": "main", "root_path": "/infra"});
+    service["terraform_variables_source"]["tf_var_file_paths"] = json!([]);
+    let id = server
+        .create(
+            &format!("/api/environment/{environment}/terraform"),
+            service,
+        )
+        .await;
+    let path = format!("/api/terraform/{id}/terraformResources");
+    let before = server.get(&path).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.body);
+    assert_eq!(before.body["results"], json!([]));
+
+    server
+        .post(&format!("/api/terraform/{id}/deploy"), json!({}))
+        .await;
+    let status = server.settled(&format!("/api/terraform/{id}/status")).await;
+    assert_eq!(status["state"], "DEPLOYED", "{status}");
+    let after = server.get(&path).await;
+    let resources = after.body["results"].as_array().unwrap();
+    assert_eq!(resources.len(), 2, "{}", after.body);
+    assert_eq!(resources[0]["address"], "aws_s3_bucket.assets");
+    assert_eq!(resources[0]["provider"], "aws");
+    assert_eq!(resources[0]["mode"], "managed");
+    assert_eq!(
+        resources[0]["attributes"],
+        json!({"bucket": "shop-assets", "force_destroy": true})
+    );
+    assert_eq!(resources[1]["address"], "data.aws_region.current");
+    assert_eq!(resources[1]["mode"], "data");
+}

@@ -1,7 +1,10 @@
 //! A terraform service's files read from its repository:
 //! `POST /organization/{id}/listTfVarsFilesFromGitRepo`, every `.tfvars` file (under
-//! `root_path`) with its values, and `…/parseTerraformVariablesFromGitRepo`, the `variable`
-//! blocks its module (the `.tf` files of `root_path`) declares. Both parsed as HCL.
+//! `root_path`) with its values, `…/parseTerraformVariablesFromGitRepo`, the `variable` blocks
+//! its module (the `.tf` files of `root_path`) declares, and
+//! `GET /terraform/{id}/terraformResources`, the `resource` and `data` blocks of the module at
+//! the commit last deployed: the engine simulates the apply, so what it made is what the module
+//! declares, with the attributes its blocks set. All parsed as HCL.
 //!
 //! Reading the variables of any repository is what creating a terraform service from it allows
 //! (WRITE); a caller who may only read reads those of the repositories its organization's
@@ -12,8 +15,8 @@ use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::paths;
 use platform_api::{
-    List, ServiceType, TerraformVariableDefinition, TerraformVariableParsingRequest, TfVarsFile,
-    TfVarsListingRequest,
+    List, ServiceType, TerraformResource, TerraformResourceMode, TerraformServices,
+    TerraformVariableDefinition, TerraformVariableParsingRequest, TfVarsFile, TfVarsListingRequest,
 };
 use uuid::Uuid;
 
@@ -22,6 +25,7 @@ use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::git;
 use crate::routes::organization::git_repositories::readable_repository;
 use crate::routes::own_organization;
+use crate::routes::services::records::find;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 
@@ -43,6 +47,14 @@ pub fn register(routes: &mut RouteTable) {
             .body::<TerraformVariableParsingRequest>()
             .answers_list_of::<TerraformVariableDefinition>(StatusCode::OK),
         parse_terraform_variables,
+    );
+    routes.add(
+        Method::GET,
+        paths::TERRAFORM_RESOURCES,
+        Permission::Read,
+        Doc::new("The resources of a terraform service's last deployment")
+            .answers_list_of::<TerraformResource>(StatusCode::OK),
+        terraform_resources,
     );
 }
 
@@ -127,14 +139,82 @@ async fn parse_terraform_variables(
     Ok(Json(List::new(variables)))
 }
 
-/// The `variable` blocks of the file `source`, in its order.
-fn declared_variables(source: &str, content: &str) -> ApiResult<Vec<TerraformVariableDefinition>> {
-    let body = hcl::parse(content).map_err(|error| {
+async fn terraform_resources(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<TerraformResource>>> {
+    let (record, _) = find::<TerraformServices>(&state, &caller, id).await?;
+    let repository = record.terraform_files_source.git.git_repository;
+    let (Some(commit), Some(deployed_at)) = (
+        repository.deployed_commit_id.clone(),
+        repository.deployed_commit_date,
+    ) else {
+        return Ok(Json(List::new(Vec::new())));
+    };
+    let path = state.engine.repositories.local(&repository.url)?;
+    let files = tokio::task::spawn_blocking(move || {
+        git::terraform_files(&path, Some(&commit), repository.root_path.as_deref())
+    })
+    .await
+    .map_err(ApiError::internal)??;
+    let mut resources = Vec::new();
+    for (source, content) in files {
+        let body = parse(&source, &content)?;
+        for block in body.blocks() {
+            let mode = match block.identifier() {
+                "resource" => TerraformResourceMode::Managed,
+                "data" => TerraformResourceMode::Data,
+                _ => continue,
+            };
+            let [kind, name] = block.labels() else {
+                continue;
+            };
+            let (kind, name) = (kind.as_str(), name.as_str());
+            let address = match mode {
+                TerraformResourceMode::Data => format!("data.{kind}.{name}"),
+                _ => format!("{kind}.{name}"),
+            };
+            let attributes = block
+                .body()
+                .attributes()
+                .filter_map(|attribute| {
+                    let value = hcl::Value::from(attribute.expr().clone());
+                    Some((
+                        attribute.key().to_string(),
+                        serde_json::to_value(value).ok()?,
+                    ))
+                })
+                .collect();
+            resources.push(TerraformResource {
+                // The same resource of the same service, the same id at every read.
+                id: Uuid::new_v5(&id, address.as_bytes()),
+                resource_type: kind.to_string(),
+                name: name.to_string(),
+                provider: kind.split('_').next().unwrap_or(kind).to_string(),
+                address,
+                mode,
+                attributes,
+                extracted_at: deployed_at,
+            });
+        }
+    }
+    Ok(Json(List::new(resources)))
+}
+
+/// The file `source` as HCL, or a 400 saying where it is not.
+fn parse(source: &str, content: &str) -> ApiResult<hcl::Body> {
+    hcl::parse(content).map_err(|error| {
         ApiError::unanswerable(
             "TERRAFORM_NOT_HCL",
             format!("{source} is not valid HCL: {error}"),
         )
-    })?;
+    })
+}
+
+/// The `variable` blocks of the file `source`, in its order.
+fn declared_variables(source: &str, content: &str) -> ApiResult<Vec<TerraformVariableDefinition>> {
+    let body = parse(source, content)?;
     body.blocks()
         .filter(|block| block.identifier() == "variable")
         .filter_map(|block| {

@@ -69,8 +69,15 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
-        {move || (addressed.kind() == Some(ServiceType::Application))
-            .then(|| service.get().map(|application| view! { <Contributors application/> }))}
+        {move || match (addressed.kind(), service.get()) {
+            (Some(ServiceType::Application), Some(application)) => {
+                Some(view! { <Contributors application/> }.into_any())
+            }
+            (Some(ServiceType::Terraform), Some(terraform)) => {
+                Some(view! { <TerraformResources terraform/> }.into_any())
+            }
+            _ => None,
+        }}
         <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
@@ -107,6 +114,32 @@ fn Contributors(application: uuid::Uuid) -> impl IntoView {
                         }
                     }).collect_view()}
                 </ul>
+            })}
+        </section>
+    }
+}
+
+/// What the terraform service's last deployment made (and read: data sources).
+#[component]
+fn TerraformResources(terraform: uuid::Uuid) -> impl IntoView {
+    let api = use_api();
+    let resources = resource(move || async move { api.terraform_resources(terraform).await });
+    view! {
+        <section class="card" aria-labelledby="resources-title">
+            <h2 id="resources-title">"Resources"</h2>
+            {loaded(resources, 2, |resources| if resources.is_empty() {
+                view! { <p class="muted">"None yet: the resources show once the service is deployed."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="plain-list">
+                        {resources.into_iter().map(|made| view! {
+                            <li>
+                                <code>{made.address}</code> " "
+                                <span class="muted">{made.mode.label()}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
             })}
         </section>
     }
