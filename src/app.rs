@@ -35,6 +35,7 @@ use crate::routes::organization::project::environment::service::deployments::Ser
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::monitoring::ServiceMonitoring;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
+use crate::routes::organization::project::environment::service::repository_cards::LoadRepositoryCards;
 use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::environment::service::{
@@ -266,6 +267,22 @@ mod auto_deploy {
     }
 }
 
+/// What an overview reads of a service's repository (contributors, terraform resources), fetched
+/// once the overview is drawn: no part of the service group every page of a service loads.
+mod repository_cards {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+    use platform_api::ServiceType;
+    use uuid::Uuid;
+
+    use crate::routes::organization::project::environment::service::repository_cards::cards_of;
+
+    #[wasm_split(repository_cards, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn repository_cards(kind: ServiceType, id: Uuid) -> Result<AnyView, SplitLoaderError> {
+        Ok(cards_of(kind, id))
+    }
+}
+
 /// What is unwell in the organization or an environment, fetched once their page is drawn, with
 /// the monitoring pages (whose code it shares, and which the console fetches after sign-in
 /// anyway, `state::prefetch`): a group of its own made the loader of every page larger.
@@ -363,6 +380,9 @@ pub fn App() -> impl IntoView {
     provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
     provide_context(LoadUnwell(|org, scope| {
         Box::pin(unwell_panel::unwell_panel(org, scope))
+    }));
+    provide_context(LoadRepositoryCards(|kind, id| {
+        Box::pin(repository_cards::repository_cards(kind, id))
     }));
     provide_context(StopAutoDeploy(|api, kind, id| {
         Box::pin(async move {

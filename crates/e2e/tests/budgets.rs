@@ -89,14 +89,6 @@ const GIT_PICKERS: Exception = Exception {
     why: "the repository fields' pickers and the module's variables, 754,650 → 769,135 B",
 };
 
-/// An application's overview shows who committed to its repository
-/// (`GET /application/{id}/contributor`, issue 61): the service group, which its overview and
-/// deployments share, 561,672 → 565,781 B.
-const CONTRIBUTORS: Exception = Exception {
-    bytes: 5_000,
-    why: "an application's contributors on its overview, 561,672 → 565,781 B",
-};
-
 const fn route(
     name: &'static str,
     pages: &'static [&'static str],
@@ -272,8 +264,7 @@ const ROUTES: &[Route] = &[
         &["shell_page", "service_layout_page", "service_overview_page"],
         565_000,
         SERVICE,
-    )
-    .except(CONTRIBUTORS),
+    ),
     route(
         "service deployments",
         &[
@@ -283,8 +274,7 @@ const ROUTES: &[Route] = &[
         ],
         565_000,
         SERVICE,
-    )
-    .except(CONTRIBUTORS),
+    ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],

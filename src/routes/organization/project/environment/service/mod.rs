@@ -16,6 +16,7 @@ mod links;
 pub mod logs;
 pub mod monitoring;
 pub mod overview;
+pub mod repository_cards;
 mod restrictions;
 pub mod settings;
 pub mod variables;

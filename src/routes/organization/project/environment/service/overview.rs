@@ -20,6 +20,7 @@ use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
 use super::facts::Facts;
 use super::links::ServiceLinks;
+use super::repository_cards::RepositoryCards;
 use super::{no_service, use_addressed_service, AddressedService};
 
 #[component]
@@ -69,15 +70,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
-        {move || match (addressed.kind(), service.get()) {
-            (Some(ServiceType::Application), Some(application)) => {
-                Some(view! { <Contributors application/> }.into_any())
-            }
-            (Some(ServiceType::Terraform), Some(terraform)) => {
-                Some(view! { <TerraformResources terraform/> }.into_any())
-            }
-            _ => None,
-        }}
+        {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <RepositoryCards kind id/> })}
         <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
@@ -88,59 +81,6 @@ pub fn ServiceOverview() -> impl IntoView {
         <section class="card" aria-labelledby="log-title">
             <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}
-        </section>
-    }
-}
-
-/// Who committed to the application's repository, from its commits.
-#[component]
-fn Contributors(application: uuid::Uuid) -> impl IntoView {
-    let api = use_api();
-    let contributors = resource(move || async move { api.contributors(application).await });
-    view! {
-        <section class="card" aria-labelledby="contributors-title">
-            <h2 id="contributors-title">"Contributors"</h2>
-            {loaded(contributors, 2, |people| view! {
-                <ul class="plain-list">
-                    {people.into_iter().map(|person| {
-                        let name = person.full_name();
-                        view! {
-                            <li>
-                                {name} " "
-                                {person.updated_at.map(|at| view! {
-                                    <span class="muted">"last commit " <RelativeTime at/></span>
-                                })}
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
-            })}
-        </section>
-    }
-}
-
-/// What the terraform service's last deployment made (and read: data sources).
-#[component]
-fn TerraformResources(terraform: uuid::Uuid) -> impl IntoView {
-    let api = use_api();
-    let resources = resource(move || async move { api.terraform_resources(terraform).await });
-    view! {
-        <section class="card" aria-labelledby="resources-title">
-            <h2 id="resources-title">"Resources"</h2>
-            {loaded(resources, 2, |resources| if resources.is_empty() {
-                view! { <p class="muted">"None yet: the resources show once the service is deployed."</p> }.into_any()
-            } else {
-                view! {
-                    <ul class="plain-list">
-                        {resources.into_iter().map(|made| view! {
-                            <li>
-                                <code>{made.address}</code> " "
-                                <span class="muted">{made.mode.label()}</span>
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                }.into_any()
-            })}
         </section>
     }
 }

@@ -1,0 +1,102 @@
+//! What an application's or a terraform service's overview reads of its repository: who
+//! committed to it (`Contributors`), what the last deployment made (`TerraformResources`). Their
+//! code is fetched after the overview's first paint, behind the split point `app.rs` provides
+//! (`LoadRepositoryCards`): every page of a service loads the service's group, and these cards
+//! are the overview's alone.
+
+use futures::future::BoxFuture;
+use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
+use platform_api::{ServiceType, WireEnum};
+use uuid::Uuid;
+
+use crate::api::use_api;
+use crate::components::after_first_paint::AfterFirstPaint;
+use crate::components::loaded::loaded;
+use crate::components::relative_time::RelativeTime;
+use crate::state::polling::page_visible;
+use crate::state::resource::resource;
+
+/// Fetches the cards' module and builds a kind's cards from it (`cards_of`).
+#[derive(Clone, Copy)]
+pub struct LoadRepositoryCards(
+    pub fn(ServiceType, Uuid) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+);
+
+/// The cards of the service's kind, once the overview is drawn; nothing when their code cannot
+/// be fetched (they add to the page, they are not the page).
+#[component]
+pub fn RepositoryCards(kind: ServiceType, id: Uuid) -> impl IntoView {
+    let load = use_context::<LoadRepositoryCards>();
+    let wanted = matches!(kind, ServiceType::Application | ServiceType::Terraform);
+    view! {
+        <AfterFirstPaint ready=page_visible()>
+            {move || load.filter(|_| wanted).map(|LoadRepositoryCards(load)| {
+                let cards = Suspend::new(async move { load(kind, id).await.unwrap_or_else(|_| ().into_any()) });
+                view! { <Suspense>{cards}</Suspense> }
+            })}
+        </AfterFirstPaint>
+    }
+}
+
+/// The cards of a kind that has them.
+pub fn cards_of(kind: ServiceType, id: Uuid) -> AnyView {
+    match kind {
+        ServiceType::Application => view! { <Contributors application=id/> }.into_any(),
+        ServiceType::Terraform => view! { <TerraformResources terraform=id/> }.into_any(),
+        _ => ().into_any(),
+    }
+}
+
+/// Who committed to the application's repository, from its commits.
+#[component]
+pub fn Contributors(application: Uuid) -> impl IntoView {
+    let api = use_api();
+    let contributors = resource(move || async move { api.contributors(application).await });
+    view! {
+        <section class="card" aria-labelledby="contributors-title">
+            <h2 id="contributors-title">"Contributors"</h2>
+            {loaded(contributors, 2, |people| view! {
+                <ul class="plain-list">
+                    {people.into_iter().map(|person| {
+                        let name = person.full_name();
+                        view! {
+                            <li>
+                                {name} " "
+                                {person.updated_at.map(|at| view! {
+                                    <span class="muted">"last commit " <RelativeTime at/></span>
+                                })}
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            })}
+        </section>
+    }
+}
+
+/// What the terraform service's last deployment made (and read: data sources).
+#[component]
+pub fn TerraformResources(terraform: Uuid) -> impl IntoView {
+    let api = use_api();
+    let resources = resource(move || async move { api.terraform_resources(terraform).await });
+    view! {
+        <section class="card" aria-labelledby="resources-title">
+            <h2 id="resources-title">"Resources"</h2>
+            {loaded(resources, 2, |resources| if resources.is_empty() {
+                view! { <p class="muted">"None yet: the resources show once the service is deployed."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="plain-list">
+                        {resources.into_iter().map(|made| view! {
+                            <li>
+                                <code>{made.address}</code> " "
+                                <span class="muted">{made.mode.label()}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            })}
+        </section>
+    }
+}
