@@ -84,8 +84,15 @@ async fn a_chosen_commit_is_deployed_from_the_list() -> anyhow::Result<()> {
         .await?;
     assert!(!deployed.contains("Deploy\n"), "{deployed}");
 
-    // A repository this server cannot read gives its reason instead of a list.
+    // A repository this server cannot read gives its reason instead of a list, on the
+    // overview's contributors as a note, not an error to retry.
     browser.open(&place.service_page(&remote)).await?;
+    browser
+        .wait_for_text(
+            "[aria-labelledby=contributors-title] p.muted",
+            "cannot reach the repository",
+        )
+        .await?;
     browser.click_button("Deploy a commit…").await?;
     browser
         .wait_for_text("dialog[open]", "cannot reach the repository")

@@ -10,7 +10,7 @@ use leptos::wasm_split::SplitLoaderError;
 use platform_api::{ServiceType, WireEnum};
 use uuid::Uuid;
 
-use crate::api::use_api;
+use crate::api::{use_api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
@@ -39,6 +39,15 @@ pub fn RepositoryCards(kind: ServiceType, id: Uuid) -> impl IntoView {
     }
 }
 
+/// A read of the service's repository, where a repository the platform cannot read (a 400: out
+/// of its reach, a branch gone) is a fact to say about the service, not a failed read to retry.
+fn readable<T>(read: Result<T, ApiError>) -> Result<Result<T, String>, ApiError> {
+    match read {
+        Err(ApiError::Invalid { message, .. }) => Ok(Err(message)),
+        other => other.map(Ok),
+    }
+}
+
 /// The cards of a kind that has them.
 pub fn cards_of(kind: ServiceType, id: Uuid) -> AnyView {
     match kind {
@@ -52,11 +61,14 @@ pub fn cards_of(kind: ServiceType, id: Uuid) -> AnyView {
 #[component]
 pub fn Contributors(application: Uuid) -> impl IntoView {
     let api = use_api();
-    let contributors = resource(move || async move { api.contributors(application).await });
+    let contributors =
+        resource(move || async move { readable(api.contributors(application).await) });
     view! {
         <section class="card" aria-labelledby="contributors-title">
             <h2 id="contributors-title">"Contributors"</h2>
-            {loaded(contributors, 2, |people| view! {
+            {loaded(contributors, 2, |people| match people {
+                Err(why) => view! { <p class="muted">{why}</p> }.into_any(),
+                Ok(people) => view! {
                 <ul class="plain-list">
                     {people.into_iter().map(|person| {
                         let name = person.full_name();
@@ -70,6 +82,7 @@ pub fn Contributors(application: Uuid) -> impl IntoView {
                         }
                     }).collect_view()}
                 </ul>
+            }.into_any(),
             })}
         </section>
     }
@@ -79,14 +92,17 @@ pub fn Contributors(application: Uuid) -> impl IntoView {
 #[component]
 pub fn TerraformResources(terraform: Uuid) -> impl IntoView {
     let api = use_api();
-    let resources = resource(move || async move { api.terraform_resources(terraform).await });
+    let resources =
+        resource(move || async move { readable(api.terraform_resources(terraform).await) });
     view! {
         <section class="card" aria-labelledby="resources-title">
             <h2 id="resources-title">"Resources"</h2>
-            {loaded(resources, 2, |resources| if resources.is_empty() {
+            {loaded(resources, 2, |resources| match resources {
+                Err(why) => view! { <p class="muted">{why}</p> }.into_any(),
+                Ok(resources) if resources.is_empty() => {
                 view! { <p class="muted">"None yet: the resources show once the service is deployed."</p> }.into_any()
-            } else {
-                view! {
+            }
+                Ok(resources) => view! {
                     <ul class="plain-list">
                         {resources.into_iter().map(|made| view! {
                             <li>
