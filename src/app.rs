@@ -277,7 +277,12 @@ mod repository_cards {
 
     use crate::routes::organization::project::environment::service::repository_cards::cards_of;
 
-    #[wasm_split(repository_cards, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(
+        repository_cards,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_repository_cards)
+    )]
     pub fn repository_cards(kind: ServiceType, id: Uuid) -> Result<AnyView, SplitLoaderError> {
         Ok(cards_of(kind, id))
     }
@@ -377,7 +382,13 @@ pub fn App() -> impl IntoView {
         Box::pin(palette::palette_dialog(opened))
     }));
     provide_context(LoadReview(|shown| Box::pin(review::review(shown))));
-    provide_context(PreloadEveryPage(|| Box::pin(preload_every_page())));
+    provide_context(PreloadEveryPage(|| {
+        Box::pin(async {
+            preload_every_page().await;
+            // The overview's cards, fetched after its first paint, are prefetched like a page.
+            let _ = repository_cards::preload_repository_cards().await;
+        })
+    }));
     provide_context(LoadUnwell(|org, scope| {
         Box::pin(unwell_panel::unwell_panel(org, scope))
     }));

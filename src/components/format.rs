@@ -127,7 +127,7 @@ pub fn cluster_machines(cluster: &platform_api::Cluster) -> String {
 mod tests {
     use super::*;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_clusters_machines_read_as_counts_of_a_type() {
         let cluster: platform_api::Cluster = serde_json::from_value(serde_json::json!({
             "id": uuid::Uuid::nil(), "created_at": "2026-01-01T00:00:00Z",

@@ -73,10 +73,11 @@ const CATALOG_FROM_THE_API: Exception = Exception {
 /// the shell: with the credentials, regions and general settings pages (2026-12-05) the main
 /// module and the shell, which every page loads, grew 1.7 KB (their routes, the settings' two new
 /// tabs, the shared types), and alerts, 1.6 KB under its ceiling, went 533,426 → 535,157 B.
+/// Then (issue 61) the overview's repository cards' loader and prefetch and the shared types of
+/// the pickers and machines: → 537,304 B.
 const MAIN_MODULE_GROWTH: Exception = Exception {
-    bytes: 2_000,
-    why:
-        "the main module and shell grew with three new pages' routes and tabs, 533,426 → 535,157 B",
+    bytes: 4_000,
+    why: "the main module and shell grew with three new pages' routes and tabs, 533,426 → 535,157 B, and the repository cards' loader, → 537,304 B",
 };
 
 /// The repository fields offer what the platform lists (2026-12-05): the repositories of the

@@ -125,10 +125,42 @@ pub fn GitRepositoryFields(
 type GitTokenChoices = LocalResource<Result<Vec<GitToken>, ApiError>>;
 
 /// What the forms under the caller choose among, read once: the organization's groups and git
-/// tokens. A page whose form is built again (with a saved record) does not read them again.
+/// tokens, and the repositories listed. A page whose form is built again (with a saved record)
+/// does not read them again.
 pub fn provide_form_choices(org: Uuid) {
     runtime::provide_group_choices(org);
     provide_context(read_git_tokens(org));
+    provide_context(RepositoryLists::default());
+}
+
+/// The repositories listed for this page, by code host and git token, once read.
+#[derive(Clone, Copy, Default)]
+struct RepositoryLists(StoredValue<Vec<Listed>>);
+
+/// The repositories one code host's account or git token listed.
+struct Listed {
+    host: GitProvider,
+    token: Option<Uuid>,
+    repositories: Vec<HostedRepository>,
+}
+
+impl RepositoryLists {
+    fn get(&self, host: GitProvider, token: Option<Uuid>) -> Option<Vec<HostedRepository>> {
+        self.0.with_value(|lists| {
+            let found = lists.iter().find(|l| l.host == host && l.token == token);
+            found.map(|listed| listed.repositories.clone())
+        })
+    }
+
+    fn keep(&self, host: GitProvider, token: Option<Uuid>, repositories: &[HostedRepository]) {
+        self.0.update_value(|lists| {
+            lists.push(Listed {
+                host,
+                token,
+                repositories: repositories.to_vec(),
+            })
+        });
+    }
 }
 
 /// What the repository fields suggest, read from the platform: the repositories the chosen git
@@ -145,6 +177,7 @@ struct Suggestions {
 impl Suggestions {
     fn read(org: Uuid, git: GitFields) -> Self {
         let api = use_api();
+        let lists = use_context::<RepositoryLists>();
         let query = move || RepositoryQuery {
             name: None,
             git_token_id: git.git_token.get().parse().ok(),
@@ -152,15 +185,25 @@ impl Suggestions {
         let repositories = resource(move || {
             let (host, query) = (git.provider.get(), query());
             async move {
+                let token = query.git_token_id;
+                if let Some(listed) = lists.and_then(|lists| lists.get(host, token)) {
+                    return listed;
+                }
                 // Without a token, only a code host with an account connected lists.
-                if query.git_token_id.is_none() {
-                    let accounts = api.git_accounts(org).await.unwrap_or_default();
+                if token.is_none() {
+                    let Ok(accounts) = api.git_accounts(org).await else {
+                        return Vec::new();
+                    };
                     if !accounts.iter().any(|account| account.name == host.as_str()) {
+                        lists.inspect(|lists| lists.keep(host, token, &[]));
                         return Vec::new();
                     }
                 }
-                let listed = api.hosted_repositories(org, host, query).await;
-                listed.unwrap_or_default()
+                let Ok(listed) = api.hosted_repositories(org, host, query).await else {
+                    return Vec::new();
+                };
+                lists.inspect(|lists| lists.keep(host, token, &listed));
+                listed
             }
         });
         // The repository picked from the list, by its name there: branches and folders are
