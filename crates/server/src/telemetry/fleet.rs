@@ -13,11 +13,14 @@ use uuid::Uuid;
 use super::model::{Load, Seed, MIB};
 use crate::store::runs::{ActionRow, ServiceRow};
 
-/// The nodes of the cluster the fleet runs on: how many (its `max_running_nodes`, the most its
-/// node autoscaler runs; when it starts them is not simulated), each of its instance type's
-/// cores and memory. The scheduler places nothing asking more than a node has.
+/// The nodes of the cluster the fleet runs on, each of its instance type's cores and memory:
+/// `at_least` always run (its `min_running_nodes`), and the node autoscaler adds more, up to
+/// `count` (its `max_running_nodes`), as a service's instances need room. A service's instances
+/// fill a node before the next; one past the last node's room, or asking more than a node has,
+/// is never scheduled. Each service is placed as if alone on the nodes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Nodes {
+    pub at_least: u32,
     pub count: u32,
     pub cores: f64,
     pub memory_mib: f64,
@@ -34,17 +37,43 @@ impl Nodes {
             .and_then(|name| listed.iter().find(|machine| machine.name == name))
             .or_else(|| cluster.cloud_provider.default_instance_type());
         let (cores, memory_gb) = machine.map_or((16, 64), |m| (m.cpu, m.ram_in_gb));
+        let count = cluster.max_running_nodes.max(1);
         Nodes {
-            count: cluster.max_running_nodes.max(1),
+            at_least: cluster.min_running_nodes.clamp(1, count),
+            count,
             cores: f64::from(cores),
             memory_mib: f64::from(memory_gb) * 1024.0,
         }
     }
 
-    /// The name of the node a pod runs on, chosen by `seed` among the cluster's.
-    fn name(&self, seed: Seed) -> String {
-        let index = seed.bits() % u64::from(self.count);
-        format!("ip-10-0-{}-{}.ec2.internal", index / 200, 10 + index % 200)
+    /// Where the instance `index` of a service asking `cpu` and `memory` runs: the node's name,
+    /// or, past the last node's room, what it lacks. The nodes always running take the first
+    /// instances (from one `seed` picks), the ones the autoscaler adds the rest.
+    fn place(&self, index: u32, cpu: f64, memory: f64, seed: Seed) -> Result<String, &'static str> {
+        let short_of = if cpu / self.cores >= memory / self.memory_mib {
+            "cpu"
+        } else {
+            "memory"
+        };
+        let per_node = (self.cores / cpu.max(f64::MIN_POSITIVE))
+            .min(self.memory_mib / memory.max(f64::MIN_POSITIVE))
+            .floor();
+        if per_node < 1.0 {
+            return Err(short_of);
+        }
+        let slot = u64::from(index) / per_node.min(f64::from(u32::MAX)) as u64;
+        let node = match slot {
+            slot if slot >= u64::from(self.count) => return Err(short_of),
+            slot if slot < u64::from(self.at_least) => {
+                seed.bits().wrapping_add(slot) % u64::from(self.at_least)
+            }
+            slot => slot,
+        };
+        Ok(format!(
+            "ip-10-0-{}-{}.ec2.internal",
+            node / 200,
+            10 + node % 200
+        ))
     }
 }
 /// Seconds from a container's start until its readiness probe first passes.
@@ -488,16 +517,7 @@ fn pods(
     let resources = &run.resources;
     let seed = Seed::of(run.deployment_id);
     let template = generated(seed, 10);
-    let fate = if resources.cpu > nodes.cores || resources.memory > nodes.memory_mib {
-        Fate::Unschedulable {
-            nodes: nodes.count,
-            short_of: if resources.cpu > nodes.cores {
-                "cpu"
-            } else {
-                "memory"
-            },
-        }
-    } else {
+    let fate = {
         let needed = load.memory_needed(resources.min_instances.max(1));
         if needed > resources.memory {
             Fate::OutOfMemory {
@@ -515,6 +535,16 @@ fn pods(
         } else {
             name_seed
         };
+        let (fate, node) = match nodes.place(index, resources.cpu, resources.memory, seed) {
+            Ok(node) => (fate, Some(node)),
+            Err(short_of) => (
+                Fate::Unschedulable {
+                    nodes: nodes.count,
+                    short_of,
+                },
+                None,
+            ),
+        };
         Pod {
             name: if stateful {
                 format!("{workload}-{index}")
@@ -525,13 +555,7 @@ fn pods(
             from,
             to,
             fate,
-            node: match fate {
-                Fate::Unschedulable { .. } => None,
-                _ => Some(nodes.name(Seed::of(Uuid::from_u64_pair(
-                    from.to_bits(),
-                    u64::from(index),
-                )))),
-            },
+            node,
         }
     };
     // Pulled and started a few seconds after the run began, or after the decision that wants it.

@@ -640,6 +640,32 @@ async fn a_service_asking_more_than_the_clusters_machines_have_is_never_schedule
         .iter()
         .any(|event| event["reason"] == "Scheduled");
     assert!(scheduled, "{}", events.body);
+
+    // On one node of 8 GB, the first instance of 6 GiB fits and the second finds no room.
+    let edited = server
+        .put(
+            &format!("/api/organization/{org}/cluster/{small}"),
+            json!({"name": "small", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "instance_type": "t3a.large", "min_running_nodes": 1, "max_running_nodes": 1}),
+        )
+        .await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.body);
+    let events = server
+        .get(&format!("/api/cluster/{small}/events?{query}"))
+        .await;
+    let results = events.body["results"].as_array().unwrap();
+    assert!(
+        results.iter().any(|event| event["reason"] == "Scheduled"),
+        "{}",
+        events.body
+    );
+    assert!(
+        results
+            .iter()
+            .any(|event| event["message"] == "0/1 nodes are available: 1 Insufficient memory."),
+        "{}",
+        events.body
+    );
 }
 
 #[tokio::test]
