@@ -76,6 +76,13 @@ impl Api {
             .await
     }
 
+    /// The environment as Terraform manifests (`main.tf`): its services and variables, each
+    /// secret an input variable to give, never its value.
+    pub async fn terraform_export(&self, environment_id: Uuid) -> Result<String, ApiError> {
+        self.get_text(&paths::ENVIRONMENT_TERRAFORM_EXPORT.at(&[environment_id]))
+            .await
+    }
+
     pub async fn delete_environment(&self, environment_id: Uuid) -> Result<(), ApiError> {
         self.delete(&environment_path(environment_id)).await
     }

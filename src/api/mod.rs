@@ -103,6 +103,13 @@ impl Api {
         self.send(Method::POST, path, Some(body)).await
     }
 
+    /// A POST whose answer is text, not JSON (a chart's values), as it came.
+    pub async fn post_text<B: Serialize>(&self, path: &str, body: &B) -> Result<String, ApiError> {
+        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let bytes = self.send_body(Method::POST, path, Some(body)).await?;
+        String::from_utf8(bytes).map_err(|error| ApiError::Decode(error.to_string()))
+    }
+
     pub async fn put<B: Serialize, T: DeserializeOwned>(
         &self,
         path: &str,

@@ -1,5 +1,8 @@
 use platform_api::paths;
-use platform_api::{ContainerRegistry, ContainerRegistryRequest, ImageVersions, List};
+use platform_api::{
+    ContainerRegistry, ContainerRegistryRequest, ImageVersions, List, ServiceState, StateTone,
+};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Api, ApiError};
@@ -13,6 +16,29 @@ impl Api {
         let list: List<ContainerRegistry> =
             self.get(&paths::CONTAINER_REGISTRIES.at(&[org])).await?;
         Ok(list.results)
+    }
+
+    /// How many of the containers taking their image from the registry failed their last
+    /// action, and how many there are.
+    pub async fn registry_container_failures(
+        &self,
+        org: Uuid,
+        registry: Uuid,
+    ) -> Result<(usize, usize), ApiError> {
+        /// What the count reads of a container's status.
+        #[derive(Deserialize)]
+        struct ContainerState {
+            state: ServiceState,
+        }
+        let list: List<ContainerState> = self
+            .get(&paths::CONTAINER_REGISTRY_STATUSES.at(&[org, registry]))
+            .await?;
+        let failed = list
+            .results
+            .iter()
+            .filter(|status| status.state.tone() == StateTone::Failure)
+            .count();
+        Ok((failed, list.results.len()))
     }
 
     /// The registry's images with their tags, to pick from.

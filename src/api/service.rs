@@ -5,11 +5,11 @@ use futures::FutureExt;
 use platform_api::paths;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Contributor,
-    Credentials, Database, DatabaseVersion, DeployRequest, DeploymentHistoryEntry,
-    DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource, HelmRequest, HelmService,
-    HistoryOutcome, InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest,
-    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
-    TerraformService,
+    Credentials, Database, DatabaseConfiguration, DatabaseVersion, DeployRequest,
+    DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource,
+    HelmDefaultValuesRequest, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job,
+    JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
+    TerraformDeployAction, TerraformRequest, TerraformResource, TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -348,6 +348,27 @@ impl Api {
     pub async fn master_credentials(&self, database_id: Uuid) -> Result<Credentials, ApiError> {
         self.get(&paths::DATABASE_CREDENTIALS.at(&[database_id]))
             .await
+    }
+
+    /// The chart's own values (its `values.yaml`), to start a helm service's overrides from.
+    pub async fn helm_default_values(
+        &self,
+        environment_id: Uuid,
+        chart: &HelmDefaultValuesRequest,
+    ) -> Result<String, ApiError> {
+        self.post_text(&paths::HELM_DEFAULT_VALUES.at(&[environment_id]), chart)
+            .await
+    }
+
+    /// The types, versions and modes a new database of the environment may run.
+    pub async fn database_configurations(
+        &self,
+        environment_id: Uuid,
+    ) -> Result<Vec<DatabaseConfiguration>, ApiError> {
+        let list: List<DatabaseConfiguration> = self
+            .get(&paths::DATABASE_CONFIGURATIONS.at(&[environment_id]))
+            .await?;
+        Ok(list.results)
     }
 
     /// The versions a database may be changed to, as the platform says.

@@ -51,6 +51,69 @@ pub struct DatabaseVersion {
     pub name: String,
 }
 
+/// The types, versions and modes an environment's new databases may run
+/// (`GET /environment/{id}/databaseConfiguration`): a version is listed once per mode it runs in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DatabaseConfiguration {
+    #[serde(default)]
+    pub database_type: Option<DatabaseType>,
+    #[serde(default)]
+    pub version: Vec<DatabaseVersionMode>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DatabaseVersionMode {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub supported_mode: Option<DatabaseMode>,
+}
+
+impl DatabaseConfiguration {
+    /// What this platform runs: every version of each type, in either mode.
+    pub fn every() -> Vec<DatabaseConfiguration> {
+        DatabaseType::ALL
+            .iter()
+            .map(|&database_type| DatabaseConfiguration {
+                database_type: Some(database_type),
+                version: database_type
+                    .versions()
+                    .iter()
+                    .flat_map(|name| {
+                        [DatabaseMode::Container, DatabaseMode::Managed].map(|mode| {
+                            DatabaseVersionMode {
+                                name: name.to_string(),
+                                supported_mode: Some(mode),
+                            }
+                        })
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The versions listed for `database_type` in `mode`, in their order.
+    pub fn versions_of(
+        listed: &[DatabaseConfiguration],
+        database_type: DatabaseType,
+        mode: DatabaseMode,
+    ) -> Vec<String> {
+        listed
+            .iter()
+            .filter(|configuration| configuration.database_type == Some(database_type))
+            .flat_map(|configuration| &configuration.version)
+            .filter(|version| {
+                version
+                    .supported_mode
+                    .is_none_or(|supported| supported == mode)
+            })
+            .map(|version| version.name.clone())
+            .collect()
+    }
+}
+
 /// A version's numbers, for comparing versions ("8.4" after "8.0", "16" after "9").
 fn version_numbers(version: &str) -> Vec<u32> {
     version

@@ -107,11 +107,32 @@ struct HelmSourceRequestForms {
     helm_repository: Option<DocumentHelmRepositorySource>,
 }
 
-#[derive(Deserialize)]
-struct DocumentHelmRepositorySource {
-    repository: Uuid,
-    chart_name: String,
-    chart_version: String,
+/// A chart of a helm repository, as the production document names it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DocumentHelmRepositorySource {
+    pub repository: Uuid,
+    pub chart_name: String,
+    pub chart_version: String,
+}
+
+/// Body of `POST /environment/{id}/helmDefaultValues`: the chart whose `values.yaml` to read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HelmDefaultValuesRequest {
+    pub source: HelmChartSource,
+}
+
+/// Where a chart is, in the document's words: a git repository (its `root_path` the chart's
+/// directory) or a helm repository.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct HelmChartSource {
+    #[serde(default)]
+    pub git_repository: Option<GitRepositoryRequest>,
+    #[serde(default)]
+    pub helm_repository: Option<DocumentHelmRepositorySource>,
 }
 
 impl From<HelmSourceRequestForms> for HelmSourceRequest {

@@ -178,6 +178,10 @@ pub const QUEUED_CANCEL: Template =
     Template("/deploymentQueue/{deployment_request_id}/cancelDeployment");
 pub const DATABASE_CREDENTIALS: Template = Template("/database/{database_id}/masterCredentials");
 pub const DATABASE_VERSIONS: Template = Template("/database/{database_id}/version");
+pub const HELM_DEFAULT_VALUES: Template =
+    Template("/environment/{environment_id}/helmDefaultValues");
+pub const DATABASE_CONFIGURATIONS: Template =
+    Template("/environment/{environment_id}/databaseConfiguration");
 pub const DATABASE_BACKUPS: Template = Template("/database/{database_id}/backup");
 pub const VARIABLES: Template = Template("/variable");
 pub const VARIABLES_IMPORT: Template = Template("/variable/import");
@@ -188,6 +192,8 @@ pub const VARIABLE_OVERRIDE: Template = Template("/variable/{variable_id}/overri
 pub const ORGANIZATION_ALERT_RECEIVERS: Template =
     Template("/organization/{organization_id}/alert-receivers");
 pub const ENVIRONMENT_LINKS: Template = Template("/environment/{environment_id}/link");
+pub const ENVIRONMENT_TERRAFORM_EXPORT: Template =
+    Template("/environment/{environment_id}/terraformExport");
 pub const SELECTED_DEPLOY: Template = Template("/environment/{environment_id}/service/deploy");
 
 // Reads and actions below a collection or one of its items.
@@ -218,6 +224,9 @@ pub const PROJECT_DEPLOYMENT_RULES_ORDER: Template =
 pub const DATABASE_BACKUP: Template = Template("/database/{database_id}/backup/{backup_id}");
 pub const CONTAINER_REGISTRY_IMAGES: Template =
     Template("/organization/{organization_id}/containerRegistry/{container_registry_id}/images");
+pub const CONTAINER_REGISTRY_STATUSES: Template = Template(
+    "/organization/{organization_id}/containerRegistry/{container_registry_id}/container/status",
+);
 pub const HELM_REPOSITORY_CHARTS: Template =
     Template("/organization/{organization_id}/helmRepository/{helm_repository_id}/charts");
 pub const GIT_ACCOUNTS: Template =
@@ -367,6 +376,8 @@ pub const ALL: &[Template] = &[
     QUEUED_CANCEL,
     DATABASE_CREDENTIALS,
     DATABASE_VERSIONS,
+    DATABASE_CONFIGURATIONS,
+    HELM_DEFAULT_VALUES,
     DATABASE_BACKUPS,
     VARIABLES,
     VARIABLES_IMPORT,
@@ -375,6 +386,7 @@ pub const ALL: &[Template] = &[
     VARIABLE_OVERRIDE,
     ORGANIZATION_ALERT_RECEIVERS,
     ENVIRONMENT_LINKS,
+    ENVIRONMENT_TERRAFORM_EXPORT,
     SELECTED_DEPLOY,
     WEBHOOK_TEST,
     WEBHOOK_DELIVERIES,
@@ -392,6 +404,7 @@ pub const ALL: &[Template] = &[
     DATABASE_BACKUP,
     INVITATION,
     CONTAINER_REGISTRY_IMAGES,
+    CONTAINER_REGISTRY_STATUSES,
     HELM_REPOSITORY_CHARTS,
 ];
 

@@ -434,6 +434,16 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         ),
         (
             "post",
+            "/environment/{environmentId}/helmDefaultValues",
+            body(HelmDefaultValuesRequest {
+                source: HelmChartSource {
+                    git_repository: Some(repository()),
+                    helm_repository: None,
+                },
+            }),
+        ),
+        (
+            "post",
             "/organization/{organizationId}/gitToken",
             body(GitTokenRequest {
                 name: "ci".into(),

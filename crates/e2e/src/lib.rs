@@ -362,6 +362,39 @@ impl Browser {
         Ok(())
     }
 
+    /// The file the page hands over when the button `button` is clicked, as `(name, text)`: the
+    /// download link's click is caught and its object URL read.
+    pub async fn downloaded(&self, button: &str) -> Result<(String, String)> {
+        self.client
+            .execute(
+                "window.__downloads = [];
+                 URL.revokeObjectURL = () => {};
+                 HTMLAnchorElement.prototype.click = function () {
+                     window.__downloads.push({name: this.download, href: this.href});
+                 };",
+                vec![],
+            )
+            .await?;
+        self.click_text("button", button).await?;
+        let file = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 const wait = () => {
+                     const file = window.__downloads[0];
+                     if (!file) { setTimeout(wait, 50); return; }
+                     fetch(file.href).then(r => r.text()).then(text => done([file.name, text]));
+                 };
+                 wait();",
+                vec![],
+            )
+            .await?;
+        Ok((
+            file[0].as_str().unwrap_or_default().to_string(),
+            file[1].as_str().unwrap_or_default().to_string(),
+        ))
+    }
+
     /// Clicks the first element matching `css` whose text is `text`, once it shows.
     pub async fn click_text(&self, css: &str, text: &str) -> Result<()> {
         let deadline = tokio::time::Instant::now() + PATIENCE;

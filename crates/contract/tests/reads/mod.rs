@@ -20,6 +20,13 @@ struct Listed {
     name: String,
 }
 
+/// What the console reads of a registry's container statuses (`src/api/registry.rs`).
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct RegistryContainerState {
+    state: ServiceState,
+}
+
 /// The reads of the console (`src/api/`) that the document has, with the type each answer is
 /// read as.
 pub const CONSOLE_READS: &[(&str, Decoder)] = &[
@@ -384,6 +391,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<DatabaseVersion>>,
     ),
     (
+        "/environment/{environmentId}/databaseConfiguration",
+        decodes::<List<DatabaseConfiguration>>,
+    ),
+    (
         "/terraform/availableVersion",
         decodes::<List<TerraformVersion>>,
     ),
@@ -393,6 +404,14 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ),
     (
         "/organization/{organizationId}/cluster/{clusterId}/kubeconfig",
+        decodes::<String>,
+    ),
+    (
+        "/organization/{organizationId}/containerRegistry/{containerRegistryId}/container/status",
+        decodes::<List<RegistryContainerState>>,
+    ),
+    (
+        "/environment/{environmentId}/terraformExport",
         decodes::<String>,
     ),
     (

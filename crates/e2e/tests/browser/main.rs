@@ -20,6 +20,7 @@ mod domains;
 mod embed;
 mod environment_actions;
 mod environment_deployments;
+mod environment_export;
 mod every_kind;
 mod every_page;
 mod failure_view;

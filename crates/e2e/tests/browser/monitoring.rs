@@ -190,36 +190,6 @@ async fn a_service_restarting_for_memory_is_seen_explained_and_alerted_on() -> a
     browser.close().await
 }
 
-/// The lines the page hands over as a file when "Download" is clicked: the anchor's click is
-/// caught and its object URL read.
-async fn downloaded(browser: &Browser, button: &str) -> anyhow::Result<(String, String)> {
-    browser
-        .client
-        .execute(
-            "window.__downloads = [];
-             URL.revokeObjectURL = () => {};
-             HTMLAnchorElement.prototype.click = function () {
-                 window.__downloads.push({name: this.download, href: this.href});
-             };",
-            vec![],
-        )
-        .await?;
-    browser.click_text("button", button).await?;
-    let file = browser
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const file = window.__downloads[0];
-             fetch(file.href).then(r => r.text()).then(text => done([file.name, text]));",
-            vec![],
-        )
-        .await?;
-    Ok((
-        file[0].as_str().unwrap_or_default().to_string(),
-        file[1].as_str().unwrap_or_default().to_string(),
-    ))
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn a_services_logs_are_filtered_paged_and_downloaded() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;
@@ -255,7 +225,7 @@ async fn a_services_logs_are_filtered_paged_and_downloaded() -> anyhow::Result<(
         .click_text("form[role=search] button", "Search")
         .await?;
     let summary = browser.wait_for_text(".log-summary", "matching").await?;
-    let (name, text) = downloaded(&browser, "Download the lines shown").await?;
+    let (name, text) = browser.downloaded("Download the lines shown").await?;
     assert!(
         name.starts_with("logs-") && name.ends_with(".txt"),
         "{name}"

@@ -464,6 +464,14 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     .await?;
     stand_in.set_condition(Condition::Deployed);
 
+    // An environment downloaded as Terraform manifests.
+    walk.page("environment-export", &format!("{environment}/settings"))
+        .await?;
+    walk.action("environment exported", async |b| {
+        b.click_text("main button", "Download as Terraform").await
+    })
+    .await?;
+
     // A cluster's lock lifted; a token for kubectl.
     walk.page(
         "cluster-lock",

@@ -1,6 +1,7 @@
 //! The container registries page: reached from the organization's settings; a registry added
 //! through a form whose credential fields follow the kind (the kind's rules checked first), its
-//! secret never on the page; the services using it counted, and its delete refused while they do.
+//! secret never on the page; the services using it counted, a failed container said, and its
+//! delete refused while they do.
 
 use e2e::Browser;
 
@@ -133,6 +134,44 @@ async fn a_registry_is_added_with_the_fields_of_its_kind() -> anyhow::Result<()>
     browser.client.goto(registries_page.as_str()).await?;
     browser
         .wait_for_text("tr[data-source=builds]", "1 service")
+        .await?;
+    // Its container deployed and failed (the documented way, docs/decisions.md): the registry
+    // says so, where wrong credentials would show first.
+    let containers = browser
+        .api(
+            "GET",
+            &format!("/environment/{}/container", place.environment),
+            serde_json::json!(null),
+        )
+        .await?;
+    let api = containers["results"][0]["id"].as_str().unwrap().to_string();
+    browser
+        .api(
+            "POST",
+            &format!("/container/{api}/environmentVariable"),
+            serde_json::json!({"key": "PLATFORM_FAIL_AT", "value": "DEPLOYMENT"}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/container/{api}/deploy"),
+            serde_json::json!({}),
+        )
+        .await?;
+    let status = format!("/container/{api}/status");
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while browser.api("GET", &status, serde_json::json!(null)).await?["state"] != "DEPLOYMENT_ERROR"
+    {
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "the container never failed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    browser.client.goto(registries_page.as_str()).await?;
+    browser
+        .wait_for_text("tr[data-source=builds]", "Its container failed to deploy")
         .await?;
     browser.screenshot("container-registries").await?;
     browser

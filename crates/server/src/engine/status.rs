@@ -146,6 +146,30 @@ pub async fn of_environment(
     Ok(statuses)
 }
 
+/// The statuses of the containers that take their image from the registry `registry_id`, by
+/// name; steps only for the actions running.
+pub async fn of_registry_containers(
+    db: &mut SqliteConnection,
+    registry_id: Uuid,
+) -> ApiResult<Vec<Status>> {
+    let container = ServiceType::Container.as_str();
+    let picked = format!("sv.kind = '{container}' AND json_extract(sv.spec, '$.registry.id') = ?");
+    let id = registry_id.hyphenated();
+    let rows: Vec<StatusRow> = sqlx::query_as(&format!("{SELECT} WHERE {picked} ORDER BY sv.name"))
+        .bind(id)
+        .fetch_all(&mut *db)
+        .await?;
+    let mut steps = if rows.iter().any(|row| row.finished_at.is_none()) {
+        steps_where(db, &format!("{picked} AND d.finished_at IS NULL"), id).await?
+    } else {
+        StepsByDeployment::new()
+    };
+    Ok(rows
+        .into_iter()
+        .map(|row| status(row, &mut steps).1)
+        .collect())
+}
+
 /// The state of each environment of the project, by name, from one query of its services'
 /// states (an environment without services is READY).
 pub async fn of_project(

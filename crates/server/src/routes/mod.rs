@@ -8,6 +8,7 @@ mod cloud_catalog;
 mod deployment_rules;
 mod deployment_stages;
 pub mod doc;
+mod environment_export;
 pub(crate) mod environments;
 mod monitoring;
 pub(crate) mod organization;
@@ -41,6 +42,7 @@ pub fn table(state: &AppState) -> RouteTable {
     organization::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);
+    environment_export::register(&mut routes);
     statuses::register(&mut routes);
     checks::register(&mut routes);
     cloud_catalog::register(&mut routes);

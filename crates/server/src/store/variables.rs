@@ -376,3 +376,37 @@ pub async fn given_to_service(db: &SqlitePool, service_id: Uuid) -> ApiResult<Ve
     }
     Ok(given)
 }
+
+/// A variable as an export writes it: never a secret's value.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Exported {
+    #[sqlx(try_from = "Hyphenated")]
+    pub parent_id: Uuid,
+    pub key: String,
+    pub is_secret: bool,
+    pub variable_type: VariableType,
+    /// A plain variable's own value (an alias has none).
+    pub value: Option<String>,
+    pub mount_path: Option<String>,
+    /// The key an alias or override names.
+    pub target_key: Option<String>,
+}
+
+/// The variables defined on each of `parents`, by key.
+pub async fn exported(db: &SqlitePool, parents: &[Uuid]) -> ApiResult<Vec<Exported>> {
+    let parents: Vec<String> = parents
+        .iter()
+        .map(|id| id.hyphenated().to_string())
+        .collect();
+    Ok(sqlx::query_as(
+        "SELECT v.parent_id, v.key, v.is_secret, v.variable_type,
+                CASE WHEN v.is_secret THEN NULL ELSE v.value END AS value,
+                v.mount_path, t.key AS target_key
+         FROM variables v LEFT JOIN variables t ON t.id = v.target_id
+         WHERE v.parent_id IN (SELECT value FROM json_each(?))
+         ORDER BY v.key",
+    )
+    .bind(serde_json::to_string(&parents).map_err(ApiError::internal)?)
+    .fetch_all(db)
+    .await?)
+}

@@ -42,6 +42,11 @@ const NOT_AUDITED: &[(&str, &str, &str)] = &[
     ),
     (
         "POST",
+        "/environment/{environment_id}/helmDefaultValues",
+        "reads a chart's values file (a read the document makes a POST)",
+    ),
+    (
+        "POST",
         "/environment/{environment_id}/checkDockerfile",
         "reads a repository's file (a read the document makes a POST)",
     ),

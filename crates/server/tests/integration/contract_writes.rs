@@ -640,6 +640,11 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             "/organization/{organization_id}/parseTerraformVariablesFromGitRepo".into(),
             Some(json!({"git_repository": git})),
         ),
+        (
+            post.clone(),
+            "/environment/{environment_id}/helmDefaultValues".into(),
+            Some(json!({"source": {"git_repository": git}})),
+        ),
         // Updates.
         (
             put.clone(),

@@ -241,3 +241,54 @@ async fn a_reader_picks_only_among_the_repositories_its_services_use() {
         .await;
     assert_eq!(read_folders.status, StatusCode::OK, "{}", read_folders.body);
 }
+
+#[tokio::test]
+async fn a_charts_default_values_are_read_from_its_directory() {
+    let server = TestServer::new().await;
+    let dir = tempfile::TempDir::new().unwrap();
+    let values = "replicaCount: 2\nimage:\n  tag: \"1.4\"\n";
+    platform_server::git::create_repository(
+        dir.path(),
+        &[(
+            "chart",
+            &[
+                ("charts/web/Chart.yaml", "name: web\nversion: 0.1.0\n"),
+                ("charts/web/values.yaml", values),
+            ],
+        )],
+    )
+    .unwrap();
+    let url = format!("file://{}", dir.path().display());
+    let (_, environment) = server.staging().await;
+    let path = format!("/api/environment/{environment}/helmDefaultValues");
+    let read = server
+        .post(
+            &path,
+            json!({"source": {"git_repository": {"url": url, "root_path": "/charts/web"}}}),
+        )
+        .await;
+    assert_eq!(read.status, StatusCode::CREATED, "{}", read.body);
+    assert_eq!(read.body, values);
+
+    // A directory without values, a chart of a helm repository: each named.
+    assert_invalid_fields(
+        &server
+            .post(
+                &path,
+                json!({"source": {"git_repository": {"url": url, "root_path": "/charts"}}}),
+            )
+            .await,
+        &["source.git_repository.root_path"],
+    );
+    let repository = server.helm_repository().await;
+    assert_invalid_fields(
+        &server
+            .post(
+                &path,
+                json!({"source": {"helm_repository": {"repository": repository,
+                       "chart_name": "web", "chart_version": "0.1.0"}}}),
+            )
+            .await,
+        &["source.helm_repository"],
+    );
+}

@@ -30,6 +30,7 @@ mod data_folder;
 mod demo;
 mod deployment_stages;
 mod engine;
+mod environment_export;
 mod fleet;
 mod forward;
 mod fuzz;

@@ -216,6 +216,14 @@ async fn a_registry_counts_the_services_using_it_and_is_kept_while_they_do() {
         ]
     );
 
+    // The statuses of its containers (not its jobs): the container, never deployed yet.
+    let statuses = server.get(&format!("{one}/container/status")).await;
+    assert_eq!(statuses.status, StatusCode::OK, "{}", statuses.body);
+    let listed = statuses.body["results"].as_array().unwrap();
+    assert_eq!(listed.len(), 1, "{}", statuses.body);
+    assert_eq!(listed[0]["id"], id(&container).as_str());
+    assert_eq!(listed[0]["service_deployment_status"], "NEVER_DEPLOYED");
+
     let auth = format!("Token {}", server.token);
     let refused = server.call(Method::DELETE, &one, Some(&auth), None).await;
     assert_error(&refused, StatusCode::CONFLICT, "CONFLICT");

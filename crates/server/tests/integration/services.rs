@@ -722,6 +722,27 @@ async fn a_database_runs_a_version_of_its_type_and_never_goes_back() {
     let (_, environment) = server.staging().await;
     let path = format!("/api/environment/{environment}/database");
     let body = |version: &str| json!({"name": "orders", "type": "POSTGRESQL", "version": version, "mode": "CONTAINER"});
+    // What a new database may run, as the form offers it: each version once per mode.
+    let listed = server
+        .get(&format!(
+            "/api/environment/{environment}/databaseConfiguration"
+        ))
+        .await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+    let postgresql = listed.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|configuration| configuration["database_type"] == "POSTGRESQL")
+        .expect("PostgreSQL is listed");
+    let in_cluster: Vec<&str> = postgresql["version"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|version| version["supported_mode"] == "CONTAINER")
+        .map(|version| version["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_cluster, ["13", "14", "15", "16", "17"]);
     let unknown = server.post(&path, body("12")).await;
     assert_invalid_fields(&unknown, &["version"]);
     assert_eq!(

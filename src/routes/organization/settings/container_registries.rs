@@ -1,8 +1,9 @@
 //! `/organization/:org/settings/container-registries`: where containers and jobs take their
 //! images from. Each registry with its kind, address and how many services use it (never its
-//! secrets); a form whose credential fields follow the kind chosen; delete after a confirmation
-//! (refused while services use it).
+//! secrets), flagged when its containers failed to deploy; a form whose credential fields follow
+//! the kind chosen; delete after a confirmation (refused while services use it).
 
+use futures::future::join_all;
 use leptos::prelude::*;
 use platform_api::{ContainerRegistry, ContainerRegistryRequest, RegistryKind, WireEnum};
 use uuid::Uuid;
@@ -23,15 +24,30 @@ use crate::routes::organization::settings::SettingsHeader;
 pub fn ContainerRegistries() -> impl IntoView {
     let api = use_api();
     let org = current_id(|a: &OrganizationAddress| a.org);
-    let registries =
-        organization_records(|api, org| async move { api.container_registries(org).await });
+    // Each registry in use with its containers' failures: images that fail to deploy often
+    // mean credentials that no longer sign in.
+    let registries = organization_records(|api, org| async move {
+        let list = api.container_registries(org).await?;
+        let failures = join_all(list.iter().map(|registry| async move {
+            if registry.associated_services_count == 0 {
+                return None;
+            }
+            api.registry_container_failures(org, registry.id).await.ok()
+        }))
+        .await;
+        Ok(list
+            .into_iter()
+            .zip(failures)
+            .map(source)
+            .collect::<Vec<_>>())
+    });
     view! {
         <SettingsHeader title="Container registries"
             lead="Where containers and jobs take their images from."/>
         <section class="card" aria-labelledby="registries-title">
             <h2 id="registries-title">"All registries"</h2>
             {loaded(registries, 3, move |(org, list)| view! {
-                <SourceTable sources=list.into_iter().map(source).collect()
+                <SourceTable sources=list
                     words=SourceWords {
                         empty_title: "No registry yet",
                         empty_hint: "Add one with the button below; containers and jobs then take their images from it.",
@@ -136,15 +152,25 @@ fn CreateRegistry(org: Uuid, on_created: Callback<()>) -> impl IntoView {
     }
 }
 
-/// A registry as the table shows it: the user it signs in as under its address.
-fn source(registry: ContainerRegistry) -> Source {
+/// A registry as the table shows it: the user it signs in as under its address, or how many of
+/// its containers failed their last action.
+fn source((registry, failures): (ContainerRegistry, Option<(usize, usize)>)) -> Source {
+    let failing = failures.filter(|(failed, _)| *failed > 0);
+    let note = match failing {
+        Some((failed, of)) if failed == of => Some(match of {
+            1 => "Its container failed to deploy".to_string(),
+            _ => format!("Its {of} containers failed to deploy"),
+        }),
+        Some((failed, of)) => Some(format!("{failed} of its {of} containers failed to deploy")),
+        None => registry.config.username.map(|user| format!("as {user}")),
+    };
     Source {
         id: registry.id,
         name: registry.name,
         kind: registry.kind.label(),
         url: registry.url,
-        note: registry.config.username.map(|user| format!("as {user}")),
-        warning: false,
+        note,
+        warning: failing.is_some(),
         used_by: registry.associated_services_count,
     }
 }

@@ -21,6 +21,7 @@ pub(crate) mod members;
 mod on_premise_credentials;
 mod organizations;
 mod registry_images;
+mod registry_statuses;
 pub(crate) mod resources;
 mod roles;
 mod tokens;
@@ -39,6 +40,7 @@ pub fn register(routes: &mut RouteTable) {
     cluster_actions::register(routes);
     kubeconfig::register(routes);
     registry_images::register(routes);
+    registry_statuses::register(routes);
     helm_charts::register(routes);
     resources::register::<container_registries::ContainerRegistries>(routes);
     webhooks::register(routes);

@@ -7,8 +7,8 @@ use axum::Json;
 use platform_api::audit::EventType;
 use platform_api::paths;
 use platform_api::{
-    internal_host, Credentials, Database, DatabaseVersion, Databases, FieldError, List, Reference,
-    ServiceType, DATABASE_LOGIN,
+    internal_host, Credentials, Database, DatabaseConfiguration, DatabaseVersion, Databases,
+    FieldError, List, Reference, ServiceType, DATABASE_LOGIN,
 };
 use rand::distr::{Alphanumeric, SampleString};
 use serde_json::Value;
@@ -18,6 +18,7 @@ use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiPath, ApiResult};
+use crate::routes::environments::find_environment;
 use crate::routes::services::records::find;
 use crate::routes::services::resource::{over, timestamps, ServiceResource};
 use crate::routes::{Doc, RouteTable};
@@ -49,7 +50,27 @@ pub fn register(routes: &mut RouteTable) {
         )
         .answers_list_of::<DatabaseVersion>(StatusCode::OK),
         eligible_versions,
+    )
+    .add(
+        Method::GET,
+        paths::DATABASE_CONFIGURATIONS,
+        Permission::Read,
+        Doc::new(
+            "The types, versions and modes a new database of an environment may run: every \
+             version of each type, in the cluster or managed (the simulated clouds run both)",
+        )
+        .answers_list_of::<DatabaseConfiguration>(StatusCode::OK),
+        configurations,
     );
+}
+
+async fn configurations(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(environment_id): ApiPath<Uuid>,
+) -> ApiResult<Json<List<DatabaseConfiguration>>> {
+    find_environment(&state, &caller, environment_id).await?;
+    Ok(Json(List::new(DatabaseConfiguration::every())))
 }
 
 async fn eligible_versions(

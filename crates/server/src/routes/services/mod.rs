@@ -13,6 +13,7 @@ mod deployment_restrictions;
 mod environment_services;
 mod git_webhook;
 pub(crate) mod helm;
+mod helm_values;
 mod image_auto_deploy;
 pub(crate) mod jobs;
 mod links;
@@ -43,6 +44,7 @@ pub fn register(routes: &mut RouteTable) {
     selected_services::register(routes);
     deployment_queue::register(routes);
     tfvars::register(routes);
+    helm_values::register(routes);
     terraform::register(routes);
     links::register(routes);
     custom_domains::register(routes);

@@ -125,14 +125,19 @@ impl TestServer {
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        let yaml = headers
+        let text = headers
             .get(axum::http::header::CONTENT_TYPE)
-            .is_some_and(|media| media.as_bytes().starts_with(b"application/x-yaml"));
+            .is_some_and(|media| {
+                media.as_bytes().starts_with(b"application/x-yaml")
+                    || media.as_bytes().starts_with(b"application/octet-stream")
+                    || media.as_bytes().starts_with(b"text/plain")
+            });
         let body = if bytes.is_empty() {
             Value::Null
-        } else if yaml {
-            // A text the document answers as YAML (a kubeconfig): its text.
-            Value::String(String::from_utf8(bytes.to_vec()).expect("a YAML answer is UTF-8"))
+        } else if text {
+            // A text the document answers as YAML (a kubeconfig), as a file (an export) or as
+            // plain text (a chart's values).
+            Value::String(String::from_utf8(bytes.to_vec()).expect("a text answer is UTF-8"))
         } else {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| panic!("{status} answered a body that is not JSON: {bytes:?}"))
@@ -424,7 +429,13 @@ pub fn repository() -> (TempDir, String) {
     let dir = TempDir::new().unwrap();
     platform_server::git::create_repository(
         dir.path(),
-        &[("first", &[("a.txt", "1")]), ("second", &[("a.txt", "2")])],
+        &[
+            (
+                "first",
+                &[("a.txt", "1"), ("values.yaml", "replicaCount: 1\n")],
+            ),
+            ("second", &[("a.txt", "2")]),
+        ],
     )
     .unwrap();
     let url = format!("file://{}", dir.path().display());

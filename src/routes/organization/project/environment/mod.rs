@@ -1,6 +1,7 @@
 mod clone;
 pub mod compare;
 pub mod deployments;
+mod export;
 pub mod layout;
 mod links;
 pub mod new_service;

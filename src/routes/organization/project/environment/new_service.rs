@@ -22,7 +22,7 @@ use crate::components::skeleton::Skeleton;
 
 use super::service_form::application::{new_application, ApplicationForm};
 use super::service_form::container::{new_container, ContainerForm};
-use super::service_form::database::{new_database, DatabaseForm};
+use super::service_form::database::{new_database, DatabaseForm, DatabaseTarget};
 use super::service_form::helm::{new_helm, HelmForm};
 use super::service_form::job::{new_job, JobForm};
 use super::service_form::terraform::{new_terraform, TerraformForm};
@@ -140,7 +140,7 @@ fn CreateWithForm(
         }
         .into_any(),
         ServiceType::Helm => view! {
-            <HelmForm org initial=new_helm() form={form::<HelmServices>(environment, on_created)}
+            <HelmForm org environment initial=new_helm() form={form::<HelmServices>(environment, on_created)}
                 submit_label="Create helm service" purpose="Create a helm service"/>
         }
         .into_any(),
@@ -151,6 +151,7 @@ fn CreateWithForm(
         .into_any(),
         ServiceType::Database => view! {
             <DatabaseForm initial=new_database() form={form::<Databases>(environment, on_created)}
+                target=DatabaseTarget::New(environment)
                 submit_label="Create database" purpose="Create a database"/>
         }
         .into_any(),

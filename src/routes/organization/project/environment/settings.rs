@@ -1,5 +1,5 @@
 //! `.../environment/:env/settings`: how the environment deploys (its stages and schedule), its
-//! preview environments, and its general settings: clone, rename, delete.
+//! preview environments, and its general settings: clone, export as Terraform, rename, delete.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
@@ -13,6 +13,7 @@ use crate::paths;
 use crate::state::names_changed::use_names_changed;
 
 use super::clone::CloneEnvironment;
+use super::export::ExportEnvironment;
 use super::layout::use_environment_page;
 use super::previews::EnvironmentPreviews;
 use super::schedule::{rule_of, EnvironmentSchedule};
@@ -55,6 +56,7 @@ pub fn EnvironmentSettings() -> impl IntoView {
                 <section class="card" aria-labelledby="general-title">
                     <h2 id="general-title">"General"</h2>
                     <CloneEnvironment org source=current.clone()/>
+                    <ExportEnvironment id name=current.name.clone()/>
                     <RenameAndDelete what="environment" name=current.name.clone()
                         consequence="Its services stop and are deleted with it, their variables and history too."
                         rename=move |name: String| {

@@ -20,8 +20,13 @@ use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
 use crate::routes::organization::project::environment::service_form::{
-    application::ApplicationForm, container::ContainerForm, database::DatabaseForm, helm::HelmForm,
-    job::JobForm, provide_form_choices, terraform::TerraformForm,
+    application::ApplicationForm,
+    container::ContainerForm,
+    database::{DatabaseForm, DatabaseTarget},
+    helm::HelmForm,
+    job::JobForm,
+    provide_form_choices,
+    terraform::TerraformForm,
 };
 
 #[component]
@@ -48,7 +53,7 @@ pub fn ServiceSettings() -> impl IntoView {
                         submit_label="Save" purpose="Container settings"/>
                 }.into_any(),
                 ServiceRecord::Database(database) => view! {
-                    <DatabaseForm initial=database.to_request() editing=database.id
+                    <DatabaseForm initial=database.to_request() target=DatabaseTarget::Existing(database.id)
                         form={save_form::<Databases>(database.id, saved)}
                         submit_label="Save" purpose="Database settings"/>
                 }.into_any(),
@@ -58,7 +63,7 @@ pub fn ServiceSettings() -> impl IntoView {
                         submit_label="Save" purpose="Job settings"/>
                 }.into_any(),
                 ServiceRecord::Helm(helm) => view! {
-                    <HelmForm org=org.get_untracked().unwrap_or_default() initial=helm.to_request()
+                    <HelmForm org=org.get_untracked().unwrap_or_default() environment=helm.environment.id initial=helm.to_request()
                         form={save_form::<HelmServices>(helm.id, saved)}
                         submit_label="Save" purpose="Helm settings"/>
                 }.into_any(),

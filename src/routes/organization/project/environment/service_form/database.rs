@@ -2,7 +2,10 @@
 //! be reached from, and its resources.
 
 use leptos::prelude::*;
-use platform_api::{DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, WireEnum};
+use platform_api::{
+    DatabaseAccessibility, DatabaseConfiguration, DatabaseMode, DatabaseRequest, DatabaseType,
+    WireEnum,
+};
 use uuid::Uuid;
 
 use crate::api::use_api;
@@ -25,19 +28,31 @@ pub fn new_database() -> DatabaseRequest {
     }
 }
 
+/// What the form is for: a new database of an environment, or an existing database.
+#[derive(Clone, Copy)]
+pub enum DatabaseTarget {
+    New(Uuid),
+    Existing(Uuid),
+}
+
+/// The versions the platform listed.
+#[derive(Clone)]
+enum Listed {
+    Configured(Vec<DatabaseConfiguration>),
+    Eligible(Vec<String>),
+}
+
 #[component]
 pub fn DatabaseForm(
     initial: DatabaseRequest,
     form: Form<DatabaseRequest>,
-    /// The database edited; none when one is created (its type and mode can be chosen only
-    /// then).
-    #[prop(optional)]
-    editing: Option<Uuid>,
+    /// Its type and mode can be chosen only for a new database.
+    target: DatabaseTarget,
     submit_label: &'static str,
     purpose: &'static str,
 ) -> impl IntoView {
     let errors = form.errors;
-    let creating = editing.is_none();
+    let creating = matches!(target, DatabaseTarget::New(_));
     let name = RwSignal::new(initial.name.clone());
     let description = RwSignal::new(initial.description.clone().unwrap_or_default());
     let database_type = RwSignal::new(initial.database_type);
@@ -47,20 +62,35 @@ pub fn DatabaseForm(
     let cpu = RwSignal::new(initial.cpu.to_string());
     let memory = RwSignal::new(initial.memory.to_string());
     let storage = RwSignal::new(initial.storage.to_string());
-    // The versions it may run: those the platform says an existing database may go to, else
-    // those its type runs (the rule this console checks).
+    // The versions it may run, as the platform lists them: for a new database those of the
+    // environment's configuration in the type and mode chosen, for an existing one those it may
+    // go to; else those its type runs (the rule this console checks).
     let api = use_api();
-    let eligible = resource(move || async move {
-        match editing {
-            Some(id) => api.database_versions(id).await.ok(),
-            None => None,
+    let listed = resource(move || async move {
+        match target {
+            DatabaseTarget::New(environment) => api
+                .database_configurations(environment)
+                .await
+                .ok()
+                .map(Listed::Configured),
+            DatabaseTarget::Existing(id) => {
+                api.database_versions(id).await.ok().map(Listed::Eligible)
+            }
         }
     });
     let versions = Signal::derive(move || -> Vec<String> {
-        eligible.get().flatten().unwrap_or_else(|| {
-            let of_type = database_type.get().versions();
-            of_type.iter().map(|version| version.to_string()).collect()
-        })
+        let (database_type, mode) = (database_type.get(), mode.get());
+        match listed.get().flatten() {
+            Some(Listed::Eligible(versions)) => versions,
+            Some(Listed::Configured(listed)) => {
+                DatabaseConfiguration::versions_of(&listed, database_type, mode)
+            }
+            None => database_type
+                .versions()
+                .iter()
+                .map(|version| version.to_string())
+                .collect(),
+        }
     });
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();

@@ -1,11 +1,13 @@
 //! A helm service's form: the chart (from a helm repository with its name and version, or from a
 //! directory of a git repository), the values given on top of the chart's (a values file written
-//! inline, and `--set` pairs), helm's arguments, its timeout and whether it deploys on every push.
+//! inline, which a git chart's own values may start, and `--set` pairs), helm's arguments, its
+//! timeout and whether it deploys on every push.
 
 use leptos::prelude::*;
 use platform_api::{
-    FieldError, HelmGitSourceRequest, HelmRepositorySourceRequest, HelmRequest, HelmSourceRequest,
-    HelmValuesFile, HelmValuesOverride, KeyValue, NamedValuesFile, RawValuesFiles,
+    FieldError, HelmChartSource, HelmDefaultValuesRequest, HelmGitSourceRequest,
+    HelmRepositorySourceRequest, HelmRequest, HelmSourceRequest, HelmValuesFile,
+    HelmValuesOverride, KeyValue, NamedValuesFile, RawValuesFiles,
 };
 use uuid::Uuid;
 
@@ -203,6 +205,8 @@ impl ChartSource {
 #[component]
 pub fn HelmForm(
     org: Uuid,
+    /// The environment the service is (or will be) in, whose API reads a chart's values.
+    environment: Uuid,
     initial: HelmRequest,
     form: Form<HelmRequest>,
     submit_label: &'static str,
@@ -278,6 +282,9 @@ pub fn HelmForm(
                 <LinesField label="Values (YAML)" name="values_override.file" value=values errors
                     hint="Given on top of the chart's own values."/>
             </div>
+            {move || (!source.from_repository.get()).then(|| view! {
+                <ChartValues environment git=source.git values/>
+            })}
             {git_files_kept.then(|| view! {
                 <p class="muted">"Values files read from git are kept as they are."</p>
             })}
@@ -293,5 +300,38 @@ pub fn HelmForm(
             </div>
             <SubmitButton form label=submit_label/>
         </form>
+    }
+}
+
+/// "Start from the chart's values": the chart's own `values.yaml` read from its git repository
+/// into the values field, to change what differs.
+#[component]
+fn ChartValues(environment: Uuid, git: GitFields, values: RwSignal<String>) -> impl IntoView {
+    let api = use_api();
+    let read = Action::new_local(move |(): &()| {
+        let chart = HelmDefaultValuesRequest {
+            source: HelmChartSource {
+                git_repository: Some(git.read()),
+                helm_repository: None,
+            },
+        };
+        async move {
+            let read = api.helm_default_values(environment, &chart).await;
+            if let Ok(text) = &read {
+                values.set(text.clone());
+            }
+            read.map(drop).map_err(|error| error.to_string())
+        }
+    });
+    view! {
+        <div class="chart-values">
+            <button type="button" class="button--secondary" on:click=move |_| { read.dispatch(()); }
+                disabled=move || read.pending().get()>
+                "Start from the chart's values"
+            </button>
+            {move || read.value().get().and_then(Result::err).map(|refusal| view! {
+                <p class="field__error" role="alert">{refusal}</p>
+            })}
+        </div>
     }
 }
