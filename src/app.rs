@@ -35,7 +35,7 @@ use crate::routes::organization::project::environment::service::deployments::Ser
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::monitoring::ServiceMonitoring;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
-use crate::routes::organization::project::environment::service::repository_cards::LoadRepositoryCards;
+use crate::routes::organization::project::environment::service::overview_cards::LoadOverviewCards;
 use crate::routes::organization::project::environment::service::settings::ServiceSettings;
 use crate::routes::organization::project::environment::service::variables::ServiceVariables;
 use crate::routes::organization::project::environment::service::{
@@ -267,23 +267,23 @@ mod auto_deploy {
     }
 }
 
-/// What an overview reads of a service's repository (contributors, terraform resources), fetched
-/// once the overview is drawn: no part of the service group every page of a service loads.
-mod repository_cards {
+/// What an overview reads after it is drawn (contributors, terraform resources, the ingress): no
+/// part of the service group every page of a service loads.
+mod overview_cards {
     use leptos::prelude::*;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
     use platform_api::ServiceType;
     use uuid::Uuid;
 
-    use crate::routes::organization::project::environment::service::repository_cards::cards_of;
+    use crate::routes::organization::project::environment::service::overview_cards::cards_of;
 
     #[wasm_split(
-        repository_cards,
+        overview_cards,
         wasm_split_path = ::leptos::wasm_split,
         fallible,
-        preload(preload_repository_cards)
+        preload(preload_overview_cards)
     )]
-    pub fn repository_cards(kind: ServiceType, id: Uuid) -> Result<AnyView, SplitLoaderError> {
+    pub fn overview_cards(kind: ServiceType, id: Uuid) -> Result<AnyView, SplitLoaderError> {
         Ok(cards_of(kind, id))
     }
 }
@@ -386,14 +386,14 @@ pub fn App() -> impl IntoView {
         Box::pin(async {
             preload_every_page().await;
             // The overview's cards, fetched after its first paint, are prefetched like a page.
-            let _ = repository_cards::preload_repository_cards().await;
+            let _ = overview_cards::preload_overview_cards().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {
         Box::pin(unwell_panel::unwell_panel(org, scope))
     }));
-    provide_context(LoadRepositoryCards(|kind, id| {
-        Box::pin(repository_cards::repository_cards(kind, id))
+    provide_context(LoadOverviewCards(|kind, id| {
+        Box::pin(overview_cards::overview_cards(kind, id))
     }));
     provide_context(StopAutoDeploy(|api, kind, id| {
         Box::pin(async move {

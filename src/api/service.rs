@@ -7,9 +7,10 @@ use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Contributor,
     Credentials, Database, DatabaseConfiguration, DatabaseVersion, DeployRequest,
     DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource,
-    HelmDefaultValuesRequest, HelmRequest, HelmService, HistoryOutcome, InstanceLogLine, Job,
-    JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind, ServiceType, Status,
-    TerraformDeployAction, TerraformRequest, TerraformResource, TerraformService,
+    HelmDefaultValuesRequest, HelmRequest, HelmService, HistoryOutcome, IngressDeploymentStatus,
+    InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind,
+    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
+    TerraformService,
 };
 use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
@@ -391,6 +392,16 @@ impl Api {
         }
         let links: List<Link> = self.get(&format!("{}/link", kind.item_path(id))).await?;
         Ok(links.results)
+    }
+
+    /// Where the ingress to the service's public ports stands.
+    pub async fn ingress_status(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<IngressDeploymentStatus, ApiError> {
+        self.get(&format!("{}/ingressDeploymentStatus", kind.item_path(id)))
+            .await
     }
 
     /// Where each of the environment's services is reached (`GET /environment/{id}/link`).

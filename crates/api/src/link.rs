@@ -91,3 +91,17 @@ mod tests {
         }
     }
 }
+
+/// Where the ingress routing to a service's public ports stands
+/// (`GET /{kind}/{id}/ingressDeploymentStatus`): deployed with the service, so in its state; a
+/// service with no public port has no ingress, and the answer names neither.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct IngressDeploymentStatus {
+    /// The environment's router, which the ingress is part of.
+    #[serde(default, rename = "routerId")]
+    pub router_id: Option<Uuid>,
+    #[serde(default)]
+    pub status: Option<crate::status::ServiceState>,
+}

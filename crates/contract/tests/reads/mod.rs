@@ -411,6 +411,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<RegistryContainerState>>,
     ),
     (
+        "/{serviceType}/{serviceId}/ingressDeploymentStatus",
+        decodes::<IngressDeploymentStatus>,
+    ),
+    (
         "/environment/{environmentId}/terraformExport",
         decodes::<String>,
     ),

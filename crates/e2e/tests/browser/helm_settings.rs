@@ -1,7 +1,7 @@
 //! A helm service changed through its settings page: from a chart in git to a chart of a helm
 //! repository (its versions offered from the repository's index), a missing chart version
-//! refused before sending, its values (a file written inline
-//! and `--set` pairs added and removed), arguments, timeout and cluster-wide resources saved; the
+//! refused before sending, its values (a file written inline, first filled from the chart's own
+//! values.yaml, and `--set` pairs added and removed), arguments, timeout and cluster-wide resources saved; the
 //! record read back through the API holds every change.
 
 use e2e::Browser;
@@ -29,10 +29,23 @@ async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> 
                    "skip_tls_verification": false, "config": {}}),
         )
         .await?;
+    // The chart's own repository, whose values.yaml the form starts from.
+    let charts_repository = tempfile::TempDir::new()?;
+    platform_server::git::create_repository(
+        charts_repository.path(),
+        &[(
+            "redis chart",
+            &[
+                ("charts/redis/Chart.yaml", "name: redis\nversion: 19.0.1\n"),
+                ("charts/redis/values.yaml", "replica:\n  count: 3\n"),
+            ],
+        )],
+    )?;
+    let url = format!("file://{}", charts_repository.path().display());
     let helm = browser
         .create(
             &format!("/environment/{}/helm", place.environment),
-            json!({"name": "cache", "source": {"git": {"git_repository": {"url": "https://git.example.com/acme/charts.git", "root_path": "/charts/redis"}}},
+            json!({"name": "cache", "source": {"git": {"git_repository": {"url": url, "root_path": "/charts/redis"}}},
                    "values_override": {"set": [["auth.enabled", "false"], ["image.tag", "7"]],
                                        "file": {"raw": {"values": [{"name": "values.yaml", "content": "replica:\n  count: 1\n"}]}}}}),
         )
@@ -54,6 +67,14 @@ async fn a_helm_service_is_changed_through_its_settings() -> anyhow::Result<()> 
     browser
         .wait_for_value("#field-values_override-set-1--key", "image.tag")
         .await?;
+    // The chart's own values, read from its repository, replace what was written.
+    browser
+        .click_text(&format!("{FORM} button"), "Start from the chart's values")
+        .await?;
+    browser
+        .wait_for_value("#field-values_override-file", "count: 3")
+        .await?;
+    browser.screenshot("helm-chart-values").await?;
 
     browser
         .click("input[name=helm-source]:not(:checked)")

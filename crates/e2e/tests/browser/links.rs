@@ -1,6 +1,7 @@
-//! Where a service is reached: "Open" beside its title, every address in its overview, the
-//! environment's services' addresses on its page; an address opened answers with the service's
-//! page on the reference server; the service's address without a tab opens its overview.
+//! Where a service is reached: "Open" beside its title, every address in its overview and where
+//! its ingress stands, the environment's services' addresses on its page; an address opened
+//! answers with the service's page on the reference server; the service's address without a tab
+//! opens its overview.
 
 use e2e::Browser;
 use serde_json::json;
@@ -39,6 +40,10 @@ async fn a_service_is_opened_from_its_link() -> anyhow::Result<()> {
     let open = browser.find(".page__lead a.open-link").await?;
     let url = open.attr("href").await?.unwrap_or_default();
     assert!(url.ends_with(&format!("/run/{application}/")), "{url}");
+    // Its ingress, deployed with it, read after the overview is drawn.
+    browser
+        .wait_for_text("section[aria-labelledby=ingress-title]", "Deployed")
+        .await?;
     browser.screenshot("service-links").await?;
 
     // The environment lists the services that can be opened, and only those.

@@ -131,9 +131,10 @@ async fn forms_whose_code_cannot_be_fetched_are_said_to_be_missing() -> anyhow::
     let place = browser
         .create_environment("shop", "staging", "STAGING")
         .await?;
+    // Blocked before signing in: the pages' code is fetched once the browser is idle.
+    browser.block_urls(&["*split_service_settings.bin"]).await?;
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
-    browser.block_urls(&["*split_service_settings.bin"]).await?;
     browser.open_new("New service").await?;
     browser
         .wait_for_text(

@@ -128,3 +128,38 @@ async fn a_links_page_says_it_stands_for_the_service_and_answers_503_until_it_ru
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_services_ingress_stands_where_the_service_does() {
+    let server = TestServer::new().await;
+    let (_, environment) = server.staging().await;
+    let application = reachable_application(&server, &environment).await;
+    let ingress = format!("/api/application/{application}/ingressDeploymentStatus");
+    let before = server.get(&ingress).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.body);
+    assert_eq!(before.body["status"], "READY");
+    let router = before.body["routerId"].as_str().unwrap().to_string();
+
+    let deploy = server
+        .post(&format!("/api/application/{application}/deploy"), json!({}))
+        .await;
+    assert_eq!(deploy.status, StatusCode::ACCEPTED, "{}", deploy.body);
+    server.settled_status(&application).await;
+    let after = server.get(&ingress).await;
+    assert_eq!(after.body["status"], "DEPLOYED", "{}", after.body);
+    assert_eq!(after.body["routerId"], router.as_str());
+
+    // A service with no public port has no ingress.
+    let private = server
+        .post(
+            &format!("/api/environment/{environment}/application"),
+            json!({"name": "worker", "git_repository": {"url": "https://git.example.com/a/w.git"}}),
+        )
+        .await;
+    let id = private.body["id"].as_str().unwrap();
+    let none = server
+        .get(&format!("/api/application/{id}/ingressDeploymentStatus"))
+        .await;
+    assert_eq!(none.status, StatusCode::OK, "{}", none.body);
+    assert_eq!(none.body, json!({}));
+}

@@ -1,4 +1,5 @@
-//! Where services are reached (`GET /{kind}/{id}/link`, `GET /environment/{id}/link`): an
+//! Where services are reached (`GET /{kind}/{id}/link`, `GET /environment/{id}/link`) and where
+//! their ingress stands (`GET /{kind}/{id}/ingressDeploymentStatus`): an
 //! address for each public port on this server and one for the root of the service's, whose
 //! `/run/…` pages stand for what the platform's instances would answer (no cloud runs here: the
 //! page says so, `crate::run_page`).
@@ -8,12 +9,13 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::Json;
 use platform_api::paths;
 use platform_api::{
-    default_port, external_port, Applications, Containers, HelmServices, Link, List, Port,
-    ServiceType,
+    default_port, external_port, Applications, Containers, HelmServices, IngressDeploymentStatus,
+    Link, List, Port, ServiceType,
 };
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
+use crate::engine::status;
 use crate::error::{ApiError, ApiPath, ApiResult};
 use crate::routes::environments::find_environment;
 use crate::routes::services::records::{find, stored};
@@ -36,17 +38,49 @@ pub fn register(routes: &mut RouteTable) {
 }
 
 fn service_links<R: ServiceResource>(routes: &mut RouteTable) {
-    routes.add(
-        Method::GET,
-        format!("{}/link", R::TYPE.item_template()),
-        Permission::Read,
-        Doc::new(format!(
-            "The addresses a {} is reached at: the root of its address and one per public port",
-            R::WHAT
-        ))
-        .answers_list_of::<Link>(StatusCode::OK),
-        links_of_service::<R>,
-    );
+    routes
+        .add(
+            Method::GET,
+            format!("{}/link", R::TYPE.item_template()),
+            Permission::Read,
+            Doc::new(format!(
+                "The addresses a {} is reached at: the root of its address and one per public port",
+                R::WHAT
+            ))
+            .answers_list_of::<Link>(StatusCode::OK),
+            links_of_service::<R>,
+        )
+        .add(
+            Method::GET,
+            format!("{}/ingressDeploymentStatus", R::TYPE.item_template()),
+            Permission::Read,
+            Doc::new(format!(
+                "Where the ingress to a {}'s public ports stands: deployed with it, so in its \
+             state, on its environment's router; nothing for a service with no public port",
+                R::WHAT
+            ))
+            .answers::<IngressDeploymentStatus>(StatusCode::OK),
+            ingress_of_service::<R>,
+        );
+}
+
+async fn ingress_of_service<R: ServiceResource>(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<Uuid>,
+) -> ApiResult<Json<IngressDeploymentStatus>> {
+    let (record, environment_id) = find::<R>(&state, &caller, id).await?;
+    if !R::ports(&record)
+        .iter()
+        .any(|port| port.publicly_accessible)
+    {
+        return Ok(Json(IngressDeploymentStatus::default()));
+    }
+    let status = status::of_service(&mut *state.db.acquire().await?, id).await?;
+    Ok(Json(IngressDeploymentStatus {
+        router_id: Some(Uuid::new_v5(&environment_id, b"router")),
+        status: Some(status.state),
+    }))
 }
 
 async fn links_of_service<R: ServiceResource>(

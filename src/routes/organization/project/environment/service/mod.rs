@@ -16,7 +16,7 @@ mod links;
 pub mod logs;
 pub mod monitoring;
 pub mod overview;
-pub mod repository_cards;
+pub mod overview_cards;
 mod restrictions;
 pub mod settings;
 pub mod variables;

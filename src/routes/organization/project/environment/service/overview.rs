@@ -20,7 +20,7 @@ use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
 use super::facts::Facts;
 use super::links::ServiceLinks;
-use super::repository_cards::RepositoryCards;
+use super::overview_cards::OverviewCards;
 use super::{no_service, use_addressed_service, AddressedService};
 
 #[component]
@@ -70,7 +70,7 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |record| view! { <Facts record/> })}
             </section>
         </div>
-        {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <RepositoryCards kind id/> })}
+        {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <OverviewCards kind id/> })}
         <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>

@@ -1,8 +1,9 @@
-//! What an application's or a terraform service's overview reads of its repository: who
-//! committed to it (`Contributors`), what the last deployment made (`TerraformResources`). Their
-//! code is fetched after the overview's first paint, behind the split point `app.rs` provides
-//! (`LoadRepositoryCards`): every page of a service loads the service's group, and these cards
-//! are the overview's alone.
+//! What a service's overview reads once it is drawn: who committed to an application's
+//! repository (`Contributors`), what a terraform service's last deployment made
+//! (`TerraformResources`), where the ingress to a reachable service's ports stands
+//! (`Ingress`). Their code is fetched after the overview's first paint, behind the split point
+//! `app.rs` provides (`LoadOverviewCards`): every page of a service loads the service's group,
+//! and these cards are the overview's alone.
 
 use futures::future::BoxFuture;
 use leptos::prelude::*;
@@ -14,24 +15,27 @@ use crate::api::{use_api, ApiError};
 use crate::components::after_first_paint::AfterFirstPaint;
 use crate::components::loaded::loaded;
 use crate::components::relative_time::RelativeTime;
+use crate::components::status_badge::StatusBadge;
 use crate::state::polling::page_visible;
 use crate::state::resource::resource;
 
+use super::use_addressed_service;
+
 /// Fetches the cards' module and builds a kind's cards from it (`cards_of`).
 #[derive(Clone, Copy)]
-pub struct LoadRepositoryCards(
+pub struct LoadOverviewCards(
     pub fn(ServiceType, Uuid) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
 );
 
 /// The cards of the service's kind, once the overview is drawn; nothing when their code cannot
 /// be fetched (they add to the page, they are not the page).
 #[component]
-pub fn RepositoryCards(kind: ServiceType, id: Uuid) -> impl IntoView {
-    let load = use_context::<LoadRepositoryCards>();
-    let wanted = matches!(kind, ServiceType::Application | ServiceType::Terraform);
+pub fn OverviewCards(kind: ServiceType, id: Uuid) -> impl IntoView {
+    let load = use_context::<LoadOverviewCards>();
+    let wanted = matches!(kind, ServiceType::Terraform) || kind.has_links();
     view! {
         <AfterFirstPaint ready=page_visible()>
-            {move || load.filter(|_| wanted).map(|LoadRepositoryCards(load)| {
+            {move || load.filter(|_| wanted).map(|LoadOverviewCards(load)| {
                 let cards = Suspend::new(async move { load(kind, id).await.unwrap_or_else(|_| ().into_any()) });
                 view! { <Suspense>{cards}</Suspense> }
             })}
@@ -51,8 +55,13 @@ fn readable<T>(read: Result<T, ApiError>) -> Result<Result<T, String>, ApiError>
 /// The cards of a kind that has them.
 pub fn cards_of(kind: ServiceType, id: Uuid) -> AnyView {
     match kind {
-        ServiceType::Application => view! { <Contributors application=id/> }.into_any(),
+        ServiceType::Application => view! {
+            <Ingress kind id/>
+            <Contributors application=id/>
+        }
+        .into_any(),
         ServiceType::Terraform => view! { <TerraformResources terraform=id/> }.into_any(),
+        kind if kind.has_links() => view! { <Ingress kind id/> }.into_any(),
         _ => ().into_any(),
     }
 }
@@ -114,5 +123,25 @@ pub fn TerraformResources(terraform: Uuid) -> impl IntoView {
                 }.into_any()
             })}
         </section>
+    }
+}
+
+/// Where the ingress to the service's public ports stands, read again as the service's status
+/// changes; nothing for a service with no public port (it has no ingress).
+#[component]
+fn Ingress(kind: ServiceType, id: Uuid) -> impl IntoView {
+    let api = use_api();
+    let service = use_addressed_service();
+    let ingress = resource(move || {
+        service.status.track();
+        async move { api.ingress_status(kind, id).await.ok()?.status }
+    });
+    move || {
+        ingress.get().flatten().map(|state| view! {
+            <section class="card" aria-labelledby="ingress-title">
+                <h2 id="ingress-title">"Ingress"</h2>
+                <p><StatusBadge state/>" "<span class="muted">"Routes its public ports, deployed with it."</span></p>
+            </section>
+        })
     }
 }
