@@ -156,7 +156,8 @@ struct Manifests {
 }
 
 impl Manifests {
-    /// A resource's label from a name: lower case, letters, digits and `_`, unique in the file.
+    /// A label (a resource's, an input variable's) from a name: lower case, letters, digits and
+    /// `_`, unique in the file.
     fn label(&mut self, name: &str) -> String {
         let mut label: String = name
             .to_lowercase()
@@ -183,7 +184,7 @@ impl Manifests {
         for variable in all.iter().filter(|variable| variable.parent_id == parent) {
             let mut entry = vec![("key", Expression::from(variable.key.as_str()))];
             if variable.is_secret {
-                let input = format!("{label}_{}", variable.key.to_lowercase());
+                let input = self.label(&format!("{label}_{}", variable.key));
                 self.inputs.push(
                     Block::builder("variable")
                         .add_label(input.as_str())
@@ -192,7 +193,7 @@ impl Manifests {
                         .build(),
                 );
                 let reference = Traversal::builder(Variable::unchecked("var"))
-                    .attr(Identifier::sanitized(&input))
+                    .attr(Identifier::unchecked(input))
                     .build();
                 entry.push(("value", reference.into()));
             } else if let Some(value) = &variable.value {

@@ -31,7 +31,7 @@ pub fn ExportEnvironment(id: Uuid, name: String) -> impl IntoView {
     });
     view! {
         <div class="export">
-            <button type="button" on:click=move |_| { export.dispatch(()); }
+            <button type="button" class="button button--secondary" on:click=move |_| { export.dispatch(()); }
                 disabled=move || export.pending().get()>
                 {move || if export.pending().get() { "Exporting…" } else { "Download as Terraform" }}
             </button>

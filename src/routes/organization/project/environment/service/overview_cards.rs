@@ -126,14 +126,16 @@ pub fn TerraformResources(terraform: Uuid) -> impl IntoView {
     }
 }
 
-/// Where the ingress to the service's public ports stands, read again as the service's status
+/// Where the ingress to the service's public ports stands, read again as the service's state
 /// changes; nothing for a service with no public port (it has no ingress).
 #[component]
 fn Ingress(kind: ServiceType, id: Uuid) -> impl IntoView {
     let api = use_api();
     let service = use_addressed_service();
+    // Read again when the service's state changes, not at each poll of its status.
+    let state = Memo::new(move |_| service.current().map(|status| status.state));
     let ingress = resource(move || {
-        service.status.track();
+        state.track();
         async move { api.ingress_status(kind, id).await.ok()?.status }
     });
     move || {

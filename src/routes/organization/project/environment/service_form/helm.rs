@@ -325,7 +325,7 @@ fn ChartValues(environment: Uuid, git: GitFields, values: RwSignal<String>) -> i
     });
     view! {
         <div class="chart-values">
-            <button type="button" class="button--secondary" on:click=move |_| { read.dispatch(()); }
+            <button type="button" class="button button--secondary" on:click=move |_| { read.dispatch(()); }
                 disabled=move || read.pending().get()>
                 "Start from the chart's values"
             </button>
