@@ -13,12 +13,10 @@ use crate::error::{ApiPath, ApiResult};
 use crate::routes::organization::container_registries::ContainerRegistries;
 use crate::routes::organization::groups::{AnnotationsGroups, LabelsGroups};
 use crate::routes::organization::helm_repositories::HelmRepositories;
-use crate::routes::organization::resources::OrganizationResource;
-use crate::routes::own_organization;
+use crate::routes::organization::resources::{find_own, OrganizationResource};
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
 use crate::store::associated::{services_naming, ServiceNaming};
-use crate::store::organization_resources as store;
 
 pub fn register(routes: &mut RouteTable) {
     items_route::<LabelsGroups>(routes);
@@ -61,8 +59,7 @@ async fn naming<R: OrganizationResource>(
     caller: &Caller,
     (organization_id, id): (Uuid, Uuid),
 ) -> ApiResult<Vec<ServiceNaming>> {
-    own_organization(caller, organization_id)?;
-    store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    find_own::<R>(state, caller, (organization_id, id)).await?;
     services_naming(&state.db, organization_id, id).await
 }
 

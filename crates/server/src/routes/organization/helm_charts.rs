@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{charts_in_index, paths, ChartVersions, HelmRepository, List};
+use platform_api::{charts_in_index, paths, ChartVersions, List};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -15,11 +15,9 @@ use crate::error::{ApiPath, ApiQuery, ApiResult};
 use crate::git::read_plain_file;
 use crate::routes::doc::{self, Doc};
 use crate::routes::organization::helm_repositories::HelmRepositories;
-use crate::routes::organization::resources::OrganizationResource;
-use crate::routes::own_organization;
+use crate::routes::organization::resources::find_own;
 use crate::routes::RouteTable;
 use crate::state::AppState;
-use crate::store::organization_resources as store;
 use crate::store::services::charts_used;
 
 /// An index longer than this is not read: far beyond a real repository's.
@@ -55,15 +53,8 @@ async fn charts(
     ApiPath((organization_id, repository_id)): ApiPath<(Uuid, Uuid)>,
     ApiQuery(query): ApiQuery<ChartsQuery>,
 ) -> ApiResult<Json<List<ChartVersions>>> {
-    own_organization(&caller, organization_id)?;
-    let repository = store::find::<HelmRepository>(
-        &state.db,
-        HelmRepositories::KIND,
-        organization_id,
-        repository_id,
-    )
-    .await?
-    .record;
+    let repository =
+        find_own::<HelmRepositories>(&state, &caller, (organization_id, repository_id)).await?;
     let mut charts = match state.engine.repositories.local(&repository.url) {
         Ok(path) => {
             let reading = tokio::task::spawn_blocking(move || {

@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{paths, ContainerRegistry, ImageVersions, List};
+use platform_api::{paths, ImageVersions, List};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -13,11 +13,9 @@ use crate::caller::{Caller, Permission};
 use crate::error::{ApiPath, ApiQuery, ApiResult};
 use crate::routes::doc::{self, Doc};
 use crate::routes::organization::container_registries::ContainerRegistries;
-use crate::routes::organization::resources::OrganizationResource;
-use crate::routes::own_organization;
+use crate::routes::organization::resources::find_own;
 use crate::routes::RouteTable;
 use crate::state::AppState;
-use crate::store::organization_resources as store;
 use crate::store::services::images_used;
 
 pub fn register(routes: &mut RouteTable) {
@@ -51,14 +49,7 @@ async fn images(
     ApiPath((organization_id, registry_id)): ApiPath<(Uuid, Uuid)>,
     ApiQuery(query): ApiQuery<ImagesQuery>,
 ) -> ApiResult<Json<List<ImageVersions>>> {
-    own_organization(&caller, organization_id)?;
-    store::find::<ContainerRegistry>(
-        &state.db,
-        ContainerRegistries::KIND,
-        organization_id,
-        registry_id,
-    )
-    .await?;
+    find_own::<ContainerRegistries>(&state, &caller, (organization_id, registry_id)).await?;
     let blank_is_none = |text: Option<String>| text.filter(|text| !text.trim().is_empty());
     let images = images_used(
         &state.db,

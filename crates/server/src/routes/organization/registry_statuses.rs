@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
-use platform_api::{paths, ContainerRegistry, List, Status};
+use platform_api::{paths, List, Status};
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
@@ -13,11 +13,9 @@ use crate::engine::status;
 use crate::error::{ApiPath, ApiResult};
 use crate::routes::doc::Doc;
 use crate::routes::organization::container_registries::ContainerRegistries;
-use crate::routes::organization::resources::OrganizationResource;
-use crate::routes::own_organization;
+use crate::routes::organization::resources::find_own;
 use crate::routes::RouteTable;
 use crate::state::AppState;
-use crate::store::organization_resources as store;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -35,14 +33,7 @@ async fn statuses(
     caller: Caller,
     ApiPath((organization_id, registry_id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<List<Status>>> {
-    own_organization(&caller, organization_id)?;
-    store::find::<ContainerRegistry>(
-        &state.db,
-        ContainerRegistries::KIND,
-        organization_id,
-        registry_id,
-    )
-    .await?;
+    find_own::<ContainerRegistries>(&state, &caller, (organization_id, registry_id)).await?;
     let mut conn = state.db.acquire().await?;
     Ok(Json(List::new(
         status::of_registry_containers(&mut conn, registry_id).await?,

@@ -256,15 +256,28 @@ pub async fn insert<R: OrganizationResource>(
     Ok((id, record, secret_names))
 }
 
+/// The record `id` of `R` in the caller's organization `organization_id`; 404 when it has none.
+pub async fn find_own<R: OrganizationResource>(
+    state: &AppState,
+    caller: &Caller,
+    (organization_id, id): (Uuid, Uuid),
+) -> ApiResult<R::Record> {
+    own_organization(caller, organization_id)?;
+    Ok(
+        store::find::<R::Record>(&state.db, R::KIND, organization_id, id)
+            .await?
+            .record,
+    )
+}
+
 async fn read<R: OrganizationResource>(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<R::Record>> {
-    own_organization(&caller, organization_id)?;
-    let stored = store::find::<R::Record>(&state.db, R::KIND, organization_id, id).await?;
+    let record = find_own::<R>(&state, &caller, (organization_id, id)).await?;
     Ok(Json(
-        with_usage::<R>(&state.db, organization_id, id, stored.record).await?,
+        with_usage::<R>(&state.db, organization_id, id, record).await?,
     ))
 }
 
