@@ -21,6 +21,7 @@ pub mod git_picker;
 pub mod git_token;
 pub mod groups;
 pub mod helm_repository;
+pub mod managed_database;
 pub mod member;
 pub mod monitoring;
 pub mod organization;

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::cloud::CloudProvider;
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
@@ -72,24 +73,31 @@ pub struct DatabaseVersionMode {
 }
 
 impl DatabaseConfiguration {
-    /// What this platform runs: every version of each type, in either mode.
-    pub fn every() -> Vec<DatabaseConfiguration> {
+    /// What this platform runs on a cluster of `cloud`: every version of each type in the
+    /// cluster, and managed for the types the cloud manages.
+    pub fn on(cloud: Option<CloudProvider>) -> Vec<DatabaseConfiguration> {
+        let managed = cloud.map_or(&[][..], CloudProvider::managed_database_types);
         DatabaseType::ALL
             .iter()
-            .map(|&database_type| DatabaseConfiguration {
-                database_type: Some(database_type),
-                version: database_type
-                    .versions()
-                    .iter()
-                    .flat_map(|name| {
-                        [DatabaseMode::Container, DatabaseMode::Managed].map(|mode| {
-                            DatabaseVersionMode {
+            .map(|&database_type| {
+                let modes: &[DatabaseMode] = if managed.contains(&database_type) {
+                    &[DatabaseMode::Container, DatabaseMode::Managed]
+                } else {
+                    &[DatabaseMode::Container]
+                };
+                DatabaseConfiguration {
+                    database_type: Some(database_type),
+                    version: database_type
+                        .versions()
+                        .iter()
+                        .flat_map(|name| {
+                            modes.iter().map(|&mode| DatabaseVersionMode {
                                 name: name.to_string(),
                                 supported_mode: Some(mode),
-                            }
+                            })
                         })
-                    })
-                    .collect(),
+                        .collect(),
+                }
             })
             .collect()
     }
@@ -207,6 +215,10 @@ pub struct Database {
     pub mode: DatabaseMode,
     #[serde(default = "private")]
     pub accessibility: DatabaseAccessibility,
+    /// The instance a managed database runs on, where its cloud lists them
+    /// (`managed_database`): its cpu and memory are the instance's.
+    #[serde(default)]
+    pub instance_type: Option<String>,
     /// milli-CPU
     #[serde(default = "default_cpu")]
     pub cpu: i64,
@@ -232,6 +244,10 @@ pub struct DatabaseRequest {
     pub mode: DatabaseMode,
     #[serde(default = "private")]
     pub accessibility: DatabaseAccessibility,
+    /// Managed databases only, on a cloud that lists instances; `cpu` and `memory` are then
+    /// the instance's.
+    #[serde(default)]
+    pub instance_type: Option<String>,
     #[serde(default = "default_cpu")]
     pub cpu: i64,
     #[serde(default = "default_memory")]
@@ -263,6 +279,7 @@ impl Database {
             version: self.version.clone(),
             mode: self.mode,
             accessibility: self.accessibility,
+            instance_type: self.instance_type.clone(),
             cpu: self.cpu,
             memory: self.memory,
             storage: self.storage,
@@ -336,6 +353,7 @@ mod tests {
             version: "15".into(),
             mode: DatabaseMode::Container,
             accessibility: DatabaseAccessibility::Private,
+            instance_type: None,
             cpu: 250,
             memory: 256,
             storage: 10,

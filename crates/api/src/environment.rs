@@ -2,6 +2,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::cloud::CloudProvider;
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
@@ -47,6 +48,13 @@ pub struct Environment {
 pub struct CloudProviderOfEnvironment {
     pub provider: Option<String>,
     pub cluster: Option<String>,
+}
+
+impl CloudProviderOfEnvironment {
+    /// The cloud, when it is one this platform knows.
+    pub fn cloud(&self) -> Option<CloudProvider> {
+        self.provider.as_deref()?.parse().ok()
+    }
 }
 
 /// Body of `POST /project/{id}/environment`.

@@ -37,15 +37,25 @@ impl Template {
 impl Template {
     /// The path with its one parameter, a text (a region's name), filled in, encoded.
     pub fn with_text(self, value: &str) -> String {
-        match (self.0.find('{'), self.0.find('}')) {
-            (Some(open), Some(close)) => format!(
-                "{}{}{}",
-                &self.0[..open],
-                crate::query::percent_encode(value),
-                &self.0[close + 1..]
-            ),
-            _ => self.0.to_string(),
+        self.with_texts(&[value])
+    }
+
+    /// The path with its parameters filled in order by texts (a region's name, a type),
+    /// encoded; a parameter left without one stays as it is written.
+    pub fn with_texts(self, values: &[&str]) -> String {
+        let mut path = String::with_capacity(self.0.len());
+        let mut values = values.iter();
+        let mut rest = self.0;
+        while let (Some(open), Some(close)) = (rest.find('{'), rest.find('}')) {
+            path.push_str(&rest[..open]);
+            match values.next() {
+                Some(value) => path.push_str(&crate::query::percent_encode(value)),
+                None => path.push_str(&rest[open..=close]),
+            }
+            rest = &rest[close + 1..];
         }
+        path.push_str(rest);
+        path
     }
 }
 
@@ -266,6 +276,10 @@ pub const PROVIDER_F_INSTANCE_TYPES: Template =
     Template("/azure/aks/instanceType/{provider_f_region}");
 pub const INVITATION: Template =
     Template("/organization/{organization_id}/inviteMember/{invitation_id}");
+pub const AWS_MANAGED_DATABASE_TYPES: Template = Template("/aws/managedDatabase/type");
+pub const PROVIDER_A_MANAGED_DATABASE_TYPES: Template = Template("/scaleway/managedDatabase/type");
+pub const AWS_MANAGED_DATABASE_INSTANCE_TYPES: Template =
+    Template("/aws/managedDatabase/instanceType/{aws_region}/{database_type}");
 
 /// Every template above, for the test that each is served.
 pub const ALL: &[Template] = &[
@@ -328,6 +342,9 @@ pub const ALL: &[Template] = &[
     INVITATION_ACCEPT,
     TFVARS_FILES,
     CLOUD_PROVIDERS,
+    AWS_MANAGED_DATABASE_TYPES,
+    PROVIDER_A_MANAGED_DATABASE_TYPES,
+    AWS_MANAGED_DATABASE_INSTANCE_TYPES,
     TERRAFORM_RESOURCES,
     AWS_INSTANCE_TYPES,
     AWS_ALL_INSTANCE_TYPES,
@@ -422,5 +439,21 @@ mod tests {
         assert_eq!(ORGANIZATIONS.at(&[]), "/organization");
         // A value left out leaves its parameter as it was, for the server's tests to notice.
         assert_eq!(PROJECT.at(&[]), "/project/{project_id}");
+    }
+
+    #[test]
+    fn texts_fill_a_template_in_order_encoded() {
+        assert_eq!(
+            AWS_MANAGED_DATABASE_INSTANCE_TYPES.with_texts(&["eu-west-3", "REDIS"]),
+            "/aws/managedDatabase/instanceType/eu-west-3/REDIS"
+        );
+        assert_eq!(
+            AWS_INSTANCE_TYPES.with_text("a b/c"),
+            "/aws/eks/instanceType/a%20b%2Fc"
+        );
+        assert_eq!(
+            AWS_MANAGED_DATABASE_INSTANCE_TYPES.with_texts(&["eu-west-3"]),
+            "/aws/managedDatabase/instanceType/eu-west-3/{database_type}"
+        );
     }
 }

@@ -202,6 +202,12 @@ impl StandIn {
             let condition = *self.condition.lock().unwrap();
             patch_statuses(&mut body, condition);
         }
+        if segments == ["environment", &ids::ENVIRONMENT.to_string()] {
+            // The document types where an environment runs as free text; the platform names
+            // a cloud and a region there, which the console reads (a managed database's
+            // catalogue).
+            body["cloud_provider"] = json!({"provider": "AWS", "cluster": "eu-west-3"});
+        }
         Answer {
             status,
             body: Some(body),

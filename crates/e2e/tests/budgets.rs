@@ -85,10 +85,13 @@ const MAIN_MODULE_GROWTH: Exception = Exception {
 /// folders, and a terraform module's variables added from its files (five new list shapes decoded
 /// and three reads that follow the fields: the service settings group 192,977 → 207,531 B, the
 /// page 754,650 → 769,135 B); then a new database's versions from the environment's database
-/// configuration and a git chart's own values read into a helm service's (→ 778,849 B).
+/// configuration and a git chart's own values read into a helm service's (→ 778,849 B); then
+/// (2026-12-06) a managed database's form reads its environment's cloud, the types that cloud
+/// manages and the instances it offers, checks the placement rule and offers the instances in
+/// place of cpu and memory (→ 786,624 B).
 const FORMS_FROM_THE_API: Exception = Exception {
-    bytes: 20_000,
-    why: "the repository fields' pickers and the module's variables, 754,650 → 769,135 B; the database configuration and a chart's values, → 778,849 B",
+    bytes: 27_000,
+    why: "the repository fields' pickers and the module's variables, 754,650 → 769,135 B; the database configuration and a chart's values, → 778,849 B; a managed database's types and instances, → 786,624 B",
 };
 
 /// The main module and the split loader, which every page fetches, with the reads of five new

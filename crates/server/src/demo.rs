@@ -280,6 +280,7 @@ fn database_request(name: &str) -> DatabaseRequest {
         version: "16".to_string(),
         mode: DatabaseMode::Container,
         accessibility: DatabaseAccessibility::Private,
+        instance_type: None,
         cpu: 250,
         memory: 256,
         storage: 10,

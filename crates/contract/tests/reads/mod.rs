@@ -395,6 +395,18 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<DatabaseConfiguration>>,
     ),
     (
+        "/aws/managedDatabase/type",
+        decodes::<List<ManagedDatabaseType>>,
+    ),
+    (
+        "/scaleway/managedDatabase/type",
+        decodes::<List<ManagedDatabaseType>>,
+    ),
+    (
+        "/aws/managedDatabase/instanceType/{region}/{databaseType}",
+        decodes::<List<ManagedDatabaseInstanceType>>,
+    ),
+    (
         "/terraform/availableVersion",
         decodes::<List<TerraformVersion>>,
     ),

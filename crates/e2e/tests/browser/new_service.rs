@@ -1,7 +1,8 @@
 //! Creating services from the environment page's "New service" dialog: the kind chosen first,
 //! then its form; a database refused with a version that is not one, then created and listed
-//! with its kind; a cron job refused with a schedule that is not one, then created. The forms'
-//! code, fetched when the dialog first opens, is said to be missing when it cannot be fetched.
+//! with its kind; a managed database offered what its cloud manages, on an instance it lists; a
+//! cron job refused with a schedule that is not one, then created. The forms' code, fetched when
+//! the dialog first opens, is said to be missing when it cannot be fetched.
 
 use e2e::Browser;
 
@@ -125,6 +126,109 @@ async fn a_database_and_a_job_are_created_from_the_environment_page() -> anyhow:
 
 /// The forms come with the service pages' code, fetched when the dialog first opens: when the
 /// network drops it, the dialog says so, and the page loads again once the API is reached.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_managed_database_is_offered_what_its_cloud_manages_and_sized_by_an_instance(
+) -> anyhow::Result<()> {
+    let browser = Browser::start(20.0).await?;
+    let place = browser
+        .create_environment("shop", "rack", "STAGING")
+        .await?;
+    let cluster = browser
+        .create(
+            &format!("/organization/{}/cluster", place.organization),
+            serde_json::json!({"name": "paris", "cloud_provider": "AWS", "region": "eu-west-3"}),
+        )
+        .await?;
+    let on_aws = browser
+        .create(
+            &format!("/project/{}/environment", place.project),
+            serde_json::json!({"name": "aws", "mode": "STAGING", "cluster_id": cluster}),
+        )
+        .await?;
+    browser.sign_in().await?;
+    let form = "form[aria-label='Create a database']";
+    let managed_database_form = |page: String| {
+        let browser = &browser;
+        async move {
+            browser.open(&page).await?;
+            browser.open_new("New service").await?;
+            browser
+                .click("input[name=service-kind][value=database]")
+                .await?;
+            browser.find(form).await?;
+            browser
+                .find("#field-mode option[value=MANAGED]")
+                .await?
+                .click()
+                .await?;
+            anyhow::Ok(())
+        }
+    };
+
+    // The first environment's cluster is on premise: nothing there is managed.
+    managed_database_form(place.page()).await?;
+    browser
+        .wait_for_text(
+            form,
+            "On premise manages no database: run it in the cluster.",
+        )
+        .await?;
+
+    let aws_page = format!(
+        "/organization/{}/project/{}/environment/{on_aws}/services",
+        place.organization, place.project
+    );
+    managed_database_form(aws_page).await?;
+    browser
+        .wait_for_text(
+            form,
+            "Amazon Web Services manages PostgreSQL, MySQL, MongoDB, Redis.",
+        )
+        .await?;
+    browser.fill("#field-name", "sessions").await?;
+    browser
+        .find("#field-type option[value=REDIS]")
+        .await?
+        .click()
+        .await?;
+    browser.fill("#field-version", "7").await?;
+    // Sized by the instance: no cpu or memory to type, an instance to choose among those
+    // offered.
+    browser
+        .find("#field-instance_type-suggestions option[value='cache.t3.small']")
+        .await?;
+    browser.wait_until_gone("#field-cpu").await?;
+    browser
+        .click(&format!("{form} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text(
+            ".field__error",
+            "must be one of the instances Amazon Web Services runs a managed Redis on",
+        )
+        .await?;
+    browser.screenshot("new-managed-database").await?;
+    browser
+        .fill("#field-instance_type", "cache.t3.small")
+        .await?;
+    browser
+        .click(&format!("{form} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text("tr[data-service=sessions]", "Database")
+        .await?;
+    let databases = browser
+        .api(
+            "GET",
+            &format!("/environment/{on_aws}/database"),
+            serde_json::json!(null),
+        )
+        .await?;
+    assert_eq!(databases["results"][0]["instance_type"], "cache.t3.small");
+    assert_eq!(databases["results"][0]["memory"], 1403);
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn forms_whose_code_cannot_be_fetched_are_said_to_be_missing() -> anyhow::Result<()> {
     let browser = Browser::start(20.0).await?;

@@ -472,6 +472,20 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     })
     .await?;
 
+    // A managed database's form: the types its cloud manages, the instances of one.
+    walk.page("new-managed-database", &format!("{environment}/services"))
+        .await?;
+    walk.action("managed database instances offered", async |b| {
+        b.open_new("New service").await?;
+        b.click("input[name=service-kind][value=database]").await?;
+        b.choose("#field-mode", "MANAGED").await?;
+        b.choose("#field-type", "REDIS").await?;
+        b.find("#field-instance_type-suggestions option[value='db.t3.medium']")
+            .await
+            .map(drop)
+    })
+    .await?;
+
     // A cluster's lock lifted; a token for kubectl.
     walk.page(
         "cluster-lock",

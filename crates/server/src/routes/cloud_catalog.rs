@@ -1,17 +1,23 @@
 //! What the platform lists of each cloud: the clouds themselves with their regions
 //! (`GET /cloudProvider`), the regions (`GET /aws/region` and the like) and the instance types
-//! of a region or zone (`GET /aws/eks/instanceType/{region}` and the like). A reference server
-//! reaches no cloud: these are the tables of `platform_api::cloud` and
-//! `platform_api::instance_type`, the ones a new cluster's rules read, not a cloud's answer.
+//! of a region or zone (`GET /aws/eks/instanceType/{region}` and the like); the databases each
+//! manages and their instances (`GET /aws/managedDatabase/type` and the like). A reference server
+//! reaches no cloud: these are the tables of `platform_api::cloud`, `platform_api::instance_type`
+//! and `platform_api::managed_database`, the ones a new cluster's and a new database's rules
+//! read, not a cloud's answer.
 
 use axum::extract::Path;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::paths::{self, Template};
 use platform_api::{
-    instance_types_paths, regions_path, CloudProvider, ClusterInstanceType, ClusterRegion, List,
-    ListedCloudProvider, WireEnum,
+    instance_types_paths, managed_database_types_path, managed_instance_types_path, regions_path,
+    CloudProvider, ClusterInstanceType, ClusterRegion, List, ListedCloudProvider,
+    ManagedDatabaseInstanceType, ManagedDatabaseType, WireEnum,
 };
+
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::caller::Permission;
 use crate::error::{ApiError, ApiResult};
@@ -29,38 +35,74 @@ pub fn register(routes: &mut RouteTable) {
             regions: regions_of(provider),
         })
         .collect();
-    routes.add(
-        Method::GET,
-        paths::CLOUD_PROVIDERS.0,
-        Permission::Read,
-        Doc::new("The clouds a cluster may run in, with their regions")
-            .answers_list_of::<ListedCloudProvider>(StatusCode::OK),
-        move || {
-            let providers = providers.clone();
-            async move { Json(List::new(providers)) }
-        },
+    add_table(
+        routes,
+        paths::CLOUD_PROVIDERS,
+        "The clouds a cluster may run in, with their regions".into(),
+        providers,
     );
     for provider in CloudProvider::ALL.iter().copied() {
         if let Some(path) = regions_path(provider) {
-            let listed = regions_of(provider);
-            routes.add(
-                Method::GET,
-                path.0,
-                Permission::Read,
-                Doc::new(format!(
-                    "The regions a {} cluster may be in",
-                    provider.label()
-                ))
-                .answers_list_of::<ClusterRegion>(StatusCode::OK),
-                move || {
-                    let listed = listed.clone();
-                    async move { Json(List::new(listed)) }
-                },
-            );
+            let summary = format!("The regions a {} cluster may be in", provider.label());
+            add_table(routes, path, summary, regions_of(provider));
         }
         if let Some((of_place, every)) = instance_types_paths(provider) {
             register_instance_types(routes, provider, of_place, every);
         }
+        register_managed_databases(routes, provider);
+    }
+}
+
+/// The database types `provider` manages and, where it lists them, the instances of each.
+fn register_managed_databases(routes: &mut RouteTable, provider: CloudProvider) {
+    let label = provider.label();
+    if let Some(path) = managed_database_types_path(provider) {
+        let types: Vec<ManagedDatabaseType> = provider
+            .managed_database_types()
+            .iter()
+            .map(|&name| ManagedDatabaseType { name })
+            .collect();
+        let summary = format!("The database types {label} runs as managed databases");
+        add_table(routes, path, summary, types);
+    }
+    if let Some(path) = managed_instance_types_path(provider) {
+        let regions: Vec<&'static str> = provider
+            .regions()
+            .unwrap_or_default()
+            .iter()
+            .map(|region| region.name)
+            .collect();
+        routes.add(
+            Method::GET,
+            path.0,
+            Permission::Read,
+            Doc::new(format!(
+                "The instances {label} runs a managed database of a type on in a region; the \
+                 database is sized as its instance"
+            ))
+            .answers_list_of::<ManagedDatabaseInstanceType>(StatusCode::OK),
+            move |Path((region, database_type)): Path<(String, String)>| {
+                let known_region = regions.contains(&region.as_str());
+                async move {
+                    if !known_region {
+                        return Err(ApiError::not_found("region"));
+                    }
+                    let instances = database_type
+                        .parse()
+                        .ok()
+                        .and_then(|database_type| provider.managed_instances(database_type))
+                        .ok_or_else(|| ApiError::not_found("managed database type"))?;
+                    ApiResult::Ok(Json(List::new(
+                        instances
+                            .iter()
+                            .map(|instance| ManagedDatabaseInstanceType {
+                                name: instance.name.to_string(),
+                            })
+                            .collect(),
+                    )))
+                }
+            },
+        );
     }
 }
 
@@ -115,18 +157,24 @@ fn register_instance_types(
         },
     );
     if let Some(every) = every {
-        routes.add(
-            Method::GET,
-            every.0,
-            Permission::Read,
-            Doc::new(format!(
-                "Every instance type a {label} cluster's nodes may be"
-            ))
-            .answers_list_of::<ClusterInstanceType>(StatusCode::OK),
-            move || {
-                let listed = listed.clone();
-                async move { Json(List::new(listed)) }
-            },
-        );
+        let summary = format!("Every instance type a {label} cluster's nodes may be");
+        add_table(routes, every, summary, listed);
     }
+}
+
+/// A read of one of the tables, the same answer to every caller.
+fn add_table<T>(routes: &mut RouteTable, path: Template, summary: String, table: Vec<T>)
+where
+    T: Serialize + ToSchema + Clone + Send + Sync + 'static,
+{
+    routes.add(
+        Method::GET,
+        path.0,
+        Permission::Read,
+        Doc::new(summary).answers_list_of::<T>(StatusCode::OK),
+        move || {
+            let table = table.clone();
+            async move { Json(List::new(table)) }
+        },
+    );
 }

@@ -223,16 +223,26 @@ async fn flattened_parts_refuse_unknown_fields_and_name_wrong_values() {
 #[tokio::test]
 async fn a_database_deploys_without_a_build() {
     let server = TestServer::new().await;
-    let (_, environment) = server.staging().await;
+    let project = server.project("shop").await;
+    let environment = server
+        .environment_on(&project, "staging", "AWS", "eu-west-3")
+        .await;
     let databases = format!("/api/environment/{environment}/database");
     let created = server
         .post(
             &databases,
-            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "MANAGED", "cpu": 500, "memory": 1024, "storage": 20}),
+            json!({"name": "orders", "type": "POSTGRESQL", "version": "16", "mode": "MANAGED",
+                   "instance_type": "db.t3.medium", "cpu": 500, "memory": 1024, "storage": 20}),
         )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
     assert_eq!(created.body["type"], "POSTGRESQL");
+    // Sized as its instance, not as asked.
+    assert_eq!(created.body["instance_type"], "db.t3.medium");
+    assert_eq!(
+        (&created.body["cpu"], &created.body["memory"]),
+        (&json!(2000), &json!(4096))
+    );
     assert_eq!(created.body["accessibility"], "PRIVATE");
     assert_eq!(created.body["storage"], 20);
     let id = created.body["id"].as_str().unwrap();
@@ -505,7 +515,7 @@ async fn unchanged_by_its_own_request<T, R>(
 #[tokio::test]
 async fn a_record_sent_back_as_its_request_is_unchanged() {
     let server = TestServer::new().await;
-    let (_, environment) = server.staging().await;
+    let (project, environment) = server.staging().await;
     let application = server
         .post(
             &format!("/api/environment/{environment}/application"),
@@ -561,11 +571,14 @@ async fn a_record_sent_back_as_its_request_is_unchanged() {
     )
     .await;
 
+    let on_aws = server
+        .environment_on(&project, "on-aws", "AWS", "eu-west-3")
+        .await;
     let database = server
         .post(
-            &format!("/api/environment/{environment}/database"),
+            &format!("/api/environment/{on_aws}/database"),
             json!({"name": "orders", "type": "MYSQL", "version": "8.0", "mode": "MANAGED",
-                   "accessibility": "PUBLIC", "cpu": 500, "memory": 1024, "storage": 20}),
+                   "accessibility": "PUBLIC", "instance_type": "db.t3.small", "storage": 20}),
         )
         .await;
     assert_eq!(database.status, StatusCode::CREATED, "{}", database.body);
@@ -830,4 +843,130 @@ async fn a_local_helm_repositorys_charts_are_read_from_its_index() {
         .await
         .expect("a pipe as index.yaml is not waited on");
     assert_eq!(read.body["results"], json!([]));
+}
+
+#[tokio::test]
+async fn a_managed_database_is_of_a_type_its_cloud_manages_and_sized_by_its_instance() {
+    let server = TestServer::new().await;
+    let names = |body: &Value| -> Vec<String> {
+        body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let aws_types = server.get("/api/aws/managedDatabase/type").await;
+    assert_eq!(
+        names(&aws_types.body),
+        ["POSTGRESQL", "MYSQL", "MONGODB", "REDIS"]
+    );
+    let provider_a_types = server.get("/api/scaleway/managedDatabase/type").await;
+    assert_eq!(names(&provider_a_types.body), ["POSTGRESQL", "MYSQL"]);
+    let caches = server
+        .get("/api/aws/managedDatabase/instanceType/eu-west-3/REDIS")
+        .await;
+    assert_eq!(caches.status, StatusCode::OK, "{}", caches.body);
+    assert!(names(&caches.body).contains(&"cache.t3.micro".to_string()));
+    for unknown in ["nowhere-1/REDIS", "eu-west-3/ORACLE"] {
+        let reply = server
+            .get(&format!("/api/aws/managedDatabase/instanceType/{unknown}"))
+            .await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{unknown}");
+    }
+
+    let project = server.project("shop").await;
+    let on_premise = server.environment(&project, "rack").await;
+    let on_aws = server
+        .environment_on(&project, "aws", "AWS", "eu-west-3")
+        .await;
+    let on_provider_a = server
+        .environment_on(&project, "provider-a", "PROVIDER_A", "fr-par")
+        .await;
+    let managed_types = |environment: String| {
+        let server = &server;
+        async move {
+            let listed = server
+                .get(&format!(
+                    "/api/environment/{environment}/databaseConfiguration"
+                ))
+                .await;
+            listed.body["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|configuration| {
+                    configuration["version"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|version| version["supported_mode"] == "MANAGED")
+                })
+                .map(|configuration| configuration["database_type"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(managed_types(on_premise.clone()).await.is_empty());
+    assert_eq!(
+        managed_types(on_provider_a.clone()).await,
+        ["POSTGRESQL", "MYSQL"]
+    );
+    assert_eq!(managed_types(on_aws.clone()).await.len(), 4);
+
+    let create = |environment: &str, body: Value| {
+        let path = format!("/api/environment/{environment}/database");
+        let server = &server;
+        async move { server.post(&path, body).await }
+    };
+    let managed = |database_type: &str, version: &str| {
+        json!({"name": "cache", "type": database_type, "version": version, "mode": "MANAGED",
+               "cpu": 500, "memory": 768})
+    };
+    assert_invalid_fields(&create(&on_premise, managed("REDIS", "7")).await, &["mode"]);
+    assert_invalid_fields(
+        &create(&on_provider_a, managed("REDIS", "7")).await,
+        &["mode"],
+    );
+    let unsized_on_aws = create(&on_aws, managed("REDIS", "7")).await;
+    assert_invalid_fields(&unsized_on_aws, &["instance_type"]);
+    assert!(unsized_on_aws.body["fields"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cache.t3.micro"));
+    let container_with_instance = json!({"name": "cache", "type": "REDIS", "version": "7",
+        "mode": "CONTAINER", "instance_type": "cache.t3.micro"});
+    assert_invalid_fields(
+        &create(&on_aws, container_with_instance).await,
+        &["instance_type"],
+    );
+    // A cloud that lists no instance sizes its managed databases by cpu and memory.
+    let mysql = create(&on_provider_a, managed("MYSQL", "8.0")).await;
+    assert_eq!(mysql.status, StatusCode::CREATED, "{}", mysql.body);
+    assert_eq!(
+        (&mysql.body["cpu"], &mysql.body["memory"]),
+        (&json!(500), &json!(768))
+    );
+
+    let mut sized = managed("REDIS", "7");
+    sized["instance_type"] = json!("cache.t3.micro");
+    let cache = create(&on_aws, sized).await;
+    assert_eq!(cache.status, StatusCode::CREATED, "{}", cache.body);
+    assert_eq!(
+        (&cache.body["cpu"], &cache.body["memory"]),
+        (&json!(2000), &json!(512))
+    );
+    let path = format!("/api/database/{}", cache.body["id"].as_str().unwrap());
+    let larger = server
+        .put(&path, json!({"instance_type": "cache.r6g.large"}))
+        .await;
+    assert_eq!(larger.status, StatusCode::OK, "{}", larger.body);
+    assert_eq!(larger.body["memory"], 13384);
+    let wrong = server
+        .put(&path, json!({"instance_type": "db.t3.micro"}))
+        .await;
+    assert_invalid_fields(&wrong, &["instance_type"]);
+    assert_eq!(
+        server.get(&path).await.body["instance_type"],
+        "cache.r6g.large"
+    );
 }

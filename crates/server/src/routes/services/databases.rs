@@ -8,7 +8,7 @@ use platform_api::audit::EventType;
 use platform_api::paths;
 use platform_api::{
     internal_host, Credentials, Database, DatabaseConfiguration, DatabaseVersion, Databases,
-    FieldError, List, Reference, ServiceType, DATABASE_LOGIN,
+    Environment, FieldError, List, Reference, ServiceType, DATABASE_LOGIN,
 };
 use rand::distr::{Alphanumeric, SampleString};
 use serde_json::Value;
@@ -57,7 +57,8 @@ pub fn register(routes: &mut RouteTable) {
         Permission::Read,
         Doc::new(
             "The types, versions and modes a new database of an environment may run: every \
-             version of each type, in the cluster or managed (the simulated clouds run both)",
+             version of each type in the cluster, and managed for the types its cluster's cloud \
+             manages",
         )
         .answers_list_of::<DatabaseConfiguration>(StatusCode::OK),
         configurations,
@@ -69,8 +70,10 @@ async fn configurations(
     caller: Caller,
     ApiPath(environment_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<DatabaseConfiguration>>> {
-    find_environment(&state, &caller, environment_id).await?;
-    Ok(Json(List::new(DatabaseConfiguration::every())))
+    let environment = find_environment(&state, &caller, environment_id).await?;
+    Ok(Json(List::new(DatabaseConfiguration::on(
+        environment.cloud_provider.cloud(),
+    ))))
 }
 
 async fn eligible_versions(
@@ -125,6 +128,21 @@ impl ServiceResource for Databases {
         request.validate()
     }
 
+    /// A managed database of a type its cloud manages; sized by its instance where the cloud
+    /// lists them.
+    fn placed(
+        mut request: Self::Request,
+        environment: &Environment,
+    ) -> Result<Self::Request, Vec<FieldError>> {
+        let cloud = environment.cloud_provider.cloud();
+        request.validate_on(cloud)?;
+        if let Some(instance) = request.managed_instance(cloud) {
+            request.cpu = instance.cpu;
+            request.memory = instance.memory;
+        }
+        Ok(request)
+    }
+
     fn validate_change(
         previous: &Database,
         request: &Self::Request,
@@ -152,6 +170,7 @@ impl ServiceResource for Databases {
             version: request.version,
             mode: request.mode,
             accessibility: request.accessibility,
+            instance_type: request.instance_type,
             cpu: request.cpu,
             memory: request.memory,
             storage: request.storage,

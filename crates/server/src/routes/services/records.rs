@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use platform_api::audit::EventType;
-use platform_api::{GitSource, GitSourceRequest, Status};
+use platform_api::{Environment, GitSource, GitSourceRequest, Status};
 use serde_json::Value;
 use sqlx::{SqliteConnection, SqlitePool};
 use uuid::Uuid;
@@ -17,7 +17,7 @@ use crate::engine::status;
 use crate::error::{from_json, ApiError, ApiJson, ApiPath, ApiResult};
 use crate::fresh::Read;
 use crate::raw_json::{self, Asked, StoredList};
-use crate::routes::environments::find_environment;
+use crate::routes::environments::{find_environment, read_environment};
 use crate::routes::organization::git_tokens;
 use crate::routes::organization::resources::ensure_exists;
 use crate::state::AppState;
@@ -64,13 +64,7 @@ pub(super) async fn create<R: ServiceResource>(
     ApiJson(request): ApiJson<R::Request>,
 ) -> ApiResult<(StatusCode, Json<R::Record>)> {
     let environment = find_environment(&state, &caller, environment_id).await?;
-    check::<R>(
-        &mut *state.db.acquire().await?,
-        environment.organization.id,
-        &request,
-        &[],
-    )
-    .await?;
+    let request = check::<R>(&mut *state.db.acquire().await?, &environment, request, &[]).await?;
     let secrets: Vec<String> = R::secrets(&request).into_keys().collect();
     let mut tx = db::begin_write(&state.writes).await?;
     let id = insert::<R>(
@@ -111,7 +105,8 @@ pub(super) async fn update<R: ServiceResource>(
     let mut tx = db::begin_write(&state.writes).await?;
     let mut secrets = store::secrets(&mut tx, id).await?;
     let kept: Vec<&str> = secrets.keys().map(String::as_str).collect();
-    check::<R>(&mut tx, caller.organization_id, &request, &kept).await?;
+    let environment = read_environment(&mut tx, &caller, environment_id).await?;
+    let request = check::<R>(&mut tx, &environment, request, &kept).await?;
     R::validate_change(&previous, &request).map_err(ApiError::invalid)?;
     let given = R::secrets(&request);
     let mut changed_secrets: Vec<String> = given.keys().cloned().collect();
@@ -177,21 +172,24 @@ pub(super) async fn get_status<R: ServiceResource>(
     ))
 }
 
-/// The rules of the request, then the records it names.
+/// The rules of the request, then the records it names; the request as placed on the
+/// environment's cluster.
 async fn check<R: ServiceResource>(
     conn: &mut SqliteConnection,
-    organization_id: Uuid,
-    request: &R::Request,
+    environment: &Environment,
+    request: R::Request,
     kept: &[&str],
-) -> ApiResult<()> {
-    R::validate(request, kept).map_err(ApiError::invalid)?;
-    for (field, kind, id) in R::references(request) {
+) -> ApiResult<R::Request> {
+    let organization_id = environment.organization.id;
+    R::validate(&request, kept).map_err(ApiError::invalid)?;
+    let request = R::placed(request, environment).map_err(ApiError::invalid)?;
+    for (field, kind, id) in R::references(&request) {
         ensure_exists(&mut *conn, kind, organization_id, id, &field).await?;
     }
     if let Some(repository) = request.git_repository() {
         git_tokens::check_choice(conn, organization_id, repository).await?;
     }
-    Ok(())
+    Ok(request)
 }
 
 /// The caller's service of kind `R` with this id, and its environment; 404 otherwise.

@@ -1,7 +1,7 @@
 //! What every service kind is to the server (`ServiceResource`) and the routes each kind has.
 
 use chrono::{DateTime, Utc};
-use platform_api::{FieldError, GitSourceRequest, Port, ServiceKind};
+use platform_api::{Environment, FieldError, GitSourceRequest, Port, ServiceKind};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -45,6 +45,15 @@ pub trait ServiceResource:
         _request: &Self::Request,
     ) -> Result<(), Vec<FieldError>> {
         Ok(())
+    }
+
+    /// The request on the cluster of `environment`: its rules there checked, and what the
+    /// cluster decides filled in (a managed database's size is its cloud's instance's).
+    fn placed(
+        request: Self::Request,
+        _environment: &Environment,
+    ) -> Result<Self::Request, Vec<FieldError>> {
+        Ok(request)
     }
 
     /// The organization's records the request names (a registry, a helm repository), checked

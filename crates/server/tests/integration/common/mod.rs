@@ -247,6 +247,27 @@ impl TestServer {
         reply.body["id"].as_str().unwrap().to_string()
     }
 
+    /// A new environment of the project on a new cluster of `cloud_provider` in `region`.
+    pub async fn environment_on(
+        &self,
+        project_id: &str,
+        name: &str,
+        cloud_provider: &str,
+        region: &str,
+    ) -> String {
+        let cluster = self
+            .create(
+                &format!("/api/organization/{}/cluster", self.organization_id),
+                json!({"name": format!("{name}-cluster"), "cloud_provider": cloud_provider, "region": region}),
+            )
+            .await;
+        self.create(
+            &format!("/api/project/{project_id}/environment"),
+            json!({"name": name, "mode": "STAGING", "cluster_id": cluster}),
+        )
+        .await
+    }
+
     /// Creates a record with `body` at `path` (201 expected) and returns its id.
     pub async fn create(&self, path: &str, body: Value) -> String {
         let reply = self.post(path, body).await;
@@ -847,8 +868,9 @@ pub async fn records(server: &TestServer) -> Records {
     }
     let repository_name = repository.path().file_name().unwrap().to_string_lossy();
     ids.insert("repository_name", repository_name.into_owned());
-    // The places whose instance types are listed, by path parameter.
+    // The places whose instance types are listed, and a database type, by path parameter.
     for (parameter, place) in [
+        ("database_type", "POSTGRESQL"),
         ("aws_region", "eu-west-3"),
         ("provider_a_zone", "fr-par-1"),
         ("provider_e_region", "europe-west9"),

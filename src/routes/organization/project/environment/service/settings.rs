@@ -53,7 +53,7 @@ pub fn ServiceSettings() -> impl IntoView {
                         submit_label="Save" purpose="Container settings"/>
                 }.into_any(),
                 ServiceRecord::Database(database) => view! {
-                    <DatabaseForm initial=database.to_request() target=DatabaseTarget::Existing(database.id)
+                    <DatabaseForm initial=database.to_request() target=DatabaseTarget::Existing { database: database.id, environment: database.environment.id }
                         form={save_form::<Databases>(database.id, saved)}
                         submit_label="Save" purpose="Database settings"/>
                 }.into_any(),

@@ -1,10 +1,11 @@
 //! A database's form: its type, version and mode (chosen once, when it is created), where it can
-//! be reached from, and its resources.
+//! be reached from, and its resources: a managed database on a cloud that lists instances is
+//! sized by the instance chosen among them, others by cpu and memory.
 
 use leptos::prelude::*;
 use platform_api::{
-    DatabaseAccessibility, DatabaseConfiguration, DatabaseMode, DatabaseRequest, DatabaseType,
-    WireEnum,
+    CloudProvider, DatabaseAccessibility, DatabaseConfiguration, DatabaseMode, DatabaseRequest,
+    DatabaseType, WireEnum,
 };
 use uuid::Uuid;
 
@@ -22,17 +23,51 @@ pub fn new_database() -> DatabaseRequest {
         version: "16".into(),
         mode: DatabaseMode::Container,
         accessibility: DatabaseAccessibility::Private,
+        instance_type: None,
         cpu: 250,
         memory: 256,
         storage: 10,
     }
 }
 
-/// What the form is for: a new database of an environment, or an existing database.
+/// What the form is for: a new database of an environment, or an existing database and its
+/// environment.
 #[derive(Clone, Copy)]
 pub enum DatabaseTarget {
     New(Uuid),
-    Existing(Uuid),
+    Existing { database: Uuid, environment: Uuid },
+}
+
+impl DatabaseTarget {
+    fn environment(self) -> Uuid {
+        match self {
+            DatabaseTarget::New(environment) | DatabaseTarget::Existing { environment, .. } => {
+                environment
+            }
+        }
+    }
+}
+
+/// The cloud of the environment's cluster, its region, and the types it manages.
+#[derive(Clone)]
+struct Cloud {
+    provider: Option<CloudProvider>,
+    region: Option<String>,
+    managed: Vec<DatabaseType>,
+}
+
+impl Cloud {
+    /// What the cloud manages, said beside the mode.
+    fn manages(&self) -> String {
+        let cloud = self
+            .provider
+            .map_or("The cluster's cloud", CloudProvider::label);
+        if self.managed.is_empty() {
+            return format!("{cloud} manages no database: run it in the cluster.");
+        }
+        let types: Vec<&str> = self.managed.iter().map(|t| t.label()).collect();
+        format!("{cloud} manages {}.", types.join(", "))
+    }
 }
 
 /// The versions the platform listed.
@@ -62,6 +97,7 @@ pub fn DatabaseForm(
     let cpu = RwSignal::new(initial.cpu.to_string());
     let memory = RwSignal::new(initial.memory.to_string());
     let storage = RwSignal::new(initial.storage.to_string());
+    let instance_type = RwSignal::new(initial.instance_type.clone().unwrap_or_default());
     // The versions it may run, as the platform lists them: for a new database those of the
     // environment's configuration in the type and mode chosen, for an existing one those it may
     // go to; else those its type runs (the rule this console checks).
@@ -73,11 +109,42 @@ pub fn DatabaseForm(
                 .await
                 .ok()
                 .map(Listed::Configured),
-            DatabaseTarget::Existing(id) => {
-                api.database_versions(id).await.ok().map(Listed::Eligible)
-            }
+            DatabaseTarget::Existing { database, .. } => api
+                .database_versions(database)
+                .await
+                .ok()
+                .map(Listed::Eligible),
         }
     });
+    let cloud = resource(move || async move {
+        let environment = api.environment(target.environment()).await.ok()?;
+        let provider = environment.cloud_provider.cloud();
+        let managed = match provider {
+            Some(provider) => api.managed_database_types(provider).await.ok()?,
+            None => Vec::new(),
+        };
+        Some(Cloud {
+            provider,
+            region: environment.cloud_provider.cluster,
+            managed,
+        })
+    });
+    // The instances a managed database of the chosen type may run on, where its cloud lists
+    // them: it is then sized by the instance, not by cpu and memory.
+    let instances = resource(move || {
+        let (mode, database_type) = (mode.get(), database_type.get());
+        let cloud = cloud.get().flatten();
+        async move {
+            let cloud = cloud.filter(|_| mode == DatabaseMode::Managed)?;
+            let (provider, region) = (cloud.provider?, cloud.region?);
+            api.managed_database_instance_types(provider, &region, database_type)
+                .await
+                .ok()
+                .flatten()
+        }
+    });
+    let sized_by_instance = move || instances.get().flatten().is_some();
+    let instance_names = Signal::derive(move || instances.get().flatten().unwrap_or_default());
     let versions = Signal::derive(move || -> Vec<String> {
         let (database_type, mode) = (database_type.get(), mode.get());
         match listed.get().flatten() {
@@ -102,11 +169,20 @@ pub fn DatabaseForm(
             version: version.get_untracked().trim().to_string(),
             mode: mode.get_untracked(),
             accessibility: accessibility.get_untracked(),
+            instance_type: instances
+                .get_untracked()
+                .flatten()
+                .map(|_| instance_type.get_untracked().trim().to_string())
+                .filter(|name| !name.is_empty()),
             cpu: numbers.read("cpu", &cpu.get_untracked()),
             memory: numbers.read("memory", &memory.get_untracked()),
             storage: numbers.read("storage", &storage.get_untracked()),
         };
-        let checked = numbers.and_rules(request.validate());
+        let placed = cloud.get_untracked().flatten().map(|cloud| cloud.provider);
+        let checked = numbers.and_rules(request.validate().and_then(|()| match placed {
+            Some(provider) => request.validate_on(provider),
+            None => Ok(()),
+        }));
         form.submit(request, checked);
     };
     let chosen_once = format!(
@@ -124,12 +200,23 @@ pub fn DatabaseForm(
                     <EnumSelect label="Type" name="type" value=database_type errors/>
                     <EnumSelect label="Mode" name="mode" value=mode errors/>
                 })}
+                {move || (creating && mode.get() == DatabaseMode::Managed)
+                    .then(|| cloud.get().flatten())
+                    .flatten()
+                    .map(|cloud| view! { <p class="muted">{cloud.manages()}</p> })}
                 <TextField label="Version" name="version" value=version errors required=true
                     placeholder="16" hint="One of the versions its type runs; never an older one than it runs."
                     suggestions=versions/>
                 <EnumSelect label="Reachable from" name="accessibility" value=accessibility errors/>
-                <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
-                <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                {move || sized_by_instance().then(|| view! {
+                    <TextField label="Instance type" name="instance_type" value=instance_type errors
+                        required=true hint="Its cloud's instance: the database's CPU and memory are the instance's."
+                        suggestions=instance_names/>
+                })}
+                {move || (!sized_by_instance()).then(|| view! {
+                    <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
+                    <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
+                })}
                 <TextField label="Storage (GiB)" name="storage" value=storage errors input_type="number"/>
             </div>
             <SubmitButton form label=submit_label/>
