@@ -26,9 +26,10 @@ impl Api {
         self.delete(&paths::API_TOKEN.at(&[org, token])).await
     }
 
-    /// The roles a token may carry.
+    /// Every role a member or a token may be given, built-in and custom (the platform names
+    /// each; this server says what each grants too).
     pub async fn roles(&self, org: Uuid) -> Result<Vec<CustomRole>, ApiError> {
-        let list: List<CustomRole> = self.get(&paths::CUSTOM_ROLES.at(&[org])).await?;
+        let list: List<CustomRole> = self.get(&paths::AVAILABLE_ROLES.at(&[org])).await?;
         Ok(list.results)
     }
 

@@ -150,6 +150,7 @@ pub const WEBHOOK: Template = Template("/organization/{organization_id}/webhook/
 pub const API_TOKENS: Template = Template("/organization/{organization_id}/apiToken");
 pub const API_TOKEN: Template = Template("/organization/{organization_id}/apiToken/{api_token_id}");
 pub const CUSTOM_ROLES: Template = Template("/organization/{organization_id}/customRole");
+pub const AVAILABLE_ROLES: Template = Template("/organization/{organization_id}/availableRole");
 pub const CUSTOM_ROLE: Template = Template("/organization/{organization_id}/customRole/{role_id}");
 
 pub const ORGANIZATION_EVENTS: Template = Template("/organization/{organization_id}/events");
@@ -335,6 +336,7 @@ pub const ALL: &[Template] = &[
     API_TOKENS,
     API_TOKEN,
     CUSTOM_ROLES,
+    AVAILABLE_ROLES,
     CUSTOM_ROLE,
     ORGANIZATION_EVENTS,
     MEMBERS,

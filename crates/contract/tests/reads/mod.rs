@@ -189,7 +189,7 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<ApiToken>>,
     ),
     (
-        "/organization/{organizationId}/customRole",
+        "/organization/{organizationId}/availableRole",
         decodes::<List<CustomRole>>,
     ),
     (

@@ -32,6 +32,52 @@ async fn the_four_roles_are_listed() {
 }
 
 #[tokio::test]
+async fn every_member_sees_the_roles_available_by_name_and_only_admins_manage_them() {
+    let server = TestServer::new().await;
+    let org = &server.organization_id;
+    server
+        .create(
+            &format!("/api/organization/{org}/customRole"),
+            json!({"name": "release-manager", "permission": "DEPLOY"}),
+        )
+        .await;
+    let reader = format!("Token {}", server.token_with_role("READ").await);
+    let available = server
+        .call(
+            Method::GET,
+            &format!("/api/organization/{org}/availableRole"),
+            Some(&reader),
+            None,
+        )
+        .await;
+    assert_eq!(available.status, StatusCode::OK, "{}", available.body);
+    let names: Vec<&str> = available.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|role| role["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["ADMIN", "DEPLOY", "READ", "WRITE", "release-manager"]
+    );
+    assert!(available.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|role| role["id"].is_string()));
+    let managed = server
+        .call(
+            Method::GET,
+            &format!("/api/organization/{org}/customRole"),
+            Some(&reader),
+            None,
+        )
+        .await;
+    assert_error(&managed, StatusCode::FORBIDDEN, "FORBIDDEN");
+}
+
+#[tokio::test]
 async fn a_custom_role_grants_its_permission_and_can_change_it() {
     let server = TestServer::new().await;
     let roles = format!("/api/organization/{}/customRole", server.organization_id);

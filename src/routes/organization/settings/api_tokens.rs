@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use platform_api::{ApiToken, ApiTokenRequest, RolePermission};
 use uuid::Uuid;
 
+use super::roles::{least_role, role_options};
 use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
 use crate::components::delete_button::DeleteButton;
@@ -145,18 +146,6 @@ fn TokenRow(org: Uuid, token: ApiToken, on_deleted: Callback<()>) -> impl IntoVi
     }
 }
 
-/// What a role allows, in a few words; the platform's custom roles grant per project instead.
-fn permission_text(permission: Option<RolePermission>) -> &'static str {
-    match permission {
-        Some(RolePermission::Read) => "read only",
-        Some(RolePermission::Deploy) => "read and run deployments",
-        Some(RolePermission::Write) => "also create and change",
-        Some(RolePermission::Admin) => "everything",
-        Some(RolePermission::Other(permission)) => permission,
-        None => "per project",
-    }
-}
-
 #[component]
 fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
     let api = use_api();
@@ -179,12 +168,8 @@ fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
     // The least powerful role is the one chosen at first.
     Effect::new(move |_| {
         if let Some(Ok(roles)) = roles.get() {
-            let read_only = roles
-                .iter()
-                .find(|r| r.permission == Some(RolePermission::Read))
-                .or(roles.first());
-            if let (true, Some(read_only)) = (role.get_untracked().is_empty(), read_only) {
-                role.set(read_only.id.to_string());
+            if let (true, Some(least)) = (role.get_untracked().is_empty(), least_role(&roles)) {
+                role.set(least.to_string());
             }
         }
     });
@@ -219,10 +204,7 @@ fn CreateToken(org: Uuid, on_created: Callback<ApiToken>) -> impl IntoView {
                     placeholder="What uses it"/>
                 {move || roles.get().map(|roles| match roles {
                     Ok(roles) => {
-                        let options: Vec<(Uuid, String)> = roles
-                            .into_iter()
-                            .map(|r| (r.id, format!("{}: {}", r.name, permission_text(r.permission))))
-                            .collect();
+                        let options = role_options(&roles);
                         view! { <SelectField label="Role" name="role_id" value=role options errors required=true/> }
                             .into_any()
                     }

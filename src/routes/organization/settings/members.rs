@@ -22,6 +22,7 @@ use crate::components::relative_time::RelativeTime;
 use crate::routes::address::OrganizationAddress;
 use crate::routes::current_id;
 use crate::routes::organization::organization_records;
+use crate::routes::organization::settings::roles::{least_role, role_option, role_options};
 use crate::routes::organization::settings::SettingsHeader;
 use crate::state::role::Permitted;
 use crate::state::toasts::use_toasts;
@@ -91,17 +92,6 @@ pub fn Members() -> impl IntoView {
             </NewDialog>
         })}
     }
-}
-
-/// A role as a select offers it: its name, and what it grants unless its name says it (a
-/// built-in role is named after its permission).
-fn role_option(role: &CustomRole) -> (Uuid, String) {
-    let grants = role
-        .permission
-        .filter(|_| !role.built_in)
-        .map(|permission| format!(" ({})", permission.label()))
-        .unwrap_or_default();
-    (role.id, format!("{}{grants}", role.name))
 }
 
 #[component]
@@ -221,14 +211,8 @@ fn InviteForm(
     let role = RwSignal::new(String::new());
     // The least role granted until one is chosen.
     Effect::new(move |_| {
-        if role.get_untracked().is_empty() {
-            if let Some(read) = roles
-                .get()
-                .iter()
-                .find(|r| r.permission == Some(RolePermission::Read))
-            {
-                role.set(read.id.to_string());
-            }
+        if let (true, Some(least)) = (role.get_untracked().is_empty(), least_role(&roles.get())) {
+            role.set(least.to_string());
         }
     });
     let form = Form::new(
@@ -260,7 +244,7 @@ fn InviteForm(
                 <TextField label="E-mail" name="email" value=email errors required=true
                     input_type="email" placeholder="ada@example.com"/>
                 {move || {
-                    let options: Vec<(Uuid, String)> = roles.get().iter().map(role_option).collect();
+                    let options = role_options(&roles.get());
                     view! { <SelectField label="Role" name="role_id" value=role options errors required=true/> }
                 }}
             </div>

@@ -11,6 +11,7 @@ pub mod helm_repositories;
 pub mod labels_annotations;
 pub mod members;
 pub mod on_premise_credentials;
+mod roles;
 mod sources;
 pub mod webhooks;
 

@@ -1,5 +1,6 @@
-//! Roles (ADMIN only): the four built-in ones, fixed, and custom roles, each granting one
-//! permission level. A role still carried by a token cannot be deleted.
+//! Roles: the four built-in ones, fixed, and custom roles, each granting one permission level;
+//! listed by name to every member (`availableRole`, what a role picker offers), managed by ADMIN
+//! only. A role still carried by a token cannot be deleted.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -31,6 +32,17 @@ pub fn register(routes: &mut RouteTable) {
         )
         .answers::<CallerRole>(StatusCode::OK),
         current_role,
+    );
+    routes.add(
+        Method::GET,
+        paths::AVAILABLE_ROLES,
+        Permission::Read,
+        Doc::new(
+            "Every role a member or a token may be given, built-in and custom, by name (this \
+             server's answer says what each grants, as its custom roles do)",
+        )
+        .answers_list_of::<CustomRole>(StatusCode::OK),
+        list_roles,
     );
     let role = paths::CUSTOM_ROLE;
     routes
