@@ -607,7 +607,7 @@ async fn fields_nobody_knows_are_refused_by_name() {
         .post(
             &format!("/api/environment/{environment}/database"),
             json!({"name": "db", "type": "POSTGRESQL", "version": "16", "mode": "CONTAINER",
-                   "instance_type": "db.t3.micro"}),
+                   "icon_uri": "https://example.com/db.svg"}),
         )
         .await;
     assert_eq!(taken.status, StatusCode::CREATED, "{}", taken.body);
