@@ -96,18 +96,26 @@ pub struct CheckedCustomDomain {
     pub error_details: Option<String>,
 }
 
-/// The CNAME target of a service's custom domains: a name under the platform's own domain, made
-/// from the service's and its environment's ids.
-pub fn validation_domain(service_id: Uuid, environment_id: Uuid) -> String {
+/// The CNAME target of a service's custom domains: a name under its cluster's DNS domain
+/// (`DnsProvider::domain`, the platform's `GENERATED_DOMAIN` unless the cluster names another),
+/// made from the service's and its environment's ids.
+pub fn validation_domain(service_id: Uuid, environment_id: Uuid, dns_domain: &str) -> String {
     let service = &service_id.simple().to_string()[..8];
     let environment = &environment_id.simple().to_string()[..8];
-    format!("z{service}-z{environment}.{GENERATED_DOMAIN}")
+    format!("z{service}-z{environment}.{dns_domain}")
 }
 
-/// A custom domain is a host name of the team's own: labels of letters, digits and hyphens (not
-/// at either end), at least two of them, the last not only digits; at most 253 characters; a
-/// leading `*.` covers every subdomain; never under the platform's `GENERATED_DOMAIN`.
+/// A custom domain is a host name of the team's own (`host_name`); a leading `*.` covers every
+/// subdomain.
 pub fn domain(field: &str, value: &str) -> Option<FieldError> {
+    let value = value.trim();
+    host_name(field, value.strip_prefix("*.").unwrap_or(value))
+        .or_else(|| not_the_platforms(field, value))
+}
+
+/// A host name: labels of letters, digits and hyphens (not at either end), at least two of them,
+/// the last not only digits; at most 253 characters.
+pub fn host_name(field: &str, value: &str) -> Option<FieldError> {
     let value = value.trim();
     if value.is_empty() {
         return Some(FieldError::new(field, "is required"));
@@ -118,10 +126,7 @@ pub fn domain(field: &str, value: &str) -> Option<FieldError> {
             format!("must be at most {DOMAIN_MAX_CHARS} characters"),
         ));
     }
-    let name = value
-        .strip_prefix("*.")
-        .unwrap_or(value)
-        .to_ascii_lowercase();
+    let name = value.to_ascii_lowercase();
     let labels: Vec<&str> = name.split('.').collect();
     let well_formed = labels.len() >= 2
         && labels.iter().all(|label| {
@@ -133,19 +138,23 @@ pub fn domain(field: &str, value: &str) -> Option<FieldError> {
         && !labels
             .last()
             .is_some_and(|top| top.chars().all(|c| c.is_ascii_digit()));
-    if !well_formed {
-        return Some(FieldError::new(
+    (!well_formed).then(|| {
+        FieldError::new(
             field,
             "must be a host name such as app.example.com: letters, digits and hyphens between dots",
-        ));
-    }
-    if name == GENERATED_DOMAIN || name.ends_with(&format!(".{GENERATED_DOMAIN}")) {
-        return Some(FieldError::new(
+        )
+    })
+}
+
+/// A domain of the team's own is never under the platform's `GENERATED_DOMAIN`.
+pub fn not_the_platforms(field: &str, value: &str) -> Option<FieldError> {
+    let name = value.trim().to_ascii_lowercase();
+    (name == GENERATED_DOMAIN || name.ends_with(&format!(".{GENERATED_DOMAIN}"))).then(|| {
+        FieldError::new(
             field,
             format!("is under {GENERATED_DOMAIN}, the platform's own domain: give one of yours"),
-        ));
-    }
-    None
+        )
+    })
 }
 
 #[cfg(test)]
@@ -182,9 +191,12 @@ mod tests {
     }
 
     #[test]
-    fn the_validation_domain_is_a_generated_one() {
-        let target = validation_domain(Uuid::new_v4(), Uuid::new_v4());
-        assert!(target.ends_with(GENERATED_DOMAIN));
+    fn the_validation_domain_is_under_the_clusters_dns_domain() {
+        let target = validation_domain(Uuid::new_v4(), Uuid::new_v4(), GENERATED_DOMAIN);
+        assert!(target.ends_with(&format!(".{GENERATED_DOMAIN}")));
         assert!(domain("domain", &target).is_some());
+        let own = validation_domain(Uuid::new_v4(), Uuid::new_v4(), "apps.example.com");
+        assert!(own.ends_with(".apps.example.com"));
+        assert_eq!(host_name("domain", &own), None);
     }
 }

@@ -172,6 +172,7 @@ pub const ALERT_RECEIVER_VALIDATE: Template =
 pub const CLUSTER_LOCK: Template = Template("/cluster/{cluster_id}/lock");
 pub const CLUSTER_UPGRADE: Template = Template("/cluster/{cluster_id}/upgrade");
 pub const CLUSTER_TOKEN: Template = Template("/cluster/{cluster_id}/token");
+pub const CLUSTER_DNS_PROVIDER: Template = Template("/cluster/{cluster_id}/dnsProvider");
 pub const CLUSTER_ENVIRONMENTS: Template = Template("/cluster/{cluster_id}/environments");
 pub const CLUSTER_METRICS: Template = Template("/cluster/{cluster_id}/metrics");
 pub const CLUSTER_LOGS: Template = Template("/cluster/{cluster_id}/logs");
@@ -229,6 +230,8 @@ pub const CLUSTER_KUBECONFIG: Template =
     Template("/organization/{organization_id}/cluster/{cluster_id}/kubeconfig");
 pub const CLUSTER_ADVANCED_SETTINGS: Template =
     Template("/organization/{organization_id}/cluster/{cluster_id}/advancedSettings");
+pub const CLUSTER_ROUTING_TABLE: Template =
+    Template("/organization/{organization_id}/cluster/{cluster_id}/routingTable");
 pub const ENVIRONMENTS_STATUS: Template = Template("/project/{project_id}/environment/status");
 pub const PROJECT_DEPLOYMENT_RULES_ORDER: Template =
     Template("/project/{project_id}/deploymentRule/order");
@@ -381,6 +384,7 @@ pub const ALL: &[Template] = &[
     CLUSTER_LOCK,
     CLUSTER_UPGRADE,
     CLUSTER_TOKEN,
+    CLUSTER_DNS_PROVIDER,
     CLUSTER_ENVIRONMENTS,
     CLUSTER_METRICS,
     CLUSTER_LOGS,
@@ -418,6 +422,7 @@ pub const ALL: &[Template] = &[
     CLUSTER_ACTION_LOG,
     CLUSTER_KUBECONFIG,
     CLUSTER_ADVANCED_SETTINGS,
+    CLUSTER_ROUTING_TABLE,
     ENVIRONMENTS_STATUS,
     PROJECT_DEPLOYMENT_RULES_ORDER,
     DATABASE_BACKUP,

@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use super::plan::QUEUE_SECONDS;
 use super::{retrying, Engine};
+use crate::store::cluster_network;
 
 /// One step of a cluster action: its step name, how long it takes at engine speed 1, and the
 /// line it logs when done.
@@ -87,6 +88,26 @@ fn states(action: ClusterAction) -> (ClusterState, ClusterState, ClusterState) {
             ClusterState::Stopped,
         ),
     }
+}
+
+/// What the cluster's network is set to, as a deployment applies it: who writes its DNS records
+/// under which domain, and each route of its routing table.
+async fn network_said(conn: &mut SqliteConnection, cluster_id: Uuid) -> anyhow::Result<String> {
+    let provider = cluster_network::dns_provider(&mut *conn, cluster_id).await?;
+    let routes = cluster_network::routing_table(conn, cluster_id).await?;
+    let routes = match routes.as_slice() {
+        [] => "no routes beyond the network".to_string(),
+        routes => routes
+            .iter()
+            .map(|route| format!("{} via {}", route.destination, route.target))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    Ok(format!(
+        "DNS records under {} written by {}; routing table applied: {routes}.",
+        provider.domain,
+        provider.writer()
+    ))
 }
 
 impl Engine {
@@ -190,6 +211,16 @@ impl Engine {
             .await?;
         for (position, step) in steps.iter().enumerate().skip(first) {
             self.wait(step.seconds).await;
+            let message = if step.step == ClusterLogStep::Create {
+                let mut conn = self.db.acquire().await?;
+                format!(
+                    "{} {}",
+                    step.done,
+                    network_said(&mut conn, cluster_id).await?
+                )
+            } else {
+                step.done.to_string()
+            };
             let mut tx = self.writes.begin().await?;
             sqlx::query(
                 "INSERT OR IGNORE INTO cluster_logs (cluster_id, execution_id, position, created_at,
@@ -201,7 +232,7 @@ impl Engine {
             .bind(i64::try_from(position)?)
             .bind(Utc::now())
             .bind(step.step)
-            .bind(step.done)
+            .bind(&message)
             .execute(&mut *tx)
             .await?;
             let last = position + 1 == steps.len();

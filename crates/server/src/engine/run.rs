@@ -9,8 +9,8 @@ use tokio::sync::Notify;
 
 use chrono::Utc;
 use platform_api::{
-    validation_domain, ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName,
-    SubAction, TerraformService, VariableType,
+    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction,
+    TerraformService, VariableType,
 };
 use sqlx::{Sqlite, Transaction};
 use uuid::fmt::Hyphenated;
@@ -19,9 +19,10 @@ use uuid::Uuid;
 use super::plan;
 
 use super::plan::{seconds_in_words, PlannedStep, QUEUE_SECONDS};
-use crate::dns;
+use crate::dns::Pointing;
 use crate::git::{self};
 use crate::store::action::Action;
+use crate::store::cluster_network;
 use crate::store::custom_domains;
 use crate::store::organization_resources::GIT_TOKENS;
 use crate::store::variables::{self, Given};
@@ -456,18 +457,25 @@ impl Engine {
                 .bind(service_id.hyphenated())
                 .fetch_one(&self.db)
                 .await?;
-        let target = validation_domain(service_id, environment_id.into_uuid());
+        let environment_id = environment_id.into_uuid();
+        let mut conn = self.db.acquire().await?;
+        let provider =
+            cluster_network::dns_provider_of_environment(&mut conn, environment_id).await?;
+        drop(conn);
+        let pointing = Pointing::new(&provider, service_id, environment_id);
         let mut tx = self.writes.begin().await?;
         for domain in domains {
-            let checked = dns::check(&domain.domain, domain.use_cdn.unwrap_or(false), &target);
+            let checked = pointing.check(&domain.domain, domain.use_cdn.unwrap_or(false));
             let message = match checked.error_details {
                 // Its certificate: made here (simulated, no authority is asked), or left to
                 // the CDN or proxy in front of it.
                 None => format!(
-                    "{}: custom domain {} routed ({}); {}.",
+                    "{}: custom domain {} routed ({}); its record {} written by {}; {}.",
                     step.name.label(),
                     domain.domain,
                     checked.status.label().to_lowercase(),
+                    pointing.target,
+                    provider.writer(),
                     if domain.generate_certificate {
                         "its certificate made by the platform (simulated)"
                     } else {

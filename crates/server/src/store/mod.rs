@@ -9,6 +9,7 @@ pub mod auto_deploy;
 pub mod backups;
 pub mod clones;
 pub mod cluster_credentials;
+pub mod cluster_network;
 pub mod cluster_runs;
 pub mod cluster_statuses;
 pub mod custom_domains;

@@ -590,6 +590,23 @@ pub(crate) fn writes(ids: &Records, commit: &str) -> Vec<(Method, String, Option
             ),
         ),
         (
+            put.clone(),
+            "/cluster/{cluster_id}/dnsProvider".into(),
+            Some(json!({"dns_provider": {
+                "provider": "ROUTE53", "domain": "apps.contract.example",
+                "credentials": {"type": "STATIC", "aws_access_key_id": "AKIACONTRACT",
+                                "aws_secret_access_key": "contract-secret"},
+                "aws_region": "eu-west-3", "hosted_zone_id": "Z0965488LE74BWDEVQDB"}})),
+        ),
+        (
+            put.clone(),
+            "/organization/{organization_id}/cluster/{cluster_id}/routingTable".into(),
+            Some(
+                json!({"routes": [{"destination": "10.9.0.0/16", "target": "pcx-0a1b2c3d",
+                                    "description": "peered billing network"}]}),
+            ),
+        ),
+        (
             post.clone(),
             "/organization/{organization_id}/webhook".into(),
             Some(json!({

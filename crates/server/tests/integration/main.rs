@@ -18,6 +18,7 @@ mod backups;
 mod bounds;
 mod checks;
 mod clones;
+mod cluster_network;
 mod clusters;
 mod commits;
 mod console;

@@ -7,6 +7,7 @@ mod associated;
 mod cloud_credentials;
 mod cluster_actions;
 mod cluster_credentials;
+mod cluster_network;
 pub(crate) mod clusters;
 pub(crate) mod container_registries;
 mod events;
@@ -53,4 +54,5 @@ pub fn register(routes: &mut RouteTable) {
     resources::register::<on_premise_credentials::OnPremiseCredentialsResource>(routes);
     cloud_credentials::register(routes);
     cluster_credentials::register(routes);
+    cluster_network::register(routes);
 }

@@ -1,5 +1,6 @@
 //! Custom domains of applications, containers and helm services (`/{kind}/{id}/customDomain`):
-//! added, changed and removed, each a CNAME to the service's `validation_domain`, and checked on
+//! added, changed and removed, each a CNAME to the service's `validation_domain` under its
+//! cluster's DNS domain (`crate::dns::Pointing`), and checked on
 //! request (`checkCustomDomain`) and at every deployment's routing step, by the simulated DNS of
 //! `crate::dns`. A change takes effect at the next deployment: the service is marked out of date.
 
@@ -9,20 +10,21 @@ use axum::Json;
 use chrono::Utc;
 use platform_api::audit::{EventType, SubTargetType};
 use platform_api::{
-    validation_domain, Applications, CheckedCustomDomain, Containers, CustomDomain,
-    CustomDomainRequest, CustomDomainStatus, HelmServices, List,
+    Applications, CheckedCustomDomain, Containers, CustomDomain, CustomDomainRequest,
+    CustomDomainStatus, HelmServices, List,
 };
 use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
 use crate::caller::{Caller, Permission};
 use crate::db;
-use crate::dns;
+use crate::dns::Pointing;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::services::records::find;
 use crate::routes::services::resource::ServiceResource;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::cluster_network;
 use crate::store::custom_domains::{self as store, Row};
 use crate::store::scope::Scope;
 
@@ -102,9 +104,19 @@ fn kind<R: ServiceResource>(routes: &mut RouteTable, parameter: &str, read_at: &
         );
 }
 
+/// Where the service's custom domains point, by its cluster's DNS provider.
+async fn pointing(
+    conn: &mut sqlx::SqliteConnection,
+    service_id: Uuid,
+    environment_id: Uuid,
+) -> ApiResult<Pointing> {
+    let provider = cluster_network::dns_provider_of_environment(conn, environment_id).await?;
+    Ok(Pointing::new(&provider, service_id, environment_id))
+}
+
 /// A stored domain as answered: pending validation until a check finds it set.
-fn answer(row: Row, target: &str) -> CustomDomain {
-    let checked = dns::check(&row.domain, row.use_cdn.unwrap_or(false), target);
+fn answer(row: Row, pointing: &Pointing) -> CustomDomain {
+    let checked = pointing.check(&row.domain, row.use_cdn.unwrap_or(false));
     CustomDomain {
         id: row.id,
         created_at: row.created_at,
@@ -112,7 +124,7 @@ fn answer(row: Row, target: &str) -> CustomDomain {
         domain: row.domain,
         generate_certificate: row.generate_certificate,
         use_cdn: row.use_cdn,
-        validation_domain: Some(target.to_string()),
+        validation_domain: Some(pointing.target.clone()),
         status: (!checked.status.is_success()).then_some(CustomDomainStatus::ValidationPending),
     }
 }
@@ -123,10 +135,11 @@ async fn list<R: ServiceResource>(
     ApiPath(service_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<CustomDomain>>> {
     let (_, environment_id) = find::<R>(&state, &caller, service_id).await?;
-    let target = validation_domain(service_id, environment_id);
-    let rows = store::of_service(&state.db, service_id).await?;
+    let mut conn = state.db.acquire().await?;
+    let pointing = pointing(&mut conn, service_id, environment_id).await?;
+    let rows = store::of_service(&mut *conn, service_id).await?;
     Ok(Json(List::new(
-        rows.into_iter().map(|row| answer(row, &target)).collect(),
+        rows.into_iter().map(|row| answer(row, &pointing)).collect(),
     )))
 }
 
@@ -136,11 +149,10 @@ async fn read_one<R: ServiceResource>(
     ApiPath((service_id, id)): ApiPath<(Uuid, Uuid)>,
 ) -> ApiResult<Json<CustomDomain>> {
     let (_, environment_id) = find::<R>(&state, &caller, service_id).await?;
-    let row = store::find(&state.db, service_id, id).await?;
-    Ok(Json(answer(
-        row,
-        &validation_domain(service_id, environment_id),
-    )))
+    let mut conn = state.db.acquire().await?;
+    let pointing = pointing(&mut conn, service_id, environment_id).await?;
+    let row = store::find(&mut *conn, service_id, id).await?;
+    Ok(Json(answer(row, &pointing)))
 }
 
 async fn check<R: ServiceResource>(
@@ -149,11 +161,12 @@ async fn check<R: ServiceResource>(
     ApiPath(service_id): ApiPath<Uuid>,
 ) -> ApiResult<Json<List<CheckedCustomDomain>>> {
     let (_, environment_id) = find::<R>(&state, &caller, service_id).await?;
-    let target = validation_domain(service_id, environment_id);
-    let rows = store::of_service(&state.db, service_id).await?;
+    let mut conn = state.db.acquire().await?;
+    let pointing = pointing(&mut conn, service_id, environment_id).await?;
+    let rows = store::of_service(&mut *conn, service_id).await?;
     Ok(Json(List::new(
         rows.iter()
-            .map(|row| dns::check(&row.domain, row.use_cdn.unwrap_or(false), &target))
+            .map(|row| pointing.check(&row.domain, row.use_cdn.unwrap_or(false)))
             .collect(),
     )))
 }
@@ -181,7 +194,7 @@ async fn create<R: ServiceResource>(
     };
     let mut tx = db::begin_write(&state.writes).await?;
     store::insert(&mut tx, (caller.organization_id, service_id), &row).await?;
-    let created = answer(row, &validation_domain(service_id, environment_id));
+    let created = answer(row, &pointing(&mut tx, service_id, environment_id).await?);
     changed(
         &mut tx,
         &caller,
@@ -202,8 +215,8 @@ async fn update<R: ServiceResource>(
 ) -> ApiResult<Json<CustomDomain>> {
     let (_, environment_id) = find::<R>(&state, &caller, service_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let target = validation_domain(service_id, environment_id);
     let mut tx = db::begin_write(&state.writes).await?;
+    let target = pointing(&mut tx, service_id, environment_id).await?;
     let previous = store::find(&mut *tx, service_id, id).await?;
     let row = Row {
         domain: normalized(&request.domain),
@@ -230,7 +243,10 @@ async fn delete<R: ServiceResource>(
     let mut tx = db::begin_write(&state.writes).await?;
     let previous = store::find(&mut *tx, service_id, id).await?;
     store::delete(&mut tx, id).await?;
-    let before = answer(previous, &validation_domain(service_id, environment_id));
+    let before = answer(
+        previous,
+        &pointing(&mut tx, service_id, environment_id).await?,
+    );
     changed(
         &mut tx,
         &caller,
