@@ -1,8 +1,9 @@
 use platform_api::paths;
 use platform_api::{
-    instance_types_paths, regions_path, CloudProvider, Cluster, ClusterEnvironment,
-    ClusterInstanceType, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterRegion,
-    ClusterRequest, ClusterStatus, ClusterToken, List,
+    instance_types_paths, regions_path, CloudProvider, Cluster, ClusterDnsProvider,
+    ClusterEnvironment, ClusterInstanceType, ClusterLock, ClusterLockRequest, ClusterLogLine,
+    ClusterRegion, ClusterRequest, ClusterRoutingTable, ClusterRoutingTableRequest, ClusterStatus,
+    ClusterToken, DnsProvider, List, Route,
 };
 use uuid::Uuid;
 
@@ -181,6 +182,50 @@ impl Api {
 
     pub async fn unlock_cluster(&self, cluster: Uuid) -> Result<(), ApiError> {
         self.delete(&lock_path(cluster)).await
+    }
+
+    /// Who writes the cluster's DNS records, and under which domain.
+    pub async fn cluster_dns_provider(&self, cluster: Uuid) -> Result<DnsProvider, ApiError> {
+        self.get::<ClusterDnsProvider>(&paths::CLUSTER_DNS_PROVIDER.at(&[cluster]))
+            .await
+            .map(|answer| answer.dns_provider)
+    }
+
+    pub async fn edit_cluster_dns_provider(
+        &self,
+        cluster: Uuid,
+        dns_provider: DnsProvider,
+    ) -> Result<DnsProvider, ApiError> {
+        self.put::<_, ClusterDnsProvider>(
+            &paths::CLUSTER_DNS_PROVIDER.at(&[cluster]),
+            &ClusterDnsProvider { dns_provider },
+        )
+        .await
+        .map(|answer| answer.dns_provider)
+    }
+
+    pub async fn cluster_routing_table(
+        &self,
+        org: Uuid,
+        cluster: Uuid,
+    ) -> Result<Vec<Route>, ApiError> {
+        self.get::<ClusterRoutingTable>(&paths::CLUSTER_ROUTING_TABLE.at(&[org, cluster]))
+            .await
+            .map(|table| table.results)
+    }
+
+    pub async fn edit_cluster_routing_table(
+        &self,
+        org: Uuid,
+        cluster: Uuid,
+        request: ClusterRoutingTableRequest,
+    ) -> Result<Vec<Route>, ApiError> {
+        self.put::<_, ClusterRoutingTable>(
+            &paths::CLUSTER_ROUTING_TABLE.at(&[org, cluster]),
+            &request,
+        )
+        .await
+        .map(|table| table.results)
     }
 
     /// A fresh credential for the cluster, valid for minutes.

@@ -53,6 +53,27 @@ impl Route {
     }
 }
 
+impl Route {
+    /// A route written on one line, as a form shows it: `10.1.0.0/16 pcx-0a1b2c3d billing VPC`.
+    pub fn line(&self) -> String {
+        format!("{} {} {}", self.destination, self.target, self.description)
+            .trim_end()
+            .to_string()
+    }
+
+    /// The route a line writes: its destination, its target, then its description.
+    pub fn from_line(line: &str) -> Self {
+        let mut words = line.split_whitespace();
+        let destination = words.next().unwrap_or_default().to_string();
+        let target = words.next().unwrap_or_default().to_string();
+        Self {
+            destination,
+            target,
+            description: words.collect::<Vec<_>>().join(" "),
+        }
+    }
+}
+
 impl ClusterRoutingTableRequest {
     /// At most `ROUTES_MAX` routes, each to a distinct IPv4 range by a known kind of target.
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
@@ -136,6 +157,23 @@ mod tests {
             .into_iter()
             .map(|error| error.field)
             .collect()
+    }
+
+    #[test]
+    fn a_route_is_written_on_one_line() {
+        let read = Route::from_line("  10.1.0.0/16   pcx-0a1b  billing  VPC ");
+        assert_eq!(read, route("10.1.0.0/16", "pcx-0a1b").with("billing VPC"));
+        assert_eq!(read.line(), "10.1.0.0/16 pcx-0a1b billing VPC");
+        assert_eq!(Route::from_line("10.1.0.0/16").target, "");
+    }
+
+    impl Route {
+        fn with(self, description: &str) -> Self {
+            Self {
+                description: description.into(),
+                ..self
+            }
+        }
     }
 
     #[test]

@@ -567,6 +567,40 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
             }),
         ),
         (
+            "put",
+            "/cluster/{clusterId}/dnsProvider",
+            body(ClusterDnsProvider {
+                dns_provider: DnsProvider {
+                    email: Some("ops@example.com".into()),
+                    api_token: Some("token".into()),
+                    proxied: Some(true),
+                    ..DnsProvider::new(DnsProviderKind::Cloudflare, "apps.example.com".into())
+                },
+            }),
+        ),
+        (
+            "put",
+            "/cluster/{clusterId}/dnsProvider",
+            body(ClusterDnsProvider {
+                dns_provider: DnsProvider {
+                    credentials: Some(Route53Credentials {
+                        kind: Route53CredentialsType::Static,
+                        aws_access_key_id: "AKIA".into(),
+                        aws_secret_access_key: Some("secret".into()),
+                    }),
+                    aws_region: Some("eu-west-3".into()),
+                    ..DnsProvider::new(DnsProviderKind::Route53, "apps.example.com".into())
+                },
+            }),
+        ),
+        (
+            "put",
+            "/organization/{organizationId}/cluster/{clusterId}/routingTable",
+            body(ClusterRoutingTableRequest {
+                routes: vec![Route::from_line("10.1.0.0/16 pcx-0a1b peering")],
+            }),
+        ),
+        (
             "post",
             "/organization/{organizationId}/labelsGroups",
             body(LabelsGroupRequest {

@@ -249,6 +249,14 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<ClusterCloudProviderInfo>,
     ),
     (
+        "/cluster/{clusterId}/dnsProvider",
+        decodes::<ClusterDnsProvider>,
+    ),
+    (
+        "/organization/{organizationId}/cluster/{clusterId}/routingTable",
+        decodes::<ClusterRoutingTable>,
+    ),
+    (
         "/organization/{organizationId}/alert-receivers",
         decodes::<List<AlertReceiver>>,
     ),

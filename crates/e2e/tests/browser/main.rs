@@ -9,6 +9,7 @@ mod audit_log;
 mod auto_deploy;
 mod clone;
 mod cloud_credentials;
+mod cluster_network;
 mod clusters;
 mod command_palette;
 mod commits;

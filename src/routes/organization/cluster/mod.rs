@@ -2,4 +2,5 @@
 
 pub mod advanced_settings;
 mod credentials;
+mod network;
 pub mod overview;

@@ -3,7 +3,7 @@
 //! with the last one's log; Upgrade to the next version after a confirmation, refused while the
 //! cluster is locked; its lock, set with a reason for some days or lifted; the environments that
 //! run on it; a short-lived token to reach it, shown on demand; the cloud credentials it is
-//! reached with.
+//! reached with; its network (DNS provider, and on AWS its routing table).
 
 use std::time::Duration;
 
@@ -31,6 +31,7 @@ use crate::routes::address::{ClusterAddress, OrganizationAddress};
 use crate::routes::current_id;
 use crate::routes::organization::audit_log::HistoryOfChanges;
 use crate::routes::organization::cluster::credentials::CloudAccount;
+use crate::routes::organization::cluster::network::Network;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
@@ -121,6 +122,7 @@ pub fn ClusterOverview() -> impl IntoView {
         {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <RunsHere org cluster/> })}
         {move || org.get().zip(cluster_id.get()).map(|(org, cluster)| view! { <Access org cluster/> })}
         {move || cluster.get().and_then(Result::ok).map(|(org, cluster)| view! { <CloudAccount org cluster/> })}
+        {move || cluster.get().and_then(Result::ok).map(|(org, cluster)| view! { <Network org cluster/> })}
     }
 }
 
