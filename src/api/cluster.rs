@@ -1,9 +1,9 @@
 use platform_api::paths;
 use platform_api::{
-    instance_types_paths, regions_path, CloudProvider, Cluster, ClusterDnsProvider,
-    ClusterEnvironment, ClusterInstanceType, ClusterLock, ClusterLockRequest, ClusterLogLine,
-    ClusterRegion, ClusterRequest, ClusterRoutingTable, ClusterRoutingTableRequest, ClusterStatus,
-    ClusterToken, DnsProvider, List, Route,
+    cluster_features_path, instance_types_paths, regions_path, CloudProvider, Cluster,
+    ClusterDnsProvider, ClusterEnvironment, ClusterFeature, ClusterInstanceType, ClusterLock,
+    ClusterLockRequest, ClusterLogLine, ClusterRegion, ClusterRequest, ClusterRoutingTable,
+    ClusterRoutingTableRequest, ClusterStatus, ClusterToken, DnsProvider, List, Route,
 };
 use uuid::Uuid;
 
@@ -85,6 +85,19 @@ impl Api {
             return Ok(None);
         };
         let list: List<ClusterRegion> = self.get(path.0).await?;
+        Ok(Some(list.results))
+    }
+
+    /// The features a cluster of `provider` may be made with; `None` for a cloud whose features
+    /// are not listed.
+    pub async fn cluster_features(
+        &self,
+        provider: CloudProvider,
+    ) -> Result<Option<Vec<ClusterFeature>>, ApiError> {
+        let Some(path) = cluster_features_path(provider) else {
+            return Ok(None);
+        };
+        let list: List<ClusterFeature> = self.get(path.0).await?;
         Ok(Some(list.results))
     }
 

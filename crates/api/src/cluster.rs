@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::cloud::CloudProvider;
+use crate::cluster_feature::{
+    cluster_features, features_rule, ClusterFeature, ClusterFeatureRequest, DEFAULT_VPC_SUBNET,
+    VPC_SUBNET,
+};
 use crate::common::Reference;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
@@ -43,6 +47,22 @@ pub struct Cluster {
     pub min_running_nodes: u32,
     #[serde(default = "one_node")]
     pub max_running_nodes: u32,
+    /// The features it was made with, each with its value (`cluster_feature`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<ClusterFeature>,
+}
+
+impl Cluster {
+    /// Its network's range (its VPC subnet) on a cloud where it is chosen; `None` elsewhere.
+    pub fn network(&self) -> Option<String> {
+        self.features
+            .iter()
+            .find(|feature| feature.id == VPC_SUBNET)
+            .and_then(|feature| feature.value().as_text().map(str::to_string))
+            .or_else(|| {
+                (self.cloud_provider == CloudProvider::Aws).then(|| DEFAULT_VPC_SUBNET.to_string())
+            })
+    }
 }
 
 /// The document's default node count.
@@ -74,6 +94,9 @@ pub struct ClusterRequest {
     pub min_running_nodes: u32,
     #[serde(default = "one_node")]
     pub max_running_nodes: u32,
+    /// Features chosen among the cloud's (`GET /{cloud}/clusterFeature`); fixed once made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<ClusterFeatureRequest>,
 }
 
 /// What a cluster's rules check its request against: the cloud's regions and instance types
@@ -82,6 +105,7 @@ pub struct ClusterRequest {
 pub struct ClusterCatalog<'a> {
     pub regions: Option<&'a [&'a str]>,
     pub instance_types: Option<&'a [&'a str]>,
+    pub features: Option<&'a [ClusterFeature]>,
 }
 
 impl ClusterRequest {
@@ -114,6 +138,12 @@ impl ClusterRequest {
                 )));
             }
         }
+        use crate::wire::WireEnum;
+        violations.extend(features_rule(
+            &self.features,
+            listed.features,
+            self.cloud_provider.label(),
+        ));
         violations.into_result()
     }
 
@@ -124,9 +154,11 @@ impl ClusterRequest {
             .cloud_provider
             .instance_types()
             .map(|listed| listed.iter().map(|machine| machine.name).collect());
+        let features = cluster_features(self.cloud_provider);
         self.validate_in(ClusterCatalog {
             regions: regions.as_deref(),
             instance_types: instance_types.as_deref(),
+            features: features.as_deref(),
         })
     }
 
@@ -254,6 +286,7 @@ mod tests {
             instance_type: Some("t3a.medium".into()),
             min_running_nodes: 1,
             max_running_nodes: 1,
+            features: Vec::new(),
         };
         let fields = refused_fields(request.validate());
         assert_eq!(fields, ["region", "instance_type", "version"]);

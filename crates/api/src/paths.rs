@@ -281,6 +281,10 @@ pub const PROVIDER_F_INSTANCE_TYPES: Template =
 pub const INVITATION: Template =
     Template("/organization/{organization_id}/inviteMember/{invitation_id}");
 pub const AWS_MANAGED_DATABASE_TYPES: Template = Template("/aws/managedDatabase/type");
+pub const AWS_CLUSTER_FEATURES: Template = Template("/aws/clusterFeature");
+pub const PROVIDER_A_CLUSTER_FEATURES: Template = Template("/scaleway/clusterFeature");
+pub const PROVIDER_E_CLUSTER_FEATURES: Template = Template("/gcp/clusterFeature");
+pub const PROVIDER_F_CLUSTER_FEATURES: Template = Template("/azure/clusterFeature");
 pub const PROVIDER_A_MANAGED_DATABASE_TYPES: Template = Template("/scaleway/managedDatabase/type");
 pub const AWS_MANAGED_DATABASE_INSTANCE_TYPES: Template =
     Template("/aws/managedDatabase/instanceType/{aws_region}/{database_type}");
@@ -348,6 +352,10 @@ pub const ALL: &[Template] = &[
     TFVARS_FILES,
     CLOUD_PROVIDERS,
     AWS_MANAGED_DATABASE_TYPES,
+    AWS_CLUSTER_FEATURES,
+    PROVIDER_A_CLUSTER_FEATURES,
+    PROVIDER_E_CLUSTER_FEATURES,
+    PROVIDER_F_CLUSTER_FEATURES,
     PROVIDER_A_MANAGED_DATABASE_TYPES,
     AWS_MANAGED_DATABASE_INSTANCE_TYPES,
     TERRAFORM_RESOURCES,

@@ -3,11 +3,10 @@
 //! range and the gateway or connection that reaches it. Only an AWS cluster's network has one
 //! here; a deployment of the cluster applies it.
 
-use std::net::Ipv4Addr;
-
 use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
+use crate::ipv4_range::{cidr, overlap};
 use crate::rules::{self, Violations};
 
 /// The most routes a table holds (a cloud's route table quota).
@@ -75,6 +74,31 @@ impl Route {
 }
 
 impl ClusterRoutingTableRequest {
+    /// At most `ROUTES_MAX` routes, each to a distinct IPv4 range by a known kind of target,
+    /// none into the cluster's own `network` (its VPC subnet) when it is known.
+    pub fn validate_beside(&self, network: Option<&str>) -> Result<(), Vec<FieldError>> {
+        let own = network.and_then(cidr);
+        let mut violations = Violations::default();
+        if let Err(errors) = self.validate() {
+            violations.extend(errors);
+        }
+        for (index, route) in self.routes.iter().enumerate() {
+            let inside = cidr(route.destination.trim())
+                .zip(own)
+                .is_some_and(|(range, own)| overlap(range, own));
+            if inside {
+                violations.check(Some(FieldError::new(
+                    format!("routes[{index}].destination"),
+                    format!(
+                        "is inside the cluster's own network, {}",
+                        network.unwrap_or_default()
+                    ),
+                )));
+            }
+        }
+        violations.into_result()
+    }
+
     /// At most `ROUTES_MAX` routes, each to a distinct IPv4 range by a known kind of target.
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
@@ -108,15 +132,6 @@ impl ClusterRoutingTableRequest {
         }
         violations.into_result()
     }
-}
-
-/// An IPv4 range: its network address (no host bits set) and prefix length.
-fn cidr(value: &str) -> Option<(Ipv4Addr, u8)> {
-    let (address, length) = value.split_once('/')?;
-    let address: Ipv4Addr = address.parse().ok()?;
-    let length: u8 = length.parse().ok().filter(|length| *length <= 32)?;
-    let mask = u32::MAX.checked_shl(32 - u32::from(length)).unwrap_or(0);
-    (u32::from(address) & !mask == 0).then_some((address, length))
 }
 
 fn target(field: &str, value: &str) -> Option<FieldError> {

@@ -278,6 +278,16 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
                 instance_type: Some("GP1-S".into()),
                 min_running_nodes: 1,
                 max_running_nodes: 3,
+                features: vec![
+                    ClusterFeatureRequest {
+                        id: STATIC_IP.into(),
+                        value: FeatureValue::Bool(true),
+                    },
+                    ClusterFeatureRequest {
+                        id: VPC_SUBNET.into(),
+                        value: FeatureValue::Text("10.42.0.0/16".into()),
+                    },
+                ],
             }),
         ),
         (

@@ -4,9 +4,10 @@
 
 use chrono::Utc;
 use platform_api::{
-    ApplicationRequest, CloudProvider, ClusterRequest, ContainerRegistryRequest,
-    DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType, EnvironmentMode,
-    GitRepositoryRequest, PortRequest, RegistryKind, RuntimeRequest,
+    ApplicationRequest, CloudProvider, ClusterFeatureRequest, ClusterRequest,
+    ContainerRegistryRequest, DatabaseAccessibility, DatabaseMode, DatabaseRequest, DatabaseType,
+    EnvironmentMode, FeatureValue, GitRepositoryRequest, PortRequest, RegistryKind, RuntimeRequest,
+    STATIC_IP,
 };
 use std::path::{Path, PathBuf};
 
@@ -265,6 +266,14 @@ async fn cluster(
             instance_type: Some("t3a.2xlarge".to_string()),
             min_running_nodes: 3,
             max_running_nodes: 6,
+            // The production cluster's traffic leaves from fixed addresses.
+            features: production
+                .then(|| ClusterFeatureRequest {
+                    id: STATIC_IP.to_string(),
+                    value: FeatureValue::Bool(true),
+                })
+                .into_iter()
+                .collect(),
         },
     )
     .await

@@ -6,14 +6,16 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos_router::components::A;
 use platform_api::{
-    CloudProvider, Cluster, ClusterCatalog, ClusterRequest, ClusterStatus, KUBERNETES_VERSIONS,
+    CloudProvider, Cluster, ClusterCatalog, ClusterFeature, ClusterFeatureRequest,
+    ClusterFeatureValueKind, ClusterRequest, ClusterStatus, FeatureValue, FieldError,
+    KUBERNETES_VERSIONS,
 };
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, Numbers, SubmitButton};
-use crate::components::form_field::{EnumSelect, SelectField, TextField};
+use crate::components::form_field::{error_for, EnumSelect, SelectField, TextField};
 use crate::components::format;
 use crate::components::loaded::loaded;
 use crate::components::new_dialog::NewDialog;
@@ -171,6 +173,32 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             .map(|known| known.name.clone());
         instance_type.set(next.unwrap_or_default());
     });
+    // The features the cloud lists, each at its default until chosen otherwise.
+    let features = resource(move || {
+        let provider = provider.get();
+        async move {
+            let listed = api.cluster_features(provider).await.ok().flatten()?;
+            Some(
+                listed
+                    .into_iter()
+                    .filter(|feature| !feature.id.is_empty())
+                    .collect::<Vec<_>>(),
+            )
+        }
+    });
+    let chosen = RwSignal::new(Vec::<ClusterFeatureRequest>::new());
+    Effect::new(move |_| {
+        let listed = features.get().flatten().unwrap_or_default();
+        chosen.set(
+            listed
+                .iter()
+                .map(|feature| ClusterFeatureRequest {
+                    id: feature.id.clone(),
+                    value: feature.value().clone(),
+                })
+                .collect(),
+        );
+    });
     let min_nodes = RwSignal::new("1".to_string());
     let max_nodes = RwSignal::new("3".to_string());
     let version = RwSignal::new(KUBERNETES_VERSIONS[0].to_string());
@@ -201,6 +229,7 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
             max_running_nodes: node_count(
                 numbers.read("max_running_nodes", &max_nodes.get_untracked()),
             ),
+            features: chosen.get_untracked(),
         };
         let listed = regions.get_untracked().flatten();
         let names: Option<Vec<&str>> = listed
@@ -210,9 +239,11 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
         let type_names: Option<Vec<&str>> = types
             .as_ref()
             .map(|list| list.iter().map(|known| known.name.as_str()).collect());
+        let offered = features.get_untracked().flatten();
         let checked = numbers.and_rules(request.validate_in(ClusterCatalog {
             regions: names.as_deref(),
             instance_types: type_names.as_deref(),
+            features: offered.as_deref(),
         }));
         form.submit(request, checked);
     };
@@ -255,7 +286,77 @@ fn CreateCluster(org: Uuid, on_created: Callback<()>) -> impl IntoView {
                 <input type="checkbox" name="production" bind:checked=production/>
                 " Runs production environments"
             </label>
+            {move || features.get().flatten().filter(|listed| !listed.is_empty()).map(|listed| view! {
+                <fieldset class="choices">
+                    <legend>"Features (fixed once the cluster is made)"</legend>
+                    {listed.into_iter().enumerate().map(|(index, feature)| {
+                        view! { <FeatureField index feature chosen errors/> }
+                    }).collect_view()}
+                </fieldset>
+            })}
             <SubmitButton form label="Add cluster"/>
         </form>
+    }
+}
+
+/// One feature of the cloud's: a checkbox for a yes-or-no one, a field for a text one (other
+/// kinds, which take an object, are left at their default).
+#[component]
+fn FeatureField(
+    index: usize,
+    feature: ClusterFeature,
+    chosen: RwSignal<Vec<ClusterFeatureRequest>>,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let name = format!("features[{index}].value");
+    let id = format!("field-features-{index}");
+    let label_for = id.clone();
+    let error = error_for(errors, name.clone());
+    let hint = feature.description.clone().unwrap_or_default();
+    let value = move || {
+        chosen.with(|features| {
+            features
+                .get(index)
+                .map(|feature| feature.value.clone())
+                .unwrap_or_default()
+        })
+    };
+    let set = move |value: FeatureValue| {
+        chosen.update(|features| {
+            if let Some(feature) = features.get_mut(index) {
+                feature.value = value;
+            }
+        })
+    };
+    match feature.kind() {
+        ClusterFeatureValueKind::Boolean => view! {
+            <div class="field">
+                <label class="checkbox" for=label_for>
+                    <input type="checkbox" id=id name=name
+                        prop:checked=move || value() == FeatureValue::Bool(true)
+                        on:change=move |event| set(FeatureValue::Bool(event_target_checked(&event)))/>
+                    {feature.title.clone()}
+                </label>
+                <p class="field__hint">{hint}</p>
+            </div>
+        }
+        .into_any(),
+        ClusterFeatureValueKind::String => {
+            let error_id = format!("{id}-error");
+            view! {
+                <div class="field" class:field--invalid=move || error.get().is_some()>
+                    <label for=label_for>{feature.title.clone()}</label>
+                    <input id=id name=name type="text"
+                        prop:value=move || value().as_text().unwrap_or_default().to_string()
+                        on:input=move |event| set(FeatureValue::Text(event_target_value(&event)))
+                        aria-invalid=move || error.get().is_some().to_string()
+                        aria-describedby=error_id.clone()/>
+                    <p class="field__hint">{hint}</p>
+                    <p class="field__error" id=error_id>{move || error.get()}</p>
+                </div>
+            }
+            .into_any()
+        }
+        _ => ().into_any(),
     }
 }

@@ -221,6 +221,10 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
         decodes::<List<Contributor>>,
     ),
     ("/aws/region", decodes::<List<ClusterRegion>>),
+    ("/aws/clusterFeature", decodes::<List<ClusterFeature>>),
+    ("/scaleway/clusterFeature", decodes::<List<ClusterFeature>>),
+    ("/gcp/clusterFeature", decodes::<List<ClusterFeature>>),
+    ("/azure/clusterFeature", decodes::<List<ClusterFeature>>),
     (
         "/aws/eks/instanceType/{region}",
         decodes::<List<ClusterInstanceType>>,

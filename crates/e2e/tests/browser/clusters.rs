@@ -1,7 +1,8 @@
 //! Clusters: one added through the form (its rules checked first), listed with its version and
 //! the next one available; locked (the lock refusing the upgrade) and unlocked; upgraded after a
 //! confirmation, the page following the upgrade to the new version; a token fetched for kubectl;
-//! deployed and stopped from its page, its log following the steps.
+//! deployed and stopped from its page, its log following the steps; made with the cloud's
+//! features (a static IP, its network's range), shown on its page.
 
 use e2e::Browser;
 
@@ -56,6 +57,19 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
         .await?;
     browser.fill("#field-min_running_nodes", "2").await?;
     browser.fill("#field-max_running_nodes", "5").await?;
+    // The cloud's features: a static IP ticked, the network's range typed under its rule.
+    browser
+        .wait_for_value("#field-features-1", "10.0.0.0/16")
+        .await?;
+    browser.fill("#field-features-1", "8.8.0.0/16").await?;
+    browser
+        .click("form[aria-label='Add a cluster'] button[type=submit]")
+        .await?;
+    browser
+        .wait_for_text("#field-features-1-error", "must be a private IPv4 range")
+        .await?;
+    browser.fill("#field-features-1", "10.42.0.0/16").await?;
+    browser.click("#field-features-0").await?;
     browser.click("input[name=production]").await?;
     browser
         .click("form[aria-label='Add a cluster'] button[type=submit]")
@@ -74,6 +88,12 @@ async fn a_cluster_is_added_locked_unlocked_and_upgraded() -> anyhow::Result<()>
 
     browser.click("tr[data-cluster=eu-prod] a").await?;
     browser.wait_for_text("main h1", "eu-prod").await?;
+    browser
+        .wait_for_text(
+            "[data-features]",
+            "Static IP: on · VPC subnet: 10.42.0.0/16",
+        )
+        .await?;
     browser.wait_for_text(".breadcrumbs", "Clusters").await?;
     browser.wait_for_text(".breadcrumbs", "eu-prod").await?;
     browser.action_button("Upgrade to 1.29").await?;

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use chrono::Utc;
-use platform_api::{ClusterAction, ClusterLogStep, ClusterState};
+use platform_api::{ClusterAction, ClusterLogStep, ClusterState, FeatureValue, STATIC_IP};
 use sqlx::SqliteConnection;
 use uuid::fmt::Hyphenated;
 use uuid::Uuid;
@@ -90,9 +90,12 @@ fn states(action: ClusterAction) -> (ClusterState, ClusterState, ClusterState) {
     }
 }
 
-/// What the cluster's network is set to, as a deployment applies it: who writes its DNS records
-/// under which domain, and each route of its routing table.
+/// What the cluster's network is set to, as a deployment applies it: its range and, with a
+/// static IP, the fixed addresses its traffic leaves from (simulated: addresses of the
+/// documentation range, the same for a cluster every time), who writes its DNS records under
+/// which domain, and each route of its routing table.
 async fn network_said(conn: &mut SqliteConnection, cluster_id: Uuid) -> anyhow::Result<String> {
+    let cluster = cluster_network::cluster(&mut *conn, cluster_id).await?;
     let provider = cluster_network::dns_provider(&mut *conn, cluster_id).await?;
     let routes = cluster_network::routing_table(conn, cluster_id).await?;
     let routes = match routes.as_slice() {
@@ -103,11 +106,35 @@ async fn network_said(conn: &mut SqliteConnection, cluster_id: Uuid) -> anyhow::
             .collect::<Vec<_>>()
             .join(", "),
     };
+    let range = cluster
+        .network()
+        .map(|range| format!("Network {range}; "))
+        .unwrap_or_default();
+    let static_ip = cluster
+        .features
+        .iter()
+        .any(|feature| feature.id == STATIC_IP && feature.value() == &FeatureValue::Bool(true));
+    let outbound = if static_ip {
+        let [first, second] = static_addresses(cluster_id);
+        format!("outbound traffic leaves from {first} and {second} (static IP); ")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "DNS records under {} written by {}; routing table applied: {routes}.",
+        "{range}{outbound}DNS records under {} written by {}; routing table applied: {routes}.",
         provider.domain,
         provider.writer()
     ))
+}
+
+/// A cluster's two static addresses: in TEST-NET-3 (203.0.113.0/24, reserved for
+/// documentation), picked by its id.
+fn static_addresses(cluster_id: Uuid) -> [std::net::Ipv4Addr; 2] {
+    let first = 1 + cluster_id.as_bytes()[0] % 250;
+    [
+        std::net::Ipv4Addr::new(203, 0, 113, first),
+        std::net::Ipv4Addr::new(203, 0, 113, first + 1),
+    ]
 }
 
 impl Engine {

@@ -1,19 +1,21 @@
 //! What the platform lists of each cloud: the clouds themselves with their regions
 //! (`GET /cloudProvider`), the regions (`GET /aws/region` and the like) and the instance types
 //! of a region or zone (`GET /aws/eks/instanceType/{region}` and the like); the databases each
-//! manages and their instances (`GET /aws/managedDatabase/type` and the like). A reference server
-//! reaches no cloud: these are the tables of `platform_api::cloud`, `platform_api::instance_type`
-//! and `platform_api::managed_database`, the ones a new cluster's and a new database's rules
-//! read, not a cloud's answer.
+//! manages and their instances (`GET /aws/managedDatabase/type` and the like); the features a
+//! cluster may be made with (`GET /aws/clusterFeature` and the like). A reference server reaches
+//! no cloud: these are the tables of `platform_api::cloud`, `platform_api::instance_type`,
+//! `platform_api::managed_database` and `platform_api::cluster_feature`, the ones a new
+//! cluster's and a new database's rules read, not a cloud's answer.
 
 use axum::extract::Path;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::paths::{self, Template};
 use platform_api::{
-    instance_types_paths, managed_database_types_path, managed_instance_types_path, regions_path,
-    CloudProvider, ClusterInstanceType, ClusterRegion, List, ListedCloudProvider,
-    ManagedDatabaseInstanceType, ManagedDatabaseType, WireEnum,
+    cluster_features, cluster_features_path, instance_types_paths, managed_database_types_path,
+    managed_instance_types_path, regions_path, CloudProvider, ClusterFeature, ClusterInstanceType,
+    ClusterRegion, List, ListedCloudProvider, ManagedDatabaseInstanceType, ManagedDatabaseType,
+    WireEnum,
 };
 
 use serde::Serialize;
@@ -50,6 +52,15 @@ pub fn register(routes: &mut RouteTable) {
             register_instance_types(routes, provider, of_place, every);
         }
         register_managed_databases(routes, provider);
+        if let Some((path, features)) =
+            cluster_features_path(provider).zip(cluster_features(provider))
+        {
+            let summary = format!(
+                "The features a {} cluster may be made with, each with its default",
+                provider.label()
+            );
+            add_table::<ClusterFeature>(routes, path, summary, features);
+        }
     }
 }
 

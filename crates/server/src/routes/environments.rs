@@ -269,6 +269,7 @@ async fn cluster_for(
                 instance_type: None,
                 min_running_nodes: 1,
                 max_running_nodes: 1,
+                features: Vec::new(),
             };
             let (id, ..) = insert::<Clusters>(tx, state, organization_id, default).await?;
             Ok(id)

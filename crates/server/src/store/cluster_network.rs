@@ -1,11 +1,23 @@
 //! A cluster's network settings (`cluster_network`): its DNS provider, whose secret is kept
 //! sealed beside it, and its routing table.
 
-use platform_api::{DnsProvider, Route};
+use platform_api::{Cluster, DnsProvider, Route};
 use sqlx::SqliteConnection;
 use uuid::Uuid;
 
 use crate::error::{ApiError, ApiResult};
+use crate::store::organization_resources::CLUSTERS;
+
+/// The cluster's record, whatever its organization (the engine's read as it deploys it).
+pub async fn cluster(conn: &mut SqliteConnection, cluster_id: Uuid) -> ApiResult<Cluster> {
+    let record: String =
+        sqlx::query_scalar("SELECT record FROM organization_resources WHERE id = ? AND kind = ?")
+            .bind(cluster_id.hyphenated())
+            .bind(CLUSTERS.stored_as)
+            .fetch_one(conn)
+            .await?;
+    serde_json::from_str(&record).map_err(ApiError::internal)
+}
 
 /// The cluster's DNS provider: the platform's until another is chosen.
 pub async fn dns_provider(conn: &mut SqliteConnection, cluster_id: Uuid) -> ApiResult<DnsProvider> {

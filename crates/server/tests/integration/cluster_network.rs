@@ -192,3 +192,93 @@ async fn an_aws_clusters_routing_table_is_applied_by_its_deployment() {
         "{logs}"
     );
 }
+
+#[tokio::test]
+async fn a_cluster_is_made_with_its_clouds_features_fixed_and_honoured() {
+    let server = TestServer::new().await;
+    let catalog = server.get("/api/aws/clusterFeature").await;
+    assert_eq!(catalog.status, StatusCode::OK, "{}", catalog.body);
+    let ids: Vec<&str> = catalog.body["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|feature| feature["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["STATIC_IP", "VPC_SUBNET"]);
+    assert_eq!(
+        catalog.body["results"][1]["value_object"],
+        json!({"type": "STRING", "value": "10.0.0.0/16"})
+    );
+    let scaleway = server.get("/api/scaleway/clusterFeature").await.body;
+    assert_eq!(scaleway["results"].as_array().unwrap().len(), 1);
+
+    let organization = &server.organization_id;
+    let clusters = format!("/api/organization/{organization}/cluster");
+    let refused = server
+        .post(
+            &clusters,
+            json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "features": [{"id": "STATIC_IP", "value": "yes"},
+                                {"id": "VPC_SUBNET", "value": "8.8.0.0/16"},
+                                {"id": "KARPENTER", "value": true}]}),
+        )
+        .await;
+    assert_invalid_fields(
+        &refused,
+        &["features[0].value", "features[1].value", "features[2].id"],
+    );
+    let made = server
+        .post(
+            &clusters,
+            json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "features": [{"id": "STATIC_IP", "value": true},
+                                {"id": "VPC_SUBNET", "value": "10.42.0.0/16"}]}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
+    assert_eq!(made.body["features"][0]["value_object"]["value"], true);
+    assert_eq!(
+        made.body["features"][1]["value_object"]["value"],
+        "10.42.0.0/16"
+    );
+    let id = made.body["id"].as_str().unwrap();
+    let item = format!("{clusters}/{id}");
+
+    // Fixed once made: an edit may repeat them, not change them; one without them keeps them.
+    let changed = server
+        .put(
+            &item,
+            json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
+                   "features": [{"id": "VPC_SUBNET", "value": "10.43.0.0/16"}]}),
+        )
+        .await;
+    assert_invalid_fields(&changed, &["features[0].value"]);
+    let renamed = server
+        .put(
+            &item,
+            json!({"name": "edge-eu", "cloud_provider": "AWS", "region": "eu-west-3"}),
+        )
+        .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
+    assert_eq!(renamed.body["features"], made.body["features"]);
+
+    // Routes may not point into its own network.
+    let table = format!("{item}/routingTable");
+    let inside = server
+        .put(
+            &table,
+            json!({"routes": [{"destination": "10.42.8.0/24", "target": "pcx-0a1b", "description": "loop"}]}),
+        )
+        .await;
+    assert_invalid_fields(&inside, &["routes[0].destination"]);
+
+    let deploy = server.post(&format!("{item}/deploy"), json!({})).await;
+    assert_eq!(deploy.status, StatusCode::CREATED, "{}", deploy.body);
+    server.settled_cluster(&format!("{item}/status")).await;
+    let logs = server.get(&format!("{item}/logs")).await.body.to_string();
+    assert!(
+        logs.contains("Network 10.42.0.0/16; outbound traffic leaves from 203.0.113."),
+        "{logs}"
+    );
+    assert!(logs.contains("(static IP)"), "{logs}");
+}

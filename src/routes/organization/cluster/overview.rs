@@ -11,8 +11,8 @@ use chrono::Utc;
 use leptos::prelude::*;
 use platform_api::audit::EventQuery;
 use platform_api::{
-    Cluster, ClusterAction, ClusterLock, ClusterLockRequest, ClusterLogLine, ClusterState,
-    ClusterStatus, ClusterToken, RolePermission, WireEnum,
+    Cluster, ClusterAction, ClusterFeature, ClusterLock, ClusterLockRequest, ClusterLogLine,
+    ClusterState, ClusterStatus, ClusterToken, RolePermission, WireEnum,
 };
 use uuid::Uuid;
 
@@ -262,6 +262,10 @@ fn ClusterFacts(
             <dd>{format::cluster_machines(&cluster)}</dd>
             <dt>"Runs"</dt>
             <dd>{if cluster.production { "Production environments" } else { "Non-production environments" }}</dd>
+            {(!cluster.features.is_empty()).then(|| view! {
+                <dt>"Features"</dt>
+                <dd data-features>{cluster.features.iter().map(ClusterFeature::said).collect::<Vec<_>>().join(" · ")}</dd>
+            })}
             <dt>"Last deployed"</dt>
             <dd>{move || match current().and_then(|s| s.last_deployment_date) {
                 Some(at) => view! { <RelativeTime at/> }.into_any(),

@@ -138,7 +138,8 @@ async fn get_routing_table(
     }))
 }
 
-/// 400 naming `routes` for a cluster not on AWS: only its network has a routing table here.
+/// 400 naming `routes` for a cluster not on AWS (only its network has a routing table here),
+/// naming a route's destination inside the cluster's own network.
 async fn edit_routing_table(
     State(state): State<AppState>,
     caller: Caller,
@@ -156,6 +157,9 @@ async fn edit_routing_table(
             "only an AWS cluster's network has a routing table",
         )]));
     }
+    request
+        .validate_beside(cluster.network().as_deref())
+        .map_err(ApiError::invalid)?;
     let before = store::routing_table(&mut tx, cluster_id).await?;
     store::set_routing_table(&mut tx, cluster_id, &routes).await?;
     let change = cluster_change(&mut tx, EventType::Update, organization_id, cluster_id)

@@ -8,8 +8,9 @@ use chrono::{DateTime, Duration, Utc};
 use platform_api::audit::{EventType, SubTargetType, TargetType};
 use platform_api::paths::{self, Template};
 use platform_api::{
-    next_kubernetes_version, Cluster, ClusterLock, ClusterLockRequest, ClusterRequest,
-    ClusterStatus, ClusterToken, ClusterTokenStatus, FieldError, InfraReason, List, Reference,
+    changed_features, made_features, next_kubernetes_version, Cluster, ClusterLock,
+    ClusterLockRequest, ClusterRequest, ClusterStatus, ClusterToken, ClusterTokenStatus,
+    FieldError, InfraReason, List, Reference,
 };
 use sqlx::SqliteConnection;
 use uuid::Uuid;
@@ -46,15 +47,24 @@ impl OrganizationResource for Clusters {
         request.validate()
     }
 
+    /// A cluster's features are fixed once it is made.
+    fn validate_change(previous: &Self::Record, request: &Self::Request) -> Vec<FieldError> {
+        changed_features(&request.features, &previous.features)
+    }
+
     fn build(
         id: Uuid,
         organization_id: Uuid,
         created_at: DateTime<Utc>,
         updated_at: Option<DateTime<Utc>>,
         request: Self::Request,
-        _previous: Option<&Self::Record>,
+        previous: Option<&Self::Record>,
     ) -> (Self::Record, Secrets) {
         let instance_type = request.instance_type_or_default();
+        let features = match previous {
+            Some(previous) => previous.features.clone(),
+            None => made_features(request.cloud_provider, &request.features),
+        };
         let cluster = Cluster {
             id,
             created_at,
@@ -71,6 +81,7 @@ impl OrganizationResource for Clusters {
             instance_type,
             min_running_nodes: request.min_running_nodes,
             max_running_nodes: request.max_running_nodes,
+            features,
         };
         (cluster, Secrets::new())
     }

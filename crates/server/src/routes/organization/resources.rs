@@ -57,6 +57,11 @@ pub trait OrganizationResource: Send + Sync + 'static {
 
     fn created_at(record: &Self::Record) -> DateTime<Utc>;
 
+    /// What an update may not change of `previous`: the fields it names.
+    fn validate_change(_previous: &Self::Record, _request: &Self::Request) -> Vec<FieldError> {
+        Vec::new()
+    }
+
     /// Whether the secrets stored with `previous` still apply to `request`.
     fn keeps_secrets(_previous: &Self::Record, _request: &Self::Request) -> bool {
         true
@@ -298,6 +303,10 @@ async fn update<R: OrganizationResource>(
     };
     let kept_names: Vec<&str> = kept.keys().map(String::as_str).collect();
     R::validate(&request, &kept_names).map_err(ApiError::invalid)?;
+    let unchangeable = R::validate_change(&stored.record, &request);
+    if !unchangeable.is_empty() {
+        return Err(ApiError::invalid(unchangeable));
+    }
     check_targets::<R>(&state, &request).await?;
     let now = Utc::now();
     let (mut record, secrets) = R::build(
