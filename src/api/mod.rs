@@ -1,6 +1,7 @@
 //! The HTTP client: base URL and auth header from the session, JSON both ways, errors a person
 //! understands, sign-in on 401, and a wait-and-retry on 429. One module per resource family.
 
+mod account;
 pub mod advanced_settings;
 pub mod alert_receiver;
 pub mod audit;

@@ -6,6 +6,7 @@
 #[macro_use]
 mod macros;
 
+pub mod account;
 pub mod advanced_settings;
 pub mod alert_receiver;
 pub mod alert_rule;
@@ -83,6 +84,7 @@ pub mod variable_import;
 pub mod webhook;
 pub mod wire;
 
+pub use account::*;
 pub use alert_receiver::*;
 pub use alert_rule::*;
 pub use application::*;

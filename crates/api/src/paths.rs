@@ -73,6 +73,7 @@ impl From<Template> for String {
 
 pub const ORGANIZATIONS: Template = Template("/organization");
 pub const ORGANIZATION: Template = Template("/organization/{organization_id}");
+pub const ACCOUNT: Template = Template("/account");
 pub const CURRENT_ROLE: Template = Template("/organization/{organization_id}/currentRole");
 
 pub const PROJECTS: Template = Template("/organization/{organization_id}/project");
@@ -393,6 +394,7 @@ pub const ALL: &[Template] = &[
     CLUSTER_UPGRADE,
     CLUSTER_TOKEN,
     CLUSTER_DNS_PROVIDER,
+    ACCOUNT,
     CLUSTER_ENVIRONMENTS,
     CLUSTER_METRICS,
     CLUSTER_LOGS,

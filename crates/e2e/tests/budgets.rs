@@ -115,6 +115,22 @@ const ENVIRONMENT_EXPORT: Exception = Exception {
     why: "the environment's Terraform download and the main module's growth, → 550,929 B; the clusters' features, → 554,718 B",
 };
 
+/// The settings pages' group with who is signed in (`GET /account`, issue 61, 2026-12-06),
+/// said above the API tokens: every page of the group, 482,122 → 485,573 B.
+const SIGNED_IN: Exception = Exception {
+    bytes: 4_000,
+    why: "the settings group with who is signed in (GET /account), 482,122 → 485,573 B",
+};
+
+/// A service's frame, which its overview and deployments load, with (2026-12-06, issue 61) a
+/// managed database's instance type in the database record it reads, and the main module with
+/// the role pickers reading `availableRole` (→ 565,069 B in the CI's clean build); then the main
+/// module with the account's read and the cluster network's (→ 565,543 B).
+const ROLES_AND_INSTANCE_TYPES: Exception = Exception {
+    bytes: 1_000,
+    why: "a service's frame with the database's instance type and the main module with the roles read from availableRole, → 565,069 B; the main module with the account's and the network's reads, → 565,543 B",
+};
+
 /// A cluster record's features (a static IP, the network's range: issue 61, 2026-12-06) in the
 /// pages that read one: the cluster's advanced settings 374,533 → 377,159 B, a service's
 /// advanced settings (which show the cluster's) 618,492 → 620,785 B.
@@ -205,31 +221,36 @@ const ROUTES: &[Route] = &[
         &["shell_page", "webhooks_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "general settings",
         &["shell_page", "general_settings_page"],
@@ -241,19 +262,22 @@ const ROUTES: &[Route] = &[
         &["shell_page", "members_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
         485_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SIGNED_IN),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
@@ -312,7 +336,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "service_layout_page", "service_overview_page"],
         565_000,
         SERVICE,
-    ),
+    )
+    .except(ROLES_AND_INSTANCE_TYPES),
     route(
         "service deployments",
         &[
@@ -322,7 +347,8 @@ const ROUTES: &[Route] = &[
         ],
         565_000,
         SERVICE,
-    ),
+    )
+    .except(ROLES_AND_INSTANCE_TYPES),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],

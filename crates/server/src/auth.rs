@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::audit;
-use crate::caller::{role_permission, Caller, Client, TokenCaller};
+use crate::caller::{role_permission, Account, Caller, Client, TokenCaller};
 use crate::error::ApiError;
 use crate::fresh::Read;
 use crate::state::AppState;
@@ -149,6 +149,7 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
             client: Client::default(),
             permission,
             rate_key: format!("token:{}", row.token_id),
+            account: Account::Token(row.token_id.parse().map_err(ApiError::internal)?),
         },
         id: row.token_id.parse().map_err(ApiError::internal)?,
         name: row.token_name,
@@ -189,6 +190,7 @@ async fn member_caller(state: &AppState, hash: &str) -> Result<TokenCaller, ApiE
             client: Client::default(),
             permission,
             rate_key: format!("member:{}", member.member_id),
+            account: Account::Member(member.member_id),
         },
         id: member.member_id,
         name: member.email,
@@ -237,6 +239,7 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
         client: Client::default(),
         permission,
         rate_key: format!("user:{}", claims.sub),
+        account: Account::User(claims.sub),
     })
 }
 

@@ -81,6 +81,19 @@ pub struct Caller {
     pub(crate) permission: Permission,
     /// Whose quota the request counts against: the API token, or the access token's user.
     pub(crate) rate_key: String,
+    /// Who signed in (`GET /account`).
+    pub account: Account,
+}
+
+/// Who a caller signed in as.
+#[derive(Clone, Debug)]
+pub enum Account {
+    /// An API token, by id.
+    Token(Uuid),
+    /// A member signed in with the session their accepted invitation gave, by id.
+    Member(Uuid),
+    /// An access token's user, as its `sub` names them.
+    User(String),
 }
 
 impl Caller {

@@ -31,6 +31,7 @@ struct RegistryContainerState {
 /// read as.
 pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ("/organization", decodes::<CallersOrganizations>),
+    ("/account", decodes::<AccountInfo>),
     ("/organization/{organizationId}", decodes::<Organization>),
     (
         "/organization/{organizationId}/project",

@@ -30,6 +30,10 @@ async fn a_token_is_created_shown_once_and_deleted() -> anyhow::Result<()> {
         .click("a.tabs__tab[href$='/settings/api-tokens']")
         .await?;
     browser.wait_for_text("main h1", "API tokens").await?;
+    // Who is signed in: the server's sign-in token, listed below.
+    browser
+        .wait_for_text("[data-account]", "Signed in as console sign-in, made")
+        .await?;
     let sign_in = browser
         .wait_for_text("tr[data-token='console sign-in']", "ADMIN")
         .await?;

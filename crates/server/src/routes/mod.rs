@@ -1,5 +1,6 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
+mod account;
 mod advanced_settings;
 mod alert_rules;
 mod available_kinds;
@@ -39,6 +40,7 @@ use platform_api::paths;
 /// Every API route, each with the permission it requires.
 pub fn table(state: &AppState) -> RouteTable {
     let mut routes = RouteTable::new(state.clone());
+    account::register(&mut routes);
     organization::register(&mut routes);
     projects::register(&mut routes);
     environments::register(&mut routes);

@@ -264,3 +264,31 @@ async fn lowering_a_role_never_leaves_the_organization_without_an_admin() {
         .await;
     assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.body);
 }
+
+#[tokio::test]
+async fn the_account_is_who_signed_in_a_token_or_a_member() {
+    let server = TestServer::new().await;
+    let token = server.get("/api/account").await;
+    assert_eq!(token.status, StatusCode::OK, "{}", token.body);
+    assert_eq!(token.body["nickname"], "console sign-in", "{}", token.body);
+    assert!(token.body["id"].is_string() && token.body["created_at"].is_string());
+    assert!(token.body.get("communication_email").is_none());
+
+    let org = &server.organization_id;
+    let invited = server
+        .post(
+            &format!("/api/organization/{org}/inviteMember"),
+            json!({"email": "grace@example.com"}),
+        )
+        .await;
+    assert_eq!(invited.status, StatusCode::CREATED, "{}", invited.body);
+    let grace = format!("Token {}", accept(&server, &invited.body).await);
+    let member = server
+        .call(Method::GET, "/api/account", Some(&grace), None)
+        .await;
+    assert_eq!(member.status, StatusCode::OK, "{}", member.body);
+    assert_eq!(member.body["nickname"], "grace");
+    assert_eq!(member.body["communication_email"], "grace@example.com");
+    let unsigned = server.call(Method::GET, "/api/account", None, None).await;
+    assert_eq!(unsigned.status, StatusCode::UNAUTHORIZED);
+}

@@ -1,10 +1,11 @@
 //! `/organization/:org/settings/api-tokens`: the organization's API tokens with their role and
 //! expiry (never their secret); a form to create one, whose secret is shown this once with a copy
-//! button; delete after a confirmation.
+//! button; delete after a confirmation; and who is signed in (`GET /account`), the token among
+//! them or a member.
 
 use chrono::{Duration, Utc};
 use leptos::prelude::*;
-use platform_api::{ApiToken, ApiTokenRequest, RolePermission};
+use platform_api::{AccountInfo, ApiToken, ApiTokenRequest, RolePermission};
 use uuid::Uuid;
 
 use super::roles::{least_role, role_options};
@@ -41,6 +42,7 @@ pub fn ApiTokens() -> impl IntoView {
     view! {
         <SettingsHeader title="API tokens"
             lead="Tokens that scripts and CI use to call the API, each with a role that bounds what it may do."/>
+        <SignedIn/>
         {move || created.get().map(|token| view! {
             <ShownOnce token on_done=Callback::new(move |()| created.set(None))/>
         })}
@@ -58,6 +60,24 @@ pub fn ApiTokens() -> impl IntoView {
                 })/>
             </NewDialog>
         })}
+    }
+}
+
+/// Who is signed in, with when; nothing against a platform that does not say.
+#[component]
+fn SignedIn() -> impl IntoView {
+    let api = use_api();
+    let account = resource(move || async move { api.account().await.ok() });
+    move || {
+        let account: AccountInfo = account.get().flatten()?;
+        let said = account.said()?;
+        let email = account.communication_email.clone();
+        Some(view! {
+            <p class="muted" data-account>"Signed in as "<strong>{said}</strong>
+                {email.map(|email| view! { " ("{email}")" })}
+                {account.created_at.map(|at| view! { ", made " <RelativeTime at/> })}
+                "."</p>
+        })
     }
 }
 

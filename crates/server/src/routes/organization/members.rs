@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::audit::{self, Change, Target};
 use crate::auth::{generate_token, hash_token};
-use crate::caller::{role_permission, Caller, Client, Permission};
+use crate::caller::{role_permission, Account, Caller, Client, Permission};
 use crate::db;
 use crate::error::{ApiError, ApiJson, ApiPath, ApiResult};
 use crate::routes::own_organization;
@@ -371,6 +371,7 @@ pub async fn accept_invitation(
         client: Client::of(&headers),
         permission,
         rate_key: format!("member:{member_id}"),
+        account: Account::Member(member_id),
     };
     let change = Change::new(EventType::Create, person(member_id, &member.email))
         .of(SubTargetType::Invitation)
