@@ -359,15 +359,18 @@ fn line_message(name: &str, error: &FieldError) -> Option<String> {
     if error.field == name {
         return Some(error.message.clone());
     }
-    let index: usize = error
+    let (index, part) = error
         .field
         .strip_prefix(name)?
         .strip_prefix('[')?
-        .split(']')
-        .next()?
-        .parse()
-        .ok()?;
-    Some(format!("Line {}: the key {}.", index + 1, error.message))
+        .split_once(']')?;
+    let index: usize = index.parse().ok()?;
+    // The item's own field, when the error names one: `labels[1].key` is "the key".
+    let what = match part.strip_prefix('.') {
+        Some(field) => format!("the {} ", field.replace('_', " ")),
+        None => String::new(),
+    };
+    Some(format!("Line {}: {what}{}.", index + 1, error.message))
 }
 
 /// `key=value` lines as pairs, blank lines skipped; a line without `=` is an error of `name`.
@@ -408,5 +411,15 @@ mod tests {
             Some("Line 2: the key is listed twice.")
         );
         assert_eq!(line_message("annotations", &item), None);
+        let route = FieldError::new("routes[0].destination", "is inside the network");
+        assert_eq!(
+            line_message("routes", &route).as_deref(),
+            Some("Line 1: the destination is inside the network.")
+        );
+        let argument = FieldError::new("arguments[2]", "is empty");
+        assert_eq!(
+            line_message("arguments", &argument).as_deref(),
+            Some("Line 3: is empty.")
+        );
     }
 }

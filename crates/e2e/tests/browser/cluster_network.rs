@@ -69,7 +69,20 @@ async fn a_clusters_dns_provider_and_routes_are_set_from_its_page() -> anyhow::R
         .click(&format!("{routes} button[type=submit]"))
         .await?;
     browser
-        .wait_for_text("#field-routes-error", "Line 2:")
+        .wait_for_text("#field-routes-error", "Line 2: the target must be")
+        .await?;
+    // Nor into the cluster's own network (AWS's default range here).
+    browser
+        .fill("#field-routes", "10.0.5.0/24 pcx-0a1b2c3d the office")
+        .await?;
+    browser
+        .click(&format!("{routes} button[type=submit]"))
+        .await?;
+    browser
+        .wait_for_text(
+            "#field-routes-error",
+            "Line 1: the destination is inside the cluster's own network, 10.0.0.0/16",
+        )
         .await?;
     browser
         .fill(

@@ -31,6 +31,7 @@ pub fn Network(org: Uuid, cluster: Cluster) -> impl IntoView {
     let api = use_api();
     let id = cluster.id;
     let routed = cluster.cloud_provider == CloudProvider::Aws;
+    let own_network = cluster.network();
     // One read for the card: the provider, and the routes where the network has them.
     let network = resource(move || async move {
         let dns = api.cluster_dns_provider(id).await?;
@@ -47,7 +48,7 @@ pub fn Network(org: Uuid, cluster: Cluster) -> impl IntoView {
             {loaded(network, 3, move |(provider, routes)| view! {
                 <h3>"DNS"</h3>
                 <Dns cluster=id provider/>
-                {routes.map(|routes| view! { <RoutesForm org cluster=id routes/> })}
+                {routes.map(|routes| view! { <RoutesForm org cluster=id network=own_network.clone() routes/> })}
             })}
         </section>
     }
@@ -140,14 +141,14 @@ fn Dns(cluster: Uuid, provider: DnsProvider) -> impl IntoView {
             </div>
             <div hidden=move || kind.get() != DnsProviderKind::Route53>
                 <div class="form-inline__fields">
-                <TextField label="Access key id" name="dns_provider.credentials.aws_access_key_id"
-                    value=key_id errors required=true/>
-                <TextField label="Secret access key" name="dns_provider.credentials.aws_secret_access_key"
-                    value=secret_key errors input_type="password" required=true hint=SECRET_HINT/>
-                <TextField label="Region" name="dns_provider.aws_region" value=region errors
-                    required=true suggestions=regions placeholder="eu-west-3"/>
-                <TextField label="Hosted zone id" name="dns_provider.hosted_zone_id" value=zone errors
-                    placeholder="Z0965488LE74BWDEVQDB" hint="Left empty: the zone of the domain."/>
+                    <TextField label="Access key id" name="dns_provider.credentials.aws_access_key_id"
+                        value=key_id errors required=true/>
+                    <TextField label="Secret access key" name="dns_provider.credentials.aws_secret_access_key"
+                        value=secret_key errors input_type="password" required=true hint=SECRET_HINT/>
+                    <TextField label="Region" name="dns_provider.aws_region" value=region errors
+                        required=true suggestions=regions placeholder="eu-west-3"/>
+                    <TextField label="Hosted zone id" name="dns_provider.hosted_zone_id" value=zone errors
+                        placeholder="Z0965488LE74BWDEVQDB" hint="Left empty: the zone of the domain."/>
                 </div>
             </div>
             <p class="actions__refusal">{move || permitted.refusal()}</p>
@@ -158,9 +159,15 @@ fn Dns(cluster: Uuid, provider: DnsProvider) -> impl IntoView {
     }
 }
 
-/// The AWS network's routes, one per line, replaced as a whole.
+/// The AWS network's routes, one per line, replaced as a whole; none into the cluster's own
+/// `network`.
 #[component]
-fn RoutesForm(org: Uuid, cluster: Uuid, routes: Vec<Route>) -> impl IntoView {
+fn RoutesForm(
+    org: Uuid,
+    cluster: Uuid,
+    network: Option<String>,
+    routes: Vec<Route>,
+) -> impl IntoView {
     let api = use_api();
     let permitted = Permitted::new(RolePermission::Admin, "change a cluster's routing table");
     let lines = RwSignal::new(
@@ -188,7 +195,7 @@ fn RoutesForm(org: Uuid, cluster: Uuid, routes: Vec<Route>) -> impl IntoView {
                 .map(|line| Route::from_line(line))
                 .collect(),
         };
-        let checked = request.validate();
+        let checked = request.validate_beside(network.as_deref());
         form.submit(request, checked);
     };
     view! {
