@@ -148,7 +148,6 @@ async fn read_token_caller(state: &AppState, hash: &str) -> Result<TokenCaller, 
             role_name: row.role_name,
             client: Client::default(),
             permission,
-            rate_key: format!("token:{}", row.token_id),
             account: Account::Token(row.token_id.parse().map_err(ApiError::internal)?),
         },
         id: row.token_id.parse().map_err(ApiError::internal)?,
@@ -189,7 +188,6 @@ async fn member_caller(state: &AppState, hash: &str) -> Result<TokenCaller, ApiE
             role_name: member.role_name,
             client: Client::default(),
             permission,
-            rate_key: format!("member:{}", member.member_id),
             account: Account::Member(member.member_id),
         },
         id: member.member_id,
@@ -238,7 +236,6 @@ async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError
         role_name: claims.role,
         client: Client::default(),
         permission,
-        rate_key: format!("user:{}", claims.sub),
         account: Account::User(claims.sub),
     })
 }

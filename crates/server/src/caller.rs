@@ -79,9 +79,7 @@ pub struct Caller {
     /// Where the request came from, for the audit log.
     pub client: Client,
     pub(crate) permission: Permission,
-    /// Whose quota the request counts against: the API token, or the access token's user.
-    pub(crate) rate_key: String,
-    /// Who signed in (`GET /account`).
+    /// Who signed in (`GET /account`), and whose quota the request counts against.
     pub account: Account,
 }
 
@@ -124,8 +122,14 @@ impl Caller {
         self.permission
     }
 
-    pub fn rate_key(&self) -> &str {
-        &self.rate_key
+    /// Whose quota the request counts against: the API token, the member or the access token's
+    /// user.
+    pub fn rate_key(&self) -> String {
+        match &self.account {
+            Account::Token(id) => format!("token:{id}"),
+            Account::Member(id) => format!("member:{id}"),
+            Account::User(subject) => format!("user:{subject}"),
+        }
     }
 
     /// The caller as this request's headers describe its client.
@@ -199,7 +203,10 @@ impl crate::fresh::Weigh for TokenCaller {
             + self.name.len()
             + self.caller.name.len()
             + self.caller.role_name.len()
-            + self.caller.rate_key().len()
+            + match &self.caller.account {
+                Account::User(subject) => subject.len(),
+                Account::Token(_) | Account::Member(_) => 0,
+            }
     }
 }
 

@@ -90,7 +90,7 @@ async fn authorize(
         Ok(caller) => caller.with_client(&parts.headers),
         Err(error) => return error.into_response(),
     };
-    let quota = state.rate_limiter.hit(caller.rate_key());
+    let quota = state.rate_limiter.hit(&caller.rate_key());
     let mut response = if let Err(error) = quota.check() {
         error.into_response()
     } else if let Err(error) = caller.require(needed) {

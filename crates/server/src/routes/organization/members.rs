@@ -370,7 +370,6 @@ pub async fn accept_invitation(
         role_name: row.role_name,
         client: Client::of(&headers),
         permission,
-        rate_key: format!("member:{member_id}"),
         account: Account::Member(member_id),
     };
     let change = Change::new(EventType::Create, person(member_id, &member.email))
