@@ -147,10 +147,10 @@ async fn edit_routing_table(
     ApiJson(request): ApiJson<ClusterRoutingTableRequest>,
 ) -> ApiResult<(StatusCode, Json<ClusterRoutingTable>)> {
     own_organization(&caller, organization_id)?;
-    request.validate().map_err(ApiError::invalid)?;
-    let routes: Vec<Route> = request.routes.iter().map(Route::trimmed).collect();
-    let mut tx = db::begin_write(&state.writes).await?;
-    let cluster = find_cluster(&mut tx, organization_id, cluster_id).await?;
+    // The cluster's cloud and network are fixed once it is made: the routes are checked against
+    // them before the write lock is taken.
+    let cluster =
+        find_cluster(&mut *state.db.acquire().await?, organization_id, cluster_id).await?;
     if cluster.cloud_provider != CloudProvider::Aws {
         return Err(ApiError::invalid(vec![FieldError::new(
             "routes",
@@ -160,6 +160,8 @@ async fn edit_routing_table(
     request
         .validate_beside(cluster.network().as_deref())
         .map_err(ApiError::invalid)?;
+    let routes: Vec<Route> = request.routes.iter().map(Route::trimmed).collect();
+    let mut tx = db::begin_write(&state.writes).await?;
     let before = store::routing_table(&mut tx, cluster_id).await?;
     store::set_routing_table(&mut tx, cluster_id, &routes).await?;
     let change = cluster_change(&mut tx, EventType::Update, organization_id, cluster_id)
