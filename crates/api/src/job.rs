@@ -154,7 +154,12 @@ pub struct JobImageSourceRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct JobDockerSource {
     pub git_repository: GitRepository,
-    pub dockerfile_path: String,
+    /// Where the repository's Dockerfile is; none when the job brings its own.
+    #[serde(default)]
+    pub dockerfile_path: Option<String>,
+    /// The job's own Dockerfile, built in the repository's root path instead of one of its files.
+    #[serde(default)]
+    pub dockerfile_raw: Option<String>,
 }
 
 /// Exactly one of `image` and `docker`.
@@ -173,6 +178,9 @@ pub struct JobDockerSourceRequest {
     pub git_repository: GitRepositoryRequest,
     #[serde(default)]
     pub dockerfile_path: Option<String>,
+    /// When given, the Dockerfile built: `dockerfile_path` is not read.
+    #[serde(default)]
+    pub dockerfile_raw: Option<String>,
 }
 
 #[serde_with::skip_serializing_none]
@@ -285,7 +293,8 @@ impl Job {
                     .as_ref()
                     .map(|docker| JobDockerSourceRequest {
                         git_repository: (&docker.git_repository).into(),
-                        dockerfile_path: Some(docker.dockerfile_path.clone()),
+                        dockerfile_path: docker.dockerfile_path.clone(),
+                        dockerfile_raw: docker.dockerfile_raw.clone(),
                     }),
             },
             cpu: self.cpu,
@@ -298,6 +307,28 @@ impl Job {
             healthchecks: self.healthchecks.clone(),
         }
     }
+}
+
+/// The image a Dockerfile builds on: its first `FROM` line's, past any `--platform` option.
+pub fn dockerfile_base(dockerfile: &str) -> Option<&str> {
+    dockerfile.lines().find_map(|line| {
+        let mut words = line.split_whitespace();
+        let instruction = words.next()?;
+        instruction
+            .eq_ignore_ascii_case("FROM")
+            .then(|| words.find(|word| !word.starts_with("--")))
+            .flatten()
+    })
+}
+
+/// A Dockerfile written with a job: it must say what it builds on.
+fn dockerfile_raw(field: &str, dockerfile: &str) -> Option<FieldError> {
+    dockerfile_base(dockerfile).is_none().then(|| {
+        FieldError::new(
+            field,
+            "must have a FROM line naming the image it builds on (or leave it out to build the repository's Dockerfile)",
+        )
+    })
 }
 
 impl JobRequest {
@@ -317,10 +348,15 @@ impl JobRequest {
                 ));
                 violations.check(rules::image_tag("source.image.tag", &image.tag));
             }
-            (None, Some(docker)) => violations.check(rules::git_url(
-                "source.docker.git_repository.url",
-                &docker.git_repository.url,
-            )),
+            (None, Some(docker)) => {
+                violations.check(rules::git_url(
+                    "source.docker.git_repository.url",
+                    &docker.git_repository.url,
+                ));
+                if let Some(raw) = &docker.dockerfile_raw {
+                    violations.check(dockerfile_raw("source.docker.dockerfile_raw", raw));
+                }
+            }
             _ => violations.check(Some(FieldError::new(
                 "source",
                 "must give exactly one of image and docker",
@@ -335,5 +371,21 @@ impl JobRequest {
             self.max_duration_seconds,
         ));
         violations.into_result()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dockerfile_builds_on_its_first_from_image() {
+        let dockerfile = "# syntax=docker/dockerfile:1\nARG VERSION=3\nfrom --platform=linux/amd64 alpine:3.20 AS base\nFROM scratch";
+        assert_eq!(dockerfile_base(dockerfile), Some("alpine:3.20"));
+        assert_eq!(dockerfile_base("RUN echo"), None);
+        assert_eq!(
+            dockerfile_raw("source.docker.dockerfile_raw", "RUN true").map(|e| e.field),
+            Some("source.docker.dockerfile_raw".to_string())
+        );
     }
 }

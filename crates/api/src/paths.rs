@@ -87,6 +87,10 @@ pub const ENVIRONMENTS: Template = Template("/project/{project_id}/environment")
 pub const ENVIRONMENT: Template = Template("/environment/{environment_id}");
 pub const ENVIRONMENT_STATUSES: Template = Template("/environment/{environment_id}/statuses");
 pub const ENVIRONMENT_SERVICES: Template = Template("/environment/{environment_id}/services");
+pub const LIFECYCLE_TEMPLATES: Template =
+    Template("/environment/{environment_id}/lifecycleTemplate");
+pub const LIFECYCLE_TEMPLATE: Template =
+    Template("/environment/{environment_id}/lifecycleTemplate/{template_id}");
 pub const ENVIRONMENT_CLONE: Template = Template("/environment/{environment_id}/clone");
 pub const ENVIRONMENT_LOGS: Template = Template("/environment/{environment_id}/logs");
 pub const ENVIRONMENT_CANCEL: Template = Template("/environment/{environment_id}/cancelDeployment");
@@ -304,6 +308,8 @@ pub const ALL: &[Template] = &[
     ENVIRONMENT,
     ENVIRONMENT_STATUSES,
     ENVIRONMENT_SERVICES,
+    LIFECYCLE_TEMPLATES,
+    LIFECYCLE_TEMPLATE,
     ENVIRONMENT_CLONE,
     ENVIRONMENT_LOGS,
     ENVIRONMENT_CANCEL,

@@ -20,6 +20,7 @@ mod fresh;
 pub mod git;
 mod health;
 mod kept;
+mod lifecycle_templates;
 pub mod notify;
 mod platform_fields;
 pub mod previews;

@@ -26,7 +26,6 @@ const LEFT_ALONE: &[&str] = &[
     "ports",
     "values_override.set_json",
     "values_override.set_string",
-    "dockerfile_raw",
     "docker_target_build_stage",
     "git_repository.owner",
     "git_repository.name",

@@ -9,7 +9,7 @@ use tokio::sync::Notify;
 
 use chrono::Utc;
 use platform_api::{
-    ActionStatus, DeploymentStatus, ServiceState, ServiceType, StepName, SubAction,
+    ActionStatus, DeploymentStatus, Job, ServiceState, ServiceType, StepName, SubAction,
     TerraformService, VariableType,
 };
 use sqlx::{Sqlite, Transaction};
@@ -319,6 +319,9 @@ impl Engine {
             self.say_terraform_engine(deployment_id, service_id, step)
                 .await?;
         }
+        if kind == ServiceType::Job && step.name == StepName::Build {
+            self.say_dockerfile(deployment_id, service_id, step).await?;
+        }
         if plan::routing_step(kind) == Some(step.name) {
             self.check_custom_domains(deployment_id, service_id, step)
                 .await?;
@@ -516,6 +519,49 @@ impl Engine {
             "{}: runs {}.",
             step.name.label(),
             service.provider_version.runs(service.engine)
+        );
+        let mut tx = self.writes.begin().await?;
+        log(&mut tx, deployment_id, service_id, &message).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Says which Dockerfile a job built from git is built with: the one written with it (and
+    /// the image it builds on), else the repository's.
+    async fn say_dockerfile(
+        &self,
+        deployment_id: Uuid,
+        service_id: Uuid,
+        step: &PlannedStep,
+    ) -> anyhow::Result<()> {
+        let spec: Option<String> = sqlx::query_scalar("SELECT spec FROM deployments WHERE id = ?")
+            .bind(deployment_id.hyphenated())
+            .fetch_one(&self.db)
+            .await?;
+        let Some(docker) = spec
+            .and_then(|spec| serde_json::from_str::<Job>(&spec).ok())
+            .and_then(|job| job.source.docker)
+        else {
+            return Ok(());
+        };
+        let built = match (&docker.dockerfile_raw, &docker.dockerfile_path) {
+            (Some(raw), _) => format!(
+                "the Dockerfile written with the job ({} lines, on {})",
+                raw.lines().count(),
+                platform_api::dockerfile_base(raw).unwrap_or("no image")
+            ),
+            (None, Some(path)) => format!("the repository's Dockerfile at {path}"),
+            (None, None) => return Ok(()),
+        };
+        let message = format!(
+            "{}: builds {built} in {} (simulated: no image is built).",
+            step.name.label(),
+            docker
+                .git_repository
+                .root_path
+                .as_deref()
+                .filter(|root| !root.is_empty() && *root != "/")
+                .unwrap_or("the repository's root")
         );
         let mut tx = self.writes.begin().await?;
         log(&mut tx, deployment_id, service_id, &message).await?;

@@ -11,6 +11,7 @@ mod deployment_stages;
 pub mod doc;
 mod environment_export;
 pub(crate) mod environments;
+mod lifecycle_templates;
 mod monitoring;
 pub(crate) mod organization;
 mod previews;
@@ -45,6 +46,7 @@ pub fn table(state: &AppState) -> RouteTable {
     projects::register(&mut routes);
     environments::register(&mut routes);
     environment_export::register(&mut routes);
+    lifecycle_templates::register(&mut routes);
     statuses::register(&mut routes);
     checks::register(&mut routes);
     cloud_catalog::register(&mut routes);

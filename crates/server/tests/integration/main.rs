@@ -42,6 +42,7 @@ mod hostile_queries;
 mod hostile_receivers;
 mod imports;
 mod kill_restart;
+mod lifecycle_templates;
 mod links;
 mod load;
 mod members;

@@ -75,11 +75,15 @@ impl ServiceResource for Jobs {
                     image_name: image.image_name,
                     tag: image.tag,
                 }),
+                // A Dockerfile written with the job is built instead of the repository's.
                 docker: request.source.docker.map(|docker| JobDockerSource {
                     git_repository: git_repository(docker.git_repository),
-                    dockerfile_path: docker
-                        .dockerfile_path
-                        .unwrap_or_else(|| "Dockerfile".to_string()),
+                    dockerfile_path: docker.dockerfile_raw.is_none().then(|| {
+                        docker
+                            .dockerfile_path
+                            .unwrap_or_else(|| "Dockerfile".to_string())
+                    }),
+                    dockerfile_raw: docker.dockerfile_raw,
                 }),
             },
             cpu: request.cpu,

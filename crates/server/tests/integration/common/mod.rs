@@ -868,6 +868,15 @@ pub async fn records(server: &TestServer) -> Records {
     }
     let repository_name = repository.path().file_name().unwrap().to_string_lossy();
     ids.insert("repository_name", repository_name.into_owned());
+    // The environment's cloud's first lifecycle template.
+    let templates = server
+        .get(&format!(
+            "/api/environment/{}/lifecycleTemplate",
+            ids["environment_id"]
+        ))
+        .await;
+    let template = templates.body["results"][0]["id"].as_str().unwrap();
+    ids.insert("template_id", template.to_string());
     // The places whose instance types are listed, and a database type, by path parameter.
     for (parameter, place) in [
         ("database_type", "POSTGRESQL"),
