@@ -22,6 +22,7 @@ pub mod git_picker;
 pub mod git_token;
 pub mod groups;
 pub mod helm_repository;
+mod lifecycle_template;
 pub mod managed_database;
 pub mod member;
 pub mod monitoring;

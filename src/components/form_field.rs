@@ -61,7 +61,7 @@ pub fn TextField(
     errors: RwSignal<Vec<FieldError>>,
     #[prop(default = "text")] input_type: &'static str,
     #[prop(optional, into)] placeholder: String,
-    #[prop(optional)] hint: &'static str,
+    #[prop(optional, into)] hint: String,
     #[prop(optional)] required: bool,
     /// Values the input suggests as a person types (its datalist), which may change as other
     /// fields do; any other value may be typed.
@@ -322,14 +322,14 @@ where
 /// the list and of its items (`labels[2].key`) show under it, an item's by its line number.
 #[component]
 pub fn LinesField(
-    label: &'static str,
+    #[prop(into)] label: String,
     /// The request's list field, e.g. `labels`.
     #[prop(into)]
     name: String,
     value: RwSignal<String>,
     errors: RwSignal<Vec<FieldError>>,
     #[prop(optional)] placeholder: &'static str,
-    #[prop(optional)] hint: &'static str,
+    #[prop(optional, into)] hint: String,
 ) -> impl IntoView {
     let list = name.clone();
     let messages = Signal::derive(move || {

@@ -35,6 +35,7 @@ fn job(schedule: JobSchedule) -> JobRequest {
             docker: Some(JobDockerSourceRequest {
                 git_repository: repository(),
                 dockerfile_path: Some("Dockerfile".into()),
+                dockerfile_raw: None,
             }),
         },
         cpu: defaults::cpu(),
@@ -154,7 +155,37 @@ fn console_requests() -> Vec<(&'static str, &'static str, serde_json::Value)> {
         (
             "post",
             "/environment/{environmentId}/job",
-            body(job(lifecycle)),
+            body(job(lifecycle.clone())),
+        ),
+        // A lifecycle job started from a template: its Dockerfile written with it.
+        (
+            "post",
+            "/environment/{environmentId}/job",
+            body({
+                let mut from_template = job(lifecycle);
+                if let Some(docker) = from_template.source.docker.as_mut() {
+                    docker.dockerfile_path = None;
+                    docker.dockerfile_raw = Some("FROM alpine:3.20\nCOPY . .".into());
+                }
+                from_template
+            }),
+        ),
+        // And the variables it reads, made on the job.
+        (
+            "post",
+            "/variable",
+            body(VariableCreation {
+                variable: VariableRequest {
+                    key: "TF_INPUT".into(),
+                    value: Some("region = \"eu-west-3\"".into()),
+                    mount_path: Some("/data/input.tfvars".into()),
+                    description: Some("The Terraform variables".into()),
+                    enable_interpolation_in_file: false,
+                },
+                is_secret: true,
+                variable_scope: VariableScope::Job,
+                variable_parent_id: id,
+            }),
         ),
         (
             "post",

@@ -52,6 +52,14 @@ pub const CONSOLE_READS: &[(&str, Decoder)] = &[
     ),
     ("/environment/{environmentId}", decodes::<Environment>),
     (
+        "/environment/{environmentId}/lifecycleTemplate",
+        decodes::<List<LifecycleTemplateSummary>>,
+    ),
+    (
+        "/environment/{environmentId}/lifecycleTemplate/{lifecycleTemplateId}",
+        decodes::<LifecycleTemplate>,
+    ),
+    (
         "/environment/{environmentId}/statuses",
         decodes::<EnvironmentStatuses>,
     ),

@@ -1,6 +1,6 @@
 //! A job changed through its settings page: from a cron schedule built from git to the
 //! environment's lifecycle events run from a registry's image; a lifecycle job with no event
-//! refused before sending; the command, restarts and longest run saved; the record read back
+//! refused before sending; each event's command, restarts and longest run saved; the record read back
 //! through the API holds every change, and the page shows it after a reload.
 
 use e2e::Browser;
@@ -87,11 +87,18 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
         .fill("#field-source-image-image_name", "acme/report")
         .await?;
     browser.fill("#field-source-image-tag", "2.1").await?;
+    // Each event runs its own command.
     browser
-        .fill("#field-schedule-entrypoint", "/bin/report")
+        .fill("#field-schedule-on_start-entrypoint", "/bin/report")
         .await?;
     browser
-        .fill("#field-schedule-arguments", "--full\n--quiet")
+        .fill("#field-schedule-on_start-arguments", "--full\n--quiet")
+        .await?;
+    browser
+        .fill("#field-schedule-on_delete-entrypoint", "/bin/report")
+        .await?;
+    browser
+        .fill("#field-schedule-on_delete-arguments", "--purge")
         .await?;
     browser.fill("#field-max_nb_restart", "2").await?;
     browser.fill("#field-max_duration_seconds", "900").await?;
@@ -101,9 +108,14 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
         .api("GET", &format!("/job/{job}"), json!(null))
         .await?;
     assert_eq!(after["job_type"], "LIFECYCLE");
-    let command = json!({"arguments": ["--full", "--quiet"], "entrypoint": "/bin/report"});
-    assert_eq!(after["schedule"]["on_start"], command);
-    assert_eq!(after["schedule"]["on_delete"], command);
+    assert_eq!(
+        after["schedule"]["on_start"],
+        json!({"arguments": ["--full", "--quiet"], "entrypoint": "/bin/report"})
+    );
+    assert_eq!(
+        after["schedule"]["on_delete"],
+        json!({"arguments": ["--purge"], "entrypoint": "/bin/report"})
+    );
     assert!(after["schedule"]["on_stop"].is_null(), "{after}");
     assert!(after["schedule"]["cronjob"].is_null(), "{after}");
     assert_eq!(after["source"]["image"]["registry"]["id"], registry);
@@ -119,7 +131,10 @@ async fn a_job_is_changed_through_its_settings() -> anyhow::Result<()> {
         .wait_for_value("#field-source-image-image_name", "acme/report")
         .await?;
     browser
-        .wait_for_value("#field-schedule-arguments", "--quiet")
+        .wait_for_value("#field-schedule-on_start-arguments", "--quiet")
+        .await?;
+    browser
+        .wait_for_value("#field-schedule-on_delete-arguments", "--purge")
         .await?;
     browser.screenshot("job-settings").await?;
     browser.close().await

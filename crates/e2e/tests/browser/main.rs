@@ -30,6 +30,7 @@ mod fleet;
 mod git_tokens;
 mod helm_settings;
 mod job_settings;
+mod job_template;
 mod links;
 mod loopback;
 mod members;

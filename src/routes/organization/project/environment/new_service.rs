@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use platform_api::{
-    Applications, Containers, Databases, HelmServices, Jobs, ServiceKind, ServiceType,
+    Applications, Containers, Databases, HelmServices, JobRequest, Jobs, ServiceKind, ServiceType,
     TerraformServices, WireEnum,
 };
 use uuid::Uuid;
@@ -24,7 +24,8 @@ use super::service_form::application::{new_application, ApplicationForm};
 use super::service_form::container::{new_container, ContainerForm};
 use super::service_form::database::{new_database, DatabaseForm, DatabaseTarget};
 use super::service_form::helm::{new_helm, HelmForm};
-use super::service_form::job::{new_job, JobForm};
+use super::service_form::job::{new_job, JobForm, TemplateChoice};
+use super::service_form::job_template::TemplateVariable;
 use super::service_form::terraform::{new_terraform, TerraformForm};
 
 #[component]
@@ -155,11 +156,34 @@ fn CreateWithForm(
                 submit_label="Create database" purpose="Create a database"/>
         }
         .into_any(),
-        ServiceType::Job => view! {
-            <JobForm org initial=new_job() form={form::<Jobs>(environment, on_created)}
-                submit_label="Create job" purpose="Create a job"/>
+        ServiceType::Job => {
+            // A job started from a template is made with the template's variables.
+            let variables = RwSignal::new(Vec::new());
+            let api = use_api();
+            let form = Form::new(
+                move |request: JobRequest| {
+                    let given = variables.get_untracked();
+                    async move {
+                        let created = api.create_service::<Jobs>(environment, &request).await?;
+                        let unmade = TemplateVariable::make_all(api, created.id, given).await;
+                        Ok((created, unmade))
+                    }
+                },
+                move |(created, unmade): (ServiceSummary, Option<String>)| {
+                    on_created.run(());
+                    let said = format!("Job {} created.", created.name);
+                    match unmade {
+                        Some(unmade) => format!("{said} {unmade}"),
+                        None => said,
+                    }
+                },
+            );
+            view! {
+                <JobForm org initial=new_job() form template=TemplateChoice { environment, variables }
+                    submit_label="Create job" purpose="Create a job"/>
+            }
+            .into_any()
         }
-        .into_any(),
         // The kinds offered are the ones this console knows.
         ServiceType::Other(_) => ().into_any(),
     }

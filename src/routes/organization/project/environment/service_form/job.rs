@@ -6,13 +6,15 @@ use leptos::prelude::*;
 use platform_api::{
     CronJobSchedule, FieldError, GitRepositoryRequest, JobCommand, JobDockerSourceRequest,
     JobImageSourceRequest, JobLifecycleType, JobRequest, JobSchedule, JobSourceRequest, JobType,
+    LifecycleTemplate,
 };
 use uuid::Uuid;
 
+use super::job_template::{TemplatePicker, TemplateVariable};
 use super::{chosen_id, GitFields, GitRepositoryFields, RegistryField, SourceChoice};
 use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
-    error_for, lines_of, optional_text, CheckboxField, EnumSelect, TextField,
+    error_for, lines_of, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
 };
 use crate::state::time_zones::{browser_zones, wall_clock_in};
 
@@ -35,6 +37,7 @@ pub fn new_job() -> JobRequest {
             docker: Some(JobDockerSourceRequest {
                 git_repository: GitRepositoryRequest::for_url("", Some("main".into())),
                 dockerfile_path: Some("Dockerfile".into()),
+                dockerfile_raw: None,
             }),
         },
         cpu: platform_api::defaults::cpu(),
@@ -73,77 +76,165 @@ fn NextRuns(schedule: RwSignal<String>, timezone: RwSignal<String>) -> impl Into
     view! { <p class="field__hint next-runs" aria-live="polite">{next}</p> }
 }
 
-/// What the job runs, wherever its schedule keeps it: the cron job's, else the first lifecycle
-/// event's.
-fn command_of(schedule: &JobSchedule) -> (Vec<String>, Option<String>) {
-    if let Some(cron) = &schedule.cronjob {
-        return (cron.arguments.clone(), cron.entrypoint.clone());
-    }
-    [&schedule.on_start, &schedule.on_stop, &schedule.on_delete]
-        .into_iter()
-        .flatten()
-        .next()
-        .map(|command| (command.arguments.clone(), command.entrypoint.clone()))
-        .unwrap_or_default()
+/// What the job runs at one point (its cron schedule, or one lifecycle event), as typed.
+#[derive(Clone, Copy)]
+struct CommandFields {
+    arguments: RwSignal<String>,
+    entrypoint: RwSignal<String>,
 }
 
-/// When the job runs and the command it runs, as the form holds them.
+impl CommandFields {
+    fn of(command: &JobCommand) -> Self {
+        Self {
+            arguments: RwSignal::new(command.arguments.join("\n")),
+            entrypoint: RwSignal::new(command.entrypoint.clone().unwrap_or_default()),
+        }
+    }
+
+    fn set(self, command: &JobCommand) {
+        self.arguments.set(command.arguments.join("\n"));
+        self.entrypoint
+            .set(command.entrypoint.clone().unwrap_or_default());
+    }
+
+    fn read(self) -> JobCommand {
+        JobCommand {
+            arguments: lines_of(self.arguments),
+            entrypoint: optional_text(self.entrypoint),
+        }
+    }
+}
+
+/// The environment's lifecycle events: as the schedule names them, its field, and as the form
+/// says them.
+const EVENTS: [(&str, &str, &str); 3] = [
+    ("on_start", "schedule.on_start", "starts"),
+    ("on_stop", "schedule.on_stop", "stops"),
+    ("on_delete", "schedule.on_delete", "is deleted"),
+];
+
+/// The schedule's command at each lifecycle event, in the order of `EVENTS`.
+fn event_commands(schedule: &JobSchedule) -> [&Option<JobCommand>; 3] {
+    [&schedule.on_start, &schedule.on_stop, &schedule.on_delete]
+}
+
+/// One lifecycle event: whether the job runs at it, and what it runs then.
+#[derive(Clone, Copy)]
+struct EventFields {
+    chosen: RwSignal<bool>,
+    command: CommandFields,
+}
+
+/// When the job runs and what it runs each time, as the form holds them.
 #[derive(Clone, Copy)]
 struct ScheduleFields {
     job_type: RwSignal<JobType>,
     schedule: RwSignal<String>,
     timezone: RwSignal<String>,
-    on_start: RwSignal<bool>,
-    on_stop: RwSignal<bool>,
-    on_delete: RwSignal<bool>,
-    arguments: RwSignal<String>,
-    entrypoint: RwSignal<String>,
+    cron: CommandFields,
+    events: [EventFields; 3],
+    lifecycle_type: RwSignal<Option<JobLifecycleType>>,
 }
 
 impl ScheduleFields {
     fn of(initial: &JobSchedule) -> Self {
         let cron = initial.cronjob.as_ref();
-        let (arguments, entrypoint) = command_of(initial);
+        // A command typed for one way of running carries over to the other when it is switched.
+        let commands = event_commands(initial);
+        let first_event = commands.iter().copied().flatten().next();
+        let cron_command = cron.map(|cron| JobCommand {
+            arguments: cron.arguments.clone(),
+            entrypoint: cron.entrypoint.clone(),
+        });
+        let carried = cron_command
+            .clone()
+            .or(first_event.cloned())
+            .unwrap_or_default();
+        let events = commands.map(|command| EventFields {
+            chosen: RwSignal::new(command.is_some()),
+            command: CommandFields::of(command.as_ref().unwrap_or(&carried)),
+        });
+        // A new lifecycle job runs when its environment starts, unless told otherwise.
+        if cron.is_none() && first_event.is_none() {
+            events[0].chosen.set(true);
+        }
         Self {
             job_type: RwSignal::new(initial.job_type()),
             schedule: RwSignal::new(cron.map_or("0 3 * * *".into(), |c| c.scheduled_at.clone())),
             timezone: RwSignal::new(cron.map_or("Etc/UTC".into(), |c| c.timezone.clone())),
-            on_start: RwSignal::new(
-                initial.on_start.is_some() || cron.is_none() && initial.events().is_empty(),
-            ),
-            on_stop: RwSignal::new(initial.on_stop.is_some()),
-            on_delete: RwSignal::new(initial.on_delete.is_some()),
-            arguments: RwSignal::new(arguments.join("\n")),
-            entrypoint: RwSignal::new(entrypoint.unwrap_or_default()),
+            cron: CommandFields::of(&carried),
+            events,
+            lifecycle_type: RwSignal::new(initial.lifecycle_type),
+        }
+    }
+
+    /// A template's events, each with its own command; the others not chosen.
+    fn fill(self, template: &LifecycleTemplate) {
+        let schedule = template.schedule();
+        self.job_type.set(JobType::Lifecycle);
+        for (fields, command) in self.events.iter().zip(event_commands(&schedule)) {
+            fields.chosen.set(command.is_some());
+            if let Some(command) = command {
+                fields.command.set(command);
+            }
         }
     }
 
     fn read(self) -> JobSchedule {
-        let command = JobCommand {
-            arguments: lines_of(self.arguments),
-            entrypoint: optional_text(self.entrypoint),
-        };
         match self.job_type.get_untracked() {
-            JobType::Cron => JobSchedule {
-                cronjob: Some(CronJobSchedule {
-                    scheduled_at: self.schedule.get_untracked().trim().to_string(),
-                    timezone: self.timezone.get_untracked().trim().to_string(),
-                    arguments: command.arguments,
-                    entrypoint: command.entrypoint,
-                }),
-                ..JobSchedule::default()
-            },
+            JobType::Cron => {
+                let command = self.cron.read();
+                JobSchedule {
+                    cronjob: Some(CronJobSchedule {
+                        scheduled_at: self.schedule.get_untracked().trim().to_string(),
+                        timezone: self.timezone.get_untracked().trim().to_string(),
+                        arguments: command.arguments,
+                        entrypoint: command.entrypoint,
+                    }),
+                    ..JobSchedule::default()
+                }
+            }
             JobType::Lifecycle | JobType::Other(_) => {
-                let at = |chosen: RwSignal<bool>| chosen.get_untracked().then(|| command.clone());
+                let [on_start, on_stop, on_delete] = self
+                    .events
+                    .map(|event| event.chosen.get_untracked().then(|| event.command.read()));
                 JobSchedule {
                     cronjob: None,
-                    on_start: at(self.on_start),
-                    on_stop: at(self.on_stop),
-                    on_delete: at(self.on_delete),
-                    lifecycle_type: Some(JobLifecycleType::Generic),
+                    on_start,
+                    on_stop,
+                    on_delete,
+                    lifecycle_type: Some(
+                        self.lifecycle_type
+                            .get_untracked()
+                            .unwrap_or(JobLifecycleType::Generic),
+                    ),
                 }
             }
         }
+    }
+}
+
+/// What the job runs at one point, named under `prefix` (`schedule.on_start`).
+#[component]
+fn CommandInputs(
+    command: CommandFields,
+    prefix: &'static str,
+    /// Where it runs, said in the labels ("when it starts"), or nothing for a cron job.
+    #[prop(optional)]
+    when: &'static str,
+    errors: RwSignal<Vec<FieldError>>,
+) -> impl IntoView {
+    let at = |label: &str| {
+        format!(
+            "{label}{}{when}",
+            if when.is_empty() { "" } else { " when it " }
+        )
+    };
+    view! {
+        <TextField label=at("Entrypoint") name=format!("{prefix}.entrypoint") value=command.entrypoint errors
+            hint="Leave empty for the image's own."/>
+        <LinesField label=at("Arguments") name=format!("{prefix}.arguments")
+            value=command.arguments errors hint="One per line, passed as they are."/>
     }
 }
 
@@ -152,7 +243,10 @@ impl ScheduleFields {
 struct SourceFields {
     from_git: RwSignal<bool>,
     git: GitFields,
+    /// Whether the repository's Dockerfile is built, or the one written with the job.
+    dockerfile_in_repository: RwSignal<bool>,
     dockerfile: RwSignal<String>,
+    dockerfile_raw: RwSignal<String>,
     registry: RwSignal<String>,
     image_name: RwSignal<String>,
     tag: RwSignal<String>,
@@ -165,6 +259,14 @@ impl SourceFields {
         Self {
             from_git: RwSignal::new(image.is_none()),
             git: GitFields::of(docker.map(|d| &d.git_repository)),
+            dockerfile_in_repository: RwSignal::new(
+                docker.is_none_or(|d| d.dockerfile_raw.is_none()),
+            ),
+            dockerfile_raw: RwSignal::new(
+                docker
+                    .and_then(|d| d.dockerfile_raw.clone())
+                    .unwrap_or_default(),
+            ),
             dockerfile: RwSignal::new(
                 docker
                     .and_then(|d| d.dockerfile_path.clone())
@@ -179,11 +281,15 @@ impl SourceFields {
     /// The source, or the field left unchosen.
     fn read(self) -> Result<JobSourceRequest, FieldError> {
         if self.from_git.get_untracked() {
+            let in_repository = self.dockerfile_in_repository.get_untracked();
             return Ok(JobSourceRequest {
                 image: None,
                 docker: Some(JobDockerSourceRequest {
                     git_repository: self.git.read(),
-                    dockerfile_path: optional_text(self.dockerfile),
+                    dockerfile_path: in_repository
+                        .then(|| optional_text(self.dockerfile))
+                        .flatten(),
+                    dockerfile_raw: (!in_repository).then(|| self.dockerfile_raw.get_untracked()),
                 }),
             });
         }
@@ -196,6 +302,20 @@ impl SourceFields {
             docker: None,
         })
     }
+
+    /// A template's Dockerfile, built from the job's repository.
+    fn fill(self, template: &LifecycleTemplate) {
+        self.from_git.set(true);
+        self.dockerfile_in_repository.set(false);
+        self.dockerfile_raw.set(template.dockerfile.clone());
+    }
+}
+
+/// A new job's start from a template of its environment's cloud, and the variables it reads.
+#[derive(Clone, Copy)]
+pub struct TemplateChoice {
+    pub environment: Uuid,
+    pub variables: RwSignal<Vec<TemplateVariable>>,
 }
 
 #[component]
@@ -206,6 +326,9 @@ pub fn JobForm(
     submit_label: &'static str,
     /// The form's accessible name.
     purpose: &'static str,
+    /// A new job's templates: offered when it runs at lifecycle events.
+    #[prop(optional)]
+    template: Option<TemplateChoice>,
 ) -> impl IntoView {
     let errors = form.errors;
     let name = RwSignal::new(initial.name.clone());
@@ -217,6 +340,16 @@ pub fn JobForm(
     let max_duration = RwSignal::new(initial.max_duration_seconds.to_string());
     let max_restarts = RwSignal::new(initial.max_nb_restart.to_string());
     let auto_deploy = RwSignal::new(initial.auto_deploy.unwrap_or(false));
+    let template_chosen = Callback::new(move |template: LifecycleTemplate| {
+        when.fill(&template);
+        source.fill(&template);
+        cpu.set(template.resources.cpu_milli.to_string());
+        memory.set(template.resources.ram_mib.to_string());
+        max_duration.set(template.max_duration_in_sec.to_string());
+        if description.get_untracked().trim().is_empty() {
+            description.set(template.name.clone());
+        }
+    });
 
     let submit = move |event: leptos::ev::SubmitEvent| {
         event.prevent_default();
@@ -238,10 +371,22 @@ pub fn JobForm(
             auto_deploy: Some(auto_deploy.get_untracked()),
             ..initial.clone()
         };
-        let checked = numbers.and_rules(request.validate());
+        let mut checked = numbers.and_rules(request.validate());
+        if let Some(template) = template {
+            let problems = TemplateVariable::check(&template.variables.get_untracked());
+            if !problems.is_empty() {
+                checked = Err(checked
+                    .err()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(problems)
+                    .collect());
+            }
+        }
         form.submit(request, checked);
     };
     let events_error = error_for(errors, "schedule");
+    let lifecycle = move || when.job_type.get() == JobType::Lifecycle;
     view! {
         <form on:submit=submit novalidate aria-label=purpose>
             <div class="form-grid">
@@ -255,16 +400,33 @@ pub fn JobForm(
                         required=true hint="The schedule's timezone, e.g. Europe/Paris."
                         suggestions=browser_zones()/>
                     <NextRuns schedule=when.schedule timezone=when.timezone/>
+                    <CommandInputs command=when.cron prefix="schedule.cronjob" errors/>
                 </Show>
             </div>
-            <Show when=move || when.job_type.get() == JobType::Lifecycle>
+            {template.map(|template| view! {
+                <Show when=lifecycle>
+                    <TemplatePicker environment=template.environment variables=template.variables
+                        on_chosen=template_chosen errors/>
+                </Show>
+            })}
+            <Show when=lifecycle>
                 <fieldset class="choices" aria-describedby="field-schedule-error">
                     <legend>"Runs when the environment *"</legend>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_start" bind:checked=when.on_start/>"starts"</label>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_stop" bind:checked=when.on_stop/>"stops"</label>
-                    <label class="checkbox"><input type="checkbox" name="schedule" value="on_delete" bind:checked=when.on_delete/>"is deleted"</label>
+                    {EVENTS.iter().zip(when.events).map(|((event, _, said), fields)| view! {
+                        <label class="checkbox">
+                            <input type="checkbox" name="schedule" value=*event bind:checked=fields.chosen/>
+                            {*said}
+                        </label>
+                    }).collect_view()}
                     <p class="field__error" id="field-schedule-error">{move || events_error.get()}</p>
                 </fieldset>
+                <div class="form-grid">
+                    {EVENTS.iter().zip(when.events).map(|((_, prefix, said), fields)| view! {
+                        <Show when=move || fields.chosen.get()>
+                            <CommandInputs command=fields.command prefix=*prefix when=*said errors/>
+                        </Show>
+                    }).collect_view()}
+                </div>
             </Show>
             <SourceChoice legend="Source" name="job-source" first="Built from git"
                 second="An image of a registry" first_chosen=source.from_git/>
@@ -272,7 +434,6 @@ pub fn JobForm(
                 {move || if source.from_git.get() {
                     view! {
                         <GitRepositoryFields git=source.git prefix="source.docker.git_repository" errors/>
-                        <TextField label="Dockerfile" name="source.docker.dockerfile_path" value=source.dockerfile errors/>
                     }.into_any()
                 } else {
                     view! {
@@ -282,10 +443,26 @@ pub fn JobForm(
                         <TextField label="Tag" name="source.image.tag" value=source.tag errors required=true/>
                     }.into_any()
                 }}
-                <TextField label="Entrypoint" name="schedule.entrypoint" value=when.entrypoint errors
-                    hint="Leave empty for the image's own."/>
-                <crate::components::form_field::LinesField label="Arguments" name="schedule.arguments"
-                    value=when.arguments errors hint="One per line, passed as they are."/>
+            </div>
+            <Show when=move || source.from_git.get()>
+                <SourceChoice legend="Which Dockerfile is built" name="job-dockerfile" first="The repository's"
+                    second="Written here" first_chosen=source.dockerfile_in_repository/>
+                <div class="form-grid">
+                    {move || if source.dockerfile_in_repository.get() {
+                        view! {
+                            <TextField label="Dockerfile path" name="source.docker.dockerfile_path"
+                                value=source.dockerfile errors/>
+                        }.into_any()
+                    } else {
+                        view! {
+                            <LinesField label="Dockerfile" name="source.docker.dockerfile_raw"
+                                value=source.dockerfile_raw errors
+                                hint="Built in the repository's root path; it must say FROM which image."/>
+                        }.into_any()
+                    }}
+                </div>
+            </Show>
+            <div class="form-grid">
                 <TextField label="CPU (milli-CPU)" name="cpu" value=cpu errors input_type="number"/>
                 <TextField label="Memory (MiB)" name="memory" value=memory errors input_type="number"/>
                 <TextField label="Longest run (seconds)" name="max_duration_seconds" value=max_duration

@@ -7,6 +7,7 @@ pub mod container;
 pub mod database;
 pub mod helm;
 pub mod job;
+pub mod job_template;
 mod resources;
 mod runtime;
 
