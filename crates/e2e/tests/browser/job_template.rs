@@ -1,7 +1,7 @@
 //! A lifecycle job started from a template of its environment's cloud: the template fills the
 //! form (its Dockerfile written with the job, each event's command, its resources and longest
-//! run) and lists the variables it reads; the job is created with them, the secret sealed. The
-//! form is looked at at 1280 and 375 px, with axe.
+//! run) and lists the variables it reads; the job is created with them, the secret sealed, and its
+//! overview names its Dockerfile. The form is looked at at 1280 and 375 px, with axe.
 
 use e2e::{Browser, TestEnvironment};
 use serde_json::json;
@@ -157,5 +157,11 @@ async fn a_lifecycle_job_is_started_from_a_template() -> anyhow::Result<()> {
     assert!(secret["value"].is_null(), "{secret}");
     assert_eq!(made("AWS_DEFAULT_REGION")["value"], "eu-west-3");
     assert_eq!(made("TF_INPUT")["mount_path"], "/data/input.tfvars");
+
+    // The job's overview says which Dockerfile it is built with.
+    browser.open(&place.service_page(id)).await?;
+    browser
+        .wait_for_text("dl.facts", "written with the job")
+        .await?;
     browser.close().await
 }

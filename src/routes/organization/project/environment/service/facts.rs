@@ -166,7 +166,13 @@ fn job(service: &Job) -> Vec<Fact> {
     };
     let mut facts = vec![text("Type", service.job_type.to_string()), when];
     match (&service.source.docker, &service.source.image) {
-        (Some(docker), _) => facts.extend(git(&docker.git_repository)),
+        (Some(docker), _) => {
+            facts.extend(git(&docker.git_repository));
+            facts.push(match (&docker.dockerfile_raw, &docker.dockerfile_path) {
+                (Some(_), _) => text("Dockerfile", "written with the job".to_string()),
+                (None, path) => code("Dockerfile", path.clone().unwrap_or_default()),
+            });
+        }
         (None, Some(image)) => {
             facts.push(code("Image", format!("{}:{}", image.image_name, image.tag)))
         }

@@ -85,6 +85,8 @@ pub fn TemplatePicker(
     let listed = resource(move || async move { api.lifecycle_templates(environment).await });
     let chosen = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
+    // A job no longer run at lifecycle events (the picker hidden) is made without them.
+    on_cleanup(move || variables.set(Vec::new()));
     Effect::new(move |_| {
         let Ok(template) = chosen.get().parse::<Uuid>() else {
             variables.set(Vec::new());
@@ -92,6 +94,8 @@ pub fn TemplatePicker(
         };
         spawn_local(async move {
             match api.lifecycle_template(environment, template).await {
+                // Only the template still chosen when its answer comes fills the form.
+                Ok(template) if chosen.try_get_untracked() != Some(template.id.to_string()) => {}
                 Ok(template) => {
                     problem.set(None);
                     variables.set(
