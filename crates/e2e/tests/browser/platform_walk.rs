@@ -486,6 +486,50 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
     })
     .await?;
 
+    // A lifecycle job started from a template of the environment's cloud, made with the
+    // variables the template reads.
+    walk.page("new-lifecycle-job", &format!("{environment}/services"))
+        .await?;
+    walk.action("lifecycle job from a template", async |b| {
+        b.open_new("New service").await?;
+        b.click("input[name=service-kind][value=job]").await?;
+        b.choose("#field-job_type", "LIFECYCLE").await?;
+        let template = b
+            .find("#field-template option:nth-child(2)")
+            .await?
+            .attr("value")
+            .await?
+            .unwrap_or_default();
+        b.choose("#field-template", &template).await?;
+        // The document's sample template is not one a job may be made of as it is (a
+        // Dockerfile FROM nothing, events of no environment's, no resources): it is mended.
+        b.fill("#field-source-docker-dockerfile_raw", "FROM alpine:3.20")
+            .await?;
+        let starts = "input[name=schedule][value=on_start]";
+        if !b.find(starts).await?.is_selected().await? {
+            b.click(starts).await?;
+        }
+        for (field, value) in [
+            ("#field-cpu", "500"),
+            ("#field-memory", "512"),
+            ("#field-max_duration_seconds", "600"),
+        ] {
+            b.fill(field, value).await?;
+        }
+        b.fill("#field-name", "infra").await?;
+        b.fill(
+            "#field-source-docker-git_repository-url",
+            "https://git.example.com/acme/infra.git",
+        )
+        .await?;
+        b.click("form[aria-label='Create a job'] button[type=submit]")
+            .await?;
+        b.wait_for_text(".toast--success", "created")
+            .await
+            .map(drop)
+    })
+    .await?;
+
     // A cluster's lock lifted; a token for kubectl.
     walk.page(
         "cluster-lock",

@@ -88,14 +88,15 @@ pub fn TemplatePicker(
     // A job no longer run at lifecycle events (the picker hidden) is made without them.
     on_cleanup(move || variables.set(Vec::new()));
     Effect::new(move |_| {
-        let Ok(template) = chosen.get().parse::<Uuid>() else {
+        let asked = chosen.get();
+        let Ok(template) = asked.parse::<Uuid>() else {
             variables.set(Vec::new());
             return;
         };
         spawn_local(async move {
             match api.lifecycle_template(environment, template).await {
                 // Only the template still chosen when its answer comes fills the form.
-                Ok(template) if chosen.try_get_untracked() != Some(template.id.to_string()) => {}
+                Ok(_) if chosen.try_get_untracked() != Some(asked) => {}
                 Ok(template) => {
                     problem.set(None);
                     variables.set(
