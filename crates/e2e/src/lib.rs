@@ -412,14 +412,23 @@ impl Browser {
         }
     }
 
-    /// Chooses the option of value `value` in the select matching `css`, as a person would.
+    /// Chooses the option of value `value` in the select matching `css`, as a person would:
+    /// once the select offers it, tried again while the page draws the select anew (its options
+    /// read from the API after another field changed).
     pub async fn choose(&self, css: &str, value: &str) -> Result<()> {
-        self.find(css)
-            .await?
-            .select_by_value(value)
-            .await
-            .with_context(|| format!("{css} offers no {value:?}"))?;
-        Ok(())
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let chosen = self.find(css).await?.select_by_value(value).await;
+            match chosen {
+                Ok(()) => return Ok(()),
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(error) => {
+                    return Err(error).with_context(|| format!("{css} offers no {value:?}"));
+                }
+            }
+        }
     }
 
     /// Submits the form at `form` and waits for the toast that says it was saved (`acknowledged`
