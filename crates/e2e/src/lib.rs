@@ -684,16 +684,17 @@ impl Browser {
         Ok(())
     }
 
-    /// Waits until the input matching `css` holds a value containing `part`.
+    /// Waits until the input matching `css` holds a value containing `part`, read again when the
+    /// page draws the input anew between finding it and reading it.
     pub async fn wait_for_value(&self, css: &str, part: &str) -> Result<()> {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            let value = self
-                .find(css)
-                .await?
-                .prop("value")
-                .await?
-                .unwrap_or_default();
+            let read = self.find(css).await?.prop("value").await;
+            let value = match read {
+                Ok(value) => value.unwrap_or_default(),
+                Err(_) if tokio::time::Instant::now() < deadline => String::new(),
+                Err(error) => return Err(error.into()),
+            };
             if value.contains(part) {
                 return Ok(());
             }
