@@ -335,7 +335,21 @@ impl Browser {
             .with_context(|| format!("no element matches {css}"))
     }
 
+    /// Types `value` into the input matching `css` in place of what it holds; typed again into
+    /// the new input when the page draws it anew meanwhile (its form reading the API).
     pub async fn fill(&self, css: &str, value: &str) -> Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            match self.fill_once(css, value).await {
+                Err(_) if tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                filled => return filled,
+            }
+        }
+    }
+
+    async fn fill_once(&self, css: &str, value: &str) -> Result<()> {
         let input = self.find(css).await?;
         input.clear().await?;
         // WebDriver's clear fires no `input` event, which a person's clearing does: without it
