@@ -498,6 +498,18 @@ impl Engine {
         Ok(())
     }
 
+    /// The service's configuration the deployment was asked with, when it reads as a `T`.
+    async fn asked<T: serde::de::DeserializeOwned>(
+        &self,
+        deployment_id: Uuid,
+    ) -> anyhow::Result<Option<T>> {
+        let spec: Option<String> = sqlx::query_scalar("SELECT spec FROM deployments WHERE id = ?")
+            .bind(deployment_id.hyphenated())
+            .fetch_one(&self.db)
+            .await?;
+        Ok(spec.and_then(|spec| serde_json::from_str(&spec).ok()))
+    }
+
     /// Says which engine and version a terraform deployment runs, read from the configuration
     /// it was asked with.
     async fn say_terraform_engine(
@@ -506,13 +518,7 @@ impl Engine {
         service_id: Uuid,
         step: &PlannedStep,
     ) -> anyhow::Result<()> {
-        let spec: Option<String> = sqlx::query_scalar("SELECT spec FROM deployments WHERE id = ?")
-            .bind(deployment_id.hyphenated())
-            .fetch_one(&self.db)
-            .await?;
-        let Some(service) =
-            spec.and_then(|spec| serde_json::from_str::<TerraformService>(&spec).ok())
-        else {
+        let Some(service) = self.asked::<TerraformService>(deployment_id).await? else {
             return Ok(());
         };
         let message = format!(
@@ -534,12 +540,9 @@ impl Engine {
         service_id: Uuid,
         step: &PlannedStep,
     ) -> anyhow::Result<()> {
-        let spec: Option<String> = sqlx::query_scalar("SELECT spec FROM deployments WHERE id = ?")
-            .bind(deployment_id.hyphenated())
-            .fetch_one(&self.db)
-            .await?;
-        let Some(docker) = spec
-            .and_then(|spec| serde_json::from_str::<Job>(&spec).ok())
+        let Some(docker) = self
+            .asked::<Job>(deployment_id)
+            .await?
             .and_then(|job| job.source.docker)
         else {
             return Ok(());
