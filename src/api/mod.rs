@@ -45,6 +45,10 @@ pub mod webhook;
 pub use enhancement::Enhancement;
 pub use error::{ApiError, DEPLOY_FORBIDDEN};
 
+use std::future::Future;
+
+use futures::future::{ready, Either};
+use futures::FutureExt;
 use gloo_net::http::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -87,8 +91,11 @@ pub fn use_api() -> Api {
 }
 
 impl Api {
-    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, ApiError> {
-        self.send(Method::GET, path, None).await
+    pub fn get<'a, T: DeserializeOwned + 'a>(
+        &'a self,
+        path: &'a str,
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        self.send(Method::GET, path, None)
     }
 
     /// A read whose answer is text, not JSON (a kubeconfig's YAML), as it came.
@@ -97,34 +104,32 @@ impl Api {
         String::from_utf8(bytes).map_err(|error| ApiError::Decode(error.to_string()))
     }
 
-    pub async fn post<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
+    pub fn post<'a, B: Serialize, T: DeserializeOwned + 'a>(
+        &'a self,
+        path: &'a str,
         body: &B,
-    ) -> Result<T, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.send(Method::POST, path, Some(body)).await
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        self.send_encoded(Method::POST, path, body)
     }
 
     /// A POST whose answer is text, not JSON (a chart's values), as it came.
     pub async fn post_text<B: Serialize>(&self, path: &str, body: &B) -> Result<String, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let body = encode(body)?;
         let bytes = self.send_body(Method::POST, path, Some(body)).await?;
         String::from_utf8(bytes).map_err(|error| ApiError::Decode(error.to_string()))
     }
 
-    pub async fn put<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
+    pub fn put<'a, B: Serialize, T: DeserializeOwned + 'a>(
+        &'a self,
+        path: &'a str,
         body: &B,
-    ) -> Result<T, ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
-        self.send(Method::PUT, path, Some(body)).await
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        self.send_encoded(Method::PUT, path, body)
     }
 
     /// A PUT whose answer has no body the console reads (the document's order of rules).
     pub async fn put_no_answer<B: Serialize>(&self, path: &str, body: &B) -> Result<(), ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let body = encode(body)?;
         self.send_body(Method::PUT, path, Some(body))
             .await
             .map(drop)
@@ -136,7 +141,7 @@ impl Api {
         path: &str,
         body: &B,
     ) -> Result<(), ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let body = encode(body)?;
         self.send_body(Method::POST, path, Some(body))
             .await
             .map(drop)
@@ -148,20 +153,37 @@ impl Api {
 
     /// A DELETE whose body names what goes (the document's removal of a member).
     pub async fn delete_with<B: Serialize>(&self, path: &str, body: &B) -> Result<(), ApiError> {
-        let body = serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))?;
+        let body = encode(body)?;
         self.send_body(Method::DELETE, path, Some(body))
             .await
             .map(drop)
     }
 
-    /// The typed face of `send_body`: only the decoding is compiled once per answer type.
-    async fn send<T: DeserializeOwned>(
-        &self,
+    /// `send` with `body` as JSON, or the error that it cannot be written.
+    fn send_encoded<'a, B: Serialize, T: DeserializeOwned + 'a>(
+        &'a self,
         method: Method,
-        path: &str,
+        path: &'a str,
+        body: &B,
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        match encode(body) {
+            Ok(body) => Either::Left(self.send(method, path, Some(body))),
+            Err(error) => Either::Right(ready(Err(error))),
+        }
+    }
+
+    /// The typed face of `send_body`: only the decoding is compiled once per answer type. The
+    /// call is boxed so that each answer type's future is a pointer and a decode, not a copy of
+    /// the call's state machine (40 KB of wasm over the service pages' answer types).
+    fn send<'a, T: DeserializeOwned + 'a>(
+        &'a self,
+        method: Method,
+        path: &'a str,
         body: Option<String>,
-    ) -> Result<T, ApiError> {
-        decode(&self.send_body(method, path, body).await?)
+    ) -> impl Future<Output = Result<T, ApiError>> + 'a {
+        self.send_body(method, path, body)
+            .boxed_local()
+            .map(|answer| decode(&answer?))
     }
 
     /// A read of a long list of large records of which the console reads a few `fields`: the
@@ -272,6 +294,11 @@ pub async fn send_with<T: DeserializeOwned>(
 /// A value as a query string carries it.
 pub fn query_value(value: &str) -> String {
     js_sys::encode_uri_component(value).into()
+}
+
+/// A request's body as JSON.
+fn encode<B: Serialize>(body: &B) -> Result<String, ApiError> {
+    serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))
 }
 
 /// An answer's JSON as `T`; an empty answer reads as `null`.
