@@ -1,9 +1,13 @@
 //! Providers and the whole route table, in one place.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use futures::future::{FutureExt, LocalBoxFuture};
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::{path, Lazy, LazyRoute};
+use leptos_router::{path, ChooseView};
 
 use crate::api::use_api;
 use crate::components::command_palette::LoadPalette;
@@ -73,42 +77,49 @@ use crate::state::prefetch::PreloadEveryPage;
 macro_rules! lazy_pages {
     ($($group:ident {
         $($route:ident($view:ident) => $page:ident $(reading $reads:path)?),* $(,)?
-    })*) => {$($(
-        pub struct $route;
+    })*) => {
+        /// Every page whose code is fetched the first time it is shown. One type for them all:
+        /// the router's code that chooses and preloads a view is compiled once, not once per page.
+        #[derive(Clone, Copy)]
+        pub enum LazyPage {
+            $($($route,)*)*
+        }
 
-        impl LazyRoute for $route {
-            // Called as soon as the router matches the address: what the page reads first is
-            // asked for while its code is on its way.
-            fn data() -> Self {
-                $($reads();)?
-                $route
+        impl LazyPage {
+            /// What the page reads first, asked for as soon as the router matches the address:
+            /// it is on its way while the page's code is.
+            fn ask_first_reads(self) {
+                match self {
+                    $($(LazyPage::$route => { $($reads();)? })*)*
+                }
             }
 
-            // The router preloads every level of the route it is about to show at once: a
-            // service's page fetches the shell's, the environment's and its own modules side by
-            // side rather than one after the other. A failure here is met again by `view`.
-            async fn preload() {
-                let _ = $view::preload().await;
+            /// The page, once its group's code is fetched.
+            fn load(self) -> LocalBoxFuture<'static, Result<AnyView, SplitLoaderError>> {
+                match self {
+                    $($(LazyPage::$route => $view::$view().boxed_local(),)*)*
+                }
             }
 
-            async fn view(this: Self) -> AnyView {
-                match $view::$view(this).await {
-                    Ok(page) => page,
-                    Err(_) => view! { <PageNotLoaded/> }.into_any(),
+            /// Fetches the page's code without showing it.
+            fn fetch_code(self) -> LocalBoxFuture<'static, Result<(), SplitLoaderError>> {
+                match self {
+                    $($(LazyPage::$route => $view::preload().boxed_local(),)*)*
                 }
             }
         }
 
-        // A module per page, for its `preload` to have a name of its own.
-        pub mod $view {
-            use super::*;
+        $($(
+            // A module per page, for its `preload` to have a name of its own.
+            pub mod $view {
+                use super::*;
 
-            #[wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
-            pub fn $view(_: $route) -> Result<AnyView, SplitLoaderError> {
-                Ok(view! { <$page/> }.into_any())
+                #[wasm_split($group, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
+                pub fn $view() -> Result<AnyView, SplitLoaderError> {
+                    Ok(view! { <$page/> }.into_any())
+                }
             }
-        }
-    )*)*
+        )*)*
 
         /// Fetches the code of every page, a page after another (`state::prefetch`); a page
         /// whose code cannot be fetched is fetched again when it is opened.
@@ -116,6 +127,42 @@ macro_rules! lazy_pages {
             $($(let _ = $view::preload().await;)*)*
         }
     };
+}
+
+/// A page of `LazyPage` as the router shows it.
+#[derive(Clone)]
+struct Lazily {
+    page: LazyPage,
+    /// Its first reads were asked for when the router preloaded it, before showing it.
+    asked: Arc<AtomicBool>,
+}
+
+fn lazily(page: LazyPage) -> Lazily {
+    Lazily {
+        page,
+        asked: Arc::default(),
+    }
+}
+
+impl ChooseView for Lazily {
+    async fn choose(self) -> AnyView {
+        if !self.asked.swap(false, Ordering::Relaxed) {
+            self.page.ask_first_reads();
+        }
+        match self.page.load().await {
+            Ok(page) => page,
+            Err(_) => view! { <PageNotLoaded/> }.into_any(),
+        }
+    }
+
+    // The router preloads every level of the route it is about to show at once: a service's
+    // page fetches the shell's, the environment's and its own code side by side rather than one
+    // after the other. A failure here is met again by `choose`.
+    async fn preload(&self) {
+        self.asked.store(true, Ordering::Relaxed);
+        self.page.ask_first_reads();
+        let _ = self.page.fetch_code().await;
+    }
 }
 
 lazy_pages! {
@@ -420,86 +467,86 @@ pub fn App() -> impl IntoView {
             <Routes fallback=NotFound>
                 <Route path=path!("/sign-in") view=SignIn/>
                 <Route path=paths::invitation_route() view=Invitation/>
-                <ParentRoute path=path!("") view={Lazy::<ShellPage>::new()}>
-                    <Route path=path!("/") view={Lazy::<HomePage>::new()}/>
-                    <Route path=paths::organization_route() view={Lazy::<OrganizationOverviewPage>::new()}/>
-                    <Route path=paths::clusters_route() view={Lazy::<ClustersPage>::new()}/>
-                    <Route path=paths::audit_log_route() view={Lazy::<AuditLogPage>::new()}/>
-                    <Route path=paths::alerts_route() view={Lazy::<AlertsPage>::new()}/>
-                    <Route path=paths::fleet_route() view={Lazy::<FleetPage>::new()}/>
+                <ParentRoute path=path!("") view={lazily(LazyPage::ShellPage)}>
+                    <Route path=path!("/") view={lazily(LazyPage::HomePage)}/>
+                    <Route path=paths::organization_route() view={lazily(LazyPage::OrganizationOverviewPage)}/>
+                    <Route path=paths::clusters_route() view={lazily(LazyPage::ClustersPage)}/>
+                    <Route path=paths::audit_log_route() view={lazily(LazyPage::AuditLogPage)}/>
+                    <Route path=paths::alerts_route() view={lazily(LazyPage::AlertsPage)}/>
+                    <Route path=paths::fleet_route() view={lazily(LazyPage::FleetPage)}/>
                     <Route
                         path=paths::cluster_route()
-                        view={Lazy::<ClusterOverviewPage>::new()}
+                        view={lazily(LazyPage::ClusterOverviewPage)}
                     />
                     <Route
                         path=paths::cluster_advanced_settings_route()
-                        view={Lazy::<ClusterAdvancedSettingsPage>::new()}
+                        view={lazily(LazyPage::ClusterAdvancedSettingsPage)}
                     />
-                    <Route path=paths::webhooks_route() view={Lazy::<WebhooksPage>::new()}/>
-                    <Route path=paths::api_tokens_route() view={Lazy::<ApiTokensPage>::new()}/>
+                    <Route path=paths::webhooks_route() view={lazily(LazyPage::WebhooksPage)}/>
+                    <Route path=paths::api_tokens_route() view={lazily(LazyPage::ApiTokensPage)}/>
                     <Route
                         path=paths::container_registries_route()
-                        view={Lazy::<ContainerRegistriesPage>::new()}
+                        view={lazily(LazyPage::ContainerRegistriesPage)}
                     />
                     <Route
                         path=paths::helm_repositories_route()
-                        view={Lazy::<HelmRepositoriesPage>::new()}
+                        view={lazily(LazyPage::HelmRepositoriesPage)}
                     />
                     <Route
                         path=paths::members_route()
-                        view={Lazy::<MembersPage>::new()}
+                        view={lazily(LazyPage::MembersPage)}
                     />
                     <Route
                         path=paths::git_tokens_route()
-                        view={Lazy::<GitTokensPage>::new()}
+                        view={lazily(LazyPage::GitTokensPage)}
                     />
                     <Route
                         path=paths::labels_annotations_route()
-                        view={Lazy::<LabelsAnnotationsPage>::new()}
+                        view={lazily(LazyPage::LabelsAnnotationsPage)}
                     />
                     <Route
                         path=paths::alert_receivers_route()
-                        view={Lazy::<AlertReceiversPage>::new()}
+                        view={lazily(LazyPage::AlertReceiversPage)}
                     />
                     <Route
                         path=paths::on_premise_credentials_route()
-                        view={Lazy::<OnPremiseCredentialsRoute>::new()}
+                        view={lazily(LazyPage::OnPremiseCredentialsRoute)}
                     />
                     <Route
                         path=paths::general_settings_route()
-                        view={Lazy::<GeneralSettingsPage>::new()}
+                        view={lazily(LazyPage::GeneralSettingsPage)}
                     />
                     <Route
                         path=paths::cloud_credentials_route()
-                        view={Lazy::<CloudCredentialsRoute>::new()}
+                        view={lazily(LazyPage::CloudCredentialsRoute)}
                     />
                     <Route
                         path=paths::project_route()
-                        view={Lazy::<ProjectOverviewPage>::new()}
+                        view={lazily(LazyPage::ProjectOverviewPage)}
                     />
                     <ParentRoute
                         path=paths::environment_route()
-                        view={Lazy::<EnvironmentLayoutPage>::new()}
+                        view={lazily(LazyPage::EnvironmentLayoutPage)}
                     >
                         <Route path=paths::without_tab_route() view=EnvironmentWithoutTab/>
                         <Route path=paths::environment_overview_route() view=EnvironmentWithoutTab/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Services) view={Lazy::<EnvironmentServicesPage>::new()}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Deployments) view={Lazy::<EnvironmentDeploymentsPage>::new()}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Variables) view={Lazy::<EnvironmentVariablesPage>::new()}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Settings) view={Lazy::<EnvironmentSettingsPage>::new()}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Services) view={lazily(LazyPage::EnvironmentServicesPage)}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Deployments) view={lazily(LazyPage::EnvironmentDeploymentsPage)}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Variables) view={lazily(LazyPage::EnvironmentVariablesPage)}/>
+                        <Route path=paths::environment_tab_route(EnvironmentTab::Settings) view={lazily(LazyPage::EnvironmentSettingsPage)}/>
                     </ParentRoute>
                     <ParentRoute
                         path=paths::service_route()
-                        view={Lazy::<ServiceLayoutPage>::new()}
+                        view={lazily(LazyPage::ServiceLayoutPage)}
                     >
                         <Route path=paths::without_tab_route() view=ServiceWithoutTab/>
-                        <Route path=paths::tab_route(ServiceTab::Overview) view={Lazy::<ServiceOverviewPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::Monitoring) view={Lazy::<ServiceMonitoringPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::Deployments) view={Lazy::<ServiceDeploymentsPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::Logs) view={Lazy::<ServiceLogsPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::Variables) view={Lazy::<ServiceVariablesPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::Settings) view={Lazy::<ServiceSettingsPage>::new()}/>
-                        <Route path=paths::tab_route(ServiceTab::AdvancedSettings) view={Lazy::<ServiceAdvancedSettingsPage>::new()}/>
+                        <Route path=paths::tab_route(ServiceTab::Overview) view={lazily(LazyPage::ServiceOverviewPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::Monitoring) view={lazily(LazyPage::ServiceMonitoringPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::Deployments) view={lazily(LazyPage::ServiceDeploymentsPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::Logs) view={lazily(LazyPage::ServiceLogsPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::Variables) view={lazily(LazyPage::ServiceVariablesPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::Settings) view={lazily(LazyPage::ServiceSettingsPage)}/>
+                        <Route path=paths::tab_route(ServiceTab::AdvancedSettings) view={lazily(LazyPage::ServiceAdvancedSettingsPage)}/>
                     </ParentRoute>
                 </ParentRoute>
             </Routes>
