@@ -25,8 +25,6 @@ pub struct Loader {
     pub groups: Vec<Group>,
 }
 
-pub const FETCH_START: &str = "fetch(new URL(\"./";
-pub const FETCH_END: &str = "\", import.meta.url))";
 pub const GROUP_START: &str = "export const __wasm_split_load_";
 
 impl Loader {
@@ -69,6 +67,73 @@ impl Loader {
         }
         Ok(Loader { chunks, groups })
     }
+}
+
+impl Loader {
+    /// wasm-split's own functions (the shared imports, `wrapAsyncCb`, `makeLoad`): the loader's
+    /// text before its first chunk, once the rest is checked to be what the packer writes anew
+    /// from the parsed chunks and groups (each chunk fetched on its own, with no chunk before
+    /// it; each group's module fetched after its chunks), so that nothing it said is lost.
+    pub fn helpers(&self, js: &str) -> Result<String, String> {
+        let start = js.find("\n/* ").ok_or("no chunk in __wasm_split.js")? + 1;
+        let (helpers, rest) = js.split_at(start);
+        for function in ["function makeLoad(", "function wrapAsyncCb("] {
+            if !helpers.contains(function) {
+                return Err(format!("__wasm_split.js has no `{function}`"));
+            }
+        }
+        let chunk_name = |file: &str| format!("__chunk_{}", chunk_number(file));
+        let mut expected = String::with_capacity(rest.len());
+        for chunk in &self.chunks {
+            expected.push_str(&format!(
+                "/* {} */\nconst {} = makeLoad({}, []);\n",
+                chunk.groups.join(", "),
+                chunk_name(&chunk.file),
+                fetcher(&chunk.file)
+            ));
+        }
+        for group in &self.groups {
+            let chunks: Vec<String> = group.chunks.iter().map(|c| chunk_name(c)).collect();
+            expected.push_str(&format!(
+                "{GROUP_START}{} = wrapAsyncCb(makeLoad({}, [{}]));\n",
+                group.name,
+                fetcher(&own_module(&group.name)),
+                chunks.join(", ")
+            ));
+        }
+        match rest
+            .lines()
+            .zip(expected.lines())
+            .find(|(was, known)| was != known)
+        {
+            Some((was, known)) => Err(format!(
+                "wasm-split-cli's loader is not as bundle-split knows it: `{was}` where `{known}`"
+            )),
+            None if rest != expected => Err("wasm-split-cli's loader has more or fewer lines \
+                than bundle-split knows"
+                .into()),
+            None => Ok(helpers.to_string()),
+        }
+    }
+}
+
+/// wasm-split's fetch of one module.
+fn fetcher(file: &str) -> String {
+    format!(
+        "() => {{\n    const src = fetch(new URL(\"./{file}\", import.meta.url));\n    \
+         src.catch(() => {{}});\n    return async (imports) => \
+         (WebAssembly.instantiateStreaming(src, imports));\n}}\n"
+    )
+}
+
+/// `chunk_8.wasm`'s `8`.
+fn chunk_number(file: &str) -> &str {
+    file.trim_start_matches("chunk_").trim_end_matches(".wasm")
+}
+
+/// A group's own module: `split_service.wasm`.
+pub fn own_module(group: &str) -> String {
+    format!("split_{group}.wasm")
 }
 
 /// A file of the build and the modules it holds, in order.
@@ -121,7 +186,7 @@ impl Loader {
         let mut beside = BTreeMap::new();
         for group in &self.groups {
             let name = group.name.as_str();
-            let own = format!("split_{name}.wasm");
+            let own = own_module(name);
             let taken: Vec<&String> = group
                 .chunks
                 .iter()

@@ -23,118 +23,128 @@ use std::fs;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bundle_split::{file_of, parents_of, Loader, FETCH_END, FETCH_START, GROUP_START};
+use bundle_split::{file_of, own_module, parents_of, Loader, GROUP_START};
 
 fn bundle(dir: &Path, always: &str, parents: &BTreeMap<String, String>) -> Result<(), String> {
     let read = |file: &str| fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"));
     let js = String::from_utf8(read("__wasm_split.js")?).map_err(|e| e.to_string())?;
     let loader = Loader::parse(&js)?;
+    let helpers = loader.helpers(&js)?;
     let packing = loader.pack(always, parents)?;
+    // A number per module: the chunks in the loader's order, then each group's own. A group's
+    // chunks are then runs of numbers (`3-40,42`), which the loader carries as such.
+    let modules: Vec<String> = loader
+        .chunks
+        .iter()
+        .map(|chunk| chunk.file.clone())
+        .chain(loader.groups.iter().map(|group| own_module(&group.name)))
+        .collect();
+    let number: BTreeMap<&str, usize> = modules
+        .iter()
+        .enumerate()
+        .map(|(n, module)| (module.as_str(), n))
+        .collect();
+    let runs_of = |names: &mut dyn Iterator<Item = &String>| -> String {
+        runs(&names.map(|name| number[name.as_str()]).collect::<Vec<_>>())
+    };
+
     // Each file's modules in order, and each module's length: where a module is in a file is
     // the lengths of those before it, so the loader carries a length per module and a short
     // list per file rather than two offsets per copy.
-    let mut lengths: BTreeMap<String, usize> = BTreeMap::new();
+    let mut lengths = vec![0; modules.len()];
+    let mut packs_js = Vec::new();
     for pack in &packing.packs {
         let mut bytes = Vec::new();
         for module in &pack.modules {
             let module_bytes = read(module)?;
-            lengths.insert(module.clone(), module_bytes.len());
+            lengths[number[module.as_str()]] = module_bytes.len();
             bytes.extend(module_bytes);
         }
         fs::write(dir.join(&pack.file), bytes).map_err(|e| format!("{}: {e}", pack.file))?;
+        packs_js.push(format!(
+            "\"{}\":\"{}\"",
+            pack.file,
+            runs_of(&mut pack.modules.iter())
+        ));
     }
-    let number: BTreeMap<&str, usize> = lengths
-        .keys()
-        .enumerate()
-        .map(|(n, module)| (module.as_str(), n))
-        .collect();
+    if let Some(n) = lengths.iter().position(|length| *length == 0) {
+        return Err(format!("{}: in no file", modules[n]));
+    }
 
-    let mut rewritten = String::with_capacity(js.len());
-    let (imports, rest) = js.split_once('\n').ok_or("an empty loader")?;
-    rewritten.push_str(imports);
-    rewritten.push('\n');
-    let lengths_js: Vec<String> = lengths.values().map(usize::to_string).collect();
+    let mut rewritten = String::with_capacity(js.len() / 4);
+    rewritten.push_str(&helpers);
+    let lengths_js: Vec<String> = lengths.iter().map(usize::to_string).collect();
     rewritten.push_str(&format!("const __lengths = [{}];\n", lengths_js.join(",")));
-    let packs_js: Vec<String> = packing
-        .packs
-        .iter()
-        .map(|pack| {
-            let numbers: Vec<String> = pack
-                .modules
-                .iter()
-                .map(|module| number[module.as_str()].to_string())
-                .collect();
-            format!("\"{}\":[{}]", pack.file, numbers.join(","))
-        })
-        .collect();
     rewritten.push_str(&format!("{PACKS_START}{}}};\n", packs_js.join(",")));
-    rewritten.push_str(HELPERS);
+    rewritten.push_str(LOADING);
     rewritten.push_str(&format!(
         "export function fetchGroup(group) {{ __file(`{}`).catch(() => {{}}); }}\n",
         file_of("${group}")
     ));
-    // The groups each chunk serves, a comment of wasm-split's, are read above and not shipped.
-    let mut rest: String = rest
-        .lines()
-        .filter(|line| !(line.starts_with("/* ") && line.ends_with(" */")))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    for (module, n) in &number {
-        let fetch = format!("{FETCH_START}{module}{FETCH_END}");
-        if !rest.contains(&fetch) {
-            return Err(format!("{module}: its fetch is not in the loader"));
-        }
-        rest = rest.replace(&fetch, &format!("__part({n})"));
-    }
     for group in &loader.groups {
-        let start = format!("{GROUP_START}{} = wrapAsyncCb(makeLoad(", group.name);
-        let at = rest
-            .find(&start)
-            .ok_or(format!("{}: its loader", group.name))?;
-        let end = at + rest[at..].find("]));").ok_or("a loader's end")?;
-        rest.replace_range(end..end + 4, "])));");
         // Without its parent's file asked for, a group asks for its `beside` file too.
         let files = match packing.beside.get(&group.name) {
             Some(beside) => format!(
-                "[\"{}\", \"{}\", \"{}\"]",
+                "\"{}\", \"{}\", \"{}\"",
                 file_of(&group.name),
                 beside.file,
                 beside.parent_file
             ),
-            None => format!("[\"{}\"]", file_of(&group.name)),
+            None => format!("\"{}\"", file_of(&group.name)),
         };
-        rest.replace_range(
-            at..at + start.len(),
-            &format!(
-                "{GROUP_START}{} = wrapAsyncCb(__claim({files}, makeLoad(",
-                group.name
-            ),
-        );
+        rewritten.push_str(&format!(
+            "{GROUP_START}{} = __group([{files}], {}, \"{}\");\n",
+            group.name,
+            number[own_module(&group.name).as_str()],
+            runs_of(&mut group.chunks.iter())
+        ));
     }
-    if rest.contains(FETCH_START) {
-        return Err("a module left out of every file".into());
-    }
-    rewritten.push_str(&rest);
     fs::write(dir.join("__wasm_split.js"), rewritten).map_err(|e| e.to_string())?;
-    for module in lengths.keys() {
+    for module in &modules {
         fs::remove_file(dir.join(module)).map_err(|e| format!("{module}: {e}"))?;
     }
     Ok(())
 }
 
-/// How the loader's table of files starts: `{"split_shell.bin":[3,0,5],…}`, each file's modules
-/// by number, in order (crates/e2e/tests/budgets.rs reads it too).
+/// Numbers as runs: `[3, 4, 5, 9]` is `3-5,9`.
+fn runs(numbers: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &n in numbers {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == n => *last = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .into_iter()
+        .map(|(first, last)| match first == last {
+            true => first.to_string(),
+            false => format!("{first}-{last}"),
+        })
+        .collect();
+    runs.join(",")
+}
+
+/// How the loader's table of files starts: `{"split_shell.bin":"860,3-5,9",…}`, each file's
+/// modules by number, in order, as runs (crates/e2e/tests/budgets.rs reads it too).
 const PACKS_START: &str = "const __packs = {";
 
-/// The loader's way to the files: each fetched once (again after a failure), a module read from
-/// the first of its files already asked for, else from its first; a group's loader asks for its
-/// own file before its modules, and for its `beside` file when its parent's is not asked for.
-/// `fetchGroup` asks for a group's file before the main module has started (`start.js`, written
-/// by scripts/build-wasm.sh).
-const HELPERS: &str = r#"const __places = __lengths.map(() => []);
+/// The loader's way to the files and the modules: each file fetched once (again after a
+/// failure), a module read from the first of its files already asked for, else from its first;
+/// a group's loader asks for its own file before its modules, and for its `beside` file when
+/// its parent's is not asked for. A chunk is loaded once whichever group asks for it, as
+/// wasm-split's loader does with a constant per chunk. `fetchGroup` asks for a group's file
+/// before the main module has started (`start.js`, written by scripts/build-wasm.sh).
+const LOADING: &str = r#"function __runs(runs) {
+    return runs === "" ? [] : runs.split(",").flatMap((run) => {
+        const [first, last = first] = run.split("-").map(Number);
+        return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    });
+}
+const __places = __lengths.map(() => []);
 for (const [name, modules] of Object.entries(__packs)) {
     let start = 0;
-    for (const module of modules) {
+    for (const module of __runs(modules)) {
         __places[module].push([name, start, start + __lengths[module]]);
         start += __lengths[module];
     }
@@ -158,12 +168,24 @@ function __part(module) {
     return __file(name).then((bytes) => new Response(new Uint8Array(bytes, start, end - start),
         { headers: { "Content-Type": "application/wasm" } }));
 }
-function __claim([own, beside, parent], load) {
+function __instantiate(module) {
     return () => {
+        const src = __part(module);
+        src.catch(() => {});
+        return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
+    };
+}
+const __chunks = [];
+function __chunk(module) {
+    return __chunks[module] ??= makeLoad(__instantiate(module), []);
+}
+function __group([own, beside, parent], module, chunks) {
+    const load = makeLoad(__instantiate(module), __runs(chunks).map(__chunk));
+    return wrapAsyncCb(() => {
         __file(own).catch(() => {});
         if (beside !== undefined && !__files.has(parent)) __file(beside).catch(() => {});
         return load();
-    };
+    });
 }
 "#;
 
@@ -186,5 +208,18 @@ fn main() -> ExitCode {
             eprintln!("bundle-split: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs;
+
+    #[test]
+    fn numbers_are_written_as_runs_in_their_order() {
+        assert_eq!(runs(&[3, 4, 5, 9, 10, 12]), "3-5,9-10,12");
+        // A group's own module first, then its chunks: the order is kept, not sorted.
+        assert_eq!(runs(&[860, 0, 1, 2, 7]), "860,0-2,7");
+        assert_eq!(runs(&[]), "");
     }
 }

@@ -72,17 +72,6 @@ const CATALOG_FROM_THE_API: Exception = Exception {
     why: "the new-cluster form's regions and instance types read from the API, 381,259 → 392,665 B; the cloud's features, → 403,213 B",
 };
 
-/// The alerts page fetches the monitoring group without the service's frame, the main module and
-/// the shell: with the credentials, regions and general settings pages (2026-12-05) the main
-/// module and the shell, which every page loads, grew 1.7 KB (their routes, the settings' two new
-/// tabs, the shared types), and alerts, 1.6 KB under its ceiling, went 533,426 → 535,157 B.
-/// Then (issue 61) the overview's repository cards' loader and prefetch and the shared types of
-/// the pickers and machines: → 537,304 B.
-const MAIN_MODULE_GROWTH: Exception = Exception {
-    bytes: 4_000,
-    why: "the main module and shell grew with three new pages' routes and tabs, 533,426 → 535,157 B, and the repository cards' loader, → 537,304 B",
-};
-
 /// The forms offer what the platform lists (2026-12-05, issue 61): the repository fields the
 /// repositories of the git token or the connected account, the picked one's branches and
 /// folders, and a terraform module's variables added from its files (five new list shapes decoded
@@ -99,58 +88,6 @@ const MAIN_MODULE_GROWTH: Exception = Exception {
 const FORMS_FROM_THE_API: Exception = Exception {
     bytes: 47_000,
     why: "the repository fields' pickers and the module's variables, 754,650 → 769,135 B; the database configuration and a chart's values, → 778,849 B; a managed database's types and instances, → 786,434 B; the loader with the cluster's network reads, → 787,148 B; a lifecycle job's templates, each event's command and a written Dockerfile, → 806,719 B",
-};
-
-/// A form field's hint may be any text, not only one written in the code (a lifecycle
-/// template's variable is described by the template): the main module, which every page
-/// fetches, 123 B more, and the credentials pages, under 365,000 B before, → 365,123 B.
-const HINTS_OF_ANY_TEXT: Exception = Exception {
-    bytes: 1_000,
-    why: "a field's hint of any text in the main module, → 365,123 B",
-};
-
-/// The main module and the split loader, which every page fetches, with the reads of five new
-/// operations (issue 61: the export, the chart's values, the database configuration, the
-/// registry's container statuses, the ingress) and the overview cards' split point renamed: the
-/// sign-in page, under 225,000 B before, → 225,009 B.
-const NEW_READS_IN_THE_MAIN_MODULE: Exception = Exception {
-    bytes: 1_000,
-    why: "the main module and split loader with five new operations' reads, → 225,009 B",
-};
-
-/// "Download as Terraform" on an environment's settings, with the main module's growth above:
-/// under 550,000 B before, → 550,929 B; then the cluster records its cluster picker reads with
-/// their features: 551,465 → 554,718 B; then the main module with a field's hint of any text
-/// (`HINTS_OF_ANY_TEXT`), → 555,156 B.
-const ENVIRONMENT_EXPORT: Exception = Exception {
-    bytes: 6_000,
-    why: "the environment's Terraform download and the main module's growth, → 550,929 B; the clusters' features, → 554,718 B; a field's hint of any text, → 555,156 B",
-};
-
-/// The settings pages' group with who is signed in (`GET /account`, issue 61, 2026-12-06),
-/// said above the API tokens: every page of the group, 482,122 → 485,573 B.
-const SIGNED_IN: Exception = Exception {
-    bytes: 4_000,
-    why: "the settings group with who is signed in (GET /account), 482,122 → 485,573 B",
-};
-
-/// A service's frame, which its overview and deployments load, with (2026-12-06, issue 61) a
-/// managed database's instance type in the database record it reads, and the main module with
-/// the role pickers reading `availableRole` (→ 565,069 B in the CI's clean build); then the main
-/// module with the account's read and the cluster network's (→ 565,543 B).
-const ROLES_AND_INSTANCE_TYPES: Exception = Exception {
-    bytes: 1_000,
-    why: "a service's frame with the database's instance type and the main module with the roles read from availableRole, → 565,069 B; the main module with the account's and the network's reads, → 565,543 B",
-};
-
-/// A cluster record's features (a static IP, the network's range: issue 61, 2026-12-06) in the
-/// pages that read one: the cluster's advanced settings 374,533 → 377,159 B, a service's
-/// advanced settings (which show the cluster's) 618,492 → 620,785 B; then the list fields'
-/// messages naming an item's own field (the advanced group's key-and-value lists): → 378,014 B
-/// and → 621,932 B.
-const CLUSTER_FEATURES_IN_THE_RECORD: Exception = Exception {
-    bytes: 4_000,
-    why: "the cluster record's features, cluster advanced settings 374,533 → 377,159 B, service advanced settings 618,492 → 620,785 B; the list fields' item messages, → 378,014 B and → 621,932 B",
 };
 
 /// A cluster's network card (issue 61, 2026-12-06): its DNS provider chosen with each provider's
@@ -183,7 +120,7 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 225_000, SIGN_IN).except(NEW_READS_IN_THE_MAIN_MODULE),
+    route("/sign-in", &[], 225_000, SIGN_IN),
     route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION).except(OVERVIEW_GROUP),
     route(
         "organization overview",
@@ -224,8 +161,7 @@ const ROUTES: &[Route] = &[
         &["shell_page", "cluster_advanced_settings_page"],
         375_000,
         ORGANIZATION,
-    )
-    .except(CLUSTER_FEATURES_IN_THE_RECORD),
+    ),
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
@@ -238,40 +174,35 @@ const ROUTES: &[Route] = &[
         &["shell_page", "webhooks_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "general settings",
         &["shell_page", "general_settings_page"],
-        320_000,
+        315_000,
         ORGANIZATION,
     ),
     route(
@@ -279,36 +210,31 @@ const ROUTES: &[Route] = &[
         &["shell_page", "members_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
         485_000,
         ORGANIZATION,
-    )
-    .except(SIGNED_IN),
+    ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
         365_000,
         ORGANIZATION,
-    )
-    .except(HINTS_OF_ANY_TEXT),
+    ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
         365_000,
         ORGANIZATION,
-    )
-    .except(HINTS_OF_ANY_TEXT),
+    ),
     route(
         "environment services",
         &[
@@ -336,7 +262,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        575_000,
+        570_000,
         ENVIRONMENT,
     ),
     route(
@@ -348,15 +274,13 @@ const ROUTES: &[Route] = &[
         ],
         550_000,
         ENVIRONMENT,
-    )
-    .except(ENVIRONMENT_EXPORT),
+    ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
         565_000,
         SERVICE,
-    )
-    .except(ROLES_AND_INSTANCE_TYPES),
+    ),
     route(
         "service deployments",
         &[
@@ -366,12 +290,11 @@ const ROUTES: &[Route] = &[
         ],
         565_000,
         SERVICE,
-    )
-    .except(ROLES_AND_INSTANCE_TYPES),
+    ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        645_000,
+        640_000,
         SERVICE,
     ),
     route(
@@ -381,7 +304,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        755_000,
+        750_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -389,8 +312,7 @@ const ROUTES: &[Route] = &[
         &["shell_page", "alerts_page"],
         535_000,
         ORGANIZATION,
-    )
-    .except(MAIN_MODULE_GROWTH),
+    ),
     route(
         "service variables",
         &[
@@ -398,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        640_000,
+        635_000,
         SERVICE,
     ),
     route(
@@ -417,8 +339,7 @@ const ROUTES: &[Route] = &[
         ],
         620_000,
         SERVICE,
-    )
-    .except(CLUSTER_FEATURES_IN_THE_RECORD),
+    ),
 ];
 
 /// The ceiling a figure calls for: 2 KB to spare, rounded up to 5 KB.
@@ -558,81 +479,72 @@ impl Build {
     }
 }
 
-/// The split's loader as crates/bundle-split writes it: each group's loader asks for its own
-/// file (`__claim(["split_service.bin"], …)`; a group within another's pages asks for its
-/// `beside` file too when its parent's is not asked for), then its modules (`[__chunk_7, …]`), then its own
-/// module; each module (`__part(12)`) is read from the first of its files already asked for, else
-/// from its first, the files holding it as listed in `const __packs = {"split_x.bin":[3,12],…};`.
+/// The split's loader as crates/bundle-split writes it: each group's loader
+/// (`__group(["split_service.bin"], 860, "3-40,42")`) asks for its own file (and, within another
+/// group's pages, for its `beside` file when its parent's is not asked for), then its chunks (by
+/// module number, as runs), then its own module (`860`); each module is read from the first of
+/// its files already asked for, else from its first, the files holding it as listed in
+/// `const __packs = {"split_x.bin":"860,3-5",…};`.
 struct Loader {
     /// A group's files (its own, then, within another group's pages, its `beside` file and its
-    /// parent's) and its modules, in the order its loader asks for them.
-    groups: BTreeMap<String, (Vec<String>, Vec<String>)>,
-    /// The files a module (`__chunk_7`, or a group's name for its own) can be read from.
-    places: BTreeMap<String, Vec<String>>,
+    /// parent's) and its modules, in the order its loader asks for them, its own last.
+    groups: BTreeMap<String, (Vec<String>, Vec<u64>)>,
+    /// The files a module can be read from.
+    places: BTreeMap<u64, Vec<String>>,
+}
+
+/// `3-5,9` as `[3, 4, 5, 9]`.
+fn runs(runs: &str) -> Vec<u64> {
+    runs.split(',')
+        .filter(|run| !run.is_empty())
+        .flat_map(|run| {
+            let (first, last) = run.split_once('-').unwrap_or((run, run));
+            let number = |n: &str| n.parse::<u64>().expect("a module's number");
+            number(first)..=number(last)
+        })
+        .collect()
 }
 
 impl Loader {
     fn parse(js: &str) -> Self {
-        // `{"split_x.bin":[3,12],…}`, in the loader's order (the first file of a module is the
+        // `{"split_x.bin":"3,12",…}`, in the loader's order (the first file of a module is the
         // one read when none of its files has been asked for).
-        let packs: Vec<(String, Vec<u64>)> = js
+        let packs = js
             .lines()
             .find_map(|line| line.strip_prefix("const __packs = {"))
-            .and_then(|packs| packs.strip_suffix("]};"))
-            .expect("the loader's table of files")
-            .split("],")
-            .map(|pack| {
-                let (file, modules) = pack.split_once(":[").expect("a file and its modules");
-                let modules = modules
-                    .split(',')
-                    .map(|module| module.parse().expect("a module's number"))
-                    .collect();
-                (file.trim_matches('"').to_string(), modules)
-            })
-            .collect();
-        let files_of = |part: &str| -> Vec<String> {
-            let number: u64 = part
-                .split_once("__part(")
-                .and_then(|(_, rest)| rest.split_once(')'))
-                .and_then(|(number, _)| number.parse().ok())
-                .expect("a module's number");
-            packs
-                .iter()
-                .filter(|(_, modules)| modules.contains(&number))
-                .map(|(file, _)| file.clone())
-                .collect()
-        };
-        let mut places = BTreeMap::new();
-        for part in js.split("\nconst __chunk_").skip(1) {
-            let number: String = part.chars().take_while(char::is_ascii_digit).collect();
-            places.insert(format!("__chunk_{number}"), files_of(part));
+            .and_then(|packs| packs.strip_suffix("\"};"))
+            .expect("the loader's table of files");
+        let mut places: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for pack in packs.split("\",") {
+            let (file, modules) = pack.split_once(":\"").expect("a file and its modules");
+            for module in runs(modules) {
+                places
+                    .entry(module)
+                    .or_default()
+                    .push(file.trim_matches('"').to_string());
+            }
         }
         let mut groups = BTreeMap::new();
-        for part in js.split("\nexport const __wasm_split_load_").skip(1) {
-            let name = part.split_whitespace().next().expect("a group's name");
-            // `__claim(["split_x.bin"], …)`, or `__claim(["split_x.bin",
-            // "split_x_without_y.bin", "split_y.bin"], …)` for a group within another's pages.
-            let claimed: Vec<String> = part
-                .split_once("__claim([")
-                .and_then(|(_, rest)| rest.split_once(']'))
-                .expect("the group's files")
-                .0
+        for line in js.lines() {
+            let Some(group) = line.strip_prefix("export const __wasm_split_load_") else {
+                continue;
+            };
+            // `shell = __group(["split_shell.bin"], 860, "3-40,42");`, or with
+            // `["split_x.bin", "split_x_without_y.bin", "split_y.bin"]` for a group within
+            // another's pages.
+            let (name, call) = group.split_once(" = __group([").expect("a group's loader");
+            let (files, rest) = call.split_once("], ").expect("the group's files");
+            let claimed = files
                 .split(", ")
                 .map(|file| file.trim_matches('"').to_string())
                 .collect();
-            let deps = part
-                .rsplit_once('[')
-                .and_then(|(_, deps)| deps.split_once(']'))
-                .expect("the group's modules")
-                .0;
-            let chunks = deps
-                .split(',')
-                .map(str::trim)
-                .filter(|dep| !dep.is_empty())
-                .map(String::from)
-                .collect();
-            places.insert(name.to_string(), files_of(part));
-            groups.insert(name.to_string(), (claimed, chunks));
+            let (own, chunks) = rest
+                .strip_suffix("\");")
+                .and_then(|rest| rest.split_once(", \""))
+                .expect("the group's module and chunks");
+            let mut modules = runs(chunks);
+            modules.push(own.parse().expect("the group's module"));
+            groups.insert(name.to_string(), (claimed, modules));
         }
         assert!(!groups.is_empty(), "no group in __wasm_split.js");
         Loader { groups, places }
@@ -643,7 +555,7 @@ impl Loader {
         let mut asked: Vec<String> = Vec::new();
         let mut read = BTreeSet::new();
         for group in groups {
-            let (claimed, chunks) = &self.groups[group];
+            let (claimed, modules) = &self.groups[group];
             let claims = match claimed.as_slice() {
                 [own] => vec![own],
                 [own, _, parent] if asked.contains(parent) => vec![own],
@@ -655,8 +567,8 @@ impl Loader {
                     asked.push(file.clone());
                 }
             }
-            for module in chunks.iter().chain([group]) {
-                if !read.insert(module.clone()) {
+            for module in modules {
+                if !read.insert(*module) {
                     continue;
                 }
                 let files = &self.places[module];
