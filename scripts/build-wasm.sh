@@ -19,6 +19,14 @@ wasm-split-cli "$wasm" "$work/console" --target web --out-name console
 wasm-bindgen --target web --keep-lld-exports --no-typescript --out-name console \
   --out-dir "$work/console" "$work/console/console.wasm"
 rm "$work/console/console.wasm"
+# wasm-bindgen's glue, which every page loads, minified: 9.4 → 7.5 KB brotli. Its exports and the
+# names the wasm imports are kept (terser renames neither). The split's loader is already written
+# as data (crates/bundle-split), and the budget test reads it as written.
+if [ "$TRUNK_PROFILE" = release ]; then
+  terser "$work/console/console.js" --module --compress --mangle \
+    --output "$work/console/console.min.js"
+  mv "$work/console/console.min.js" "$work/console/console.js"
+fi
 # Which split module holds each page, for the budget test (crates/e2e/tests/budgets.rs): the
 # split's export names, `__wasm_split_00<module>00_export_<hash>_<function>`.
 grep -aoE '__wasm_split_00[a-z0-9_]+00_export_[0-9a-f]{32}_[a-z0-9_]+' "$wasm" | sort -u \

@@ -9,9 +9,10 @@ WASM_BINDGEN_VERSION=0.2.130
 WASM_SPLIT_VERSION=0.2.4
 BINARYEN_VERSION=132
 AXE_CORE_VERSION=4.14.1
+TERSER_VERSION=5.51.4
 TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
 
-export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$TOOLS_DIR/terser-$TERSER_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 say() { echo "setup: $*" >&2; }
 
 missing_packages=()
@@ -33,6 +34,14 @@ if ! wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
   mkdir -p "$TOOLS_DIR/binaryen-$BINARYEN_VERSION"
   npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/binaryen-$BINARYEN_VERSION" \
     "binaryen@$BINARYEN_VERSION" >&2
+fi
+
+# wasm-bindgen's glue minified in the shipped build (scripts/build-wasm.sh).
+if ! terser --version 2>/dev/null | grep -q "terser $TERSER_VERSION"; then
+  say "installing terser $TERSER_VERSION from the npm registry"
+  mkdir -p "$TOOLS_DIR/terser-$TERSER_VERSION"
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/terser-$TERSER_VERSION" \
+    "terser@$TERSER_VERSION" >&2
 fi
 
 # The accessibility rules the browser tests run in each page (crates/e2e reads the link).

@@ -139,7 +139,7 @@ const ROUTES: &[Route] = &[
     route(
         "fleet",
         &["shell_page", "fleet_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
@@ -226,13 +226,13 @@ const ROUTES: &[Route] = &[
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        365_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
-        365_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
@@ -242,7 +242,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_services_page",
         ],
-        450_000,
+        445_000,
         ENVIRONMENT,
     ),
     route(
@@ -252,7 +252,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        450_000,
+        445_000,
         ENVIRONMENT,
     ),
     route(
@@ -278,7 +278,7 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        565_000,
+        560_000,
         SERVICE,
     ),
     route(
@@ -288,7 +288,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        565_000,
+        560_000,
         SERVICE,
     ),
     route(
