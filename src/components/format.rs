@@ -62,9 +62,16 @@ pub fn clock(at: DateTime<Utc>) -> String {
     )
 }
 
-/// milli-CPU as "0.5 vCPU".
+/// milli-CPU as "0.5 vCPU". In whole numbers: formatting a float brings the float printing
+/// algorithms into every page that shows a service's facts.
 pub fn cpu(milli: i64) -> String {
-    format!("{} vCPU", milli as f64 / 1000.0)
+    let sign = if milli < 0 { "-" } else { "" };
+    let (whole, thousandths) = (milli.unsigned_abs() / 1000, milli.unsigned_abs() % 1000);
+    let fraction = format!("{thousandths:03}");
+    match fraction.trim_end_matches('0') {
+        "" => format!("{sign}{whole} vCPU"),
+        fraction => format!("{sign}{whole}.{fraction} vCPU"),
+    }
 }
 
 /// MiB as "512 MiB" or "2 GiB".
@@ -186,6 +193,10 @@ mod tests {
     #[wasm_bindgen_test]
     fn resources_read_in_units() {
         assert_eq!(cpu(500), "0.5 vCPU");
+        assert_eq!(cpu(250), "0.25 vCPU");
+        assert_eq!(cpu(2000), "2 vCPU");
+        assert_eq!(cpu(1001), "1.001 vCPU");
+        assert_eq!(cpu(0), "0 vCPU");
         assert_eq!(memory(512), "512 MiB");
         assert_eq!(memory(2048), "2 GiB");
     }

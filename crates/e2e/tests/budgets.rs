@@ -278,7 +278,7 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        560_000,
+        555_000,
         SERVICE,
     ),
     route(
@@ -288,13 +288,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        560_000,
+        555_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        640_000,
+        630_000,
         SERVICE,
     ),
     route(
@@ -320,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        635_000,
+        630_000,
         SERVICE,
     ),
     route(
@@ -337,7 +337,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        620_000,
+        610_000,
         SERVICE,
     ),
 ];

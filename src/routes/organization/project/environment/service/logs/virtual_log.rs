@@ -8,8 +8,9 @@ use leptos::prelude::*;
 use crate::api::monitoring::LogRecord;
 use crate::components::chart::Clock;
 
-/// A row's height in CSS pixels (`.log-search__row`).
-const ROW_PX: f64 = 22.0;
+/// A row's height in CSS pixels (`.log-search__row`). Whole: the spacer's and the rows' offsets
+/// are written as integers (printing a float brings its algorithms into the logs' code).
+const ROW_PX: usize = 22;
 /// Rows drawn beyond each edge of the scroller, for a scroll not to show an empty band.
 const OVERSCAN: usize = 20;
 /// The scroller's height before it is measured (`.log-search__scroller`'s max-height).
@@ -17,8 +18,9 @@ const VIEWPORT_PX: f64 = 512.0;
 
 /// The rows `[first, last)` to draw for a scroll of `scroll_top` in a viewport `height` high.
 fn visible(total: usize, scroll_top: f64, height: f64) -> (usize, usize) {
-    let first = ((scroll_top / ROW_PX).floor().max(0.0) as usize).saturating_sub(OVERSCAN);
-    let shown = (height / ROW_PX).ceil() as usize + 2 * OVERSCAN;
+    let row = ROW_PX as f64;
+    let first = ((scroll_top / row).floor().max(0.0) as usize).saturating_sub(OVERSCAN);
+    let shown = (height / row).ceil() as usize + 2 * OVERSCAN;
     (first.min(total), (first + shown).min(total))
 }
 
@@ -36,7 +38,7 @@ pub fn VirtualLog(
     let scrolled = move |_| {
         if let Some(element) = scroller.get() {
             scroll_top.set(f64::from(element.scroll_top()));
-            height.set(f64::from(element.client_height()).max(ROW_PX));
+            height.set(f64::from(element.client_height()).max(ROW_PX as f64));
         }
     };
     let total = move || records.with(Vec::len);
@@ -65,9 +67,9 @@ pub fn VirtualLog(
     view! {
         <div class="log-search__scroller" node_ref=scroller on:scroll=scrolled tabindex="0"
             role="region" aria-label="Lines found, newest first">
-            <div style=move || format!("height: {}px; position: relative;", total() as f64 * ROW_PX)>
+            <div style=move || format!("height: {}px; position: relative;", total() * ROW_PX)>
                 <ol class="log-search__rows"
-                    style=move || format!("top: {}px;", window.get().0 as f64 * ROW_PX)>
+                    style=move || format!("top: {}px;", window.get().0 * ROW_PX)>
                     {rows}
                 </ol>
             </div>
@@ -83,7 +85,7 @@ mod tests {
     #[wasm_bindgen_test]
     fn only_the_rows_on_screen_and_around_them_are_drawn() {
         assert_eq!(visible(100_000, 0.0, 512.0), (0, 64));
-        let (first, last) = visible(100_000, 50_000.0 * ROW_PX, 512.0);
+        let (first, last) = visible(100_000, 50_000.0 * ROW_PX as f64, 512.0);
         assert_eq!((first, last), (49_980, 50_044));
         assert_eq!(visible(10, 0.0, 512.0), (0, 10));
     }
