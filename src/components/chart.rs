@@ -10,6 +10,8 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Datelike, Timelike, Utc};
 use leptos::prelude::*;
 
+use super::format::month_abbreviation;
+
 /// One line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -78,12 +80,9 @@ impl Clock {
                 local.second(),
             )
         };
-        const MONTHS: [&str; 12] = [
-            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-        ];
         let mut text = String::new();
         if day {
-            text.push_str(&format!("{} {date} ", MONTHS[month as usize - 1]));
+            text.push_str(&format!("{} {date} ", month_abbreviation(month)));
         }
         text.push_str(&format!("{hour:02}:{minute:02}"));
         if seconds {

@@ -62,6 +62,27 @@ pub fn clock(at: DateTime<Utc>) -> String {
     )
 }
 
+/// A month's short name: 1 is "Jan".
+pub fn month_abbreviation(month: u32) -> &'static str {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    MONTHS[(month as usize).clamp(1, 12) - 1]
+}
+
+/// A wall-clock date and time in a few words, "Sat 5 Dec 14:00" (a cron job's next runs).
+pub fn day_and_time(at: chrono::NaiveDateTime) -> String {
+    // Written out, as `exact` is: `format` brings chrono's pattern parser and its tables.
+    format!(
+        "{} {} {} {:02}:{:02}",
+        at.weekday(),
+        at.day(),
+        month_abbreviation(at.month()),
+        at.hour(),
+        at.minute()
+    )
+}
+
 /// milli-CPU as "0.5 vCPU". In whole numbers: formatting a float brings the float printing
 /// algorithms into every page that shows a service's facts.
 pub fn cpu(milli: i64) -> String {
@@ -193,6 +214,10 @@ mod tests {
     #[wasm_bindgen_test]
     fn resources_read_in_units() {
         assert_eq!(cpu(500), "0.5 vCPU");
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 12, 5)
+            .and_then(|day| day.and_hms_opt(14, 0, 0))
+            .unwrap();
+        assert_eq!(day_and_time(at), "Sat 5 Dec 14:00");
         assert_eq!(cpu(250), "0.25 vCPU");
         assert_eq!(cpu(2000), "2 vCPU");
         assert_eq!(cpu(1001), "1.001 vCPU");

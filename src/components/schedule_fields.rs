@@ -1,9 +1,11 @@
 //! The fields of a schedule (an environment's, a project rule's): auto-stop, the time zone (the
 //! browser's zones suggested), the start and stop times, the weekdays.
 
-use chrono::NaiveTime;
 use leptos::prelude::*;
-use platform_api::{at_time_of_day, time_of_day, FieldError, Schedule, Weekday, WireEnum};
+use platform_api::{
+    at_time_of_day, clock_text, read_clock_text, time_of_day, FieldError, Schedule, Weekday,
+    WireEnum,
+};
 
 use super::form_field::{CheckboxField, CheckboxGroup, TextField};
 use crate::state::time_zones::browser_zones;
@@ -21,7 +23,7 @@ pub struct ScheduleInput {
 
 impl ScheduleInput {
     pub fn of(schedule: &Schedule) -> Self {
-        let time = |at| time_of_day(at).format("%H:%M").to_string();
+        let time = |at| clock_text(time_of_day(at));
         ScheduleInput {
             auto_stop: RwSignal::new(schedule.auto_stop),
             timezone: RwSignal::new(schedule.timezone.clone()),
@@ -34,9 +36,9 @@ impl ScheduleInput {
     /// The schedule typed, or the times that do not read, by field.
     pub fn read(&self) -> Result<Schedule, Vec<FieldError>> {
         let time = |field: &str, text: String| {
-            NaiveTime::parse_from_str(text.trim(), "%H:%M")
+            read_clock_text(&text)
                 .map(at_time_of_day)
-                .map_err(|_| FieldError::new(field, "must be a time of day, e.g. 08:00"))
+                .ok_or_else(|| FieldError::new(field, "must be a time of day, e.g. 08:00"))
         };
         match (
             time("start_time", self.start.get_untracked()),
@@ -63,8 +65,8 @@ pub fn describe(schedule: &Schedule) -> String {
     format!(
         "runs {} from {} to {} ({})",
         days.join(", "),
-        time_of_day(schedule.start_time).format("%H:%M"),
-        time_of_day(schedule.stop_time).format("%H:%M"),
+        clock_text(time_of_day(schedule.start_time)),
+        clock_text(time_of_day(schedule.stop_time)),
         schedule.timezone
     )
 }

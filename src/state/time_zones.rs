@@ -3,7 +3,7 @@
 //! expression's next times there are found (`platform_api::cron`). Written here because the
 //! console carries no time zone database of its own: the browser's costs nothing.
 
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -63,6 +63,15 @@ pub fn wall_clock_in(zone: &str) -> Option<NaiveDateTime> {
             text.push(' ');
         }
     }
-    // month day year hour minute second, in en-US order.
-    NaiveDateTime::parse_from_str(text.trim(), "%m %d %Y %H %M %S").ok()
+    // month day year hour minute second, in en-US order. Read as numbers rather than with
+    // chrono's patterns, whose parser and tables the console would carry.
+    let numbers: Vec<u32> = text
+        .split_whitespace()
+        .map(|number| number.parse().ok())
+        .collect::<Option<_>>()?;
+    let [month, day, year, hour, minute, second] = numbers[..] else {
+        return None;
+    };
+    NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?
+        .and_hms_opt(hour, minute, second)
 }

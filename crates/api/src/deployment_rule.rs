@@ -39,6 +39,22 @@ impl Weekday {
     }
 }
 
+/// A time of day as people write and read it: `08:00`, on a 24-hour clock. Written out rather
+/// than with chrono's patterns (`%H:%M`), whose parser and tables the console would carry.
+pub fn clock_text(time: NaiveTime) -> String {
+    format!("{:02}:{:02}", time.hour(), time.minute())
+}
+
+/// `08:00` (or `8:00`) as a time of day; `None` if it is not one.
+pub fn read_clock_text(text: &str) -> Option<NaiveTime> {
+    let (hour, minute) = text.trim().split_once(':')?;
+    let number = |digits: &str| match digits.len() {
+        1 | 2 if digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse::<u32>().ok(),
+        _ => None,
+    };
+    NaiveTime::from_hms_opt(number(hour)?, number(minute)?, 0)
+}
+
 /// A schedule's time of day: the document sends it as a date-time on 1 January 1970, whose
 /// hours and minutes are read on the wall clock of the schedule's time zone.
 pub fn time_of_day(at: DateTime<Utc>) -> NaiveTime {
@@ -184,6 +200,18 @@ pub fn wildcard_matches(wildcard: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_time_of_day_reads_as_written_on_a_24_hour_clock() {
+        let time = |h, m| NaiveTime::from_hms_opt(h, m, 0);
+        assert_eq!(read_clock_text(" 08:30 "), time(8, 30));
+        assert_eq!(read_clock_text("8:05"), time(8, 5));
+        assert_eq!(read_clock_text("23:59"), time(23, 59));
+        for wrong in ["24:00", "12:60", "12", "12:5:0", "+1:00", "08:", ":30", "008:00", "ab:cd"] {
+            assert_eq!(read_clock_text(wrong), None, "{wrong}");
+        }
+        assert_eq!(clock_text(NaiveTime::from_hms_opt(7, 5, 0).unwrap()), "07:05");
+    }
 
     #[test]
     fn an_empty_wildcard_matches_every_name() {

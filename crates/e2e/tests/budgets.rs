@@ -172,31 +172,31 @@ const ROUTES: &[Route] = &[
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
@@ -208,19 +208,19 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        485_000,
+        480_000,
         ORGANIZATION,
     ),
     route(
@@ -272,7 +272,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        550_000,
+        545_000,
         ENVIRONMENT,
     ),
     route(
@@ -310,7 +310,7 @@ const ROUTES: &[Route] = &[
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        535_000,
+        530_000,
         ORGANIZATION,
     ),
     route(

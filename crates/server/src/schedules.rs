@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Datelike, NaiveDate, TimeZone, Utc};
 use platform_api::audit::Origin;
-use platform_api::{time_of_day, Schedule, Weekday};
+use platform_api::{clock_text, time_of_day, Schedule, Weekday};
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
@@ -121,8 +121,8 @@ async fn act(
     };
     let who = format!(
         "schedule {}–{} ({})",
-        time_of_day(schedule.start_time).format("%H:%M"),
-        time_of_day(schedule.stop_time).format("%H:%M"),
+        clock_text(time_of_day(schedule.start_time)),
+        clock_text(time_of_day(schedule.stop_time)),
         schedule.timezone
     );
     let asked_by = AskedBy {

@@ -16,6 +16,7 @@ use crate::components::form::{Form, Numbers, SubmitButton};
 use crate::components::form_field::{
     error_for, lines_of, optional_text, CheckboxField, EnumSelect, LinesField, TextField,
 };
+use crate::components::format;
 use crate::state::time_zones::{browser_zones, wall_clock_in};
 
 /// A new job's request: nightly at 3, built from git.
@@ -69,7 +70,7 @@ fn NextRuns(schedule: RwSignal<String>, timezone: RwSignal<String>) -> impl Into
         };
         let times: Vec<String> = platform_api::cron::next_runs(&cron, now, NEXT_RUNS_SHOWN)
             .iter()
-            .map(|at| at.format("%a %-d %b %H:%M").to_string())
+            .map(|at| format::day_and_time(*at))
             .collect();
         format!("Next: {}", times.join(", "))
     };
