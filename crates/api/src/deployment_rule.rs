@@ -207,10 +207,15 @@ mod tests {
         assert_eq!(read_clock_text(" 08:30 "), time(8, 30));
         assert_eq!(read_clock_text("8:05"), time(8, 5));
         assert_eq!(read_clock_text("23:59"), time(23, 59));
-        for wrong in ["24:00", "12:60", "12", "12:5:0", "+1:00", "08:", ":30", "008:00", "ab:cd"] {
+        for wrong in [
+            "24:00", "12:60", "12", "12:5:0", "+1:00", "08:", ":30", "008:00", "ab:cd",
+        ] {
             assert_eq!(read_clock_text(wrong), None, "{wrong}");
         }
-        assert_eq!(clock_text(NaiveTime::from_hms_opt(7, 5, 0).unwrap()), "07:05");
+        assert_eq!(
+            clock_text(NaiveTime::from_hms_opt(7, 5, 0).unwrap()),
+            "07:05"
+        );
     }
 
     #[test]

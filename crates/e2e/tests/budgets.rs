@@ -120,7 +120,7 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 225_000, SIGN_IN),
+    route("/sign-in", &[], 220_000, SIGN_IN),
     route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION).except(OVERVIEW_GROUP),
     route(
         "organization overview",
