@@ -6,8 +6,8 @@
 //! navigation to rows, 30 → 131 files). This packs them, after wasm-opt, into one file per group
 //! (`split_<group>.bin`): the group's module and every module its loader fetches, but those the
 //! group every page loads (`shell`) also fetches, which are in that group's file alone. A module
-//! several groups share is in each of their files; the loader (`__wasm_split.js`, rewritten
-//! here) takes it from a file already fetched if there is one, else from the file of the group
+//! several groups share is in each of their files; the loader (`__wasm_split.js`, written anew
+//! here as data: see `LOADING`) takes it from a file already fetched if there is one, else from the file of the group
 //! being loaded, so that a page fetches the files of its groups and no other. A group shown
 //! within another's pages (a service's tab within the service's frame) leaves what it shares
 //! with that parent to the parent's file, and to a file of its own fetched only when it is
@@ -57,7 +57,8 @@ fn bundle(dir: &Path, always: &str, parents: &BTreeMap<String, String>) -> Resul
     let mut lengths = vec![0; modules.len()];
     let mut packs_js = Vec::new();
     for pack in &packing.packs {
-        // In number order (a file's first module is its group's own, numbered last).
+        // In number order, so that the file's list is runs: the group's own module, which the
+        // packing puts first, is numbered after every chunk and goes last.
         let pack_modules = sorted(&pack.modules);
         let mut bytes = Vec::new();
         for module in &pack_modules {
