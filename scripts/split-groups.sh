@@ -4,4 +4,4 @@
 # deploy review opened there) are the groups named after them, which leave what they share with
 # the frame to the frame's file.
 every_signed_in_page=shell
-frames=(service:logs,monitoring,service_settings,advanced,variables,review,overview_cards environment:environment_settings)
+frames=(service:service_overview,logs,monitoring,service_settings,advanced,variables,review,overview_cards environment:environment_settings)

@@ -226,9 +226,13 @@ lazy_pages! {
     environment_settings {
         EnvironmentSettingsPage(environment_settings_page) => EnvironmentSettings,
     }
-    // A service's frame and its overview and deployments.
+    // A service's frame: its header, actions and tabs, which every tab of a service fetches.
     service {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
+    }
+    // A service's overview and deployments: a group of their own, so that its other tabs do not
+    // fetch them.
+    service_overview {
         ServiceOverviewPage(service_overview_page) => ServiceOverview,
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
     }

@@ -72,24 +72,6 @@ const CATALOG_FROM_THE_API: Exception = Exception {
     why: "the new-cluster form's regions and instance types read from the API, 381,259 → 392,665 B; the cloud's features, → 403,213 B",
 };
 
-/// The forms offer what the platform lists (2026-12-05, issue 61): the repository fields the
-/// repositories of the git token or the connected account, the picked one's branches and
-/// folders, and a terraform module's variables added from its files (five new list shapes decoded
-/// and three reads that follow the fields: the service settings group 192,977 → 207,531 B, the
-/// page 754,650 → 769,135 B); then a new database's versions from the environment's database
-/// configuration and a git chart's own values read into a helm service's (→ 778,849 B); then
-/// (2026-12-06) a managed database's form reads its environment's cloud, the types that cloud
-/// manages and the instances it offers, checks the placement rule and offers the instances in
-/// place of cpu and memory (→ 786,434 B in the CI's clean build); then the main module and
-/// loader with the cluster network card's reads (→ 787,148 B); then a new lifecycle job started
-/// from a template of its cloud (the templates' list and one whole decoded, the picker, the
-/// variables it reads made on the job), each event with its own command and a Dockerfile
-/// written with the job (→ 806,719 B).
-const FORMS_FROM_THE_API: Exception = Exception {
-    bytes: 47_000,
-    why: "the repository fields' pickers and the module's variables, 754,650 → 769,135 B; the database configuration and a chart's values, → 778,849 B; a managed database's types and instances, → 786,434 B; the loader with the cluster's network reads, → 787,148 B; a lifecycle job's templates, each event's command and a written Dockerfile, → 806,719 B",
-};
-
 /// A cluster's network card (issue 61, 2026-12-06): its DNS provider chosen with each provider's
 /// fields and rules, and an AWS cluster's routing table: the cluster's page 391,967 → 416,826 B;
 /// then the cluster's features in its record and its facts, → 420,612 B; then the routes
@@ -102,6 +84,17 @@ const FORMS_FROM_THE_API: Exception = Exception {
 const NETWORK_CARD: Exception = Exception {
     bytes: 28_000,
     why: "the cluster's DNS provider and routing table forms, 391,967 → 416,826 B (a group of their own cost every page 1 KB); its features, → 420,612 B; the own-network rule, → 421,436 B; the templates' reads in the loader, → 422,110 B",
+};
+
+/// A service's overview and deployments left the service's frame for a group of their own
+/// (2026-12-06): its other tabs fetch 87 to 99 KB less (logs 627,116 → 540,278 B, monitoring
+/// 744,322 → 651,473, variables 623,614 → 535,517, settings 785,001 → 694,491, advanced 605,033 →
+/// 506,210); these two fetch the frame's file and their own, 549,382 → 569,135 B, as each file
+/// is compressed apart and the loader has one group more (every page 0.2–1.8 KB: alerts 529,100
+/// → 530,893 B).
+const SERVICE_TABS_APART: Exception = Exception {
+    bytes: 17_000,
+    why: "a service's overview and deployments a group apart from its frame, 549,382 → 569,135 B, for 87 to 99 KB less on its other tabs; the loader's group more, alerts 529,100 → 530,893 B",
 };
 
 const fn route(
@@ -280,7 +273,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "service_layout_page", "service_overview_page"],
         555_000,
         SERVICE,
-    ),
+    )
+    .except(SERVICE_TABS_APART),
     route(
         "service deployments",
         &[
@@ -290,11 +284,12 @@ const ROUTES: &[Route] = &[
         ],
         555_000,
         SERVICE,
-    ),
+    )
+    .except(SERVICE_TABS_APART),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        630_000,
+        545_000,
         SERVICE,
     ),
     route(
@@ -304,7 +299,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        750_000,
+        655_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -312,7 +307,8 @@ const ROUTES: &[Route] = &[
         &["shell_page", "alerts_page"],
         530_000,
         ORGANIZATION,
-    ),
+    )
+    .except(SERVICE_TABS_APART),
     route(
         "service variables",
         &[
@@ -320,16 +316,15 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        630_000,
+        540_000,
         SERVICE,
     ),
     route(
         "service settings",
         &["shell_page", "service_layout_page", "service_settings_page"],
-        760_000,
+        700_000,
         SERVICE_HEAVY,
-    )
-    .except(FORMS_FROM_THE_API),
+    ),
     route(
         "service advanced settings",
         &[
@@ -337,7 +332,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        610_000,
+        510_000,
         SERVICE,
     ),
 ];
