@@ -296,8 +296,9 @@ mod new_service_forms {
     }
 }
 
-/// Turning auto-deploy off before an environment's rollback (`StopAutoDeploy`), fetched with the
-/// service pages.
+/// Turning auto-deploy off before an environment's rollback (`StopAutoDeploy`), fetched with a
+/// service's deployments, whose rollback does the same (not with its frame, which writes no
+/// service's settings).
 mod auto_deploy {
     use futures::future::LocalBoxFuture;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
@@ -306,7 +307,7 @@ mod auto_deploy {
 
     use crate::api::{Api, ApiError};
 
-    #[wasm_split(service, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(service_overview, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn stop_where_on(
         api: Api,
         kind: ServiceType,

@@ -1,22 +1,25 @@
 //! What every kind of service shares: listing, reading, status, actions, history, log. Each
 //! kind's routes are its `ServiceType::item_path` and `collection_path`, the server's too.
 
+use std::sync::Arc;
+
 use futures::FutureExt;
+use gloo_net::http::Method;
 use platform_api::paths;
 use platform_api::{
     ActionStatus, Application, CloneServiceRequest, Cloned, Commit, Container, Contributor,
-    Credentials, Database, DatabaseConfiguration, DatabaseVersion, DeployRequest,
+    Credentials, Database, DatabaseConfiguration, DatabaseType, DatabaseVersion, DeployRequest,
     DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource,
     HelmDefaultValuesRequest, HelmRequest, HelmService, HistoryOutcome, IngressDeploymentStatus,
-    InstanceLogLine, Job, JobRequest, Link, List, LogLine, QueuedDeploymentRequest, ServiceKind,
-    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
+    InstanceLogLine, Job, JobRequest, JobType, Link, List, LogLine, Port, QueuedDeploymentRequest,
+    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
     TerraformService,
 };
-use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
+use platform_api::{Applications, Containers, HelmServices, Jobs, TerraformServices};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{Api, ApiError, Named};
+use super::{decode, encode, Api, ApiError, Named};
 use crate::case;
 
 /// A service of any kind, as listed: enough to name it and reach it.
@@ -67,50 +70,6 @@ impl ServiceRecord {
         }
     }
 
-    /// Whether the service deploys on every push of its branch; `None` for the kinds that never
-    /// do (databases).
-    pub fn auto_deploys(&self) -> Option<bool> {
-        match self {
-            ServiceRecord::Application(service) => Applications::auto_deploys(service),
-            ServiceRecord::Container(service) => Containers::auto_deploys(service),
-            ServiceRecord::Database(service) => Databases::auto_deploys(service),
-            ServiceRecord::Job(service) => Jobs::auto_deploys(service),
-            ServiceRecord::Helm(service) => HelmServices::auto_deploys(service),
-            ServiceRecord::Terraform(service) => TerraformServices::auto_deploys(service),
-        }
-    }
-
-    /// The service's ports (none for the kinds without any); the public ones are its addresses.
-    pub fn ports(&self) -> &[platform_api::Port] {
-        match self {
-            ServiceRecord::Application(service) => &service.ports,
-            ServiceRecord::Container(service) => &service.ports,
-            _ => &[],
-        }
-    }
-
-    pub fn id(&self) -> Uuid {
-        match self {
-            ServiceRecord::Application(service) => service.id,
-            ServiceRecord::Container(service) => service.id,
-            ServiceRecord::Database(service) => service.id,
-            ServiceRecord::Job(service) => service.id,
-            ServiceRecord::Helm(service) => service.id,
-            ServiceRecord::Terraform(service) => service.id,
-        }
-    }
-
-    pub fn kind(&self) -> ServiceType {
-        match self {
-            ServiceRecord::Application(_) => ServiceType::Application,
-            ServiceRecord::Container(_) => ServiceType::Container,
-            ServiceRecord::Database(_) => ServiceType::Database,
-            ServiceRecord::Job(_) => ServiceType::Job,
-            ServiceRecord::Helm(_) => ServiceType::Helm,
-            ServiceRecord::Terraform(_) => ServiceType::Terraform,
-        }
-    }
-
     /// The record as the API gives it, to compare with another.
     pub fn to_json(&self) -> serde_json::Value {
         let json = match self {
@@ -137,29 +96,6 @@ impl ServiceRecord {
         match self {
             ServiceRecord::Container(service) => Some(service.tag.clone()),
             _ => None,
-        }
-    }
-
-    /// The chart version a helm service from a repository is configured to install.
-    pub fn chart_version(&self) -> Option<String> {
-        match self {
-            ServiceRecord::Helm(service) => service
-                .source
-                .repository
-                .as_ref()
-                .map(|source| source.chart_version.clone()),
-            _ => None,
-        }
-    }
-
-    pub fn name(&self) -> &str {
-        match self {
-            ServiceRecord::Application(service) => &service.name,
-            ServiceRecord::Container(service) => &service.name,
-            ServiceRecord::Database(service) => &service.name,
-            ServiceRecord::Job(service) => &service.name,
-            ServiceRecord::Helm(service) => &service.name,
-            ServiceRecord::Terraform(service) => &service.name,
         }
     }
 }
@@ -255,44 +191,249 @@ fn unshown_kind(kind: &str) -> ApiError {
     ))
 }
 
-/// A kind whose records the console shows as a `ServiceRecord`.
-pub trait ShownKind: ServiceKind {
-    fn shown(record: Self::Record) -> ServiceRecord;
+/// A service's record as its frame reads it, once for every tab (`Api::service_answer`): the
+/// fields the frame and most tabs read, decoded, and the answer itself, which the tabs that show
+/// or write the whole record decode (`record`). The whole record's decoders (six kinds) are then
+/// in those tabs' code, not in the frame's that every tab of a service fetches (its logs,
+/// variables, monitoring and advanced settings 51 KB brotli lighter).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceAnswer {
+    kind: ServiceType,
+    head: Head,
+    body: Arc<[u8]>,
 }
 
-impl ShownKind for Applications {
-    fn shown(record: Application) -> ServiceRecord {
-        ServiceRecord::Application(record)
+/// What `ServiceAnswer` reads of a record, whichever its kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Head {
+    id: Uuid,
+    name: String,
+    auto_deploy: Option<bool>,
+    git_repository: Option<GitRepository>,
+    image_tag: Option<String>,
+    chart_version: Option<String>,
+    ports: Vec<Port>,
+    job_type: Option<JobType>,
+    database_type: Option<DatabaseType>,
+}
+
+// Each kind's fields of `Head`, where its record keeps them (and no other of its fields: what
+// the answer has more is skipped unread).
+
+#[derive(Deserialize)]
+struct ApplicationHead {
+    id: Uuid,
+    name: String,
+    auto_deploy: bool,
+    git_repository: GitRepository,
+    #[serde(default)]
+    ports: Vec<Port>,
+}
+
+#[derive(Deserialize)]
+struct ContainerHead {
+    id: Uuid,
+    name: String,
+    auto_deploy: bool,
+    tag: String,
+    #[serde(default)]
+    ports: Vec<Port>,
+}
+
+#[derive(Deserialize)]
+struct DatabaseHead {
+    id: Uuid,
+    name: String,
+    #[serde(rename = "type")]
+    database_type: DatabaseType,
+}
+
+#[derive(Deserialize)]
+struct JobHead {
+    id: Uuid,
+    name: String,
+    auto_deploy: bool,
+    job_type: JobType,
+    source: SourceHead,
+}
+
+#[derive(Deserialize)]
+struct HelmHead {
+    id: Uuid,
+    name: String,
+    auto_deploy: bool,
+    source: SourceHead,
+}
+
+#[derive(Deserialize)]
+struct TerraformHead {
+    id: Uuid,
+    name: String,
+    auto_deploy: bool,
+    #[serde(default)]
+    terraform_files_source: Option<SourceHead>,
+}
+
+/// A job's repository (`docker`), a helm service's or a terraform service's (`git`), a helm
+/// service's chart (`repository`).
+#[derive(Deserialize)]
+struct SourceHead {
+    #[serde(default)]
+    docker: Option<RepositoryHead>,
+    #[serde(default)]
+    git: Option<RepositoryHead>,
+    #[serde(default)]
+    repository: Option<ChartHead>,
+}
+
+#[derive(Deserialize)]
+struct RepositoryHead {
+    git_repository: GitRepository,
+}
+
+#[derive(Deserialize)]
+struct ChartHead {
+    chart_version: String,
+}
+
+impl Head {
+    fn read(kind: &ServiceType, body: &[u8]) -> Result<Head, ApiError> {
+        Ok(match kind {
+            ServiceType::Application => {
+                let head: ApplicationHead = decode(body)?;
+                Head {
+                    auto_deploy: Some(head.auto_deploy),
+                    git_repository: Some(head.git_repository),
+                    ports: head.ports,
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Container => {
+                let head: ContainerHead = decode(body)?;
+                Head {
+                    auto_deploy: Some(head.auto_deploy),
+                    image_tag: Some(head.tag),
+                    ports: head.ports,
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Database => {
+                let head: DatabaseHead = decode(body)?;
+                Head {
+                    database_type: Some(head.database_type),
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Job => {
+                let head: JobHead = decode(body)?;
+                Head {
+                    auto_deploy: Some(head.auto_deploy),
+                    job_type: Some(head.job_type),
+                    git_repository: head.source.docker.map(|docker| docker.git_repository),
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Helm => {
+                let head: HelmHead = decode(body)?;
+                Head {
+                    auto_deploy: Some(head.auto_deploy),
+                    git_repository: head.source.git.map(|git| git.git_repository),
+                    chart_version: head.source.repository.map(|chart| chart.chart_version),
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Terraform => {
+                let head: TerraformHead = decode(body)?;
+                let git = head.terraform_files_source.and_then(|source| source.git);
+                Head {
+                    auto_deploy: Some(head.auto_deploy),
+                    git_repository: git.map(|git| git.git_repository),
+                    ..Head::named(head.id, head.name)
+                }
+            }
+            ServiceType::Other(kind) => return Err(unshown_kind(kind)),
+        })
+    }
+
+    fn named(id: Uuid, name: String) -> Head {
+        Head {
+            id,
+            name,
+            ..Head::default()
+        }
     }
 }
 
-impl ShownKind for Containers {
-    fn shown(record: Container) -> ServiceRecord {
-        ServiceRecord::Container(record)
+impl ServiceAnswer {
+    fn read(kind: ServiceType, body: Vec<u8>) -> Result<ServiceAnswer, ApiError> {
+        Ok(ServiceAnswer {
+            head: Head::read(&kind, &body)?,
+            kind,
+            body: body.into(),
+        })
+    }
+
+    /// The whole record, in the shape of its kind.
+    pub fn record(&self) -> Result<ServiceRecord, ApiError> {
+        record_of(self.kind, &self.body)
+    }
+
+    pub fn kind(&self) -> ServiceType {
+        self.kind
+    }
+
+    pub fn id(&self) -> Uuid {
+        self.head.id
+    }
+
+    pub fn name(&self) -> &str {
+        &self.head.name
+    }
+
+    /// As `ServiceRecord::git_repository`.
+    pub fn git_repository(&self) -> Option<&GitRepository> {
+        self.head.git_repository.as_ref()
+    }
+
+    /// As `ServiceRecord::auto_deploys`.
+    pub fn auto_deploys(&self) -> Option<bool> {
+        self.head.auto_deploy
+    }
+
+    /// As `ServiceRecord::image_tag`.
+    pub fn image_tag(&self) -> Option<String> {
+        self.head.image_tag.clone()
+    }
+
+    /// The chart version a helm service from a repository is configured to install.
+    pub fn chart_version(&self) -> Option<String> {
+        self.head.chart_version.clone()
+    }
+
+    pub fn ports(&self) -> &[Port] {
+        &self.head.ports
+    }
+
+    pub fn job_type(&self) -> Option<JobType> {
+        self.head.job_type
+    }
+
+    /// A database's type, where its record names one.
+    pub fn database_type(&self) -> Option<DatabaseType> {
+        self.head.database_type
     }
 }
 
-impl ShownKind for Databases {
-    fn shown(record: Database) -> ServiceRecord {
-        ServiceRecord::Database(record)
-    }
-}
-
-impl ShownKind for Jobs {
-    fn shown(record: Job) -> ServiceRecord {
-        ServiceRecord::Job(record)
-    }
-}
-
-impl ShownKind for HelmServices {
-    fn shown(record: HelmService) -> ServiceRecord {
-        ServiceRecord::Helm(record)
-    }
-}
-
-impl ShownKind for TerraformServices {
-    fn shown(record: TerraformService) -> ServiceRecord {
-        ServiceRecord::Terraform(record)
+/// A service's record of `kind` from its answer.
+fn record_of(kind: ServiceType, body: &[u8]) -> Result<ServiceRecord, ApiError> {
+    match kind {
+        ServiceType::Application => decode(body).map(ServiceRecord::Application),
+        ServiceType::Container => decode(body).map(ServiceRecord::Container),
+        ServiceType::Database => decode(body).map(ServiceRecord::Database),
+        ServiceType::Job => decode(body).map(ServiceRecord::Job),
+        ServiceType::Helm => decode(body).map(ServiceRecord::Helm),
+        ServiceType::Terraform => decode(body).map(ServiceRecord::Terraform),
+        ServiceType::Other(kind) => Err(unshown_kind(kind)),
     }
 }
 
@@ -417,20 +558,25 @@ impl Api {
     }
 
     pub async fn service(&self, kind: ServiceType, id: Uuid) -> Result<ServiceRecord, ApiError> {
-        match kind {
-            ServiceType::Application => self.service_of::<Applications>(id).await,
-            ServiceType::Container => self.service_of::<Containers>(id).await,
-            ServiceType::Database => self.service_of::<Databases>(id).await,
-            ServiceType::Job => self.service_of::<Jobs>(id).await,
-            ServiceType::Helm => self.service_of::<HelmServices>(id).await,
-            ServiceType::Terraform => self.service_of::<TerraformServices>(id).await,
-            ServiceType::Other(kind) => Err(unshown_kind(kind)),
-        }
+        let body = self.service_body(&kind, id).await?;
+        record_of(kind, &body)
     }
 
-    async fn service_of<K: ShownKind>(&self, id: Uuid) -> Result<ServiceRecord, ApiError> {
-        let record: K::Record = self.get(&K::TYPE.item_path(id)).await?;
-        Ok(K::shown(record))
+    /// The service's record as its frame reads it.
+    pub async fn service_answer(
+        &self,
+        kind: ServiceType,
+        id: Uuid,
+    ) -> Result<ServiceAnswer, ApiError> {
+        let body = self.service_body(&kind, id).await?;
+        ServiceAnswer::read(kind, body)
+    }
+
+    async fn service_body(&self, kind: &ServiceType, id: Uuid) -> Result<Vec<u8>, ApiError> {
+        if let ServiceType::Other(kind) = kind {
+            return Err(unshown_kind(kind));
+        }
+        self.send_body(Method::GET, &kind.item_path(id), None).await
     }
 
     /// Creates a service of kind `K` in the environment; the answer names it.
@@ -451,13 +597,16 @@ impl Api {
 
     /// Saves a service's settings: the update of its kind, whole. The answer is the service as
     /// saved.
-    pub async fn update_service<K: ShownKind>(
+    pub async fn update_service<K: ServiceKind>(
         &self,
         id: Uuid,
         request: &K::Request,
-    ) -> Result<ServiceRecord, ApiError> {
-        let saved: K::Record = self.put(&K::TYPE.item_path(id), request).await?;
-        Ok(K::shown(saved))
+    ) -> Result<ServiceAnswer, ApiError> {
+        let body = encode(request)?;
+        let saved = self
+            .send_body(Method::PUT, &K::TYPE.item_path(id), Some(body))
+            .await?;
+        ServiceAnswer::read(K::TYPE, saved)
     }
 
     /// Turns off the service's deployments on every push where they are on, its record read
@@ -467,12 +616,11 @@ impl Api {
         kind: ServiceType,
         id: Uuid,
     ) -> Result<(), ApiError> {
-        match self.service(kind, id).await? {
-            record if record.auto_deploys() == Some(true) => {
-                self.stop_auto_deploy(&record).await.map(drop)
-            }
-            _ => Ok(()),
+        let answer = self.service_answer(kind, id).await?;
+        if answer.auto_deploys() != Some(true) {
+            return Ok(());
         }
+        self.stop_auto_deploy(&answer.record()?).await.map(drop)
     }
 
     /// Turns off the service's deployments on every push, its other settings kept: a rollback
@@ -481,7 +629,7 @@ impl Api {
     pub async fn stop_auto_deploy(
         &self,
         record: &ServiceRecord,
-    ) -> Result<Option<ServiceRecord>, ApiError> {
+    ) -> Result<Option<ServiceAnswer>, ApiError> {
         let saved = match record {
             ServiceRecord::Application(service) => {
                 let mut request = service.to_request();
@@ -725,5 +873,79 @@ impl Api {
     ) -> Result<Vec<InstanceLogLine>, ApiError> {
         let list: List<InstanceLogLine> = self.get(&format!("{}/log", kind.item_path(id))).await?;
         Ok(list.results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    const ID: &str = "0b8f2b5e-8c1e-4d3f-9a55-6f0a2c1d9e77";
+
+    fn head(kind: ServiceType, fields: &str) -> Head {
+        let body = format!(r#"{{"id":"{ID}","name":"front","unread":{{"deep":[1,2]}},{fields}}}"#);
+        Head::read(&kind, body.as_bytes()).unwrap()
+    }
+
+    fn repository(commit: &str) -> String {
+        format!(
+            r#"{{"url":"https://git.example/a.git","branch":"main","deployed_commit_id":"{commit}"}}"#
+        )
+    }
+
+    #[wasm_bindgen_test]
+    fn each_kind_s_head_is_read_where_its_record_keeps_it() {
+        let job = head(
+            ServiceType::Job,
+            &format!(
+                r#""auto_deploy":true,"job_type":"CRON","source":{{"image":null,"docker":{{"git_repository":{},"dockerfile_path":"Dockerfile"}}}}"#,
+                repository("abc")
+            ),
+        );
+        assert_eq!(job.id.to_string(), ID);
+        assert_eq!(job.name, "front");
+        assert_eq!(job.job_type, Some(JobType::Cron));
+        assert_eq!(job.auto_deploy, Some(true));
+        let commit = job.git_repository.and_then(|git| git.deployed_commit_id);
+        assert_eq!(commit.as_deref(), Some("abc"));
+
+        let chart = head(
+            ServiceType::Helm,
+            r#""auto_deploy":false,"source":{"git":null,"repository":{"chart_name":"web","chart_version":"1.2.3"}}"#,
+        );
+        assert_eq!(chart.chart_version.as_deref(), Some("1.2.3"));
+        assert_eq!(chart.git_repository, None);
+        assert_eq!(chart.auto_deploy, Some(false));
+
+        let terraform = head(
+            ServiceType::Terraform,
+            &format!(
+                r#""auto_deploy":true,"terraform_files_source":{{"git":{{"git_repository":{}}}}}"#,
+                repository("def")
+            ),
+        );
+        let commit = terraform
+            .git_repository
+            .and_then(|git| git.deployed_commit_id);
+        assert_eq!(commit.as_deref(), Some("def"));
+
+        let container = head(
+            ServiceType::Container,
+            r#""auto_deploy":false,"tag":"1.27","ports":[]"#,
+        );
+        assert_eq!(container.image_tag.as_deref(), Some("1.27"));
+        assert_eq!(container.git_repository, None);
+
+        let database = head(ServiceType::Database, r#""type":"POSTGRESQL""#);
+        assert_eq!(database.database_type, Some(DatabaseType::Postgresql));
+        assert_eq!(database.auto_deploy, None);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_head_without_its_kinds_fields_is_an_error_that_says_so() {
+        let body = format!(r#"{{"id":"{ID}","name":"front"}}"#);
+        let error = Head::read(&ServiceType::Job, body.as_bytes()).unwrap_err();
+        assert!(error.to_string().contains("auto_deploy"), "{error}");
     }
 }

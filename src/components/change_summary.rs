@@ -12,7 +12,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::api::review::Place;
-use crate::api::service::ServiceRecord;
+use crate::api::service::ServiceAnswer;
 use crate::api::use_api;
 use crate::components::commit_text::CommitText;
 use crate::components::format::counted;
@@ -31,7 +31,7 @@ pub struct Version {
 impl Version {
     /// What a deploy of `record` as configured runs: `commit`, else its branch's latest; its
     /// image tag or chart version.
-    pub fn configured(record: &ServiceRecord, commit: Option<String>) -> Self {
+    pub fn configured(record: &ServiceAnswer, commit: Option<String>) -> Self {
         Version {
             commit,
             tag: record.image_tag(),

@@ -261,7 +261,7 @@ pub fn ServicesReview(place: Place, services: Vec<ServiceWithStatus>) -> impl In
 #[component]
 fn ServiceChanges(place: Place, kind: platform_api::ServiceType, id: Uuid) -> impl IntoView {
     let api = use_api();
-    let record = resource(move || async move { api.service(kind, id).await });
+    let record = resource(move || async move { api.service_answer(kind, id).await });
     loaded(record, 2, move |record| {
         let git = record.git_repository().is_some();
         let to = Version::configured(&record, None);

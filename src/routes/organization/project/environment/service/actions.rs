@@ -9,7 +9,7 @@ use platform_api::{
 };
 
 use super::commit_picker::CommitPicker;
-use super::{AddressedService, ServiceRecord, Target};
+use super::{AddressedService, ServiceAnswer, Target};
 use crate::api::service::ServiceAction;
 use crate::api::{use_api, ApiError};
 use crate::components::change_summary::Version;
@@ -65,7 +65,7 @@ fn cancel_on(service: AddressedService, permitted: Permitted) -> Action<(), ()> 
 
 /// A deploy of the service (at a commit, if given) and a redeploy, each through the review.
 fn deploys(
-    record: LocalResource<Result<ServiceRecord, ApiError>>,
+    record: LocalResource<Result<ServiceAnswer, ApiError>>,
     act: Action<ServiceAction, ()>,
     reviewer: Reviewer,
 ) -> (

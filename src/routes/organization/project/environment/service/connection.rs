@@ -6,7 +6,6 @@ use platform_api::{Credentials, EnvironmentVariable, RolePermission, VariableSco
 use uuid::Uuid;
 
 use super::{no_service, use_addressed_service};
-use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::copy_button::CopyButton;
 use crate::components::loaded::loaded;
@@ -74,10 +73,7 @@ fn RevealPassword(database: Uuid, revealed: RwSignal<Option<Credentials>>) -> im
             }
         }
     });
-    let database_type = move || match service.record.get().and_then(Result::ok) {
-        Some(ServiceRecord::Database(database)) => Some(database.database_type),
-        _ => None,
-    };
+    let database_type = move || service.record.get()?.ok()?.database_type();
     view! {
         {move || match (revealed.get(), database_type()) {
             (Some(credentials), Some(database_type)) => {

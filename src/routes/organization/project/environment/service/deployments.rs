@@ -363,13 +363,17 @@ fn RollBack(
     let execution = entry.identifier.execution_id.clone();
     let run = Action::new_local(move |entry: &DeploymentHistoryEntry| {
         let entry = entry.clone();
-        let record = addressed.record.get_untracked().and_then(Result::ok);
+        let answer = addressed.record.get_untracked().and_then(Result::ok);
         let stop = stop_auto_deploy.get_untracked();
         async move {
-            if let Some(record) =
-                record.filter(|record| stop && record.auto_deploys() == Some(true))
+            if let Some(answer) =
+                answer.filter(|answer| stop && answer.auto_deploys() == Some(true))
             {
-                match api.stop_auto_deploy(&record).await {
+                let stopped = match answer.record() {
+                    Ok(record) => api.stop_auto_deploy(&record).await,
+                    Err(error) => Err(error),
+                };
+                match stopped {
                     Ok(saved) => saved.into_iter().for_each(|saved| addressed.saved(saved)),
                     Err(error) => {
                         toasts.error(format!("Auto-deploy is still on: {error}"));

@@ -34,7 +34,7 @@ use platform_api::{
 use uuid::Uuid;
 
 use crate::api::review::Place;
-use crate::api::service::ServiceRecord;
+use crate::api::service::ServiceAnswer;
 use crate::api::{use_api, Api, ApiError};
 use crate::components::deploy_review::Reviewed;
 use crate::paths::{self, ServiceTab};
@@ -69,7 +69,9 @@ pub struct AddressedService {
     pub id: Memo<Option<Uuid>>,
     /// Counts the changes of the address's service (`address`).
     changes: RwSignal<u32>,
-    pub record: LocalResource<Result<ServiceRecord, ApiError>>,
+    /// Its record as the frame reads it (`ServiceAnswer`): a tab that shows the whole record
+    /// decodes it.
+    pub record: LocalResource<Result<ServiceAnswer, ApiError>>,
     pub status: LocalResource<Result<Status, ApiError>>,
     /// Where the service is reached, read again with its record (a save may change its ports).
     pub links: LocalResource<Result<Vec<Link>, ApiError>>,
@@ -167,7 +169,7 @@ impl AddressedService {
 
     /// After a save, the service as the answer gives it, and its status as a change leaves it
     /// (`DeploymentStatus::after_change`): nothing read again.
-    pub fn saved(&self, record: ServiceRecord) {
+    pub fn saved(&self, record: ServiceAnswer) {
         if let Some(names) = self.names {
             names.renamed(record.id(), record.name().to_string());
         }
@@ -219,7 +221,7 @@ fn address_service() -> AddressedService {
         let id = address();
         async move {
             let target = kinds.of(id).await?;
-            api.service(target.kind, target.id).await
+            api.service_answer(target.kind, target.id).await
         }
     });
     let status = resource(move || {

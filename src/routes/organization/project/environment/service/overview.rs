@@ -67,7 +67,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
             <section class="card" aria-labelledby="settings-title">
                 <h2 id="settings-title">"Settings"</h2>
-                {loaded(record, 6, |record| view! { <Facts record/> })}
+                {loaded(record, 6, |answer| answer.record().map(|record| view! { <Facts record/> }))}
             </section>
         </div>
         {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <OverviewCards kind id/> })}

@@ -6,12 +6,14 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{Applications, Containers, Databases, HelmServices, Jobs, TerraformServices};
+use platform_api::{
+    Applications, Containers, Databases, HelmServices, Jobs, ServiceKind, TerraformServices,
+};
 
 use super::clone::CloneService;
 use super::restrictions::ServiceRestrictions;
 use super::{use_addressed_service, AddressedService};
-use crate::api::service::{ServiceRecord, ShownKind};
+use crate::api::service::{ServiceAnswer, ServiceRecord};
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::Form;
@@ -41,7 +43,7 @@ pub fn ServiceSettings() -> impl IntoView {
         <section class="card" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
             <p class="muted">"Saved settings take effect at the service's next deployment."</p>
-            {loaded(addressed.record, 6, move |record| match record {
+            {loaded(addressed.record, 6, move |answer| answer.record().map(|record| match record {
                 ServiceRecord::Application(application) => view! {
                     <ApplicationForm org=org.get_untracked().unwrap_or_default() initial=application.to_request()
                         form={save_form::<Applications>(application.id, saved)}
@@ -72,7 +74,7 @@ pub fn ServiceSettings() -> impl IntoView {
                         form={save_form::<TerraformServices>(terraform.id, saved)}
                         submit_label="Save" purpose="Terraform settings"/>
                 }.into_any(),
-            })}
+            }))}
         </section>
         <ServiceRestrictions service=addressed/>
         <CloneService service=addressed/>
@@ -81,9 +83,9 @@ pub fn ServiceSettings() -> impl IntoView {
 }
 
 /// The save of a service's update, with the toast it brings; the page shows the answer.
-fn save_form<K: ShownKind<Request: Clone>>(
+fn save_form<K: ServiceKind<Request: Clone>>(
     id: uuid::Uuid,
-    on_saved: Callback<ServiceRecord>,
+    on_saved: Callback<ServiceAnswer>,
 ) -> Form<K::Request> {
     let api = use_api();
     Form::new(

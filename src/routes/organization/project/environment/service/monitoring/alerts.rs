@@ -14,7 +14,6 @@ use uuid::Uuid;
 
 use super::super::use_addressed_service;
 use super::Watched;
-use crate::api::service::ServiceRecord;
 use crate::api::use_api;
 use crate::components::form::Form;
 use crate::components::form_field::{CheckboxGroup, EnumSelect, TextField};
@@ -44,10 +43,7 @@ pub fn ServiceAlerts(watched: Watched) -> impl IntoView {
     }
     let api = use_api();
     let addressed = use_addressed_service();
-    let job_type = move || match addressed.record.get() {
-        Some(Ok(ServiceRecord::Job(job))) => Some(job.job_type),
-        _ => None,
-    };
+    let job_type = move || addressed.record.get()?.ok()?.job_type();
     let target_type = move || AlertTargetType::of_service(watched.target.kind, job_type());
     let (org, service) = (watched.organization, watched.target.id);
     let rules = resource(move || async move {
