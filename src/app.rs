@@ -214,11 +214,15 @@ lazy_pages! {
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
         CloudCredentialsRoute(cloud_credentials_page) => CloudCredentialsPage,
     }
-    // An environment's frame and the tabs a person opens most: its services and deployments.
+    // An environment's frame and the tab a person opens most: its services.
     environment {
         EnvironmentLayoutPage(environment_layout_page) => EnvironmentLayout
             reading environment_page_reads,
         EnvironmentServicesPage(environment_services_page) => EnvironmentServices,
+    }
+    // An environment's deployments: a group of their own, so that its other tabs do not fetch
+    // the history and its rollback.
+    environment_deployments {
         EnvironmentDeploymentsPage(environment_deployments_page) => EnvironmentDeploymentsTab,
     }
     // An environment's settings: fetched when first opened, so that the services tab does not
