@@ -218,13 +218,16 @@ struct Head {
 }
 
 // Each kind's fields of `Head`, where its record keeps them (and no other of its fields: what
-// the answer has more is skipped unread).
+// the answer has more is skipped unread), each required or defaulted as the kind's record
+// (platform_api) has it.
 
 #[derive(Deserialize)]
 struct ApplicationHead {
     id: Uuid,
     name: String,
+    #[serde(default)]
     auto_deploy: bool,
+    #[serde(default)]
     git_repository: GitRepository,
     #[serde(default)]
     ports: Vec<Port>,
@@ -234,6 +237,7 @@ struct ApplicationHead {
 struct ContainerHead {
     id: Uuid,
     name: String,
+    #[serde(default)]
     auto_deploy: bool,
     tag: String,
     #[serde(default)]
@@ -252,6 +256,7 @@ struct DatabaseHead {
 struct JobHead {
     id: Uuid,
     name: String,
+    #[serde(default)]
     auto_deploy: bool,
     job_type: JobType,
     source: SourceHead,
@@ -946,6 +951,6 @@ mod tests {
     fn a_head_without_its_kinds_fields_is_an_error_that_says_so() {
         let body = format!(r#"{{"id":"{ID}","name":"front"}}"#);
         let error = Head::read(&ServiceType::Job, body.as_bytes()).unwrap_err();
-        assert!(error.to_string().contains("auto_deploy"), "{error}");
+        assert!(error.to_string().contains("job_type"), "{error}");
     }
 }
