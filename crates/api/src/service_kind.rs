@@ -1,6 +1,6 @@
 //! What a service kind is to the console and the server alike: its type (and through it where its
 //! services live, `ServiceType::item_path`), the request that creates or replaces one, the record
-//! the platform answers with, and whether one deploys on its own.
+//! the platform answers with.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -18,10 +18,6 @@ pub trait ServiceKind: Send + Sync + 'static {
     const TYPE: ServiceType;
     type Request: Serialize + DeserializeOwned + Send + Sync + 'static;
     type Record: Serialize + DeserializeOwned + GitSource + Send + Sync + 'static;
-
-    /// Whether the service deploys on its own (a push to its branch, a new image tag); `None`
-    /// for the kinds that never do.
-    fn auto_deploys(record: &Self::Record) -> Option<bool>;
 }
 
 pub struct Applications;
@@ -30,10 +26,6 @@ impl ServiceKind for Applications {
     const TYPE: ServiceType = ServiceType::Application;
     type Request = ApplicationRequest;
     type Record = Application;
-
-    fn auto_deploys(record: &Application) -> Option<bool> {
-        Some(record.auto_deploy)
-    }
 }
 
 pub struct Containers;
@@ -42,10 +34,6 @@ impl ServiceKind for Containers {
     const TYPE: ServiceType = ServiceType::Container;
     type Request = ContainerRequest;
     type Record = Container;
-
-    fn auto_deploys(record: &Container) -> Option<bool> {
-        Some(record.auto_deploy)
-    }
 }
 
 pub struct Databases;
@@ -54,10 +42,6 @@ impl ServiceKind for Databases {
     const TYPE: ServiceType = ServiceType::Database;
     type Request = DatabaseRequest;
     type Record = Database;
-
-    fn auto_deploys(_: &Database) -> Option<bool> {
-        None
-    }
 }
 
 pub struct Jobs;
@@ -66,10 +50,6 @@ impl ServiceKind for Jobs {
     const TYPE: ServiceType = ServiceType::Job;
     type Request = JobRequest;
     type Record = Job;
-
-    fn auto_deploys(record: &Job) -> Option<bool> {
-        Some(record.auto_deploy)
-    }
 }
 
 pub struct HelmServices;
@@ -78,10 +58,6 @@ impl ServiceKind for HelmServices {
     const TYPE: ServiceType = ServiceType::Helm;
     type Request = HelmRequest;
     type Record = HelmService;
-
-    fn auto_deploys(record: &HelmService) -> Option<bool> {
-        Some(record.auto_deploy)
-    }
 }
 
 pub struct TerraformServices;
@@ -90,10 +66,6 @@ impl ServiceKind for TerraformServices {
     const TYPE: ServiceType = ServiceType::Terraform;
     type Request = TerraformRequest;
     type Record = TerraformService;
-
-    fn auto_deploys(record: &TerraformService) -> Option<bool> {
-        Some(record.auto_deploy)
-    }
 }
 
 #[cfg(test)]
