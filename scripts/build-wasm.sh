@@ -53,7 +53,7 @@ fi
 # One file per group of pages rather than a module per combination of groups
 # (crates/bundle-split, as scripts/split-groups.sh says).
 source scripts/split-groups.sh
-cargo run --quiet --release -p bundle-split -- "$work/console" "$every_signed_in_page" "${frames[@]}"
+cargo run --quiet --release -p bundle-split -- "$work/console" "$every_signed_in_page" "$on_demand" "${frames[@]}"
 
 # The script that starts the console, a file of its own rather than inline in index.html: the
 # server's Content-Security-Policy allows scripts of its own origin only. It finds the wasm beside

@@ -4,4 +4,8 @@
 # deploy review and the overview's cards opened there) are the groups named after them, which
 # leave what they share with the frame to the frame's file.
 every_signed_in_page=shell
+# The groups no page is made of, fetched when opened: the command palette, the deploy review, the
+# overview's cards and embed mode's bridge. The code every other group needs is in the shell's
+# file, fetched once, rather than a copy in each group's.
+on_demand=palette,review,overview_cards,embed
 frames=(service:service_overview,logs,monitoring,service_settings,advanced,variables,review,overview_cards environment:environment_settings,environment_deployments)

@@ -12,4 +12,4 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 wasm-split-cli "$wasm" "$work" --target web --out-name console >/dev/null
 source scripts/split-groups.sh
-cargo run --quiet --release -p wasm-size -- "$work" "$every_signed_in_page" "${frames[@]}"
+cargo run --quiet --release -p wasm-size -- "$work" "$every_signed_in_page" "$on_demand" "${frames[@]}"

@@ -154,6 +154,11 @@ pub struct Beside {
 /// Which file holds each module: each group's file holds its own module and its chunks, but
 /// those the file of the group every page loads (`always`) holds and those it shares with its
 /// parent (`parents`: group → parent), which are in the parent's file and in its `beside` file.
+/// The `always` group's file also holds the chunks that every group of pages needs (every group
+/// but those fetched `on_demand`: a dialog's, embed mode's), and no other file does: a page
+/// fetches them once, with the file it fetches anyway, rather than each group's file holding a
+/// copy. A group fetched on demand that needs one reads it from there too (a dialog opens on a
+/// signed-in page, whose shell is fetched).
 pub struct Packing {
     pub packs: Vec<Pack>,
     /// The groups with a parent.
@@ -164,12 +169,14 @@ impl Loader {
     pub fn pack(
         &self,
         always: &str,
+        on_demand: &[String],
         parents: &BTreeMap<String, String>,
     ) -> Result<Packing, String> {
         let group_names: Vec<&str> = self.groups.iter().map(|g| g.name.as_str()).collect();
         for name in parents
             .keys()
             .chain(parents.values())
+            .chain(on_demand)
             .chain([&always.to_string()])
         {
             if !group_names.contains(&name.as_str()) {
@@ -182,16 +189,31 @@ impl Loader {
             .map(|chunk| (chunk.file.as_str(), chunk.groups.as_slice()))
             .collect();
         let serves = |chunk: &str, group: &str| groups_of[chunk].iter().any(|g| g == group);
+        let pages: Vec<&Group> = self
+            .groups
+            .iter()
+            .filter(|group| group.name != always && !on_demand.contains(&group.name))
+            .collect();
+        let every_page_needs =
+            |chunk: &String| pages.iter().all(|group| group.chunks.contains(chunk));
+        let in_always_file = |chunk: &String| serves(chunk, always) || every_page_needs(chunk);
         let mut packs = Vec::new();
         let mut beside = BTreeMap::new();
         for group in &self.groups {
             let name = group.name.as_str();
             let own = own_module(name);
-            let taken: Vec<&String> = group
-                .chunks
-                .iter()
-                .filter(|chunk| name == always || !serves(chunk, always))
-                .collect();
+            let taken: Vec<&String> = if name == always {
+                let everywhere = self.chunks.iter().map(|chunk| &chunk.file);
+                let extra = everywhere
+                    .filter(|chunk| every_page_needs(chunk) && !group.chunks.contains(chunk));
+                group.chunks.iter().chain(extra).collect()
+            } else {
+                group
+                    .chunks
+                    .iter()
+                    .filter(|chunk| !in_always_file(chunk))
+                    .collect()
+            };
             let parent = parents.get(name);
             let (with_parent, alone): (Vec<&String>, Vec<&String>) = taken
                 .into_iter()
@@ -234,7 +256,102 @@ pub fn parents_of(nesting: &[String]) -> Result<BTreeMap<String, String>, String
     Ok(parents)
 }
 
+/// Groups named in a comma-separated list (none in an empty one).
+pub fn groups_of(list: &str) -> Vec<String> {
+    list.split(',')
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// A group's file: `split_service.bin`.
 pub fn file_of(group: &str) -> String {
     format!("split_{group}.bin")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|name| name.to_string()).collect()
+    }
+
+    fn group(name: &str, chunks: &[&str]) -> Group {
+        Group {
+            name: name.into(),
+            chunks: names(chunks),
+        }
+    }
+
+    fn modules_of<'a>(packing: &'a Packing, file: &str) -> &'a [String] {
+        let pack = packing.packs.iter().find(|pack| pack.file == file);
+        &pack.unwrap_or_else(|| panic!("no file {file}")).modules
+    }
+
+    /// `everywhere.wasm` is needed by both groups of pages but not by the palette (a dialog);
+    /// `two.wasm` by the two pages and the palette; `one.wasm` by one page alone.
+    fn loader() -> Loader {
+        let chunk = |file: &str, groups: &[&str]| Chunk {
+            file: file.into(),
+            groups: names(groups),
+        };
+        Loader {
+            chunks: vec![
+                chunk("everywhere.wasm", &["fleet", "cluster"]),
+                chunk("two.wasm", &["fleet", "cluster", "palette"]),
+                chunk("one.wasm", &["fleet"]),
+            ],
+            groups: vec![
+                group("shell", &[]),
+                group("fleet", &["everywhere.wasm", "two.wasm", "one.wasm"]),
+                group("cluster", &["everywhere.wasm", "two.wasm"]),
+                group("palette", &["two.wasm"]),
+            ],
+        }
+    }
+
+    #[test]
+    fn what_every_group_of_pages_needs_is_in_the_shell_file_alone() {
+        let packing = loader()
+            .pack("shell", &names(&["palette"]), &BTreeMap::new())
+            .unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm", "everywhere.wasm", "two.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_fleet.bin"),
+            names(&["split_fleet.wasm", "one.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_cluster.bin"),
+            names(&["split_cluster.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_palette.bin"),
+            names(&["split_palette.wasm"])
+        );
+    }
+
+    #[test]
+    fn a_dialog_counted_as_a_page_keeps_shared_code_in_the_groups_files() {
+        // Without the palette named as fetched on demand, `everywhere.wasm` is not needed by
+        // every group and stays in each page's file.
+        let packing = loader().pack("shell", &[], &BTreeMap::new()).unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm", "two.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_cluster.bin"),
+            names(&["split_cluster.wasm", "everywhere.wasm"])
+        );
+    }
+
+    #[test]
+    fn an_unknown_group_is_refused() {
+        let refused = loader().pack("shell", &names(&["dialog"]), &BTreeMap::new());
+        assert_eq!(refused.err(), Some("no group named dialog".to_string()));
+    }
 }

@@ -14,23 +14,29 @@
 //! opened without its parent (`Beside`): the service settings page fetched the service
 //! variables' code twice.
 //!
-//! `bundle-split DIR ALWAYS [PARENT:CHILD,CHILD…]…`: DIR holds `__wasm_split.js` and the
-//! modules; ALWAYS is the group every signed-in page loads; each PARENT's pages frame its
-//! CHILDren's.
+//! `bundle-split DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…`: DIR holds `__wasm_split.js` and
+//! the modules; ALWAYS is the group every signed-in page loads; ON_DEMAND, comma-separated, the
+//! groups no page is made of (dialogs, embed mode), fetched when opened; each PARENT's pages
+//! frame its CHILDren's.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bundle_split::{file_of, own_module, parents_of, Loader, GROUP_START};
+use bundle_split::{file_of, groups_of, own_module, parents_of, Loader, GROUP_START};
 
-fn bundle(dir: &Path, always: &str, parents: &BTreeMap<String, String>) -> Result<(), String> {
+fn bundle(
+    dir: &Path,
+    always: &str,
+    on_demand: &[String],
+    parents: &BTreeMap<String, String>,
+) -> Result<(), String> {
     let read = |file: &str| fs::read(dir.join(file)).map_err(|e| format!("{file}: {e}"));
     let js = String::from_utf8(read("__wasm_split.js")?).map_err(|e| e.to_string())?;
     let loader = Loader::parse(&js)?;
     let helpers = loader.helpers(&js)?;
-    let packing = loader.pack(always, parents)?;
+    let packing = loader.pack(always, on_demand, parents)?;
     // A number per module: the chunks in `chunk_order`, then each group's own. A group's chunks
     // and a file's modules are then runs of numbers (`3-40,42`), which the loader carries as such.
     let modules: Vec<String> = chunk_order(&loader)?
@@ -246,8 +252,8 @@ function __group([own, beside, parent], module, chunks) {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [dir, always, nesting @ ..] = args.as_slice() else {
-        eprintln!("usage: bundle-split DIR ALWAYS [PARENT:CHILD,CHILD…]…");
+    let [dir, always, on_demand, nesting @ ..] = args.as_slice() else {
+        eprintln!("usage: bundle-split DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…");
         return ExitCode::from(2);
     };
     let parents = match parents_of(nesting) {
@@ -257,7 +263,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match bundle(Path::new(dir), always, &parents) {
+    match bundle(Path::new(dir), always, &groups_of(on_demand), &parents) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("bundle-split: {error}");

@@ -125,7 +125,7 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 220_000, SIGN_IN),
+    route("/sign-in", &[], 215_000, SIGN_IN),
     route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION).except(OVERVIEW_GROUP),
     route(
         "organization overview",
@@ -207,7 +207,7 @@ const ROUTES: &[Route] = &[
     route(
         "general settings",
         &["shell_page", "general_settings_page"],
-        315_000,
+        310_000,
         ORGANIZATION,
     ),
     route(
@@ -268,7 +268,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        545_000,
+        530_000,
         ENVIRONMENT,
     ),
     route(
@@ -312,7 +312,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        605_000,
+        600_000,
         SERVICE_HEAVY,
     ),
     route(

@@ -4,7 +4,7 @@
 //! (scripts/wasm-size.sh), so its figures are code bytes before optimization and compression:
 //! they say where the bytes are, the budget test (crates/e2e/tests/budgets.rs) how many ship.
 //!
-//! `wasm-size DIR ALWAYS [PARENT:CHILD,CHILD…]…`, the arguments of bundle-split; `WASM_SIZE_TOP`
+//! `wasm-size DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…`, the arguments of bundle-split; `WASM_SIZE_TOP`
 //! sets how many functions and crates are listed per file (10).
 
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::process::ExitCode;
 
-use bundle_split::{parents_of, Loader, Pack};
+use bundle_split::{groups_of, parents_of, Loader, Pack};
 use wasmparser::{KnownCustom, Name, Parser, Payload, TypeRef};
 
 /// A function's demangled name (without its hash) and the bytes of its body.
@@ -98,9 +98,15 @@ fn largest<K: Ord + Clone>(
     sorted
 }
 
-fn report(dir: &Path, always: &str, nesting: &[String], top: usize) -> Result<(), String> {
+fn report(
+    dir: &Path,
+    always: &str,
+    on_demand: &[String],
+    nesting: &[String],
+    top: usize,
+) -> Result<(), String> {
     let js = fs::read_to_string(dir.join("__wasm_split.js")).map_err(|e| e.to_string())?;
-    let packing = Loader::parse(&js)?.pack(always, &parents_of(nesting)?)?;
+    let packing = Loader::parse(&js)?.pack(always, on_demand, &parents_of(nesting)?)?;
     let main = Pack {
         file: "console.wasm (main)".into(),
         modules: vec!["console.wasm".into()],
@@ -196,15 +202,15 @@ fn shorten(name: &str) -> String {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [dir, always, nesting @ ..] = args.as_slice() else {
-        eprintln!("usage: wasm-size DIR ALWAYS [PARENT:CHILD,CHILD…]…");
+    let [dir, always, on_demand, nesting @ ..] = args.as_slice() else {
+        eprintln!("usage: wasm-size DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…");
         return ExitCode::from(2);
     };
     let top = std::env::var("WASM_SIZE_TOP")
         .ok()
         .and_then(|top| top.parse().ok())
         .unwrap_or(10);
-    match report(Path::new(dir), always, nesting, top) {
+    match report(Path::new(dir), always, &groups_of(on_demand), nesting, top) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("wasm-size: {error}");
