@@ -68,9 +68,8 @@ use crate::state::prefetch::PreloadEveryPage;
 /// Each page is a route whose code is fetched the first time it is shown: the build cuts every
 /// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
 /// first visit loads the app and the pages of one group. Pages are grouped as people move
-/// between them, and in few groups: the code several groups share becomes a module per
-/// combination of groups, each one more file to fetch and instantiate (a group per page made
-/// hundreds). Sign-in, every new visitor's first page and a small one, is in the main module.
+/// between them, and in few groups: each group makes the loader every page fetches larger (a
+/// group per page made hundreds of modules); code every group needs is in the shell's file. Sign-in, every new visitor's first page and a small one, is in the main module.
 /// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`. A page may name
 /// what it reads first (`reading f`): `f` runs as the router matches the address, to ask for it
 /// while the page's code is on its way (`Api::prefetch`).
@@ -170,12 +169,15 @@ lazy_pages! {
     shell {
         ShellPage(shell_page) => Shell,
     }
-    // The pages a person lands on after signing in and passes through on the way to an
-    // environment: a group of their own, not the shell's, whose file every page fetches (they
-    // were 128 KB of its 188).
+    // The pages a person lands on after signing in: a group of their own, not the shell's,
+    // whose file every page fetches (they were 128 KB of its 188).
     overview {
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
+    }
+    // A project's environments, deployment rules and stages: apart from the organization's
+    // overview, which fetched them all (412 → 338 KB).
+    project {
         ProjectOverviewPage(project_overview_page) => ProjectOverview,
     }
     // Every service of the organization with its status: a group of its own, so that the
@@ -183,8 +185,12 @@ lazy_pages! {
     fleet {
         FleetPage(fleet_page) => Fleet,
     }
+    // The clusters' list and its new-cluster form.
     organization {
         ClustersPage(clusters_page) => Clusters,
+    }
+    // The audit log's search: apart from the clusters, each fetched the other's code.
+    audit_log {
         AuditLogPage(audit_log_page) => AuditLog,
     }
     // One cluster: its status, lock, last run, access and cloud account; a group of its own,
@@ -192,16 +198,23 @@ lazy_pages! {
     cluster {
         ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
     }
-    // The organization's settings, each a list of one kind of record with its form.
-    settings {
+    // The organization's settings, each a list of one kind of record with its form, by pairs
+    // that share their code: each pair's pages fetch no other setting's.
+    notifications {
         WebhooksPage(webhooks_page) => Webhooks,
+        AlertReceiversPage(alert_receivers_page) => AlertReceivers,
+    }
+    tokens {
         ApiTokensPage(api_tokens_page) => ApiTokens,
+        GitTokensPage(git_tokens_page) => GitTokens,
+    }
+    registries {
         ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
         HelmRepositoriesPage(helm_repositories_page) => HelmRepositories,
-        GitTokensPage(git_tokens_page) => GitTokens,
+    }
+    members_labels {
         MembersPage(members_page) => Members,
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
-        AlertReceiversPage(alert_receivers_page) => AlertReceivers,
     }
     // The organization's name and description: a group of its own, so that the other settings
     // pages do not fetch its form.

@@ -50,28 +50,6 @@ impl Route {
     }
 }
 
-/// The pages a person lands on left the shell for a group of their own (2026-12-05): every other
-/// page fetches 80 to 100 KB less (the shell 188 → 60 KB); these fetch that group beside the
-/// shell, 11,770 B more than before (408,953 → 420,723), with the ceilings' spare above that.
-/// Then the cluster record the overview reads took its machines (instance type and node counts,
-/// issue 61): 424,464 → 425,399 B; then its features (a static IP, the network's range):
-/// 426,414 → 429,464 B.
-const OVERVIEW_GROUP: Exception = Exception {
-    bytes: 20_000,
-    why: "the overview pages' own group, 408,953 → 420,723 B, for 80 to 100 KB less on every other page; the clusters' machines, → 425,399 B; their features, → 429,464 B",
-};
-
-/// The new-cluster form reads its regions from the API (`GET /aws/region` and the like) rather
-/// than a table compiled in, so that it offers the production platform's list (2026-12-05): the
-/// clusters' list and the audit log, which share their group, 381,259 → 385,450 B; then the
-/// region's instance types and the node counts (issue 61), 386,226 → 392,665 B; then the
-/// cloud's features read from the API and offered (a checkbox or a field each), 393,497 →
-/// 403,213 B.
-const CATALOG_FROM_THE_API: Exception = Exception {
-    bytes: 19_000,
-    why: "the new-cluster form's regions and instance types read from the API, 381,259 → 392,665 B; the cloud's features, → 403,213 B",
-};
-
 /// A cluster's network card (issue 61, 2026-12-06): its DNS provider chosen with each provider's
 /// fields and rules, and an AWS cluster's routing table: the cluster's page 391,967 → 416,826 B;
 /// then the cluster's features in its record and its facts, → 420,612 B; then the routes
@@ -126,21 +104,19 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 215_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 410_000, ORGANIZATION).except(OVERVIEW_GROUP),
+    route("/", &["shell_page", "home_page"], 345_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        410_000,
+        345_000,
         ORGANIZATION,
-    )
-    .except(OVERVIEW_GROUP),
+    ),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        410_000,
+        400_000,
         ORGANIZATION,
-    )
-    .except(OVERVIEW_GROUP),
+    ),
     route(
         "fleet",
         &["shell_page", "fleet_page"],
@@ -150,10 +126,9 @@ const ROUTES: &[Route] = &[
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        385_000,
+        360_000,
         ORGANIZATION,
-    )
-    .except(CATALOG_FROM_THE_API),
+    ),
     route(
         "cluster",
         &["shell_page", "cluster_overview_page"],
@@ -170,38 +145,37 @@ const ROUTES: &[Route] = &[
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        385_000,
+        350_000,
         ORGANIZATION,
-    )
-    .except(CATALOG_FROM_THE_API),
+    ),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        480_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        480_000,
+        365_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        480_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        480_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        480_000,
+        365_000,
         ORGANIZATION,
     ),
     route(
@@ -213,19 +187,19 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        480_000,
+        375_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        480_000,
+        375_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        480_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
