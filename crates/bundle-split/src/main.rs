@@ -37,9 +37,11 @@ fn bundle(
     let loader = Loader::parse(&js)?;
     let helpers = loader.helpers(&js)?;
     let packing = loader.pack(always, on_demand, parents)?;
-    // A number per module: the chunks in `chunk_order`, then each group's own. A group's chunks
-    // and a file's modules are then runs of numbers (`3-40,42`), which the loader carries as such.
-    let modules: Vec<String> = chunk_order(&loader)?
+    // A number per module: the chunks in `chunk_order`, then each group's own. A file's modules
+    // are then runs of numbers (`3-40,42`), which the loader carries as such.
+    let chunks = chunk_order(&loader)?;
+    let chunk_count = chunks.len();
+    let modules: Vec<String> = chunks
         .into_iter()
         .chain(loader.groups.iter().map(|group| own_module(&group.name)))
         .collect();
@@ -56,6 +58,13 @@ fn bundle(
         names.sort_by_key(|name| number[name.as_str()]);
         names
     };
+    let always_file = file_of(always);
+    let in_always_file = &packing
+        .packs
+        .iter()
+        .find(|pack| pack.file == always_file)
+        .ok_or(format!("no file for {always}"))?
+        .modules;
 
     // Each file's modules in order, and each module's length: where a module is in a file is
     // the lengths of those before it, so the loader carries a length per module and a short
@@ -87,6 +96,8 @@ fn bundle(
     rewritten.push_str(&helpers);
     let lengths_js: Vec<String> = lengths.iter().map(usize::to_string).collect();
     rewritten.push_str(&format!("const __lengths = [{}];\n", lengths_js.join(",")));
+    rewritten.push_str(&format!("const __chunkCount = {chunk_count};\n"));
+    rewritten.push_str(&format!("const __always = \"{always_file}\";\n"));
     rewritten.push_str(&format!("{PACKS_START}{}}};\n", packs_js.join(",")));
     rewritten.push_str(LOADING);
     rewritten.push_str(&format!(
@@ -104,11 +115,17 @@ fn bundle(
             ),
             None => format!("\"{}\"", file_of(&group.name)),
         };
+        // Its chunks are those of its files, and of the shell's when it needs one of them.
+        let needs_always_file = group.name != always
+            && group
+                .chunks
+                .iter()
+                .any(|chunk| in_always_file.contains(chunk));
         rewritten.push_str(&format!(
-            "{GROUP_START}{} = __group([{files}], {}, \"{}\");\n",
+            "{GROUP_START}{} = __group([{files}], {}, {});\n",
             group.name,
             number[own_module(&group.name).as_str()],
-            runs_of(&mut sorted(&group.chunks).iter())
+            u8::from(needs_always_file)
         ));
     }
     fs::write(dir.join("__wasm_split.js"), rewritten).map_err(|e| e.to_string())?;
@@ -193,9 +210,14 @@ const PACKS_START: &str = "const __packs = {";
 /// The loader's way to the files and the modules: each file fetched once (again after a
 /// failure), a module read from the first of its files already asked for, else from its first;
 /// a group's loader asks for its own file before its modules, and for its `beside` file when
-/// its parent's is not asked for. A chunk is loaded once whichever group asks for it, as
-/// wasm-split's loader does with a constant per chunk. `fetchGroup` asks for a group's file
-/// before the main module has started (`start.js`, written by scripts/build-wasm.sh).
+/// its parent's is not asked for. A group loads every chunk of its own file and of its `beside`
+/// file, and of the shell's file when it needs one of those (`always`): the packing put each
+/// chunk it needs in one of them, so the loader carries no list of chunks per group (1.8 KB of
+/// brotli less on every page). A chunk is loaded once whichever group asks for it, as
+/// wasm-split's loader does with a constant per chunk; chunks import only the main module's
+/// memory and table, so one loaded before a group needs it is no harm. `fetchGroup` asks for a
+/// group's file before the main module has started (`start.js`, written by
+/// scripts/build-wasm.sh).
 const LOADING: &str = r#"function __runs(runs) {
     return runs === "" ? [] : runs.split(",").flatMap((run) => {
         const [first, last = first] = run.split("-").map(Number);
@@ -240,8 +262,12 @@ const __chunks = [];
 function __chunk(module) {
     return __chunks[module] ??= makeLoad(__instantiate(module), []);
 }
-function __group([own, beside, parent], module, chunks) {
-    const load = makeLoad(__instantiate(module), __runs(chunks).map(__chunk));
+function __chunksIn(file) {
+    return __runs(__packs[file]).filter((module) => module < __chunkCount);
+}
+function __group([own, beside, parent], module, always) {
+    const files = [own, beside, always ? __always : undefined].filter((f) => f !== undefined);
+    const load = makeLoad(__instantiate(module), files.flatMap(__chunksIn).map(__chunk));
     return wrapAsyncCb(() => {
         __file(own).catch(() => {});
         if (beside !== undefined && !__files.has(parent)) __file(beside).catch(() => {});

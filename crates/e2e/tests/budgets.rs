@@ -461,11 +461,12 @@ impl Build {
 }
 
 /// The split's loader as crates/bundle-split writes it: each group's loader
-/// (`__group(["split_service.bin"], 860, "3-40,42")`) asks for its own file (and, within another
-/// group's pages, for its `beside` file when its parent's is not asked for), then its chunks (by
-/// module number, as runs), then its own module (`860`); each module is read from the first of
-/// its files already asked for, else from its first, the files holding it as listed in
-/// `const __packs = {"split_x.bin":"860,3-5",…};`.
+/// (`__group(["split_service.bin"], 860, 1)`) asks for its own file (and, within another
+/// group's pages, for its `beside` file when its parent's is not asked for), then the chunks of
+/// those files and, when it says so (`1`), of the shell's (`const __always = "split_shell.bin";`)
+/// — modules numbered under `const __chunkCount = 850;` — then its own module (`860`); each
+/// module is read from the first of its files already asked for, else from its first, the files
+/// holding it as listed in `const __packs = {"split_x.bin":"860,3-5",…};`.
 struct Loader {
     /// A group's files (its own, then, within another group's pages, its `beside` file and its
     /// parent's) and its modules, in the order its loader asks for them, its own last.
@@ -486,44 +487,63 @@ fn runs(runs: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The value of the loader's `const NAME = value;`.
+fn constant<'a>(js: &'a str, name: &str) -> &'a str {
+    let start = format!("const {name} = ");
+    js.lines()
+        .find_map(|line| line.strip_prefix(start.as_str())?.strip_suffix(';'))
+        .unwrap_or_else(|| panic!("no {name} in the loader"))
+}
+
 impl Loader {
     fn parse(js: &str) -> Self {
         // `{"split_x.bin":"3,12",…}`, in the loader's order (the first file of a module is the
         // one read when none of its files has been asked for).
-        let packs = js
-            .lines()
-            .find_map(|line| line.strip_prefix("const __packs = {"))
-            .and_then(|packs| packs.strip_suffix("\"};"))
+        let packs = constant(js, "__packs")
+            .strip_prefix('{')
+            .and_then(|packs| packs.strip_suffix("\"}"))
             .expect("the loader's table of files");
         let mut places: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        let mut modules_of: BTreeMap<String, Vec<u64>> = BTreeMap::new();
         for pack in packs.split("\",") {
             let (file, modules) = pack.split_once(":\"").expect("a file and its modules");
+            let file = file.trim_matches('"').to_string();
             for module in runs(modules) {
-                places
-                    .entry(module)
-                    .or_default()
-                    .push(file.trim_matches('"').to_string());
+                places.entry(module).or_default().push(file.clone());
             }
+            modules_of.insert(file, runs(modules));
         }
+        let chunk_count: u64 = constant(js, "__chunkCount").parse().expect("a count");
+        let always = constant(js, "__always").trim_matches('"');
+        let chunks_in = |file: &str| -> Vec<u64> {
+            modules_of[file]
+                .iter()
+                .copied()
+                .filter(|module| *module < chunk_count)
+                .collect()
+        };
         let mut groups = BTreeMap::new();
         for line in js.lines() {
             let Some(group) = line.strip_prefix("export const __wasm_split_load_") else {
                 continue;
             };
-            // `shell = __group(["split_shell.bin"], 860, "3-40,42");`, or with
+            // `shell = __group(["split_shell.bin"], 860, 0);`, or with
             // `["split_x.bin", "split_x_without_y.bin", "split_y.bin"]` for a group within
             // another's pages.
             let (name, call) = group.split_once(" = __group([").expect("a group's loader");
             let (files, rest) = call.split_once("], ").expect("the group's files");
-            let claimed = files
+            let claimed: Vec<String> = files
                 .split(", ")
                 .map(|file| file.trim_matches('"').to_string())
                 .collect();
-            let (own, chunks) = rest
-                .strip_suffix("\");")
-                .and_then(|rest| rest.split_once(", \""))
-                .expect("the group's module and chunks");
-            let mut modules = runs(chunks);
+            let (own, needs_always) = rest
+                .strip_suffix(");")
+                .and_then(|rest| rest.split_once(", "))
+                .expect("the group's module and whether it needs the shell's file");
+            let mut modules: Vec<u64> = claimed.iter().take(2).flat_map(|f| chunks_in(f)).collect();
+            if needs_always == "1" {
+                modules.extend(chunks_in(always));
+            }
             modules.push(own.parse().expect("the group's module"));
             groups.insert(name.to_string(), (claimed, modules));
         }
