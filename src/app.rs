@@ -261,10 +261,12 @@ lazy_pages! {
         EnvironmentVariablesPage(environment_variables_page) => EnvironmentVariables,
         ServiceVariablesPage(service_variables_page) => ServiceVariables,
     }
-    // How services are doing: their charts and the organization's alert rules, with the chart
-    // and query code no other page needs.
+    // How a service is doing: its charts, with the chart and query code no other page needs.
     monitoring {
         ServiceMonitoringPage(service_monitoring_page) => ServiceMonitoring,
+    }
+    // The organization's alert rules: apart from a service's charts, which they fetched.
+    alerts {
         AlertsPage(alerts_page) => Alerts,
     }
     // A service's logs: its deployments' and its instances' lines, searched, paged and followed.
@@ -275,10 +277,13 @@ lazy_pages! {
     service_settings {
         ServiceSettingsPage(service_settings_page) => ServiceSettings,
     }
-    // The advanced settings of services and clusters: few visits, and a catalogue of every
-    // setting that no other page needs.
+    // A service's advanced settings: few visits, and a catalogue of every setting that no other
+    // page needs.
     advanced {
         ServiceAdvancedSettingsPage(service_advanced_settings_page) => ServiceAdvancedSettings,
+    }
+    // A cluster's: apart from a service's, each page fetched the other's catalogue.
+    cluster_advanced {
         ClusterAdvancedSettingsPage(cluster_advanced_settings_page) => ClusterAdvancedSettings,
     }
 }

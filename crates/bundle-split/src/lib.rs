@@ -154,10 +154,10 @@ pub struct Beside {
 /// Which file holds each module: each group's file holds its own module and its chunks, but
 /// those the file of the group every page loads (`always`) holds and those it shares with its
 /// parent (`parents`: group → parent), which are in the parent's file and in its `beside` file.
-/// The `always` group's file also holds the chunks that every group of pages needs (every group
-/// but those fetched `on_demand`: a dialog's, embed mode's), and no other file does: a page
-/// fetches them once, with the file it fetches anyway, rather than each group's file holding a
-/// copy. A group fetched on demand that needs one reads it from there too (a dialog opens on a
+/// The `always` group's file also holds the chunks that every group of pages needs, or its
+/// parent does (every group but those fetched `on_demand`: a dialog's, embed mode's), and no
+/// other file does: a page fetches them once, with the file it fetches anyway, rather than each
+/// group's file holding a copy. A group fetched on demand that needs one reads it from there too (a dialog opens on a
 /// signed-in page, whose shell is fetched).
 pub struct Packing {
     pub packs: Vec<Pack>,
@@ -194,8 +194,20 @@ impl Loader {
             .iter()
             .filter(|group| group.name != always && !on_demand.contains(&group.name))
             .collect();
-        let every_page_needs =
-            |chunk: &String| pages.iter().all(|group| group.chunks.contains(chunk));
+        let needs = |name: &str, chunk: &String| {
+            self.groups
+                .iter()
+                .any(|group| group.name == name && group.chunks.contains(chunk))
+        };
+        // A group shown within its parent's pages is fetched with its parent, whose code counts.
+        let every_page_needs = |chunk: &String| {
+            pages.iter().all(|group| {
+                group.chunks.contains(chunk)
+                    || parents
+                        .get(&group.name)
+                        .is_some_and(|parent| needs(parent, chunk))
+            })
+        };
         let in_always_file = |chunk: &String| serves(chunk, always) || every_page_needs(chunk);
         let mut packs = Vec::new();
         let mut beside = BTreeMap::new();
@@ -346,6 +358,41 @@ mod tests {
         assert_eq!(
             modules_of(&packing, "split_cluster.bin"),
             names(&["split_cluster.wasm", "everywhere.wasm"])
+        );
+    }
+
+    #[test]
+    fn a_tab_counts_its_frames_code() {
+        // `frame.wasm` is needed by the fleet and by the service's frame, not by its logs tab,
+        // which is shown within the frame: every page (the fleet, the logs in their frame)
+        // fetches it.
+        let loader = Loader {
+            chunks: vec![Chunk {
+                file: "frame.wasm".into(),
+                groups: names(&["fleet", "service"]),
+            }],
+            groups: vec![
+                group("shell", &[]),
+                group("fleet", &["frame.wasm"]),
+                group("service", &["frame.wasm"]),
+                group("logs", &[]),
+            ],
+        };
+        let parents = BTreeMap::from([("logs".to_string(), "service".to_string())]);
+        let packing = loader.pack("shell", &[], &parents).unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm", "frame.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_service.bin"),
+            names(&["split_service.wasm"])
+        );
+        // Without the frame, the logs' pages would not need it: it stays in the groups' files.
+        let packing = loader.pack("shell", &[], &BTreeMap::new()).unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm"])
         );
     }
 

@@ -104,11 +104,11 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 215_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 345_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 340_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
@@ -139,13 +139,13 @@ const ROUTES: &[Route] = &[
     route(
         "cluster advanced settings",
         &["shell_page", "cluster_advanced_settings_page"],
-        370_000,
+        365_000,
         ORGANIZATION,
     ),
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        350_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
@@ -187,13 +187,13 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        375_000,
+        370_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        375_000,
+        370_000,
         ORGANIZATION,
     ),
     route(
@@ -286,13 +286,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        600_000,
+        595_000,
         SERVICE_HEAVY,
     ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        530_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
@@ -318,7 +318,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        455_000,
+        445_000,
         SERVICE,
     ),
 ];
