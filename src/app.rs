@@ -221,10 +221,13 @@ lazy_pages! {
     general_settings {
         GeneralSettingsPage(general_settings_page) => GeneralSettings,
     }
-    // Credentials for clouds and on-premise infrastructure: a group of their own, so that the
-    // other settings pages do not fetch the kinds' tables and the key encoding.
+    // Credentials for on-premise infrastructure and for clouds, a group each: the other
+    // settings pages do not fetch the kinds' tables and the key encoding, nor each the other's
+    // forms.
     credentials {
         OnPremiseCredentialsRoute(on_premise_credentials_page) => OnPremiseCredentialsPage,
+    }
+    cloud_credentials {
         CloudCredentialsRoute(cloud_credentials_page) => CloudCredentialsPage,
     }
     // An environment's frame and the tab a person opens most: its services.
@@ -247,10 +250,12 @@ lazy_pages! {
     service {
         ServiceLayoutPage(service_layout_page) => ServiceLayout,
     }
-    // A service's overview and deployments: a group of their own, so that its other tabs do not
-    // fetch them.
+    // A service's overview, and its deployments: a group each, so that its other tabs do not
+    // fetch them, nor each the other.
     service_overview {
         ServiceOverviewPage(service_overview_page) => ServiceOverview,
+    }
+    service_deployments {
         ServiceDeploymentsPage(service_deployments_page) => ServiceDeployments,
     }
     // The variables of an environment and of a service (one editor, its import and bulk forms):
@@ -329,7 +334,7 @@ mod auto_deploy {
 
     use crate::api::{Api, ApiError};
 
-    #[wasm_split(service_overview, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(service_deployments, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn stop_where_on(
         api: Api,
         kind: ServiceType,

@@ -64,19 +64,6 @@ const NETWORK_CARD: Exception = Exception {
     why: "the cluster's DNS provider and routing table forms, 391,967 → 416,826 B (a group of their own cost every page 1 KB); its features, → 420,612 B; the own-network rule, → 421,436 B; the templates' reads in the loader, → 422,110 B",
 };
 
-/// A service's overview and deployments left the service's frame for a group of their own
-/// (2026-12-06): its other tabs fetch 87 to 99 KB less (logs 627,116 → 540,278 B, monitoring
-/// 744,322 → 651,473, variables 623,614 → 535,517, settings 785,001 → 694,491, advanced 605,033 →
-/// 506,210); these two fetch the frame's file and their own, 549,382 → 569,135 B, as each file
-/// is compressed apart and the loader has one group more. Then the frame read its service's
-/// record for the few fields it shows (`ServiceAnswer`), and these two decode the whole record
-/// besides (the other tabs 43 to 46 KB less): → 570,949 B; then the loader with the
-/// environment's deployments' group (`ENVIRONMENT_DEPLOYMENTS_APART`), → 571,930 B.
-const SERVICE_TABS_APART: Exception = Exception {
-    bytes: 19_000,
-    why: "a service's overview and deployments a group apart from its frame, 549,382 → 569,135 B, for 87 to 99 KB less on its other tabs; the frame's head of the record beside the whole record, → 570,949 B; the environment's deployments' group in the loader, → 571,930 B",
-};
-
 /// An environment's deployments left its frame for a group of their own (2026-12-06): its
 /// services, variables and settings fetch 18 to 23 KB less (services 443,395 → 420,680 B,
 /// variables 561,237 → 538,507, settings 543,849 → 525,942); the deployments fetch the frame's
@@ -205,13 +192,13 @@ const ROUTES: &[Route] = &[
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        360_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
@@ -258,10 +245,9 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        555_000,
+        535_000,
         SERVICE,
-    )
-    .except(SERVICE_TABS_APART),
+    ),
     route(
         "service deployments",
         &[
@@ -269,10 +255,9 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        555_000,
+        510_000,
         SERVICE,
-    )
-    .except(SERVICE_TABS_APART),
+    ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],

@@ -228,7 +228,7 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
     let roll_back = format!("tr[data-execution='{earlier}'] .table__actions button");
     // What turns auto-deploy off is fetched with a service's deployments' code when first asked
     // for: when that code cannot be fetched, the person is told, and nothing is rolled back.
-    browser.block_urls(&["*split_service_overview*"]).await?;
+    browser.block_urls(&["*split_service_deployments*"]).await?;
     browser.click(&roll_back).await?;
     browser
         .wait_for_text("dialog.confirm[open]", "Roll back to this deployment?")
