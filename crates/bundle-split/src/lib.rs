@@ -157,8 +157,8 @@ pub struct Beside {
 /// The `always` group's file also holds the chunks that every group of pages needs, or its
 /// parent does (every group but those fetched `on_demand`: a dialog's, embed mode's), and no
 /// other file does: a page fetches them once, with the file it fetches anyway, rather than each
-/// group's file holding a copy. A group fetched on demand that needs one reads it from there too (a dialog opens on a
-/// signed-in page, whose shell is fetched).
+/// group's file holding a copy. A group fetched on demand that needs one reads it from there
+/// too (a dialog opens on a signed-in page, whose shell is fetched).
 pub struct Packing {
     pub packs: Vec<Pack>,
     /// The groups with a parent.

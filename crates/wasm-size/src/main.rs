@@ -4,8 +4,8 @@
 //! (scripts/wasm-size.sh), so its figures are code bytes before optimization and compression:
 //! they say where the bytes are, the budget test (crates/e2e/tests/budgets.rs) how many ship.
 //!
-//! `wasm-size DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…`, the arguments of bundle-split; `WASM_SIZE_TOP`
-//! sets how many functions and crates are listed per file (10).
+//! `wasm-size DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…`, the arguments of bundle-split;
+//! `WASM_SIZE_TOP` sets how many functions and crates are listed per file (10).
 
 use std::collections::BTreeMap;
 use std::fs;
