@@ -323,23 +323,27 @@ mod new_service_forms {
     }
 }
 
-/// Turning auto-deploy off before an environment's rollback (`StopAutoDeploy`), fetched with a
-/// service's deployments, whose rollback does the same (not with its frame, which writes no
-/// service's settings).
+/// Turning auto-deploy off before a rollback (`StopAutoDeploy`), fetched with the review, which
+/// already reads every kind's record and which a service's rollback shows when its dialog opens:
+/// neither the deployments' pages nor the service's frame fetch every kind's decoder and
+/// request for it.
 mod auto_deploy {
     use futures::future::LocalBoxFuture;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
     use platform_api::ServiceType;
     use uuid::Uuid;
 
+    use crate::api::service::ServiceAnswer;
     use crate::api::{Api, ApiError};
 
-    #[wasm_split(service_deployments, wasm_split_path = ::leptos::wasm_split, fallible)]
+    type Stopping = LocalBoxFuture<'static, Result<Option<ServiceAnswer>, ApiError>>;
+
+    #[wasm_split(review, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn stop_where_on(
         api: Api,
         kind: ServiceType,
         id: Uuid,
-    ) -> Result<LocalBoxFuture<'static, Result<(), ApiError>>, SplitLoaderError> {
+    ) -> Result<Stopping, SplitLoaderError> {
         Ok(Box::pin(async move {
             api.stop_auto_deploy_where_on(kind, id).await
         }))

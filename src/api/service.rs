@@ -615,24 +615,23 @@ impl Api {
         ServiceAnswer::read(K::TYPE, saved)
     }
 
-    /// Turns off the service's deployments on every push where they are on, its record read
-    /// first (an environment's rollback, which knows its services by id).
+    /// Turns off the service's deployments on every push where they are on, its other settings
+    /// kept: a rollback that the next push would undo otherwise. Its record is read first, as it
+    /// is then (the update is whole). The answer is the service as saved, none where nothing was
+    /// saved (it was off, or a database, which is not deployed on push).
     pub async fn stop_auto_deploy_where_on(
         &self,
         kind: ServiceType,
         id: Uuid,
-    ) -> Result<(), ApiError> {
+    ) -> Result<Option<ServiceAnswer>, ApiError> {
         let answer = self.service_answer(kind, id).await?;
         if answer.auto_deploys() != Some(true) {
-            return Ok(());
+            return Ok(None);
         }
-        self.stop_auto_deploy(&answer.record()?).await.map(drop)
+        self.stop_auto_deploy(&answer.record()?).await
     }
 
-    /// Turns off the service's deployments on every push, its other settings kept: a rollback
-    /// that the next push would undo otherwise. The answer is the service as saved (none for a
-    /// database, which is not deployed on push).
-    pub async fn stop_auto_deploy(
+    async fn stop_auto_deploy(
         &self,
         record: &ServiceRecord,
     ) -> Result<Option<ServiceAnswer>, ApiError> {

@@ -255,7 +255,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        510_000,
+        450_000,
         SERVICE,
     ),
     route(

@@ -226,9 +226,9 @@ async fn an_environment_is_rolled_back_to_an_earlier_deployment_from_its_page() 
         .await?;
     assert!(listed.contains(&front[..7]), "{listed}");
     let roll_back = format!("tr[data-execution='{earlier}'] .table__actions button");
-    // What turns auto-deploy off is fetched with a service's deployments' code when first asked
-    // for: when that code cannot be fetched, the person is told, and nothing is rolled back.
-    browser.block_urls(&["*split_service_deployments*"]).await?;
+    // What turns auto-deploy off is fetched with the review's code when first asked for: when
+    // that code cannot be fetched, the person is told, and nothing is rolled back.
+    browser.block_urls(&["*split_review*"]).await?;
     browser.click(&roll_back).await?;
     browser
         .wait_for_text("dialog.confirm[open]", "Roll back to this deployment?")

@@ -12,6 +12,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
+use crate::api::service::ServiceAnswer;
 use crate::api::{use_api, Api, ApiError};
 use crate::components::built_when_open::{BuiltWhenOpen, KeptOpen};
 use crate::components::confirm_button::ConfirmButton;
@@ -27,15 +28,17 @@ use crate::state::toasts::use_toasts;
 
 use super::layout::use_environment_page;
 
-/// Turns auto-deploy off on a service where it is on, before a rollback. It reads and writes
-/// the service's whole record, and every kind's record is the service pages' code (their
-/// settings): it is fetched with theirs the first time a rollback asks, through this context
-/// (`app.rs`, where the split point is: the unit tests link every page without the split step).
+/// Turns auto-deploy off on a service where it is on, before a rollback (an environment's or a
+/// service's). It reads and writes the service's whole record, every kind's decoder and request:
+/// no part of the deployments' pages, it is fetched when a rollback first asks, through this
+/// context (`app.rs`, where the split point is: the unit tests link every page without the
+/// split step).
 #[derive(Clone, Copy)]
 pub struct StopAutoDeploy(pub StopWhereOn);
 
-/// The error says what was not done.
-pub type StopWhereOn = fn(Api, ServiceType, Uuid) -> LocalBoxFuture<'static, Result<(), String>>;
+/// The answer is the service as saved, if it was; the error says what was not done.
+pub type StopWhereOn =
+    fn(Api, ServiceType, Uuid) -> LocalBoxFuture<'static, Result<Option<ServiceAnswer>, String>>;
 
 /// Deployments shown: the latest, as a person looks back.
 const SHOWN: u32 = 10;

@@ -27,6 +27,7 @@ use crate::components::loaded::loaded;
 use crate::components::pager::{use_page, PagerNav};
 use crate::components::relative_time::RelativeTime;
 use crate::components::status_badge::StatusBadge;
+use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
 use crate::state::role::Permitted;
@@ -356,6 +357,7 @@ fn RollBack(
             .unwrap_or(false)
     };
     let stop_auto_deploy = RwSignal::new(true);
+    let StopAutoDeploy(stop_where_on) = expect_context();
     let what = entry
         .details
         .what()
@@ -363,17 +365,10 @@ fn RollBack(
     let execution = entry.identifier.execution_id.clone();
     let run = Action::new_local(move |entry: &DeploymentHistoryEntry| {
         let entry = entry.clone();
-        let answer = addressed.record.get_untracked().and_then(Result::ok);
-        let stop = stop_auto_deploy.get_untracked();
+        let stop = stop_auto_deploy.get_untracked() && untrack(auto_deploys);
         async move {
-            if let Some(answer) =
-                answer.filter(|answer| stop && answer.auto_deploys() == Some(true))
-            {
-                let stopped = match answer.record() {
-                    Ok(record) => api.stop_auto_deploy(&record).await,
-                    Err(error) => Err(error),
-                };
-                match stopped {
+            if stop {
+                match stop_where_on(api, kind, id).await {
                     Ok(saved) => saved.into_iter().for_each(|saved| addressed.saved(saved)),
                     Err(error) => {
                         toasts.error(format!("Auto-deploy is still on: {error}"));
