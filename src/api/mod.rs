@@ -34,6 +34,7 @@ pub mod rate_limit;
 pub mod registry;
 pub mod review;
 pub mod service;
+pub mod service_facts;
 pub mod service_kinds;
 pub mod session;
 mod shared_reads;

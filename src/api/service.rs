@@ -19,6 +19,7 @@ use platform_api::{Applications, Containers, HelmServices, Jobs, TerraformServic
 use serde::Deserialize;
 use uuid::Uuid;
 
+use super::service_facts::ServiceFacts;
 use super::{decode, encode, Api, ApiError, Named};
 use crate::case;
 
@@ -381,6 +382,20 @@ impl ServiceAnswer {
     /// The whole record, in the shape of its kind.
     pub fn record(&self) -> Result<ServiceRecord, ApiError> {
         record_of(self.kind, &self.body)
+    }
+
+    /// What the overview shows beside the frame's fields, in the shape of its kind.
+    pub fn facts(&self) -> Result<ServiceFacts, ApiError> {
+        let body = &self.body;
+        match self.kind {
+            ServiceType::Application => decode(body).map(ServiceFacts::Application),
+            ServiceType::Container => decode(body).map(ServiceFacts::Container),
+            ServiceType::Database => decode(body).map(ServiceFacts::Database),
+            ServiceType::Job => decode(body).map(ServiceFacts::Job),
+            ServiceType::Helm => decode(body).map(ServiceFacts::Helm),
+            ServiceType::Terraform => decode(body).map(ServiceFacts::Terraform),
+            ServiceType::Other(kind) => Err(unshown_kind(kind)),
+        }
     }
 
     pub fn kind(&self) -> ServiceType {

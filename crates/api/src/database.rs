@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use crate::cloud::CloudProvider;
 use crate::common::Reference;
+use crate::defaults;
 use crate::error::FieldError;
 use crate::rules::{self, Violations};
 use crate::service_type::ServiceType;
@@ -213,20 +214,20 @@ pub struct Database {
     pub database_type: DatabaseType,
     pub version: String,
     pub mode: DatabaseMode,
-    #[serde(default = "private")]
+    #[serde(default = "defaults::database_accessibility")]
     pub accessibility: DatabaseAccessibility,
     /// The instance a managed database runs on, where its cloud lists them
     /// (`managed_database`): its cpu and memory are the instance's.
     #[serde(default)]
     pub instance_type: Option<String>,
     /// milli-CPU
-    #[serde(default = "default_cpu")]
+    #[serde(default = "defaults::database_cpu")]
     pub cpu: i64,
     /// MiB
-    #[serde(default = "default_memory")]
+    #[serde(default = "defaults::database_memory")]
     pub memory: i64,
     /// GiB
-    #[serde(default = "default_storage")]
+    #[serde(default = "defaults::database_storage")]
     pub storage: i64,
 }
 
@@ -242,31 +243,18 @@ pub struct DatabaseRequest {
     pub database_type: DatabaseType,
     pub version: String,
     pub mode: DatabaseMode,
-    #[serde(default = "private")]
+    #[serde(default = "defaults::database_accessibility")]
     pub accessibility: DatabaseAccessibility,
     /// Managed databases only, on a cloud that lists instances; `cpu` and `memory` are then
     /// the instance's.
     #[serde(default)]
     pub instance_type: Option<String>,
-    #[serde(default = "default_cpu")]
+    #[serde(default = "defaults::database_cpu")]
     pub cpu: i64,
-    #[serde(default = "default_memory")]
+    #[serde(default = "defaults::database_memory")]
     pub memory: i64,
-    #[serde(default = "default_storage")]
+    #[serde(default = "defaults::database_storage")]
     pub storage: i64,
-}
-
-fn private() -> DatabaseAccessibility {
-    DatabaseAccessibility::Private
-}
-fn default_cpu() -> i64 {
-    250
-}
-fn default_memory() -> i64 {
-    256
-}
-fn default_storage() -> i64 {
-    10
 }
 
 impl Database {

@@ -1,5 +1,7 @@
 //! Defaults of a service created without them, as the production platform uses.
 
+use crate::DatabaseAccessibility;
+
 pub const BUILD_MODE: &str = "DOCKER";
 
 pub fn build_mode() -> String {
@@ -16,4 +18,23 @@ pub fn instances() -> i64 {
 }
 pub fn protocol() -> String {
     "HTTP".to_string()
+}
+/// Seconds a helm service's deployment may take.
+pub fn helm_timeout() -> i64 {
+    600
+}
+pub fn database_accessibility() -> DatabaseAccessibility {
+    DatabaseAccessibility::Private
+}
+/// milli-CPU
+pub fn database_cpu() -> i64 {
+    250
+}
+/// MiB
+pub fn database_memory() -> i64 {
+    256
+}
+/// GiB
+pub fn database_storage() -> i64 {
+    10
 }

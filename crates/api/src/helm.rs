@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::common::Reference;
+use crate::defaults;
 use crate::error::FieldError;
 use crate::git_repository::{GitRepository, GitRepositoryRequest};
 use crate::groups::KeyValue;
@@ -190,7 +191,7 @@ pub struct HelmService {
     pub arguments: Vec<String>,
     pub allow_cluster_wide_resources: bool,
     pub values_override: HelmValuesOverride,
-    #[serde(default = "default_timeout")]
+    #[serde(default = "defaults::helm_timeout")]
     pub timeout_sec: i64,
     pub auto_deploy: bool,
     /// Whether preview environments get this service (the production document requires it).
@@ -213,17 +214,13 @@ pub struct HelmRequest {
     pub allow_cluster_wide_resources: bool,
     #[serde(default)]
     pub values_override: HelmValuesOverride,
-    #[serde(default = "default_timeout")]
+    #[serde(default = "defaults::helm_timeout")]
     pub timeout_sec: i64,
     #[serde(default)]
     pub auto_deploy: bool,
     /// The production document allows `null`: no previews.
     #[serde(default)]
     pub auto_preview: Option<bool>,
-}
-
-fn default_timeout() -> i64 {
-    600
 }
 
 impl HelmService {

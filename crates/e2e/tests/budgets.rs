@@ -245,7 +245,7 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        535_000,
+        500_000,
         SERVICE,
     ),
     route(

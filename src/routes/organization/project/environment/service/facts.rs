@@ -1,12 +1,15 @@
-//! A service's settings as facts, in the terms of its kind.
+//! A service's settings as facts, in the terms of its kind: the frame's fields of its record
+//! (`ServiceAnswer`) and the few more its kind shows (`ServiceFacts`).
 
 use leptos::prelude::*;
-use platform_api::{
-    Application, Container, Database, GitRepository, HelmService, Job, Port, TerraformService,
-    WireEnum,
-};
+use platform_api::{GitRepository, Port, WireEnum};
 
-use crate::api::service::ServiceRecord;
+use crate::api::service::ServiceAnswer;
+use crate::api::service_facts::{
+    ApplicationFacts, ContainerFacts, DatabaseFacts, HelmFacts, JobFacts, ServiceFacts,
+    TerraformFacts,
+};
+use crate::api::ApiError;
 use crate::components::copy_button::CopyButton;
 use crate::components::format;
 
@@ -33,18 +36,18 @@ fn code(label: &'static str, value: impl Into<String>) -> Fact {
     }
 }
 
-#[component]
-pub fn Facts(record: ServiceRecord) -> impl IntoView {
-    let (id, facts) = match &record {
-        ServiceRecord::Application(service) => (service.id, application(service)),
-        ServiceRecord::Container(service) => (service.id, container(service)),
-        ServiceRecord::Database(service) => (service.id, database(service)),
-        ServiceRecord::Job(service) => (service.id, job(service)),
-        ServiceRecord::Helm(service) => (service.id, helm(service)),
-        ServiceRecord::Terraform(service) => (service.id, terraform(service)),
+/// The facts of the service the frame read, or why they cannot be read.
+pub fn facts_of(answer: &ServiceAnswer) -> Result<AnyView, ApiError> {
+    let facts = match answer.facts()? {
+        ServiceFacts::Application(facts) => application(answer, &facts),
+        ServiceFacts::Container(facts) => container(answer, &facts),
+        ServiceFacts::Database(facts) => database(answer, &facts),
+        ServiceFacts::Job(facts) => job(answer, &facts),
+        ServiceFacts::Helm(facts) => helm(answer, &facts),
+        ServiceFacts::Terraform(facts) => terraform(answer, &facts),
     };
-    let id = id.to_string();
-    view! {
+    let id = answer.id().to_string();
+    Ok(view! {
         <dl class="facts">
             <dt>"Id"</dt>
             <dd class="mono">{id.clone()} " " <CopyButton text=id label="Copy the service id"/></dd>
@@ -57,6 +60,7 @@ pub fn Facts(record: ServiceRecord) -> impl IntoView {
                 .collect_view()}
         </dl>
     }
+    .into_any())
 }
 
 fn git(repository: &GitRepository) -> [Fact; 3] {
@@ -109,115 +113,134 @@ fn ports(ports: &[Port]) -> Fact {
     )
 }
 
-fn application(service: &Application) -> Vec<Fact> {
-    let mut facts: Vec<Fact> = git(&service.git_repository).into();
-    facts.extend([
+/// The repository's facts, where the service is built from one.
+fn git_of(answer: &ServiceAnswer) -> Vec<Fact> {
+    answer
+        .git_repository()
+        .map(git)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn application(answer: &ServiceAnswer, facts: &ApplicationFacts) -> Vec<Fact> {
+    let mut shown = git_of(answer);
+    shown.extend([
         text(
             "Build",
             format!(
                 "{} · {}",
-                service.build_mode,
-                service.dockerfile_path.clone().unwrap_or_default()
+                facts.build_mode,
+                facts.dockerfile_path.clone().unwrap_or_default()
             ),
         ),
-        resources(service.cpu, service.memory),
-        instances(service.min_running_instances, service.max_running_instances),
-        ports(&service.ports),
+        resources(facts.cpu, facts.memory),
+        instances(facts.min_running_instances, facts.max_running_instances),
+        ports(answer.ports()),
     ]);
-    facts
+    shown
 }
 
-fn container(service: &Container) -> Vec<Fact> {
+fn container(answer: &ServiceAnswer, facts: &ContainerFacts) -> Vec<Fact> {
     vec![
-        code("Image", format!("{}:{}", service.image_name, service.tag)),
-        resources(service.cpu, service.memory),
-        instances(service.min_running_instances, service.max_running_instances),
-        ports(&service.ports),
+        code(
+            "Image",
+            format!(
+                "{}:{}",
+                facts.image_name,
+                answer.image_tag().unwrap_or_default()
+            ),
+        ),
+        resources(facts.cpu, facts.memory),
+        instances(facts.min_running_instances, facts.max_running_instances),
+        ports(answer.ports()),
     ]
 }
 
-fn database(service: &Database) -> Vec<Fact> {
+fn database(answer: &ServiceAnswer, facts: &DatabaseFacts) -> Vec<Fact> {
+    let engine = answer
+        .database_type()
+        .map(|kind| kind.label())
+        .unwrap_or_default();
     vec![
-        text(
-            "Engine",
-            format!("{} {}", service.database_type.label(), service.version),
-        ),
-        text("Runs", service.mode.label()),
-        text("Reachable from", service.accessibility.label()),
+        text("Engine", format!("{engine} {}", facts.version)),
+        text("Runs", facts.mode.label()),
+        text("Reachable from", facts.accessibility.label()),
         text(
             "Resources",
             format!(
                 "{} · {} · {} GiB of storage",
-                format::cpu(service.cpu),
-                format::memory(service.memory),
-                service.storage
+                format::cpu(facts.cpu),
+                format::memory(facts.memory),
+                facts.storage
             ),
         ),
     ]
 }
 
-fn job(service: &Job) -> Vec<Fact> {
-    let when = match &service.schedule.cronjob {
+fn job(answer: &ServiceAnswer, facts: &JobFacts) -> Vec<Fact> {
+    let when = match &facts.schedule.cronjob {
         Some(cron) => code(
             "Schedule",
             format!("{} ({})", cron.scheduled_at, cron.timezone),
         ),
-        None => text("Runs on", service.schedule.events().join(", ")),
+        None => text("Runs on", facts.schedule.events().join(", ")),
     };
-    let mut facts = vec![text("Type", service.job_type.to_string()), when];
-    match (&service.source.docker, &service.source.image) {
+    let job_type = answer
+        .job_type()
+        .map(|job_type| job_type.to_string())
+        .unwrap_or_default();
+    let mut shown = vec![text("Type", job_type), when];
+    match (&facts.source.docker, &facts.source.image) {
         (Some(docker), _) => {
-            facts.extend(git(&docker.git_repository));
-            facts.push(match (&docker.dockerfile_raw, &docker.dockerfile_path) {
+            shown.extend(git_of(answer));
+            shown.push(match (&docker.dockerfile_raw, &docker.dockerfile_path) {
                 (Some(_), _) => text("Dockerfile", "written with the job".to_string()),
                 (None, path) => code("Dockerfile", path.clone().unwrap_or_default()),
             });
         }
         (None, Some(image)) => {
-            facts.push(code("Image", format!("{}:{}", image.image_name, image.tag)))
+            shown.push(code("Image", format!("{}:{}", image.image_name, image.tag)))
         }
         (None, None) => {}
     }
-    facts.push(resources(service.cpu, service.memory));
-    facts
+    shown.push(resources(facts.cpu, facts.memory));
+    shown
 }
 
-fn helm(service: &HelmService) -> Vec<Fact> {
-    let mut facts = Vec::new();
-    match (&service.source.git, &service.source.repository) {
-        (Some(git_source), _) => {
-            facts.extend(git(&git_source.git_repository));
-            let directory = git_source.git_repository.root_path.as_deref();
-            facts.push(code("Chart", directory.unwrap_or("/").to_string()));
+fn helm(answer: &ServiceAnswer, facts: &HelmFacts) -> Vec<Fact> {
+    let mut shown = Vec::new();
+    match (answer.git_repository(), &facts.source.repository) {
+        (Some(repository), _) => {
+            shown.extend(git(repository));
+            let directory = repository.root_path.as_deref();
+            shown.push(code("Chart", directory.unwrap_or("/").to_string()));
         }
-        (None, Some(source)) => facts.push(code(
+        (None, Some(chart)) => shown.push(code(
             "Chart",
             format!(
                 "{} {} from {}",
-                source.chart_name, source.chart_version, source.repository.name
+                chart.chart_name, chart.chart_version, chart.repository.name
             ),
         )),
         (None, None) => {}
     }
-    facts.push(text("Timeout", format::duration(service.timeout_sec)));
-    facts
+    shown.push(text("Timeout", format::duration(facts.timeout_sec)));
+    shown
 }
 
-fn terraform(service: &TerraformService) -> Vec<Fact> {
-    let mut facts: Vec<Fact> = git(&service.terraform_files_source.git.git_repository).into();
-    let backend = if service.backend.kubernetes.is_some() {
+fn terraform(answer: &ServiceAnswer, facts: &TerraformFacts) -> Vec<Fact> {
+    let mut shown = git_of(answer);
+    let backend = if facts.backend.in_kubernetes() {
         "Kubernetes"
     } else {
         "User provided"
     };
-    facts.extend([
-        text("Engine", service.engine.to_string()),
+    shown.extend([
+        text("Engine", facts.engine.to_string()),
         text("State backend", backend),
-        resources(
-            service.job_resources.cpu_milli,
-            service.job_resources.ram_mib,
-        ),
-        text("Timeout", format::duration(service.timeout_sec)),
+        resources(facts.job_resources.cpu_milli, facts.job_resources.ram_mib),
+        text("Timeout", format::duration(facts.timeout_sec)),
     ]);
-    facts
+    shown
 }

@@ -18,7 +18,7 @@ use super::auto_deploy::ServiceAutoDeploy;
 use super::backups::DatabaseBackups;
 use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
-use super::facts::Facts;
+use super::facts::facts_of;
 use super::links::ServiceLinks;
 use super::overview_cards::OverviewCards;
 use super::{no_service, use_addressed_service, AddressedService};
@@ -67,7 +67,7 @@ pub fn ServiceOverview() -> impl IntoView {
             </section>
             <section class="card" aria-labelledby="settings-title">
                 <h2 id="settings-title">"Settings"</h2>
-                {loaded(record, 6, |answer| answer.record().map(|record| view! { <Facts record/> }))}
+                {loaded(record, 6, |answer| facts_of(&answer))}
             </section>
         </div>
         {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <OverviewCards kind id/> })}
