@@ -6,12 +6,12 @@
 //! navigation to rows, 30 → 131 files). This packs them, after wasm-opt, into one file per group
 //! (`split_<group>.bin`): the group's module and every module its loader fetches, but those the
 //! group every page loads (`shell`) also fetches, which are in that group's file alone. A module
-//! several groups share is in each of their files; the loader (`__wasm_split.js`, written anew
-//! here as data: see `LOADING`) takes it from a file already fetched if there is one, else from the file of the group
-//! being loaded, so that a page fetches the files of its groups and no other. A group shown
-//! within another's pages (a service's tab within the service's frame) leaves what it shares
-//! with that parent to the parent's file, and to a file of its own fetched only when it is
-//! opened without its parent (`Beside`): the service settings page fetched the service
+//! several groups share is in each of their files, each of which starts with a table of its
+//! modules; the loader (`__wasm_split.js`, written anew here: see `LOADING`) loads a module from
+//! the first file asked for it, so that a page fetches the files of its groups and no other. A
+//! group shown within another's pages (a service's tab within the service's frame) leaves what
+//! it shares with that parent to the parent's file, and to a file of its own fetched only when
+//! it is opened without its parent (`Beside`): the service settings page fetched the service
 //! variables' code twice.
 //!
 //! `bundle-split DIR ALWAYS ON_DEMAND [PARENT:CHILD,CHILD…]…`: DIR holds `__wasm_split.js` and
@@ -38,7 +38,7 @@ fn bundle(
     let helpers = loader.helpers(&js)?;
     let packing = loader.pack(always, on_demand, parents)?;
     // A number per module: the chunks in `chunk_order`, then each group's own. A file's modules
-    // are then runs of numbers (`3-40,42`), which the loader carries as such.
+    // are then runs of numbers (`3-40,42`), which its table carries as such.
     let chunks = chunk_order(&loader)?;
     let chunk_count = chunks.len();
     let modules: Vec<String> = chunks
@@ -66,39 +66,50 @@ fn bundle(
         .ok_or(format!("no file for {always}"))?
         .modules;
 
-    // Each file's modules in order, and each module's length: where a module is in a file is
-    // the lengths of those before it, so the loader carries a length per module and a short
-    // list per file rather than two offsets per copy.
-    let mut lengths = vec![0; modules.len()];
-    let mut packs_js = Vec::new();
+    // Each file starts with its own table: the modules it holds, by number, as runs, and
+    // their lengths (where a module is in the file is the lengths of those before it). The
+    // loader, which every page fetches, then carries no table of every file's modules (6.5 KB
+    // of brotli), and a page reads the tables of the files it fetches alone.
+    let mut holds: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for pack in &packing.packs {
         // In number order, so that the file's list is runs: the group's own module, which the
         // packing puts first, is numbered after every chunk and goes last.
         let pack_modules = sorted(&pack.modules);
+        let mut lengths = Vec::new();
         let mut bytes = Vec::new();
         for module in &pack_modules {
             let module_bytes = read(module)?;
-            lengths[number[module.as_str()]] = module_bytes.len();
+            lengths.push(module_bytes.len().to_string());
             bytes.extend(module_bytes);
         }
-        fs::write(dir.join(&pack.file), bytes).map_err(|e| format!("{}: {e}", pack.file))?;
-        packs_js.push(format!(
-            "\"{}\":\"{}\"",
-            pack.file,
-            runs_of(&mut pack_modules.iter())
-        ));
+        let table = format!(
+            "{};{}",
+            runs_of(&mut pack_modules.iter()),
+            lengths.join(",")
+        );
+        let table_length = u32::try_from(table.len()).map_err(|e| e.to_string())?;
+        let mut file = table_length.to_le_bytes().to_vec();
+        file.extend(table.as_bytes());
+        file.extend(bytes);
+        fs::write(dir.join(&pack.file), file).map_err(|e| format!("{}: {e}", pack.file))?;
+        holds.insert(
+            &pack.file,
+            pack_modules.iter().map(|m| number[m.as_str()]).collect(),
+        );
     }
-    if let Some(n) = lengths.iter().position(|length| *length == 0) {
-        return Err(format!("{}: in no file", modules[n]));
+    if let Some(module) = modules.iter().find(|module| {
+        !holds
+            .values()
+            .flatten()
+            .any(|n| *n == number[module.as_str()])
+    }) {
+        return Err(format!("{module}: in no file"));
     }
 
     let mut rewritten = String::with_capacity(js.len() / 4);
     rewritten.push_str(&helpers);
-    let lengths_js: Vec<String> = lengths.iter().map(usize::to_string).collect();
-    rewritten.push_str(&format!("const __lengths = [{}];\n", lengths_js.join(",")));
     rewritten.push_str(&format!("const __chunkCount = {chunk_count};\n"));
     rewritten.push_str(&format!("const __always = \"{always_file}\";\n"));
-    rewritten.push_str(&format!("{PACKS_START}{}}};\n", packs_js.join(",")));
     rewritten.push_str(LOADING);
     rewritten.push_str(&format!(
         "export function fetchGroup(group) {{ __file(`{}`).catch(() => {{}}); }}\n",
@@ -121,6 +132,35 @@ fn bundle(
                 .chunks
                 .iter()
                 .any(|chunk| in_always_file.contains(chunk));
+        // The loader reads a group's chunks from those files alone, its parent's (already
+        // fetched) in place of its `beside` file: each chunk it needs must be in them, both ways.
+        let beside = packing.beside.get(&group.name);
+        let ways = match beside {
+            Some(beside) => vec![Some(&beside.file), Some(&beside.parent_file)],
+            None => vec![None],
+        };
+        for other in ways {
+            let files = [
+                Some(&file_of(&group.name)),
+                other,
+                needs_always_file.then_some(&always_file),
+            ];
+            let held: Vec<usize> = files
+                .into_iter()
+                .flatten()
+                .flat_map(|file| holds[file.as_str()].iter().copied())
+                .collect();
+            if let Some(chunk) = group
+                .chunks
+                .iter()
+                .find(|chunk| !held.contains(&number[chunk.as_str()]))
+            {
+                return Err(format!(
+                    "{chunk}: needed by {}, in none of {files:?}",
+                    group.name
+                ));
+            }
+        }
         rewritten.push_str(&format!(
             "{GROUP_START}{} = __group([{files}], {}, {});\n",
             group.name,
@@ -138,8 +178,8 @@ fn bundle(
 /// The chunks in an order that makes each group's list of chunks, and each file's, a few runs of
 /// numbers: a chunk is the code of one set of groups; read as bits (the group most chunks serve
 /// the highest), the sets are taken in Gray code order, where neighbours differ by one group.
-/// The loader's tables, which every page fetches, 0.6 KB smaller in brotli than in the loader's
-/// order.
+/// The files' tables 0.6 KB smaller in brotli than in the loader's order (measured when the
+/// loader carried them).
 fn chunk_order(loader: &Loader) -> Result<Vec<String>, String> {
     let mut served: BTreeMap<&str, usize> = BTreeMap::new();
     for group in loader.chunks.iter().flat_map(|chunk| &chunk.groups) {
@@ -203,74 +243,80 @@ fn runs(numbers: &[usize]) -> String {
     runs.join(",")
 }
 
-/// How the loader's table of files starts: `{"split_shell.bin":"860,3-5,9",…}`, each file's
-/// modules by number, in order, as runs (crates/e2e/tests/budgets.rs reads it too).
-const PACKS_START: &str = "const __packs = {";
-
 /// The loader's way to the files and the modules: each file fetched once (again after a
-/// failure), a module read from the first of its files already asked for, else from its first;
-/// a group's loader asks for its own file before its modules, and for its `beside` file when
-/// its parent's is not asked for. A group loads every chunk of its own file and of its `beside`
-/// file, and of the shell's file when it needs one of those (`always`): the packing put each
-/// chunk it needs in one of them, so the loader carries no list of chunks per group (1.8 KB of
-/// brotli less on every page). A chunk is loaded once whichever group asks for it, as
-/// wasm-split's loader does with a constant per chunk; chunks import only the main module's
-/// memory and table, so one loaded before a group needs it is no harm. `fetchGroup` asks for a
-/// group's file before the main module has started (`start.js`, written by
-/// scripts/build-wasm.sh).
+/// failure), its table read from its start; a group's loader asks for its own file, for its
+/// parent's if asked for already, else for its `beside` file, and for the shell's file when it
+/// needs one of its chunks (`always`), then loads every chunk of those files and its own module.
+/// The packing put each chunk a group needs in one of them (checked in `bundle`), so the loader
+/// carries no list of chunks per group nor of modules per file. A chunk is loaded once, from the
+/// first file asked for it, whichever group asks, as wasm-split's loader does with a constant
+/// per chunk; chunks import only the main module's memory and table, so one loaded before a
+/// group needs it is no harm. `fetchGroup` asks for a group's file before the main module has
+/// started (`start.js`, written by scripts/build-wasm.sh).
 const LOADING: &str = r#"function __runs(runs) {
     return runs === "" ? [] : runs.split(",").flatMap((run) => {
         const [first, last = first] = run.split("-").map(Number);
         return Array.from({ length: last - first + 1 }, (_, i) => first + i);
     });
 }
-const __places = __lengths.map(() => []);
-for (const [name, modules] of Object.entries(__packs)) {
-    let start = 0;
-    for (const module of __runs(modules)) {
-        __places[module].push([name, start, start + __lengths[module]]);
-        start += __lengths[module];
-    }
-}
 const __files = new Map();
+function __read(bytes) {
+    const size = new DataView(bytes).getUint32(0, true);
+    const table = new TextDecoder().decode(new Uint8Array(bytes, 4, size)).split(";");
+    const lengths = table[1].split(",").map(Number);
+    const modules = new Map();
+    let start = 4 + size;
+    __runs(table[0]).forEach((module, i) => {
+        modules.set(module, [start, start + lengths[i]]);
+        start += lengths[i];
+    });
+    return { bytes, modules };
+}
 function __file(name) {
-    let bytes = __files.get(name);
-    if (bytes === undefined) {
-        bytes = fetch(new URL("./" + name, import.meta.url)).then((answer) => {
+    let file = __files.get(name);
+    if (file === undefined) {
+        file = fetch(new URL("./" + name, import.meta.url)).then((answer) => {
             if (!answer.ok) throw new Error(`${name}: ${answer.status}`);
             return answer.arrayBuffer();
-        });
-        bytes.catch(() => { if (__files.get(name) === bytes) __files.delete(name); });
-        __files.set(name, bytes);
+        }).then(__read);
+        file.catch(() => { if (__files.get(name) === file) __files.delete(name); });
+        __files.set(name, file);
     }
-    return bytes;
+    return file;
 }
-function __part(module) {
-    const places = __places[module];
-    const [name, start, end] = places.find(([name]) => __files.has(name)) ?? places[0];
-    return __file(name).then((bytes) => new Response(new Uint8Array(bytes, start, end - start),
-        { headers: { "Content-Type": "application/wasm" } }));
-}
-function __instantiate(module) {
+function __instantiate(name, module) {
     return () => {
-        const src = __part(module);
+        const src = __file(name).then(({ bytes, modules }) => {
+            const [start, end] = modules.get(module);
+            return new Response(new Uint8Array(bytes, start, end - start),
+                { headers: { "Content-Type": "application/wasm" } });
+        });
         src.catch(() => {});
         return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
     };
 }
 const __chunks = [];
-function __chunk(module) {
-    return __chunks[module] ??= makeLoad(__instantiate(module), []);
+function __chunk(name, module) {
+    return __chunks[module] ??= makeLoad(__instantiate(name, module), []);
 }
-function __chunksIn(file) {
-    return __runs(__packs[file]).filter((module) => module < __chunkCount);
+async function __chunksOf(name) {
+    const { modules } = await __file(name);
+    const chunks = [...modules.keys()].filter((module) => module < __chunkCount);
+    await Promise.all(chunks.map((module) => __chunk(name, module)()));
 }
 function __group([own, beside, parent], module, always) {
-    const files = [own, beside, always ? __always : undefined].filter((f) => f !== undefined);
-    const load = makeLoad(__instantiate(module), files.flatMap(__chunksIn).map(__chunk));
+    let files = [];
+    const load = makeLoad(() => {
+        const instantiate = __instantiate(own, module)();
+        return async (imports) => {
+            await Promise.all(files.map(__chunksOf));
+            return instantiate(imports);
+        };
+    }, []);
     return wrapAsyncCb(() => {
-        __file(own).catch(() => {});
-        if (beside !== undefined && !__files.has(parent)) __file(beside).catch(() => {});
+        const shared = parent !== undefined && __files.has(parent) ? parent : beside;
+        files = [own, shared, always ? __always : undefined].filter((f) => f !== undefined);
+        files.forEach((name) => __file(name).catch(() => {}));
         return load();
     });
 }

@@ -90,30 +90,30 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 215_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 340_000, ORGANIZATION),
+    route("/sign-in", &[], 210_000, SIGN_IN),
+    route("/", &["shell_page", "home_page"], 335_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        400_000,
+        395_000,
         ORGANIZATION,
     ),
     route(
         "fleet",
         &["shell_page", "fleet_page"],
-        350_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
@@ -126,43 +126,43 @@ const ROUTES: &[Route] = &[
     route(
         "cluster advanced settings",
         &["shell_page", "cluster_advanced_settings_page"],
-        365_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        385_000,
+        380_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        365_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        365_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
@@ -174,31 +174,31 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        370_000,
+        365_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        370_000,
+        365_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        385_000,
+        380_000,
         ORGANIZATION,
     ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        330_000,
+        325_000,
         ORGANIZATION,
     ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
@@ -208,7 +208,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_services_page",
         ],
-        425_000,
+        420_000,
         ENVIRONMENT,
     ),
     route(
@@ -229,7 +229,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        530_000,
+        525_000,
         ENVIRONMENT,
     ),
     route(
@@ -239,13 +239,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        530_000,
+        525_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        500_000,
+        495_000,
         SERVICE,
     ),
     route(
@@ -255,13 +255,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        450_000,
+        445_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        490_000,
+        485_000,
         SERVICE,
     ),
     route(
@@ -271,13 +271,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        595_000,
+        590_000,
         SERVICE_HEAVY,
     ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
@@ -287,7 +287,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        485_000,
+        480_000,
         SERVICE,
     ),
     route(
@@ -303,7 +303,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        445_000,
+        440_000,
         SERVICE,
     ),
 ];
@@ -446,30 +446,16 @@ impl Build {
 }
 
 /// The split's loader as crates/bundle-split writes it: each group's loader
-/// (`__group(["split_service.bin"], 860, 1)`) asks for its own file (and, within another
-/// group's pages, for its `beside` file when its parent's is not asked for), then the chunks of
-/// those files and, when it says so (`1`), of the shell's (`const __always = "split_shell.bin";`)
-/// — modules numbered under `const __chunkCount = 850;` — then its own module (`860`); each
-/// module is read from the first of its files already asked for, else from its first, the files
-/// holding it as listed in `const __packs = {"split_x.bin":"860,3-5",…};`.
+/// (`__group(["split_service.bin"], 860, 1)`) asks for its own file, then, within another
+/// group's pages, for its parent's file if asked for already, else for its `beside` file
+/// (`["split_x.bin", "split_x_without_y.bin", "split_y.bin"]`), and for the shell's file
+/// (`const __always = "split_shell.bin";`) when it says so (`1`); it reads every module it
+/// loads from those files, and no other.
 struct Loader {
     /// A group's files (its own, then, within another group's pages, its `beside` file and its
-    /// parent's) and its modules, in the order its loader asks for them, its own last.
-    groups: BTreeMap<String, (Vec<String>, Vec<u64>)>,
-    /// The files a module can be read from.
-    places: BTreeMap<u64, Vec<String>>,
-}
-
-/// `3-5,9` as `[3, 4, 5, 9]`.
-fn runs(runs: &str) -> Vec<u64> {
-    runs.split(',')
-        .filter(|run| !run.is_empty())
-        .flat_map(|run| {
-            let (first, last) = run.split_once('-').unwrap_or((run, run));
-            let number = |n: &str| n.parse::<u64>().expect("a module's number");
-            number(first)..=number(last)
-        })
-        .collect()
+    /// parent's) and whether it asks for the shell's file.
+    groups: BTreeMap<String, (Vec<String>, bool)>,
+    always: String,
 }
 
 /// The value of the loader's `const NAME = value;`.
@@ -482,92 +468,45 @@ fn constant<'a>(js: &'a str, name: &str) -> &'a str {
 
 impl Loader {
     fn parse(js: &str) -> Self {
-        // `{"split_x.bin":"3,12",…}`, in the loader's order (the first file of a module is the
-        // one read when none of its files has been asked for).
-        let packs = constant(js, "__packs")
-            .strip_prefix('{')
-            .and_then(|packs| packs.strip_suffix("\"}"))
-            .expect("the loader's table of files");
-        let mut places: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-        let mut modules_of: BTreeMap<String, Vec<u64>> = BTreeMap::new();
-        for pack in packs.split("\",") {
-            let (file, modules) = pack.split_once(":\"").expect("a file and its modules");
-            let file = file.trim_matches('"').to_string();
-            for module in runs(modules) {
-                places.entry(module).or_default().push(file.clone());
-            }
-            modules_of.insert(file, runs(modules));
-        }
-        let chunk_count: u64 = constant(js, "__chunkCount").parse().expect("a count");
-        let always = constant(js, "__always").trim_matches('"');
-        let chunks_in = |file: &str| -> Vec<u64> {
-            modules_of[file]
-                .iter()
-                .copied()
-                .filter(|module| *module < chunk_count)
-                .collect()
-        };
+        let always = constant(js, "__always").trim_matches('"').to_string();
         let mut groups = BTreeMap::new();
         for line in js.lines() {
             let Some(group) = line.strip_prefix("export const __wasm_split_load_") else {
                 continue;
             };
-            // `shell = __group(["split_shell.bin"], 860, 0);`, or with
-            // `["split_x.bin", "split_x_without_y.bin", "split_y.bin"]` for a group within
-            // another's pages.
+            // `shell = __group(["split_shell.bin"], 860, 0);`
             let (name, call) = group.split_once(" = __group([").expect("a group's loader");
             let (files, rest) = call.split_once("], ").expect("the group's files");
-            let claimed: Vec<String> = files
+            let files: Vec<String> = files
                 .split(", ")
                 .map(|file| file.trim_matches('"').to_string())
                 .collect();
-            let (own, needs_always) = rest
+            let (_own, needs_always) = rest
                 .strip_suffix(");")
                 .and_then(|rest| rest.split_once(", "))
                 .expect("the group's module and whether it needs the shell's file");
-            let mut modules: Vec<u64> = claimed.iter().take(2).flat_map(|f| chunks_in(f)).collect();
-            if needs_always == "1" {
-                modules.extend(chunks_in(always));
-            }
-            modules.push(own.parse().expect("the group's module"));
-            groups.insert(name.to_string(), (claimed, modules));
+            groups.insert(name.to_string(), (files, needs_always == "1"));
         }
         assert!(!groups.is_empty(), "no group in __wasm_split.js");
-        Loader { groups, places }
+        Loader { groups, always }
     }
 
     /// The files fetched when these groups are loaded in turn.
     fn fetched_by<'a>(&self, groups: impl Iterator<Item = &'a String>) -> BTreeSet<String> {
-        let mut asked: Vec<String> = Vec::new();
-        let mut read = BTreeSet::new();
+        let mut asked = BTreeSet::new();
         for group in groups {
-            let (claimed, modules) = &self.groups[group];
-            let claims = match claimed.as_slice() {
-                [own] => vec![own],
-                [own, _, parent] if asked.contains(parent) => vec![own],
-                [own, beside, _] => vec![own, beside],
+            let (files, needs_always) = &self.groups[group];
+            match files.as_slice() {
+                [own] => asked.insert(own.clone()),
+                [own, _, parent] if asked.contains(parent) => asked.insert(own.clone()),
+                [own, beside, _] => asked.insert(own.clone()) | asked.insert(beside.clone()),
                 other => panic!("{group}: not a group's files: {other:?}"),
             };
-            for file in claims {
-                if !asked.contains(file) {
-                    asked.push(file.clone());
-                }
-            }
-            for module in modules {
-                if !read.insert(*module) {
-                    continue;
-                }
-                let files = &self.places[module];
-                let file = files
-                    .iter()
-                    .find(|file| asked.contains(file))
-                    .unwrap_or(&files[0]);
-                if !asked.contains(file) {
-                    asked.push(file.clone());
-                }
+            if *needs_always {
+                asked.insert(self.always.clone());
             }
         }
-        asked.into_iter().collect()
+        asked
     }
 }
 
