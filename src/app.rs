@@ -198,22 +198,30 @@ lazy_pages! {
     cluster {
         ClusterOverviewPage(cluster_overview_page) => ClusterOverview,
     }
-    // The organization's settings, each a list of one kind of record with its form, by pairs
-    // that share their code: each pair's pages fetch no other setting's.
-    notifications {
+    // The organization's settings, each a list of one kind of record with its form, a group
+    // each: no settings page fetches another's code.
+    webhooks {
         WebhooksPage(webhooks_page) => Webhooks,
+    }
+    alert_receivers {
         AlertReceiversPage(alert_receivers_page) => AlertReceivers,
     }
-    tokens {
+    api_tokens {
         ApiTokensPage(api_tokens_page) => ApiTokens,
+    }
+    git_tokens {
         GitTokensPage(git_tokens_page) => GitTokens,
     }
-    registries {
+    container_registries {
         ContainerRegistriesPage(container_registries_page) => ContainerRegistries,
+    }
+    helm_repositories {
         HelmRepositoriesPage(helm_repositories_page) => HelmRepositories,
     }
-    members_labels {
+    members {
         MembersPage(members_page) => Members,
+    }
+    labels_annotations {
         LabelsAnnotationsPage(labels_annotations_page) => LabelsAnnotations,
     }
     // The organization's name and description: a group of its own, so that the other settings

@@ -138,31 +138,31 @@ const ROUTES: &[Route] = &[
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        380_000,
+        360_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        360_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        355_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        355_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        360_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
@@ -174,19 +174,19 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        365_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        365_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        380_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
