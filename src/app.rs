@@ -238,10 +238,14 @@ lazy_pages! {
     cloud_credentials {
         CloudCredentialsRoute(cloud_credentials_page) => CloudCredentialsPage,
     }
-    // An environment's frame and the tab a person opens most: its services.
+    // An environment's frame, which each of its tabs fetches.
     environment {
         EnvironmentLayoutPage(environment_layout_page) => EnvironmentLayout
             reading environment_page_reads,
+    }
+    // Its services: a group apart, so that its other tabs do not fetch the list, its selection
+    // and the new-service dialog.
+    environment_services {
         EnvironmentServicesPage(environment_services_page) => EnvironmentServices,
     }
     // An environment's deployments: a group of their own, so that its other tabs do not fetch

@@ -199,13 +199,22 @@ impl Loader {
                 .iter()
                 .any(|group| group.name == name && group.chunks.contains(chunk))
         };
-        // A group shown within its parent's pages is fetched with its parent, whose code counts.
+        // A group shown within its parent's pages is fetched with its parent, whose code counts;
+        // a frame is shown with one of its tabs, whose code counts when every tab needs it.
+        let tabs_of = |frame: &str| -> Vec<&&Group> {
+            pages
+                .iter()
+                .filter(|tab| parents.get(&tab.name).is_some_and(|parent| parent == frame))
+                .collect()
+        };
         let every_page_needs = |chunk: &String| {
             pages.iter().all(|group| {
+                let tabs = tabs_of(&group.name);
                 group.chunks.contains(chunk)
                     || parents
                         .get(&group.name)
                         .is_some_and(|parent| needs(parent, chunk))
+                    || (!tabs.is_empty() && tabs.iter().all(|tab| tab.chunks.contains(chunk)))
             })
         };
         let in_always_file = |chunk: &String| serves(chunk, always) || every_page_needs(chunk);
@@ -390,6 +399,54 @@ mod tests {
         );
         // Without the frame, the logs' pages would not need it: it stays in the groups' files.
         let packing = loader.pack("shell", &[], &BTreeMap::new()).unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm"])
+        );
+    }
+
+    #[test]
+    fn a_frame_counts_what_every_one_of_its_tabs_needs() {
+        // `lists.wasm` is needed by the fleet and by both tabs of the environment's frame, not by
+        // the frame: every page (the fleet, a tab in its frame) fetches it.
+        let loader = Loader {
+            chunks: vec![Chunk {
+                file: "lists.wasm".into(),
+                groups: names(&["fleet", "services", "variables"]),
+            }],
+            groups: vec![
+                group("shell", &[]),
+                group("fleet", &["lists.wasm"]),
+                group("environment", &[]),
+                group("services", &["lists.wasm"]),
+                group("variables", &["lists.wasm"]),
+            ],
+        };
+        let parents = BTreeMap::from([
+            ("services".to_string(), "environment".to_string()),
+            ("variables".to_string(), "environment".to_string()),
+        ]);
+        let packing = loader.pack("shell", &[], &parents).unwrap();
+        assert_eq!(
+            modules_of(&packing, "split_shell.bin"),
+            names(&["split_shell.wasm", "lists.wasm"])
+        );
+        assert_eq!(
+            modules_of(&packing, "split_services.bin"),
+            names(&["split_services.wasm"])
+        );
+        // When one tab does not need it, the frame's pages do not all need it.
+        let variables_alone = Loader {
+            groups: vec![
+                group("shell", &[]),
+                group("fleet", &["lists.wasm"]),
+                group("environment", &[]),
+                group("services", &[]),
+                group("variables", &["lists.wasm"]),
+            ],
+            ..loader
+        };
+        let packing = variables_alone.pack("shell", &[], &parents).unwrap();
         assert_eq!(
             modules_of(&packing, "split_shell.bin"),
             names(&["split_shell.wasm"])
