@@ -50,7 +50,7 @@ pub struct ContainerFacts {
 pub struct DatabaseFacts {
     pub version: String,
     pub mode: DatabaseMode,
-    #[serde(default = "defaults::database_accessibility")]
+    #[serde(default = "DatabaseAccessibility::by_default")]
     pub accessibility: DatabaseAccessibility,
     #[serde(default = "defaults::database_cpu")]
     pub cpu: i64,

@@ -196,6 +196,13 @@ wire_enum!(
     }
 );
 
+impl DatabaseAccessibility {
+    /// A database made without saying is reachable from its environment alone.
+    pub fn by_default() -> DatabaseAccessibility {
+        DatabaseAccessibility::Private
+    }
+}
+
 #[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -214,7 +221,7 @@ pub struct Database {
     pub database_type: DatabaseType,
     pub version: String,
     pub mode: DatabaseMode,
-    #[serde(default = "defaults::database_accessibility")]
+    #[serde(default = "DatabaseAccessibility::by_default")]
     pub accessibility: DatabaseAccessibility,
     /// The instance a managed database runs on, where its cloud lists them
     /// (`managed_database`): its cpu and memory are the instance's.
@@ -243,7 +250,7 @@ pub struct DatabaseRequest {
     pub database_type: DatabaseType,
     pub version: String,
     pub mode: DatabaseMode,
-    #[serde(default = "defaults::database_accessibility")]
+    #[serde(default = "DatabaseAccessibility::by_default")]
     pub accessibility: DatabaseAccessibility,
     /// Managed databases only, on a cloud that lists instances; `cpu` and `memory` are then
     /// the instance's.

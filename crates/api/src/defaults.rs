@@ -1,7 +1,5 @@
 //! Defaults of a service created without them, as the production platform uses.
 
-use crate::DatabaseAccessibility;
-
 pub const BUILD_MODE: &str = "DOCKER";
 
 pub fn build_mode() -> String {
@@ -22,9 +20,6 @@ pub fn protocol() -> String {
 /// Seconds a helm service's deployment may take.
 pub fn helm_timeout() -> i64 {
     600
-}
-pub fn database_accessibility() -> DatabaseAccessibility {
-    DatabaseAccessibility::Private
 }
 /// milli-CPU
 pub fn database_cpu() -> i64 {
