@@ -5,7 +5,7 @@
 # leave what they share with the frame to the frame's file.
 every_signed_in_page=shell
 # The groups no page is made of, fetched when opened: the command palette, the deploy review, the
-# overview's cards and embed mode's bridge. The code every other group needs is in the shell's
-# file, fetched once, rather than a copy in each group's.
-on_demand=palette,review,overview_cards,embed
+# overview's cards, embed mode's bridge and what is unwell. The code every other group needs is in
+# the shell's file, fetched once, rather than a copy in each group's.
+on_demand=palette,review,overview_cards,embed,unwell
 frames=(service:service_overview,service_deployments,logs,monitoring,service_settings,advanced,variables,review,overview_cards environment:environment_services,environment_settings,environment_deployments)

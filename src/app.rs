@@ -383,9 +383,8 @@ mod overview_cards {
     }
 }
 
-/// What is unwell in the organization or an environment, fetched once their page is drawn, with
-/// the monitoring pages (whose code it shares, and which the console fetches after sign-in
-/// anyway, `state::prefetch`): a group of its own made the loader of every page larger.
+/// What is unwell in the organization or an environment, fetched once their page is drawn: a
+/// group of its own, so that a service's charts do not fetch it (a group costs the loader a line).
 mod unwell_panel {
     use leptos::prelude::*;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
@@ -393,7 +392,7 @@ mod unwell_panel {
 
     use crate::components::unwell::{Scope, UnwellServices};
 
-    #[wasm_split(monitoring, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(unwell, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn unwell_panel(org: Uuid, scope: Scope) -> Result<AnyView, SplitLoaderError> {
         Ok(view! { <UnwellServices org scope/> }.into_any())
     }

@@ -272,7 +272,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        590_000,
+        575_000,
         SERVICE_HEAVY,
     ),
     route(
