@@ -67,10 +67,25 @@ fn shown(refetch: Callback<()>, skeleton_lines: usize, read: Read) -> AnyView {
             }>
                 {
                     let read = read.clone();
-                    move || Suspend::new(read())
+                    move || {
+                        let read = read();
+                        Suspend::new(async move {
+                            read.await.unwrap_or_else(|error| failed(error, refetch))
+                        })
+                    }
                 }
             </ErrorBoundary>
         </Transition>
     }
     .into_any()
+}
+
+/// The read's own failure, said in its place. Not thrown to the boundary: tachys' `Suspend` keeps
+/// its boundary's hook set over its await, so another part of the page still waiting can
+/// take a failure thrown meanwhile (a service's settings showed its commits' failure in place of
+/// its form); the boundary stays for what the content throws.
+fn failed(error: ApiError, refetch: Callback<()>) -> AnyView {
+    let mut errors = Errors::default();
+    errors.insert_with_default_key(error);
+    view! { <ErrorNotice errors=ArcRwSignal::new(errors) on_retry=refetch/> }.into_any()
 }
