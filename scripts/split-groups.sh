@@ -8,4 +8,4 @@ every_signed_in_page=shell
 # overview's cards, embed mode's bridge and what is unwell. The code every other group needs is in
 # the shell's file, fetched once, rather than a copy in each group's.
 on_demand=palette,review,overview_cards,embed,unwell
-frames=(service:service_overview,service_deployments,logs,monitoring,service_settings,advanced,variables,review,overview_cards environment:environment_services,environment_settings,environment_deployments)
+frames=(service:service_overview,service_deployments,logs,monitoring,service_settings,application_form,container_form,database_form,job_form,helm_form,terraform_form,advanced,variables,review,overview_cards environment:environment_services,environment_settings,environment_deployments)

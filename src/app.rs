@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, ChooseView};
+use platform_api::ServiceType;
 
 use crate::api::use_api;
 use crate::components::command_palette::LoadPalette;
@@ -33,7 +34,6 @@ use crate::routes::organization::project::environment::deployments::StopAutoDepl
 use crate::routes::organization::project::environment::layout::{
     EnvironmentLayout, EnvironmentWithoutTab,
 };
-use crate::routes::organization::project::environment::new_service::NewServiceForm;
 use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
@@ -45,6 +45,7 @@ use crate::routes::organization::project::environment::service::variables::Servi
 use crate::routes::organization::project::environment::service::{
     ServiceLayout, ServiceWithoutTab,
 };
+use crate::routes::organization::project::environment::service_form::of_kind::LoadServiceForm;
 use crate::routes::organization::project::environment::services::EnvironmentServices;
 use crate::routes::organization::project::environment::settings::EnvironmentSettings;
 use crate::routes::organization::project::environment::variables::EnvironmentVariables;
@@ -290,7 +291,8 @@ lazy_pages! {
     logs {
         ServiceLogsPage(service_logs_page) => ServiceLogs,
     }
-    // A service's settings: each kind's form (the new-service dialog's too).
+    // A service's settings: its restrictions, copy and deletion, and its kind's form (a group of
+    // its own, `service_forms`).
     service_settings {
         ServiceSettingsPage(service_settings_page) => ServiceSettings,
     }
@@ -313,25 +315,77 @@ fn environment_page_reads() {
     }
 }
 
-/// The environment page's new-service forms, fetched when the dialog first opens
-/// (`new_service`), with the service pages, whose settings share most of their code (and where
-/// a person goes next).
-mod new_service_forms {
-    use leptos::prelude::*;
+/// Each kind's form, a service's settings' and the new-service dialog's: a group per kind, shown
+/// within the service's frame (or the environment's dialog), so that a page fetches the one kind
+/// it shows.
+mod service_forms {
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
-    use platform_api::ServiceType;
     use uuid::Uuid;
 
-    use crate::routes::organization::project::environment::new_service::form_of_kind;
+    use leptos::prelude::AnyView;
 
-    #[wasm_split(service_settings, wasm_split_path = ::leptos::wasm_split, fallible)]
-    pub fn new_service_form(
-        org: Uuid,
-        environment: Uuid,
-        kind: ServiceType,
-        on_created: Callback<()>,
-    ) -> Result<AnyView, SplitLoaderError> {
-        Ok(form_of_kind(org, environment, kind, on_created))
+    use crate::routes::organization::project::environment::service_form::of_kind::{
+        self, OpenedFor,
+    };
+
+    #[wasm_split(
+        application_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_application_form)
+    )]
+    pub fn application_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::application_form(org, opened_for))
+    }
+
+    #[wasm_split(
+        container_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_container_form)
+    )]
+    pub fn container_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::container_form(org, opened_for))
+    }
+
+    #[wasm_split(
+        database_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_database_form)
+    )]
+    pub fn database_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::database_form(org, opened_for))
+    }
+
+    #[wasm_split(
+        job_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_job_form)
+    )]
+    pub fn job_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::job_form(org, opened_for))
+    }
+
+    #[wasm_split(
+        helm_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_helm_form)
+    )]
+    pub fn helm_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::helm_form(org, opened_for))
+    }
+
+    #[wasm_split(
+        terraform_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_terraform_form)
+    )]
+    pub fn terraform_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
+        Ok(of_kind::terraform_form(org, opened_for))
     }
 }
 
@@ -464,13 +518,15 @@ mod embed_bridge {
 pub fn App() -> impl IntoView {
     state::provide_all();
     let embed = use_embed();
-    provide_context(NewServiceForm(|org, environment, kind, on_created| {
-        Box::pin(new_service_forms::new_service_form(
-            org,
-            environment,
-            kind,
-            on_created,
-        ))
+    provide_context(LoadServiceForm(|org, kind, opened_for| match kind {
+        ServiceType::Application => Box::pin(service_forms::application_form(org, opened_for)),
+        ServiceType::Container => Box::pin(service_forms::container_form(org, opened_for)),
+        ServiceType::Database => Box::pin(service_forms::database_form(org, opened_for)),
+        ServiceType::Job => Box::pin(service_forms::job_form(org, opened_for)),
+        ServiceType::Helm => Box::pin(service_forms::helm_form(org, opened_for)),
+        ServiceType::Terraform => Box::pin(service_forms::terraform_form(org, opened_for)),
+        // No record the console reads, and no kind it offers to create, is of another kind.
+        ServiceType::Other(_) => Box::pin(async { Ok(().into_any()) }),
     }));
     provide_context(LoadPalette(|opened| {
         Box::pin(palette::palette_dialog(opened))
@@ -479,8 +535,15 @@ pub fn App() -> impl IntoView {
     provide_context(PreloadEveryPage(|| {
         Box::pin(async {
             preload_every_page().await;
-            // The overview's cards, fetched after its first paint, are prefetched like a page.
+            // The overview's cards, fetched after its first paint, and each kind's form, fetched
+            // with a service's settings, are prefetched like a page.
             let _ = overview_cards::preload_overview_cards().await;
+            let _ = service_forms::preload_application_form().await;
+            let _ = service_forms::preload_container_form().await;
+            let _ = service_forms::preload_database_form().await;
+            let _ = service_forms::preload_job_form().await;
+            let _ = service_forms::preload_helm_form().await;
+            let _ = service_forms::preload_terraform_form().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {

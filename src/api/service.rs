@@ -384,6 +384,11 @@ impl ServiceAnswer {
         record_of(self.kind, &self.body)
     }
 
+    /// The whole record of a service of kind `K` (the answer's kind, which the caller chose by).
+    pub fn record_of_kind<K: ServiceKind>(&self) -> Result<K::Record, ApiError> {
+        decode(&self.body)
+    }
+
     /// What the overview shows beside the frame's fields, in the shape of its kind.
     pub fn facts(&self) -> Result<ServiceFacts, ApiError> {
         let body = &self.body;

@@ -169,7 +169,7 @@ const ROUTES: &[Route] = &[
     route(
         "general settings",
         &["shell_page", "general_settings_page"],
-        310_000,
+        305_000,
         ORGANIZATION,
     ),
     route(
@@ -181,7 +181,7 @@ const ROUTES: &[Route] = &[
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
@@ -220,7 +220,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        410_000,
+        405_000,
         ENVIRONMENT,
     ),
     route(
@@ -292,9 +292,69 @@ const ROUTES: &[Route] = &[
         SERVICE,
     ),
     route(
-        "service settings",
-        &["shell_page", "service_layout_page", "service_settings_page"],
-        695_000,
+        "service settings, an application",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "application_form",
+        ],
+        580_000,
+        SERVICE_HEAVY,
+    ),
+    route(
+        "service settings, a container",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "container_form",
+        ],
+        565_000,
+        SERVICE_HEAVY,
+    ),
+    route(
+        "service settings, a database",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "database_form",
+        ],
+        505_000,
+        SERVICE_HEAVY,
+    ),
+    route(
+        "service settings, a job",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "job_form",
+        ],
+        585_000,
+        SERVICE_HEAVY,
+    ),
+    route(
+        "service settings, a helm service",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "helm_form",
+        ],
+        545_000,
+        SERVICE_HEAVY,
+    ),
+    route(
+        "service settings, a terraform service",
+        &[
+            "shell_page",
+            "service_layout_page",
+            "service_settings_page",
+            "terraform_form",
+        ],
+        560_000,
         SERVICE_HEAVY,
     ),
     route(

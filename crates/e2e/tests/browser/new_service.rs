@@ -236,7 +236,7 @@ async fn forms_whose_code_cannot_be_fetched_are_said_to_be_missing() -> anyhow::
         .create_environment("shop", "staging", "STAGING")
         .await?;
     // Blocked before signing in: the pages' code is fetched once the browser is idle.
-    browser.block_urls(&["*split_service_settings.bin"]).await?;
+    browser.block_urls(&["*split_application_form*"]).await?;
     browser.sign_in().await?;
     browser.open(&place.page()).await?;
     browser.open_new("New service").await?;

@@ -6,30 +6,21 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{
-    Applications, Containers, Databases, HelmServices, Jobs, ServiceKind, TerraformServices,
-};
 
 use super::clone::CloneService;
 use super::restrictions::ServiceRestrictions;
 use super::{use_addressed_service, AddressedService};
-use crate::api::service::{ServiceAnswer, ServiceRecord};
+use crate::api::service::ServiceAnswer;
 use crate::api::use_api;
 use crate::components::delete_button::DeleteButton;
-use crate::components::form::Form;
 use crate::components::loaded::loaded;
 use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
-use crate::routes::organization::project::environment::service_form::{
-    application::ApplicationForm,
-    container::ContainerForm,
-    database::{DatabaseForm, DatabaseTarget},
-    helm::HelmForm,
-    job::JobForm,
-    provide_form_choices,
-    terraform::TerraformForm,
+use crate::routes::organization::project::environment::service_form::of_kind::{
+    OpenedFor, ServiceKindForm,
 };
+use crate::routes::organization::project::environment::service_form::provide_form_choices;
 
 #[component]
 pub fn ServiceSettings() -> impl IntoView {
@@ -43,58 +34,20 @@ pub fn ServiceSettings() -> impl IntoView {
         <section class="card" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
             <p class="muted">"Saved settings take effect at the service's next deployment."</p>
-            {loaded(addressed.record, 6, move |answer| answer.record().map(|record| match record {
-                ServiceRecord::Application(application) => view! {
-                    <ApplicationForm org=org.get_untracked().unwrap_or_default() initial=application.to_request()
-                        form={save_form::<Applications>(application.id, saved)}
-                        submit_label="Save" purpose="Application settings"/>
-                }.into_any(),
-                ServiceRecord::Container(container) => view! {
-                    <ContainerForm org=org.get_untracked().unwrap_or_default() initial=container.to_request()
-                        form={save_form::<Containers>(container.id, saved)}
-                        submit_label="Save" purpose="Container settings"/>
-                }.into_any(),
-                ServiceRecord::Database(database) => view! {
-                    <DatabaseForm initial=database.to_request() target=DatabaseTarget::Existing { database: database.id, environment: database.environment.id }
-                        form={save_form::<Databases>(database.id, saved)}
-                        submit_label="Save" purpose="Database settings"/>
-                }.into_any(),
-                ServiceRecord::Job(job) => view! {
-                    <JobForm org=org.get_untracked().unwrap_or_default() initial=job.to_request()
-                        form={save_form::<Jobs>(job.id, saved)}
-                        submit_label="Save" purpose="Job settings"/>
-                }.into_any(),
-                ServiceRecord::Helm(helm) => view! {
-                    <HelmForm org=org.get_untracked().unwrap_or_default() environment=helm.environment.id initial=helm.to_request()
-                        form={save_form::<HelmServices>(helm.id, saved)}
-                        submit_label="Save" purpose="Helm settings"/>
-                }.into_any(),
-                ServiceRecord::Terraform(terraform) => view! {
-                    <TerraformForm org=org.get_untracked().unwrap_or_default() initial=terraform.to_request()
-                        form={save_form::<TerraformServices>(terraform.id, saved)}
-                        submit_label="Save" purpose="Terraform settings"/>
-                }.into_any(),
-            }))}
+            {loaded(addressed.record, 6, move |answer: ServiceAnswer| {
+                let org = org.get_untracked().unwrap_or_default();
+                let kind = answer.kind();
+                let opened_for = OpenedFor::Settings {
+                    answer: Box::new(answer),
+                    on_saved: saved,
+                };
+                view! { <ServiceKindForm org kind opened_for/> }
+            })}
         </section>
         <ServiceRestrictions service=addressed/>
         <CloneService service=addressed/>
         <DeleteService service=addressed/>
     }
-}
-
-/// The save of a service's update, with the toast it brings; the page shows the answer.
-fn save_form<K: ServiceKind<Request: Clone>>(
-    id: uuid::Uuid,
-    on_saved: Callback<ServiceAnswer>,
-) -> Form<K::Request> {
-    let api = use_api();
-    Form::new(
-        move |request: K::Request| async move { api.update_service::<K>(id, &request).await },
-        move |saved| {
-            on_saved.run(saved);
-            "Settings saved: deploy the service to apply them.".to_string()
-        },
-    )
 }
 
 /// Deleting the service, configuration, variables and history with it; then back to its

@@ -8,9 +8,9 @@ pub mod database;
 pub mod helm;
 pub mod job;
 pub mod job_template;
+pub mod of_kind;
 mod resources;
 mod runtime;
-
 pub mod terraform;
 
 use leptos::prelude::*;
