@@ -29,12 +29,14 @@ use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::fleet::Fleet;
 use crate::routes::organization::overview::OrganizationOverview;
+use crate::routes::organization::project::environment::clone::LoadEnvironmentClone;
 use crate::routes::organization::project::environment::deployments::EnvironmentDeploymentsTab;
 use crate::routes::organization::project::environment::deployments::StopAutoDeploy;
 use crate::routes::organization::project::environment::layout::{
     EnvironmentLayout, EnvironmentWithoutTab,
 };
 use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
+use crate::routes::organization::project::environment::service::clone::LoadServiceClone;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::monitoring::ServiceMonitoring;
@@ -389,6 +391,35 @@ mod service_forms {
     }
 }
 
+/// The clone forms of an environment and of a service, fetched when their dialog is first opened:
+/// their code, and their reads of the places a copy can go, are no part of the settings pages
+/// until then.
+mod clone_forms {
+    use leptos::prelude::AnyView;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+    use platform_api::Environment;
+    use uuid::Uuid;
+
+    use crate::routes::organization::project::environment::clone::clone_environment_form;
+    use crate::routes::organization::project::environment::service::clone::clone_service_form;
+    use crate::routes::organization::project::environment::service::AddressedService;
+
+    #[wasm_split(
+        clone,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_clone)
+    )]
+    pub fn clone_environment(org: Uuid, source: Environment) -> Result<AnyView, SplitLoaderError> {
+        Ok(clone_environment_form(org, source))
+    }
+
+    #[wasm_split(clone, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn clone_service(service: AddressedService) -> Result<AnyView, SplitLoaderError> {
+        Ok(clone_service_form(service))
+    }
+}
+
 /// Turning auto-deploy off before a rollback (`StopAutoDeploy`), fetched with the review, which
 /// already reads every kind's record and which a service's rollback shows when its dialog opens:
 /// neither the deployments' pages nor the service's frame fetch every kind's decoder and
@@ -528,6 +559,12 @@ pub fn App() -> impl IntoView {
         // No record the console reads, and no kind it offers to create, is of another kind.
         ServiceType::Other(_) => Box::pin(async { Ok(().into_any()) }),
     }));
+    provide_context(LoadEnvironmentClone(|org, source| {
+        Box::pin(clone_forms::clone_environment(org, source))
+    }));
+    provide_context(LoadServiceClone(|service| {
+        Box::pin(clone_forms::clone_service(service))
+    }));
     provide_context(LoadPalette(|opened| {
         Box::pin(palette::palette_dialog(opened))
     }));
@@ -535,8 +572,8 @@ pub fn App() -> impl IntoView {
     provide_context(PreloadEveryPage(|| {
         Box::pin(async {
             preload_every_page().await;
-            // The overview's cards, fetched after its first paint, and each kind's form, fetched
-            // with a service's settings, are prefetched like a page.
+            // The overview's cards, fetched after its first paint, each kind's form, fetched with
+            // a service's settings, and the clone forms are prefetched like a page.
             let _ = overview_cards::preload_overview_cards().await;
             let _ = service_forms::preload_application_form().await;
             let _ = service_forms::preload_container_form().await;
@@ -544,6 +581,7 @@ pub fn App() -> impl IntoView {
             let _ = service_forms::preload_job_form().await;
             let _ = service_forms::preload_helm_form().await;
             let _ = service_forms::preload_terraform_form().await;
+            let _ = clone_forms::preload_clone().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {

@@ -240,7 +240,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        480_000,
+        455_000,
         ENVIRONMENT,
     ),
     route(
@@ -299,7 +299,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "application_form",
         ],
-        580_000,
+        555_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -310,7 +310,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "container_form",
         ],
-        565_000,
+        545_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -321,7 +321,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        505_000,
+        485_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -332,7 +332,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        585_000,
+        565_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -343,7 +343,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        545_000,
+        525_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -354,7 +354,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "terraform_form",
         ],
-        560_000,
+        535_000,
         SERVICE_HEAVY,
     ),
     route(

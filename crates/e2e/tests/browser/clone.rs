@@ -1,6 +1,7 @@
 //! Cloning from the console: an environment copied under a new name (a name taken is refused
 //! before anything is sent), the copy's page opened and the copy deployed on its own, its secret
-//! copied by the server; a service copied from its settings.
+//! copied by the server; a service copied from its settings. The forms' code and the places a
+//! copy can go are fetched when their dialog first opens.
 
 use e2e::Browser;
 use serde_json::json;
@@ -25,10 +26,18 @@ async fn an_environment_is_cloned_and_the_clone_deployed() -> anyhow::Result<()>
 
     browser.sign_in().await?;
     browser.open(&place.tab("settings")).await?;
+    browser.wait_for_text("h2", "General").await?;
+    // The clusters a copy can go to are read when the dialog first opens, not with the page (a
+    // read the page asked for is recorded once answered: a second for the loopback's answers).
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let cluster_reads =
+        |paths: Vec<String>| paths.iter().filter(|p| p.ends_with("/cluster")).count();
+    assert_eq!(cluster_reads(browser.api_requests().await?), 0);
     browser.open_new("Clone environment…").await?;
     browser
         .wait_for_text("dialog[open] form", "Clone environment")
         .await?;
+    assert_eq!(cluster_reads(browser.api_requests().await?), 1);
     let violations = browser.axe_violations().await?;
     assert!(violations.is_empty(), "{violations:?}");
     // A name the project already has is refused before anything is sent.

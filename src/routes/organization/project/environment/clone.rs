@@ -3,7 +3,9 @@
 //! another, on its cluster or another. Nothing is deployed until someone deploys the copy, whose
 //! page opens once it exists.
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{CloneEnvironmentRequest, Cloned, Cluster, Environment, Project};
@@ -13,22 +15,37 @@ use crate::api::use_api;
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
-use crate::components::new_dialog::NewDialog;
+use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
 use crate::paths;
 use crate::state::resource::resource;
 
 #[component]
 pub fn CloneEnvironment(org: Uuid, source: Environment) -> impl IntoView {
+    let LoadEnvironmentClone(load) = expect_context();
+    view! {
+        <NewDialog label="Clone environment…">
+            <FetchedWhenOpened load=move || load(org, source.clone())/>
+        </NewDialog>
+    }
+}
+
+/// Fetches the clone's code when its dialog is first opened (`clone_environment_form`, behind
+/// the split point `app.rs` provides): its code and its reads of every project and cluster are
+/// no part of the environment's settings until then.
+#[derive(Clone, Copy)]
+pub struct LoadEnvironmentClone(
+    pub fn(Uuid, Environment) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+);
+
+/// The clone's form, with the projects and clusters it offers, as the split point builds it.
+pub fn clone_environment_form(org: Uuid, source: Environment) -> AnyView {
     let api = use_api();
     let choices =
         resource(move || async move { futures::try_join!(api.projects(org), api.clusters(org)) });
-    view! {
-        <NewDialog label="Clone environment…">
-            {loaded(choices, 3, move |(projects, clusters)| view! {
-                <CloneForm org source=source.clone() projects clusters/>
-            })}
-        </NewDialog>
-    }
+    loaded(choices, 3, move |(projects, clusters)| {
+        view! { <CloneForm org source=source.clone() projects clusters/> }
+    })
+    .into_any()
 }
 
 #[component]

@@ -1,4 +1,4 @@
-mod clone;
+pub mod clone;
 pub mod compare;
 pub mod deployments;
 mod export;

@@ -2,7 +2,9 @@
 //! by the server, never through the page) in this environment or another of the project; nothing
 //! is deployed. The copy's page opens once it exists.
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 use platform_api::{CloneServiceRequest, Cloned, Environment, ServiceType};
@@ -14,7 +16,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
-use crate::components::new_dialog::NewDialog;
+use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
 use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
@@ -32,6 +34,28 @@ struct Source {
 
 #[component]
 pub fn CloneService(service: AddressedService) -> impl IntoView {
+    let LoadServiceClone(load) = expect_context();
+    view! {
+        <section class="card" aria-labelledby="clone-title">
+            <h2 id="clone-title">"Copy this service"</h2>
+            <p class="muted">"Its settings, variables and secrets go to the copy; its deployments do not."</p>
+            <NewDialog label="Clone service…">
+                <FetchedWhenOpened load=move || load(service)/>
+            </NewDialog>
+        </section>
+    }
+}
+
+/// Fetches the clone's code when its dialog is first opened (`clone_service_form`, behind the
+/// split point `app.rs` provides): its code and its read of the project's environments are no
+/// part of the service's settings until then.
+#[derive(Clone, Copy)]
+pub struct LoadServiceClone(
+    pub fn(AddressedService) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+);
+
+/// The clone's form, with the environments it offers, as the split point builds it.
+pub fn clone_service_form(service: AddressedService) -> AnyView {
     let api = use_api();
     let (org, project, environment) = (
         current_id(|a: &OrganizationAddress| a.org),
@@ -67,18 +91,15 @@ pub fn CloneService(service: AddressedService) -> impl IntoView {
             Ok((source, api.environments(project).await?))
         }
     });
-    view! {
-        <section class="card" aria-labelledby="clone-title">
-            <h2 id="clone-title">"Copy this service"</h2>
-            <p class="muted">"Its settings, variables and secrets go to the copy; its deployments do not."</p>
-            <NewDialog label="Clone service…">
-                {move || name.get().map(|name| loaded(choices, 3, move |(source, environments)| {
-                    let suggested = format!("{name}-copy");
-                    view! { <CloneForm source environments suggested/> }
-                }))}
-            </NewDialog>
-        </section>
-    }
+    (move || {
+        name.get().map(|name| {
+            loaded(choices, 3, move |(source, environments)| {
+                let suggested = format!("{name}-copy");
+                view! { <CloneForm source environments suggested/> }
+            })
+        })
+    })
+    .into_any()
 }
 
 #[component]

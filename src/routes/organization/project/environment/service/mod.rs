@@ -6,7 +6,7 @@ mod actions;
 pub mod advanced_settings;
 mod auto_deploy;
 mod backups;
-mod clone;
+pub mod clone;
 mod commit_picker;
 mod connection;
 pub mod deployments;
