@@ -5,7 +5,8 @@
 # leave what they share with the frame to the frame's file.
 every_signed_in_page=shell
 # The groups no page is made of, fetched when opened: the command palette, the deploy review, the
-# overview's cards, embed mode's bridge, what is unwell and the clone forms. The code every other
-# group needs is in the shell's file, fetched once, rather than a copy in each group's.
-on_demand=palette,review,overview_cards,embed,unwell,clone
+# overview's cards, embed mode's bridge, what is unwell, the clone forms and the variables' text
+# forms. The code every other group needs is in the shell's file, fetched once, rather than a copy
+# in each group's.
+on_demand=palette,review,overview_cards,embed,unwell,clone,variables_text
 frames=(service:service_overview,service_deployments,logs,monitoring,service_settings,application_form,container_form,database_form,job_form,helm_form,terraform_form,advanced,variables,review,overview_cards environment:environment_services,environment_settings,environment_deployments)

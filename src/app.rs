@@ -52,6 +52,8 @@ use crate::routes::organization::project::environment::services::EnvironmentServ
 use crate::routes::organization::project::environment::settings::EnvironmentSettings;
 use crate::routes::organization::project::environment::variables::EnvironmentVariables;
 use crate::routes::organization::project::overview::ProjectOverview;
+use crate::routes::organization::project::variables::bulk::LoadEditAsText;
+use crate::routes::organization::project::variables::import::LoadImport;
 use crate::routes::organization::settings::alert_receivers::AlertReceivers;
 use crate::routes::organization::settings::api_tokens::ApiTokens;
 use crate::routes::organization::settings::cloud_credentials::CloudCredentialsPage;
@@ -322,12 +324,9 @@ fn environment_page_reads() {
 /// it shows.
 mod service_forms {
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
-    use uuid::Uuid;
-
-    use leptos::prelude::AnyView;
 
     use crate::routes::organization::project::environment::service_form::of_kind::{
-        self, OpenedFor,
+        self, KindFormOf,
     };
 
     #[wasm_split(
@@ -336,8 +335,8 @@ mod service_forms {
         fallible,
         preload(preload_application_form)
     )]
-    pub fn application_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::application_form(org, opened_for))
+    pub fn application_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::application_form))
     }
 
     #[wasm_split(
@@ -346,8 +345,8 @@ mod service_forms {
         fallible,
         preload(preload_container_form)
     )]
-    pub fn container_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::container_form(org, opened_for))
+    pub fn container_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::container_form))
     }
 
     #[wasm_split(
@@ -356,8 +355,8 @@ mod service_forms {
         fallible,
         preload(preload_database_form)
     )]
-    pub fn database_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::database_form(org, opened_for))
+    pub fn database_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::database_form))
     }
 
     #[wasm_split(
@@ -366,8 +365,8 @@ mod service_forms {
         fallible,
         preload(preload_job_form)
     )]
-    pub fn job_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::job_form(org, opened_for))
+    pub fn job_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::job_form))
     }
 
     #[wasm_split(
@@ -376,8 +375,8 @@ mod service_forms {
         fallible,
         preload(preload_helm_form)
     )]
-    pub fn helm_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::helm_form(org, opened_for))
+    pub fn helm_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::helm_form))
     }
 
     #[wasm_split(
@@ -386,8 +385,8 @@ mod service_forms {
         fallible,
         preload(preload_terraform_form)
     )]
-    pub fn terraform_form(org: Uuid, opened_for: OpenedFor) -> Result<AnyView, SplitLoaderError> {
-        Ok(of_kind::terraform_form(org, opened_for))
+    pub fn terraform_form() -> Result<Option<KindFormOf>, SplitLoaderError> {
+        Ok(Some(of_kind::terraform_form))
     }
 }
 
@@ -395,14 +394,14 @@ mod service_forms {
 /// their code, and their reads of the places a copy can go, are no part of the settings pages
 /// until then.
 mod clone_forms {
-    use leptos::prelude::AnyView;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
-    use platform_api::Environment;
-    use uuid::Uuid;
 
-    use crate::routes::organization::project::environment::clone::clone_environment_form;
-    use crate::routes::organization::project::environment::service::clone::clone_service_form;
-    use crate::routes::organization::project::environment::service::AddressedService;
+    use crate::routes::organization::project::environment::clone::{
+        clone_environment_form, CloneEnvironmentOf,
+    };
+    use crate::routes::organization::project::environment::service::clone::{
+        clone_service_form, CloneServiceOf,
+    };
 
     #[wasm_split(
         clone,
@@ -410,13 +409,38 @@ mod clone_forms {
         fallible,
         preload(preload_clone)
     )]
-    pub fn clone_environment(org: Uuid, source: Environment) -> Result<AnyView, SplitLoaderError> {
-        Ok(clone_environment_form(org, source))
+    pub fn clone_environment() -> Result<CloneEnvironmentOf, SplitLoaderError> {
+        Ok(clone_environment_form)
     }
 
     #[wasm_split(clone, wasm_split_path = ::leptos::wasm_split, fallible)]
-    pub fn clone_service(service: AddressedService) -> Result<AnyView, SplitLoaderError> {
-        Ok(clone_service_form(service))
+    pub fn clone_service() -> Result<CloneServiceOf, SplitLoaderError> {
+        Ok(clone_service_form)
+    }
+}
+
+/// "Edit as text…" and "Import .env…" of an environment's or a service's variables, fetched when
+/// their dialog first opens: few open them, and their text, previews and changes are no part of
+/// the variables' pages until then.
+mod variables_text_forms {
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::routes::organization::project::variables::bulk::{edit_as_text_form, TextFormOf};
+    use crate::routes::organization::project::variables::import::{import_form, ImportFormOf};
+
+    #[wasm_split(
+        variables_text,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_variables_text)
+    )]
+    pub fn edit_as_text() -> Result<TextFormOf, SplitLoaderError> {
+        Ok(edit_as_text_form)
+    }
+
+    #[wasm_split(variables_text, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn import() -> Result<ImportFormOf, SplitLoaderError> {
+        Ok(import_form)
     }
 }
 
@@ -549,22 +573,23 @@ mod embed_bridge {
 pub fn App() -> impl IntoView {
     state::provide_all();
     let embed = use_embed();
-    provide_context(LoadServiceForm(|org, kind, opened_for| match kind {
-        ServiceType::Application => Box::pin(service_forms::application_form(org, opened_for)),
-        ServiceType::Container => Box::pin(service_forms::container_form(org, opened_for)),
-        ServiceType::Database => Box::pin(service_forms::database_form(org, opened_for)),
-        ServiceType::Job => Box::pin(service_forms::job_form(org, opened_for)),
-        ServiceType::Helm => Box::pin(service_forms::helm_form(org, opened_for)),
-        ServiceType::Terraform => Box::pin(service_forms::terraform_form(org, opened_for)),
-        // No record the console reads, and no kind it offers to create, is of another kind.
-        ServiceType::Other(_) => Box::pin(async { Ok(().into_any()) }),
+    provide_context(LoadServiceForm(|kind| match kind {
+        ServiceType::Application => Box::pin(service_forms::application_form()),
+        ServiceType::Container => Box::pin(service_forms::container_form()),
+        ServiceType::Database => Box::pin(service_forms::database_form()),
+        ServiceType::Job => Box::pin(service_forms::job_form()),
+        ServiceType::Helm => Box::pin(service_forms::helm_form()),
+        ServiceType::Terraform => Box::pin(service_forms::terraform_form()),
+        ServiceType::Other(_) => Box::pin(async { Ok(None) }),
     }));
-    provide_context(LoadEnvironmentClone(|org, source| {
-        Box::pin(clone_forms::clone_environment(org, source))
+    provide_context(LoadEnvironmentClone(|| {
+        Box::pin(clone_forms::clone_environment())
     }));
-    provide_context(LoadServiceClone(|service| {
-        Box::pin(clone_forms::clone_service(service))
+    provide_context(LoadServiceClone(|| Box::pin(clone_forms::clone_service())));
+    provide_context(LoadEditAsText(|| {
+        Box::pin(variables_text_forms::edit_as_text())
     }));
+    provide_context(LoadImport(|| Box::pin(variables_text_forms::import())));
     provide_context(LoadPalette(|opened| {
         Box::pin(palette::palette_dialog(opened))
     }));
@@ -573,7 +598,8 @@ pub fn App() -> impl IntoView {
         Box::pin(async {
             preload_every_page().await;
             // The overview's cards, fetched after its first paint, each kind's form, fetched with
-            // a service's settings, and the clone forms are prefetched like a page.
+            // a service's settings, and the forms of dialogs fetched when opened are prefetched
+            // like a page.
             let _ = overview_cards::preload_overview_cards().await;
             let _ = service_forms::preload_application_form().await;
             let _ = service_forms::preload_container_form().await;
@@ -582,6 +608,7 @@ pub fn App() -> impl IntoView {
             let _ = service_forms::preload_helm_form().await;
             let _ = service_forms::preload_terraform_form().await;
             let _ = clone_forms::preload_clone().await;
+            let _ = variables_text_forms::preload_variables_text().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {

@@ -72,13 +72,16 @@ pub fn NewDialog(
     }
 }
 
+/// A dialog's content on its way: its code fetched (a split point's call), then built.
+pub type FetchedContent = BoxFuture<'static, Result<AnyView, SplitLoaderError>>;
+
 /// A dialog's content whose code is fetched when the dialog is first opened (`load`, behind a
 /// split point `app.rs` provides), with what it reads: a skeleton meanwhile, and what is missing
 /// if it cannot be fetched.
 #[component]
 pub fn FetchedWhenOpened<F>(load: F) -> impl IntoView
 where
-    F: Fn() -> BoxFuture<'static, Result<AnyView, SplitLoaderError>> + Send + Sync + 'static,
+    F: Fn() -> FetchedContent + Send + Sync + 'static,
 {
     let dialog: EnclosingDialog = expect_context();
     move || {

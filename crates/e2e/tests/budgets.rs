@@ -230,7 +230,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        475_000,
+        450_000,
         ENVIRONMENT,
     ),
     route(
@@ -288,7 +288,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        480_000,
+        460_000,
         SERVICE,
     ),
     route(

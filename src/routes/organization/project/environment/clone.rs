@@ -15,26 +15,33 @@ use crate::api::use_api;
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
-use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
+use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
 use crate::paths;
 use crate::state::resource::resource;
 
 #[component]
 pub fn CloneEnvironment(org: Uuid, source: Environment) -> impl IntoView {
     let LoadEnvironmentClone(load) = expect_context();
+    let content = move || -> FetchedContent {
+        let source = source.clone();
+        Box::pin(async move { Ok(load().await?(org, source)) })
+    };
     view! {
         <NewDialog label="Clone environment…">
-            <FetchedWhenOpened load=move || load(org, source.clone())/>
+            <FetchedWhenOpened load=content/>
         </NewDialog>
     }
 }
 
-/// Fetches the clone's code when its dialog is first opened (`clone_environment_form`, behind
-/// the split point `app.rs` provides): its code and its reads of every project and cluster are
-/// no part of the environment's settings until then.
+/// Builds the clone's form for the environment it copies.
+pub type CloneEnvironmentOf = fn(Uuid, Environment) -> AnyView;
+
+/// Fetches the clone when its dialog is first opened (behind the split point `app.rs` provides,
+/// which hands back the function that builds the form): its code and its reads of every project
+/// and cluster are no part of the environment's settings until then.
 #[derive(Clone, Copy)]
 pub struct LoadEnvironmentClone(
-    pub fn(Uuid, Environment) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+    pub fn() -> BoxFuture<'static, Result<CloneEnvironmentOf, SplitLoaderError>>,
 );
 
 /// The clone's form, with the projects and clusters it offers, as the split point builds it.

@@ -6,7 +6,9 @@
 
 use std::collections::HashSet;
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use platform_api::{
     read_dotenv, replacement, write_dotenv, EnvironmentVariable, FieldError, PlainVariable,
     TextChange, VariableBulk, VariableBulkRequest, VariableType,
@@ -18,7 +20,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, ProblemList};
-use crate::components::new_dialog::NewDialog;
+use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
 use crate::state::toasts::use_toasts;
 
 /// The rows ticked, by variable id.
@@ -131,11 +133,35 @@ pub fn EditAsText(
     variables: Vec<EnvironmentVariable>,
     on_saved: Callback<()>,
 ) -> impl IntoView {
+    let LoadEditAsText(load) = expect_context();
+    let content = move || -> FetchedContent {
+        let variables = variables.clone();
+        Box::pin(async move { Ok(load().await?(own, variables, on_saved)) })
+    };
     view! {
         <NewDialog label="Edit as text…">
-            <TextForm own variables on_saved/>
+            <FetchedWhenOpened load=content/>
         </NewDialog>
     }
+}
+
+/// Builds "Edit as text…"'s form from the page's variables.
+pub type TextFormOf = fn(Level, Vec<EnvironmentVariable>, Callback<()>) -> AnyView;
+
+/// Fetches "Edit as text…" when its dialog first opens (behind the split point `app.rs`
+/// provides): few open it, and its text and changes are no part of the page's code. The split
+/// point hands back the function that builds the form, so that the main module, which holds every
+/// split point, holds nothing of what the form is built from.
+#[derive(Clone, Copy)]
+pub struct LoadEditAsText(pub fn() -> BoxFuture<'static, Result<TextFormOf, SplitLoaderError>>);
+
+/// The form, as the split point builds it.
+pub fn edit_as_text_form(
+    own: Level,
+    variables: Vec<EnvironmentVariable>,
+    on_saved: Callback<()>,
+) -> AnyView {
+    view! { <TextForm own variables on_saved/> }.into_any()
 }
 
 #[component]

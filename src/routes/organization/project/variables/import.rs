@@ -5,7 +5,9 @@
 
 use std::collections::HashSet;
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use platform_api::{
     read_dotenv, write_dotenv, EnvironmentVariable, FieldError, ImportedVariable, VariableImport,
     VariableImportRequest, VariableScope, VariableType,
@@ -16,7 +18,7 @@ use super::level::{level_label, Level};
 use crate::api::{query_value, use_api, ApiError};
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};
-use crate::components::new_dialog::NewDialog;
+use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
 
 /// What an imported line will do at its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,11 +72,36 @@ pub fn ImportVariables(
     seen: Vec<EnvironmentVariable>,
     on_imported: Callback<()>,
 ) -> impl IntoView {
+    let LoadImport(load) = expect_context();
+    let content = move || -> FetchedContent {
+        let (levels, seen) = (levels.clone(), seen.clone());
+        Box::pin(async move { Ok(load().await?(own, levels, seen, on_imported)) })
+    };
     view! {
         <NewDialog label="Import .env…">
-            <ImportForm own levels seen on_imported/>
+            <FetchedWhenOpened load=content/>
         </NewDialog>
     }
+}
+
+/// Builds "Import .env…"'s form: the service's own level, those it may import to, and the
+/// variables it sees.
+pub type ImportFormOf = fn(Level, Vec<Level>, Vec<EnvironmentVariable>, Callback<()>) -> AnyView;
+
+/// Fetches "Import .env…" when its dialog first opens (behind the split point `app.rs`
+/// provides): few open it, and its reading and preview are no part of the page's code. The
+/// split point hands back the function that builds the form (as `LoadEditAsText`).
+#[derive(Clone, Copy)]
+pub struct LoadImport(pub fn() -> BoxFuture<'static, Result<ImportFormOf, SplitLoaderError>>);
+
+/// The form, as the split point builds it.
+pub fn import_form(
+    own: Level,
+    levels: Vec<Level>,
+    seen: Vec<EnvironmentVariable>,
+    on_imported: Callback<()>,
+) -> AnyView {
+    view! { <ImportForm own levels seen on_imported/> }.into_any()
 }
 
 #[component]

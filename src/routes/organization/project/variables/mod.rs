@@ -4,8 +4,8 @@
 //! by level; tick some to change together; export, import (through a service) and edit as text.
 //! A secret's value is never shown: it can only be replaced.
 
-mod bulk;
-mod import;
+pub mod bulk;
+pub mod import;
 mod level;
 
 use leptos::prelude::*;

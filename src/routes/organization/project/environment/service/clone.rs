@@ -16,7 +16,7 @@ use crate::api::{use_api, ApiError};
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, TextField};
 use crate::components::loaded::loaded;
-use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
+use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
 use crate::paths;
 use crate::routes::address::{EnvironmentAddress, OrganizationAddress, ProjectAddress};
 use crate::routes::current_id;
@@ -35,23 +35,27 @@ struct Source {
 #[component]
 pub fn CloneService(service: AddressedService) -> impl IntoView {
     let LoadServiceClone(load) = expect_context();
+    let content = move || -> FetchedContent { Box::pin(async move { Ok(load().await?(service)) }) };
     view! {
         <section class="card" aria-labelledby="clone-title">
             <h2 id="clone-title">"Copy this service"</h2>
             <p class="muted">"Its settings, variables and secrets go to the copy; its deployments do not."</p>
             <NewDialog label="Clone service…">
-                <FetchedWhenOpened load=move || load(service)/>
+                <FetchedWhenOpened load=content/>
             </NewDialog>
         </section>
     }
 }
 
-/// Fetches the clone's code when its dialog is first opened (`clone_service_form`, behind the
-/// split point `app.rs` provides): its code and its read of the project's environments are no
-/// part of the service's settings until then.
+/// Builds the clone's form for the service it copies.
+pub type CloneServiceOf = fn(AddressedService) -> AnyView;
+
+/// Fetches the clone when its dialog is first opened (behind the split point `app.rs` provides,
+/// which hands back the function that builds the form): its code and its read of the project's
+/// environments are no part of the service's settings until then.
 #[derive(Clone, Copy)]
 pub struct LoadServiceClone(
-    pub fn(AddressedService) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+    pub fn() -> BoxFuture<'static, Result<CloneServiceOf, SplitLoaderError>>,
 );
 
 /// The clone's form, with the environments it offers, as the split point builds it.

@@ -40,12 +40,16 @@ pub enum OpenedFor {
     },
 }
 
-/// Fetches a kind's code and builds its form: one of the functions below, behind the split
-/// point `app.rs` provides (no page's code names a split point: the unit tests link every page
-/// without the split step).
+/// Builds a kind's form for what it is opened for.
+pub type KindFormOf = fn(Uuid, OpenedFor) -> AnyView;
+
+/// Fetches a kind's code (behind the split point `app.rs` provides: no page's code names a split
+/// point, the unit tests link every page without the split step), which hands back the function
+/// below that builds the kind's form: the main module, which holds every split point, holds
+/// nothing of what a form is built from. `None` for a kind this console does not show.
 #[derive(Clone, Copy)]
 pub struct LoadServiceForm(
-    pub fn(Uuid, ServiceType, OpenedFor) -> BoxFuture<'static, Result<AnyView, SplitLoaderError>>,
+    pub fn(ServiceType) -> BoxFuture<'static, Result<Option<KindFormOf>, SplitLoaderError>>,
 );
 
 /// A kind's form once its code is fetched.
@@ -53,8 +57,10 @@ pub struct LoadServiceForm(
 pub fn ServiceKindForm(org: Uuid, kind: ServiceType, opened_for: OpenedFor) -> impl IntoView {
     let LoadServiceForm(load) = expect_context();
     let form = Suspend::new(async move {
-        match load(org, kind, opened_for).await {
-            Ok(form) => form,
+        match load(kind).await {
+            Ok(Some(form_of)) => form_of(org, opened_for),
+            // No record the console reads, and no kind it offers to create, is of another kind.
+            Ok(None) => ().into_any(),
             Err(_) => view! { <PageNotLoaded what="This form"/> }.into_any(),
         }
     });
