@@ -26,7 +26,6 @@ use crate::components::page_not_loaded::PageNotLoaded;
 use crate::components::skeleton::Skeleton;
 
 /// What a kind's form is opened for.
-#[derive(Clone)]
 pub enum OpenedFor {
     /// A new service in this environment; the form is drawn again, empty, after each creation.
     New {
