@@ -17,6 +17,7 @@ pub mod deployment_log;
 pub mod download;
 pub mod empty_state;
 pub mod error_notice;
+pub mod fetched;
 pub mod form;
 pub mod form_field;
 pub mod format;

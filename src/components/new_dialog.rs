@@ -2,14 +2,11 @@
 //! once the record is created (`Form` closes the dialog it is in), so lists are not followed by
 //! forms that are always open.
 
-use futures::future::BoxFuture;
 use leptos::html::Dialog;
 use leptos::prelude::*;
-use leptos::wasm_split::SplitLoaderError;
 use platform_api::RolePermission;
 
-use super::page_not_loaded::PageNotLoaded;
-use super::skeleton::Skeleton;
+use super::fetched::{fetched, FetchedContent};
 use crate::state::role::Permitted;
 
 /// The dialog a form is in, for `Form` to close on success, and for a form whose code is fetched
@@ -72,28 +69,13 @@ pub fn NewDialog(
     }
 }
 
-/// A dialog's content on its way: its code fetched (a split point's call), then built.
-pub type FetchedContent = BoxFuture<'static, Result<AnyView, SplitLoaderError>>;
-
-/// A dialog's content whose code is fetched when the dialog is first opened (`load`, behind a
-/// split point `app.rs` provides), with what it reads: a skeleton meanwhile, and what is missing
-/// if it cannot be fetched.
+/// A dialog's content whose code is fetched when the dialog is first opened (`load`), with what it
+/// reads.
 #[component]
 pub fn FetchedWhenOpened<F>(load: F) -> impl IntoView
 where
     F: Fn() -> FetchedContent + Send + Sync + 'static,
 {
     let dialog: EnclosingDialog = expect_context();
-    move || {
-        dialog.was_opened().then(|| {
-            let loading = load();
-            let content = Suspend::new(async move {
-                match loading.await {
-                    Ok(content) => content,
-                    Err(_) => view! { <PageNotLoaded what="This form"/> }.into_any(),
-                }
-            });
-            view! { <Suspense fallback=|| view! { <Skeleton lines=3/> }>{content}</Suspense> }
-        })
-    }
+    move || dialog.was_opened().then(|| fetched(load(), 3))
 }

@@ -12,10 +12,11 @@ use platform_api::{CloneEnvironmentRequest, Cloned, Cluster, Environment, Projec
 use uuid::Uuid;
 
 use crate::api::use_api;
+use crate::components::fetched::FetchedContent;
 use crate::components::form::{and_free_name, Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, EnumSelect, FieldScope, TextField};
 use crate::components::loaded::loaded;
-use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
+use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
 use crate::paths;
 use crate::state::resource::resource;
 

@@ -18,9 +18,10 @@ use uuid::Uuid;
 use super::level::Level;
 use crate::api::{use_api, ApiError};
 use crate::components::confirm_button::ConfirmButton;
+use crate::components::fetched::FetchedContent;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{FieldScope, ProblemList};
-use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
+use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
 use crate::state::toasts::use_toasts;
 
 /// The rows ticked, by variable id.

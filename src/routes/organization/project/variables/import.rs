@@ -16,9 +16,10 @@ use wasm_bindgen::JsCast;
 
 use super::level::{level_label, Level};
 use crate::api::{query_value, use_api, ApiError};
+use crate::components::fetched::FetchedContent;
 use crate::components::form::{Form, SubmitButton};
 use crate::components::form_field::{ChoiceField, FieldScope, ProblemList};
-use crate::components::new_dialog::{FetchedContent, FetchedWhenOpened, NewDialog};
+use crate::components::new_dialog::{FetchedWhenOpened, NewDialog};
 
 /// What an imported line will do at its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,9 +21,8 @@ use super::job_template::TemplateVariable;
 use super::terraform::{new_terraform, TerraformForm};
 use crate::api::service::{ServiceAnswer, ServiceSummary};
 use crate::api::{use_api, ApiError};
+use crate::components::fetched::fetched;
 use crate::components::form::Form;
-use crate::components::page_not_loaded::PageNotLoaded;
-use crate::components::skeleton::Skeleton;
 
 /// What a kind's form is opened for.
 pub enum OpenedFor {
@@ -55,15 +54,17 @@ pub struct LoadServiceForm(
 #[component]
 pub fn ServiceKindForm(org: Uuid, kind: ServiceType, opened_for: OpenedFor) -> impl IntoView {
     let LoadServiceForm(load) = expect_context();
-    let form = Suspend::new(async move {
-        match load(kind).await {
-            Ok(Some(form_of)) => form_of(org, opened_for),
-            // No record the console reads, and no kind it offers to create, is of another kind.
-            Ok(None) => ().into_any(),
-            Err(_) => view! { <PageNotLoaded what="This form"/> }.into_any(),
-        }
-    });
-    view! { <Suspense fallback=|| view! { <Skeleton lines=6/> }>{form}</Suspense> }
+    fetched(
+        Box::pin(async move {
+            Ok(match load(kind).await? {
+                Some(form_of) => form_of(org, opened_for),
+                // No record the console reads, and no kind it offers to create, is of another
+                // kind.
+                None => ().into_any(),
+            })
+        }),
+        6,
+    )
 }
 
 pub fn application_form(org: Uuid, opened_for: OpenedFor) -> AnyView {
