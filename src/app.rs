@@ -39,6 +39,7 @@ use crate::routes::organization::project::environment::service::advanced_setting
 use crate::routes::organization::project::environment::service::clone::LoadServiceClone;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
+use crate::routes::organization::project::environment::service::monitoring::alerts::LoadPresetForm;
 use crate::routes::organization::project::environment::service::monitoring::ServiceMonitoring;
 use crate::routes::organization::project::environment::service::overview::ServiceOverview;
 use crate::routes::organization::project::environment::service::overview_cards::LoadOverviewCards;
@@ -444,6 +445,27 @@ mod variables_text_forms {
     }
 }
 
+/// A monitoring preset's form ("Alert me when…"), fetched when a preset is first opened: the
+/// monitoring tab is read for its charts, and the form, its rule and its receivers are no part of
+/// it until then.
+mod alert_forms {
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::routes::organization::project::environment::service::monitoring::alerts::{
+        preset_form, PresetFormOf,
+    };
+
+    #[wasm_split(
+        alert_form,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_alert_form)
+    )]
+    pub fn preset() -> Result<PresetFormOf, SplitLoaderError> {
+        Ok(preset_form)
+    }
+}
+
 /// Turning auto-deploy off before a rollback (`StopAutoDeploy`), fetched with the review, which
 /// already reads every kind's record and which a service's rollback shows when its dialog opens:
 /// neither the deployments' pages nor the service's frame fetch every kind's decoder and
@@ -590,6 +612,7 @@ pub fn App() -> impl IntoView {
         Box::pin(variables_text_forms::edit_as_text())
     }));
     provide_context(LoadImport(|| Box::pin(variables_text_forms::import())));
+    provide_context(LoadPresetForm(|| Box::pin(alert_forms::preset())));
     provide_context(LoadPalette(|opened| {
         Box::pin(palette::palette_dialog(opened))
     }));
@@ -609,6 +632,7 @@ pub fn App() -> impl IntoView {
             let _ = service_forms::preload_terraform_form().await;
             let _ = clone_forms::preload_clone().await;
             let _ = variables_text_forms::preload_variables_text().await;
+            let _ = alert_forms::preload_alert_form().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {

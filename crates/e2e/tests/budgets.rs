@@ -272,7 +272,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        575_000,
+        555_000,
         SERVICE_HEAVY,
     ),
     route(

@@ -1,10 +1,13 @@
 //! "Alert me when…": the service's alert rules with their states, and a rule made from one of the
 //! platform's presets, its threshold, duration, severity and receivers editable before it is
-//! created. Without a receiver, the form says where to make one.
+//! created. Without a receiver, the form says where to make one. The form's code is fetched when a
+//! preset is first opened (`LoadPresetForm`): most visits to the tab only read the charts.
 
 use std::time::Duration;
 
+use futures::future::BoxFuture;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use leptos_router::components::A;
 use platform_api::{
     AlertReceiver, AlertRuleCreationRequest, AlertRuleResponse, AlertTarget, AlertTargetType,
@@ -15,6 +18,7 @@ use uuid::Uuid;
 use super::super::use_addressed_service;
 use super::Watched;
 use crate::api::use_api;
+use crate::components::fetched::{fetched, FetchedContent};
 use crate::components::form::Form;
 use crate::components::form_field::{CheckboxGroup, EnumSelect, TextField};
 use crate::components::loaded::loaded;
@@ -100,9 +104,7 @@ fn Presets(
     target_type: AlertTargetType,
     on_created: Callback<()>,
 ) -> impl IntoView {
-    let api = use_api();
-    let org = watched.organization;
-    let receivers = resource(move || async move { api.alert_receivers(org).await });
+    let LoadPresetForm(load) = expect_context();
     let chosen = RwSignal::new(None::<Preset>);
     let offered: Vec<Preset> = Preset::ALL
         .into_iter()
@@ -123,11 +125,48 @@ fn Presets(
             }).collect_view()}
         </ul>
         {move || chosen.get().map(|preset| {
-            loaded(receivers, 3, move |receivers: Vec<AlertReceiver>| view! {
-                <PresetForm watched=watched.get_value() target_type preset receivers chosen on_created/>
-            })
+            let opened = OpenedPreset { watched: watched.get_value(), target_type, preset, chosen, on_created };
+            let content: FetchedContent = Box::pin(async move { Ok(load().await?(opened)) });
+            fetched(content, 3)
         })}
     }
+}
+
+/// A preset opened as a form, and where the form reports back.
+pub struct OpenedPreset {
+    watched: Watched,
+    target_type: AlertTargetType,
+    preset: Preset,
+    /// The preset opened; the form sets it to none when it is done or cancelled.
+    chosen: RwSignal<Option<Preset>>,
+    on_created: Callback<()>,
+}
+
+/// Builds a preset's form.
+pub type PresetFormOf = fn(OpenedPreset) -> AnyView;
+
+/// Fetches a preset's form when one is first opened (behind the split point `app.rs` provides,
+/// which hands back the function that builds the form): its code and its read of the receivers
+/// are no part of the monitoring tab until then.
+#[derive(Clone, Copy)]
+pub struct LoadPresetForm(pub fn() -> BoxFuture<'static, Result<PresetFormOf, SplitLoaderError>>);
+
+/// The preset's form, with the receivers it offers, as the split point builds it.
+pub fn preset_form(opened: OpenedPreset) -> AnyView {
+    let api = use_api();
+    let org = opened.watched.organization;
+    let receivers = resource(move || async move { api.alert_receivers(org).await });
+    let opened = StoredValue::new(opened);
+    loaded(receivers, 3, move |receivers: Vec<AlertReceiver>| {
+        opened.with_value(|opened| {
+            let OpenedPreset { watched, target_type, preset, chosen, on_created } = opened;
+            view! {
+                <PresetForm watched=watched.clone() target_type=*target_type preset=*preset receivers
+                    chosen=*chosen on_created=*on_created/>
+            }
+        })
+    })
+    .into_any()
 }
 
 /// Minutes of an ISO 8601 duration the presets write (`PT5M`, `PT0S`).

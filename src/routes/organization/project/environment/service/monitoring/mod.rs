@@ -3,7 +3,7 @@
 //! glance, charts over a time range kept in the address, the restarts and deployments on their
 //! time axis, and alert rules made from the platform's presets.
 
-mod alerts;
+pub mod alerts;
 mod charts;
 pub mod controls;
 mod events;
