@@ -333,6 +333,9 @@ pub enum Preset {
     InstanceRestarted,
 }
 
+/// The window the restart preset counts restarts over.
+const RESTARTS_WINDOW: &str = "10m";
+
 impl Preset {
     pub const ALL: [Preset; 6] = [
         Preset::Cpu,
@@ -366,7 +369,7 @@ impl Preset {
             Preset::InstanceMissing => {
                 "Instances ready over instances wanted: below 1, one is missing."
             }
-            Preset::InstanceRestarted => "Restarts in the last 5 minutes.",
+            Preset::InstanceRestarted => "Restarts in the last 10 minutes.",
         }
     }
 
@@ -429,7 +432,9 @@ impl Preset {
             ),
             Preset::InstanceRestarted => (
                 "Instance restarted",
-                workload.restarts(window),
+                // Longer than the kubelet's longest back-off (5 minutes), so that an instance in
+                // a crash loop keeps the alert firing rather than resolving between restarts.
+                workload.restarts(RESTARTS_WINDOW),
                 Above,
                 0.0,
                 "PT0S",
