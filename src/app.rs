@@ -7,7 +7,7 @@ use futures::future::{FutureExt, LocalBoxFuture};
 use leptos::prelude::*;
 use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::{path, ChooseView};
+use leptos_router::ChooseView;
 use platform_api::ServiceType;
 
 use crate::api::use_api;
@@ -664,88 +664,88 @@ pub fn App() -> impl IntoView {
                 </Suspense>
             })}
             <Routes fallback=NotFound>
-                <Route path=path!("/sign-in") view=SignIn/>
-                <Route path=paths::invitation_route() view=Invitation/>
-                <ParentRoute path=path!("") view={lazily(LazyPage::ShellPage)}>
-                    <Route path=path!("/") view={lazily(LazyPage::HomePage)}/>
-                    <Route path=paths::organization_route() view={lazily(LazyPage::OrganizationOverviewPage)}/>
-                    <Route path=paths::clusters_route() view={lazily(LazyPage::ClustersPage)}/>
-                    <Route path=paths::audit_log_route() view={lazily(LazyPage::AuditLogPage)}/>
-                    <Route path=paths::alerts_route() view={lazily(LazyPage::AlertsPage)}/>
-                    <Route path=paths::fleet_route() view={lazily(LazyPage::FleetPage)}/>
+                <Route path=paths::SIGN_IN view=SignIn/>
+                <Route path=paths::INVITATION view=Invitation/>
+                <ParentRoute path=paths::NO_SEGMENT view={lazily(LazyPage::ShellPage)}>
+                    <Route path=paths::HOME view={lazily(LazyPage::HomePage)}/>
+                    <Route path=paths::ORGANIZATION view={lazily(LazyPage::OrganizationOverviewPage)}/>
+                    <Route path=paths::CLUSTERS view={lazily(LazyPage::ClustersPage)}/>
+                    <Route path=paths::AUDIT_LOG view={lazily(LazyPage::AuditLogPage)}/>
+                    <Route path=paths::ALERTS view={lazily(LazyPage::AlertsPage)}/>
+                    <Route path=paths::FLEET view={lazily(LazyPage::FleetPage)}/>
                     <Route
-                        path=paths::cluster_route()
+                        path=paths::CLUSTER
                         view={lazily(LazyPage::ClusterOverviewPage)}
                     />
                     <Route
-                        path=paths::cluster_advanced_settings_route()
+                        path=paths::CLUSTER_ADVANCED_SETTINGS
                         view={lazily(LazyPage::ClusterAdvancedSettingsPage)}
                     />
-                    <Route path=paths::webhooks_route() view={lazily(LazyPage::WebhooksPage)}/>
-                    <Route path=paths::api_tokens_route() view={lazily(LazyPage::ApiTokensPage)}/>
+                    <Route path=paths::WEBHOOKS view={lazily(LazyPage::WebhooksPage)}/>
+                    <Route path=paths::API_TOKENS view={lazily(LazyPage::ApiTokensPage)}/>
                     <Route
-                        path=paths::container_registries_route()
+                        path=paths::CONTAINER_REGISTRIES
                         view={lazily(LazyPage::ContainerRegistriesPage)}
                     />
                     <Route
-                        path=paths::helm_repositories_route()
+                        path=paths::HELM_REPOSITORIES
                         view={lazily(LazyPage::HelmRepositoriesPage)}
                     />
                     <Route
-                        path=paths::members_route()
+                        path=paths::MEMBERS
                         view={lazily(LazyPage::MembersPage)}
                     />
                     <Route
-                        path=paths::git_tokens_route()
+                        path=paths::GIT_TOKENS
                         view={lazily(LazyPage::GitTokensPage)}
                     />
                     <Route
-                        path=paths::labels_annotations_route()
+                        path=paths::LABELS_ANNOTATIONS
                         view={lazily(LazyPage::LabelsAnnotationsPage)}
                     />
                     <Route
-                        path=paths::alert_receivers_route()
+                        path=paths::ALERT_RECEIVERS
                         view={lazily(LazyPage::AlertReceiversPage)}
                     />
                     <Route
-                        path=paths::on_premise_credentials_route()
+                        path=paths::ON_PREMISE_CREDENTIALS
                         view={lazily(LazyPage::OnPremiseCredentialsRoute)}
                     />
                     <Route
-                        path=paths::general_settings_route()
+                        path=paths::GENERAL_SETTINGS
                         view={lazily(LazyPage::GeneralSettingsPage)}
                     />
                     <Route
-                        path=paths::cloud_credentials_route()
+                        path=paths::CLOUD_CREDENTIALS
                         view={lazily(LazyPage::CloudCredentialsRoute)}
                     />
                     <Route
-                        path=paths::project_route()
+                        path=paths::PROJECT
                         view={lazily(LazyPage::ProjectOverviewPage)}
                     />
                     <ParentRoute
-                        path=paths::environment_route()
+                        path=paths::ENVIRONMENT
                         view={lazily(LazyPage::EnvironmentLayoutPage)}
                     >
-                        <Route path=paths::without_tab_route() view=EnvironmentWithoutTab/>
-                        <Route path=paths::environment_overview_route() view=EnvironmentWithoutTab/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Services) view={lazily(LazyPage::EnvironmentServicesPage)}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Deployments) view={lazily(LazyPage::EnvironmentDeploymentsPage)}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Variables) view={lazily(LazyPage::EnvironmentVariablesPage)}/>
-                        <Route path=paths::environment_tab_route(EnvironmentTab::Settings) view={lazily(LazyPage::EnvironmentSettingsPage)}/>
+                        <Route path=paths::NO_SEGMENT view=EnvironmentWithoutTab/>
+                        <Route path=paths::ENVIRONMENT_OVERVIEW view=EnvironmentWithoutTab/>
+                        <Route path=EnvironmentTab::Services.route() view={lazily(LazyPage::EnvironmentServicesPage)}/>
+                        <Route path=EnvironmentTab::Deployments.route() view={lazily(LazyPage::EnvironmentDeploymentsPage)}/>
+                        <Route path=EnvironmentTab::Variables.route() view={lazily(LazyPage::EnvironmentVariablesPage)}/>
+                        <Route path=EnvironmentTab::Settings.route() view={lazily(LazyPage::EnvironmentSettingsPage)}/>
                     </ParentRoute>
                     <ParentRoute
-                        path=paths::service_route()
+                        path=paths::SERVICE
                         view={lazily(LazyPage::ServiceLayoutPage)}
                     >
-                        <Route path=paths::without_tab_route() view=ServiceWithoutTab/>
-                        <Route path=paths::tab_route(ServiceTab::Overview) view={lazily(LazyPage::ServiceOverviewPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::Monitoring) view={lazily(LazyPage::ServiceMonitoringPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::Deployments) view={lazily(LazyPage::ServiceDeploymentsPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::Logs) view={lazily(LazyPage::ServiceLogsPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::Variables) view={lazily(LazyPage::ServiceVariablesPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::Settings) view={lazily(LazyPage::ServiceSettingsPage)}/>
-                        <Route path=paths::tab_route(ServiceTab::AdvancedSettings) view={lazily(LazyPage::ServiceAdvancedSettingsPage)}/>
+                        <Route path=paths::NO_SEGMENT view=ServiceWithoutTab/>
+                        <Route path=ServiceTab::Overview.route() view={lazily(LazyPage::ServiceOverviewPage)}/>
+                        <Route path=ServiceTab::Monitoring.route() view={lazily(LazyPage::ServiceMonitoringPage)}/>
+                        <Route path=ServiceTab::Deployments.route() view={lazily(LazyPage::ServiceDeploymentsPage)}/>
+                        <Route path=ServiceTab::Logs.route() view={lazily(LazyPage::ServiceLogsPage)}/>
+                        <Route path=ServiceTab::Variables.route() view={lazily(LazyPage::ServiceVariablesPage)}/>
+                        <Route path=ServiceTab::Settings.route() view={lazily(LazyPage::ServiceSettingsPage)}/>
+                        <Route path=ServiceTab::AdvancedSettings.route() view={lazily(LazyPage::ServiceAdvancedSettingsPage)}/>
                     </ParentRoute>
                 </ParentRoute>
             </Routes>

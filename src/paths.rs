@@ -1,12 +1,77 @@
 //! The addresses of the console's pages, in one place: the route table, links and redirects
 //! all take them from here.
 
-use leptos_router::{path, PossibleRouteMatch};
+use std::borrow::Cow;
+
+use leptos_router::{PartialPathMatch, PathSegment, PossibleRouteMatch};
 use uuid::Uuid;
 
-/// What the route table takes as a page's path.
-pub trait Pattern: PossibleRouteMatch + Clone + Send + 'static {}
-impl<T: PossibleRouteMatch + Clone + Send + 'static> Pattern for T {}
+/// A page's address, written once for the route table and the links: segments, `:name` for a
+/// parameter. One type for every route, so that the router's code for a route is compiled once
+/// (a `path!` is a tuple type per shape of path, each with its own matching code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Address(&'static str);
+
+impl Address {
+    fn segments(self) -> impl Iterator<Item = &'static str> {
+        self.0.split('/').filter(|segment| !segment.is_empty())
+    }
+
+    /// The link: the address with `values` for its parameters, in order.
+    pub fn with(self, values: &[Uuid]) -> String {
+        let mut values = values.iter();
+        let mut link = String::new();
+        for segment in self.segments() {
+            link.push('/');
+            match segment.starts_with(':').then(|| values.next()).flatten() {
+                Some(value) => link.push_str(&value.to_string()),
+                None => link.push_str(segment),
+            }
+        }
+        link
+    }
+}
+
+impl PossibleRouteMatch for Address {
+    fn optional(&self) -> bool {
+        false
+    }
+
+    /// Each segment in turn: a static one matches itself, a parameter any text up to the next
+    /// `/`; what follows is left for the routes below.
+    fn test<'a>(&self, path: &'a str) -> Option<PartialPathMatch<'a>> {
+        let mut rest = path;
+        let mut params = Vec::new();
+        for segment in self.segments() {
+            let after = rest.strip_prefix('/')?;
+            let (value, remaining) = after.split_at(after.find('/').unwrap_or(after.len()));
+            match segment.strip_prefix(':') {
+                Some(name) if !value.is_empty() => {
+                    params.push((Cow::Borrowed(name), value.to_string()))
+                }
+                None if value == segment => {}
+                _ => return None,
+            }
+            rest = remaining;
+        }
+        let matched = &path[..path.len() - rest.len()];
+        Some(PartialPathMatch::new(rest, params, matched))
+    }
+
+    fn generate_path(&self, path: &mut Vec<PathSegment>) {
+        path.extend(
+            self.segments()
+                .map(|segment| match segment.strip_prefix(':') {
+                    Some(name) => PathSegment::Param(name.into()),
+                    None => PathSegment::Static(segment.into()),
+                }),
+        );
+    }
+}
+
+pub const SIGN_IN: Address = Address("/sign-in");
+
+pub const HOME: Address = Address("/");
 
 /// The sign-in page, with the page to come back to afterwards.
 pub fn sign_in(back_to: Option<&str>) -> String {
@@ -21,163 +86,126 @@ pub fn is_local(path: &str) -> bool {
     path.starts_with('/') && !path.starts_with("//") && !path.starts_with("/\\")
 }
 
-pub fn organization_route() -> impl Pattern {
-    path!("/organization/:org/overview")
-}
+pub const ORGANIZATION: Address = Address("/organization/:org/overview");
 
 pub fn organization(org: Uuid) -> String {
-    format!("/organization/{org}/overview")
+    ORGANIZATION.with(&[org])
 }
 
-pub fn webhooks_route() -> impl Pattern {
-    path!("/organization/:org/settings/webhooks")
-}
+pub const WEBHOOKS: Address = Address("/organization/:org/settings/webhooks");
 
 pub fn webhooks(org: Uuid) -> String {
-    format!("/organization/{org}/settings/webhooks")
+    WEBHOOKS.with(&[org])
 }
 
-pub fn clusters_route() -> impl Pattern {
-    path!("/organization/:org/clusters")
-}
+pub const CLUSTERS: Address = Address("/organization/:org/clusters");
 
 pub fn clusters(org: Uuid) -> String {
-    format!("/organization/{org}/clusters")
+    CLUSTERS.with(&[org])
 }
 
-pub fn cluster_route() -> impl Pattern {
-    path!("/organization/:org/cluster/:cluster/overview")
-}
+pub const CLUSTER: Address = Address("/organization/:org/cluster/:cluster/overview");
 
 pub fn cluster(org: Uuid, cluster: Uuid) -> String {
-    format!("/organization/{org}/cluster/{cluster}/overview")
+    CLUSTER.with(&[org, cluster])
 }
 
-pub fn cluster_advanced_settings_route() -> impl Pattern {
-    path!("/organization/:org/cluster/:cluster/advanced-settings")
-}
+pub const CLUSTER_ADVANCED_SETTINGS: Address =
+    Address("/organization/:org/cluster/:cluster/advanced-settings");
 
 pub fn cluster_advanced_settings(org: Uuid, cluster: Uuid) -> String {
-    format!("/organization/{org}/cluster/{cluster}/advanced-settings")
+    CLUSTER_ADVANCED_SETTINGS.with(&[org, cluster])
 }
 
-pub fn container_registries_route() -> impl Pattern {
-    path!("/organization/:org/settings/container-registries")
-}
+pub const CONTAINER_REGISTRIES: Address =
+    Address("/organization/:org/settings/container-registries");
 
 pub fn container_registries(org: Uuid) -> String {
-    format!("/organization/{org}/settings/container-registries")
+    CONTAINER_REGISTRIES.with(&[org])
 }
 
-pub fn helm_repositories_route() -> impl Pattern {
-    path!("/organization/:org/settings/helm-repositories")
-}
+pub const HELM_REPOSITORIES: Address = Address("/organization/:org/settings/helm-repositories");
 
 pub fn helm_repositories(org: Uuid) -> String {
-    format!("/organization/{org}/settings/helm-repositories")
+    HELM_REPOSITORIES.with(&[org])
 }
 
-pub fn labels_annotations_route() -> impl Pattern {
-    path!("/organization/:org/settings/labels-annotations")
-}
+pub const LABELS_ANNOTATIONS: Address = Address("/organization/:org/settings/labels-annotations");
 
 pub fn labels_annotations(org: Uuid) -> String {
-    format!("/organization/{org}/settings/labels-annotations")
+    LABELS_ANNOTATIONS.with(&[org])
 }
 
-pub fn alert_receivers_route() -> impl Pattern {
-    path!("/organization/:org/settings/alert-receivers")
-}
+pub const ALERT_RECEIVERS: Address = Address("/organization/:org/settings/alert-receivers");
 
 pub fn alert_receivers(org: Uuid) -> String {
-    format!("/organization/{org}/settings/alert-receivers")
+    ALERT_RECEIVERS.with(&[org])
 }
 
-pub fn on_premise_credentials_route() -> impl Pattern {
-    path!("/organization/:org/settings/on-premise-credentials")
-}
+pub const ON_PREMISE_CREDENTIALS: Address =
+    Address("/organization/:org/settings/on-premise-credentials");
 
 pub fn on_premise_credentials(org: Uuid) -> String {
-    format!("/organization/{org}/settings/on-premise-credentials")
+    ON_PREMISE_CREDENTIALS.with(&[org])
 }
 
-pub fn cloud_credentials_route() -> impl Pattern {
-    path!("/organization/:org/settings/cloud-credentials")
-}
+pub const CLOUD_CREDENTIALS: Address = Address("/organization/:org/settings/cloud-credentials");
 
 pub fn cloud_credentials(org: Uuid) -> String {
-    format!("/organization/{org}/settings/cloud-credentials")
+    CLOUD_CREDENTIALS.with(&[org])
 }
 
-pub fn general_settings_route() -> impl Pattern {
-    path!("/organization/:org/settings/general")
-}
+pub const GENERAL_SETTINGS: Address = Address("/organization/:org/settings/general");
 
 pub fn general_settings(org: Uuid) -> String {
-    format!("/organization/{org}/settings/general")
+    GENERAL_SETTINGS.with(&[org])
 }
 
-pub fn members_route() -> impl Pattern {
-    path!("/organization/:org/settings/members")
-}
+pub const MEMBERS: Address = Address("/organization/:org/settings/members");
 
 pub fn members(org: Uuid) -> String {
-    format!("/organization/{org}/settings/members")
+    MEMBERS.with(&[org])
 }
 
-pub fn invitation_route() -> impl Pattern {
-    path!("/invitation/:org/:invitation")
-}
+pub const INVITATION: Address = Address("/invitation/:org/:invitation");
 
-pub fn git_tokens_route() -> impl Pattern {
-    path!("/organization/:org/settings/git-tokens")
-}
+pub const GIT_TOKENS: Address = Address("/organization/:org/settings/git-tokens");
 
 pub fn git_tokens(org: Uuid) -> String {
-    format!("/organization/{org}/settings/git-tokens")
+    GIT_TOKENS.with(&[org])
 }
 
-pub fn api_tokens_route() -> impl Pattern {
-    path!("/organization/:org/settings/api-tokens")
-}
+pub const API_TOKENS: Address = Address("/organization/:org/settings/api-tokens");
 
 pub fn api_tokens(org: Uuid) -> String {
-    format!("/organization/{org}/settings/api-tokens")
+    API_TOKENS.with(&[org])
 }
 
-pub fn fleet_route() -> impl Pattern {
-    path!("/organization/:org/fleet")
-}
+pub const FLEET: Address = Address("/organization/:org/fleet");
 
 /// Every service of the organization with its status, filtered.
 pub fn fleet(org: Uuid) -> String {
-    format!("/organization/{org}/fleet")
+    FLEET.with(&[org])
 }
 
-pub fn alerts_route() -> impl Pattern {
-    path!("/organization/:org/alerts")
-}
+pub const ALERTS: Address = Address("/organization/:org/alerts");
 
 /// Every alert rule of the organization, with its state.
 pub fn alerts(org: Uuid) -> String {
-    format!("/organization/{org}/alerts")
+    ALERTS.with(&[org])
 }
 
-pub fn audit_log_route() -> impl Pattern {
-    path!("/organization/:org/audit-log")
-}
+pub const AUDIT_LOG: Address = Address("/organization/:org/audit-log");
 
 /// The organization's audit log, narrowed as `query` says (a project's, a service's...).
 pub fn audit_log(org: Uuid, query: &platform_api::audit::EventQuery) -> String {
-    query.on(&format!("/organization/{org}/audit-log"))
+    query.on(&AUDIT_LOG.with(&[org]))
 }
 
-pub fn project_route() -> impl Pattern {
-    path!("/organization/:org/project/:project/overview")
-}
+pub const PROJECT: Address = Address("/organization/:org/project/:project/overview");
 
 pub fn project(org: Uuid, project: Uuid) -> String {
-    format!("/organization/{org}/project/{project}/overview")
+    PROJECT.with(&[org, project])
 }
 
 /// The pages of an environment, one per tab, in the order of its tabs.
@@ -196,6 +224,11 @@ impl EnvironmentTab {
         EnvironmentTab::Variables,
         EnvironmentTab::Settings,
     ];
+
+    /// The route of the tab, below `ENVIRONMENT`.
+    pub fn route(self) -> Address {
+        Address(self.segment())
+    }
 
     /// The last segment of the tab's address: the route table's and the links'.
     pub fn segment(self) -> &'static str {
@@ -218,29 +251,21 @@ impl EnvironmentTab {
 }
 
 /// The environment's pages, each of its tabs below it.
-pub fn environment_route() -> impl Pattern {
-    path!("/organization/:org/project/:project/environment/:env")
-}
+pub const ENVIRONMENT: Address = Address("/organization/:org/project/:project/environment/:env");
 
 /// An environment's first tab: its services.
 pub fn environment(org: Uuid, project: Uuid, environment: Uuid) -> String {
     environment_tab(org, project, environment, EnvironmentTab::Services)
 }
 
-/// The route of an environment's tab, below `environment_route`.
-pub fn environment_tab_route(tab: EnvironmentTab) -> impl Pattern {
-    (leptos_router::StaticSegment(tab.segment()),)
-}
-
-/// The environment's address of earlier versions, below `environment_route`: its first tab
+/// The environment's address of earlier versions, below `ENVIRONMENT`: its first tab
 /// now.
-pub fn environment_overview_route() -> impl Pattern {
-    path!("/overview")
-}
+pub const ENVIRONMENT_OVERVIEW: Address = Address("/overview");
 
 pub fn environment_tab(org: Uuid, project: Uuid, environment: Uuid, tab: EnvironmentTab) -> String {
     format!(
-        "/organization/{org}/project/{project}/environment/{environment}/{}",
+        "{}/{}",
+        ENVIRONMENT.with(&[org, project, environment]),
         tab.segment()
     )
 }
@@ -267,6 +292,11 @@ impl ServiceTab {
         ServiceTab::Settings,
         ServiceTab::AdvancedSettings,
     ];
+
+    /// The route of the tab, below `SERVICE`.
+    pub fn route(self) -> Address {
+        Address(self.segment())
+    }
 
     /// The last segment of the tab's address: the route table's and the links'.
     pub fn segment(self) -> &'static str {
@@ -295,24 +325,17 @@ impl ServiceTab {
 }
 
 /// The service's pages, each of its tabs below it.
-pub fn service_route() -> impl Pattern {
-    path!("/organization/:org/project/:project/environment/:env/service/:service")
-}
+pub const SERVICE: Address =
+    Address("/organization/:org/project/:project/environment/:env/service/:service");
 
 /// A service's overview.
 pub fn service(org: Uuid, project: Uuid, environment: Uuid, service: Uuid) -> String {
     service_tab(org, project, environment, service, ServiceTab::Overview)
 }
 
-/// A service's or an environment's address itself, below its route: no tab named.
-pub fn without_tab_route() -> impl Pattern {
-    path!("")
-}
-
-/// The route of a service's tab, below `service_route`.
-pub fn tab_route(tab: ServiceTab) -> impl Pattern {
-    (leptos_router::StaticSegment(tab.segment()),)
-}
+/// A route that takes no segment: the shell's, the frame of every page below it, and a service's
+/// or an environment's address itself, below its route (`ENVIRONMENT`, `SERVICE`): no tab named.
+pub const NO_SEGMENT: Address = Address("");
 
 pub fn service_tab(
     org: Uuid,
@@ -322,7 +345,8 @@ pub fn service_tab(
     tab: ServiceTab,
 ) -> String {
     format!(
-        "/organization/{org}/project/{project}/environment/{environment}/service/{service}/{}",
+        "{}/{}",
+        SERVICE.with(&[org, project, environment, service]),
         tab.segment()
     )
 }

@@ -64,8 +64,9 @@ where
 #[cfg(test)]
 mod tests {
     use super::address::*;
-    use crate::paths::{self, is_local, EnvironmentTab, Pattern, ServiceTab};
+    use crate::paths::{self, is_local, Address, EnvironmentTab, ServiceTab};
     use leptos_router::params::{Params, ParamsMap};
+    use leptos_router::PossibleRouteMatch;
     use uuid::Uuid;
     use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -79,7 +80,7 @@ mod tests {
 
     /// What the route `pattern` reads from `link`, whole: the parameters, and what is left for
     /// the routes below it.
-    fn read(pattern: impl Pattern, link: &str) -> (ParamsMap, String) {
+    fn read(pattern: Address, link: &str) -> (ParamsMap, String) {
         let matched = pattern
             .test(link)
             .unwrap_or_else(|| panic!("{link} is not reached by its route"));
@@ -92,7 +93,7 @@ mod tests {
     }
 
     fn reads_back<A: Params + PartialEq + std::fmt::Debug>(
-        pattern: impl Pattern,
+        pattern: Address,
         link: &str,
         address: A,
     ) {
@@ -105,75 +106,55 @@ mod tests {
     fn every_link_reaches_its_route_and_reads_back_as_its_address() {
         let [org, cluster, project, env, service] = [(); 5].map(|_| Uuid::new_v4());
         let organization = OrganizationAddress { org };
-        reads_back(
-            paths::organization_route(),
-            &paths::organization(org),
-            organization,
-        );
-        reads_back(paths::clusters_route(), &paths::clusters(org), organization);
-        reads_back(paths::fleet_route(), &paths::fleet(org), organization);
-        reads_back(paths::webhooks_route(), &paths::webhooks(org), organization);
-        reads_back(
-            paths::api_tokens_route(),
-            &paths::api_tokens(org),
-            organization,
-        );
+        reads_back(paths::ORGANIZATION, &paths::organization(org), organization);
+        reads_back(paths::CLUSTERS, &paths::clusters(org), organization);
+        reads_back(paths::FLEET, &paths::fleet(org), organization);
+        reads_back(paths::WEBHOOKS, &paths::webhooks(org), organization);
+        reads_back(paths::API_TOKENS, &paths::api_tokens(org), organization);
         let registries = paths::container_registries(org);
-        reads_back(
-            paths::container_registries_route(),
-            &registries,
-            organization,
-        );
+        reads_back(paths::CONTAINER_REGISTRIES, &registries, organization);
         let repositories = paths::helm_repositories(org);
-        reads_back(
-            paths::helm_repositories_route(),
-            &repositories,
-            organization,
-        );
+        reads_back(paths::HELM_REPOSITORIES, &repositories, organization);
         let groups = paths::labels_annotations(org);
-        reads_back(paths::labels_annotations_route(), &groups, organization);
+        reads_back(paths::LABELS_ANNOTATIONS, &groups, organization);
         let receivers = paths::alert_receivers(org);
-        reads_back(paths::alert_receivers_route(), &receivers, organization);
+        reads_back(paths::ALERT_RECEIVERS, &receivers, organization);
         let credentials = paths::on_premise_credentials(org);
-        reads_back(
-            paths::on_premise_credentials_route(),
-            &credentials,
-            organization,
-        );
-        reads_back(paths::members_route(), &paths::members(org), organization);
+        reads_back(paths::ON_PREMISE_CREDENTIALS, &credentials, organization);
+        reads_back(paths::MEMBERS, &paths::members(org), organization);
         let git_tokens = paths::git_tokens(org);
-        reads_back(paths::git_tokens_route(), &git_tokens, organization);
+        reads_back(paths::GIT_TOKENS, &git_tokens, organization);
         let all = platform_api::audit::EventQuery::default();
         let audit_log = paths::audit_log(org, &all);
-        reads_back(paths::audit_log_route(), &audit_log, organization);
+        reads_back(paths::AUDIT_LOG, &audit_log, organization);
         reads_back(
-            paths::cluster_route(),
+            paths::CLUSTER,
             &paths::cluster(org, cluster),
             ClusterAddress { org, cluster },
         );
         reads_back(
-            paths::cluster_advanced_settings_route(),
+            paths::CLUSTER_ADVANCED_SETTINGS,
             &paths::cluster_advanced_settings(org, cluster),
             ClusterAddress { org, cluster },
         );
         reads_back(
-            paths::project_route(),
+            paths::PROJECT,
             &paths::project(org, project),
             ProjectAddress { org, project },
         );
         for tab in EnvironmentTab::ALL {
             let link = paths::environment_tab(org, project, env, tab);
-            let (params, remaining) = read(paths::environment_route(), &link);
+            let (params, remaining) = read(paths::ENVIRONMENT, &link);
             assert_eq!(
                 EnvironmentAddress::from_map(&params).ok(),
                 Some(EnvironmentAddress { org, project, env })
             );
-            let (_, left) = read(paths::environment_tab_route(tab), &remaining);
+            let (_, left) = read(tab.route(), &remaining);
             assert_eq!(left, "", "{link}");
         }
         for tab in ServiceTab::ALL {
             let link = paths::service_tab(org, project, env, service, tab);
-            let (params, remaining) = read(paths::service_route(), &link);
+            let (params, remaining) = read(paths::SERVICE, &link);
             assert_eq!(
                 ServiceAddress::from_map(&params).ok(),
                 Some(ServiceAddress {
@@ -183,8 +164,22 @@ mod tests {
                     service
                 })
             );
-            let (_, left) = read(paths::tab_route(tab), &remaining);
+            let (_, left) = read(tab.route(), &remaining);
             assert_eq!(left, "", "{link}");
         }
+    }
+
+    #[wasm_bindgen_test]
+    fn an_address_matches_whole_segments_and_leaves_the_rest() {
+        let org = Uuid::new_v4();
+        let fleet = paths::fleet(org);
+        assert!(paths::FLEET.test(&format!("{fleet}s")).is_none());
+        assert!(paths::FLEET.test(&fleet[..fleet.len() - 1]).is_none());
+        assert!(paths::FLEET.test("/organization//fleet").is_none());
+        assert!(paths::FLEET.test(&fleet[1..]).is_none());
+        assert_eq!(read(paths::FLEET, &format!("{fleet}/")).1, "/");
+        assert_eq!(read(paths::FLEET, &format!("{fleet}/x")).1, "/x");
+        assert_eq!(read(paths::NO_SEGMENT, &fleet).1, fleet);
+        assert_eq!(read(paths::HOME, "/").1, "/");
     }
 }

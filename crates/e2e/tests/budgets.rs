@@ -91,7 +91,7 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 210_000, SIGN_IN),
+    route("/sign-in", &[], 205_000, SIGN_IN),
     route("/", &["shell_page", "home_page"], 335_000, ORGANIZATION),
     route(
         "organization overview",
@@ -102,19 +102,19 @@ const ROUTES: &[Route] = &[
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        395_000,
+        390_000,
         ORGANIZATION,
     ),
     route(
         "fleet",
         &["shell_page", "fleet_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
@@ -127,7 +127,7 @@ const ROUTES: &[Route] = &[
     route(
         "cluster advanced settings",
         &["shell_page", "cluster_advanced_settings_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
@@ -139,31 +139,31 @@ const ROUTES: &[Route] = &[
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        360_000,
+        355_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
@@ -175,7 +175,7 @@ const ROUTES: &[Route] = &[
     route(
         "members",
         &["shell_page", "members_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
@@ -187,19 +187,19 @@ const ROUTES: &[Route] = &[
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        325_000,
+        320_000,
         ORGANIZATION,
     ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
-        350_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
@@ -230,7 +230,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        450_000,
+        445_000,
         ENVIRONMENT,
     ),
     route(
@@ -240,13 +240,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        455_000,
+        450_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        495_000,
+        490_000,
         SERVICE,
     ),
     route(
@@ -256,7 +256,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        445_000,
+        440_000,
         SERVICE,
     ),
     route(
@@ -272,13 +272,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        555_000,
+        550_000,
         SERVICE_HEAVY,
     ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        350_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
@@ -288,7 +288,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        460_000,
+        455_000,
         SERVICE,
     ),
     route(
@@ -299,7 +299,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "application_form",
         ],
-        555_000,
+        550_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -310,7 +310,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "container_form",
         ],
-        545_000,
+        540_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -321,7 +321,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        485_000,
+        480_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -332,7 +332,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        565_000,
+        560_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -343,7 +343,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        525_000,
+        520_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -354,7 +354,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "terraform_form",
         ],
-        535_000,
+        530_000,
         SERVICE_HEAVY,
     ),
     route(
