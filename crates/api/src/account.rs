@@ -14,6 +14,7 @@ pub struct AccountInfo {
     #[serde(default)]
     pub id: Option<Uuid>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub created_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub nickname: Option<String>,

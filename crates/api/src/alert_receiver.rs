@@ -45,7 +45,9 @@ pub struct EmailRelay {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AlertReceiver {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub description: String,

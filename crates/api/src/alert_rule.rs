@@ -305,8 +305,10 @@ impl AlertRuleCreationRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AlertRuleResponse {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub source: AlertRuleSource,
     pub state: AlertRuleState,
@@ -319,6 +321,7 @@ pub struct AlertRuleResponse {
     pub is_up_to_date: bool,
     /// When it began to fire.
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub starts_at: Option<DateTime<Utc>>,
 }
 

@@ -22,7 +22,9 @@ use crate::storage::Storage;
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Application {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
     pub name: String,

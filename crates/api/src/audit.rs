@@ -168,6 +168,7 @@ wire_enum! {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OrganizationEvent {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub timestamp: DateTime<Utc>,
     pub event_type: EventType,
     pub target_id: Option<Uuid>,

@@ -72,8 +72,10 @@ pub fn restriction_path(field: &str, value: &str) -> Option<FieldError> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentRestriction {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(flatten)]
     pub rule: DeploymentRestrictionRequest,
@@ -166,6 +168,7 @@ pub struct Push {
     pub message: String,
     #[serde(default)]
     pub author_name: String,
+    #[serde(with = "crate::timestamp")]
     pub seen_at: DateTime<Utc>,
     pub outcome: PushOutcome,
     /// Why a skipped push was not deployed.
@@ -186,6 +189,7 @@ pub struct AutoDeployWatch {
     pub branch: Option<String>,
     /// The branch's tip when the watch last found it changed, and when that was.
     pub last_seen: Option<Commit>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub seen_at: Option<DateTime<Utc>>,
     /// The latest pushes it acted on, newest first.
     #[serde(default)]

@@ -13,7 +13,9 @@ use crate::rules::{self, Violations};
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Autoscaling {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub service_id: Uuid,
     pub mode: String,
@@ -27,7 +29,9 @@ pub struct Autoscaling {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Scaler {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub scaler_type: String,
     pub enabled: bool,
@@ -42,7 +46,9 @@ pub struct Scaler {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TriggerAuthentication {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub organization_id: String,
     pub name: String,

@@ -32,7 +32,9 @@ impl BackupRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Backup {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub name: String,

@@ -35,7 +35,9 @@ wire_enum!(
 pub struct ClusterCredentials {
     pub id: Uuid,
     /// The platform may leave it out.
+    #[serde(default, with = "crate::timestamp::option")]
     pub created_at: Option<DateTime<Utc>>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub object_type: CredentialsKind,

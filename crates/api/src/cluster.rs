@@ -28,7 +28,9 @@ pub fn next_kubernetes_version(version: &str) -> Option<&'static str> {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Cluster {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub organization: Reference,
     pub name: String,
@@ -183,6 +185,7 @@ impl ClusterRequest {
 pub struct ClusterLock {
     pub reason: String,
     pub cluster_id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub locked_at: DateTime<Utc>,
     pub owner_name: String,
     pub ttl_in_days: i64,
@@ -228,6 +231,7 @@ pub struct ClusterStatus {
     pub next_k8s_available_version: Option<String>,
     pub last_execution_id: Option<String>,
     pub cluster_lock: Option<ClusterLock>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub last_deployment_date: Option<DateTime<Utc>>,
     /// Why the cluster's infrastructure was last deployed.
     pub reason: InfraReason,
@@ -259,6 +263,7 @@ pub struct ClusterToken {
 pub struct ClusterTokenStatus {
     pub token: String,
     #[serde(rename = "expirationTimestamp")]
+    #[serde(with = "crate::timestamp")]
     pub expiration_timestamp: DateTime<Utc>,
 }
 
@@ -336,6 +341,7 @@ pub struct ClusterLogLine {
     /// The level: `info`, `warning`, `error`.
     #[serde(rename = "type")]
     pub level: Option<String>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub timestamp: Option<DateTime<Utc>>,
     pub step: Option<ClusterLogStep>,
     pub message: Option<ClusterLogMessage>,

@@ -208,7 +208,9 @@ impl DatabaseAccessibility {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Database {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
     pub name: String,

@@ -77,7 +77,9 @@ pub struct Schedule {
     #[serde(default)]
     pub auto_stop: bool,
     pub timezone: String,
+    #[serde(with = "crate::timestamp")]
     pub start_time: DateTime<Utc>,
+    #[serde(with = "crate::timestamp")]
     pub stop_time: DateTime<Utc>,
     pub weekdays: Vec<Weekday>,
 }
@@ -127,8 +129,10 @@ impl EnvironmentDeploymentRuleRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentDeploymentRule {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(flatten)]
     pub rule: EnvironmentDeploymentRuleRequest,
@@ -172,8 +176,10 @@ impl ProjectDeploymentRuleRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ProjectDeploymentRule {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(flatten)]
     pub rule: ProjectDeploymentRuleRequest,

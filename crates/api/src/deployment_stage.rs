@@ -36,8 +36,10 @@ impl DeploymentStageRequest {
 pub struct DeploymentStageService {
     /// The service's place in its stage: the service's id.
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub service_id: Uuid,
     /// The document types it as free text ("APPLICATION, JOB, DATABASE, ..."): read as such.
@@ -54,8 +56,10 @@ pub struct DeploymentStageService {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeploymentStage {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
     #[serde(default)]

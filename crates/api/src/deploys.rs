@@ -29,7 +29,9 @@ pub struct DeploysQuery {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ServiceDeploy {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub commit: Option<Commit>,
@@ -55,7 +57,9 @@ pub struct ServiceDeployPage {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeployedService {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub status: ServiceState,
@@ -80,7 +84,9 @@ pub struct DeployedServicePage {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentDeploy {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub status: ServiceState,
     pub origin: String,

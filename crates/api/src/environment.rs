@@ -28,7 +28,9 @@ impl EnvironmentMode {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Environment {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub mode: EnvironmentMode,

@@ -19,6 +19,7 @@ pub struct GitRepository {
     pub branch: Option<String>,
     pub root_path: Option<String>,
     pub deployed_commit_id: Option<String>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub deployed_commit_date: Option<DateTime<Utc>>,
     pub deployed_commit_contributor: Option<String>,
     pub deployed_commit_tag: Option<String>,

@@ -42,7 +42,9 @@ impl GitProvider {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GitToken {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub description: Option<String>,
@@ -52,6 +54,7 @@ pub struct GitToken {
     #[serde(default)]
     pub git_api_url: String,
     pub workspace: Option<String>,
+    #[serde(default, with = "crate::timestamp::day")]
     pub expired_at: Option<NaiveDate>,
     #[serde(default)]
     pub associated_services_count: i64,

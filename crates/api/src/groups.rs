@@ -112,7 +112,9 @@ mod tests {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AnnotationsGroup {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub annotations: Vec<KeyValue>,
@@ -161,7 +163,9 @@ impl LabelsGroup {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LabelsGroup {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub labels: Vec<Label>,

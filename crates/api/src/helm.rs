@@ -178,7 +178,9 @@ pub struct HelmValuesOverride {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmService {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
     pub name: String,

@@ -102,7 +102,9 @@ impl From<&RegistryConfigRequest> for HelmRepositoryConfig {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct HelmRepository {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     /// HTTPS when the platform leaves it out.

@@ -18,6 +18,7 @@ pub fn short_id(id: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Commit {
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     pub git_commit_id: String,
     /// Empty when no tag points at the commit.
@@ -46,7 +47,9 @@ pub struct DeploymentIdentifier {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditingData {
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     /// Who asked: an API token's name or an access token's user.
     pub triggered_by: String,
@@ -461,8 +464,10 @@ mod tests {
 pub struct Contributor {
     pub id: Option<uuid::Uuid>,
     /// Their first commit among the last hundred.
+    #[serde(default, with = "crate::timestamp::option")]
     pub created_at: Option<DateTime<Utc>>,
     /// Their last commit.
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub first_name: Option<String>,
     pub last_name: Option<String>,

@@ -200,7 +200,9 @@ pub struct JobSourceRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Job {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub environment: Reference,
     pub name: String,

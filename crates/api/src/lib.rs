@@ -78,6 +78,7 @@ pub mod storage;
 pub mod terraform;
 pub mod text_rule;
 pub mod tfvars;
+pub mod timestamp;
 pub mod token;
 pub mod variable;
 pub mod variable_bulk;

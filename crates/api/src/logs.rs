@@ -67,6 +67,7 @@ pub struct DeploymentLogLine {
     /// `Info`, or `Error` for the line that says why an action failed.
     #[serde(rename = "type")]
     pub kind: String,
+    #[serde(with = "crate::timestamp")]
     pub timestamp: DateTime<Utc>,
     pub details: DeploymentLogDetails,
     #[serde(default)]
@@ -163,6 +164,7 @@ pub struct EnvironmentLogScope {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentLogEntry {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     pub scope: EnvironmentLogScope,
     pub state: StatusKind,
@@ -178,6 +180,7 @@ pub struct EnvironmentLogEntry {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InstanceLogLine {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     pub message: String,
     /// The instance that printed it.

@@ -57,12 +57,15 @@ wire_enum!(
 pub struct Member {
     /// The member's user id.
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub email: String,
     pub name: Option<String>,
     pub nickname: Option<String>,
     /// The last time the member used the API.
+    #[serde(default, with = "crate::timestamp::option")]
     pub last_activity_at: Option<DateTime<Utc>>,
     pub role: Option<MemberRole>,
     pub role_id: Option<Uuid>,
@@ -96,7 +99,9 @@ impl InviteMemberRequest {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct InviteMember {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub email: String,
     pub role: MemberRole,

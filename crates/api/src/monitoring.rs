@@ -85,6 +85,7 @@ pub struct EventsParameters {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct KubernetesEvent {
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     /// The kind of object it is about: `Pod`.
     #[serde(default)]
@@ -104,7 +105,9 @@ pub struct KubernetesEvent {
     pub reporting_component: String,
     #[serde(default)]
     pub count: i64,
+    #[serde(with = "crate::timestamp")]
     pub first_occurrence: DateTime<Utc>,
+    #[serde(with = "crate::timestamp")]
     pub last_occurrence: DateTime<Utc>,
 }
 

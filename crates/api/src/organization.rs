@@ -18,7 +18,9 @@ pub struct Organization {
     pub plan: String,
     #[serde(default)]
     pub description: Option<String>,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
 }
 

@@ -28,6 +28,7 @@ pub struct Preview {
     pub service_id: Uuid,
     pub trigger: PreviewTrigger,
     pub reference: String,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
 }
 

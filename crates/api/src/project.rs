@@ -11,7 +11,9 @@ use crate::rules::{self, Violations};
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Project {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub name: String,
     pub description: Option<String>,
@@ -108,8 +110,10 @@ pub struct ServicesOverview {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentOverview {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     /// Required here: its creation until it is first changed.
+    #[serde(with = "crate::timestamp")]
     pub updated_at: DateTime<Utc>,
     pub name: String,
     pub mode: crate::environment::EnvironmentMode,

@@ -57,6 +57,7 @@ pub struct QueuedDeploymentRequest {
     #[serde(default)]
     pub icon_uri: String,
     /// Ours: when it was asked for.
+    #[serde(default, with = "crate::timestamp::option")]
     pub queued_at: Option<DateTime<Utc>>,
     /// Ours: its place in the engine's queue, 1 for the next to get a worker.
     pub position: Option<i64>,

@@ -190,7 +190,9 @@ pub struct ClusterReference {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ContainerRegistry {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub name: String,

@@ -226,6 +226,7 @@ pub struct Status {
     #[serialize_always]
     pub deployment_request_id: Option<Uuid>,
     pub deployment_requests_count: i64,
+    #[serde(default, with = "crate::timestamp::option")]
     pub last_deployment_date: Option<DateTime<Utc>>,
     pub steps: Option<Steps>,
     pub execution_id: Option<String>,
@@ -290,6 +291,7 @@ pub struct EnvironmentState {
     pub state: ServiceState,
     /// The state the environment's last deployment reached (or is in).
     pub last_deployment_state: ServiceState,
+    #[serde(default, with = "crate::timestamp::option")]
     pub last_deployment_date: Option<DateTime<Utc>>,
 }
 

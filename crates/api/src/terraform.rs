@@ -224,7 +224,9 @@ pub struct DockerfileFragment {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TerraformService {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub service_type: ServiceType,
     pub environment: Reference,

@@ -13,7 +13,9 @@ use crate::rules::{self, Violations};
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiToken {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     #[serde(default)]
     pub name: String,
@@ -24,6 +26,7 @@ pub struct ApiToken {
     pub role_id: Option<Uuid>,
     /// When the token stops working; `null` for a token that does not expire.
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub expires_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
@@ -52,6 +55,7 @@ pub struct ApiTokenRequest {
     pub scope: Option<String>,
     /// When the token stops working (spec 5.6: set at creation); never when left out.
     #[serde(default)]
+    #[serde(with = "crate::timestamp::option")]
     pub expires_at: Option<DateTime<Utc>>,
 }
 

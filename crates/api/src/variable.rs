@@ -90,7 +90,9 @@ pub struct VariableReference {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EnvironmentVariable {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub key: String,
     #[serialize_always]
@@ -134,7 +136,9 @@ pub struct SecretReference {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Secret {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     pub key: String,
     pub scope: VariableScope,

@@ -43,7 +43,9 @@ pub const SLACK_URL_PREFIX: &str = "https://hooks.slack.com/";
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Webhook {
     pub id: Uuid,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+    #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
     /// STANDARD when the platform leaves it out.
     #[serde(default)]
@@ -209,6 +211,7 @@ pub struct EventPayload {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EventBody {
     pub event_type: WebhookEvent,
+    #[serde(with = "crate::timestamp")]
     pub delivered_at: DateTime<Utc>,
     pub payload: EventPayload,
 }
@@ -230,9 +233,11 @@ pub struct WebhookDelivery {
     pub id: Uuid,
     pub webhook_id: Uuid,
     pub event_type: WebhookEvent,
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     pub status: DeliveryStatus,
     /// When the next attempt is due, while PENDING.
+    #[serde(default, with = "crate::timestamp::option")]
     pub next_attempt_at: Option<DateTime<Utc>>,
     /// How it ended, in words, once it has.
     pub outcome: Option<String>,
@@ -251,6 +256,7 @@ pub struct WebhookEventSent {
     /// The delivery's id.
     pub id: Uuid,
     /// When the latest attempt was made.
+    #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
     pub kind: WebhookKind,
     pub matched_event: WebhookEvent,
@@ -273,6 +279,7 @@ pub struct WebhookEventSent {
 pub struct DeliveryAttempt {
     /// 1 for the first.
     pub attempt: u32,
+    #[serde(with = "crate::timestamp")]
     pub attempted_at: DateTime<Utc>,
     /// The receiver's answer; none when it could not be reached.
     pub status_code: Option<u16>,

@@ -64,17 +64,6 @@ const NETWORK_CARD: Exception = Exception {
     why: "the cluster's DNS provider and routing table forms, 391,967 → 416,826 B (a group of their own cost every page 1 KB); its features, → 420,612 B; the own-network rule, → 421,436 B; the templates' reads in the loader, → 422,110 B",
 };
 
-/// An environment's services left its frame for a group of their own (2026-12-06): its
-/// deployments, variables and settings fetch 46 to 54 KB less (deployments 449,326 → 403,742 B,
-/// variables 522,468 → 468,747, settings 522,288 → 474,408); the services fetch the frame's file
-/// and their own, 416,212 → 427,577 B (two files compress apart: 130 KB of brotli became 77 and
-/// 65). Their deployments apart, the same way, had cost the deployments 10 KB and saved the
-/// others 18 to 23 KB.
-const ENVIRONMENT_SERVICES_APART: Exception = Exception {
-    bytes: 10_000,
-    why: "an environment's services a group apart from its frame, 416,212 → 427,577 B, for 46 to 54 KB less on its deployments, variables and settings",
-};
-
 const fn route(
     name: &'static str,
     pages: &'static [&'static str],
@@ -92,29 +81,29 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 205_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 335_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 330_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        390_000,
+        385_000,
         ORGANIZATION,
     ),
     route(
         "fleet",
         &["shell_page", "fleet_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "clusters",
         &["shell_page", "clusters_page"],
-        350_000,
+        345_000,
         ORGANIZATION,
     ),
     route(
@@ -127,79 +116,79 @@ const ROUTES: &[Route] = &[
     route(
         "cluster advanced settings",
         &["shell_page", "cluster_advanced_settings_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
         "audit log",
         &["shell_page", "audit_log_page"],
-        340_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "webhooks",
         &["shell_page", "webhooks_page"],
-        355_000,
+        350_000,
         ORGANIZATION,
     ),
     route(
         "API tokens",
         &["shell_page", "api_tokens_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "container registries",
         &["shell_page", "container_registries_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "helm repositories",
         &["shell_page", "helm_repositories_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "git tokens",
         &["shell_page", "git_tokens_page"],
-        330_000,
+        325_000,
         ORGANIZATION,
     ),
     route(
         "general settings",
         &["shell_page", "general_settings_page"],
-        305_000,
+        295_000,
         ORGANIZATION,
     ),
     route(
         "members",
         &["shell_page", "members_page"],
-        340_000,
+        335_000,
         ORGANIZATION,
     ),
     route(
         "labels and annotations",
         &["shell_page", "labels_annotations_page"],
-        335_000,
+        330_000,
         ORGANIZATION,
     ),
     route(
         "alert receivers",
         &["shell_page", "alert_receivers_page"],
-        330_000,
+        325_000,
         ORGANIZATION,
     ),
     route(
         "on-premise credentials",
         &["shell_page", "on_premise_credentials_page"],
-        320_000,
+        315_000,
         ORGANIZATION,
     ),
     route(
         "cloud credentials",
         &["shell_page", "cloud_credentials_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
@@ -211,8 +200,7 @@ const ROUTES: &[Route] = &[
         ],
         420_000,
         ENVIRONMENT,
-    )
-    .except(ENVIRONMENT_SERVICES_APART),
+    ),
     route(
         "environment deployments",
         &[
@@ -220,7 +208,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        405_000,
+        400_000,
         ENVIRONMENT,
     ),
     route(
@@ -230,7 +218,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        445_000,
+        440_000,
         ENVIRONMENT,
     ),
     route(
@@ -240,13 +228,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        450_000,
+        445_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        490_000,
+        485_000,
         SERVICE,
     ),
     route(
@@ -256,13 +244,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        440_000,
+        435_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        485_000,
+        480_000,
         SERVICE,
     ),
     route(
@@ -272,13 +260,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        550_000,
+        545_000,
         SERVICE_HEAVY,
     ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
-        345_000,
+        340_000,
         ORGANIZATION,
     ),
     route(
@@ -288,7 +276,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        455_000,
+        450_000,
         SERVICE,
     ),
     route(
@@ -299,7 +287,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "application_form",
         ],
-        550_000,
+        545_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -310,7 +298,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "container_form",
         ],
-        540_000,
+        535_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -321,7 +309,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        480_000,
+        475_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -332,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        560_000,
+        555_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -343,7 +331,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        520_000,
+        515_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -354,7 +342,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "terraform_form",
         ],
-        530_000,
+        525_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -364,7 +352,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        440_000,
+        435_000,
         SERVICE,
     ),
 ];
