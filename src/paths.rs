@@ -17,14 +17,16 @@ impl Address {
         self.0.split('/').filter(|segment| !segment.is_empty())
     }
 
-    /// The link: the address with `values` for its parameters, in order.
-    pub fn with(self, values: &[Uuid]) -> String {
-        let mut values = values.iter();
-        let mut link = String::new();
+    /// The link: the address with `ids` for its parameters, in order, written as the API
+    /// writes them (`platform_api::paths::Template::at`).
+    pub fn at(self, ids: &[Uuid]) -> String {
+        let mut ids = ids.iter();
+        let mut link = String::with_capacity(self.0.len() + 36 * ids.len());
+        let mut buffer = Uuid::encode_buffer();
         for segment in self.segments() {
             link.push('/');
-            match segment.starts_with(':').then(|| values.next()).flatten() {
-                Some(value) => link.push_str(&value.to_string()),
+            match segment.starts_with(':').then(|| ids.next()).flatten() {
+                Some(id) => link.push_str(id.hyphenated().encode_lower(&mut buffer)),
                 None => link.push_str(segment),
             }
         }
@@ -89,82 +91,82 @@ pub fn is_local(path: &str) -> bool {
 pub const ORGANIZATION: Address = Address("/organization/:org/overview");
 
 pub fn organization(org: Uuid) -> String {
-    ORGANIZATION.with(&[org])
+    ORGANIZATION.at(&[org])
 }
 
 pub const WEBHOOKS: Address = Address("/organization/:org/settings/webhooks");
 
 pub fn webhooks(org: Uuid) -> String {
-    WEBHOOKS.with(&[org])
+    WEBHOOKS.at(&[org])
 }
 
 pub const CLUSTERS: Address = Address("/organization/:org/clusters");
 
 pub fn clusters(org: Uuid) -> String {
-    CLUSTERS.with(&[org])
+    CLUSTERS.at(&[org])
 }
 
 pub const CLUSTER: Address = Address("/organization/:org/cluster/:cluster/overview");
 
 pub fn cluster(org: Uuid, cluster: Uuid) -> String {
-    CLUSTER.with(&[org, cluster])
+    CLUSTER.at(&[org, cluster])
 }
 
 pub const CLUSTER_ADVANCED_SETTINGS: Address =
     Address("/organization/:org/cluster/:cluster/advanced-settings");
 
 pub fn cluster_advanced_settings(org: Uuid, cluster: Uuid) -> String {
-    CLUSTER_ADVANCED_SETTINGS.with(&[org, cluster])
+    CLUSTER_ADVANCED_SETTINGS.at(&[org, cluster])
 }
 
 pub const CONTAINER_REGISTRIES: Address =
     Address("/organization/:org/settings/container-registries");
 
 pub fn container_registries(org: Uuid) -> String {
-    CONTAINER_REGISTRIES.with(&[org])
+    CONTAINER_REGISTRIES.at(&[org])
 }
 
 pub const HELM_REPOSITORIES: Address = Address("/organization/:org/settings/helm-repositories");
 
 pub fn helm_repositories(org: Uuid) -> String {
-    HELM_REPOSITORIES.with(&[org])
+    HELM_REPOSITORIES.at(&[org])
 }
 
 pub const LABELS_ANNOTATIONS: Address = Address("/organization/:org/settings/labels-annotations");
 
 pub fn labels_annotations(org: Uuid) -> String {
-    LABELS_ANNOTATIONS.with(&[org])
+    LABELS_ANNOTATIONS.at(&[org])
 }
 
 pub const ALERT_RECEIVERS: Address = Address("/organization/:org/settings/alert-receivers");
 
 pub fn alert_receivers(org: Uuid) -> String {
-    ALERT_RECEIVERS.with(&[org])
+    ALERT_RECEIVERS.at(&[org])
 }
 
 pub const ON_PREMISE_CREDENTIALS: Address =
     Address("/organization/:org/settings/on-premise-credentials");
 
 pub fn on_premise_credentials(org: Uuid) -> String {
-    ON_PREMISE_CREDENTIALS.with(&[org])
+    ON_PREMISE_CREDENTIALS.at(&[org])
 }
 
 pub const CLOUD_CREDENTIALS: Address = Address("/organization/:org/settings/cloud-credentials");
 
 pub fn cloud_credentials(org: Uuid) -> String {
-    CLOUD_CREDENTIALS.with(&[org])
+    CLOUD_CREDENTIALS.at(&[org])
 }
 
 pub const GENERAL_SETTINGS: Address = Address("/organization/:org/settings/general");
 
 pub fn general_settings(org: Uuid) -> String {
-    GENERAL_SETTINGS.with(&[org])
+    GENERAL_SETTINGS.at(&[org])
 }
 
 pub const MEMBERS: Address = Address("/organization/:org/settings/members");
 
 pub fn members(org: Uuid) -> String {
-    MEMBERS.with(&[org])
+    MEMBERS.at(&[org])
 }
 
 pub const INVITATION: Address = Address("/invitation/:org/:invitation");
@@ -172,40 +174,40 @@ pub const INVITATION: Address = Address("/invitation/:org/:invitation");
 pub const GIT_TOKENS: Address = Address("/organization/:org/settings/git-tokens");
 
 pub fn git_tokens(org: Uuid) -> String {
-    GIT_TOKENS.with(&[org])
+    GIT_TOKENS.at(&[org])
 }
 
 pub const API_TOKENS: Address = Address("/organization/:org/settings/api-tokens");
 
 pub fn api_tokens(org: Uuid) -> String {
-    API_TOKENS.with(&[org])
+    API_TOKENS.at(&[org])
 }
 
 pub const FLEET: Address = Address("/organization/:org/fleet");
 
 /// Every service of the organization with its status, filtered.
 pub fn fleet(org: Uuid) -> String {
-    FLEET.with(&[org])
+    FLEET.at(&[org])
 }
 
 pub const ALERTS: Address = Address("/organization/:org/alerts");
 
 /// Every alert rule of the organization, with its state.
 pub fn alerts(org: Uuid) -> String {
-    ALERTS.with(&[org])
+    ALERTS.at(&[org])
 }
 
 pub const AUDIT_LOG: Address = Address("/organization/:org/audit-log");
 
 /// The organization's audit log, narrowed as `query` says (a project's, a service's...).
 pub fn audit_log(org: Uuid, query: &platform_api::audit::EventQuery) -> String {
-    query.on(&AUDIT_LOG.with(&[org]))
+    query.on(&AUDIT_LOG.at(&[org]))
 }
 
 pub const PROJECT: Address = Address("/organization/:org/project/:project/overview");
 
 pub fn project(org: Uuid, project: Uuid) -> String {
-    PROJECT.with(&[org, project])
+    PROJECT.at(&[org, project])
 }
 
 /// The pages of an environment, one per tab, in the order of its tabs.
@@ -265,7 +267,7 @@ pub const ENVIRONMENT_OVERVIEW: Address = Address("/overview");
 pub fn environment_tab(org: Uuid, project: Uuid, environment: Uuid, tab: EnvironmentTab) -> String {
     format!(
         "{}/{}",
-        ENVIRONMENT.with(&[org, project, environment]),
+        ENVIRONMENT.at(&[org, project, environment]),
         tab.segment()
     )
 }
@@ -346,7 +348,7 @@ pub fn service_tab(
 ) -> String {
     format!(
         "{}/{}",
-        SERVICE.with(&[org, project, environment, service]),
+        SERVICE.at(&[org, project, environment, service]),
         tab.segment()
     )
 }

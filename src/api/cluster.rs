@@ -5,9 +5,24 @@ use platform_api::{
     ClusterLockRequest, ClusterLogLine, ClusterRegion, ClusterRequest, ClusterRoutingTable,
     ClusterRoutingTableRequest, ClusterStatus, ClusterToken, DnsProvider, List, Route,
 };
+use serde::Deserialize;
 use uuid::Uuid;
 
 use super::{Api, ApiError, Named};
+
+/// A cluster as a place an environment can go (a new environment, a copy, a project's table):
+/// its name, where it runs and whether it is for production. Read for these alone, so that the
+/// pages offering the choice do not carry the whole record's decoder (its features, nodes,
+/// network…).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ClusterChoice {
+    pub id: Uuid,
+    pub name: String,
+    pub cloud_provider: CloudProvider,
+    pub region: String,
+    #[serde(default)]
+    pub production: bool,
+}
 
 fn clusters_path(org: Uuid) -> String {
     paths::CLUSTERS.at(&[org])
@@ -24,6 +39,11 @@ fn no_such_cluster() -> ApiError {
 impl Api {
     pub async fn clusters(&self, org: Uuid) -> Result<Vec<Cluster>, ApiError> {
         let list: List<Cluster> = self.get(&clusters_path(org)).await?;
+        Ok(list.results)
+    }
+
+    pub async fn cluster_choices(&self, org: Uuid) -> Result<Vec<ClusterChoice>, ApiError> {
+        let list: List<ClusterChoice> = self.get(&clusters_path(org)).await?;
         Ok(list.results)
     }
 

@@ -91,7 +91,7 @@ const ROUTES: &[Route] = &[
     route(
         "project overview",
         &["shell_page", "project_overview_page"],
-        385_000,
+        380_000,
         ORGANIZATION,
     ),
     route(
@@ -352,7 +352,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        435_000,
+        430_000,
         SERVICE,
     ),
 ];

@@ -4,11 +4,12 @@
 
 use leptos::prelude::*;
 use platform_api::{
-    Cluster, EnvironmentMode, ProjectDeploymentRule, ProjectDeploymentRuleRequest, Schedule,
-    Weekday, WireEnum,
+    EnvironmentMode, ProjectDeploymentRule, ProjectDeploymentRuleRequest, Schedule, Weekday,
+    WireEnum,
 };
 use uuid::Uuid;
 
+use crate::api::cluster::ClusterChoice;
 use crate::api::{use_api, ApiError};
 use crate::components::delete_button::DeleteButton;
 use crate::components::form::{Form, SubmitButton};
@@ -25,7 +26,7 @@ use crate::state::toasts::use_toasts;
 #[component]
 pub fn ProjectDeploymentRules(
     project: Uuid,
-    clusters: LocalResource<Result<Vec<Cluster>, ApiError>>,
+    clusters: LocalResource<Result<Vec<ClusterChoice>, ApiError>>,
 ) -> impl IntoView {
     let api = use_api();
     let rules = resource(move || async move { api.project_deployment_rules(project).await });

@@ -9,12 +9,12 @@ use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
 use platform_api::WireEnum;
 use platform_api::{
-    Cluster, Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState, Project,
-    ProjectRequest,
+    Environment, EnvironmentMode, EnvironmentRequest, EnvironmentState, Project, ProjectRequest,
 };
 use uuid::Uuid;
 
 use super::deployment_rules::ProjectDeploymentRules;
+use crate::api::cluster::ClusterChoice;
 use crate::api::{use_api, ApiError};
 use crate::components::empty_state::EmptyState;
 use crate::components::form::{Form, SubmitButton};
@@ -60,7 +60,7 @@ pub fn ProjectOverview() -> impl IntoView {
         let org = org.get();
         async move {
             match org {
-                Some(org) => api.clusters(org).await,
+                Some(org) => api.cluster_choices(org).await,
                 None => Ok(Vec::new()),
             }
         }
@@ -136,7 +136,7 @@ fn EnvironmentTable(
     org: Uuid,
     project: Uuid,
     environments: Vec<Environment>,
-    clusters: LocalResource<Result<Vec<Cluster>, ApiError>>,
+    clusters: LocalResource<Result<Vec<ClusterChoice>, ApiError>>,
     states: LocalResource<Result<Vec<EnvironmentState>, ApiError>>,
 ) -> impl IntoView {
     if environments.is_empty() {
@@ -197,7 +197,7 @@ fn ModeTag(mode: EnvironmentMode) -> impl IntoView {
 
 /// The cluster a new environment of `mode` goes on unless the person picks another: a production
 /// cluster for a production environment, another one for the rest, else the first there is.
-fn suggested_cluster(clusters: &[Cluster], mode: EnvironmentMode) -> Option<Uuid> {
+fn suggested_cluster(clusters: &[ClusterChoice], mode: EnvironmentMode) -> Option<Uuid> {
     let production = mode == EnvironmentMode::Production;
     clusters
         .iter()
@@ -209,7 +209,7 @@ fn suggested_cluster(clusters: &[Cluster], mode: EnvironmentMode) -> Option<Uuid
 #[component]
 fn CreateEnvironment(
     project: Uuid,
-    clusters: Vec<Cluster>,
+    clusters: Vec<ClusterChoice>,
     on_created: Callback<()>,
 ) -> impl IntoView {
     let api = use_api();
@@ -273,8 +273,8 @@ mod tests {
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    fn cluster(id: u128, production: bool) -> Cluster {
-        let mut cluster: Cluster = serde_json::from_value(serde_json::json!({
+    fn cluster(id: u128, production: bool) -> ClusterChoice {
+        let mut cluster: ClusterChoice = serde_json::from_value(serde_json::json!({
             "id": Uuid::from_u128(id), "created_at": "2026-01-01T00:00:00Z",
             "organization": {"id": Uuid::nil()}, "name": "c", "cloud_provider": "AWS",
             "region": "eu-west-3", "kubernetes": "MANAGED", "version": "1.30"

@@ -8,9 +8,10 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
-use platform_api::{CloneEnvironmentRequest, Cloned, Cluster, Environment, Project};
+use platform_api::{CloneEnvironmentRequest, Cloned, Environment, Project};
 use uuid::Uuid;
 
+use crate::api::cluster::ClusterChoice;
 use crate::api::use_api;
 use crate::components::fetched::FetchedContent;
 use crate::components::form::{and_free_name, Form, SubmitButton};
@@ -49,7 +50,9 @@ pub struct LoadEnvironmentClone(
 pub fn clone_environment_form(org: Uuid, source: Environment) -> AnyView {
     let api = use_api();
     let choices =
-        resource(move || async move { futures::try_join!(api.projects(org), api.clusters(org)) });
+        resource(
+            move || async move { futures::try_join!(api.projects(org), api.cluster_choices(org)) },
+        );
     loaded(choices, 3, move |(projects, clusters)| {
         view! { <CloneForm org source=source.clone() projects clusters/> }
     })
@@ -61,7 +64,7 @@ fn CloneForm(
     org: Uuid,
     source: Environment,
     projects: Vec<Project>,
-    clusters: Vec<Cluster>,
+    clusters: Vec<ClusterChoice>,
 ) -> impl IntoView {
     // Its fields' ids apart from those of the page's other forms.
     provide_context(FieldScope("clone".into()));
