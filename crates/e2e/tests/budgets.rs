@@ -234,7 +234,7 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        485_000,
+        460_000,
         SERVICE,
     ),
     route(

@@ -1,10 +1,10 @@
-//! `.../service/:service/overview`: a service of any kind with its settings (and a database's
-//! connection details); its status with the steps of the last action, polled by the layout until
+//! `.../service/:service/overview`: a service of any kind with its settings (and its kind's
+//! cards, `overview_cards`); its status with the steps of the last action, polled by the layout until
 //! the action reaches a terminal state; that action's log.
 
 use leptos::prelude::*;
 use platform_api::WireEnum;
-use platform_api::{DeploymentStatus, ServiceType, Status};
+use platform_api::{DeploymentStatus, Status};
 
 use crate::api::use_api;
 use crate::components::deployment_log::DeploymentLog;
@@ -15,8 +15,6 @@ use crate::components::steps_timeline::StepsTimeline;
 use crate::state::resource::resource;
 
 use super::auto_deploy::ServiceAutoDeploy;
-use super::backups::DatabaseBackups;
-use super::connection::DatabaseConnection;
 use super::domains::ServiceDomains;
 use super::facts::facts_of;
 use super::links::ServiceLinks;
@@ -52,13 +50,9 @@ pub fn ServiceOverview() -> impl IntoView {
             }
         }
     });
-
-    // The database's cards are built once per database, not again at each read of its status
-    // (a form half filled in them is kept).
-    let database = Memo::new(move |_| match (addressed.kind(), service.get()) {
-        (Some(ServiceType::Database), Some(database)) => Some(database),
-        _ => None,
-    });
+    // The kind's cards are built once per service, not again at each read of its record (a form
+    // half filled in a database's cards is kept, the contributors are not read again).
+    let cards = Memo::new(move |_| addressed.kind().zip(service.get()));
     view! {
         <div class="columns">
             <section class="card" aria-labelledby="status-title">
@@ -70,14 +64,10 @@ pub fn ServiceOverview() -> impl IntoView {
                 {loaded(record, 6, |answer| facts_of(&answer))}
             </section>
         </div>
-        {move || addressed.kind().zip(service.get()).map(|(kind, id)| view! { <OverviewCards kind id/> })}
+        {move || cards.get().map(|(kind, id)| view! { <OverviewCards kind id/> })}
         <ServiceAutoDeploy service=addressed/>
         <ServiceLinks service=addressed/>
         <ServiceDomains service=addressed/>
-        {move || database.get().map(|database| view! {
-            <DatabaseConnection database/>
-            <DatabaseBackups database/>
-        })}
         <section class="card" aria-labelledby="log-title">
             <h2 id="log-title">"Log of the last action"</h2>
             {loaded(log, 4, |lines| view! { <DeploymentLog lines/> })}

@@ -1,7 +1,7 @@
 //! What a service's overview reads once it is drawn: who committed to an application's
 //! repository (`Contributors`), what a terraform service's last deployment made
 //! (`TerraformResources`), where the ingress to a reachable service's ports stands
-//! (`Ingress`). Their code is fetched after the overview's first paint, behind the split point
+//! (`Ingress`), a database's connection details and backups. Their code is fetched after the overview's first paint, behind the split point
 //! `app.rs` provides (`LoadOverviewCards`): every page of a service loads the service's group,
 //! and these cards are the overview's alone.
 
@@ -19,6 +19,8 @@ use crate::components::status_badge::StatusBadge;
 use crate::state::polling::page_visible;
 use crate::state::resource::resource;
 
+use super::backups::DatabaseBackups;
+use super::connection::DatabaseConnection;
 use super::use_addressed_service;
 
 /// Fetches the cards' module and builds a kind's cards from it (`cards_of`).
@@ -32,7 +34,7 @@ pub struct LoadOverviewCards(
 #[component]
 pub fn OverviewCards(kind: ServiceType, id: Uuid) -> impl IntoView {
     let load = use_context::<LoadOverviewCards>();
-    let wanted = matches!(kind, ServiceType::Terraform) || kind.has_links();
+    let wanted = matches!(kind, ServiceType::Terraform | ServiceType::Database) || kind.has_links();
     view! {
         <AfterFirstPaint ready=page_visible()>
             {move || load.filter(|_| wanted).map(|LoadOverviewCards(load)| {
@@ -61,6 +63,11 @@ pub fn cards_of(kind: ServiceType, id: Uuid) -> AnyView {
         }
         .into_any(),
         ServiceType::Terraform => view! { <TerraformResources terraform=id/> }.into_any(),
+        ServiceType::Database => view! {
+            <DatabaseConnection database=id/>
+            <DatabaseBackups database=id/>
+        }
+        .into_any(),
         kind if kind.has_links() => view! { <Ingress kind id/> }.into_any(),
         _ => ().into_any(),
     }
