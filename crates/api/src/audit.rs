@@ -452,9 +452,9 @@ fn read_nanos(text: &str) -> Result<i64, String> {
     if let Ok(nanos) = text.parse::<i64>() {
         return Ok(nanos);
     }
-    DateTime::parse_from_rfc3339(text)
+    crate::timestamp::read(text)
         .ok()
-        .and_then(|at| at.with_timezone(&Utc).timestamp_nanos_opt())
+        .and_then(|at| at.timestamp_nanos_opt())
         .ok_or_else(|| {
             "must be nanoseconds since the Unix epoch or an RFC 3339 date and time".to_string()
         })

@@ -1,6 +1,6 @@
 //! `.../service/:service/overview`: a service of any kind with its settings (and its kind's
-//! cards, `overview_cards`); its status with the steps of the last action, polled by the layout until
-//! the action reaches a terminal state; that action's log.
+//! cards, `overview_cards`); its status with the steps of the last action, polled by the layout
+//! until the action reaches a terminal state; that action's log.
 
 use leptos::prelude::*;
 use platform_api::WireEnum;
