@@ -8,7 +8,7 @@ use platform_api::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{Api, ApiError, Named};
+use super::{Api, ApiError, Named, NoFields};
 
 /// A cluster as a place an environment can go (a new environment, a copy, a project's table):
 /// its name, where it runs and whether it is for production. Read for these alone, so that the
@@ -153,11 +153,8 @@ impl Api {
 
     /// Starts the upgrade to the next Kubernetes version.
     pub async fn upgrade_cluster(&self, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
-        self.post(
-            &paths::CLUSTER_UPGRADE.at(&[cluster]),
-            &serde_json::json!({}),
-        )
-        .await
+        self.post(&paths::CLUSTER_UPGRADE.at(&[cluster]), &NoFields {})
+            .await
     }
 
     /// Deploys (installs or updates) the cluster.
@@ -166,20 +163,14 @@ impl Api {
         org: Uuid,
         cluster: Uuid,
     ) -> Result<ClusterStatus, ApiError> {
-        self.post(
-            &paths::CLUSTER_DEPLOY.at(&[org, cluster]),
-            &serde_json::json!({}),
-        )
-        .await
+        self.post(&paths::CLUSTER_DEPLOY.at(&[org, cluster]), &NoFields {})
+            .await
     }
 
     /// Stops the cluster: its nodes scale down to zero.
     pub async fn stop_cluster(&self, org: Uuid, cluster: Uuid) -> Result<ClusterStatus, ApiError> {
-        self.post(
-            &paths::CLUSTER_STOP.at(&[org, cluster]),
-            &serde_json::json!({}),
-        )
-        .await
+        self.post(&paths::CLUSTER_STOP.at(&[org, cluster]), &NoFields {})
+            .await
     }
 
     /// The log of the cluster's last deployment or stop.

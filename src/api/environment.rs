@@ -6,7 +6,7 @@ use platform_api::{
 };
 use uuid::Uuid;
 
-use super::{Api, ApiError, Named};
+use super::{Api, ApiError, Named, NoFields};
 
 fn environments_path(project_id: Uuid) -> String {
     paths::ENVIRONMENTS.at(&[project_id])
@@ -128,7 +128,7 @@ impl Api {
                     .await
             }
             _ => {
-                self.post::<_, serde::de::IgnoredAny>(&path, &serde_json::json!({}))
+                self.post::<_, serde::de::IgnoredAny>(&path, &NoFields {})
                     .await
             }
         };

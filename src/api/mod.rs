@@ -297,6 +297,11 @@ pub fn query_value(value: &str) -> String {
     js_sys::encode_uri_component(value).into()
 }
 
+/// The body of the platform's actions that take no fields, `{}` (written without building a
+/// JSON value, whose code would be in every page that sends one).
+#[derive(Serialize)]
+struct NoFields {}
+
 /// A request's body as JSON.
 fn encode<B: Serialize>(body: &B) -> Result<String, ApiError> {
     serde_json::to_string(body).map_err(|e| ApiError::Decode(e.to_string()))

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::service_facts::ServiceFacts;
-use super::{decode, encode, Api, ApiError, Named};
+use super::{decode, encode, Api, ApiError, Named, NoFields};
 use crate::case;
 
 /// A service of any kind, as listed: enough to name it and reach it.
@@ -218,66 +218,32 @@ struct Head {
     database_type: Option<DatabaseType>,
 }
 
-// Each kind's fields of `Head`, where its record keeps them (and no other of its fields: what
-// the answer has more is skipped unread), each required or defaulted as the kind's record
-// (platform_api) has it.
-
+/// The fields of `Head` where the records keep them, read in one pass whichever the kind: one
+/// decoder in the frame every service page fetches, where a decoder per kind was six (what the
+/// answer has more is skipped unread). Which are required is each kind's record's rule
+/// (platform_api), checked in `Head::read`.
 #[derive(Deserialize)]
-struct ApplicationHead {
+struct AnyHead {
     id: Uuid,
     name: String,
-    #[serde(default)]
-    auto_deploy: bool,
-    #[serde(default)]
-    git_repository: GitRepository,
-    #[serde(default)]
-    ports: Vec<Port>,
-}
-
-#[derive(Deserialize)]
-struct ContainerHead {
-    id: Uuid,
-    name: String,
-    #[serde(default)]
-    auto_deploy: bool,
-    tag: String,
-    #[serde(default)]
-    ports: Vec<Port>,
-}
-
-#[derive(Deserialize)]
-struct DatabaseHead {
-    id: Uuid,
-    name: String,
+    auto_deploy: Option<bool>,
+    git_repository: Option<GitRepository>,
+    /// A container's.
+    tag: Option<String>,
+    /// A database's.
     #[serde(rename = "type")]
-    database_type: DatabaseType,
-}
-
-#[derive(Deserialize)]
-struct JobHead {
-    id: Uuid,
-    name: String,
-    #[serde(default)]
-    auto_deploy: bool,
-    job_type: JobType,
-    source: SourceHead,
-}
-
-#[derive(Deserialize)]
-struct HelmHead {
-    id: Uuid,
-    name: String,
-    auto_deploy: bool,
-    source: SourceHead,
-}
-
-#[derive(Deserialize)]
-struct TerraformHead {
-    id: Uuid,
-    name: String,
-    auto_deploy: bool,
-    #[serde(default)]
+    database_type: Option<DatabaseType>,
+    job_type: Option<JobType>,
+    /// A job's or a helm service's.
+    source: Option<SourceHead>,
     terraform_files_source: Option<SourceHead>,
+}
+
+/// An application's or a container's ports, read apart: a helm service's have another shape.
+#[derive(Deserialize)]
+struct PortsHead {
+    #[serde(default)]
+    ports: Vec<Port>,
 }
 
 /// A job's repository (`docker`), a helm service's or a terraform service's (`git`), a helm
@@ -302,61 +268,59 @@ struct ChartHead {
     chart_version: String,
 }
 
+/// A field the record of the answer's kind must have, as serde says a missing one.
+fn required<T>(value: Option<T>, field: &str) -> Result<T, ApiError> {
+    value.ok_or_else(|| ApiError::Decode(format!("missing field `{field}`")))
+}
+
 impl Head {
     fn read(kind: &ServiceType, body: &[u8]) -> Result<Head, ApiError> {
+        let any: AnyHead = decode(body)?;
+        let named = Head::named(any.id, any.name);
+        let auto_deploy = any.auto_deploy;
         Ok(match kind {
-            ServiceType::Application => {
-                let head: ApplicationHead = decode(body)?;
-                Head {
-                    auto_deploy: Some(head.auto_deploy),
-                    git_repository: Some(head.git_repository),
-                    ports: head.ports,
-                    ..Head::named(head.id, head.name)
-                }
-            }
-            ServiceType::Container => {
-                let head: ContainerHead = decode(body)?;
-                Head {
-                    auto_deploy: Some(head.auto_deploy),
-                    image_tag: Some(head.tag),
-                    ports: head.ports,
-                    ..Head::named(head.id, head.name)
-                }
-            }
-            ServiceType::Database => {
-                let head: DatabaseHead = decode(body)?;
-                Head {
-                    database_type: Some(head.database_type),
-                    ..Head::named(head.id, head.name)
-                }
-            }
-            ServiceType::Job => {
-                let head: JobHead = decode(body)?;
-                Head {
-                    auto_deploy: Some(head.auto_deploy),
-                    job_type: Some(head.job_type),
-                    git_repository: head.source.docker.map(|docker| docker.git_repository),
-                    ..Head::named(head.id, head.name)
-                }
-            }
+            ServiceType::Application => Head {
+                auto_deploy: Some(auto_deploy.unwrap_or_default()),
+                git_repository: Some(any.git_repository.unwrap_or_default()),
+                ports: decode::<PortsHead>(body)?.ports,
+                ..named
+            },
+            ServiceType::Container => Head {
+                auto_deploy: Some(auto_deploy.unwrap_or_default()),
+                image_tag: Some(required(any.tag, "tag")?),
+                ports: decode::<PortsHead>(body)?.ports,
+                ..named
+            },
+            ServiceType::Database => Head {
+                database_type: Some(required(any.database_type, "type")?),
+                ..named
+            },
+            ServiceType::Job => Head {
+                auto_deploy: Some(auto_deploy.unwrap_or_default()),
+                job_type: Some(required(any.job_type, "job_type")?),
+                git_repository: required(any.source, "source")?
+                    .docker
+                    .map(|docker| docker.git_repository),
+                ..named
+            },
             ServiceType::Helm => {
-                let head: HelmHead = decode(body)?;
+                let auto_deploy = required(auto_deploy, "auto_deploy")?;
+                let source = required(any.source, "source")?;
                 Head {
-                    auto_deploy: Some(head.auto_deploy),
-                    git_repository: head.source.git.map(|git| git.git_repository),
-                    chart_version: head.source.repository.map(|chart| chart.chart_version),
-                    ..Head::named(head.id, head.name)
+                    auto_deploy: Some(auto_deploy),
+                    git_repository: source.git.map(|git| git.git_repository),
+                    chart_version: source.repository.map(|chart| chart.chart_version),
+                    ..named
                 }
             }
-            ServiceType::Terraform => {
-                let head: TerraformHead = decode(body)?;
-                let git = head.terraform_files_source.and_then(|source| source.git);
-                Head {
-                    auto_deploy: Some(head.auto_deploy),
-                    git_repository: git.map(|git| git.git_repository),
-                    ..Head::named(head.id, head.name)
-                }
-            }
+            ServiceType::Terraform => Head {
+                auto_deploy: Some(required(auto_deploy, "auto_deploy")?),
+                git_repository: any
+                    .terraform_files_source
+                    .and_then(|source| source.git)
+                    .map(|git| git.git_repository),
+                ..named
+            },
             ServiceType::Other(kind) => return Err(unshown_kind(kind)),
         })
     }
@@ -772,7 +736,7 @@ impl Api {
         environment_id: Uuid,
         status: &Status,
     ) -> Result<Canceled, ApiError> {
-        let empty = serde_json::json!({});
+        let empty = NoFields {};
         match status.deployment_request_id {
             Some(request) if status.status_details.status == ActionStatus::Queued => {
                 let path = paths::QUEUED_CANCEL.at(&[request]);
@@ -935,9 +899,10 @@ mod tests {
         let commit = job.git_repository.and_then(|git| git.deployed_commit_id);
         assert_eq!(commit.as_deref(), Some("abc"));
 
+        // A helm service's ports are of another shape than an application's: not read.
         let chart = head(
             ServiceType::Helm,
-            r#""auto_deploy":false,"source":{"git":null,"repository":{"chart_name":"web","chart_version":"1.2.3"}}"#,
+            r#""auto_deploy":false,"ports":[{"port_type":"SERVICE_NAME","service_name":"web"}],"source":{"git":null,"repository":{"chart_name":"web","chart_version":"1.2.3"}}"#,
         );
         assert_eq!(chart.chart_version.as_deref(), Some("1.2.3"));
         assert_eq!(chart.git_repository, None);
@@ -962,6 +927,17 @@ mod tests {
         assert_eq!(container.image_tag.as_deref(), Some("1.27"));
         assert_eq!(container.git_repository, None);
 
+        let application = head(
+            ServiceType::Application,
+            &format!(
+                r#""git_repository":{},"ports":[{{"id":"{ID}","internal_port":8080,"publicly_accessible":true,"protocol":"HTTP","is_default":true}}]"#,
+                repository("fed")
+            ),
+        );
+        assert_eq!(application.auto_deploy, Some(false), "defaulted");
+        assert_eq!(application.ports.len(), 1);
+        assert_eq!(application.ports[0].internal_port, 8080);
+
         let database = head(ServiceType::Database, r#""type":"POSTGRESQL""#);
         assert_eq!(database.database_type, Some(DatabaseType::Postgresql));
         assert_eq!(database.auto_deploy, None);
@@ -972,5 +948,9 @@ mod tests {
         let body = format!(r#"{{"id":"{ID}","name":"front"}}"#);
         let error = Head::read(&ServiceType::Job, body.as_bytes()).unwrap_err();
         assert!(error.to_string().contains("job_type"), "{error}");
+        let error = Head::read(&ServiceType::Helm, body.as_bytes()).unwrap_err();
+        assert!(error.to_string().contains("auto_deploy"), "{error}");
+        let error = Head::read(&ServiceType::Database, body.as_bytes()).unwrap_err();
+        assert!(error.to_string().contains("`type`"), "{error}");
     }
 }

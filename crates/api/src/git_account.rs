@@ -164,7 +164,7 @@ mod tests {
         };
         assert_eq!(
             query.to_query(),
-            format!("?gitTokenId={token}&name=acme%2Fshop%20front")
+            format!("?name=acme%2Fshop%20front&gitTokenId={token}")
         );
     }
 

@@ -81,11 +81,11 @@ const fn route(
 
 const ROUTES: &[Route] = &[
     route("/sign-in", &[], 205_000, SIGN_IN),
-    route("/", &["shell_page", "home_page"], 330_000, ORGANIZATION),
+    route("/", &["shell_page", "home_page"], 325_000, ORGANIZATION),
     route(
         "organization overview",
         &["shell_page", "organization_overview_page"],
-        330_000,
+        325_000,
         ORGANIZATION,
     ),
     route(
@@ -198,7 +198,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_services_page",
         ],
-        420_000,
+        415_000,
         ENVIRONMENT,
     ),
     route(
@@ -208,7 +208,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_deployments_page",
         ],
-        400_000,
+        395_000,
         ENVIRONMENT,
     ),
     route(
@@ -218,7 +218,7 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_variables_page",
         ],
-        440_000,
+        435_000,
         ENVIRONMENT,
     ),
     route(
@@ -228,13 +228,13 @@ const ROUTES: &[Route] = &[
             "environment_layout_page",
             "environment_settings_page",
         ],
-        445_000,
+        440_000,
         ENVIRONMENT,
     ),
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        460_000,
+        455_000,
         SERVICE,
     ),
     route(
@@ -244,13 +244,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        435_000,
+        430_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        480_000,
+        475_000,
         SERVICE,
     ),
     route(
@@ -260,7 +260,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        545_000,
+        540_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -276,7 +276,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        450_000,
+        445_000,
         SERVICE,
     ),
     route(
@@ -298,7 +298,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "container_form",
         ],
-        535_000,
+        530_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -309,7 +309,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        475_000,
+        470_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -320,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        555_000,
+        550_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -331,7 +331,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        515_000,
+        510_000,
         SERVICE_HEAVY,
     ),
     route(
