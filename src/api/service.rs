@@ -11,8 +11,8 @@ use platform_api::{
     Credentials, Database, DatabaseConfiguration, DatabaseType, DatabaseVersion, DeployRequest,
     DeploymentHistoryEntry, DeploymentHistoryPage, DeploymentLogLine, GitRepository, GitSource,
     HelmDefaultValuesRequest, HelmRequest, HelmService, HistoryOutcome, IngressDeploymentStatus,
-    InstanceLogLine, Job, JobRequest, JobType, Link, List, LogLine, Port, QueuedDeploymentRequest,
-    ServiceKind, ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
+    InstanceLogLine, Job, JobRequest, JobType, Link, List, LogLine, Port, QueueWait, ServiceKind,
+    ServiceType, Status, TerraformDeployAction, TerraformRequest, TerraformResource,
     TerraformService,
 };
 use platform_api::{Applications, Containers, HelmServices, Jobs, TerraformServices};
@@ -180,6 +180,14 @@ pub struct HistoryFilter {
     pub outcome: Option<HistoryOutcome>,
     pub commit: String,
     pub triggered_by: String,
+}
+
+/// What a service's frame reads of its queued request (`QueuedDeploymentRequest`): its place
+/// and what it waits for, the rest of the record left unread.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct QueuedPlace {
+    pub position: Option<i64>,
+    pub waiting_for: Option<QueueWait>,
 }
 
 pub(super) fn services_path(environment_id: Uuid) -> String {
@@ -682,11 +690,8 @@ impl Api {
     }
 
     /// The service's action waiting for a worker, if any, with its place in the queue.
-    pub async fn service_queue(
-        &self,
-        id: Uuid,
-    ) -> Result<Option<QueuedDeploymentRequest>, ApiError> {
-        let list: List<QueuedDeploymentRequest> = self.get(&paths::SERVICE_QUEUE.at(&[id])).await?;
+    pub async fn service_queue(&self, id: Uuid) -> Result<Option<QueuedPlace>, ApiError> {
+        let list: List<QueuedPlace> = self.get(&paths::SERVICE_QUEUE.at(&[id])).await?;
         Ok(list.results.into_iter().next())
     }
 

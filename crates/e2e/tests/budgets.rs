@@ -244,13 +244,13 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_deployments_page",
         ],
-        430_000,
+        425_000,
         SERVICE,
     ),
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        475_000,
+        470_000,
         SERVICE,
     ),
     route(
@@ -260,7 +260,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        540_000,
+        535_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -276,7 +276,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        445_000,
+        440_000,
         SERVICE,
     ),
     route(
@@ -287,7 +287,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "application_form",
         ],
-        545_000,
+        540_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -309,7 +309,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        470_000,
+        465_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -320,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        550_000,
+        545_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -331,7 +331,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        510_000,
+        505_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -342,7 +342,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "terraform_form",
         ],
-        525_000,
+        520_000,
         SERVICE_HEAVY,
     ),
     route(

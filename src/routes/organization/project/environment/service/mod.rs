@@ -28,13 +28,11 @@ use leptos_router::components::{Outlet, A};
 use leptos_router::hooks::{use_location, use_navigate};
 use leptos_router::NavigateOptions;
 use platform_api::audit::EventQuery;
-use platform_api::{
-    ActionStatus, DeploymentStatus, Link, QueuedDeploymentRequest, ServiceType, Status, WireEnum,
-};
+use platform_api::{ActionStatus, DeploymentStatus, Link, ServiceType, Status, WireEnum};
 use uuid::Uuid;
 
 use crate::api::review::Place;
-use crate::api::service::ServiceAnswer;
+use crate::api::service::{QueuedPlace, ServiceAnswer};
 use crate::api::{use_api, Api, ApiError};
 use crate::components::deploy_review::Reviewed;
 use crate::paths::{self, ServiceTab};
@@ -393,10 +391,9 @@ fn QueuePlace(service: AddressedService) -> impl IntoView {
         }
     });
     let words = move || match place.get()? {
-        Ok(Some(QueuedDeploymentRequest {
+        Ok(Some(QueuedPlace {
             position: Some(position),
             waiting_for: Some(wait),
-            ..
         })) => Some(format!(
             "Queued: number {position} in line. {}",
             wait.sentence()
