@@ -274,14 +274,13 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     fn cluster(id: u128, production: bool) -> ClusterChoice {
-        let mut cluster: ClusterChoice = serde_json::from_value(serde_json::json!({
-            "id": Uuid::from_u128(id), "created_at": "2026-01-01T00:00:00Z",
-            "organization": {"id": Uuid::nil()}, "name": "c", "cloud_provider": "AWS",
-            "region": "eu-west-3", "kubernetes": "MANAGED", "version": "1.30"
-        }))
-        .expect("a cluster");
-        cluster.production = production;
-        cluster
+        ClusterChoice {
+            id: Uuid::from_u128(id),
+            name: "c".into(),
+            cloud_provider: platform_api::CloudProvider::Aws,
+            region: "eu-west-3".into(),
+            production,
+        }
     }
 
     #[wasm_bindgen_test]

@@ -1,9 +1,9 @@
 //! What a service's overview reads once it is drawn: who committed to an application's
 //! repository (`Contributors`), what a terraform service's last deployment made
 //! (`TerraformResources`), where the ingress to a reachable service's ports stands
-//! (`Ingress`), a database's connection details and backups. Their code is fetched after the overview's first paint, behind the split point
-//! `app.rs` provides (`LoadOverviewCards`): every page of a service loads the service's group,
-//! and these cards are the overview's alone.
+//! (`Ingress`), a database's connection details and backups. Their code is fetched after the
+//! overview's first paint, behind the split point `app.rs` provides (`LoadOverviewCards`):
+//! every page of a service loads the service's group, and these cards are the overview's alone.
 
 use futures::future::BoxFuture;
 use leptos::prelude::*;
