@@ -453,8 +453,15 @@ impl Browser {
         Ok(())
     }
 
+    /// Clicks the first element matching `css`. Found again once where the page drew it anew
+    /// between finding and clicking it (a toast list re-keyed as another toast came).
     pub async fn click(&self, css: &str) -> Result<()> {
-        self.find(css).await?.click().await?;
+        match self.find(css).await?.click().await {
+            Err(error) if error.is_stale_element_reference() => {
+                self.find(css).await?.click().await?
+            }
+            clicked => clicked?,
+        }
         Ok(())
     }
 
