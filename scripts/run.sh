@@ -2,11 +2,23 @@
 # Runs the product: installs what is missing, builds the console (release), and starts the
 # reference server with demo data, serving the console. Prints the address and a fresh sign-in
 # token. Extra arguments go to platform-server (see `platform-server --help`).
+#
+# The server is built as the tests build it (the workspace, dev profile, no incremental cache),
+# so that `bash scripts/test.sh` afterwards compiles only the tests themselves. RELEASE=1 builds
+# it optimized instead, for a server a team uses: it answers 2 to 2.5 times faster (the demo's
+# reads in 2-3 ms rather than 4-7), and its first build takes about 7.5 min more on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 source scripts/beside-console.sh
-build_beside_console cargo build --release -p platform-server
-exec ./target/release/platform-server \
+if [ "${RELEASE:-0}" = 1 ]; then
+  build_beside_console cargo build --release -p platform-server
+  server=target/release/platform-server
+else
+  build_beside_console cargo build --workspace --exclude console
+  server=target/debug/platform-server
+fi
+exec "$server" \
   --listen "${LISTEN:-127.0.0.1:8080}" \
   --data-dir "${DATA_DIR:-data}" \
   --console-dir dist \
