@@ -37,6 +37,7 @@ use crate::routes::organization::project::environment::layout::{
 };
 use crate::routes::organization::project::environment::service::advanced_settings::ServiceAdvancedSettings;
 use crate::routes::organization::project::environment::service::clone::LoadServiceClone;
+use crate::routes::organization::project::environment::service::commit_picker::LoadCommitList;
 use crate::routes::organization::project::environment::service::deployments::ServiceDeployments;
 use crate::routes::organization::project::environment::service::logs::ServiceLogs;
 use crate::routes::organization::project::environment::service::monitoring::alerts::LoadPresetForm;
@@ -531,7 +532,8 @@ mod unwell_panel {
 
 /// What a deploy changes, two deployments or two environments compared (`LoadReview`), fetched
 /// when a review is first shown: the reading and comparing of commits, events and records is no
-/// part of a page's first load.
+/// part of a page's first load. "Deploy a commit…"'s list (`LoadCommitList`) is fetched with it:
+/// it reads and shows commits as the review does.
 mod review {
     use leptos::prelude::*;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
@@ -539,6 +541,14 @@ mod review {
     use crate::components::change_summary::ChangeSummary;
     use crate::components::deploy_review::{Review, Reviewed, ServicesReview};
     use crate::routes::organization::project::environment::compare::EnvironmentComparison;
+    use crate::routes::organization::project::environment::service::commit_picker::{
+        self, CommitListOf,
+    };
+
+    #[wasm_split(review, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn commit_list() -> Result<CommitListOf, SplitLoaderError> {
+        Ok(commit_picker::commit_list)
+    }
 
     #[wasm_split(review, wasm_split_path = ::leptos::wasm_split, fallible)]
     pub fn review(review: Review) -> Result<AnyView, SplitLoaderError> {
@@ -617,6 +627,7 @@ pub fn App() -> impl IntoView {
         Box::pin(palette::palette_dialog(opened))
     }));
     provide_context(LoadReview(|shown| Box::pin(review::review(shown))));
+    provide_context(LoadCommitList(|| Box::pin(review::commit_list())));
     provide_context(PreloadEveryPage(|| {
         Box::pin(async {
             preload_every_page().await;

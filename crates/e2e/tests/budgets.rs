@@ -234,7 +234,7 @@ const ROUTES: &[Route] = &[
     route(
         "service overview",
         &["shell_page", "service_layout_page", "service_overview_page"],
-        455_000,
+        450_000,
         SERVICE,
     ),
     route(
@@ -250,7 +250,7 @@ const ROUTES: &[Route] = &[
     route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
-        470_000,
+        465_000,
         SERVICE,
     ),
     route(
@@ -260,7 +260,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_monitoring_page",
         ],
-        535_000,
+        530_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -276,7 +276,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_variables_page",
         ],
-        440_000,
+        430_000,
         SERVICE,
     ),
     route(
@@ -287,7 +287,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "application_form",
         ],
-        540_000,
+        535_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -298,7 +298,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "container_form",
         ],
-        530_000,
+        520_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -309,7 +309,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "database_form",
         ],
-        465_000,
+        460_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -320,7 +320,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "job_form",
         ],
-        545_000,
+        540_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -331,7 +331,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "helm_form",
         ],
-        505_000,
+        500_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -342,7 +342,7 @@ const ROUTES: &[Route] = &[
             "service_settings_page",
             "terraform_form",
         ],
-        520_000,
+        515_000,
         SERVICE_HEAVY,
     ),
     route(
@@ -352,7 +352,7 @@ const ROUTES: &[Route] = &[
             "service_layout_page",
             "service_advanced_settings_page",
         ],
-        430_000,
+        420_000,
         SERVICE,
     ),
 ];

@@ -1,14 +1,19 @@
 //! "Deploy a commit…" on a service built from git: the branch's latest commits in a dialog, read
-//! from the repository when it opens, each one deployable.
+//! from the repository each time it opens, each one deployable. The list's code and its read of
+//! the commits are fetched when the dialog first opens (`LoadCommitList`, in the review's group,
+//! which shows commits too): no tab of a service carries them until then.
 
+use futures::future::BoxFuture;
 use leptos::html::Dialog;
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use platform_api::{Commit, ServiceType};
 use uuid::Uuid;
 
 use crate::api::use_api;
 use crate::components::commit_text::CommitText;
 use crate::components::empty_state::EmptyState;
+use crate::components::fetched::{fetched, FetchedContent};
 use crate::components::loaded::loaded;
 use crate::state::resource::resource;
 
@@ -22,20 +27,9 @@ pub fn CommitPicker(
     #[prop(into)] title: Signal<Option<String>>,
     #[prop(into)] on_pick: Callback<String>,
 ) -> impl IntoView {
-    let api = use_api();
+    let LoadCommitList(load) = expect_context();
     let dialog = NodeRef::<Dialog>::new();
     let open = RwSignal::new(false);
-    // Read when the dialog opens, so the list is the repository's as of now.
-    let commits = resource(move || {
-        let open = open.get();
-        async move {
-            if open {
-                api.service_commits(kind, id).await
-            } else {
-                Ok(Vec::new())
-            }
-        }
-    });
     let show = move |_| {
         open.set(true);
         if let Some(dialog) = dialog.get() {
@@ -56,19 +50,16 @@ pub fn CommitPicker(
             title=move || title.get() on:click=show>
             "Deploy a commit…"
         </button>
-        // Escape closes it too; either way the list is read again at the next opening.
+        // Escape closes it too; either way the list is built, and read, again at the next opening.
         <dialog node_ref=dialog class="confirm commit-picker" aria-labelledby="commit-picker-title"
             on:close=move |_| open.set(false)>
             <h2 id="commit-picker-title" class="confirm__question">"Deploy a commit"</h2>
             <p class="confirm__consequence">"The latest commits of the service's branch, newest first."</p>
-            <Show when=move || open.get()>
-                {
-                    let deployed = deployed.clone();
-                    loaded(commits, 5, move |commits| {
-                        view! { <Commits commits deployed=deployed.clone() pick/> }
-                    })
-                }
-            </Show>
+            {move || open.get().then(|| {
+                let opened = OpenedPicker { kind, id, deployed: deployed.clone(), pick };
+                let content: FetchedContent = Box::pin(async move { Ok(load().await?(opened)) });
+                fetched(content, 5)
+            })}
             <div class="confirm__actions">
                 <button type="button" class="button button--secondary" on:click=move |_| close()>
                     "Close"
@@ -76,6 +67,38 @@ pub fn CommitPicker(
             </div>
         </dialog>
     }
+}
+
+/// The dialog opened, and where a pick goes.
+pub struct OpenedPicker {
+    kind: ServiceType,
+    id: Uuid,
+    deployed: Option<String>,
+    pick: Callback<String>,
+}
+
+/// Builds the list of commits.
+pub type CommitListOf = fn(OpenedPicker) -> AnyView;
+
+/// Fetches the list's code when the dialog first opens (behind the split point `app.rs` provides,
+/// which hands back the function that builds it).
+#[derive(Clone, Copy)]
+pub struct LoadCommitList(pub fn() -> BoxFuture<'static, Result<CommitListOf, SplitLoaderError>>);
+
+/// The branch's latest commits, read now, as the split point builds them.
+pub fn commit_list(opened: OpenedPicker) -> AnyView {
+    let api = use_api();
+    let OpenedPicker {
+        kind,
+        id,
+        deployed,
+        pick,
+    } = opened;
+    let commits = resource(move || async move { api.service_commits(kind, id).await });
+    loaded(commits, 5, move |commits| {
+        view! { <Commits commits deployed=deployed.clone() pick/> }
+    })
+    .into_any()
 }
 
 #[component]

@@ -7,7 +7,7 @@ pub mod advanced_settings;
 mod auto_deploy;
 mod backups;
 pub mod clone;
-mod commit_picker;
+pub mod commit_picker;
 mod connection;
 pub mod deployments;
 mod domains;
