@@ -550,7 +550,12 @@ mod review {
         Ok(commit_picker::commit_list)
     }
 
-    #[wasm_split(review, wasm_split_path = ::leptos::wasm_split, fallible)]
+    #[wasm_split(
+        review,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(preload_review)
+    )]
     pub fn review(review: Review) -> Result<AnyView, SplitLoaderError> {
         Ok(match review {
             Review::Changes {
@@ -632,8 +637,8 @@ pub fn App() -> impl IntoView {
         Box::pin(async {
             preload_every_page().await;
             // The overview's cards, fetched after its first paint, each kind's form, fetched with
-            // a service's settings, and the forms of dialogs fetched when opened are prefetched
-            // like a page.
+            // a service's settings, the forms of dialogs fetched when opened, and the deploy
+            // review with "Deploy a commit…"'s list are prefetched like a page.
             let _ = overview_cards::preload_overview_cards().await;
             let _ = service_forms::preload_application_form().await;
             let _ = service_forms::preload_container_form().await;
@@ -644,6 +649,7 @@ pub fn App() -> impl IntoView {
             let _ = clone_forms::preload_clone().await;
             let _ = variables_text_forms::preload_variables_text().await;
             let _ = alert_forms::preload_alert_form().await;
+            let _ = review::preload_review().await;
         })
     }));
     provide_context(LoadUnwell(|org, scope| {

@@ -1,5 +1,6 @@
 //! Once a signed-in person's first page is shown and the browser is idle, the code of every page
-//! is fetched: moving to a page of each other group afterwards fetches no code.
+//! is fetched: moving to a page of each other group, or opening a dialog whose code is fetched
+//! when it opens, afterwards fetches no code.
 
 use e2e::Browser;
 
@@ -43,6 +44,12 @@ async fn later_pages_fetch_no_code_once_the_browser_was_idle() -> anyhow::Result
         browser.follow(path).await?;
         browser.wait_for_text(shown, text).await?;
     }
+    // A dialog's code too: "Deploy a commit…"'s list comes with the deploy review's.
+    browser.follow(&place.service_tab(&web, "overview")).await?;
+    browser.click_button("Deploy a commit…").await?;
+    browser
+        .wait_for_text("dialog[open]", "cannot reach the repository")
+        .await?;
     let fetched = browser.code_fetched().await?;
     assert!(
         fetched.is_empty(),
