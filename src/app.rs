@@ -531,8 +531,8 @@ mod unwell_panel {
 }
 
 /// What a deploy changes, two deployments or two environments compared (`LoadReview`), fetched
-/// when a review is first shown: the reading and comparing of commits, events and records is no
-/// part of a page's first load. "Deploy a commit…"'s list (`LoadCommitList`) is fetched with it:
+/// once the browser is idle or when a review is first shown: the reading and comparing of commits,
+/// events and records is no part of a page's first load. "Deploy a commit…"'s list (`LoadCommitList`) is fetched with it:
 /// it reads and shows commits as the review does.
 mod review {
     use leptos::prelude::*;

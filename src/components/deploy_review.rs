@@ -173,7 +173,7 @@ pub fn DeployReview(
     }
 }
 
-/// What a review shows, built by code fetched when a review is first shown.
+/// What a review shows, built by code fetched apart from every page (the `review` group).
 #[derive(Clone)]
 pub enum Review {
     /// What changes between two versions of one service (`ChangeSummary`).

@@ -1,7 +1,7 @@
 //! "Deploy a commit…" on a service built from git: the branch's latest commits in a dialog, read
 //! from the repository each time it opens, each one deployable. The list's code and its read of
-//! the commits are fetched when the dialog first opens (`LoadCommitList`, in the review's group,
-//! which shows commits too): no tab of a service carries them until then.
+//! the commits are in the review's group (`LoadCommitList`; the review shows commits too), fetched
+//! once the browser is idle or when the dialog first opens: no tab of a service carries them.
 
 use futures::future::BoxFuture;
 use leptos::html::Dialog;
@@ -80,8 +80,8 @@ pub struct OpenedPicker {
 /// Builds the list of commits.
 pub type CommitListOf = fn(OpenedPicker) -> AnyView;
 
-/// Fetches the list's code when the dialog first opens (behind the split point `app.rs` provides,
-/// which hands back the function that builds it).
+/// The list's code, fetched if it is not yet (behind the split point `app.rs` provides, which
+/// hands back the function that builds it).
 #[derive(Clone, Copy)]
 pub struct LoadCommitList(pub fn() -> BoxFuture<'static, Result<CommitListOf, SplitLoaderError>>);
 
