@@ -71,7 +71,7 @@ wire_enum!(
 wire_enum!(
     /// What a rule watches.
     AlertTargetType {
-        Cluster = " CLUSTER" => "Cluster",
+        Cluster = "CLUSTER" => "Cluster",
         Environment = "ENVIRONMENT" => "Environment",
         Application = "APPLICATION" => "Application",
         Container = "CONTAINER" => "Container",

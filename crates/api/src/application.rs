@@ -122,10 +122,7 @@ impl ApplicationRequest {
             "description",
             self.description.as_deref(),
         ));
-        violations.check(rules::git_url(
-            "git_repository.url",
-            &self.git_repository.url,
-        ));
+        violations.merge(self.git_repository.rules("git_repository."));
         violations.check(rules::build_mode("build_mode", &self.build_mode));
         self.runtime.check(&mut violations);
         violations.into_result()

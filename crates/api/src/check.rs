@@ -12,19 +12,12 @@ use crate::rules::{self, Violations};
 /// The most files one `checkGitFile` looks for.
 pub const CHECKED_FILES_MAX: usize = 50;
 
-/// A path inside a repository: relative, without `..`.
+/// A file's path in a repository, required.
 fn repository_path(field: &str, value: &str) -> Option<FieldError> {
-    let trimmed = value.trim();
-    if trimmed.is_empty() {
+    if value.trim().is_empty() {
         return Some(FieldError::new(field, "is required"));
     }
-    if trimmed.split('/').any(|part| part == "..") || trimmed.contains('\\') {
-        return Some(FieldError::new(
-            field,
-            "must stay inside the repository (no ..)",
-        ));
-    }
-    rules::line(field, trimmed, 255)
+    rules::repository_path(field, value)
 }
 
 /// Body of `POST /environment/{id}/checkDockerfile`.
@@ -39,10 +32,7 @@ pub struct DockerfileCheckRequest {
 impl DockerfileCheckRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
-        violations.check(rules::git_url(
-            "git_repository.url",
-            &self.git_repository.url,
-        ));
+        violations.merge(self.git_repository.rules("git_repository."));
         violations.check(repository_path("dockerfile_path", &self.dockerfile_path));
         violations.into_result()
     }
@@ -114,10 +104,7 @@ pub struct HelmRepositoryCheckRequest {
 impl HelmRepositoryCheckRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
-        violations.check(rules::git_url(
-            "git_repository.url",
-            &self.git_repository.url,
-        ));
+        violations.merge(self.git_repository.rules("git_repository."));
         violations.into_result()
     }
 }
@@ -134,10 +121,7 @@ pub struct GitFileCheckRequest {
 impl GitFileCheckRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
-        violations.check(rules::git_url(
-            "git_repository.url",
-            &self.git_repository.url,
-        ));
+        violations.merge(self.git_repository.rules("git_repository."));
         if self.files.is_empty() {
             violations.check(Some(FieldError::new("files", "names no file")));
         }

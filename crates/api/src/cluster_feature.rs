@@ -15,8 +15,11 @@ use crate::ipv4_range::{cidr, within};
 use crate::paths::{self, Template};
 use crate::rules::Violations;
 
-pub const STATIC_IP: &str = "STATIC_IP";
-pub const VPC_SUBNET: &str = "VPC_SUBNET";
+/// The catalog's features, by id: uuids, as the document's `ClusterFeatureResponse` and a
+/// cluster request's `features` have them (fixed, so that a cluster's record and the catalog
+/// agree across restarts).
+pub const STATIC_IP: &str = "3c1f6a52-8d2e-4b7a-9f0c-5e1d2a7b4c61";
+pub const VPC_SUBNET: &str = "9b4e2d7c-1a6f-4c3b-8e5d-0f2a6c9b7d14";
 /// A cluster's network when its VPC subnet is not chosen.
 pub const DEFAULT_VPC_SUBNET: &str = "10.0.0.0/16";
 

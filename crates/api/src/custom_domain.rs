@@ -148,13 +148,31 @@ pub fn host_name(field: &str, value: &str) -> Option<FieldError> {
     })
 }
 
+/// Whether `value` is the platform's `GENERATED_DOMAIN` or a name under it.
+fn under_the_platforms(value: &str) -> bool {
+    let name = value.trim().to_ascii_lowercase();
+    name == GENERATED_DOMAIN || name.ends_with(&format!(".{GENERATED_DOMAIN}"))
+}
+
 /// A domain of the team's own is never under the platform's `GENERATED_DOMAIN`.
 pub fn not_the_platforms(field: &str, value: &str) -> Option<FieldError> {
-    let name = value.trim().to_ascii_lowercase();
-    (name == GENERATED_DOMAIN || name.ends_with(&format!(".{GENERATED_DOMAIN}"))).then(|| {
+    under_the_platforms(value).then(|| {
         FieldError::new(
             field,
             format!("is under {GENERATED_DOMAIN}, the platform's own domain: give one of yours"),
+        )
+    })
+}
+
+/// The platform's DNS writes records only under its own `GENERATED_DOMAIN`.
+pub fn the_platforms(field: &str, value: &str) -> Option<FieldError> {
+    (!under_the_platforms(value)).then(|| {
+        FieldError::new(
+            field,
+            format!(
+                "must be {GENERATED_DOMAIN} or a name under it: the platform's DNS writes \
+                 records only under its own domain (choose Cloudflare or Route 53 for one of yours)"
+            ),
         )
     })
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cloud::CloudProvider;
-use crate::custom_domain::{host_name, not_the_platforms, GENERATED_DOMAIN};
+use crate::custom_domain::{host_name, not_the_platforms, the_platforms, GENERATED_DOMAIN};
 use crate::error::FieldError;
 use crate::member::email;
 use crate::rules::{self, Violations};
@@ -159,10 +159,13 @@ impl DnsProvider {
         let at = |name: &str| format!("{FIELD}.{name}");
         let mut violations = Violations::default();
         let domain = at("domain");
-        violations.check(host_name(&domain, &self.domain));
-        if self.provider != DnsProviderKind::Platform {
-            violations.check(not_the_platforms(&domain, &self.domain));
-        }
+        violations.check(host_name(&domain, &self.domain).or_else(|| {
+            if self.provider == DnsProviderKind::Platform {
+                the_platforms(&domain, &self.domain)
+            } else {
+                not_the_platforms(&domain, &self.domain)
+            }
+        }));
         let required = |name: &str, value: Option<&str>| match value {
             None => Some(FieldError::new(at(name), "is required")),
             Some(value) => rules::line(&at(name), value, DNS_SECRET_MAX_CHARS),
@@ -172,7 +175,10 @@ impl DnsProvider {
         let not_a_field = |name: &str| {
             Some(FieldError::new(
                 at(name),
-                format!("is not a field of a {} DNS provider", self.provider_name()),
+                format!(
+                    "is not a field of the provider chosen ({})",
+                    self.provider_name()
+                ),
             ))
         };
         match self.provider {
@@ -338,6 +344,12 @@ mod tests {
             ..route53()
         };
         assert_eq!(fields(&mixed), ["dns_provider.email"]);
+        // Said in words that read: "… of the provider chosen (Route 53)".
+        let refused = mixed.validate().unwrap_err();
+        assert_eq!(
+            refused[0].message,
+            "is not a field of the provider chosen (Route 53)"
+        );
     }
 
     #[test]
@@ -349,6 +361,11 @@ mod tests {
         assert_eq!(fields(&theirs), ["dns_provider.domain"]);
         let bad = DnsProvider::new(DnsProviderKind::Platform, "not a host".into());
         assert_eq!(fields(&bad), ["dns_provider.domain"]);
+        // And the platform writes only there: not a domain of someone else's.
+        let elsewhere = DnsProvider::new(DnsProviderKind::Platform, "google.com".into());
+        assert_eq!(fields(&elsewhere), ["dns_provider.domain"]);
+        let below = DnsProvider::new(DnsProviderKind::Platform, "eu.platform-apps.example".into());
+        assert!(fields(&below).is_empty());
     }
 
     #[test]

@@ -4,11 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::FieldError;
 use crate::git_repository::GitRepositoryRequest;
 use crate::git_token::GitProvider;
 use crate::paths::Template;
-use crate::rules::{self, Violations};
 
 /// A code-host account repositories are listed with (the document's `GitAuthProvider`):
 /// `name` is the code host (`GitProvider`'s wire name), `owner` whose account it is.
@@ -62,22 +60,6 @@ impl RepositoryQuery {
             query => format!("?{query}"),
         }
     }
-}
-
-/// Checks a repository a folder list or a variable parsing reads (`field` its request field):
-/// an address, and a root path that is absolute in the repository.
-pub fn repository_rules(field: &str, repository: &GitRepositoryRequest) -> Violations {
-    let mut violations = Violations::default();
-    violations.check(rules::git_url(&format!("{field}url"), &repository.url));
-    if let Some(root) = &repository.root_path {
-        if !root.is_empty() && !root.starts_with('/') {
-            violations.check(Some(FieldError::new(
-                format!("{field}root_path"),
-                "must be an absolute path in the repository, e.g. /infra",
-            )));
-        }
-    }
-    violations
 }
 
 /// Body of `POST /organization/{id}/parseTerraformVariablesFromGitRepo`.
@@ -166,17 +148,5 @@ mod tests {
             query.to_query(),
             format!("?name=acme%2Fshop%20front&gitTokenId={token}")
         );
-    }
-
-    #[test]
-    fn a_root_path_is_absolute() {
-        let mut repository = GitRepositoryRequest::for_url("https://git.example.com/a/b", None);
-        repository.root_path = Some("infra".into());
-        let errors = repository_rules("git_repository.", &repository)
-            .into_result()
-            .unwrap_err();
-        assert_eq!(errors[0].field, "git_repository.root_path");
-        repository.root_path = Some("/infra".into());
-        assert!(repository_rules("", &repository).into_result().is_ok());
     }
 }

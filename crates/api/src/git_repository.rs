@@ -4,7 +4,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::error::FieldError;
 use crate::git_token::GitProvider;
+use crate::rules::{self, Violations};
 
 /// Git repository of a service (spec 2.5).
 #[serde_with::skip_serializing_none]
@@ -72,6 +74,46 @@ impl GitRepositoryRequest {
     }
 }
 
+impl GitRepositoryRequest {
+    /// The rules every request naming a repository keeps (`repository_rules`).
+    pub fn rules(&self, field: &str) -> Violations {
+        repository_rules(
+            field,
+            &self.url,
+            self.branch.as_deref(),
+            self.root_path.as_deref(),
+        )
+    }
+}
+
+/// The rules of a repository a request names (`field` the request's prefix, `git_repository.`):
+/// an address; a branch git reads as a name, never as an expression; a root path absolute in
+/// the repository that never leaves it.
+pub fn repository_rules(
+    field: &str,
+    url: &str,
+    branch: Option<&str>,
+    root_path: Option<&str>,
+) -> Violations {
+    let mut violations = Violations::default();
+    violations.check(rules::git_url(&format!("{field}url"), url));
+    if let Some(branch) = branch.filter(|b| !b.trim().is_empty()) {
+        violations.check(rules::git_revision(&format!("{field}branch"), branch));
+    }
+    if let Some(root) = root_path.filter(|root| !root.is_empty()) {
+        let field = format!("{field}root_path");
+        if !root.starts_with('/') {
+            violations.check(Some(FieldError::new(
+                field,
+                "must be an absolute path in the repository, e.g. /infra",
+            )));
+        } else {
+            violations.check(rules::repository_path(&field, root));
+        }
+    }
+    violations
+}
+
 /// `https://host/owner/name.git` gives `(owner, name)`.
 pub fn repository_owner_and_name(url: &str) -> (Option<String>, Option<String>) {
     let path = url.trim_end_matches('/').trim_end_matches(".git");
@@ -121,5 +163,68 @@ mod tests {
         let request = GitRepositoryRequest::for_url(" https://git.example.com/acme/web ", None);
         assert_eq!(request.url, "https://git.example.com/acme/web");
         assert_eq!(request.provider, Some(SAMPLED_CODE_HOST));
+    }
+
+    fn refused(root_path: Option<&str>, branch: Option<&str>) -> Vec<String> {
+        let mut repository = GitRepositoryRequest::for_url("https://git.example.com/a/b", None);
+        repository.root_path = root_path.map(str::to_string);
+        repository.branch = branch.map(str::to_string);
+        let errors = repository.rules("git_repository.").into_result();
+        errors
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|error| error.field)
+            .collect()
+    }
+
+    #[test]
+    fn a_root_path_is_absolute_and_stays_inside_the_repository() {
+        for kept in [
+            None,
+            Some(""),
+            Some("/"),
+            Some("/infra"),
+            Some("/infra/net.v2"),
+        ] {
+            assert!(refused(kept, None).is_empty(), "{kept:?}");
+        }
+        for broken in [
+            "infra",
+            "/..",
+            "/infra/../..",
+            "/a\\..",
+            "/:(glob)*",
+            "/a\nb",
+        ] {
+            assert_eq!(
+                refused(Some(broken), None),
+                ["git_repository.root_path"],
+                "{broken}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_branch_is_a_name_never_an_expression() {
+        for kept in ["main", "release/2.1", "v1.0", "feature_x-y", "0a1b2c3d"] {
+            assert!(refused(None, Some(kept)).is_empty(), "{kept}");
+        }
+        for broken in [
+            "main^{/(a*)*b}",
+            ":/fix",
+            "HEAD~1",
+            "a..b",
+            "main@{yesterday}",
+            "--output=x",
+            "a b",
+            "a\0b",
+        ] {
+            assert_eq!(
+                refused(None, Some(broken)),
+                ["git_repository.branch"],
+                "{broken}"
+            );
+        }
     }
 }

@@ -263,10 +263,9 @@ impl HelmRequest {
             self.description.as_deref(),
         ));
         match (&self.source.git, &self.source.repository) {
-            (Some(git), None) => violations.check(rules::git_url(
-                "source.git.git_repository.url",
-                &git.git_repository.url,
-            )),
+            (Some(git), None) => {
+                violations.merge(git.git_repository.rules("source.git.git_repository."))
+            }
             (None, Some(repository)) => {
                 for (field, value) in [
                     ("source.repository.chart_name", &repository.chart_name),

@@ -18,11 +18,9 @@ pub fn within(address: Ipv4Addr, (network, length): (Ipv4Addr, u8)) -> bool {
     u32::from(address) & mask == u32::from(network) & mask
 }
 
-/// Whether two ranges share an address.
-pub fn overlap(a: (Ipv4Addr, u8), b: (Ipv4Addr, u8)) -> bool {
-    let wider = if a.1 <= b.1 { a } else { b };
-    let narrower = if a.1 <= b.1 { b } else { a };
-    within(narrower.0, wider)
+/// Whether the range `inner` is `outer` or a part of it.
+pub fn inside(inner: (Ipv4Addr, u8), outer: (Ipv4Addr, u8)) -> bool {
+    inner.1 >= outer.1 && within(inner.0, outer)
 }
 
 #[cfg(test)]
@@ -30,14 +28,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ranges_overlap_when_they_share_an_address() {
+    fn a_range_is_inside_another_when_every_address_of_it_is() {
         let subnet = cidr("10.0.0.0/16").unwrap();
-        let inside = cidr("10.0.4.0/24").unwrap();
+        let part = cidr("10.0.4.0/24").unwrap();
         let around = cidr("10.0.0.0/8").unwrap();
+        let everything = cidr("0.0.0.0/0").unwrap();
         let apart = cidr("10.1.0.0/16").unwrap();
-        assert!(overlap(subnet, inside) && overlap(inside, subnet));
-        assert!(overlap(subnet, around));
-        assert!(!overlap(subnet, apart));
+        assert!(inside(part, subnet) && inside(subnet, subnet));
+        assert!(!inside(subnet, part));
+        assert!(!inside(around, subnet) && !inside(everything, subnet));
+        assert!(!inside(apart, subnet));
         assert_eq!(cidr("10.0.0.1/16"), None);
         assert_eq!(cidr("10.0.0.0/33"), None);
         assert!(cidr("0.0.0.0/0").is_some());

@@ -323,13 +323,16 @@ pub fn dockerfile_base(dockerfile: &str) -> Option<&str> {
     })
 }
 
-/// A Dockerfile written with a job: it must say what it builds on.
+/// A Dockerfile written with a job: text (no control character but tabs and line breaks) that
+/// says what it builds on.
 fn dockerfile_raw(field: &str, dockerfile: &str) -> Option<FieldError> {
-    dockerfile_base(dockerfile).is_none().then(|| {
-        FieldError::new(
-            field,
-            "must have a FROM line naming the image it builds on (or leave it out to build the repository's Dockerfile)",
-        )
+    rules::value(field, Some(dockerfile)).or_else(|| {
+        dockerfile_base(dockerfile).is_none().then(|| {
+            FieldError::new(
+                field,
+                "must have a FROM line naming the image it builds on (or leave it out to build the repository's Dockerfile)",
+            )
+        })
     })
 }
 
@@ -351,10 +354,7 @@ impl JobRequest {
                 violations.check(rules::image_tag("source.image.tag", &image.tag));
             }
             (None, Some(docker)) => {
-                violations.check(rules::git_url(
-                    "source.docker.git_repository.url",
-                    &docker.git_repository.url,
-                ));
+                violations.merge(docker.git_repository.rules("source.docker.git_repository."));
                 if let Some(raw) = &docker.dockerfile_raw {
                     violations.check(dockerfile_raw("source.docker.dockerfile_raw", raw));
                 }
@@ -389,5 +389,11 @@ mod tests {
             dockerfile_raw("source.docker.dockerfile_raw", "RUN true").map(|e| e.field),
             Some("source.docker.dockerfile_raw".to_string())
         );
+        assert_eq!(dockerfile_raw("f", "FROM alpine\n\tRUN true\r\n"), None);
+        // A NUL or an escape would cut or rewrite the lines the engine's log shows of it.
+        for hidden in ["FROM alp\0ine", "FROM alpine\n\u{1b}[2J"] {
+            let refused = dockerfile_raw("f", hidden).unwrap();
+            assert!(refused.message.contains("control"), "{}", refused.message);
+        }
     }
 }

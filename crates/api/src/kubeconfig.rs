@@ -10,7 +10,10 @@ use crate::error::FieldError;
 /// The longest kubeconfig kept: far above a real one (a few kilobytes, certificates included).
 pub const KUBECONFIG_MAX_BYTES: usize = 64 * 1024;
 
-/// Checks a kubeconfig given as YAML: not too long, and read as YAML (its aliases expanded
+/// The deepest a kubeconfig nests: far above a real one (five levels).
+pub const KUBECONFIG_MAX_DEPTH: usize = 64;
+
+/// Checks a kubeconfig given as YAML: not too long nor too deep, and read as YAML (its aliases expanded
 /// within the parser's own bounds on depth and repetition, so that a few lines of aliases never
 /// become gigabytes) into a `Config` of `v1` with at least one cluster, each named with a server
 /// address, as `kubectl` reads one. The server's: the console never checks one.
@@ -24,8 +27,17 @@ pub fn check_kubeconfig(text: &str) -> Result<(), FieldError> {
             format!("must be at most {} KiB", KUBECONFIG_MAX_BYTES / 1024),
         ));
     }
+    if yaml_depth(text) > KUBECONFIG_MAX_DEPTH {
+        return Err(FieldError::new(
+            "body",
+            format!("must nest at most {KUBECONFIG_MAX_DEPTH} levels (blocks and brackets within one another)"),
+        ));
+    }
     let Ok(config) = serde_yaml::from_str::<Value>(text) else {
-        return problem("must be a kubeconfig in YAML: it does not read as YAML within its bounds");
+        return problem(
+            "must be a kubeconfig in YAML: it does not read as YAML within the reader's bounds \
+             (its aliases expanded within a bound)",
+        );
     };
     if config.get("apiVersion").and_then(Value::as_str) != Some("v1") {
         return problem("must be a kubeconfig: `apiVersion: v1` is missing");
@@ -51,6 +63,47 @@ pub fn check_kubeconfig(text: &str) -> Result<(), FieldError> {
         );
     }
     Ok(())
+}
+
+/// How deep a YAML text nests, counted in one pass before YAML's reader sees it: the reader
+/// bounds its own recursion (128 levels), but it checks each flow collection's keys against every
+/// level open, so that 30,000 `[` take it seconds (quadratic). The count errs high: a bracket in a
+/// plain scalar counts, a comment's and a quoted scalar's do not.
+#[cfg(feature = "kubeconfig-check")]
+/// An upper bound of `text`'s nesting: the block levels open (by indentation, and each `- ` or
+/// `? ` that starts a nested one on the same line) plus the flow collections open.
+fn yaml_depth(text: &str) -> usize {
+    let (mut indents, mut flows, mut deepest) = (Vec::<usize>::new(), 0usize, 0usize);
+    for line in text.lines() {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - content.len();
+        while indents.last().is_some_and(|open| *open >= indent) {
+            indents.pop();
+        }
+        indents.push(indent);
+        // `- - - a`: each marker opens a block within the one before.
+        let markers = content
+            .split(' ')
+            .take_while(|word| matches!(*word, "-" | "?" | ""))
+            .filter(|word| !word.is_empty())
+            .count();
+        let mut quote = None;
+        for c in content.chars() {
+            match (quote, c) {
+                (None, '#') => break,
+                (None, '"' | '\'') => quote = Some(c),
+                (Some(open), c) if c == open => quote = None,
+                (None, '[' | '{') => flows += 1,
+                (None, ']' | '}') => flows = flows.saturating_sub(1),
+                _ => {}
+            }
+            deepest = deepest.max(indents.len() + markers + flows);
+        }
+    }
+    deepest
 }
 
 /// How the user of a written kubeconfig signs in.
@@ -83,6 +136,7 @@ pub fn simulated_kubeconfig(cluster_id: Uuid, cluster_name: &str, user: Kubeconf
             )
         }
     };
+    let cluster_name = crate::escape::yaml_string(cluster_name);
     format!(
         "apiVersion: v1\nkind: Config\n# {cluster_name}: simulated by the reference server; nothing answers at this address.\nclusters:\n- name: {context}\n  cluster:\n    server: https://{}.clusters.platform.invalid\ncontexts:\n- name: {context}\n  context:\n    cluster: {context}\n    user: {context}\ncurrent-context: {context}\nusers:\n- name: {context}\n  user:\n{user}",
         cluster_id.simple()
@@ -130,5 +184,24 @@ mod tests {
         bomb.push_str("clusters:\n- name: a\n  cluster:\n    server: https://a\n  extra: *a9\n");
         let refused = check_kubeconfig(&bomb).unwrap_err();
         assert!(refused.message.contains("YAML"), "{}", refused.message);
+        // Nested past the bound: refused before YAML's reader takes it, naming the bound.
+        let deep = format!(
+            "apiVersion: v1\nkind: Config\nclusters: {}\n",
+            "[".repeat(30_000)
+        );
+        let refused = check_kubeconfig(&deep).unwrap_err();
+        assert!(refused.message.contains("64 levels"), "{}", refused.message);
+    }
+
+    #[test]
+    fn blocks_and_flows_count_quotes_and_comments_do_not() {
+        let kubeconfig =
+            "apiVersion: v1\nclusters:\n- name: a\n  cluster:\n    server: https://a\n";
+        assert!(yaml_depth(kubeconfig) <= 4, "{}", yaml_depth(kubeconfig));
+        assert!(yaml_depth("a: \"[[[[[[[[\" # {{{{{{{\nb: '{{{{'\n") <= 2);
+        assert!(yaml_depth(&format!("a: {}\n", "[".repeat(500))) >= 500);
+        let blocks: String = (0..100).map(|n| format!("{}a:\n", " ".repeat(n))).collect();
+        assert!(yaml_depth(&blocks) >= 100);
+        assert!(yaml_depth(&format!("{}a\n", "- ".repeat(100))) >= 100);
     }
 }

@@ -35,6 +35,7 @@ pub mod deploys;
 pub mod dns_provider;
 pub mod environment;
 pub mod error;
+pub mod escape;
 pub mod flat;
 pub mod fleet;
 pub mod git_account;

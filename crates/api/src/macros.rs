@@ -46,7 +46,9 @@ macro_rules! wire_enum {
                         f.write_str(concat!("a ", stringify!($name), " value"))
                     }
                     fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<$name, E> {
-                        match value {
+                        // Read without surrounding spaces: the production document spells one
+                        // value ` CLUSTER` (`AlertTargetType`), which is taken as `CLUSTER`.
+                        match value.trim() {
                             $($wire => Ok($name::$variant),)+
                             _ if crate::wire::unknown_values_accepted() => {
                                 Ok($name::Other(crate::wire::intern(value)))

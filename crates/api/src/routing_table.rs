@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::FieldError;
-use crate::ipv4_range::{cidr, overlap};
+use crate::ipv4_range::{cidr, inside};
 use crate::rules::{self, Violations};
 
 /// The most routes a table holds (a cloud's route table quota).
@@ -75,7 +75,9 @@ impl Route {
 
 impl ClusterRoutingTableRequest {
     /// At most `ROUTES_MAX` routes, each to a distinct IPv4 range by a known kind of target,
-    /// none into the cluster's own `network` (its VPC subnet) when it is known.
+    /// none to the cluster's own `network` (its VPC subnet) or a part of it when it is known:
+    /// the network's own route reaches those. A wider range (a default route, `0.0.0.0/0`) is
+    /// taken: the network's own, more specific route still wins for its addresses.
     pub fn validate_beside(&self, network: Option<&str>) -> Result<(), Vec<FieldError>> {
         let own = network.and_then(cidr);
         let mut violations = Violations::default();
@@ -85,7 +87,7 @@ impl ClusterRoutingTableRequest {
         for (index, route) in self.routes.iter().enumerate() {
             let inside = cidr(route.destination.trim())
                 .zip(own)
-                .is_some_and(|(range, own)| overlap(range, own));
+                .is_some_and(|(range, own)| inside(range, own));
             if inside {
                 violations.check(Some(FieldError::new(
                     format!("routes[{index}].destination"),
@@ -125,9 +127,11 @@ impl ClusterRoutingTableRequest {
                 Some(range) => seen.push(range),
             }
             violations.check(target(&at("target"), &route.target));
-            violations.check(rules::description(
+            // A route is written on one line (`Route::line`): its description is one too.
+            violations.check(rules::line(
                 &at("description"),
-                Some(&route.description),
+                &route.description,
+                rules::DESCRIPTION_MAX_CHARS,
             ));
         }
         violations.into_result()
@@ -219,6 +223,31 @@ mod tests {
                 "routes[6].target",
                 "routes[7].target",
             ]
+        );
+        // Beside the cluster's own network: none of it, but a wider range (a default route).
+        let beside = |destination: &str| {
+            ClusterRoutingTableRequest {
+                routes: vec![route(destination, "nat-0a1b")],
+            }
+            .validate_beside(Some("10.0.0.0/16"))
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|error| error.field)
+            .collect::<Vec<_>>()
+        };
+        for refused in ["10.0.0.0/16", "10.0.4.0/24", "10.0.255.1/32"] {
+            assert_eq!(beside(refused), ["routes[0].destination"], "{refused}");
+        }
+        for taken in ["0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16"] {
+            assert!(beside(taken).is_empty(), "{taken}");
+        }
+        // A route is written on one line: its description too.
+        let split = route("10.9.0.0/16", "pcx-1").with("billing\nVPC");
+        let nul = route("10.8.0.0/16", "pcx-1").with("billing\0VPC");
+        assert_eq!(
+            fields(vec![split, nul]),
+            ["routes[0].description", "routes[1].description"]
         );
         let many = (0..=ROUTES_MAX)
             .map(|n| route(&format!("10.{n}.0.0/16"), "pcx-1"))

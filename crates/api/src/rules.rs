@@ -29,6 +29,11 @@ impl Violations {
         self.0.extend(outcomes);
     }
 
+    /// Adds the violations of a part of the request, checked on its own.
+    pub fn merge(&mut self, part: Violations) {
+        self.0.extend(part.0);
+    }
+
     pub fn into_result(self) -> Result<(), Vec<FieldError>> {
         if self.0.is_empty() {
             Ok(())
@@ -321,6 +326,49 @@ pub fn git_url(field: &str, value: &str) -> Option<FieldError> {
         FieldError::new(
             field,
             "must be an https://, http://, ssh://, git@ or file:// address, or an absolute path",
+        )
+    })
+}
+
+/// The longest path in a repository, branch or tag a request names.
+pub const REPOSITORY_NAME_MAX_CHARS: usize = 255;
+
+/// A path inside a repository (a root path, a Dockerfile's): one line of at most 255 characters,
+/// with no `..` part nor backslash, so that it never leaves the repository, and not starting with
+/// `:` (git reads such a path as a pattern with options).
+pub fn repository_path(field: &str, value: &str) -> Option<FieldError> {
+    let trimmed = value.trim();
+    if trimmed.split('/').any(|part| part == "..") || trimmed.contains('\\') {
+        return Some(FieldError::new(
+            field,
+            "must stay inside the repository (no ..)",
+        ));
+    }
+    if trimmed.trim_start_matches('/').starts_with(':') {
+        return Some(FieldError::new(field, "must not start with :"));
+    }
+    line(field, trimmed, REPOSITORY_NAME_MAX_CHARS)
+}
+
+/// A branch, tag or commit a repository is read at, as git names refs: at most 255 characters,
+/// no white space, control character, `~ ^ : ? * [ \`, `..` or `@{`, not starting with `-`.
+/// Git reads the others as expressions (`main^{/regex}` searches every commit's message).
+pub fn git_revision(field: &str, value: &str) -> Option<FieldError> {
+    let value = value.trim();
+    let well_formed = value.chars().count() <= REPOSITORY_NAME_MAX_CHARS
+        && !value.starts_with('-')
+        && !value.contains("..")
+        && !value.contains("@{")
+        && !value
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "~^:?*[\\".contains(c));
+    (!well_formed).then(|| {
+        FieldError::new(
+            field,
+            format!(
+                "must be a branch, tag or commit name of at most {REPOSITORY_NAME_MAX_CHARS} \
+                 characters, without spaces, ~ ^ : ? * [ \\, .. or @{{, not starting with -"
+            ),
         )
     })
 }

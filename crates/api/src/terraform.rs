@@ -349,10 +349,12 @@ impl TerraformRequest {
             "description",
             self.description.as_deref(),
         ));
-        violations.check(rules::git_url(
-            "terraform_files_source.git.git_repository.url",
-            &self.terraform_files_source.git.git_repository.url,
-        ));
+        violations.merge(
+            self.terraform_files_source
+                .git
+                .git_repository
+                .rules("terraform_files_source.git.git_repository."),
+        );
         let backends = [&self.backend.kubernetes, &self.backend.user_provided]
             .iter()
             .filter(|backend| backend.is_some())

@@ -67,10 +67,19 @@ pub struct TfVarsListingRequest {
 impl TfVarsListingRequest {
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut violations = Violations::default();
-        violations.check(rules::git_url(
-            "git_repository.url",
-            &self.git_repository.url,
+        let repository = &self.git_repository;
+        violations.merge(crate::git_repository::repository_rules(
+            "git_repository.",
+            &repository.url,
+            repository.branch.as_deref(),
+            repository.root_path.as_deref(),
         ));
+        for (index, path) in self.mode.paths.iter().flatten().enumerate() {
+            violations.check(rules::repository_path(
+                &format!("mode.paths[{index}]"),
+                path,
+            ));
+        }
         match (self.mode.discovery, &self.mode.paths) {
             (TfVarsDiscovery::SpecificPaths, None) => {
                 violations.check(Some(FieldError::new("mode.paths", "is required")));

@@ -8,7 +8,6 @@
 //! and runs what is configured becomes out of date once its branch's tip is not the commit it runs.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,7 +25,7 @@ use crate::audit::{self, Change, Target};
 use crate::engine::admission::AskedBy;
 use crate::engine::Engine;
 use crate::error::{ApiError, ApiResult};
-use crate::git::{self, CommitQuery, GitError};
+use crate::git::{self, CommitQuery, GitError, Repository};
 use crate::rounds;
 use crate::store::action::{Action, Request};
 use crate::store::auto_deploy::{self as store, Watch};
@@ -60,14 +59,14 @@ fn branch_of(branch: Option<&str>) -> &str {
     branch.filter(|branch| !branch.is_empty()).unwrap_or("HEAD")
 }
 
-/// The tip of `branch` in the repository at `path`.
-fn tip(path: &std::path::Path, branch: &str) -> Result<Commit, GitError> {
+/// The tip of `branch` in `repository`.
+fn tip(repository: &Repository, branch: &str) -> Result<Commit, GitError> {
     let query = CommitQuery {
         branch: None,
         start_after: None,
         only: Some(branch),
     };
-    git::commits(path, &query)?
+    git::commits(repository, &query)?
         .into_iter()
         .next()
         .ok_or_else(|| GitError::Failed(format!("the branch {branch} has no commit")))
@@ -85,10 +84,10 @@ pub async fn once(engine: &Arc<Engine>, db: &SqlitePool) -> anyhow::Result<usize
             continue;
         };
         // Remote repositories are out of reach: the service's watch says so when read.
-        let Ok(path) = engine.repositories.local(&url) else {
+        let Ok(read) = engine.repositories.local(&url) else {
             continue;
         };
-        match look(engine, db, &service, path).await {
+        match look(engine, db, &service, read).await {
             Ok(true) => deployed += 1,
             Ok(false) => {}
             Err(error) => {
@@ -122,10 +121,9 @@ async fn mark_behind_their_branch(engine: &Arc<Engine>, db: &SqlitePool) -> anyh
             Some(known) => known.clone(),
             None => {
                 let read = match engine.repositories.local(url) {
-                    Ok(path) => tokio::task::spawn_blocking(move || tip(&path, &branch))
+                    Ok(read) => git::read(move || tip(&read, &branch))
                         .await
                         .ok()
-                        .and_then(Result::ok)
                         .map(|tip| tip.git_commit_id),
                     Err(_) => None,
                 };
@@ -149,7 +147,7 @@ pub async fn read_now(engine: &Arc<Engine>, db: &SqlitePool, service_id: Uuid) -
         .bind(service_id.hyphenated())
         .fetch_one(db)
         .await?;
-    let Some(path) = service
+    let Some(read) = service
         .url
         .as_deref()
         .filter(|_| service.auto_deploy)
@@ -157,7 +155,7 @@ pub async fn read_now(engine: &Arc<Engine>, db: &SqlitePool, service_id: Uuid) -
     else {
         return Ok(false);
     };
-    look(engine, db, &service, path)
+    look(engine, db, &service, read)
         .await
         .map_err(ApiError::internal)
 }
@@ -167,12 +165,12 @@ async fn look(
     engine: &Arc<Engine>,
     db: &SqlitePool,
     service: &Watched,
-    path: PathBuf,
+    repository: Repository,
 ) -> anyhow::Result<bool> {
     let branch = branch_of(service.branch.as_deref()).to_string();
     let read_branch = branch.clone();
-    let read_path = path.clone();
-    let tip = tokio::task::spawn_blocking(move || tip(&read_path, &read_branch)).await??;
+    let read = repository.clone();
+    let tip = git::read(move || tip(&read, &read_branch)).await?;
     let watch = store::watch(db, service.id).await?;
     let now = Utc::now();
     let next = |seen: &str, candidate: Option<&str>| Watch {
@@ -210,8 +208,8 @@ async fn look(
     let mut tx = engine.begin().await?;
     let (from, to) = (watch.seen_commit_id.clone(), tip.git_commit_id.clone());
     // A commit the repository lost (a forced push) leaves the changes unknown: the push deploys.
-    let changed = tokio::task::spawn_blocking(move || git::changed_paths(&path, &from, &to))
-        .await?
+    let changed = git::read(move || git::changed_paths(&repository, &from, &to))
+        .await
         .ok();
     let restrictions: Vec<_> = store::restrictions(&mut *tx, service.id)
         .await?
@@ -318,11 +316,10 @@ pub async fn watch_of(
         .await?
         .filter(|watch| watch.branch == branch);
     let last_seen = match (&watch, readable) {
-        (Some(watch), Some(Ok(path))) => {
+        (Some(watch), Some(Ok(read))) => {
             let id = vec![watch.seen_commit_id.clone()];
-            tokio::task::spawn_blocking(move || git::describe(&path, &id))
+            git::read(move || git::describe(&read, &id))
                 .await
-                .map_err(ApiError::internal)?
                 .ok()
                 .and_then(|commits| commits.into_iter().next())
         }

@@ -22,6 +22,7 @@ mod health;
 mod kept;
 mod lifecycle_templates;
 pub mod notify;
+mod offload;
 mod platform_fields;
 pub mod previews;
 pub mod public;
@@ -36,6 +37,7 @@ pub mod state;
 mod store;
 pub mod targets;
 pub mod telemetry;
+pub mod untrusted;
 pub mod upkeep;
 
 use std::net::SocketAddr;

@@ -184,14 +184,14 @@ pub async fn once(engine: &Arc<Engine>, db: &SqlitePool) -> anyhow::Result<usize
     .await?;
     let mut changed = 0;
     for service in services {
-        let Some(path) = service
+        let Some(read) = service
             .url
             .as_deref()
             .and_then(|url| engine.repositories.local(url).ok())
         else {
             continue;
         };
-        let (branches, head) = tokio::task::spawn_blocking(move || git::branches(&path)).await??;
+        let (branches, head) = git::read(move || git::branches(&read)).await?;
         let own = service.branch.clone().filter(|b| !b.is_empty()).or(head);
         let wanted: HashSet<&str> = branches
             .iter()

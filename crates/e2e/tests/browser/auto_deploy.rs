@@ -113,8 +113,11 @@ async fn a_push_arrives_on_the_service_page_and_deploys_it() -> anyhow::Result<(
         .wait_for_text("section[aria-labelledby=status-title]", "Deployed")
         .await?;
     // The settings name the commit deployed.
+    let folder = repository.path();
+    let read = platform_server::git::Repositories::new(vec![folder.parent().unwrap().into()])
+        .local(&folder.display().to_string())?;
     let newest = platform_server::git::commits(
-        repository.path(),
+        &read,
         &platform_server::git::CommitQuery {
             branch: Some("main"),
             start_after: None,

@@ -1,7 +1,6 @@
 //! Reads what the engine recorded: the deployments of a service, newest first, and its log lines.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use platform_api::{
@@ -41,7 +40,7 @@ pub struct HistoryOf<'a> {
     pub kind: ServiceType,
     /// Its git repository, when it is built from one that can be read here: the commits'
     /// messages and authors come from it.
-    pub repository: Option<PathBuf>,
+    pub repository: Option<git::Repository>,
 }
 
 /// One page of the service's deployments, newest first, filtered as the query asks.
@@ -412,15 +411,13 @@ pub async fn environment_page(
         .collect()
 }
 
-/// The commits of the page, with their messages and authors, read from the repository in one
-/// call; none when it cannot be read.
 /// The commits an environment's deployments deployed, each read from its service's repository
 /// when it is one this server reads: one `git log` per repository.
 async fn environment_commits<'r>(
     repositories: &git::Repositories,
     rows: impl Iterator<Item = &'r EnvironmentRow>,
 ) -> HashMap<String, Commit> {
-    let mut by_repository: HashMap<PathBuf, Vec<&DeploymentRow>> = HashMap::new();
+    let mut by_repository: HashMap<git::Repository, Vec<&DeploymentRow>> = HashMap::new();
     for row in rows {
         let deployment = &row.deployment;
         let url = (|| {
@@ -434,20 +431,26 @@ async fn environment_commits<'r>(
                 .as_str()
                 .map(str::to_string)
         })();
-        if let Some(git::Location::Local(path)) = url.and_then(|url| repositories.locate(&url).ok())
+        if let Some(git::Location::Local(repository)) =
+            url.and_then(|url| repositories.locate(&url).ok())
         {
-            by_repository.entry(path).or_default().push(deployment);
+            by_repository
+                .entry(repository)
+                .or_default()
+                .push(deployment);
         }
     }
     let mut commits = HashMap::new();
-    for (path, rows) in by_repository {
-        commits.extend(describe_commits(Some(path), rows).await);
+    for (repository, rows) in by_repository {
+        commits.extend(describe_commits(Some(repository), rows).await);
     }
     commits
 }
 
+/// The commits of the page, with their messages and authors, read from the repository in one
+/// call; none when it cannot be read.
 async fn describe_commits<'r>(
-    repository: Option<PathBuf>,
+    repository: Option<git::Repository>,
     rows: impl IntoIterator<Item = &'r DeploymentRow>,
 ) -> HashMap<String, Commit> {
     let mut ids: Vec<String> = rows
@@ -456,20 +459,18 @@ async fn describe_commits<'r>(
         .collect();
     ids.sort();
     ids.dedup();
-    let Some(path) = repository.filter(|_| !ids.is_empty()) else {
+    let Some(repository) = repository.filter(|_| !ids.is_empty()) else {
         return HashMap::new();
     };
-    let described = tokio::task::spawn_blocking(move || git::describe(&path, &ids)).await;
-    match described {
-        Ok(Ok(commits)) => commits
+    match git::read(move || git::describe(&repository, &ids)).await {
+        Ok(commits) => commits
             .into_iter()
             .map(|commit| (commit.git_commit_id.clone(), commit))
             .collect(),
-        Ok(Err(error)) => {
+        Err(error) => {
             tracing::warn!(%error, "the deployed commits could not be described");
             HashMap::new()
         }
-        Err(_) => HashMap::new(),
     }
 }
 

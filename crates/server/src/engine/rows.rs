@@ -217,6 +217,7 @@ pub(super) async fn set_state(
     Ok(())
 }
 
+/// Adds a line to a deployment's log: one line, whatever the values it names hold.
 pub(super) async fn log(
     tx: &mut Transaction<'_, Sqlite>,
     deployment_id: Uuid,
@@ -229,7 +230,7 @@ pub(super) async fn log(
     .bind(deployment_id.hyphenated())
     .bind(service_id.hyphenated())
     .bind(Utc::now())
-    .bind(message)
+    .bind(platform_api::escape::log_line(message))
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -393,20 +393,19 @@ impl Engine {
         else {
             return Ok(Ok(None));
         };
-        let path = match self.repositories.locate(&repository.url) {
-            Ok(git::Location::Local(path)) => path,
+        let read = match self.repositories.locate(&repository.url) {
+            Ok(git::Location::Local(read)) => read,
             Ok(git::Location::Remote) => return Ok(Ok(None)),
             Err(refused) => return Ok(Err(refused)),
         };
         let revision = repository.branch.unwrap_or_else(|| "HEAD".into());
-        let tip = tokio::task::spawn_blocking(move || git::resolve(&path, &revision)).await?;
+        let tip = git::read(move || git::resolve(&read, &revision)).await;
         Ok(tip.map(|commit| Some((commit, repository.git_token))))
     }
 
-    /// The repository the service is built from; `None` for a service not built from git (a
-    /// database, a container, a job from an image, a chart from a helm repository).
     /// The repository the service is built from, read through `conn` (a request queuing an
-    /// action reads what its own transaction wrote).
+    /// action reads what its own transaction wrote); `None` for a service not built from git (a
+    /// database, a container, a job from an image, a chart from a helm repository).
     pub(super) async fn repository(
         conn: &mut sqlx::SqliteConnection,
         service_id: Uuid,

@@ -28,6 +28,7 @@ use crate::store::fleet;
 use crate::store::organization_resources::{self as resources, ALERT_RECEIVERS};
 use crate::store::runs;
 use crate::telemetry::promql;
+use crate::untrusted;
 
 pub fn register(routes: &mut RouteTable) {
     let rule = paths::ALERT_RULE;
@@ -77,18 +78,22 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-/// The rule's condition reads as PromQL, and its receivers are the organization's.
+/// The rule's condition reads as PromQL (parsed on a parser's thread), and its receivers are
+/// the organization's.
 async fn check(
     state: &AppState,
     organization_id: Uuid,
     rule: &AlertRuleEditRequest,
-) -> Vec<FieldError> {
+) -> ApiResult<Vec<FieldError>> {
     let mut problems = rule.validate().err().unwrap_or_default();
     if problems
         .iter()
         .all(|problem| problem.field != "condition.promql")
     {
-        if let Err(error) = promql::check_rule(&rule.condition.expression()) {
+        let expression = rule.condition.expression();
+        let checked =
+            untrusted::offload(move || Ok(promql::check_rule(&expression).map(|_| ()))).await?;
+        if let Err(error) = checked {
             problems.push(FieldError::new("condition.promql", error.message));
         }
     }
@@ -103,7 +108,7 @@ async fn check(
             ));
         }
     }
-    problems
+    Ok(problems)
 }
 
 /// The rule's answer: the service it watches named when it is one.
@@ -126,7 +131,7 @@ async fn create_rule(
     ApiJson(request): ApiJson<AlertRuleCreationRequest>,
 ) -> ApiResult<(StatusCode, Json<AlertRuleResponse>)> {
     let organization_id = caller.organization_id;
-    let mut problems = check(&state, organization_id, &request.rule).await;
+    let mut problems = check(&state, organization_id, &request.rule).await?;
     if request.organization_id != organization_id {
         problems.insert(
             0,
@@ -206,7 +211,7 @@ async fn update_rule(
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(request): ApiJson<AlertRuleEditRequest>,
 ) -> ApiResult<Json<AlertRuleResponse>> {
-    let problems = check(&state, caller.organization_id, &request).await;
+    let problems = check(&state, caller.organization_id, &request).await?;
     if !problems.is_empty() {
         return Err(ApiError::invalid(problems));
     }

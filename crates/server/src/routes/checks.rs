@@ -22,6 +22,7 @@ use crate::routes::environments::find_environment;
 use crate::routes::RouteTable;
 use crate::state::AppState;
 use crate::store::services::image_used;
+use crate::untrusted;
 
 pub fn register(routes: &mut RouteTable) {
     routes
@@ -72,26 +73,25 @@ pub fn register(routes: &mut RouteTable) {
         );
 }
 
-/// The files of the repository (below its root path, at its branch), read where the server
-/// reaches it: each one's text, `None` for one missing.
-async fn files_of(
+/// Whether each file is in the repository (below its root path, at its branch), where the
+/// server reaches it; none of them is read.
+async fn files_found(
     state: &AppState,
     repository: &GitRepositoryRequest,
     files: Vec<String>,
-) -> ApiResult<Vec<(String, Option<String>)>> {
-    let path = state.engine.repositories.local(&repository.url)?;
+) -> ApiResult<Vec<(String, bool)>> {
+    let read = state.engine.repositories.local(&repository.url)?;
     let (branch, root) = (repository.branch.clone(), repository.root_path.clone());
-    tokio::task::spawn_blocking(move || {
+    git::read(move || {
         files
             .into_iter()
             .map(|file| {
-                let text = git::file_at(&path, branch.as_deref(), root.as_deref(), &file)?;
-                Ok((file, text))
+                let found = git::has_file(&read, branch.as_deref(), root.as_deref(), &file)?;
+                Ok((file, found))
             })
             .collect::<Result<Vec<_>, git::GitError>>()
     })
     .await
-    .map_err(ApiError::internal)?
     .map_err(ApiError::from)
 }
 
@@ -113,14 +113,46 @@ async fn check_dockerfile(
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
     let path = request.dockerfile_path.trim().to_string();
-    let found = files_of(&state, &request.git_repository, vec![path.clone()]).await?;
-    let Some((_, Some(text))) = found.into_iter().next() else {
+    let repository = &request.git_repository;
+    let read = state.engine.repositories.local(&repository.url)?;
+    let (branch, root, file) = (
+        repository.branch.clone(),
+        repository.root_path.clone(),
+        path.clone(),
+    );
+    let text = git::read(move || {
+        git::file_at(
+            &read,
+            branch.as_deref(),
+            root.as_deref(),
+            &file,
+            &untrusted::DOCKERFILE,
+        )
+    })
+    .await?;
+    let Some(text) = text else {
         return Err(ApiError::invalid(vec![not_found(
             "dockerfile_path",
             &path,
-            &request.git_repository,
+            repository,
         )]));
     };
+    let (arg, repositories) =
+        untrusted::parse(&untrusted::DOCKERFILE, path.clone(), text, |_, text| {
+            Ok(dockerfile_names(text))
+        })
+        .await?;
+    Ok(Json(DockerfileCheck {
+        git_repository: request.git_repository,
+        dockerfile_path: path,
+        arg,
+        repositories,
+    }))
+}
+
+/// The names a Dockerfile's `ARG`s declare and the images its `FROM`s build on, read line by
+/// line.
+fn dockerfile_names(text: &str) -> (Vec<String>, Vec<String>) {
     let (mut arg, mut repositories) = (Vec::new(), Vec::new());
     for line in text.lines().map(str::trim) {
         let mut words = line.split_whitespace();
@@ -139,12 +171,7 @@ async fn check_dockerfile(
             _ => {}
         }
     }
-    Ok(Json(DockerfileCheck {
-        git_repository: request.git_repository,
-        dockerfile_path: path,
-        arg,
-        repositories,
-    }))
+    (arg, repositories)
 }
 
 async fn check_container_image(
@@ -177,8 +204,8 @@ async fn check_helm_repository(
 ) -> ApiResult<Json<Found>> {
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let found = files_of(&state, &request.git_repository, vec!["Chart.yaml".into()]).await?;
-    if !matches!(found.first(), Some((_, Some(_)))) {
+    let found = files_found(&state, &request.git_repository, vec!["Chart.yaml".into()]).await?;
+    if !matches!(found.first(), Some((_, true))) {
         return Err(ApiError::invalid(vec![not_found(
             "git_repository.root_path",
             "a helm chart (Chart.yaml)",
@@ -196,11 +223,11 @@ async fn check_git_file(
 ) -> ApiResult<Json<Found>> {
     find_environment(&state, &caller, environment_id).await?;
     request.validate().map_err(ApiError::invalid)?;
-    let found = files_of(&state, &request.git_repository, request.files.clone()).await?;
+    let found = files_found(&state, &request.git_repository, request.files.clone()).await?;
     let missing: Vec<FieldError> = found
         .iter()
         .enumerate()
-        .filter(|(_, (_, text))| text.is_none())
+        .filter(|(_, (_, found))| !found)
         .map(|(index, (file, _))| {
             not_found(&format!("files[{index}]"), file, &request.git_repository)
         })

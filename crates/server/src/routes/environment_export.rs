@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
-use hcl::expr::{ObjectKey, Traversal, Variable};
+use hcl::expr::{ObjectKey, TemplateExpr, Traversal, Variable};
 use hcl::{Attribute, Block, Body, Expression, Identifier};
 use platform_api::paths;
 use platform_api::{
@@ -91,10 +91,10 @@ async fn export(
         Block::builder("resource")
             .add_label("platform_environment")
             .add_label(environment_label.as_str())
-            .add_attribute(("project_id", project.id.to_string()))
-            .add_attribute(("name", environment.name.clone()))
-            .add_attribute(("mode", environment.mode.as_str()))
-            .add_attribute(("cluster_id", environment.cluster_id.to_string()))
+            .add_attribute(("project_id", text(&project.id.to_string())))
+            .add_attribute(("name", text(&environment.name)))
+            .add_attribute(("mode", text(environment.mode.as_str())))
+            .add_attribute(("cluster_id", text(&environment.cluster_id.to_string())))
             .add_attributes(attributes)
             .build(),
     );
@@ -112,10 +112,14 @@ async fn export(
             return Err(ApiError::internal("a service's configuration is an object"));
         };
         for (key, value) in fields {
-            block = block.add_attribute(Attribute::new(
-                Identifier::sanitized(key),
-                expression(value),
-            ));
+            let value = match (service.kind, key.as_str()) {
+                // A terraform service's secret variables are input variables, as secrets are.
+                (ServiceType::Terraform, "terraform_variables_source") => {
+                    manifests.terraform_variables(&label, value)
+                }
+                _ => expression(value),
+            };
+            block = block.add_attribute(Attribute::new(Identifier::sanitized(key), value));
         }
         let attributes = manifests.variables(&label, service.id, &variables);
         manifests
@@ -176,38 +180,44 @@ impl Manifests {
         unique
     }
 
+    /// A sensitive input variable named after `name`, declared here: the reference to it.
+    fn input(&mut self, name: &str) -> Expression {
+        let input = self.label(name);
+        self.inputs.push(
+            Block::builder("variable")
+                .add_label(input.as_str())
+                .add_attribute(("type", Variable::unchecked("string")))
+                .add_attribute(("sensitive", true))
+                .build(),
+        );
+        Traversal::builder(Variable::unchecked("var"))
+            .attr(Identifier::unchecked(input))
+            .build()
+            .into()
+    }
+
     /// The attributes of the variables defined on `parent`: values, aliases and overrides as
     /// they are, secrets as references to input variables (declared here, sensitive).
     fn variables(&mut self, label: &str, parent: Uuid, all: &[Exported]) -> Vec<Attribute> {
         let mut plain = Vec::new();
         let mut secrets = Vec::new();
         for variable in all.iter().filter(|variable| variable.parent_id == parent) {
-            let mut entry = vec![("key", Expression::from(variable.key.as_str()))];
+            let mut entry = vec![("key", text(&variable.key))];
             if variable.is_secret {
-                let input = self.label(&format!("{label}_{}", variable.key));
-                self.inputs.push(
-                    Block::builder("variable")
-                        .add_label(input.as_str())
-                        .add_attribute(("type", Variable::unchecked("string")))
-                        .add_attribute(("sensitive", true))
-                        .build(),
-                );
-                let reference = Traversal::builder(Variable::unchecked("var"))
-                    .attr(Identifier::unchecked(input))
-                    .build();
-                entry.push(("value", reference.into()));
+                let reference = self.input(&format!("{label}_{}", variable.key));
+                entry.push(("value", reference));
             } else if let Some(value) = &variable.value {
-                entry.push(("value", value.as_str().into()));
+                entry.push(("value", text(value)));
             }
             if let Some(target) = &variable.target_key {
                 let named = match variable.variable_type {
                     VariableType::Alias => "alias_of",
                     _ => "overrides",
                 };
-                entry.push((named, target.as_str().into()));
+                entry.push((named, text(target)));
             }
             if let Some(path) = &variable.mount_path {
-                entry.push(("mount_path", path.as_str().into()));
+                entry.push(("mount_path", text(path)));
             }
             let entry: Expression = entry
                 .into_iter()
@@ -228,24 +238,79 @@ impl Manifests {
         }
         attributes
     }
+
+    /// A terraform service's `terraform_variables_source`: its secret `tf_vars` (kept without
+    /// their values) given an input variable each for their value.
+    fn terraform_variables(&mut self, label: &str, source: hcl::Value) -> Expression {
+        let hcl::Value::Object(mut source) = source else {
+            return expression(source);
+        };
+        let Some(hcl::Value::Array(variables)) = source.shift_remove("tf_vars") else {
+            return expression(hcl::Value::Object(source));
+        };
+        let variables: Vec<Expression> = variables
+            .into_iter()
+            .map(|variable| match variable {
+                hcl::Value::Object(mut fields) if fields.get("secret") == Some(&true.into()) => {
+                    let key = fields
+                        .get("key")
+                        .and_then(hcl::Value::as_str)
+                        .unwrap_or("tf_var");
+                    let reference = self.input(&format!("{label}_{key}"));
+                    fields.shift_remove("value");
+                    let mut entry = object(fields);
+                    if let Expression::Object(entry) = &mut entry {
+                        entry.insert(
+                            ObjectKey::Identifier(Identifier::unchecked("value")),
+                            reference,
+                        );
+                    }
+                    entry
+                }
+                other => expression(other),
+            })
+            .collect();
+        let mut written = object(source);
+        if let Expression::Object(written) = &mut written {
+            written.insert(
+                ObjectKey::Identifier(Identifier::unchecked("tf_vars")),
+                Expression::Array(variables),
+            );
+        }
+        written
+    }
 }
 
-/// A value as an expression, its objects' keys written bare where they are identifiers.
+/// A text as an HCL string, through the one function that escapes it (`hcl-rs`'s own writer
+/// leaves a `${` unescaped after a `%`): written as a quoted template holding exactly that text.
+fn text(value: &str) -> Expression {
+    let quoted = platform_api::escape::hcl_string(value);
+    let inner = quoted[1..quoted.len() - 1].to_string();
+    Expression::TemplateExpr(Box::new(TemplateExpr::QuotedString(inner)))
+}
+
+/// A value as an expression, its objects' keys written bare where they are identifiers, every
+/// text through `text`.
 fn expression(value: hcl::Value) -> Expression {
     match value {
-        hcl::Value::Object(fields) => fields
-            .into_iter()
-            .map(|(key, value)| {
-                let key = match Identifier::new(key.as_str()) {
-                    Ok(identifier) => ObjectKey::Identifier(identifier),
-                    Err(_) => ObjectKey::Expression(key.into()),
-                };
-                (key, expression(value))
-            })
-            .collect(),
+        hcl::Value::Object(fields) => object(fields),
         hcl::Value::Array(items) => items.into_iter().map(expression).collect(),
+        hcl::Value::String(value) => text(&value),
         other => other.into(),
     }
+}
+
+fn object(fields: hcl::Map<String, hcl::Value>) -> Expression {
+    fields
+        .into_iter()
+        .map(|(key, value)| {
+            let key = match Identifier::new(key.as_str()) {
+                Ok(identifier) => ObjectKey::Identifier(identifier),
+                Err(_) => ObjectKey::Expression(text(&key)),
+            };
+            (key, expression(value))
+        })
+        .collect()
 }
 
 /// A service's configuration: the request that would make it again, from its stored record.
@@ -268,5 +333,88 @@ fn configuration(service: &AnyKind) -> ApiResult<hcl::Value> {
         ServiceType::Other(kind) => Err(ApiError::internal(format!(
             "a stored service of an unknown kind: {kind}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `value` written as an attribute's text by the export's writer, read back by hcl-rs.
+    fn read_back(value: &str) -> Result<String, String> {
+        let body = Body::builder()
+            .add_attribute(Attribute::new("x", text(value)))
+            .build();
+        let written = hcl::to_string(&body).map_err(|error| error.to_string())?;
+        let read: hcl::Map<String, hcl::Value> =
+            hcl::from_str(&written).map_err(|error| format!("{written}: {error}"))?;
+        match read.get("x") {
+            Some(hcl::Value::String(read)) => Ok(read.clone()),
+            other => Err(format!("{written}: read as {other:?}")),
+        }
+    }
+
+    /// Every text of up to five characters of the alphabet that makes HCL's templates and
+    /// strings (markers, braces, quotes, backslashes, line breaks, NUL), and longer random ones:
+    /// each reads back as itself, never as an interpolation or a directive.
+    #[test]
+    fn every_value_reads_back_as_the_text_it_is() {
+        use rand::{Rng, SeedableRng};
+        const ALPHABET: [char; 10] = ['$', '%', '{', '}', '\\', '"', '\n', 'a', '\0', '~'];
+        let mut texts: Vec<String> = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|text| ALPHABET.iter().map(move |c| format!("{text}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        let mut random = rand::rngs::StdRng::seed_from_u64(0x5eed_0079);
+        let pieces = [
+            "${",
+            "%{",
+            "$${",
+            "%%{",
+            "}",
+            "\"",
+            "\\",
+            "\n",
+            "\r",
+            "\t",
+            "\0",
+            "\u{1b}",
+            "\u{7f}",
+            "\u{2028}",
+            "é",
+            "upper(path.module)",
+            " if true ",
+            "endif",
+            "~",
+            "<<EOT",
+        ];
+        for _ in 0..5_000 {
+            let length = random.random_range(1..24);
+            texts.push(
+                (0..length)
+                    .map(|_| pieces[random.random_range(0..pieces.len())])
+                    .collect(),
+            );
+        }
+        let wrong: Vec<String> = texts
+            .iter()
+            .filter_map(|text| match read_back(text) {
+                Ok(read) if read == *text => None,
+                Ok(read) => Some(format!("{text:?} read back as {read:?}")),
+                Err(error) => Some(format!("{text:?}: {error}")),
+            })
+            .take(10)
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{} texts:\n{}",
+            texts.len(),
+            wrong.join("\n")
+        );
     }
 }

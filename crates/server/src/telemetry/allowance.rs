@@ -51,6 +51,14 @@ impl Allowance {
         )
     }
 
+    /// The allowance with its deadline counted from now, when its work starts after a wait.
+    pub fn from_now(self) -> Allowance {
+        Allowance {
+            deadline: Instant::now() + MOST_TIME,
+            ..self
+        }
+    }
+
     /// No caller and no deadline to watch (tests, and work that is its own caller).
     pub fn unwatched() -> Allowance {
         Allowance {

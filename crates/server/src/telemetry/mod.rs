@@ -28,9 +28,9 @@ use platform_api::monitoring::{
 use platform_api::{Cluster, KubernetesEvent};
 use serde_json::{json, Value};
 use sqlx::SqlitePool;
-use tokio::sync::Semaphore;
 use uuid::Uuid;
 
+use crate::offload::{Offload, Priority};
 use crate::store::{organization_resources, runs};
 use allowance::Allowance;
 pub use fleet::Fleet;
@@ -47,33 +47,6 @@ const MOST_EVENTS: usize = 1_000;
 /// An evaluator's stack: recursion is bounded by the queries' depth (`promql::MOST_DEPTH`), with
 /// room to spare in a debug build.
 const EVALUATOR_STACK: usize = 8 * 1024 * 1024;
-
-/// Puts the calling thread in the idle scheduling class (`SCHED_IDLE`): an evaluation takes the
-/// CPU the server's workers leave, and a request waking up preempts it at once, so that cheap
-/// reads keep their pace while queries run (at nice 10 alone, two evaluations on two cores still
-/// quadrupled a cheap read's p99). Lowering one's own priority needs no privilege; where the
-/// system refuses, the thread is niced instead, or keeps its priority.
-fn yield_to_the_server() {
-    // SAFETY: both calls name the calling thread (id 0, or its own id) and change only its
-    // scheduling; `param` outlives the call.
-    unsafe {
-        let param = libc::sched_param { sched_priority: 0 };
-        if libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) != 0 {
-            let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, thread, 19);
-        }
-    }
-}
-
-/// Returns what the evaluation freed to the system: the allocator keeps a thread's freed memory
-/// in its arena otherwise, and the process's resident memory would stay at its largest answer.
-fn give_back_memory() {
-    // SAFETY: `malloc_trim` only releases free memory of the allocator's arenas.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
 
 /// Why a monitoring request was not answered: a parameter's fault (named), or the server's
 /// evaluators all busy.
@@ -93,39 +66,30 @@ fn parameter(name: &'static str, message: impl Into<String>) -> Refusal {
 /// The evaluators: a bounded number of queries at a time, each on a thread of its own at a lower
 /// priority, so that none holds the server's workers or their CPU.
 pub struct Telemetry {
-    turns: Semaphore,
+    evaluators: Offload,
 }
 
 impl Default for Telemetry {
     fn default() -> Self {
         Telemetry {
-            turns: Semaphore::new(AT_ONCE),
+            evaluators: Offload::new("telemetry", AT_ONCE, EVALUATOR_STACK, Priority::Idle),
         }
     }
 }
 
 impl Telemetry {
-    /// `work` on a thread of its own once a turn is free, told to stop when the caller goes.
+    /// `work` on an evaluator once a turn is free, told to stop when the caller goes.
     async fn evaluate<T: Send + 'static>(
         &self,
         work: impl FnOnce(Allowance) -> Result<T, Refusal> + Send + 'static,
     ) -> Result<T, Refusal> {
-        let _turn = tokio::time::timeout(WAIT_FOR_TURN, self.turns.acquire())
+        let (allowance, _waiting) = Allowance::start();
+        // The allowance stops the work at its own deadline, counted from its start.
+        let deadline = WAIT_FOR_TURN + allowance::MOST_TIME;
+        self.evaluators
+            .run(deadline, move || work(allowance.from_now()))
             .await
             .map_err(|_| Refusal::Busy)?
-            .map_err(|_| Refusal::Busy)?;
-        let (allowance, _waiting) = Allowance::start();
-        let (answer, answered) = tokio::sync::oneshot::channel();
-        std::thread::Builder::new()
-            .name("telemetry".to_string())
-            .stack_size(EVALUATOR_STACK)
-            .spawn(move || {
-                yield_to_the_server();
-                let _ = answer.send(work(allowance));
-                give_back_memory();
-            })
-            .map_err(|_| Refusal::Busy)?;
-        answered.await.map_err(|_| Refusal::Busy)?
     }
 
     /// `GET /cluster/{id}/metrics`: the Prometheus API's answer, as text.

@@ -62,7 +62,7 @@ async fn a_dns_provider_places_custom_domains_and_writes_their_records_its_secre
         ),
         (
             json!({"provider": "QOVERY", "domain": "apps.acme.example", "api_token": "t"}),
-            &["dns_provider.api_token"][..],
+            &["dns_provider.domain", "dns_provider.api_token"][..],
         ),
     ] {
         let refused = server.put(&dns, json!({ "dns_provider": body })).await;
@@ -204,7 +204,9 @@ async fn a_cluster_is_made_with_its_clouds_features_fixed_and_honoured() {
         .iter()
         .map(|feature| feature["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["STATIC_IP", "VPC_SUBNET"]);
+    // Uuids, as the document's `ClusterFeatureResponse` has them.
+    assert_eq!(ids, [platform_api::STATIC_IP, platform_api::VPC_SUBNET]);
+    assert!(ids.iter().all(|id| uuid::Uuid::parse_str(id).is_ok()));
     assert_eq!(
         catalog.body["results"][1]["value_object"],
         json!({"type": "STRING", "value": "10.0.0.0/16"})
@@ -218,8 +220,8 @@ async fn a_cluster_is_made_with_its_clouds_features_fixed_and_honoured() {
         .post(
             &clusters,
             json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
-                   "features": [{"id": "STATIC_IP", "value": "yes"},
-                                {"id": "VPC_SUBNET", "value": "8.8.0.0/16"},
+                   "features": [{"id": platform_api::STATIC_IP, "value": "yes"},
+                                {"id": platform_api::VPC_SUBNET, "value": "8.8.0.0/16"},
                                 {"id": "KARPENTER", "value": true}]}),
         )
         .await;
@@ -231,8 +233,8 @@ async fn a_cluster_is_made_with_its_clouds_features_fixed_and_honoured() {
         .post(
             &clusters,
             json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
-                   "features": [{"id": "STATIC_IP", "value": true},
-                                {"id": "VPC_SUBNET", "value": "10.42.0.0/16"}]}),
+                   "features": [{"id": platform_api::STATIC_IP, "value": true},
+                                {"id": platform_api::VPC_SUBNET, "value": "10.42.0.0/16"}]}),
         )
         .await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.body);
@@ -249,7 +251,7 @@ async fn a_cluster_is_made_with_its_clouds_features_fixed_and_honoured() {
         .put(
             &item,
             json!({"name": "edge", "cloud_provider": "AWS", "region": "eu-west-3",
-                   "features": [{"id": "VPC_SUBNET", "value": "10.43.0.0/16"}]}),
+                   "features": [{"id": platform_api::VPC_SUBNET, "value": "10.43.0.0/16"}]}),
         )
         .await;
     assert_invalid_fields(&changed, &["features[0].value"]);

@@ -110,7 +110,7 @@ async fn the_servers_document_holds_under_fuzzing() {
 
 /// The route's path with its parameters filled: mostly the real records, sometimes an unknown
 /// id, sometimes one that is not a uuid (then `true`: the request breaks the document).
-fn fuzzed_path(
+pub(crate) fn fuzzed_path(
     fuzzer: &mut contract::Fuzzer,
     template: &str,
     ids: &common::Records,
@@ -265,16 +265,23 @@ async fn every_string_of_every_route_is_bounded() {
 /// Each string of `body`: the field as the server names it (`ports[0].name`), and its JSON
 /// pointer.
 fn string_leaves(body: &Value) -> Vec<(String, String)> {
+    fields(body)
+        .into_iter()
+        .filter(|(_, pointer)| body.pointer(pointer).is_some_and(Value::is_string))
+        .collect()
+}
+
+/// Each value of `body`, the body itself included: the field as the server names it
+/// (`ports[0].name`, `body` for the whole), and its JSON pointer.
+pub(crate) fn fields(body: &Value) -> Vec<(String, String)> {
     fn walk(value: &Value, field: String, pointer: String, found: &mut Vec<(String, String)>) {
+        let named = if field.is_empty() {
+            "body".to_string()
+        } else {
+            field.clone()
+        };
+        found.push((named, pointer.clone()));
         match value {
-            Value::String(_) => found.push((
-                if field.is_empty() {
-                    "body".to_string()
-                } else {
-                    field
-                },
-                pointer,
-            )),
             Value::Array(items) => {
                 for (index, item) in items.iter().enumerate() {
                     walk(

@@ -38,6 +38,7 @@ mod fuzz;
 mod git_pickers;
 mod git_tokens;
 mod history;
+mod hostile_inputs;
 mod hostile_queries;
 mod hostile_receivers;
 mod imports;

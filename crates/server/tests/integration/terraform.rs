@@ -7,7 +7,7 @@ use axum::http::{Method, StatusCode};
 use common::{assert_invalid_fields, TestServer};
 use serde_json::{json, Value};
 
-fn body(backend: Value, timeout_sec: i64, tf_vars: Value) -> Value {
+pub(crate) fn body(backend: Value, timeout_sec: i64, tf_vars: Value) -> Value {
     json!({"name": "infra", "engine": "OPEN_TOFU", "backend": backend, "timeout_sec": timeout_sec,
            "terraform_files_source": {"git": {"git_repository": {"url": "https://git.example.com/infra.git", "root_path": "/envs/prod"}}},
            "terraform_variables_source": {"tf_var_file_paths": ["prod.tfvars"], "tf_vars": tf_vars},

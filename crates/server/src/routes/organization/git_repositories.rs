@@ -13,22 +13,20 @@
 //! sees the repositories its organization's services already use, as it sees the services.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
 use platform_api::paths::{self, Template};
 use platform_api::{
-    git_host_paths, repository_rules, FieldError, GitAuthProvider, GitProvider,
-    GitRepositoryBranch, GitRepositoryRequest, HostedRepository, List, RepositoryQuery, WireEnum,
-    SAMPLED_CODE_HOST,
+    git_host_paths, FieldError, GitAuthProvider, GitProvider, GitRepositoryBranch,
+    GitRepositoryRequest, HostedRepository, List, RepositoryQuery, WireEnum, SAMPLED_CODE_HOST,
 };
 use uuid::Uuid;
 
 use crate::caller::{Caller, Permission};
 use crate::error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult};
-use crate::git::{self, Location};
+use crate::git::{self, Location, Repository};
 use crate::routes::doc::{text, uuid};
 use crate::routes::organization::git_tokens;
 use crate::routes::own_organization;
@@ -179,20 +177,19 @@ async fn list_repositories(
     query: RepositoryQuery,
 ) -> ApiResult<Json<List<HostedRepository>>> {
     let listed = readable_repositories(state, caller, organization_id, host, &query).await?;
-    let repositories = tokio::task::spawn_blocking(move || {
-        listed
+    let repositories = git::read(move || {
+        Ok(listed
             .into_iter()
-            .map(|(name, path)| HostedRepository {
+            .map(|(name, repository)| HostedRepository {
                 id: name.clone(),
                 name,
-                url: format!("file://{}", path.display()),
-                default_branch: git::branches(&path).ok().and_then(|(_, head)| head),
+                url: format!("file://{}", repository.folder().display()),
+                default_branch: git::branches(&repository).ok().and_then(|(_, head)| head),
                 is_private: Some(false),
             })
-            .collect()
+            .collect())
     })
-    .await
-    .map_err(ApiError::internal)?;
+    .await?;
     Ok(Json(List::new(repositories)))
 }
 
@@ -210,15 +207,13 @@ async fn list_branches(
         )]));
     };
     let listed = readable_repositories(state, caller, organization_id, host, &query).await?;
-    let Some((_, path)) = listed.into_iter().find(|(listed, _)| *listed == name) else {
+    let Some((_, repository)) = listed.into_iter().find(|(listed, _)| *listed == name) else {
         return Err(ApiError::invalid(vec![FieldError::new(
             "name",
             "is not a repository of this list",
         )]));
     };
-    let (branches, _) = tokio::task::spawn_blocking(move || git::branches(&path))
-        .await
-        .map_err(ApiError::internal)??;
+    let (branches, _) = git::read(move || git::branches(&repository)).await?;
     let branches = branches
         .into_iter()
         .map(|name| GitRepositoryBranch { name })
@@ -233,7 +228,7 @@ async fn readable_repositories(
     organization_id: Uuid,
     host: GitProvider,
     query: &RepositoryQuery,
-) -> ApiResult<Vec<(String, PathBuf)>> {
+) -> ApiResult<Vec<(String, Repository)>> {
     match query.git_token_id {
         Some(token) => {
             let mut conn = state.db.acquire().await?;
@@ -256,7 +251,7 @@ async fn readable_repositories(
         repositories
             .listed()
             .into_iter()
-            .filter(|(_, path)| only.as_ref().is_none_or(|used| used.contains(path)))
+            .filter(|(_, repository)| only.as_ref().is_none_or(|used| used.contains(repository)))
             .collect()
     })
     .await
@@ -269,7 +264,7 @@ pub(crate) async fn used_repositories(
     state: &AppState,
     caller: &Caller,
     organization_id: Uuid,
-) -> ApiResult<Option<HashSet<PathBuf>>> {
+) -> ApiResult<Option<HashSet<Repository>>> {
     if caller.require(Permission::Write).is_ok() {
         return Ok(None);
     }
@@ -279,7 +274,7 @@ pub(crate) async fn used_repositories(
         let located = urls
             .iter()
             .filter_map(|url| match repositories.locate(url) {
-                Ok(Location::Local(path)) => Some(path),
+                Ok(Location::Local(repository)) => Some(repository),
                 _ => None,
             });
         Some(located.collect())
@@ -296,28 +291,29 @@ pub(crate) async fn readable_repository(
     organization_id: Uuid,
     field: &str,
     repository: &GitRepositoryRequest,
-) -> ApiResult<PathBuf> {
+) -> ApiResult<Repository> {
     let prefix = if field.is_empty() {
         String::new()
     } else {
         format!("{field}.")
     };
-    repository_rules(&prefix, repository)
+    repository
+        .rules(&prefix)
         .into_result()
         .map_err(ApiError::invalid)?;
     let mut conn = state.db.acquire().await?;
     git_tokens::check_choice(&mut conn, organization_id, (field, repository)).await?;
     drop(conn);
-    let path = state.engine.repositories.local(&repository.url)?;
+    let read = state.engine.repositories.local(&repository.url)?;
     if let Some(used) = used_repositories(state, caller, organization_id).await? {
-        if !used.contains(&path) {
+        if !used.contains(&read) {
             return Err(ApiError::forbidden(format!(
                 "Your token's role ({}) reads only the repositories this organization's services use.",
                 caller.role_name
             )));
         }
     }
-    Ok(path)
+    Ok(read)
 }
 
 async fn list_directories(
@@ -327,15 +323,14 @@ async fn list_directories(
     ApiJson(repository): ApiJson<GitRepositoryRequest>,
 ) -> ApiResult<Json<List<String>>> {
     own_organization(&caller, organization_id)?;
-    let path = readable_repository(&state, &caller, organization_id, "", &repository).await?;
-    let directories = tokio::task::spawn_blocking(move || {
+    let read = readable_repository(&state, &caller, organization_id, "", &repository).await?;
+    let directories = git::read(move || {
         git::directories(
-            &path,
+            &read,
             repository.branch.as_deref(),
             repository.root_path.as_deref(),
         )
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     Ok(Json(List::new(directories)))
 }

@@ -19,11 +19,7 @@ use crate::routes::organization::resources::find_own;
 use crate::routes::RouteTable;
 use crate::state::AppState;
 use crate::store::services::charts_used;
-
-/// An index longer than this is not read: far beyond a real repository's.
-const INDEX_MAX_BYTES: u64 = 8 * 1024 * 1024;
-/// How long reading it may take (a slow disk is left, the answer given without it).
-const INDEX_DEADLINE: std::time::Duration = std::time::Duration::from_secs(5);
+use crate::untrusted;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -55,19 +51,8 @@ async fn charts(
 ) -> ApiResult<Json<List<ChartVersions>>> {
     let repository =
         find_own::<HelmRepositories>(&state, &caller, (organization_id, repository_id)).await?;
-    let mut charts = match state.engine.repositories.local(&repository.url) {
-        Ok(path) => {
-            let reading = tokio::task::spawn_blocking(move || {
-                read_plain_file(&path, "index.yaml", INDEX_MAX_BYTES)
-                    .map(|text| charts_in_index(&text))
-                    .unwrap_or_default()
-            });
-            tokio::time::timeout(INDEX_DEADLINE, reading)
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .unwrap_or_default()
-        }
+    let mut charts = match state.engine.repositories.folder(&repository.url) {
+        Ok(folder) => index_charts(folder).await,
         Err(_) => Vec::new(),
     };
     for (chart_name, versions) in charts_used(&state.db, organization_id, repository_id).await? {
@@ -97,4 +82,17 @@ async fn charts(
     });
     charts.sort_by(|a, b| a.chart_name.cmp(&b.chart_name));
     Ok(Json(List::new(charts)))
+}
+
+/// The charts the `index.yaml` of the repository in `folder` lists: none when it is not there,
+/// is larger than its limit (`untrusted::HELM_INDEX`) or cannot be read in time (the answer is
+/// then given without it).
+async fn index_charts(folder: std::path::PathBuf) -> Vec<ChartVersions> {
+    let most = untrusted::HELM_INDEX.bytes as u64;
+    untrusted::offload(move || {
+        let index = read_plain_file(&folder, "index.yaml", most).unwrap_or_default();
+        Ok(charts_in_index(&index))
+    })
+    .await
+    .unwrap_or_default()
 }

@@ -27,6 +27,7 @@ use crate::routes::own_organization;
 use crate::routes::RouteTable;
 use crate::state::AppState;
 use crate::store::organization_resources as store;
+use crate::untrusted;
 
 /// The kubeconfig given for the cluster, among its secrets.
 const GIVEN: &str = "kubeconfig";
@@ -128,7 +129,12 @@ async fn edit(
 ) -> ApiResult<StatusCode> {
     own_organization(&caller, organization_id)?;
     let kubeconfig = text_of(&headers, &body)?;
-    check_kubeconfig(&kubeconfig).map_err(|problem| ApiError::invalid(vec![problem]))?;
+    // Its size is checked before it is read, and YAML's reader bounds its own nesting.
+    let kubeconfig = untrusted::offload(move || {
+        check_kubeconfig(&kubeconfig).map_err(|problem| ApiError::invalid(vec![problem]))?;
+        Ok(kubeconfig)
+    })
+    .await?;
     let mut tx = db::begin_write(&state.writes).await?;
     let stored =
         store::find::<Cluster>(&mut *tx, Clusters::KIND, organization_id, cluster_id).await?;

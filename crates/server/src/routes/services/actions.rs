@@ -165,7 +165,7 @@ fn history_of<'r, R: ServiceResource>(
 ) -> engine::history::HistoryOf<'r> {
     let repository = record.git_repository().and_then(|repository| {
         match state.engine.repositories.locate(&repository.url) {
-            Ok(git::Location::Local(path)) => Some(path),
+            Ok(git::Location::Local(read)) => Some(read),
             _ => None,
         }
     });
@@ -205,10 +205,10 @@ pub(super) async fn commits<R: ServiceResource>(
 ) -> ApiResult<Json<List<Commit>>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
     let repository = git_repository_of::<R>(&record)?;
-    let path = state.engine.repositories.local(&repository.url)?;
-    let commits = tokio::task::spawn_blocking(move || {
+    let read = state.engine.repositories.local(&repository.url)?;
+    let commits = git::read(move || {
         git::commits(
-            &path,
+            &read,
             &git::CommitQuery {
                 branch: repository.branch.as_deref(),
                 start_after: query.start_id.as_deref(),
@@ -216,8 +216,7 @@ pub(super) async fn commits<R: ServiceResource>(
             },
         )
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     Ok(Json(List::new(commits)))
 }
 
@@ -228,11 +227,8 @@ pub(super) async fn contributors<R: ServiceResource>(
 ) -> ApiResult<Json<List<Contributor>>> {
     let (record, _) = find::<R>(&state, &caller, id).await?;
     let repository = git_repository_of::<R>(&record)?;
-    let path = state.engine.repositories.local(&repository.url)?;
-    let authors =
-        tokio::task::spawn_blocking(move || git::contributors(&path, repository.branch.as_deref()))
-            .await
-            .map_err(ApiError::internal)??;
+    let read = state.engine.repositories.local(&repository.url)?;
+    let authors = git::read(move || git::contributors(&read, repository.branch.as_deref())).await?;
     let contributors = authors
         .into_iter()
         .map(|author| {
@@ -419,21 +415,22 @@ async fn known_commit(
     url: &str,
     commit: String,
 ) -> ApiResult<String> {
-    let path = match repositories.locate(url)? {
-        git::Location::Local(path) => path,
+    let read = match repositories.locate(url)? {
+        git::Location::Local(read) => read,
         git::Location::Remote => return Ok(commit),
     };
-    tokio::task::spawn_blocking(move || match git::resolve(&path, &commit) {
-        Ok(full) => Ok(full),
-        // A repository that reads (it has a HEAD) but not this commit: the request is wrong.
-        Err(git::GitError::Failed(_)) if git::resolve(&path, "HEAD").is_ok() => {
-            Err(ApiError::invalid(vec![FieldError::new(
-                "git_commit_id",
-                "is not a commit of the service's repository",
-            )]))
-        }
-        Err(error) => Err(error.into()),
+    let resolved = git::read(move || {
+        Ok(match git::resolve(&read, &commit) {
+            // A repository that reads (it has a HEAD) but not this commit: the request is wrong.
+            Err(git::GitError::Failed(_)) if git::resolve(&read, "HEAD").is_ok() => None,
+            resolved => Some(resolved?),
+        })
     })
-    .await
-    .map_err(ApiError::internal)?
+    .await?;
+    resolved.ok_or_else(|| {
+        ApiError::invalid(vec![FieldError::new(
+            "git_commit_id",
+            "is not a commit of the service's repository",
+        )])
+    })
 }

@@ -215,11 +215,10 @@ async fn commit_changes<R: ServiceResource>(
 ) -> ApiResult<Json<List<CommitChanges>>> {
     let (record, _) = find::<R>(&state, &caller, service_id).await?;
     let repository = git_repository_of::<R>(&record)?;
-    let path = state.engine.repositories.local(&repository.url)?;
-    let commits = tokio::task::spawn_blocking(move || {
-        git::commits_with_changes(&path, repository.branch.as_deref(), PREVIEWED_COMMITS)
+    let read = state.engine.repositories.local(&repository.url)?;
+    let commits = git::read(move || {
+        git::commits_with_changes(&read, repository.branch.as_deref(), PREVIEWED_COMMITS)
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     Ok(Json(List::new(commits)))
 }

@@ -17,6 +17,7 @@ use crate::routes::environments::find_environment;
 use crate::routes::organization::git_repositories::readable_repository;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::untrusted;
 
 /// The file a chart's default values are in, in its directory.
 const VALUES_FILE: &str = "values.yaml";
@@ -57,7 +58,7 @@ async fn default_values(
         )]));
     };
     let field = "source.git_repository";
-    let path = readable_repository(
+    let read = readable_repository(
         &state,
         &caller,
         environment.organization.id,
@@ -67,11 +68,16 @@ async fn default_values(
     .await?;
     let root = repository.root_path.clone();
     let branch = repository.branch.clone();
-    let values = tokio::task::spawn_blocking(move || {
-        git::file_at(&path, branch.as_deref(), root.as_deref(), VALUES_FILE)
+    let values = git::read(move || {
+        git::file_at(
+            &read,
+            branch.as_deref(),
+            root.as_deref(),
+            VALUES_FILE,
+            &untrusted::REPOSITORY_FILE,
+        )
     })
-    .await
-    .map_err(ApiError::internal)??
+    .await?
     .ok_or_else(|| {
         ApiError::invalid(vec![FieldError::new(
             format!("{field}.root_path"),

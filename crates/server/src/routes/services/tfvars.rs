@@ -4,7 +4,8 @@
 //! its module (the `.tf` files of `root_path`) declares, and
 //! `GET /terraform/{id}/terraformResources`, the `resource` and `data` blocks of the module at
 //! the commit last deployed: the engine simulates the apply, so what it made is what the module
-//! declares, with the attributes its blocks set. All parsed as HCL.
+//! declares, with the attributes its blocks set. All parsed as HCL, each file within its limits
+//! (`untrusted`): its size known before it is read, its nesting before it is parsed.
 //!
 //! Reading the variables of any repository is what creating a terraform service from it allows
 //! (WRITE); a caller who may only read reads those of the repositories its organization's
@@ -13,6 +14,7 @@
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
 use axum::Json;
+use chrono::{DateTime, Utc};
 use platform_api::paths;
 use platform_api::{
     List, ServiceType, TerraformResource, TerraformResourceMode, TerraformServices,
@@ -28,6 +30,7 @@ use crate::routes::own_organization;
 use crate::routes::services::records::find;
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::untrusted;
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
@@ -75,35 +78,21 @@ async fn list_tfvars_files(
             caller.role_name
         )));
     }
-    let path = state.engine.repositories.local(&repository.url)?;
+    let read = state.engine.repositories.local(&repository.url)?;
     let wanted = request.mode.specific_paths();
-    let files = tokio::task::spawn_blocking(move || {
+    let files = git::read(move || {
         git::tfvars_files(
-            &path,
+            &read,
             repository.branch.as_deref(),
             repository.root_path.as_deref(),
             wanted.as_deref(),
         )
     })
-    .await
-    .map_err(ApiError::internal)??;
-    let parsed = files
-        .into_iter()
-        .map(|(source, content)| {
-            let values: hcl::Map<String, hcl::Value> =
-                hcl::from_str(&content).map_err(|error| {
-                    ApiError::unanswerable(
-                        "TFVARS_NOT_HCL",
-                        format!("{source} is not valid HCL: {error}"),
-                    )
-                })?;
-            let variables = values
-                .into_iter()
-                .map(|(name, value)| Ok((name, as_text(&value)?)))
-                .collect::<ApiResult<_>>()?;
-            Ok(TfVarsFile { source, variables })
-        })
-        .collect::<ApiResult<_>>()?;
+    .await?;
+    let mut parsed = Vec::with_capacity(files.len());
+    for (source, content) in files {
+        parsed.push(untrusted::parse(&untrusted::TFVARS_FILE, source, content, tfvars_file).await?);
+    }
     Ok(Json(List::new(parsed)))
 }
 
@@ -115,7 +104,7 @@ async fn parse_terraform_variables(
 ) -> ApiResult<Json<List<TerraformVariableDefinition>>> {
     own_organization(&caller, organization_id)?;
     let repository = request.git_repository;
-    let path = readable_repository(
+    let read = readable_repository(
         &state,
         &caller,
         organization_id,
@@ -123,18 +112,23 @@ async fn parse_terraform_variables(
         &repository,
     )
     .await?;
-    let files = tokio::task::spawn_blocking(move || {
+    let files = git::read(move || {
         git::terraform_files(
-            &path,
+            &read,
             repository.branch.as_deref(),
             repository.root_path.as_deref(),
         )
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     let mut variables = Vec::new();
     for (source, content) in files {
-        variables.extend(declared_variables(&source, &content)?);
+        let declared = untrusted::parse(
+            &untrusted::TERRAFORM_FILE,
+            source,
+            content,
+            declared_variables,
+        );
+        variables.extend(declared.await?);
     }
     Ok(Json(List::new(variables)))
 }
@@ -152,54 +146,89 @@ async fn terraform_resources(
     ) else {
         return Ok(Json(List::new(Vec::new())));
     };
-    let path = state.engine.repositories.local(&repository.url)?;
-    let files = tokio::task::spawn_blocking(move || {
-        git::terraform_files(&path, Some(&commit), repository.root_path.as_deref())
+    let read = state.engine.repositories.local(&repository.url)?;
+    let files = git::read(move || {
+        git::terraform_files(&read, Some(&commit), repository.root_path.as_deref())
     })
-    .await
-    .map_err(ApiError::internal)??;
+    .await?;
     let mut resources = Vec::new();
     for (source, content) in files {
-        let body = parse(&source, &content)?;
-        for block in body.blocks() {
-            let mode = match block.identifier() {
-                "resource" => TerraformResourceMode::Managed,
-                "data" => TerraformResourceMode::Data,
-                _ => continue,
-            };
-            let [kind, name] = block.labels() else {
-                continue;
-            };
-            let (kind, name) = (kind.as_str(), name.as_str());
-            let address = match mode {
-                TerraformResourceMode::Data => format!("data.{kind}.{name}"),
-                _ => format!("{kind}.{name}"),
-            };
-            let attributes = block
-                .body()
-                .attributes()
-                .filter_map(|attribute| {
-                    let value = hcl::Value::from(attribute.expr().clone());
-                    Some((
-                        attribute.key().to_string(),
-                        serde_json::to_value(value).ok()?,
-                    ))
-                })
-                .collect();
-            resources.push(TerraformResource {
-                // The same resource of the same service, the same id at every read.
-                id: Uuid::new_v5(&id, address.as_bytes()),
-                resource_type: kind.to_string(),
-                name: name.to_string(),
-                provider: kind.split('_').next().unwrap_or(kind).to_string(),
-                address,
-                mode,
-                attributes,
-                extracted_at: deployed_at,
-            });
-        }
+        let declared = untrusted::parse(
+            &untrusted::TERRAFORM_FILE,
+            source,
+            content,
+            move |source, text| declared_resources(source, text, (id, deployed_at)),
+        );
+        resources.extend(declared.await?);
     }
     Ok(Json(List::new(resources)))
+}
+
+/// The variables a `.tfvars` file sets, each as text.
+fn tfvars_file(source: &str, content: &str) -> ApiResult<TfVarsFile> {
+    let values: hcl::Map<String, hcl::Value> = hcl::from_str(content).map_err(|error| {
+        ApiError::unanswerable(
+            "TFVARS_NOT_HCL",
+            format!("{source} is not valid HCL: {error}"),
+        )
+    })?;
+    let variables = values
+        .into_iter()
+        .map(|(name, value)| Ok((name, as_text(&value)?)))
+        .collect::<ApiResult<_>>()?;
+    Ok(TfVarsFile {
+        source: source.to_string(),
+        variables,
+    })
+}
+
+/// The `resource` and `data` blocks of the file `source` of the service `id`'s module, as its
+/// deployment at `deployed_at` made them.
+fn declared_resources(
+    source: &str,
+    content: &str,
+    (id, deployed_at): (Uuid, DateTime<Utc>),
+) -> ApiResult<Vec<TerraformResource>> {
+    let body = parse(source, content)?;
+    let mut resources = Vec::new();
+    for block in body.blocks() {
+        let mode = match block.identifier() {
+            "resource" => TerraformResourceMode::Managed,
+            "data" => TerraformResourceMode::Data,
+            _ => continue,
+        };
+        let [kind, name] = block.labels() else {
+            continue;
+        };
+        let (kind, name) = (kind.as_str(), name.as_str());
+        let address = match mode {
+            TerraformResourceMode::Data => format!("data.{kind}.{name}"),
+            _ => format!("{kind}.{name}"),
+        };
+        let attributes = block
+            .body()
+            .attributes()
+            .filter_map(|attribute| {
+                let value = hcl::Value::from(attribute.expr().clone());
+                Some((
+                    attribute.key().to_string(),
+                    serde_json::to_value(value).ok()?,
+                ))
+            })
+            .collect();
+        resources.push(TerraformResource {
+            // The same resource of the same service, the same id at every read.
+            id: Uuid::new_v5(&id, address.as_bytes()),
+            resource_type: kind.to_string(),
+            name: name.to_string(),
+            provider: kind.split('_').next().unwrap_or(kind).to_string(),
+            address,
+            mode,
+            attributes,
+            extracted_at: deployed_at,
+        });
+    }
+    Ok(resources)
 }
 
 /// The file `source` as HCL, or a 400 saying where it is not.
