@@ -469,6 +469,19 @@ impl Preset {
 mod tests {
     use super::*;
 
+    /// The production document spells it ` CLUSTER`: both are read, `CLUSTER` is written.
+    #[test]
+    fn a_cluster_target_is_read_with_or_without_the_documents_space() {
+        for sent in ["\"CLUSTER\"", "\" CLUSTER\""] {
+            let read: AlertTargetType = serde_json::from_str(sent).unwrap();
+            assert_eq!(read, AlertTargetType::Cluster, "{sent}");
+        }
+        assert_eq!(
+            serde_json::to_string(&AlertTargetType::Cluster).unwrap(),
+            "\"CLUSTER\""
+        );
+    }
+
     #[test]
     fn a_condition_is_its_function_and_comparison_around_its_promql() {
         let condition = AlertRuleCondition {

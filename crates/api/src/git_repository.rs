@@ -169,13 +169,7 @@ mod tests {
         let mut repository = GitRepositoryRequest::for_url("https://git.example.com/a/b", None);
         repository.root_path = root_path.map(str::to_string);
         repository.branch = branch.map(str::to_string);
-        let errors = repository.rules("git_repository.").into_result();
-        errors
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|error| error.field)
-            .collect()
+        crate::error::refused_fields(repository.rules("git_repository.").into_result())
     }
 
     #[test]

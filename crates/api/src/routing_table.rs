@@ -226,15 +226,10 @@ mod tests {
         );
         // Beside the cluster's own network: none of it, but a wider range (a default route).
         let beside = |destination: &str| {
-            ClusterRoutingTableRequest {
+            let request = ClusterRoutingTableRequest {
                 routes: vec![route(destination, "nat-0a1b")],
-            }
-            .validate_beside(Some("10.0.0.0/16"))
-            .err()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|error| error.field)
-            .collect::<Vec<_>>()
+            };
+            crate::error::refused_fields(request.validate_beside(Some("10.0.0.0/16")))
         };
         for refused in ["10.0.0.0/16", "10.0.4.0/24", "10.0.255.1/32"] {
             assert_eq!(beside(refused), ["routes[0].destination"], "{refused}");

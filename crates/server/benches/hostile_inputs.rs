@@ -73,12 +73,15 @@ fn percentile(times: &mut [Duration], share: f64) -> Duration {
     times[((times.len() - 1) as f64 * share).round() as usize]
 }
 
-/// The reader's times over `seconds`, while `attack` runs in a loop on another thread (none:
-/// the server idle); the attacker's answers.
+/// One request of a caller: its status and time.
+type Request = Box<dyn Fn() -> (u16, Duration) + Send>;
+
+/// The reader's times over `seconds`, while `attack` runs in a loop on another thread at most
+/// `rate` times a second (none: the server idle); the attacker's answers.
 fn measure(
     seconds: u64,
     reader: impl Fn() -> (u16, Duration) + Send + Sync + 'static,
-    attack: Option<(Box<dyn Fn() -> (u16, Duration) + Send>, u32)>,
+    attack: Option<(Request, u32)>,
 ) -> (Vec<Duration>, Vec<(u16, Duration)>) {
     let stop = Arc::new(AtomicBool::new(false));
     let attacker = attack.map(|(attack, rate)| {
@@ -224,7 +227,7 @@ fn main() {
         // The peak counted from here (Linux: 5 resets it to the current size).
         let _ = std::fs::write("/proc/self/clear_refs", "5");
         let before = memory().0;
-        let attack: Box<dyn Fn() -> (u16, Duration) + Send> = {
+        let attack: Request = {
             let (agent, authorization) = (ureq::agent(), authorization.clone());
             Box::new(move || call(&agent, &authorization, &url, Some(&body)))
         };

@@ -51,11 +51,12 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
-    /// A 400 listing each field that broke a rule.
+    /// A 400 listing each field that broke a rule, as one sentence (a rule's message may end
+    /// with its own full stop).
     pub fn invalid(fields: Vec<FieldError>) -> Self {
         let summary = fields
             .iter()
-            .map(|error| format!("{} {}", error.field, error.message))
+            .map(|error| format!("{} {}", error.field, error.message.trim_end_matches('.')))
             .collect::<Vec<_>>()
             .join("; ");
         Self {
@@ -171,6 +172,17 @@ impl ApiError {
             ApiError::invalid(vec![FieldError::new(field, rule)])
         } else {
             self
+        }
+    }
+}
+
+impl From<crate::untrusted::Refused> for ApiError {
+    fn from(refused: crate::untrusted::Refused) -> Self {
+        use crate::untrusted::Refused;
+        match refused {
+            Refused::TooLarge(message) => Self::unanswerable("CONTENT_TOO_LARGE", message),
+            Refused::TooDeep(message) => Self::unanswerable("CONTENT_TOO_DEEP", message),
+            Refused::Busy => Self::busy(),
         }
     }
 }
@@ -298,11 +310,7 @@ const READ_IN_PLACE_BYTES: usize = 16 * 1024;
 fn read_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let most = crate::untrusted::MOST_DEPTH;
     if crate::untrusted::json_depth::depth(bytes) > most {
-        return Err(crate::untrusted::too_deep(
-            "The body",
-            "a request's body",
-            most,
-        ));
+        return Err(crate::untrusted::too_deep("The body", "a request's body", most).into());
     }
     // A body no longer than the bound cannot hold a longer string: only a longer one is read
     // twice.
@@ -598,5 +606,22 @@ where
                 };
                 ApiError::invalid(vec![FieldError::new(field, message)])
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_reads_as_one_sentence_whatever_its_rules_end_with() {
+        let refused = ApiError::invalid(vec![
+            FieldError::new("alert_receiver", "it did not answer in time."),
+            FieldError::new("name", "is required"),
+        ]);
+        assert_eq!(
+            refused.message,
+            "The request is not valid: alert_receiver it did not answer in time; name is required."
+        );
     }
 }

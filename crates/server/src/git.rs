@@ -436,15 +436,19 @@ fn listed_files(
         .collect())
 }
 
-/// The text of the listed files at `revision`, each within `limits` and all together within
-/// `total` bytes and `most_files` files: refused before any is read when they are not.
+/// The text of the listed files at `revision` (a module's, a listing's), each within `limits`
+/// and all together within `TERRAFORM_FILES_BYTES` and `TERRAFORM_FILES_MAX` files: refused
+/// before any is read when they are not.
 fn read_files(
     repository: &Repository,
     revision: &str,
     files: Vec<Listed>,
     limits: &Limits,
-    (total, most_files): (usize, usize),
 ) -> Result<Vec<(String, String)>, GitError> {
+    let (total, most_files) = (
+        crate::untrusted::TERRAFORM_FILES_BYTES,
+        crate::untrusted::TERRAFORM_FILES_MAX,
+    );
     if files.len() > most_files {
         return Err(GitError::TooLarge(format!(
             "The folder holds {} such files: at most {most_files} are read together (the \
@@ -520,16 +524,7 @@ pub fn tfvars_files(
             })
             .collect::<Result<_, GitError>>()?,
     };
-    read_files(
-        repository,
-        revision,
-        files,
-        &crate::untrusted::TFVARS_FILE,
-        (
-            crate::untrusted::TERRAFORM_FILES_BYTES,
-            crate::untrusted::TERRAFORM_FILES_MAX,
-        ),
-    )
+    read_files(repository, revision, files, &crate::untrusted::TFVARS_FILE)
 }
 
 /// The file `file` below `root` at the tip of `branch` (HEAD when none): its text, or `None`
@@ -646,10 +641,6 @@ pub fn terraform_files(
         revision,
         files,
         &crate::untrusted::TERRAFORM_FILE,
-        (
-            crate::untrusted::TERRAFORM_FILES_BYTES,
-            crate::untrusted::TERRAFORM_FILES_MAX,
-        ),
     )
 }
 

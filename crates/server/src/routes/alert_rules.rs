@@ -91,8 +91,10 @@ async fn check(
         .all(|problem| problem.field != "condition.promql")
     {
         let expression = rule.condition.expression();
-        let checked =
-            untrusted::offload(move || Ok(promql::check_rule(&expression).map(|_| ()))).await?;
+        let checked = untrusted::offload(move || {
+            Ok::<_, ApiError>(promql::check_rule(&expression).map(|_| ()))
+        })
+        .await?;
         if let Err(error) = checked {
             problems.push(FieldError::new("condition.promql", error.message));
         }

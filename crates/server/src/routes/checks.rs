@@ -139,7 +139,7 @@ async fn check_dockerfile(
     };
     let (arg, repositories) =
         untrusted::parse(&untrusted::DOCKERFILE, path.clone(), text, |_, text| {
-            Ok(dockerfile_names(text))
+            Ok::<_, ApiError>(dockerfile_names(text))
         })
         .await?;
     Ok(Json(DockerfileCheck {

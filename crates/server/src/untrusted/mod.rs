@@ -3,8 +3,9 @@
 //! size, checked before the content is read (a repository's file by the size git gives it); a
 //! depth, counted by a linear scan before a parser that recurses sees it. Parsing runs off the
 //! async workers, on the parsers' threads (two at once, each with a stack far deeper than the
-//! depth allows, at the lowest priority), within a deadline. What breaks a limit is a 400
-//! naming the file and the limit; parsers busy past the deadline are a 503.
+//! depth allows, at the lowest priority), within a deadline. What breaks a limit is `Refused`,
+//! which the API answers with a 400 naming the file and the limit; parsers busy past the
+//! deadline, a 503.
 
 pub mod hcl_depth;
 pub mod json_depth;
@@ -12,7 +13,6 @@ pub mod json_depth;
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use crate::error::{ApiError, ApiResult};
 use crate::offload::{Offload, Priority};
 
 /// What one kind of content may be.
@@ -22,9 +22,12 @@ pub struct Limits {
     /// Its largest size, in bytes.
     pub bytes: usize,
     /// Its deepest nesting, and how it is counted; `None` where the parser does not recurse
-    /// (a line reader) or bounds itself before it does (YAML's reader, at 128 levels).
-    pub depth: Option<(usize, fn(&str) -> usize)>,
+    /// (a line reader).
+    pub depth: Option<Depth>,
 }
+
+/// The deepest a kind of content may nest, and the scan that counts it.
+pub struct Depth(pub usize, pub fn(&str) -> usize);
 
 const MIB: usize = 1024 * 1024;
 
@@ -35,13 +38,13 @@ pub const MOST_DEPTH: usize = 64;
 pub const TERRAFORM_FILE: Limits = Limits {
     what: "a terraform file (.tf)",
     bytes: MIB,
-    depth: Some((MOST_DEPTH, hcl_depth::depth)),
+    depth: Some(Depth(MOST_DEPTH, hcl_depth::depth)),
 };
 
 pub const TFVARS_FILE: Limits = Limits {
     what: "a .tfvars file",
     bytes: MIB,
-    depth: Some((MOST_DEPTH, hcl_depth::depth)),
+    depth: Some(Depth(MOST_DEPTH, hcl_depth::depth)),
 };
 
 /// The `.tf` files of one module, or the `.tfvars` files of one listing, together.
@@ -95,17 +98,17 @@ impl Limits {
         })
     }
 
-    /// A 400 when `size` bytes of `source` are more than this kind may be.
-    pub fn check_size(&self, source: &str, size: usize) -> ApiResult<()> {
+    /// Refused when `size` bytes of `source` are more than this kind may be.
+    pub fn check_size(&self, source: &str, size: usize) -> Result<(), Refused> {
         match self.too_large(source, size) {
             None => Ok(()),
-            Some(message) => Err(ApiError::unanswerable("CONTENT_TOO_LARGE", message)),
+            Some(message) => Err(Refused::TooLarge(message)),
         }
     }
 
-    /// A 400 when `text` nests deeper than this kind may.
-    fn check_depth(&self, source: &str, text: &str) -> ApiResult<()> {
-        let Some((most, depth)) = self.depth else {
+    /// Refused when `text` nests deeper than this kind may.
+    fn check_depth(&self, source: &str, text: &str) -> Result<(), Refused> {
+        let Some(Depth(most, depth)) = self.depth else {
             return Ok(());
         };
         if depth(text) <= most {
@@ -115,26 +118,31 @@ impl Limits {
     }
 }
 
-/// The 400 of content nested past `most` levels.
-pub fn too_deep(source: &str, what: &str, most: usize) -> ApiError {
-    ApiError::unanswerable(
-        "CONTENT_TOO_DEEP",
-        format!(
-            "{source} nests deeper than {most} levels (brackets, blocks, templates and \
-             operators within one another): {what} may nest at most {most} levels (the \
-             server's limit)."
-        ),
-    )
+/// Why content was not parsed: each a sentence naming the content and the limit.
+#[derive(Debug)]
+pub enum Refused {
+    TooLarge(String),
+    TooDeep(String),
+    /// No parser was free within the deadline.
+    Busy,
+}
+
+/// Content nested past `most` levels.
+pub fn too_deep(source: &str, what: &str, most: usize) -> Refused {
+    Refused::TooDeep(format!(
+        "{source} nests deeper than {most} levels (brackets, blocks, templates and operators \
+         within one another): {what} may nest at most {most} levels (the server's limit)."
+    ))
 }
 
 /// `text` (of `source`, a file's path or "the body") parsed by `parse` on a parser's thread,
 /// once its size and depth are within `limits`.
-pub async fn parse<T: Send + 'static>(
+pub async fn parse<T: Send + 'static, E: From<Refused> + Send + 'static>(
     limits: &'static Limits,
     source: String,
     text: String,
-    parse: impl FnOnce(&str, &str) -> ApiResult<T> + Send + 'static,
-) -> ApiResult<T> {
+    parse: impl FnOnce(&str, &str) -> Result<T, E> + Send + 'static,
+) -> Result<T, E> {
     limits.check_size(&source, text.len())?;
     offload(move || {
         limits.check_depth(&source, &text)?;
@@ -143,14 +151,14 @@ pub async fn parse<T: Send + 'static>(
     .await
 }
 
-/// `work` on a parser's thread, within `PARSE_DEADLINE`; a 503 when none is free in time.
-pub async fn offload<T: Send + 'static>(
-    work: impl FnOnce() -> ApiResult<T> + Send + 'static,
-) -> ApiResult<T> {
+/// `work` on a parser's thread, within `PARSE_DEADLINE`; `Busy` when none is free in time.
+pub async fn offload<T: Send + 'static, E: From<Refused> + Send + 'static>(
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Result<T, E> {
     PARSERS
         .run(PARSE_DEADLINE, work)
         .await
-        .map_err(|_| ApiError::busy())?
+        .map_err(|_| Refused::Busy)?
 }
 
 /// A size as people read it: "3.2 MiB", "900 KiB", "12 bytes".
@@ -331,36 +339,36 @@ mod tests {
     #[tokio::test]
     async fn content_past_its_limits_is_refused_naming_the_file_and_the_limit() {
         let large = "#".repeat(TERRAFORM_FILE.bytes + 1);
-        let refused = parse(
-            &TERRAFORM_FILE,
-            "infra/main.tf".into(),
-            large,
-            |_, _| Ok(()),
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(refused.status(), axum::http::StatusCode::BAD_REQUEST);
-        let said = format!("{refused:?}");
-        assert!(
-            said.contains("infra/main.tf") && said.contains("1.0 MiB"),
-            "{said}"
-        );
-
+        let refused = parse(&TERRAFORM_FILE, "infra/main.tf".into(), large, |_, _| {
+            Ok::<_, Refused>(())
+        });
+        match refused.await {
+            Err(Refused::TooLarge(said)) => {
+                assert!(
+                    said.contains("infra/main.tf") && said.contains("1.0 MiB"),
+                    "{said}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
         let deep = format!("x = {}1{}\n", "[".repeat(100), "]".repeat(100));
-        let refused = parse(&TERRAFORM_FILE, "main.tf".into(), deep, |_, _| Ok(()))
-            .await
-            .unwrap_err();
-        let said = format!("{refused:?}");
-        assert!(
-            said.contains("main.tf") && said.contains("64 levels"),
-            "{said}"
-        );
-
+        let refused = parse(&TERRAFORM_FILE, "main.tf".into(), deep, |_, _| {
+            Ok::<_, Refused>(())
+        });
+        match refused.await {
+            Err(Refused::TooDeep(said)) => {
+                assert!(
+                    said.contains("main.tf") && said.contains("64 levels"),
+                    "{said}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
         let fine = parse(
             &TERRAFORM_FILE,
             "main.tf".into(),
             "x = [[1]]\n".into(),
-            |_, text| Ok(text.len()),
+            |_, text| Ok::<_, Refused>(text.len()),
         );
         assert_eq!(fine.await.unwrap(), 10);
     }

@@ -132,7 +132,7 @@ async fn edit(
     // Its size is checked before it is read, and YAML's reader bounds its own nesting.
     let kubeconfig = untrusted::offload(move || {
         check_kubeconfig(&kubeconfig).map_err(|problem| ApiError::invalid(vec![problem]))?;
-        Ok(kubeconfig)
+        Ok::<_, ApiError>(kubeconfig)
     })
     .await?;
     let mut tx = db::begin_write(&state.writes).await?;
