@@ -40,8 +40,14 @@ pub fn yaml_string(text: &str) -> String {
             '\\' => written.push_str("\\\\"),
             '\n' => written.push_str("\\n"),
             '\t' => written.push_str("\\t"),
-            // Line and paragraph separators end a line for YAML too.
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') => {
+            // Line and paragraph separators end a line for YAML too; U+FFFE and U+FFFF are not
+            // characters a YAML stream may hold.
+            c if c.is_control()
+                || matches!(
+                    c,
+                    '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{FFFE}' | '\u{FFFF}'
+                ) =>
+            {
                 written.push_str(&format!("\\u{:04X}", u32::from(c)))
             }
             c => written.push(c),
@@ -103,5 +109,32 @@ mod tests {
             "\"prod: \\\"eu\\\"\\n- x\""
         );
         assert!(!yaml_string("a\u{2028}b\rc").contains(['\u{2028}', '\r']));
+    }
+
+    /// Every text of up to four pieces of YAML's structure (quotes, colons, dashes, comments,
+    /// anchors, line breaks, NUL): each reads back, with serde_yaml, as itself.
+    #[cfg(feature = "kubeconfig-check")]
+    #[test]
+    fn every_yaml_string_reads_back_as_itself() {
+        const ALPHABET: [&str; 12] = [
+            "\"", "'", ":", "- ", "#", "&a", "*a", "\n", "\\", "\0", "\u{2028}", "\u{FFFE}",
+        ];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|text| ALPHABET.iter().map(move |piece| format!("{text}{piece}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        for text in texts {
+            let written = format!("name: {}\nother: 1\n", yaml_string(&text));
+            let read: std::collections::BTreeMap<String, serde_yaml::Value> =
+                serde_yaml::from_str(&written)
+                    .unwrap_or_else(|error| panic!("{written:?}: {error}"));
+            assert_eq!(read["name"].as_str(), Some(text.as_str()), "{written:?}");
+            assert_eq!(read.len(), 2, "{written:?}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Work that would hold an async worker (evaluating a query, parsing what a caller or a
-//! repository hands the server) run on a thread of its own: a bounded number at once, each with
-//! a stack of known size, at the idle scheduling class, its memory given back when it ends. A
-//! caller waits for a turn and for the answer within a deadline, and is answered busy past it;
-//! the work's own bounds (sizes checked before it starts) make it end soon after.
+//! repository hands the server, reading a repository with git) run on a thread of its own: a
+//! bounded number at once, each with a stack of known size, at a priority below the server's
+//! workers, its memory given back when it ends. A caller waits for a turn and for the answer
+//! within a deadline, and is answered busy past it; the work's own bounds (sizes checked before
+//! it starts) make it end soon after.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
