@@ -368,7 +368,7 @@ impl ServiceAnswer {
             ServiceType::Application => decode(body).map(ServiceFacts::Application),
             ServiceType::Container => decode(body).map(ServiceFacts::Container),
             ServiceType::Database => decode(body).map(ServiceFacts::Database),
-            ServiceType::Job => decode(body).map(ServiceFacts::Job),
+            ServiceType::Job => decode(body).map(|facts| ServiceFacts::Job(Box::new(facts))),
             ServiceType::Helm => decode(body).map(ServiceFacts::Helm),
             ServiceType::Terraform => decode(body).map(ServiceFacts::Terraform),
             ServiceType::Other(kind) => Err(unshown_kind(kind)),

@@ -16,7 +16,8 @@ pub enum ServiceFacts {
     Application(ApplicationFacts),
     Container(ContainerFacts),
     Database(DatabaseFacts),
-    Job(JobFacts),
+    // Boxed: a schedule is several times the size of the other kinds' facts.
+    Job(Box<JobFacts>),
     Helm(HelmFacts),
     Terraform(TerraformFacts),
 }

@@ -15,8 +15,9 @@ use crate::api::organization::callers_organization;
 use crate::api::session::{use_session, Credentials, TokenKind};
 use crate::api::ApiError;
 use crate::paths;
-use crate::state::config::{use_config, RuntimeConfig};
+use crate::state::config::use_config;
 use crate::state::theme::{use_theme, Theme};
+use platform_api::console_config::ConsoleConfig;
 
 const STORAGE_KEY: &str = "platform-console.embed";
 const MESSAGE_PREFIX: &str = "platform-console:";
@@ -175,7 +176,7 @@ pub fn origin_allowed(origin: &str, allowed: &[String]) -> bool {
 }
 
 /// The origins of `config.json` that are origins; a malformed entry allows nothing.
-fn allowed_origins(config: &RuntimeConfig) -> Vec<String> {
+fn allowed_origins(config: &ConsoleConfig) -> Vec<String> {
     config
         .embed
         .allowed_origins
@@ -210,7 +211,7 @@ pub fn is_framed() -> bool {
 
 /// Sends `message` to the host page, addressed to each allowed origin (the browser delivers it
 /// only to the one the host page is at).
-fn post(config: &RuntimeConfig, message: &ConsoleMessage) {
+fn post(config: &ConsoleConfig, message: &ConsoleMessage) {
     let Some(parent) = window().parent().ok().flatten() else {
         return;
     };

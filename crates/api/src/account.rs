@@ -1,5 +1,6 @@
-//! Who is signed in (`GET /account`): an API token, a member, or an access token's user, as the
-//! server knows them. The console says it beside the organization's settings.
+//! Who is signed in (`GET /account`): an API token, a member, or a person signed in through the
+//! identity provider, as the server knows them. The console says who is signed in in its
+//! header.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

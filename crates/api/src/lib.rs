@@ -23,6 +23,7 @@ pub mod cloud_credentials;
 pub mod cluster;
 pub mod cluster_feature;
 pub mod common;
+pub mod console_config;
 pub mod container;
 pub mod cron;
 pub mod custom_domain;

@@ -22,6 +22,10 @@ pub struct Organization {
     pub created_at: DateTime<Utc>,
     #[serde(default, with = "crate::timestamp::option")]
     pub updated_at: Option<DateTime<Utc>>,
+    /// The member who owns it: who may delete it or give it to another member. None for an
+    /// organization nobody signed in to yet.
+    #[serde(default)]
+    pub owner: Option<Uuid>,
 }
 
 /// Body of `PUT /organization/{id}`: its name and description; the plan is sent as it is (it is
@@ -53,6 +57,37 @@ impl OrganizationEditRequest {
         }
         violations.into_result()
     }
+}
+
+/// Body of `POST /organization`: a new organization, whose owner is the person who asks.
+#[serde_with::skip_serializing_none]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OrganizationRequest {
+    pub name: String,
+    pub plan: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+impl OrganizationRequest {
+    /// A name and description as an edit takes them, on the plan every organization of `plan`'s
+    /// server is on.
+    pub fn validate(&self, plan: &str) -> Result<(), Vec<FieldError>> {
+        OrganizationEditRequest {
+            name: self.name.clone(),
+            plan: self.plan.clone(),
+            description: self.description.clone(),
+        }
+        .validate(plan)
+    }
+}
+
+/// Body of `POST /organization/{id}/transferOwnership`: the member who becomes the owner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TransferOwnershipRequest {
+    pub user_id: Uuid,
 }
 
 /// What `GET /organization` answers: the platform sends `{results: [...]}` (the caller's

@@ -285,6 +285,8 @@ pub const PROVIDER_F_INSTANCE_TYPES: Template =
     Template("/azure/aks/instanceType/{provider_f_region}");
 pub const INVITATION: Template =
     Template("/organization/{organization_id}/inviteMember/{invitation_id}");
+pub const TRANSFER_OWNERSHIP: Template =
+    Template("/organization/{organization_id}/transferOwnership");
 pub const AWS_MANAGED_DATABASE_TYPES: Template = Template("/aws/managedDatabase/type");
 pub const AWS_CLUSTER_FEATURES: Template = Template("/aws/clusterFeature");
 pub const PROVIDER_A_CLUSTER_FEATURES: Template = Template("/scaleway/clusterFeature");
@@ -443,6 +445,7 @@ pub const ALL: &[Template] = &[
     PROJECT_DEPLOYMENT_RULES_ORDER,
     DATABASE_BACKUP,
     INVITATION,
+    TRANSFER_OWNERSHIP,
     CONTAINER_REGISTRY_IMAGES,
     CONTAINER_REGISTRY_STATUSES,
     HELM_REPOSITORY_CHARTS,

@@ -11,14 +11,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use platform_server::auth::{issue_access_token, AccessClaims};
+use platform_server::bootstrap::another_organization;
 use platform_server::{start, Config};
 use serde_json::{json, Value};
 use sqlx::SqlitePool;
 use tempfile::TempDir;
 use uuid::Uuid;
 
-const JWT_SECRET: &str = "the-tenants-bench-signing-key";
 /// Variables defined on one application of the data: near the most a scope holds, with room
 /// for those the bench's writes add.
 const VARIABLES_PER_APPLICATION: usize = 950;
@@ -126,25 +125,12 @@ fn applications(client: &Client, environment: &str, count: usize, prefix: &str) 
         .collect()
 }
 
-/// Another organization of the server, signed in as its ADMIN with an access token.
+/// Another organization of the server, signed in with its ADMIN token.
 async fn organization(db: &SqlitePool, index: usize) -> (String, String) {
-    let id = Uuid::new_v4();
-    sqlx::query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)")
-        .bind(id.to_string())
-        .bind(format!("tenant-{index:02}"))
-        .bind(chrono::Utc::now())
-        .execute(db)
+    let (id, token) = another_organization(db, &format!("tenant-{index:02}"))
         .await
         .unwrap();
-    let claims = AccessClaims {
-        sub: format!("admin@tenant-{index:02}.example"),
-        organization_id: id,
-        role: "ADMIN".to_string(),
-        exp: (chrono::Utc::now().timestamp() + 24 * 3600) as u64,
-        nbf: None,
-    };
-    let token = issue_access_token(JWT_SECRET.as_bytes(), &claims);
-    (id.to_string(), format!("Bearer {token}"))
+    (id.to_string(), format!("Token {token}"))
 }
 
 /// `VARIABLES_PER_APPLICATION` plain variables on each application, written straight to the
@@ -319,7 +305,6 @@ fn main() {
         .block_on(start(Config {
             engine_speed: 1e9,
             new_sign_in_token: true,
-            jwt_secret: Some(JWT_SECRET.to_string()),
             rate_limit_per_minute: u32::MAX,
             ..Config::local(dir.path().to_path_buf())
         }))

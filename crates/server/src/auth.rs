@@ -1,21 +1,22 @@
-//! Who is calling: API tokens (`Authorization: Token ...`, stored only as a SHA-256 hash) or access
-//! tokens (`Authorization: Bearer <JWT>`, HS256 with the server's key), and the role they carry.
+//! Who is calling: API tokens (`Authorization: Token ...`, stored only as a SHA-256 hash) and the
+//! sessions of members invited by link, each bound to its organization with its role; or people
+//! signed in through the identity provider (`Authorization: Bearer <access token>`, checked by
+//! `oidc`), whose role is their membership in the organization a request is about.
 
 use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
-use jsonwebtoken::errors::ErrorKind;
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Validation};
 use rand::distr::{Alphanumeric, SampleString};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::audit;
-use crate::caller::{role_permission, Account, Caller, Client, TokenCaller};
+use crate::caller::{role_permission, Account, Caller, Client, Permission, TokenCaller};
+use crate::db;
 use crate::error::ApiError;
 use crate::fresh::Read;
 use crate::state::AppState;
 use crate::store::members;
+use crate::store::people::{self, PersonRow};
 
 /// A new API token: random, prefixed so that it is recognisable in a secret scanner.
 pub fn generate_token() -> String {
@@ -26,35 +27,17 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// The claims of an access token (JWT, HS256): who the user is, in which organization, with which
-/// role, until when.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct AccessClaims {
-    /// The user.
-    pub sub: String,
-    pub organization_id: Uuid,
-    /// One of the built-in role names: ADMIN, WRITE, DEPLOY, READ.
-    pub role: String,
-    /// Expiry, in seconds since the Unix epoch.
-    pub exp: u64,
-    /// Not valid before, in seconds since the Unix epoch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nbf: Option<u64>,
-}
-
-/// Signs an access token with the server's key, as an identity provider would.
-pub fn issue_access_token(secret: &[u8], claims: &AccessClaims) -> String {
-    jsonwebtoken::encode(
-        &jsonwebtoken::Header::new(Algorithm::HS256),
-        claims,
-        &EncodingKey::from_secret(secret),
-    )
-    .expect("HS256 signing of serializable claims cannot fail")
+/// Who a request's token names: a caller of one organization (an API token, a member's
+/// session), or a person signed in through the identity provider, whose organization is the one
+/// the request is about (`person_caller`).
+pub enum Signed {
+    Caller(Caller),
+    Person(PersonRow),
 }
 
 /// Who sent the request: 401 when the Authorization header is missing, malformed, unknown,
 /// expired or deleted.
-pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Caller, ApiError> {
+pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Signed, ApiError> {
     let header = headers
         .get(AUTHORIZATION)
         .ok_or_else(|| ApiError::unauthorized("The Authorization header is missing."))?
@@ -66,8 +49,10 @@ pub async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<Calle
         )
     })?;
     match scheme {
-        "Token" => token_caller(state, credential.trim(), headers).await,
-        "Bearer" => bearer_caller(state, credential.trim()).await,
+        "Token" => Ok(Signed::Caller(
+            token_caller(state, credential.trim(), headers).await?,
+        )),
+        "Bearer" => Ok(Signed::Person(person(state, credential.trim()).await?)),
         _ => Err(ApiError::unauthorized(
             "The Authorization scheme must be `Token` or `Bearer`.",
         )),
@@ -196,48 +181,79 @@ async fn member_caller(state: &AppState, hash: &str) -> Result<TokenCaller, ApiE
     })
 }
 
-async fn bearer_caller(state: &AppState, token: &str) -> Result<Caller, ApiError> {
-    let secret = state.jwt_secret.as_deref().ok_or_else(|| {
+/// The person an access token names, checked by the identity provider's keys: as stored, made
+/// at their first sign-in, their address and name kept as their token says them.
+async fn person(state: &AppState, token: &str) -> Result<PersonRow, ApiError> {
+    let provider = state.oidc.as_deref().ok_or_else(|| {
         ApiError::unauthorized(
-            "This server accepts no access tokens (it was started without --jwt-secret); use an API token.",
+            "This server takes no access tokens: it was started without --oidc-issuer. Use an API token.",
         )
     })?;
-    let mut validation = Validation::new(Algorithm::HS256);
-    validation.leeway = 0;
-    validation.validate_nbf = true;
-    let claims =
-        jsonwebtoken::decode::<AccessClaims>(token, &DecodingKey::from_secret(secret), &validation)
-            .map_err(|error| match error.kind() {
-                ErrorKind::ExpiredSignature => {
-                    ApiError::unauthorized("The access token has expired.")
-                }
-                ErrorKind::ImmatureSignature => {
-                    ApiError::unauthorized("The access token is not valid yet.")
-                }
-                _ => ApiError::unauthorized("The access token is not valid."),
-            })?
-            .claims;
-    let permission = role_permission(&claims.role).ok_or_else(|| {
-        ApiError::unauthorized("The access token names no role this server knows.")
-    })?;
-    let known: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM organizations WHERE id = ?)")
-            .bind(claims.organization_id.hyphenated())
-            .fetch_one(&state.db)
-            .await?;
-    if !known {
-        return Err(ApiError::unauthorized(
-            "The access token names an organization this server does not have.",
-        ));
+    let signed = provider
+        .verify(token)
+        .await
+        .map_err(ApiError::unauthorized)?;
+    let stored = people::by_subject(&state.db, &signed.subject).await?;
+    match stored {
+        Some(stored) if stored.email == signed.email && stored.name == signed.name => Ok(stored),
+        _ => {
+            let mut tx = db::begin_write(&state.writes).await?;
+            let stored = people::signed_in(&mut tx, &signed).await?;
+            tx.commit().await?;
+            Ok(stored)
+        }
     }
-    Ok(Caller {
-        organization_id: claims.organization_id,
-        name: claims.sub.clone(),
-        role_name: claims.role,
-        client: Client::default(),
-        permission,
-        account: Account::User(claims.sub),
-    })
+}
+
+/// The caller a person is in `organization` (the one the request is about; none when it names
+/// none, then their oldest membership's): a member there has their role; someone who is not may
+/// make only the calls every signed-in person may (`SignedIn`), and the organization is 404 to
+/// them otherwise.
+pub async fn person_caller(
+    state: &AppState,
+    person: PersonRow,
+    organization: Option<Uuid>,
+    needed: Permission,
+) -> Result<Caller, ApiError> {
+    let membership = match organization {
+        Some(organization) => people::membership(&state.db, person.id, organization).await?,
+        None => people::memberships(&state.db, person.id)
+            .await?
+            .into_iter()
+            .next(),
+    };
+    let name = person
+        .email
+        .clone()
+        .or_else(|| person.name.clone())
+        .unwrap_or_else(|| person.subject.clone());
+    match membership {
+        Some(membership) => Ok(Caller {
+            organization_id: membership.organization_id,
+            name,
+            role_name: membership.role_name,
+            client: Client::default(),
+            permission: role_permission(membership.permission.as_str()).ok_or_else(|| {
+                ApiError::internal("a member's role grants an unknown permission")
+            })?,
+            account: Account::Person {
+                id: person.id,
+                member_id: Some(membership.member_id),
+            },
+        }),
+        None if needed == Permission::SignedIn => Ok(Caller {
+            organization_id: organization.unwrap_or(Uuid::nil()),
+            name,
+            role_name: "none (not a member)".to_string(),
+            client: Client::default(),
+            permission: Permission::SignedIn,
+            account: Account::Person {
+                id: person.id,
+                member_id: None,
+            },
+        }),
+        None => Err(ApiError::not_found("organization")),
+    }
 }
 
 #[cfg(test)]

@@ -11,9 +11,12 @@ use uuid::Uuid;
 
 use crate::error::ApiError;
 
-/// What a role lets a caller do; each level includes the ones before it.
+/// What a role lets a caller do; each level includes the ones before it. `SignedIn` is what
+/// every caller has, a person who belongs to no organization included: their account, their
+/// organizations, making one, accepting an invitation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Permission {
+    SignedIn,
     Read,
     Deploy,
     Write,
@@ -21,6 +24,7 @@ pub enum Permission {
 }
 
 impl Permission {
+    /// The levels a role grants.
     pub const ALL: [Permission; 4] = [
         Permission::Read,
         Permission::Deploy,
@@ -28,11 +32,12 @@ impl Permission {
         Permission::Admin,
     ];
 
-    /// The permission as the wire names it.
+    /// The permission as the wire names it (a caller with no role in the organization reads as
+    /// READ would, and reads nothing: it is answered only what a signed-in person may read).
     pub fn wire(self) -> platform_api::RolePermission {
         use platform_api::RolePermission;
         match self {
-            Permission::Read => RolePermission::Read,
+            Permission::SignedIn | Permission::Read => RolePermission::Read,
             Permission::Deploy => RolePermission::Deploy,
             Permission::Write => RolePermission::Write,
             Permission::Admin => RolePermission::Admin,
@@ -90,8 +95,9 @@ pub enum Account {
     Token(Uuid),
     /// A member signed in with the session their accepted invitation gave, by id.
     Member(Uuid),
-    /// An access token's user, as its `sub` names them.
-    User(String),
+    /// A person signed in through the identity provider, by their id (`people`), with their
+    /// member in the organization of the request when they belong to it.
+    Person { id: Uuid, member_id: Option<Uuid> },
 }
 
 impl Caller {
@@ -128,7 +134,7 @@ impl Caller {
         match &self.account {
             Account::Token(id) => format!("token:{id}"),
             Account::Member(id) => format!("member:{id}"),
-            Account::User(subject) => format!("user:{subject}"),
+            Account::Person { id, .. } => format!("person:{id}"),
         }
     }
 
@@ -203,10 +209,6 @@ impl crate::fresh::Weigh for TokenCaller {
             + self.name.len()
             + self.caller.name.len()
             + self.caller.role_name.len()
-            + match &self.caller.account {
-                Account::User(subject) => subject.len(),
-                Account::Token(_) | Account::Member(_) => 0,
-            }
     }
 }
 

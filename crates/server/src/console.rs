@@ -14,24 +14,29 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use platform_api::console_config::{ConsoleConfig, EmbedConfig};
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::oidc::IdentityProvider;
 use crate::public::PublicAddress;
 
-/// `embed_allowed_origins` are origins already checked (`platform_api::rules::origin`).
+/// What `config.json` publishes besides the API's address, and the console's policy allows.
+pub struct Published {
+    /// Origins already checked (`platform_api::rules::origin`) that may embed the console.
+    pub embed_allowed_origins: Vec<String>,
+    pub identity_provider: Option<IdentityProvider>,
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(
     console_dir: Option<PathBuf>,
-    embed_allowed_origins: Arc<Vec<String>>,
+    published: Arc<Published>,
     public: Arc<PublicAddress>,
 ) -> Router<S> {
-    let policy = content_security_policy(&embed_allowed_origins);
+    let policy = content_security_policy(&published);
     let router = Router::new().route(
         "/config.json",
-        get(move |headers: HeaderMap| {
-            config_json(headers, embed_allowed_origins.clone(), public.clone())
-        }),
+        get(move |headers: HeaderMap| config_json(headers, published.clone(), public.clone())),
     );
     let router = match console_dir {
         Some(dir) => {
@@ -101,30 +106,46 @@ fn is_hashed(path: &str) -> bool {
 /// The console's Content-Security-Policy. Scripts only of its own origin (no inline script, no
 /// script of another site an injected tag would name), and WebAssembly compiled from them
 /// (`'wasm-unsafe-eval'`, which wasm needs and which allows no JavaScript `eval`); no plugin;
-/// no `<base>` re-pointing its scripts. Who may frame it: itself, and the pages allowed to embed
-/// it; any other site that frames it (to trick a click, say) gets a blank frame.
-fn content_security_policy(embed_allowed_origins: &[String]) -> HeaderValue {
+/// no `<base>` re-pointing its scripts. What it may reach: its own origin (its API, here) and
+/// the identity provider's (its discovery document, keys and token endpoint), no other. Who may
+/// frame it: itself, and the pages allowed to embed it; any other site that frames it (to trick
+/// a click, say) gets a blank frame.
+fn content_security_policy(published: &Published) -> HeaderValue {
     let frame_ancestors: Vec<&str> = std::iter::once("'self'")
-        .chain(embed_allowed_origins.iter().map(String::as_str))
+        .chain(published.embed_allowed_origins.iter().map(String::as_str))
+        .collect();
+    let provider = published
+        .identity_provider
+        .as_ref()
+        .and_then(IdentityProvider::origin);
+    let connect: Vec<&str> = std::iter::once("'self'")
+        .chain(provider.as_deref())
         .collect();
     HeaderValue::from_str(&format!(
-        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors {}",
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; connect-src {}; frame-ancestors {}",
+        connect.join(" "),
         frame_ancestors.join(" ")
     ))
     .expect("checked origins are header-safe")
 }
 
-/// `{"api_base_url": ..., "embed": {"allowed_origins": [...]}}`: one console build serves every
-/// deployment; this server points it at its own API (or the one it forwards).
+/// `ConsoleConfig`: one console build serves every deployment; this server points it at its own
+/// API (or the one it forwards) and at the identity provider it was started with.
 async fn config_json(
     headers: HeaderMap,
-    embed_allowed_origins: Arc<Vec<String>>,
+    published: Arc<Published>,
     public: Arc<PublicAddress>,
-) -> Json<Value> {
-    Json(json!({
-        "api_base_url": format!("{}/api", public.origin(&headers)),
-        "embed": { "allowed_origins": *embed_allowed_origins },
-    }))
+) -> Json<ConsoleConfig> {
+    Json(ConsoleConfig {
+        api_base_url: Some(format!("{}/api", public.origin(&headers))),
+        oidc: published
+            .identity_provider
+            .as_ref()
+            .and_then(IdentityProvider::published),
+        embed: EmbedConfig {
+            allowed_origins: published.embed_allowed_origins.clone(),
+        },
+    })
 }
 
 #[cfg(test)]

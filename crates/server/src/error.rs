@@ -77,6 +77,17 @@ impl ApiError {
         Self::new(StatusCode::FORBIDDEN, "FORBIDDEN", message)
     }
 
+    /// 403 for a call only a person signed in through the identity provider makes (their
+    /// account, their organizations), not an API token, whatever its role.
+    pub fn people_only(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "PEOPLE_ONLY", message)
+    }
+
+    /// 403 for a call only an organization's owner makes, whatever the caller's role.
+    pub fn owner_only(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "OWNER_ONLY", message)
+    }
+
     pub fn not_found(what: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

@@ -39,6 +39,9 @@ pub struct ForwardConfig {
     pub upstream: reqwest::Url,
     pub console_dir: Option<PathBuf>,
     pub embed_allowed_origins: Vec<String>,
+    /// The platform's identity provider, published to the console (`config.json`) and allowed
+    /// by its policy.
+    pub identity_provider: Option<crate::oidc::IdentityProvider>,
     /// The URL clients reach the console at, and names its `Host` may be (`public`).
     pub public_url: Option<reqwest::Url>,
     pub allowed_hosts: Vec<String>,
@@ -146,7 +149,10 @@ pub fn app(config: &ForwardConfig, listen: SocketAddr) -> anyhow::Result<Router>
     };
     let console = console::router(
         config.console_dir.clone(),
-        Arc::new(config.embed_allowed_origins.clone()),
+        Arc::new(console::Published {
+            embed_allowed_origins: config.embed_allowed_origins.clone(),
+            identity_provider: config.identity_provider.clone(),
+        }),
         Arc::new(PublicAddress::new(
             config.public_url.as_ref(),
             listen,

@@ -23,6 +23,7 @@ mod kept;
 mod lifecycle_templates;
 pub mod notify;
 mod offload;
+pub mod oidc;
 mod platform_fields;
 pub mod previews;
 pub mod public;
@@ -80,9 +81,9 @@ pub struct Config {
     /// Origins allowed to embed the console in their page and hand it a token; each keeps
     /// `platform_api::rules::origin`.
     pub embed_allowed_origins: Vec<String>,
-    /// Key of the HS256 access tokens (JWT) accepted as `Authorization: Bearer`; none accepted
-    /// without it.
-    pub jwt_secret: Option<String>,
+    /// The identity provider people sign in through (`Authorization: Bearer` access tokens);
+    /// none taken without it.
+    pub identity_provider: Option<oidc::IdentityProvider>,
     /// Requests one token may make per minute.
     pub rate_limit_per_minute: u32,
     /// The wait before a failed webhook delivery's first retry; each retry waits twice the one
@@ -128,7 +129,7 @@ impl Config {
             queue_limit: QUEUE_LIMIT,
             new_sign_in_token: false,
             embed_allowed_origins: Vec::new(),
-            jwt_secret: None,
+            identity_provider: None,
             rate_limit_per_minute: 1200,
             webhook_retry_base: std::time::Duration::from_secs(5),
             allowed_target_networks: Vec::new(),
@@ -167,7 +168,10 @@ pub fn app(state: AppState, console_dir: Option<PathBuf>) -> Router {
         .merge(run_page::router())
         .merge(console::router(
             console_dir,
-            state.embed_allowed_origins.clone(),
+            Arc::new(console::Published {
+                embed_allowed_origins: state.embed_allowed_origins.as_ref().clone(),
+                identity_provider: state.identity_provider.clone(),
+            }),
             state.public.clone(),
         ))
         // gzip or brotli, as the client accepts: the console's wasm shrinks to about a quarter.
@@ -254,10 +258,12 @@ pub async fn prepare(config: &Config) -> anyhow::Result<(AppState, bootstrap::Ou
         telemetry: Arc::new(telemetry::Telemetry::default()),
         engine: engine.clone(),
         embed_allowed_origins: Arc::new(config.embed_allowed_origins.clone()),
-        jwt_secret: config
-            .jwt_secret
-            .as_deref()
-            .map(|secret| Arc::from(secret.as_bytes())),
+        oidc: config
+            .identity_provider
+            .as_ref()
+            .map(|provider| provider.provider().map(Arc::new))
+            .transpose()?,
+        identity_provider: config.identity_provider.clone(),
         rate_limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
         notifier: notify::Notifier::new(targets.clone())?,
         targets,

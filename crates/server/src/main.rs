@@ -37,9 +37,19 @@ struct Flags {
     /// An origin allowed to embed the console and hand it a token (repeatable).
     #[arg(long = "embed-allowed-origin", value_parser = parse_origin)]
     embed_allowed_origins: Vec<String>,
-    /// Key of the HS256 access tokens accepted as `Authorization: Bearer` (none without it).
-    #[arg(long, env = "PLATFORM_JWT_SECRET", hide_env_values = true)]
-    jwt_secret: Option<String>,
+    /// The OpenID Connect issuer people sign in through (https://sso.example.com/realms/acme):
+    /// its access tokens are taken as `Authorization: Bearer`, checked against the keys its
+    /// discovery document names, and the console signs in through it.
+    #[arg(long, value_name = "URL")]
+    oidc_issuer: Option<String>,
+    /// The audience the provider's access tokens are for (the console's client id when left
+    /// out); published to the console with the issuer.
+    #[arg(long, value_name = "AUD", requires = "oidc_issuer")]
+    oidc_audience: Option<String>,
+    /// The console's client id at the provider (a public client, redirect URI
+    /// <console origin>/sign-in/callback); published to the console in config.json.
+    #[arg(long, value_name = "ID", requires = "oidc_issuer")]
+    oidc_client_id: Option<String>,
     /// Requests one token may make per minute; more answer 429.
     #[arg(long, default_value_t = 1200)]
     rate_limit: u32,
@@ -67,7 +77,7 @@ struct Flags {
     /// https://api.example.com): requests to /api/* go there as they are, and nothing else of
     /// this server runs (no database, engine or demo).
     #[arg(long, value_name = "URL", conflicts_with_all = [
-        "demo", "new_sign_in_token", "jwt_secret", "git_roots", "secrets_key",
+        "demo", "new_sign_in_token", "git_roots", "secrets_key",
         "allowed_target_networks",
     ])]
     api_upstream: Option<reqwest::Url>,
@@ -171,12 +181,22 @@ async fn main() -> anyhow::Result<()> {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),
     }
+    let identity_provider =
+        flags
+            .oidc_issuer
+            .map(|issuer| platform_server::oidc::IdentityProvider {
+                issuer,
+                audience: flags.oidc_audience,
+                client_id: flags.oidc_client_id,
+                keys_refetched_every: platform_server::oidc::REFETCH_EVERY,
+            });
     if let Some(upstream) = flags.api_upstream {
         let forwarding = platform_server::forward::start(platform_server::forward::ForwardConfig {
             listen: flags.listen,
             upstream: upstream.clone(),
             console_dir: flags.console_dir,
             embed_allowed_origins: flags.embed_allowed_origins,
+            identity_provider,
             public_url: flags.public_url,
             allowed_hosts: flags.allowed_hosts,
             answer_within: std::time::Duration::from_secs(flags.api_upstream_timeout.max(1)),
@@ -204,7 +224,7 @@ async fn main() -> anyhow::Result<()> {
         queue_limit: flags.queue_limit,
         new_sign_in_token: flags.new_sign_in_token,
         embed_allowed_origins: flags.embed_allowed_origins,
-        jwt_secret: flags.jwt_secret,
+        identity_provider,
         rate_limit_per_minute: flags.rate_limit,
         webhook_retry_base: std::time::Duration::from_millis(flags.webhook_retry_ms),
         allowed_target_networks: flags.allowed_target_networks,

@@ -27,7 +27,11 @@ pub struct AppState {
     /// The simulated cluster's metrics, lines and events.
     pub telemetry: Arc<crate::telemetry::Telemetry>,
     pub embed_allowed_origins: Arc<Vec<String>>,
-    pub jwt_secret: Option<Arc<[u8]>>,
+    /// The identity provider whose people sign in with access tokens; none without
+    /// `--oidc-issuer`.
+    pub oidc: Option<Arc<crate::oidc::Provider>>,
+    /// The same, as `config.json` publishes it.
+    pub identity_provider: Option<crate::oidc::IdentityProvider>,
     pub rate_limiter: Arc<RateLimiter>,
     /// Where the server may send requests for a caller.
     pub targets: Arc<TargetPolicy>,

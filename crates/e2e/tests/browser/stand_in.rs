@@ -100,6 +100,7 @@ async fn the_console_signs_in_through_the_forwarder() -> anyhow::Result<()> {
     let upstream = serve(stand_in.clone()).await?;
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dist");
     let forwarding = platform_server::forward::start(platform_server::forward::ForwardConfig {
+        identity_provider: None,
         listen: "127.0.0.1:0".parse()?,
         upstream: format!("http://{upstream}/api").parse()?,
         console_dir: Some(dist),

@@ -1,7 +1,6 @@
 //! Who is signed in (`GET /account`), as this server knows them: an API token by its name, a
-//! member by their e-mail address (the address they were invited at), an access token's user
-//! by its subject. Nothing here is edited: the document's one editable field, a communication
-//! e-mail, would name where a server that sends no mail of its own sends it.
+//! member invited by link by their e-mail address, a person signed in through the identity
+//! provider by their name and address.
 
 use axum::extract::State;
 use axum::http::{Method, StatusCode};
@@ -10,17 +9,18 @@ use platform_api::paths;
 use platform_api::AccountInfo;
 
 use crate::caller::{Account, Caller, Permission};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::routes::{Doc, RouteTable};
 use crate::state::AppState;
+use crate::store::people::{self, PersonRow};
 use crate::store::{members, tokens};
 
 pub fn register(routes: &mut RouteTable) {
     routes.add(
         Method::GET,
         paths::ACCOUNT,
-        Permission::Read,
-        Doc::new("Who is signed in: the API token, the member or the access token's user")
+        Permission::SignedIn,
+        Doc::new("Who is signed in: the API token, the member or the person")
             .answers::<AccountInfo>(StatusCode::OK),
         account,
     );
@@ -49,9 +49,35 @@ async fn account(State(state): State<AppState>, caller: Caller) -> ApiResult<Jso
                 ..AccountInfo::default()
             }
         }
-        Account::User(subject) => AccountInfo {
-            nickname: Some(subject),
-            ..AccountInfo::default()
-        },
+        Account::Person { id, .. } => person_account(
+            people::find(&mut *conn, id)
+                .await?
+                .ok_or_else(|| ApiError::not_found("account"))?,
+        ),
     }))
+}
+
+/// A person as the document's account: their names from the provider's, their address where
+/// the platform writes to them (the provider's until they choose one).
+fn person_account(person: PersonRow) -> AccountInfo {
+    let (first_name, last_name) = match person.name.as_deref().map(str::trim) {
+        Some(name) => match name.split_once(' ') {
+            Some((first, last)) => (Some(first.to_string()), Some(last.trim().to_string())),
+            None => (Some(name.to_string()), None),
+        },
+        None => (None, None),
+    };
+    AccountInfo {
+        id: Some(person.id),
+        created_at: Some(person.created_at),
+        nickname: person
+            .email
+            .as_deref()
+            .and_then(|email| email.split('@').next())
+            .map(str::to_string),
+        first_name,
+        last_name,
+        profile_picture_url: None,
+        communication_email: person.communication_email.or(person.email),
+    }
 }

@@ -1,6 +1,7 @@
 //! The API routes, one module per resource family, merged into one router mounted at `/api`.
 
 mod account;
+mod addressed;
 mod advanced_settings;
 mod alert_rules;
 mod available_kinds;

@@ -155,6 +155,23 @@ pub async fn insert_member(
     Ok(())
 }
 
+/// A person's member: made when they make an organization or accept an invitation signed in.
+pub async fn insert_person_member(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+    (id, email, role_id): (Uuid, &str, Uuid),
+    person_id: Uuid,
+) -> ApiResult<()> {
+    insert_member(conn, organization_id, (id, email, role_id)).await?;
+    sqlx::query("UPDATE members SET person_id = ? WHERE id = ?")
+        .bind(person_id.hyphenated())
+        .bind(id.hyphenated())
+        .execute(conn)
+        .await
+        .on_unique_violation("email", "member")?;
+    Ok(())
+}
+
 pub async fn set_role(conn: &mut SqliteConnection, id: Uuid, role_id: Uuid) -> sqlx::Result<()> {
     sqlx::query("UPDATE members SET role_id = ?, updated_at = ? WHERE id = ?")
         .bind(role_id.hyphenated())

@@ -21,6 +21,7 @@ pub mod fleet;
 pub mod members;
 pub mod organization_resources;
 pub mod organizations;
+pub mod people;
 pub mod previews;
 pub mod projects;
 pub mod roles;

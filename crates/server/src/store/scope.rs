@@ -51,6 +51,28 @@ pub async fn ensure_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiResult
     Ok(())
 }
 
+/// 409 while an action runs on a service of the organization: deleting it now would pull the
+/// rug from under the engine.
+pub async fn ensure_organization_idle(
+    conn: &mut SqliteConnection,
+    organization_id: Uuid,
+) -> ApiResult<()> {
+    let busy: i64 = sqlx::query_scalar(&format!(
+        "SELECT COUNT(*) FROM service_statuses s JOIN services sv ON sv.id = s.service_id
+         WHERE sv.organization_id = ? AND s.state IN ({})",
+        busy_states()
+    ))
+    .bind(organization_id.hyphenated())
+    .fetch_one(conn)
+    .await?;
+    if busy > 0 {
+        return Err(ApiError::conflict(
+            "An action is running in this organization; wait for it to finish or cancel it.",
+        ));
+    }
+    Ok(())
+}
+
 /// Deletes the project, environment or service of `scope` with all it holds, unless an action
 /// runs in it (409).
 pub async fn delete_when_idle(conn: &mut SqliteConnection, scope: Scope) -> ApiResult<()> {

@@ -1,6 +1,6 @@
 //! The built console as the server serves it: `index.html` for deep links, `config.json` for the
-//! address the browser used, and framing allowed only to the console itself and the origins
-//! allowed to embed it.
+//! address the browser used and the identity provider, framing allowed only to the console itself
+//! and the origins allowed to embed it, and connections only to itself and the provider.
 
 use crate::common;
 
@@ -37,13 +37,17 @@ async fn console_pages_may_be_framed_only_by_allowed_origins() {
         router.clone().oneshot(request)
     };
 
+    let provider = &common::oidc::shared().issuer;
+    let policy = format!(
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; connect-src 'self' {provider}; frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
+    );
     let deep_link = get("/organization/x/project/y/overview?embed=1")
         .await
         .unwrap();
     assert_eq!(deep_link.status(), StatusCode::OK);
     assert_eq!(
         deep_link.headers()[CONTENT_SECURITY_POLICY],
-        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
+        policy.as_str()
     );
     assert_eq!(deep_link.headers()["x-content-type-options"], "nosniff");
     let body = deep_link.into_body().collect().await.unwrap().to_bytes();
@@ -52,7 +56,7 @@ async fn console_pages_may_be_framed_only_by_allowed_origins() {
     let config_json = get("/config.json").await.unwrap();
     assert_eq!(
         config_json.headers()[CONTENT_SECURITY_POLICY],
-        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self' https://portal.example.com http://127.0.0.1:3000"
+        policy.as_str()
     );
     let body = config_json.into_body().collect().await.unwrap().to_bytes();
     let config_json: serde_json::Value = serde_json::from_slice(&body).unwrap();
@@ -60,6 +64,8 @@ async fn console_pages_may_be_framed_only_by_allowed_origins() {
         config_json,
         serde_json::json!({
             "api_base_url": "http://console.test:8080/api",
+            "oidc": {"issuer": provider, "client_id": common::oidc::AUDIENCE,
+                     "audience": common::oidc::AUDIENCE},
             "embed": {"allowed_origins": ["https://portal.example.com", "http://127.0.0.1:3000"]},
         })
     );
@@ -70,14 +76,17 @@ async fn without_allowed_origins_only_the_console_frames_itself() {
     let data = TempDir::new().unwrap();
     let dist = TempDir::new().unwrap();
     std::fs::write(dist.path().join("index.html"), "<!doctype html>").unwrap();
-    let (state, _) = prepare(&common::config(&data)).await.unwrap();
+    // Without an identity provider the console reaches only itself.
+    let mut config = common::config(&data);
+    config.identity_provider = None;
+    let (state, _) = prepare(&config).await.unwrap();
     let response = app(state, Some(dist.path().to_path_buf()))
         .oneshot(Request::get("/").body(Body::empty()).unwrap())
         .await
         .unwrap();
     assert_eq!(
         response.headers()[CONTENT_SECURITY_POLICY],
-        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; connect-src 'self'; frame-ancestors 'self'"
     );
 }
 

@@ -95,6 +95,7 @@ async fn echo(request: Request, received: &Mutex<Vec<String>>) -> Response {
 
 async fn forwarding_to(upstream: &str, answer_within: Duration) -> Forwarding {
     start(ForwardConfig {
+        identity_provider: None,
         listen: "127.0.0.1:0".parse().unwrap(),
         upstream: upstream.parse().unwrap(),
         console_dir: None,
@@ -219,6 +220,7 @@ async fn nothing_outside_the_upstreams_base_is_reached() {
 #[tokio::test]
 async fn an_upstream_with_credentials_is_refused_without_showing_them() {
     let refused = start(ForwardConfig {
+        identity_provider: None,
         listen: "127.0.0.1:0".parse().unwrap(),
         upstream: "http://user:PASSWORD@127.0.0.1:9/api".parse().unwrap(),
         console_dir: None,

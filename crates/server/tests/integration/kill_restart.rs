@@ -568,9 +568,15 @@ fn terminate(server: &mut Server) -> (Duration, std::process::ExitStatus) {
 /// answered, and SIGTERM still ends the process at once.
 #[test]
 fn one_organizations_pattern_stops_neither_the_others_writes_nor_the_shutdown() {
-    const SECRET: &str = "the-one-caller-test-signing-key";
+    let issuer = crate::common::oidc::shared();
     let data = TempDir::new().unwrap();
-    let (mut server, token, _) = start_with(&data, &["--jwt-secret", SECRET], "warn");
+    let flags = [
+        "--oidc-issuer",
+        issuer.issuer.as_str(),
+        "--oidc-audience",
+        crate::common::oidc::AUDIENCE,
+    ];
+    let (mut server, token, _) = start_with(&data, &flags, "warn");
     let environment = production(&server, &token);
     let environment = call(
         &server,
@@ -595,35 +601,17 @@ fn one_organizations_pattern_stops_neither_the_others_writes_nor_the_shutdown() 
     );
     assert!(rule["id"].is_string(), "{rule}");
 
-    // Another organization on the same server, its admin signed in by an access token.
-    let other = uuid::Uuid::new_v4();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(async {
-        let database = sqlx::SqlitePool::connect(&format!(
-            "sqlite://{}",
-            data.path().join("platform.sqlite").display()
-        ))
-        .await
-        .unwrap();
-        sqlx::query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)")
-            .bind(other.to_string())
-            .bind("other")
-            .bind(chrono::Utc::now())
-            .execute(&database)
-            .await
-            .unwrap();
-    });
-    let claims = platform_server::auth::AccessClaims {
-        sub: "admin@other.example".to_string(),
-        organization_id: other,
-        role: "ADMIN".to_string(),
-        exp: (chrono::Utc::now().timestamp() + 3600) as u64,
-        nbf: None,
-    };
-    let bearer = format!(
-        "Bearer {}",
-        platform_server::auth::issue_access_token(SECRET.as_bytes(), &claims)
+    // Another organization on the same server, made by a person signed in by an access token.
+    let bearer = issuer.bearer("admin@other.example");
+    let (status, made) = answer(
+        &server,
+        &bearer,
+        "POST",
+        "/organization",
+        Some(json!({"name": "other", "plan": "FREE"})),
     );
+    assert_eq!(status, 201, "{made}");
+    let other = made["id"].as_str().unwrap().to_string();
 
     std::thread::scope(|scope| {
         let matching = scope.spawn(|| {

@@ -53,6 +53,7 @@ mod openapi;
 mod out_of_date;
 mod overload;
 mod own_document;
+mod people;
 mod previews;
 mod queries;
 mod queue;

@@ -3,35 +3,23 @@
 //! count of the rest.
 
 use axum::http::{Method, StatusCode};
-use platform_server::auth::{issue_access_token, AccessClaims};
 use serde_json::{json, Value};
 use tempfile::TempDir;
-use uuid::Uuid;
 
-use crate::common::{config, TestServer, JWT_SECRET};
+use crate::common::{config, TestServer};
 
-/// Another organization on `server`, and the `Authorization` of an ADMIN of it.
+/// Another organization on `server`, made by a person, and their `Authorization` (its owner
+/// and admin).
 pub async fn another_organization(server: &TestServer, name: &str) -> (String, String) {
-    let id = Uuid::new_v4();
-    sqlx::query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)")
-        .bind(id.to_string())
-        .bind(name)
-        .bind(chrono::Utc::now())
-        .execute(&server.state.db)
-        .await
-        .unwrap();
-    let claims = AccessClaims {
-        sub: format!("admin@{name}.example"),
-        organization_id: id,
-        role: "ADMIN".to_string(),
-        exp: (chrono::Utc::now().timestamp() + 3600) as u64,
-        nbf: None,
-    };
-    let authorization = format!(
-        "Bearer {}",
-        issue_access_token(JWT_SECRET.as_bytes(), &claims)
-    );
-    (id.to_string(), authorization)
+    let authorization = crate::common::oidc::shared().bearer(&format!("admin@{name}.example"));
+    let made = post_as(
+        server,
+        &authorization,
+        "/api/organization",
+        json!({"name": name, "plan": "FREE"}),
+    )
+    .await;
+    (made["id"].as_str().unwrap().to_string(), authorization)
 }
 
 /// `POST path` as `authorization`: the answer's body, which must be a success.

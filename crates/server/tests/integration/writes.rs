@@ -37,6 +37,8 @@ async fn every_delete_route_succeeds_as_admin() {
         _ => 1,
     };
     deletes.sort_by_key(|rule| depth(&rule.path));
+    // The organization itself only its owner, a person, deletes (`people`).
+    deletes.retain(|rule| rule.path != "/organization/{organization_id}");
     for rule in &deletes {
         let path = if is_variable(&rule.path) {
             fresh_variable(&server, &ids, &rule.path).await

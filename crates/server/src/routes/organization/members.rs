@@ -1,8 +1,10 @@
 //! An organization's members (`/organization/{id}/member`) and invitations
-//! (`/organization/{id}/inviteMember`). An invitation gives a link that signs the new member in
-//! (`POST /invitation/accept`, this server's: the production platform signs its users in
-//! itself), issuing them a session token held to their role as tokens are. No change leaves the
-//! organization without a member who is an admin, once it has members.
+//! (`/organization/{id}/inviteMember`). The person invited accepts signed in as themselves
+//! (`POST …/inviteMember/{id}`, their token's e-mail address the invitation's), or, without an
+//! identity provider, through the invitation's link (`POST /invitation/accept`, this server's),
+//! which issues them a session token held to their role as tokens are. No change leaves the
+//! organization without a member who is an admin, once it has members, nor takes its owner
+//! away or their admin role.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -98,7 +100,34 @@ pub fn register(routes: &mut RouteTable) {
             Doc::new("Revoke an invitation: its link no longer signs anyone in")
                 .answers_nothing(StatusCode::NO_CONTENT),
             revoke_invitation,
+        )
+        .add(
+            Method::POST,
+            invitation,
+            Permission::SignedIn,
+            Doc::new(
+                "Accept an invitation, signed in as the person invited (their access token's                  e-mail address the invitation's): they become a member with its role",
+            )
+            .answers::<InviteMember>(StatusCode::CREATED),
+            accept_signed_in,
         );
+}
+
+/// 409 when `member_id` is the organization's owner: they cannot leave, be removed or lose
+/// their admin role until they give the ownership to another member.
+async fn not_the_owner(
+    conn: &mut sqlx::SqliteConnection,
+    organization_id: Uuid,
+    member_id: Uuid,
+    what: &str,
+) -> ApiResult<()> {
+    let organization = organizations::find(&mut *conn, organization_id).await?;
+    if organization.owner == Some(member_id) {
+        return Err(ApiError::conflict(format!(
+            "This member owns the organization: {what} once they have given its ownership to              another member."
+        )));
+    }
+    Ok(())
 }
 
 /// The audit log's target of a change to a member or an invitation: the person, by e-mail.
@@ -154,6 +183,9 @@ async fn change_role(
     let mut tx = db::begin_write(&state.writes).await?;
     let before = store::member(&mut *tx, organization_id, id).await?;
     let role = role_of(&mut tx, organization_id, request.role_id, "role_id").await?;
+    if role.permission != platform_api::RolePermission::Admin {
+        not_the_owner(&mut tx, organization_id, id, "they can have another role").await?;
+    }
     let admins = Admins::of(&mut tx, organization_id).await?;
     store::set_role(&mut tx, id, role.id).await?;
     admins.kept(&mut tx, organization_id).await?;
@@ -177,6 +209,7 @@ async fn remove_member(
     own_organization(&caller, organization_id)?;
     let mut tx = db::begin_write(&state.writes).await?;
     let member = store::member(&mut *tx, organization_id, request.user_id).await?;
+    not_the_owner(&mut tx, organization_id, member.id, "they can leave").await?;
     let admins = Admins::of(&mut tx, organization_id).await?;
     store::delete_member(&mut tx, member.id).await?;
     admins.kept(&mut tx, organization_id).await?;
@@ -385,4 +418,81 @@ pub async fn accept_invitation(
             token,
         }),
     ))
+}
+
+/// `POST /organization/{id}/inviteMember/{invitationId}`: the person signed in accepts the
+/// invitation made to their e-mail address (their access token's), becoming a member with its
+/// role; the organization's first admin who is a person owns it when nobody does yet.
+async fn accept_signed_in(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath((organization_id, id)): ApiPath<(Uuid, Uuid)>,
+) -> ApiResult<(StatusCode, Json<InviteMember>)> {
+    let Account::Person {
+        id: person_id,
+        member_id: None,
+    } = caller.account
+    else {
+        return Err(match caller.account {
+            Account::Person { .. } => ApiError::taken("invitation", "member"),
+            _ => ApiError::people_only(
+                "An invitation is accepted by the person invited, signed in as themselves (or \
+                 through its link): an API token cannot.",
+            ),
+        });
+    };
+    let invited = crate::store::people::find(&state.db, person_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("account"))?;
+    let name = organizations::name(&state.db, organization_id).await?;
+    let mut tx = db::begin_write(&state.writes).await?;
+    let row = store::invitation(&mut *tx, organization_id, id).await?;
+    let theirs = invited
+        .email
+        .as_deref()
+        .is_some_and(|email| email.eq_ignore_ascii_case(&row.email));
+    if !theirs {
+        // Someone else's invitation reads as none: its existence is not theirs to learn.
+        return Err(ApiError::not_found("invitation"));
+    }
+    if row.expires_at <= Utc::now() {
+        return Err(ApiError::unanswerable(
+            "INVITATION_EXPIRED",
+            "This invitation has expired: ask for a new one.",
+        ));
+    }
+    let member_id = Uuid::new_v4();
+    store::insert_person_member(
+        &mut tx,
+        organization_id,
+        (member_id, &row.email, row.role_id),
+        person_id,
+    )
+    .await?;
+    store::delete_invitation(&mut tx, row.id).await?;
+    let organization = organizations::find(&mut *tx, organization_id).await?;
+    if organization.owner.is_none() && row.permission == platform_api::RolePermission::Admin {
+        organizations::set_owner(&mut tx, organization_id, member_id).await?;
+    }
+    let member = Member::from(store::member(&mut *tx, organization_id, member_id).await?);
+    let joined = Caller {
+        organization_id,
+        role_name: row.role_name.clone(),
+        permission: role_permission(row.permission.as_str())
+            .ok_or_else(|| ApiError::internal("a role grants an unknown permission"))?,
+        account: Account::Person {
+            id: person_id,
+            member_id: Some(member_id),
+        },
+        ..caller
+    };
+    // The invitation accepted, as it was: its link no longer signs anyone in.
+    let accepted = answer(&state, &headers, (organization_id, &name), row)?;
+    let change = Change::new(EventType::Create, person(member_id, &member.email))
+        .of(SubTargetType::Invitation)
+        .after(&member);
+    audit::record(&mut tx, &joined, change).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(accepted)))
 }

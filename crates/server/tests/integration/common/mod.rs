@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod oidc;
 pub mod receiver;
 pub mod smtp;
 
@@ -33,13 +34,10 @@ pub struct Reply {
     pub body: Value,
 }
 
-/// The key the test servers sign access tokens with.
-pub const JWT_SECRET: &str = "test-signing-key-of-the-integration-tests";
-
 pub fn config(dir: &TempDir) -> Config {
     Config {
         engine_speed: FAST,
-        jwt_secret: Some(JWT_SECRET.to_string()),
+        identity_provider: Some(oidc::shared().provider()),
         rate_limit_per_minute: 100_000,
         webhook_retry_base: std::time::Duration::from_millis(20),
         // The tests' webhook receivers listen on loopback.
