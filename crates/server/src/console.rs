@@ -106,24 +106,24 @@ fn is_hashed(path: &str) -> bool {
 /// The console's Content-Security-Policy. Scripts only of its own origin (no inline script, no
 /// script of another site an injected tag would name), and WebAssembly compiled from them
 /// (`'wasm-unsafe-eval'`, which wasm needs and which allows no JavaScript `eval`); no plugin;
-/// no `<base>` re-pointing its scripts. What it may reach: its own origin (its API, here) and
-/// the identity provider's (its discovery document, keys and token endpoint), no other. Who may
-/// frame it: itself, and the pages allowed to embed it; any other site that frames it (to trick
-/// a click, say) gets a blank frame.
+/// no `<base>` re-pointing its scripts. What it may reach, when people sign in through an
+/// identity provider: its own origin (the API `config.json` fixes) and the provider's (its
+/// discovery document, keys and token endpoint), no other; without one, the sign-in form's
+/// token may be for any API address a person types, so any. Who may frame it: itself, and the
+/// pages allowed to embed it; any other site that frames it (to trick a click, say) gets a
+/// blank frame.
 fn content_security_policy(published: &Published) -> HeaderValue {
     let frame_ancestors: Vec<&str> = std::iter::once("'self'")
         .chain(published.embed_allowed_origins.iter().map(String::as_str))
         .collect();
-    let provider = published
+    let connect = published
         .identity_provider
         .as_ref()
-        .and_then(IdentityProvider::origin);
-    let connect: Vec<&str> = std::iter::once("'self'")
-        .chain(provider.as_deref())
-        .collect();
+        .and_then(IdentityProvider::origin)
+        .map(|provider| format!(" connect-src 'self' {provider};"))
+        .unwrap_or_default();
     HeaderValue::from_str(&format!(
-        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self'; connect-src {}; frame-ancestors {}",
-        connect.join(" "),
+        "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'self';{connect} frame-ancestors {}",
         frame_ancestors.join(" ")
     ))
     .expect("checked origins are header-safe")
