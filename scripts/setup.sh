@@ -10,6 +10,7 @@ WASM_SPLIT_VERSION=0.2.4
 BINARYEN_VERSION=132
 AXE_CORE_VERSION=4.14.1
 TERSER_VERSION=5.51.4
+OIDC_PROVIDER_VERSION=9.13.3
 TOOLS_DIR="${PLATFORM_TOOLS_DIR:-$HOME/.cache/platform-console-tools}"
 
 export PATH="$TOOLS_DIR/binaryen-$BINARYEN_VERSION/node_modules/.bin:$TOOLS_DIR/terser-$TERSER_VERSION/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -52,6 +53,14 @@ if [ ! -f "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.j
     "axe-core@$AXE_CORE_VERSION" >&2
 fi
 ln -sfn "$TOOLS_DIR/axe-core-$AXE_CORE_VERSION/node_modules/axe-core/axe.min.js" "$TOOLS_DIR/axe.min.js"
+
+# The identity provider the browser tests sign in through (crates/e2e/identity-provider).
+if [ ! -f "$TOOLS_DIR/oidc-provider-$OIDC_PROVIDER_VERSION/node_modules/oidc-provider/package.json" ]; then
+  say "installing oidc-provider $OIDC_PROVIDER_VERSION from the npm registry"
+  mkdir -p "$TOOLS_DIR/oidc-provider-$OIDC_PROVIDER_VERSION"
+  npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/oidc-provider-$OIDC_PROVIDER_VERSION" \
+    "oidc-provider@$OIDC_PROVIDER_VERSION" >&2
+fi
 
 # The three tools are compiled in one target directory, so that what they share (serde, clap,
 # walrus, wasmparser…) is compiled once, and without their TLS and update check: they fetch

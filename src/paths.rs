@@ -73,6 +73,9 @@ impl PossibleRouteMatch for Address {
 
 pub const SIGN_IN: Address = Address("/sign-in");
 
+/// Where the identity provider sends the browser back with the code (`redirect_uri`).
+pub const SIGN_IN_CALLBACK: Address = Address("/sign-in/callback");
+
 pub const HOME: Address = Address("/");
 
 /// The sign-in page, with the page to come back to afterwards.

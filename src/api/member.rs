@@ -6,7 +6,7 @@ use platform_api::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{send_with, Api, ApiError};
+use super::{send_with, Api, ApiError, Method};
 use crate::api::session::{Credentials, TokenKind};
 
 fn members_path(org: Uuid) -> String {
@@ -54,6 +54,17 @@ impl Api {
     pub async fn revoke_invitation(&self, org: Uuid, invitation: Uuid) -> Result<(), ApiError> {
         self.delete(&paths::INVITATION.at(&[org, invitation])).await
     }
+
+    /// Accepts an invitation as the person signed in through the identity provider (the
+    /// invitation is to their access token's e-mail address).
+    pub async fn accept_invitation_signed_in(
+        &self,
+        org: Uuid,
+        invitation: Uuid,
+    ) -> Result<(), ApiError> {
+        let path = paths::INVITATION.at(&[org, invitation]);
+        self.send_body(Method::POST, &path, None).await.map(drop)
+    }
 }
 
 /// Of an accepted invitation's answer (`InvitationSignIn`), what the console reads: where the
@@ -75,6 +86,7 @@ pub async fn accept_invitation(
         base_url: base_url.to_string(),
         kind: TokenKind::ApiToken,
         token: String::new(),
+        provider: None,
     };
     let body = serde_json::to_string(acceptance).map_err(|e| ApiError::Decode(e.to_string()))?;
     send_with(

@@ -26,6 +26,7 @@ mod lifecycle_template;
 pub mod managed_database;
 pub mod member;
 pub mod monitoring;
+pub mod oidc;
 pub mod organization;
 mod prefetch;
 pub mod preview;

@@ -27,6 +27,12 @@ impl Api {
         self.put(&paths::ORGANIZATION.at(&[org]), request).await
     }
 
+    /// The id and name of every organization of the person signed in (a token's one).
+    pub async fn organization_names(&self) -> Result<Vec<Named>, ApiError> {
+        let answer: CallersOrganizations<Named> = self.get(paths::ORGANIZATIONS.0).await?;
+        Ok(answer.all())
+    }
+
     /// The id and name of the signed-in token's organization.
     pub async fn organization_name(&self) -> Result<Named, ApiError> {
         let answer: CallersOrganizations<Named> = self.get(paths::ORGANIZATIONS.0).await?;

@@ -16,6 +16,7 @@ use crate::api::{use_api, Api};
 use crate::case;
 use crate::paths::{self, ServiceTab};
 use crate::state::resource::resource;
+use crate::state::shown_organization::use_shown_organization;
 use crate::state::toasts::use_toasts;
 
 /// How many matches are listed at once.
@@ -40,11 +41,14 @@ struct Entry {
 }
 
 /// Every entry the organization offers, read from the API (what cannot be read is left out).
-async fn index(api: Api) -> Vec<Entry> {
-    let Ok(organization) = api.organization_name().await else {
-        return Vec::new();
+async fn index(api: Api, shown: Option<Uuid>) -> Vec<Entry> {
+    let org = match shown {
+        Some(org) => org,
+        None => match api.organization_name().await {
+            Ok(organization) => organization.id,
+            Err(_) => return Vec::new(),
+        },
     };
-    let org = organization.id;
     let mut entries: Vec<Entry> = paths::settings_pages(org)
         .into_iter()
         .map(|(title, href)| Entry {
@@ -244,6 +248,7 @@ pub fn CommandPalette() -> impl IntoView {
 #[component]
 pub fn PaletteDialog(opened: RwSignal<u32>) -> impl IntoView {
     let api = use_api();
+    let shown = use_shown_organization();
     let toasts = use_toasts();
     let navigate = use_navigate();
     let dialog = NodeRef::<Dialog>::new();
@@ -257,7 +262,7 @@ pub fn PaletteDialog(opened: RwSignal<u32>) -> impl IntoView {
             if opened == 0 {
                 Vec::new()
             } else {
-                index(api).await
+                index(api, shown.get_untracked()).await
             }
         }
     });

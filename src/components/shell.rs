@@ -21,6 +21,7 @@ use crate::state::embed::{use_embed, EmbedWaiting};
 use crate::state::names_changed::use_names_changed;
 use crate::state::polling::poll;
 use crate::state::resource::resource;
+use crate::state::shown_organization::use_shown_organization;
 use crate::state::theme::{use_theme, Theme};
 
 #[component]
@@ -30,6 +31,12 @@ pub fn Shell() -> impl IntoView {
     let location = use_location();
     // The other pages' code, once this one is shown and the browser idle.
     crate::state::prefetch::prefetch_when_idle();
+    let shown = use_shown_organization();
+    Effect::new(move |_| {
+        if let Some(organization) = path_ids(&location.pathname.get()).organization {
+            shown.show(organization);
+        }
+    });
     if embed.is_active() {
         // A panel of the host page: no app chrome, only the way back up the hierarchy; the host
         // page signs it in. The page stays in place (hidden) while the host page hands a new
@@ -79,6 +86,13 @@ fn Header() -> impl IntoView {
             .map(|c| c.base_url)
             .unwrap_or_default()
     };
+    // Who signed in through the identity provider (an API token names nobody).
+    let person = move || {
+        session
+            .credentials()
+            .and_then(|credentials| credentials.provider)
+            .and_then(|provider| provider.person)
+    };
     view! {
         <header class="header">
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -88,6 +102,9 @@ fn Header() -> impl IntoView {
                 <CommandPalette/>
                 <ThemeSelect/>
                 <span class="header__api" title="API base URL">{base_url}</span>
+                {move || person().map(|person| view! {
+                    <span class="header__person" title="Signed in as">{person}</span>
+                })}
                 <button type="button" class="button button--secondary button--small"
                     on:click=move |_| session.sign_out()>"Sign out"</button>
             </div>
@@ -204,9 +221,17 @@ fn Breadcrumbs() -> impl IntoView {
         connection.restored();
         session.is_signed_in();
     };
+    // A person may be in several organizations: the one of the address is named.
     let organization = resource(move || {
         read_again();
-        async move { api.organization_name().await.ok().map(|o| o.name) }
+        let id = ids.get().organization;
+        async move {
+            let names = api.organization_names().await.ok()?;
+            names
+                .into_iter()
+                .find(|organization| Some(organization.id) == id)
+                .map(|organization| organization.name)
+        }
     });
     let project = resource(move || {
         read_again();
@@ -270,7 +295,11 @@ fn Breadcrumbs() -> impl IntoView {
         let Some(org) = ids.organization else {
             return crumbs;
         };
-        crumbs.push((name(organization, org), paths::organization(org), None));
+        crumbs.push((
+            name(organization, org),
+            paths::organization(org),
+            Some(Siblings::Organizations),
+        ));
         if ids.clusters {
             crumbs.push(("Clusters".to_string(), paths::clusters(org), None));
             if let Some(cluster_id) = ids.cluster {
@@ -331,6 +360,7 @@ fn Breadcrumbs() -> impl IntoView {
 /// The records beside one of the breadcrumb, that its switcher lists.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Siblings {
+    Organizations,
     Projects(Uuid),
     Environments(Uuid, Uuid),
     Services(Uuid, Uuid, Uuid),
@@ -340,6 +370,13 @@ impl Siblings {
     /// Each sibling's name and page, read from the API.
     async fn read(self, api: Api) -> Vec<(String, String)> {
         match self {
+            Siblings::Organizations => api
+                .organization_names()
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .map(|organization| (organization.name, paths::organization(organization.id)))
+                .collect(),
             Siblings::Projects(org) => api
                 .project_names(org)
                 .await
@@ -372,6 +409,7 @@ impl Siblings {
 
     fn what(self) -> &'static str {
         match self {
+            Siblings::Organizations => "organization",
             Siblings::Projects(_) => "project",
             Siblings::Environments(..) => "environment",
             Siblings::Services(..) => "service",

@@ -3,16 +3,19 @@
 //! the API gives them (kept for this tab, as an unticked sign-in), then opens the organization.
 //! The code rides in the fragment, which the browser never sends to a server. An API without
 //! this server's `POST /invitation/accept` (the production platform signs its users in itself)
-//! is said so, with the way to sign in.
+//! is said so, with the way to sign in. Where people sign in through the identity provider, the
+//! person signs in first (and comes back here), then accepts as themselves
+//! (`POST /organization/{id}/inviteMember/{inviteId}`).
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_params_map};
 use leptos_router::NavigateOptions;
 use platform_api::InvitationAcceptance;
+use uuid::Uuid;
 
 use crate::api::member::accept_invitation;
 use crate::api::session::{use_session, Credentials, TokenKind};
-use crate::api::ApiError;
+use crate::api::{use_api, ApiError};
 use crate::paths;
 use crate::state::config::use_config;
 
@@ -23,6 +26,21 @@ pub fn Invitation() -> impl IntoView {
     let session = use_session();
     let navigate = use_navigate();
     let failure = RwSignal::new(None::<String>);
+    let api = use_api();
+    let accept_signed_in = {
+        let navigate = navigate.clone();
+        Action::new_local(move |(org, invitation): &(Uuid, Uuid)| {
+            let (org, invitation) = (*org, *invitation);
+            let navigate = navigate.clone();
+            async move {
+                match api.accept_invitation_signed_in(org, invitation).await {
+                    Ok(()) => navigate(&paths::organization(org), NavigateOptions::default()),
+                    Err(error) => failure.set(Some(refusal(&error))),
+                }
+            }
+        })
+    };
+    let sign_in_first = navigate.clone();
     let code = window()
         .location()
         .hash()
@@ -40,6 +58,7 @@ pub fn Invitation() -> impl IntoView {
                             base_url,
                             kind: TokenKind::ApiToken,
                             token: signed_in.token,
+                            provider: None,
                         };
                         session.sign_in(credentials, false);
                         navigate(
@@ -60,6 +79,27 @@ pub fn Invitation() -> impl IntoView {
         let Some(loaded) = config.get() else {
             return false;
         };
+        let params = params.get_untracked();
+        let ids: (Option<Uuid>, Option<Uuid>) = (
+            params.get("org").and_then(|id| id.parse().ok()),
+            params.get("invitation").and_then(|id| id.parse().ok()),
+        );
+        if loaded.oidc.is_some() {
+            let signed_in = session
+                .credentials_untracked()
+                .is_some_and(|credentials| credentials.provider.is_some());
+            match ids {
+                (Some(org), Some(invitation)) if signed_in => {
+                    accept_signed_in.dispatch_local((org, invitation));
+                }
+                (Some(org), Some(invitation)) => sign_in_first(
+                    &paths::sign_in(Some(&paths::INVITATION.at(&[org, invitation]))),
+                    NavigateOptions::default(),
+                ),
+                _ => failure.set(Some(INCOMPLETE.into())),
+            }
+            return true;
+        }
         let Some(base_url) = loaded.api_base_url else {
             failure.set(Some(
                 "This console is not set up with its API's address (config.json): sign in instead."
@@ -67,11 +107,6 @@ pub fn Invitation() -> impl IntoView {
             ));
             return true;
         };
-        let params = params.get_untracked();
-        let ids = (
-            params.get("org").and_then(|id| id.parse().ok()),
-            params.get("invitation").and_then(|id| id.parse().ok()),
-        );
         match ids {
             (Some(organization_id), Some(invitation_id)) if !code.is_empty() => {
                 let acceptance = InvitationAcceptance {
@@ -81,9 +116,7 @@ pub fn Invitation() -> impl IntoView {
                 };
                 accept.dispatch_local((base_url, acceptance));
             }
-            _ => failure.set(Some(
-                "This link is incomplete: copy the whole invitation link and open it again.".into(),
-            )),
+            _ => failure.set(Some(INCOMPLETE.into())),
         }
         true
     });
@@ -102,6 +135,9 @@ pub fn Invitation() -> impl IntoView {
         </main>
     }
 }
+
+const INCOMPLETE: &str =
+    "This link is incomplete: copy the whole invitation link and open it again.";
 
 /// Why the invitation could not be accepted, in words.
 fn refusal(error: &ApiError) -> String {

@@ -1,9 +1,15 @@
-//! `/sign-in`: API base URL, token type, token, and "remember on this device". The token is
-//! checked with `GET /organization` before it is kept.
+//! `/sign-in`: "Sign in with <provider>" first when `config.json` names an identity provider
+//! (the round trip in `provider`, its return in `callback`), and the token form: API base URL,
+//! token type, token, and "remember on this device", folded beneath the provider's button. A
+//! token is checked with `GET /organization` before it is kept.
+
+pub mod callback;
+mod provider;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
+use platform_api::console_config::OidcConfig;
 use platform_api::FieldError;
 
 use crate::api::organization::callers_organization;
@@ -26,6 +32,12 @@ pub fn SignIn() -> impl IntoView {
     let remember = RwSignal::new(false);
     let errors = RwSignal::new(Vec::<FieldError>::new());
     let failure = RwSignal::new(None::<String>);
+    let next = move || {
+        query
+            .get_untracked()
+            .get("next")
+            .filter(|next| paths::is_local(next))
+    };
 
     // Fill the API address from config.json once it arrives, unless the person typed one.
     Effect::new(move |_| {
@@ -43,11 +55,7 @@ pub fn SignIn() -> impl IntoView {
             match callers_organization(&credentials).await {
                 Ok(organization) => {
                     session.sign_in(credentials, remember.get_untracked());
-                    let next = query
-                        .get_untracked()
-                        .get("next")
-                        .filter(|next| paths::is_local(next))
-                        .unwrap_or_else(|| paths::organization(organization.id));
+                    let next = next().unwrap_or_else(|| paths::organization(organization.id));
                     navigate(&next, NavigateOptions::default());
                 }
                 Err(error) => failure.set(Some(sign_in_failure(&error, &credentials.base_url))),
@@ -70,6 +78,7 @@ pub fn SignIn() -> impl IntoView {
                 TokenKind::ApiToken
             },
             token: token.get_untracked().trim().to_string(),
+            provider: None,
         };
         let problems = validate(&credentials);
         let valid = problems.is_empty();
@@ -79,17 +88,32 @@ pub fn SignIn() -> impl IntoView {
         }
     };
 
-    view! {
-        <main class="sign-in">
-            <form class="card sign-in__card" on:submit=submit novalidate>
-                <h1>"Sign in to the platform console"</h1>
-                {move || session.expired().then(|| view! {
-                    <p class="notice notice--warning" role="status">
-                        "Your session has ended. Sign in again to continue."
-                    </p>
-                })}
-                <TextField label="API base URL" name="base_url" value=base_url errors
-                    input_type="url" placeholder="https://api.example.com" required=true/>
+    let provider = move || config.get().and_then(|config| config.oidc);
+    let through_provider = Action::new_local(move |provider: &OidcConfig| {
+        let provider = provider.clone();
+        let base_url = base_url
+            .get_untracked()
+            .trim()
+            .trim_end_matches('/')
+            .to_string();
+        let next = next().unwrap_or_else(|| "/".to_string());
+        async move {
+            if let Some(problem) = base_url_problem(&base_url) {
+                return errors.set(vec![problem]);
+            }
+            if let Err(message) = provider::start(&provider, base_url, next, None).await {
+                failure.set(Some(message));
+            }
+        }
+    });
+    // Asked for unless config.json fixes it and people sign in through the provider.
+    let asks_base_url = move || {
+        config
+            .get()
+            .is_none_or(|config| config.api_base_url.is_none() || config.oidc.is_none())
+    };
+    let token_form = move || {
+        view! {
                 <SelectField label="Token type" name="kind" value=kind errors options=vec![
                     ("token", "API token (Authorization: Token)".to_string()),
                     ("bearer", "Access token (Authorization: Bearer)".to_string()),
@@ -103,32 +127,72 @@ pub fn SignIn() -> impl IntoView {
                 <p class="field__hint">
                     "Unticked, the token is forgotten when this tab closes."
                 </p>
+            <button type="submit" class="button button--primary" disabled=move || check.pending().get()>
+                {move || if check.pending().get() { "Checking…" } else { "Sign in" }}
+            </button>
+        }
+    };
+
+    view! {
+        <main class="sign-in">
+            <form class="card sign-in__card" on:submit=submit novalidate>
+                <h1>"Sign in to the platform console"</h1>
+                {move || session.expired().then(|| view! {
+                    <p class="notice notice--warning" role="status">
+                        "Your session has ended. Sign in again to continue."
+                    </p>
+                })}
                 {move || failure.get().map(|message| view! {
                     <p class="notice notice--error" role="alert">{message}</p>
                 })}
-                <button type="submit" class="button button--primary" disabled=move || check.pending().get()>
-                    {move || if check.pending().get() { "Checking…" } else { "Sign in" }}
-                </button>
+                <Show when=asks_base_url>
+                    <TextField label="API base URL" name="base_url" value=base_url errors
+                        input_type="url" placeholder="https://api.example.com" required=true/>
+                </Show>
+                {move || match provider() {
+                    Some(provider) => {
+                        let label = format!("Sign in with {}", provider.label());
+                        view! {
+                            <button type="button" class="button button--primary sign-in__provider"
+                                disabled=move || through_provider.pending().get()
+                                on:click=move |_| { through_provider.dispatch_local(provider.clone()); }>
+                                {label}
+                            </button>
+                            <details class="sign-in__token">
+                                <summary>"Sign in with a token instead"</summary>
+                                {token_form()}
+                            </details>
+                        }
+                        .into_any()
+                    }
+                    None => token_form().into_any(),
+                }}
             </form>
         </main>
     }
 }
 
 fn validate(credentials: &Credentials) -> Vec<FieldError> {
-    let mut problems = Vec::new();
-    let url = &credentials.base_url;
-    if url.is_empty() {
-        problems.push(FieldError::new("base_url", "is required"));
-    } else if !(url.starts_with("https://") || url.starts_with("http://")) {
-        problems.push(FieldError::new(
-            "base_url",
-            "must start with https:// or http://",
-        ));
-    }
+    let mut problems: Vec<FieldError> = base_url_problem(&credentials.base_url)
+        .into_iter()
+        .collect();
     if credentials.token.is_empty() {
         problems.push(FieldError::new("token", "is required"));
     }
     problems
+}
+
+fn base_url_problem(url: &str) -> Option<FieldError> {
+    if url.is_empty() {
+        Some(FieldError::new("base_url", "is required"))
+    } else if !(url.starts_with("https://") || url.starts_with("http://")) {
+        Some(FieldError::new(
+            "base_url",
+            "must start with https:// or http://",
+        ))
+    } else {
+        None
+    }
 }
 
 fn sign_in_failure(error: &ApiError, base_url: &str) -> String {

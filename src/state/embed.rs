@@ -349,6 +349,7 @@ pub fn EmbedBridge() -> impl IntoView {
                         HostTokenType::AccessToken => TokenKind::AccessToken,
                     },
                     token: token.trim().to_string(),
+                    provider: None,
                 });
             }
             HostMessage::SignOut => session.sign_out(),

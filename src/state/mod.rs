@@ -9,6 +9,7 @@ pub mod polling;
 pub mod prefetch;
 pub mod resource;
 pub mod role;
+pub mod shown_organization;
 pub mod theme;
 pub mod time_zones;
 pub mod toasts;
@@ -24,6 +25,7 @@ pub fn provide_all() {
     crate::api::rate_limit::provide_rate_limit();
     polling::provide_page_visibility();
     crate::api::service_kinds::provide_service_kinds();
+    shown_organization::provide_shown_organization();
     role::provide_current_role();
     names_changed::provide_names_changed();
 }

@@ -9,6 +9,7 @@ use platform_api::{CallerRole, RolePermission};
 use crate::api::session::use_session;
 use crate::api::{use_api, ApiError, DEPLOY_FORBIDDEN};
 use crate::state::resource::resource;
+use crate::state::shown_organization::use_shown_organization;
 
 #[derive(Clone, Copy)]
 pub struct CurrentRole(LocalResource<Option<CallerRole>>);
@@ -17,12 +18,18 @@ pub struct CurrentRole(LocalResource<Option<CallerRole>>);
 pub fn provide_current_role() {
     let api = use_api();
     let session = use_session();
+    let shown = use_shown_organization();
     let role = resource(move || {
-        // Read again when another token signs in.
+        // Read again when another token signs in, or another organization is shown (a
+        // person's role is their membership in it).
         session.credentials();
+        let shown = shown.get();
         async move {
-            let organization = api.organization_name().await.ok()?;
-            api.current_role(organization.id).await.ok().flatten()
+            let organization = match shown {
+                Some(organization) => organization,
+                None => api.organization_name().await.ok()?.id,
+            };
+            api.current_role(organization).await.ok().flatten()
         }
     });
     provide_context(CurrentRole(role));

@@ -110,6 +110,14 @@ impl<T> CallersOrganizations<T> {
             CallersOrganizations::One(organization) => Some(organization),
         }
     }
+
+    /// Every organization of the caller: a person's several, a token's one.
+    pub fn all(self) -> Vec<T> {
+        match self {
+            CallersOrganizations::List(list) => list.results,
+            CallersOrganizations::One(organization) => vec![organization],
+        }
+    }
 }
 
 #[cfg(test)]

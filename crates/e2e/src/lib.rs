@@ -16,6 +16,9 @@ use platform_server::{Config, Running};
 use tempfile::TempDir;
 use tokio::process::{Child, Command};
 
+pub mod identity_provider;
+pub use identity_provider::IdentityProvider;
+
 /// The organization's settings pages, by the last segment of their address.
 pub const SETTINGS_PAGES: [&str; 11] = [
     "general",
@@ -74,15 +77,47 @@ impl Browser {
 
     /// The same, with the origins allowed to embed the console (`--embed-allowed-origin`).
     pub async fn start_with(engine_speed: f64, embed_allowed_origins: Vec<String>) -> Result<Self> {
+        Self::start_configured(engine_speed, |config| {
+            config.embed_allowed_origins = embed_allowed_origins;
+        })
+        .await
+    }
+
+    /// A server whose people sign in through a real identity provider (`IdentityProvider`)
+    /// whose access tokens live `access_token_seconds`, and a browser; the provider lives as long
+    /// as what is returned.
+    pub async fn start_with_identity_provider(
+        access_token_seconds: u32,
+    ) -> Result<(Self, IdentityProvider)> {
+        let console = std::net::SocketAddr::from(([127, 0, 0, 1], free_port()?));
+        let provider =
+            IdentityProvider::start(&format!("http://{console}"), access_token_seconds).await?;
+        let issuer = provider.issuer.clone();
+        let browser = Self::start_configured(1.0, |config| {
+            config.listen = console;
+            config.identity_provider = Some(platform_server::oidc::IdentityProvider {
+                issuer,
+                audience: Some(identity_provider::AUDIENCE.to_string()),
+                client_id: Some(identity_provider::CLIENT_ID.to_string()),
+                keys_refetched_every: platform_server::oidc::REFETCH_EVERY,
+            });
+        })
+        .await?;
+        Ok((browser, provider))
+    }
+
+    async fn start_configured(
+        engine_speed: f64,
+        configure: impl FnOnce(&mut Config),
+    ) -> Result<Self> {
         let dist = repository_root().join("dist");
         if !dist.join("index.html").exists() {
             bail!("the console is not built: run scripts/build-console.sh first");
         }
         let data = TempDir::new()?;
-        let server = platform_server::start(Config {
+        let mut config = Config {
             console_dir: Some(dist),
             engine_speed,
-            embed_allowed_origins,
             rate_limit_per_minute: 10_000,
             // The tests' webhook receivers listen on loopback.
             allowed_target_networks: vec!["127.0.0.0/8".parse()?],
@@ -93,8 +128,9 @@ impl Browser {
             // A rule is evaluated within two seconds of its condition holding.
             alerts_every: Duration::from_secs(2),
             ..Config::local(data.path().to_path_buf())
-        })
-        .await?;
+        };
+        configure(&mut config);
+        let server = platform_server::start(config).await?;
         let token = server
             .sign_in_token
             .clone()
@@ -859,16 +895,20 @@ impl TestEnvironment {
 }
 
 /// chromedriver's network emulation: offline, or back to the real network.
-/// Where `scripts/setup.sh` links axe-core's script.
-fn axe_core_path() -> PathBuf {
-    let tools = std::env::var("PLATFORM_TOOLS_DIR").map_or_else(
+/// Where `scripts/setup.sh` installs the tests' tools.
+fn tools_dir() -> PathBuf {
+    std::env::var("PLATFORM_TOOLS_DIR").map_or_else(
         |_| {
             PathBuf::from(std::env::var("HOME").unwrap_or_default())
                 .join(".cache/platform-console-tools")
         },
         PathBuf::from,
-    );
-    tools.join("axe.min.js")
+    )
+}
+
+/// Where `scripts/setup.sh` links axe-core's script.
+fn axe_core_path() -> PathBuf {
+    tools_dir().join("axe.min.js")
 }
 
 /// A Chrome DevTools command, through chromedriver.

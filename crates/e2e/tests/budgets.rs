@@ -80,7 +80,7 @@ const fn route(
 }
 
 const ROUTES: &[Route] = &[
-    route("/sign-in", &[], 205_000, SIGN_IN),
+    route("/sign-in", &["sign_in_page"], 205_000, SIGN_IN),
     route("/", &["shell_page", "home_page"], 325_000, ORGANIZATION),
     route(
         "organization overview",

@@ -49,6 +49,7 @@ mod selection;
 mod service_settings;
 mod session;
 mod settings;
+mod single_sign_on;
 mod stages;
 mod stand_in;
 mod status_refresh;

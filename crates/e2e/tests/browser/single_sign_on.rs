@@ -1,0 +1,143 @@
+//! Signing in as oneself through a real identity provider (oidc-provider on loopback): from a
+//! deep link through the provider's login page and back to the page, the code gone from the
+//! address; the person's access token taken by the API once they accept an invitation; renewed
+//! twice in place with a form half-filled; signing out ends the provider's session.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use e2e::{Browser, PATIENCE};
+use serde_json::json;
+
+/// What this tab keeps of the session (`src/api/session.rs`).
+const SESSION: &str = "platform-console.session";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow::Result<()> {
+    // Access tokens live 20 s: renewed 10 s before their end.
+    let (browser, _provider) = Browser::start_with_identity_provider(20).await?;
+    let organization = browser.organization_id().await?;
+    let invitation = browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/inviteMember"),
+            json!({"email": "ada@example.com", "role": "ADMIN"}),
+        )
+        .await?;
+    let invitation_id = invitation["id"].as_str().context("the invitation's id")?;
+    // The invitation's link, opened signed out: through sign-in and back to it.
+    let link = format!("/invitation/{organization}/{invitation_id}");
+
+    browser.open(&link).await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    // config.json fixes the API's address: it is not asked for; the token form is folded.
+    browser
+        .wait_for_text(".sign-in__provider", "Sign in with 127.0.0.1")
+        .await?;
+    assert!(browser
+        .client
+        .find_all(fantoccini::Locator::Css("#field-base_url"))
+        .await?
+        .is_empty());
+    for width in [375, 1280] {
+        browser.set_width(width).await?;
+        assert_eq!(
+            browser.axe_violations().await?,
+            Vec::<String>::new(),
+            "at {width} px"
+        );
+    }
+    let started = std::time::Instant::now();
+    browser.click(".sign-in__provider").await?;
+    browser.fill("input[name=login]", "ada@example.com").await?;
+    browser.fill("input[name=password]", "any password").await?;
+    browser.click("button[type=submit]").await?;
+    // Back on the link, accepted as Ada: the organization opens.
+    let overview = format!("/organization/{organization}/overview");
+    browser.wait_for_path(|path| path == overview).await?;
+    println!(
+        "sign-in round trip, invitation accepted: {} ms",
+        started.elapsed().as_millis()
+    );
+    browser.wait_for_text("main h1", "Projects").await?;
+    browser.wait_for_text("header", "ada").await?;
+    let address = browser.client.current_url().await?;
+    assert_eq!(address.query(), None, "{address}");
+
+    browser
+        .open(&format!("/organization/{organization}/settings/general"))
+        .await?;
+    browser
+        .wait_for_value("#field-name", "My organization")
+        .await?;
+
+    // Half a form typed, then two renewals: the same page, the same text, new tokens.
+    browser.fill("#field-description", "half typed").await?;
+    browser
+        .client
+        .execute("window.stayed = true", vec![])
+        .await?;
+    let mut token = session_token(&browser).await?;
+    for _ in 0..2 {
+        let renewed_at = std::time::Instant::now();
+        token = renewed(&browser, &token).await?;
+        println!("renewed after {} ms", renewed_at.elapsed().as_millis());
+    }
+    let stayed = browser
+        .client
+        .execute("return window.stayed === true", vec![])
+        .await?;
+    assert_eq!(stayed, json!(true), "the page was loaded again");
+    browser
+        .wait_for_value("#field-description", "half typed")
+        .await?;
+    // The renewed token is the API's: the page's reads still answer.
+    browser.client.refresh().await?;
+    browser
+        .wait_for_value("#field-name", "My organization")
+        .await?;
+
+    // Signing out ends the provider's session and comes back to sign in.
+    browser.click_text("header button", "Sign out").await?;
+    browser.click("button[name=logout][value=yes]").await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    let kept = browser
+        .client
+        .execute(
+            &format!("return sessionStorage.getItem('{SESSION}')"),
+            vec![],
+        )
+        .await?;
+    assert_eq!(kept, serde_json::Value::Null);
+    browser.close().await
+}
+
+async fn session_token(browser: &Browser) -> anyhow::Result<String> {
+    let token = browser
+        .client
+        .execute(
+            &format!("return JSON.parse(sessionStorage.getItem('{SESSION}')).token"),
+            vec![],
+        )
+        .await?;
+    token
+        .as_str()
+        .map(str::to_string)
+        .context("a token kept for the tab")
+}
+
+/// The token once the console has renewed `before`.
+async fn renewed(browser: &Browser, before: &str) -> anyhow::Result<String> {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let now = session_token(browser).await?;
+        if now != before {
+            return Ok(now);
+        }
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "the access token was not renewed"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
