@@ -68,6 +68,7 @@ use crate::routes::organization::settings::members::Members;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
 use crate::routes::sign_in::callback::SignInCallback;
+use crate::routes::sign_in::provider_page::SignInThroughProvider;
 use crate::routes::sign_in::SignIn;
 use crate::state;
 use crate::state::embed::use_embed;
@@ -77,8 +78,8 @@ use crate::state::prefetch::PreloadEveryPage;
 /// group of pages out of the main wasm into a module of its own (scripts/build-wasm.sh), so a
 /// first visit loads the app and the pages of one group. Pages are grouped as people move
 /// between them, and in few groups: each group makes the loader every page fetches larger (a
-/// group per page made hundreds of modules); code every group needs is in the shell's file. Sign-in and the identity provider's return are a group
-/// of their own: no signed-in page carries their code.
+/// group per page made hundreds of modules); code every group needs is in the shell's file. Sign-in, every new visitor's first page and a small one, is in the main module;
+/// the identity provider's round trip (its start and its return) is a group of its own.
 /// A group that cannot be fetched (the network dropped) shows `PageNotLoaded`. A page may name
 /// what it reads first (`reading f`): `f` runs as the router matches the address, to ask for it
 /// while the page's code is on its way (`Api::prefetch`).
@@ -174,8 +175,9 @@ impl ChooseView for Lazily {
 }
 
 lazy_pages! {
-    sign_in {
-        SignInPage(sign_in_page) => SignIn,
+    // The identity provider's round trip: its code is fetched by who signs in through it.
+    sign_in_provider {
+        SignInProviderPage(sign_in_provider_page) => SignInThroughProvider,
         SignInCallbackPage(sign_in_callback_page) => SignInCallback,
     }
     // The frame of every signed-in page.
@@ -687,7 +689,8 @@ pub fn App() -> impl IntoView {
                 </Suspense>
             })}
             <Routes fallback=NotFound>
-                <Route path=paths::SIGN_IN view={lazily(LazyPage::SignInPage)}/>
+                <Route path=paths::SIGN_IN view=SignIn/>
+                <Route path=paths::SIGN_IN_PROVIDER view={lazily(LazyPage::SignInProviderPage)}/>
                 <Route path=paths::SIGN_IN_CALLBACK view={lazily(LazyPage::SignInCallbackPage)}/>
                 <Route path=paths::INVITATION view=Invitation/>
                 <ParentRoute path=paths::NO_SEGMENT view={lazily(LazyPage::ShellPage)}>

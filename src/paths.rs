@@ -73,6 +73,18 @@ impl PossibleRouteMatch for Address {
 
 pub const SIGN_IN: Address = Address("/sign-in");
 
+/// Opens the identity provider's sign-in.
+pub const SIGN_IN_PROVIDER: Address = Address("/sign-in/provider");
+
+/// The provider's sign-in, coming back to `next`, for the API at `base_url`.
+pub fn sign_in_through_provider(next: &str, base_url: &str) -> String {
+    format!(
+        "/sign-in/provider?next={}&api={}",
+        crate::api::query_value(next),
+        crate::api::query_value(base_url)
+    )
+}
+
 /// Where the identity provider sends the browser back with the code (`redirect_uri`).
 pub const SIGN_IN_CALLBACK: Address = Address("/sign-in/callback");
 

@@ -1,6 +1,8 @@
 use gloo_net::http::Method;
 use platform_api::paths;
-use platform_api::{CallersOrganizations, Organization, OrganizationEditRequest};
+use platform_api::{
+    CallersOrganizations, Organization, OrganizationEditRequest, TransferOwnershipRequest,
+};
 use uuid::Uuid;
 
 use super::session::Credentials;
@@ -25,6 +27,18 @@ impl Api {
         request: &OrganizationEditRequest,
     ) -> Result<Organization, ApiError> {
         self.put(&paths::ORGANIZATION.at(&[org]), request).await
+    }
+
+    /// Hands the organization to another member (the owner's to do).
+    pub async fn transfer_ownership(&self, org: Uuid, member: Uuid) -> Result<(), ApiError> {
+        let body = TransferOwnershipRequest { user_id: member };
+        self.post_answering_nothing(&paths::TRANSFER_OWNERSHIP.at(&[org]), &body)
+            .await
+    }
+
+    /// Deletes the organization and all it holds (the owner's to do).
+    pub async fn delete_organization(&self, org: Uuid) -> Result<(), ApiError> {
+        self.delete(&paths::ORGANIZATION.at(&[org])).await
     }
 
     /// The id and name of every organization of the person signed in (a token's one).

@@ -51,13 +51,8 @@ pub struct ProviderSession {
 }
 
 impl ProviderSession {
-    /// The session `tokens` start or renew: the refresh and ID tokens kept when not answered anew.
+    /// The session `tokens` renew: the refresh and ID tokens kept when not answered anew.
     pub fn renewed(&self, tokens: &oidc::Tokens) -> Self {
-        let person = tokens
-            .id_token
-            .as_deref()
-            .and_then(oidc::claims::<oidc::IdClaims>)
-            .and_then(|claims| claims.name.or(claims.email));
         ProviderSession {
             client_id: self.client_id.clone(),
             endpoints: self.endpoints.clone(),
@@ -66,7 +61,7 @@ impl ProviderSession {
             expires_at: tokens
                 .expires_in
                 .map(|seconds| js_sys::Date::now() + seconds * 1000.0),
-            person: person.or(self.person.clone()),
+            person: self.person.clone(),
         }
     }
 }
@@ -247,8 +242,9 @@ impl Session {
     }
 
     /// Signs out of this tab and every other of the console; signed in through the identity
-    /// provider, its refresh token is revoked and the provider's session ended.
-    pub fn sign_out(&self) {
+    /// provider, its refresh token is revoked and the provider's session ended, the provider
+    /// sending the browser back to `back_to` (a path of the console).
+    pub fn sign_out(&self, back_to: &str) {
         let provider = self
             .credentials
             .with_untracked(|credentials| credentials.as_ref().and_then(|c| c.provider.clone()));
@@ -257,7 +253,7 @@ impl Session {
             let _ = channel.post_message(&wasm_bindgen::JsValue::from_str("signed-out"));
         }
         if let Some(provider) = provider {
-            leptos::task::spawn_local(end_provider_session(provider));
+            leptos::task::spawn_local(end_provider_session(provider, back_to.to_string()));
         }
     }
 
@@ -281,8 +277,8 @@ impl Session {
 }
 
 /// The refresh token revoked where the provider allows it, then its session ended
-/// (`end_session_endpoint`), coming back to the sign-in page.
-async fn end_provider_session(provider: ProviderSession) {
+/// (`end_session_endpoint`), coming back to `back_to`.
+async fn end_provider_session(provider: ProviderSession, back_to: String) {
     if let (Some(revocation), Some(refresh_token)) = (
         &provider.endpoints.revocation_endpoint,
         &provider.refresh_token,
@@ -293,7 +289,7 @@ async fn end_provider_session(provider: ProviderSession) {
         return;
     };
     let origin = window().location().origin().unwrap_or_default();
-    let back = format!("{origin}{}", crate::paths::sign_in(None));
+    let back = format!("{origin}{back_to}");
     let mut query = vec![
         ("client_id", provider.client_id.as_str()),
         ("post_logout_redirect_uri", back.as_str()),

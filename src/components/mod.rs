@@ -35,5 +35,6 @@ pub mod status_badge;
 pub mod steps_timeline;
 pub mod toasts;
 pub mod toggle_button;
+pub mod typed_delete;
 pub mod unwell;
 pub mod web_link;

@@ -4,12 +4,11 @@
 use std::future::Future;
 
 use leptos::prelude::*;
-use platform_api::FieldError;
 
 use super::form::Form;
 use super::form_field::TextField;
+use super::typed_delete::TypedDelete;
 use crate::api::ApiError;
-use crate::state::toasts::use_toasts;
 
 #[component]
 pub fn RenameAndDelete<T, R, RFut, D, DFut>(
@@ -31,7 +30,6 @@ where
     D: Fn() -> DFut + 'static,
     DFut: Future<Output = Result<(), ApiError>> + 'static,
 {
-    let toasts = use_toasts();
     let new_name = RwSignal::new(name.clone());
     let form = Form::new(
         move |name: String| rename(name),
@@ -48,27 +46,6 @@ where
         form.submit(typed, checked);
     };
 
-    let typed_to_delete = RwSignal::new(String::new());
-    let delete_errors = RwSignal::new(Vec::<FieldError>::new());
-    let deleting = Action::new_local(move |(): &()| {
-        let deleted = delete();
-        async move {
-            match deleted.await {
-                Ok(()) => {
-                    toasts.success(format!("The {what} is deleted."));
-                    on_deleted.run(());
-                }
-                Err(error) => toasts.error(error.to_string()),
-            }
-        }
-    });
-    let confirmed = {
-        let name = name.clone();
-        move || typed_to_delete.get().trim() == name
-    };
-    let delete_label = format!("Type “{name}” to delete it");
-    let delete_button = format!("Delete this {what}");
-    let delete_form = delete_button.clone();
     view! {
         <section class="card danger-zone" aria-labelledby="manage-title">
             <h2 id="manage-title">{format!("Rename or delete this {what}")}</h2>
@@ -79,21 +56,7 @@ where
                 </div>
                 <button type="submit" class="button" disabled=move || form.pending()>"Rename"</button>
             </form>
-            <form class="form-inline" aria-label=delete_form
-                on:submit=move |event| {
-                    event.prevent_default();
-                    deleting.dispatch_local(());
-                }>
-                <p class="muted">{consequence}</p>
-                <div class="form-inline__fields">
-                    <TextField label=delete_label name="confirm_name" value=typed_to_delete
-                        errors=delete_errors form_id="delete"/>
-                </div>
-                <button type="submit" class="button button--danger"
-                    disabled=move || !confirmed() || deleting.pending().get()>
-                    {delete_button}
-                </button>
-            </form>
+            <TypedDelete what consequence name delete on_deleted/>
         </section>
     }
 }

@@ -106,7 +106,7 @@ fn Header() -> impl IntoView {
                     <span class="header__person" title="Signed in as">{person}</span>
                 })}
                 <button type="button" class="button button--secondary button--small"
-                    on:click=move |_| session.sign_out()>"Sign out"</button>
+                    on:click=move |_| session.sign_out(&paths::sign_in(None))>"Sign out"</button>
             </div>
         </header>
     }

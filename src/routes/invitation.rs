@@ -14,8 +14,9 @@ use platform_api::InvitationAcceptance;
 use uuid::Uuid;
 
 use crate::api::member::accept_invitation;
+use crate::api::member::accept_invitation_signed_in;
 use crate::api::session::{use_session, Credentials, TokenKind};
-use crate::api::{use_api, ApiError};
+use crate::api::ApiError;
 use crate::paths;
 use crate::state::config::use_config;
 
@@ -26,19 +27,20 @@ pub fn Invitation() -> impl IntoView {
     let session = use_session();
     let navigate = use_navigate();
     let failure = RwSignal::new(None::<String>);
-    let api = use_api();
     let accept_signed_in = {
         let navigate = navigate.clone();
-        Action::new_local(move |(org, invitation): &(Uuid, Uuid)| {
-            let (org, invitation) = (*org, *invitation);
-            let navigate = navigate.clone();
-            async move {
-                match api.accept_invitation_signed_in(org, invitation).await {
-                    Ok(()) => navigate(&paths::organization(org), NavigateOptions::default()),
-                    Err(error) => failure.set(Some(refusal(&error))),
+        Action::new_local(
+            move |(credentials, org, invitation): &(Credentials, Uuid, Uuid)| {
+                let (credentials, org, invitation) = (credentials.clone(), *org, *invitation);
+                let navigate = navigate.clone();
+                async move {
+                    match accept_invitation_signed_in(&credentials, org, invitation).await {
+                        Ok(()) => navigate(&paths::organization(org), NavigateOptions::default()),
+                        Err(error) => failure.set(Some(refusal(&error))),
+                    }
                 }
-            }
-        })
+            },
+        )
     };
     let sign_in_first = navigate.clone();
     let code = window()
@@ -87,12 +89,12 @@ pub fn Invitation() -> impl IntoView {
         if loaded.oidc.is_some() {
             let signed_in = session
                 .credentials_untracked()
-                .is_some_and(|credentials| credentials.provider.is_some());
-            match ids {
-                (Some(org), Some(invitation)) if signed_in => {
-                    accept_signed_in.dispatch_local((org, invitation));
+                .filter(|credentials| credentials.provider.is_some());
+            match (ids, signed_in) {
+                ((Some(org), Some(invitation)), Some(credentials)) => {
+                    accept_signed_in.dispatch_local((credentials, org, invitation));
                 }
-                (Some(org), Some(invitation)) => sign_in_first(
+                ((Some(org), Some(invitation)), None) => sign_in_first(
                     &paths::sign_in(Some(&paths::INVITATION.at(&[org, invitation]))),
                     NavigateOptions::default(),
                 ),

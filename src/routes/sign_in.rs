@@ -1,15 +1,15 @@
 //! `/sign-in`: "Sign in with <provider>" first when `config.json` names an identity provider
-//! (the round trip in `provider`, its return in `callback`), and the token form: API base URL,
+//! (the round trip in `provider`, its pages `provider_page` and `callback`), and the token form: API base URL,
 //! token type, token, and "remember on this device", folded beneath the provider's button. A
 //! token is checked with `GET /organization` before it is kept.
 
 pub mod callback;
 mod provider;
+pub mod provider_page;
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
-use platform_api::console_config::OidcConfig;
 use platform_api::FieldError;
 
 use crate::api::organization::callers_organization;
@@ -89,23 +89,26 @@ pub fn SignIn() -> impl IntoView {
     };
 
     let provider = move || config.get().and_then(|config| config.oidc);
-    let through_provider = Action::new_local(move |provider: &OidcConfig| {
-        let provider = provider.clone();
-        let base_url = base_url
-            .get_untracked()
-            .trim()
-            .trim_end_matches('/')
-            .to_string();
-        let next = next().unwrap_or_else(|| "/".to_string());
-        async move {
+    // The provider's round trip is pages of their own (`provider_page`, `callback`), whose
+    // code is fetched only by who uses it.
+    let through_provider = {
+        let navigate = use_navigate();
+        move || {
+            let base_url = base_url
+                .get_untracked()
+                .trim()
+                .trim_end_matches('/')
+                .to_string();
             if let Some(problem) = base_url_problem(&base_url) {
                 return errors.set(vec![problem]);
             }
-            if let Err(message) = provider::start(&provider, base_url, next, None).await {
-                failure.set(Some(message));
-            }
+            let next = next().unwrap_or_else(|| "/".to_string());
+            navigate(
+                &paths::sign_in_through_provider(&next, &base_url),
+                NavigateOptions::default(),
+            );
         }
-    });
+    };
     // Asked for unless config.json fixes it and people sign in through the provider.
     let asks_base_url = move || {
         config
@@ -154,8 +157,10 @@ pub fn SignIn() -> impl IntoView {
                         let label = format!("Sign in with {}", provider.label());
                         view! {
                             <button type="button" class="button button--primary sign-in__provider"
-                                disabled=move || through_provider.pending().get()
-                                on:click=move |_| { through_provider.dispatch_local(provider.clone()); }>
+                                on:click={
+                                    let through_provider = through_provider.clone();
+                                    move |_| through_provider()
+                                }>
                                 {label}
                             </button>
                             <details class="sign-in__token">

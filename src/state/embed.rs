@@ -352,7 +352,7 @@ pub fn EmbedBridge() -> impl IntoView {
                     provider: None,
                 });
             }
-            HostMessage::SignOut => session.sign_out(),
+            HostMessage::SignOut => session.sign_out(&paths::sign_in(None)),
             HostMessage::Navigate { path } if paths::is_local(&path) => {
                 navigate(&path, NavigateOptions::default());
             }

@@ -21,16 +21,10 @@ pub fn provide_current_role() {
     let shown = use_shown_organization();
     let role = resource(move || {
         // Read again when another token signs in, or another organization is shown (a
-        // person's role is their membership in it).
+        // person's role is their membership in it); once one is.
         session.credentials();
         let shown = shown.get();
-        async move {
-            let organization = match shown {
-                Some(organization) => organization,
-                None => api.organization_name().await.ok()?.id,
-            };
-            api.current_role(organization).await.ok().flatten()
-        }
+        async move { api.current_role(shown?).await.ok().flatten() }
     });
     provide_context(CurrentRole(role));
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
-use super::provider::{finish, Callback};
+use super::provider::{finish, Callback, RoundTrip};
 use crate::api::session::use_session;
 use crate::paths;
 
@@ -31,20 +31,8 @@ pub fn SignInCallback() -> impl IntoView {
             Err(message) => failure.set(Some(message)),
         }
     });
-    view! {
-        <main class="sign-in">
-            <div class="card sign-in__card">
-                <h1>"Signing in…"</h1>
-                {move || match failure.get() {
-                    None => view! { <p role="status">"Checking the identity provider's answer."</p> }.into_any(),
-                    Some(message) => view! {
-                        <p class="notice notice--error" role="alert">{message}</p>
-                        <a class="button button--primary" href=paths::sign_in(None)>"Back to sign-in"</a>
-                    }.into_any(),
-                }}
-            </div>
-        </main>
-    }
+    let status = Signal::derive(|| "Checking the identity provider's answer.".to_string());
+    view! { <RoundTrip status failure/> }
 }
 
 /// The provider's answer, read from the address, which is then replaced by the bare callback

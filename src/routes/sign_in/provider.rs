@@ -3,7 +3,7 @@
 //! (`sessionStorage`) with the page to come back to; `finish`, on `/sign-in/callback`, checks the
 //! `state`, exchanges the code with the verifier and checks the ID token's `nonce`.
 
-use leptos::prelude::window;
+use leptos::prelude::*;
 use platform_api::console_config::OidcConfig;
 use serde::{Deserialize, Serialize};
 
@@ -140,7 +140,7 @@ pub async fn finish(callback: Callback) -> Result<(Credentials, String), String>
         refresh_token: None,
         id_token: None,
         expires_at: None,
-        person: None,
+        person: id_claims.and_then(|claims| claims.name.or(claims.email)),
     }
     .renewed(&tokens);
     let credentials = Credentials {
@@ -153,4 +153,24 @@ pub async fn finish(callback: Callback) -> Result<(Credentials, String), String>
         .filter(|next| paths::is_local(next))
         .unwrap_or_else(|| "/".to_string());
     Ok((credentials, next))
+}
+
+/// A step of the round trip as a page: what is under way (`status`), or why it stopped and the
+/// way back to the sign-in page.
+#[component]
+pub fn RoundTrip(status: Signal<String>, failure: RwSignal<Option<String>>) -> impl IntoView {
+    view! {
+        <main class="sign-in">
+            <div class="card sign-in__card">
+                <h1>"Signing in"</h1>
+                {move || match failure.get() {
+                    None => view! { <p role="status">{move || status.get()}</p> }.into_any(),
+                    Some(message) => view! {
+                        <p class="notice notice--error" role="alert">{message}</p>
+                        <a class="button button--primary" href=paths::sign_in(None)>"Back to sign-in"</a>
+                    }.into_any(),
+                }}
+            </div>
+        </main>
+    }
 }

@@ -39,14 +39,8 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
         .find_all(fantoccini::Locator::Css("#field-base_url"))
         .await?
         .is_empty());
-    for width in [375, 1280] {
-        browser.set_width(width).await?;
-        assert_eq!(
-            browser.axe_violations().await?,
-            Vec::<String>::new(),
-            "at {width} px"
-        );
-    }
+    accessible_at_both_widths(&browser).await?;
+    browser.screenshot("sign-in-through-provider").await?;
     let started = std::time::Instant::now();
     browser.click(".sign-in__provider").await?;
     browser.fill("input[name=login]", "ada@example.com").await?;
@@ -70,6 +64,12 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
     browser
         .wait_for_value("#field-name", "My organization")
         .await?;
+    // Ada owns the organization: the first person to join it as an admin.
+    browser
+        .wait_for_text("#owner-title + p", "ada@example.com")
+        .await?;
+    accessible_at_both_widths(&browser).await?;
+    browser.screenshot("organization-owner").await?;
 
     // Half a form typed, then two renewals: the same page, the same text, new tokens.
     browser.fill("#field-description", "half typed").await?;
@@ -110,6 +110,18 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
         .await?;
     assert_eq!(kept, serde_json::Value::Null);
     browser.close().await
+}
+
+async fn accessible_at_both_widths(browser: &Browser) -> anyhow::Result<()> {
+    for width in [375, 1280] {
+        browser.set_width(width).await?;
+        assert_eq!(
+            browser.axe_violations().await?,
+            Vec::<String>::new(),
+            "at {width} px"
+        );
+    }
+    Ok(())
 }
 
 async fn session_token(browser: &Browser) -> anyhow::Result<String> {
