@@ -28,6 +28,7 @@ use crate::routes::organization::cluster::advanced_settings::ClusterAdvancedSett
 use crate::routes::organization::cluster::overview::ClusterOverview;
 use crate::routes::organization::clusters::Clusters;
 use crate::routes::organization::fleet::Fleet;
+use crate::routes::organization::new::NewOrganization;
 use crate::routes::organization::overview::OrganizationOverview;
 use crate::routes::organization::project::environment::clone::LoadEnvironmentClone;
 use crate::routes::organization::project::environment::deployments::EnvironmentDeploymentsTab;
@@ -189,6 +190,7 @@ lazy_pages! {
     overview {
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
+        NewOrganizationPage(new_organization_page) => NewOrganization,
     }
     // A project's environments, deployment rules and stages: apart from the organization's
     // overview, which fetched them all (412 → 338 KB).
@@ -695,6 +697,7 @@ pub fn App() -> impl IntoView {
                 <Route path=paths::INVITATION view=Invitation/>
                 <ParentRoute path=paths::NO_SEGMENT view={lazily(LazyPage::ShellPage)}>
                     <Route path=paths::HOME view={lazily(LazyPage::HomePage)}/>
+                    <Route path=paths::NEW_ORGANIZATION view={lazily(LazyPage::NewOrganizationPage)}/>
                     <Route path=paths::ORGANIZATION view={lazily(LazyPage::OrganizationOverviewPage)}/>
                     <Route path=paths::CLUSTERS view={lazily(LazyPage::ClustersPage)}/>
                     <Route path=paths::AUDIT_LOG view={lazily(LazyPage::AuditLogPage)}/>

@@ -105,6 +105,9 @@ pub fn is_local(path: &str) -> bool {
 
 pub const ORGANIZATION: Address = Address("/organization/:org/overview");
 
+/// A new organization, owned by the person who makes it.
+pub const NEW_ORGANIZATION: Address = Address("/organization/new");
+
 pub fn organization(org: Uuid) -> String {
     ORGANIZATION.at(&[org])
 }

@@ -1,7 +1,8 @@
 use gloo_net::http::Method;
 use platform_api::paths;
 use platform_api::{
-    CallersOrganizations, Organization, OrganizationEditRequest, TransferOwnershipRequest,
+    CallersOrganizations, Organization, OrganizationEditRequest, OrganizationRequest,
+    TransferOwnershipRequest,
 };
 use uuid::Uuid;
 
@@ -9,12 +10,6 @@ use super::session::Credentials;
 use super::{send_with, Api, ApiError, Named};
 
 impl Api {
-    /// The organization of the signed-in token.
-    pub async fn organization(&self) -> Result<Organization, ApiError> {
-        let answer: CallersOrganizations = self.get(paths::ORGANIZATIONS.0).await?;
-        answer.first().ok_or_else(no_organization)
-    }
-
     /// The organization `org`, with its description.
     pub async fn organization_by_id(&self, org: Uuid) -> Result<Organization, ApiError> {
         self.get(&paths::ORGANIZATION.at(&[org])).await
@@ -27,6 +22,14 @@ impl Api {
         request: &OrganizationEditRequest,
     ) -> Result<Organization, ApiError> {
         self.put(&paths::ORGANIZATION.at(&[org]), request).await
+    }
+
+    /// A new organization, owned by the person signed in.
+    pub async fn create_organization(
+        &self,
+        request: &OrganizationRequest,
+    ) -> Result<Organization, ApiError> {
+        self.post(paths::ORGANIZATIONS.0, request).await
     }
 
     /// Hands the organization to another member (the owner's to do).

@@ -376,6 +376,10 @@ impl Siblings {
                 .unwrap_or_default()
                 .into_iter()
                 .map(|organization| (organization.name, paths::organization(organization.id)))
+                .chain([(
+                    "New organization…".to_string(),
+                    paths::NEW_ORGANIZATION.at(&[]),
+                )])
                 .collect(),
             Siblings::Projects(org) => api
                 .project_names(org)

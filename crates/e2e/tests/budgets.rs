@@ -122,6 +122,12 @@ const ROUTES: &[Route] = &[
         ORGANIZATION,
     ),
     route(
+        "new organization",
+        &["shell_page", "new_organization_page"],
+        340_000,
+        ORGANIZATION,
+    ),
+    route(
         "project overview",
         &["shell_page", "project_overview_page"],
         380_000,

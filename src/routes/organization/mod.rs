@@ -5,6 +5,7 @@ pub mod audit_log;
 pub mod cluster;
 pub mod clusters;
 pub mod fleet;
+pub mod new;
 pub mod overview;
 pub mod project;
 pub mod settings;

@@ -97,6 +97,29 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
         .wait_for_value("#field-name", "My organization")
         .await?;
 
+    // A person may make an organization of their own, and switch between theirs.
+    browser
+        .click(".breadcrumbs summary[aria-label='Switch organization (now My organization)']")
+        .await?;
+    browser
+        .click_text(".switcher[open] .switcher__list a", "New organization…")
+        .await?;
+    browser.wait_for_text("main h1", "New organization").await?;
+    accessible_at_both_widths(&browser).await?;
+    browser.fill("#field-name", "Ada's lab").await?;
+    browser.click("main button[type=submit]").await?;
+    browser
+        .wait_for_path(|path| path.ends_with("/overview") && path != overview)
+        .await?;
+    browser.wait_for_text(".breadcrumbs", "Ada's lab").await?;
+    browser
+        .click(".breadcrumbs summary[aria-label=\"Switch organization (now Ada's lab)\"]")
+        .await?;
+    browser
+        .click_text(".switcher[open] .switcher__list a", "My organization")
+        .await?;
+    browser.wait_for_path(|path| path == overview).await?;
+
     // Signing out ends the provider's session and comes back to sign in.
     browser.click_text("header button", "Sign out").await?;
     browser.click("button[name=logout][value=yes]").await?;
