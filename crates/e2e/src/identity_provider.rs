@@ -18,46 +18,66 @@ pub const CLIENT_ID: &str = "platform-console";
 
 pub struct IdentityProvider {
     pub issuer: String,
-    _process: Child,
+    port: u16,
+    console_origin: String,
+    access_token_seconds: u32,
+    process: Child,
 }
 
 impl IdentityProvider {
     /// A provider whose client's callback is at `console_origin`; any login signs in.
     pub async fn start(console_origin: &str, access_token_seconds: u32) -> Result<Self> {
         let port = free_port()?;
-        let module = tools_dir()
-            .join(format!("oidc-provider-{VERSION}"))
-            .join("node_modules/oidc-provider/lib/index.js");
-        let mut process = Command::new("node")
-            .arg(repository_root().join("crates/e2e/identity-provider/provider.mjs"))
-            .args([
-                port.to_string(),
-                console_origin.to_string(),
-                AUDIENCE.to_string(),
-                access_token_seconds.to_string(),
-            ])
-            .env("OIDC_PROVIDER", &module)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .context("starting the identity provider (node; scripts/setup.sh installs it)")?;
-        let mut lines = BufReader::new(process.stdout.take().context("its output")?).lines();
-        tokio::time::timeout(crate::PATIENCE, async {
-            while let Some(line) = lines.next_line().await? {
-                if line == "listening" {
-                    return Ok(());
-                }
-            }
-            anyhow::bail!("the identity provider stopped before listening ({module:?} installed?)")
-        })
-        .await
-        .context("the identity provider did not listen in time")??;
-        // What it says later is read and dropped: a closed pipe would stop it at its next line.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let process = spawn(port, console_origin, access_token_seconds).await?;
         Ok(Self {
             issuer: format!("http://127.0.0.1:{port}"),
-            _process: process,
+            port,
+            console_origin: console_origin.to_string(),
+            access_token_seconds,
+            process,
         })
     }
+
+    /// The provider started again at the same address: every grant, refresh token and session
+    /// it held is forgotten (it keeps them in memory), as a grant revoked by an administrator.
+    pub async fn restart(&mut self) -> Result<()> {
+        self.process.kill().await?;
+        self.process = spawn(self.port, &self.console_origin, self.access_token_seconds).await?;
+        Ok(())
+    }
+}
+
+/// The provider's process, once it listens.
+async fn spawn(port: u16, console_origin: &str, access_token_seconds: u32) -> Result<Child> {
+    let module = tools_dir()
+        .join(format!("oidc-provider-{VERSION}"))
+        .join("node_modules/oidc-provider/lib/index.js");
+    let mut process = Command::new("node")
+        .arg(repository_root().join("crates/e2e/identity-provider/provider.mjs"))
+        .args([
+            port.to_string(),
+            console_origin.to_string(),
+            AUDIENCE.to_string(),
+            access_token_seconds.to_string(),
+        ])
+        .env("OIDC_PROVIDER", &module)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .context("starting the identity provider (node; scripts/setup.sh installs it)")?;
+    let mut lines = BufReader::new(process.stdout.take().context("its output")?).lines();
+    tokio::time::timeout(crate::PATIENCE, async {
+        while let Some(line) = lines.next_line().await? {
+            if line == "listening" {
+                return Ok(());
+            }
+        }
+        anyhow::bail!("the identity provider stopped before listening ({module:?} installed?)")
+    })
+    .await
+    .context("the identity provider did not listen in time")??;
+    // What it says later is read and dropped: a closed pipe would stop it at its next line.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok(process)
 }

@@ -1,7 +1,8 @@
 //! Signing in as oneself through a real identity provider (oidc-provider on loopback): from a
 //! deep link through the provider's login page and back to the page, the code gone from the
 //! address; the person's access token taken by the API once they accept an invitation; renewed
-//! twice in place with a form half-filled; signing out ends the provider's session.
+//! twice in place with a form half-filled; signing out ends the provider's session. A renewal
+//! the provider refuses asks to sign in again, and comes back to the page.
 
 use std::time::Duration;
 
@@ -17,16 +18,8 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
     // Access tokens live 20 s: renewed 10 s before their end.
     let (browser, _provider) = Browser::start_with_identity_provider(20).await?;
     let organization = browser.organization_id().await?;
-    let invitation = browser
-        .api(
-            "POST",
-            &format!("/organization/{organization}/inviteMember"),
-            json!({"email": "ada@example.com", "role": "ADMIN"}),
-        )
-        .await?;
-    let invitation_id = invitation["id"].as_str().context("the invitation's id")?;
     // The invitation's link, opened signed out: through sign-in and back to it.
-    let link = format!("/invitation/{organization}/{invitation_id}");
+    let link = invitation_link(&browser, &organization, "ada@example.com").await?;
 
     browser.open(&link).await?;
     browser.wait_for_path(|path| path == "/sign-in").await?;
@@ -145,6 +138,60 @@ async fn accessible_at_both_widths(browser: &Browser) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_renewal_asks_to_sign_in_again_and_returns_to_the_page() -> anyhow::Result<()> {
+    let (browser, mut provider) = Browser::start_with_identity_provider(20).await?;
+    let organization = browser.organization_id().await?;
+    let link = invitation_link(&browser, &organization, "ada@example.com").await?;
+    browser.open(&link).await?;
+    through_the_providers_login(&browser, "ada@example.com").await?;
+    browser.wait_for_text("main h1", "Projects").await?;
+    let page = format!("/organization/{organization}/settings/general");
+    browser.open(&page).await?;
+    browser
+        .wait_for_value("#field-name", "My organization")
+        .await?;
+
+    // The provider forgets every grant: the next renewal is refused.
+    provider.restart().await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    browser
+        .wait_for_text("[role=status]", "Your session has ended")
+        .await?;
+    through_the_providers_login(&browser, "ada@example.com").await?;
+    browser.wait_for_path(|path| path == page).await?;
+    browser
+        .wait_for_value("#field-name", "My organization")
+        .await?;
+    browser.close().await
+}
+
+/// The link of an invitation of `email` to `organization` as an ADMIN, made with its token.
+async fn invitation_link(
+    browser: &Browser,
+    organization: &str,
+    email: &str,
+) -> anyhow::Result<String> {
+    let invitation = browser
+        .api(
+            "POST",
+            &format!("/organization/{organization}/inviteMember"),
+            json!({"email": email, "role": "ADMIN"}),
+        )
+        .await?;
+    let id = invitation["id"].as_str().context("the invitation's id")?;
+    Ok(format!("/invitation/{organization}/{id}"))
+}
+
+/// From the sign-in page, through the provider's login page as `login` (any password).
+async fn through_the_providers_login(browser: &Browser, login: &str) -> anyhow::Result<()> {
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    browser.click(".sign-in__provider").await?;
+    browser.fill("input[name=login]", login).await?;
+    browser.fill("input[name=password]", "any password").await?;
+    browser.click("button[type=submit]").await
 }
 
 async fn session_token(browser: &Browser) -> anyhow::Result<String> {
