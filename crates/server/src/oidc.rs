@@ -15,12 +15,12 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use tokio::sync::{Mutex, RwLock};
 
+use crate::untrusted;
+
 /// How often the key set may be fetched again for a token naming an unknown key.
 pub const REFETCH_EVERY: Duration = Duration::from_secs(60);
 /// The longest the provider may take to answer.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
-/// The largest discovery document or key set read.
-const DOCUMENT_MAX_BYTES: usize = 256 * 1024;
 
 /// The identity provider as the server is started with it: `--oidc-issuer`, `--oidc-audience`
 /// (the audience its access tokens are for) and `--oidc-client-id` (the console's, published in
@@ -203,7 +203,7 @@ impl Provider {
             "{}/.well-known/openid-configuration",
             self.issuer.trim_end_matches('/')
         );
-        let discovery: Discovery = serde_json::from_slice(&self.fetch(&discovery_url).await?)?;
+        let discovery: Discovery = self.fetch(&discovery_url).await?;
         if discovery.issuer != self.issuer {
             anyhow::bail!(
                 "the discovery document names the issuer {}, not {}",
@@ -211,7 +211,7 @@ impl Provider {
                 self.issuer
             );
         }
-        let set: JwkSet = serde_json::from_slice(&self.fetch(&discovery.jwks_uri).await?)?;
+        let set: JwkSet = self.fetch(&discovery.jwks_uri).await?;
         Ok(set
             .keys
             .iter()
@@ -226,17 +226,33 @@ impl Provider {
             .collect())
     }
 
-    /// The body at `url`, at most `DOCUMENT_MAX_BYTES`.
-    async fn fetch(&self, url: &str) -> anyhow::Result<Vec<u8>> {
+    /// The JSON document at `url`: read up to `PROVIDER_DOCUMENT`'s size, parsed on a parser's
+    /// thread once its depth is checked, as any untrusted content.
+    async fn fetch<T: serde::de::DeserializeOwned + Send + 'static>(
+        &self,
+        url: &str,
+    ) -> anyhow::Result<T> {
+        let limits = &untrusted::PROVIDER_DOCUMENT;
         let mut response = self.http.get(url).send().await?.error_for_status()?;
         let mut body = Vec::new();
         while let Some(chunk) = response.chunk().await? {
             body.extend_from_slice(&chunk);
-            if body.len() > DOCUMENT_MAX_BYTES {
-                anyhow::bail!("{url} answered more than {DOCUMENT_MAX_BYTES} bytes");
+            if let Some(message) = limits.too_large(url, body.len()) {
+                anyhow::bail!("{message}");
             }
         }
-        Ok(body)
+        let text = String::from_utf8(body)?;
+        let parsed = untrusted::parse(limits, url.to_string(), text, |_, text| {
+            Ok::<_, untrusted::Refused>(serde_json::from_str::<T>(text).map_err(|e| e.to_string()))
+        })
+        .await
+        .map_err(|refused| match refused {
+            untrusted::Refused::TooLarge(message) | untrusted::Refused::TooDeep(message) => {
+                anyhow::anyhow!("{message}")
+            }
+            untrusted::Refused::Busy => anyhow::anyhow!("no parser was free to read {url}"),
+        })?;
+        parsed.map_err(|error| anyhow::anyhow!("{url}: {error}"))
     }
 }
 
@@ -286,5 +302,33 @@ fn refusal(kind: &ErrorKind, issuer: &str, audience: &str) -> String {
             format!("The access token has no `{claim}` claim.")
         }
         _ => "The access token is not valid.".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A provider whose key set nests 10,000 deep is refused by its depth, without parsing it
+    /// (and the server goes on).
+    #[tokio::test]
+    async fn a_key_set_nested_ten_thousand_deep_is_refused() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer = format!("http://{}", listener.local_addr().unwrap());
+        let discovery = serde_json::json!({"issuer": issuer, "jwks_uri": format!("{issuer}/jwks")});
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let app = axum::Router::new()
+            .route(
+                "/.well-known/openid-configuration",
+                axum::routing::get(move || async move { axum::Json(discovery) }),
+            )
+            .route("/jwks", axum::routing::get(move || async move { deep }));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let provider = Provider::new(issuer, "console".into(), REFETCH_EVERY);
+        let refused = provider.fetch_keys().await.err().expect("refused");
+        assert!(
+            refused.to_string().contains("nests deeper than"),
+            "{refused}"
+        );
     }
 }

@@ -52,6 +52,13 @@ pub const TERRAFORM_FILES_BYTES: usize = 4 * MIB;
 /// And how many of them are read.
 pub const TERRAFORM_FILES_MAX: usize = 200;
 
+/// The identity provider's discovery document or key set (`oidc`).
+pub const PROVIDER_DOCUMENT: Limits = Limits {
+    what: "the identity provider's document",
+    bytes: 256 * 1024,
+    depth: Some(Depth(MOST_DEPTH, |text| json_depth::depth(text.as_bytes()))),
+};
+
 pub const DOCKERFILE: Limits = Limits {
     what: "a Dockerfile",
     bytes: MIB,
