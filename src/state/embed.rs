@@ -12,7 +12,7 @@ use leptos_router::NavigateOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::api::organization::callers_organization;
-use crate::api::session::{use_session, Credentials, TokenKind};
+use crate::api::session::{use_session, Credentials, Session, TokenKind};
 use crate::api::ApiError;
 use crate::paths;
 use crate::state::config::use_config;
@@ -29,6 +29,8 @@ pub struct Embed {
     problem: RwSignal<Option<String>>,
     /// The API refused the token the host page handed over.
     refused: RwSignal<bool>,
+    /// The access token ended without the host page handing over a new one when asked.
+    ended: RwSignal<bool>,
 }
 
 /// Reads embed mode from the address (or from earlier in this tab) and provides it; returns
@@ -52,6 +54,7 @@ pub fn provide_embed() -> bool {
         active,
         problem: RwSignal::new(None),
         refused: RwSignal::new(false),
+        ended: RwSignal::new(false),
     });
     active
 }
@@ -134,6 +137,9 @@ pub enum ConsoleMessage {
     /// The panel shows this page of the console.
     #[serde(rename = "platform-console:navigated")]
     Navigated { path: String },
+    /// The access token handed over ends soon: hand over a new one before `expires_at`.
+    #[serde(rename = "platform-console:renew")]
+    Renew { expires_at: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -143,6 +149,8 @@ pub enum ReadyReason {
     NoToken,
     /// The API refused the token (unknown, deleted or expired).
     TokenRefused,
+    /// The access token ended, and no new one came when the console asked for it.
+    TokenExpired,
 }
 
 /// Reads a message's data (as JSON): `Ok(None)` for messages that are not the console's (a page
@@ -243,7 +251,9 @@ pub fn EmbedBridge() -> impl IntoView {
         if session.is_signed_in() {
             return;
         }
-        let reason = if session.expired() || embed.refused.get() {
+        let reason = if embed.ended.get() {
+            ReadyReason::TokenExpired
+        } else if session.expired() || embed.refused.get() {
             ReadyReason::TokenRefused
         } else {
             ReadyReason::NoToken
@@ -269,7 +279,28 @@ pub fn EmbedBridge() -> impl IntoView {
                     if embed.refused.get_untracked() {
                         embed.refused.set(false);
                     }
-                    session.sign_in(credentials, false);
+                    if embed.ended.get_untracked() {
+                        embed.ended.set(false);
+                    }
+                    if let Some(expires_at) = expires_at(&credentials) {
+                        leptos::task::spawn_local(ask_before_the_end(
+                            embed,
+                            session,
+                            config,
+                            credentials.token.clone(),
+                            expires_at,
+                        ));
+                    }
+                    // A token for the same API handed over while signed in is a renewal: the
+                    // page and what is typed in it stay.
+                    let renewal = session.credentials_untracked().is_some_and(|now| {
+                        now.base_url == credentials.base_url && now.kind == credentials.kind
+                    });
+                    if renewal {
+                        session.renew(credentials);
+                    } else {
+                        session.sign_in(credentials, false);
+                    }
                 }
                 Err(ApiError::Unauthorized(_)) => {
                     embed.problem.set(Some(
@@ -369,6 +400,66 @@ pub fn EmbedBridge() -> impl IntoView {
         }
     });
     on_cleanup(move || listener.remove());
+}
+
+/// When an access token ends (its `exp`), in milliseconds since 1970; API tokens do not end.
+fn expires_at(credentials: &Credentials) -> Option<f64> {
+    #[derive(Deserialize)]
+    struct Expiry {
+        exp: f64,
+    }
+    if credentials.kind != TokenKind::AccessToken {
+        return None;
+    }
+    crate::api::oidc::claims::<Expiry>(&credentials.token).map(|claims| claims.exp * 1000.0)
+}
+
+/// How long before the end of a token living `life` (ms) the host page is asked for a new one:
+/// a fifth of its life, at least ten seconds (as the console's own renewal).
+pub fn ask_ahead(life: f64) -> f64 {
+    (life / 5.0).max(10_000.0)
+}
+
+/// Asks the host page for a new token a little before `token` ends; if none came by its end,
+/// the panel stops and says so.
+async fn ask_before_the_end(
+    embed: Embed,
+    session: Session,
+    config: crate::state::config::Config,
+    token: String,
+    expires_at: f64,
+) {
+    let still_in_use = move || {
+        session
+            .credentials_untracked()
+            .is_some_and(|now| now.token == token)
+    };
+    let left = expires_at - js_sys::Date::now();
+    gloo_timers::future::TimeoutFuture::new((left - ask_ahead(left)).max(0.0) as u32).await;
+    if !still_in_use() {
+        return;
+    }
+    let ends = js_sys::Date::new(&expires_at.into());
+    if let Some(config) = config.get_untracked() {
+        post(
+            &config,
+            &ConsoleMessage::Renew {
+                expires_at: String::from(ends.to_iso_string()),
+            },
+        );
+    }
+    gloo_timers::future::TimeoutFuture::new((expires_at - js_sys::Date::now()).max(0.0) as u32)
+        .await;
+    if !still_in_use() {
+        return;
+    }
+    embed.problem.set(Some(format!(
+        "The token the host page handed over ended at {}, and the host page sent no new one \
+         when asked (platform-console:renew).",
+        String::from(ends.to_locale_time_string("default"))
+    )));
+    embed.ended.set(true);
+    session.expire();
 }
 
 /// What shows in the panel until the host page hands over a token.
@@ -485,5 +576,19 @@ mod tests {
             ready,
             serde_json::json!({"type": "platform-console:ready", "reason": "token_refused"})
         );
+        let renew = serde_json::to_value(ConsoleMessage::Renew {
+            expires_at: "2026-12-08T10:00:00.000Z".to_string(),
+        })
+        .unwrap();
+        assert_eq!(
+            renew,
+            serde_json::json!({"type": "platform-console:renew", "expires_at": "2026-12-08T10:00:00.000Z"})
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn the_host_is_asked_a_fifth_of_the_life_ahead_and_at_least_ten_seconds() {
+        assert_eq!(ask_ahead(3_600_000.0), 720_000.0);
+        assert_eq!(ask_ahead(20_000.0), 10_000.0);
     }
 }

@@ -4,9 +4,15 @@
 // the login being the person's e-mail address. Its pages reach nothing beyond loopback (their
 // web font is refused by the policy below).
 //
+// A portal that embeds the console gets its people's access tokens from the same provider; the
+// tests' portal does so at /test/access-token?sub=EMAIL&seconds=N (a token signed with the
+// provider's own key, answered to any origin: loopback only).
+//
 // node provider.mjs PORT CONSOLE_ORIGIN AUDIENCE ACCESS_TOKEN_SECONDS
-// with OIDC_PROVIDER naming the package's lib/index.js. Prints "listening" once it is.
+// with OIDC_PROVIDER naming the package's lib/index.js and KEY_FILE where its key is kept. Prints "listening" once it is.
 
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const { default: Provider } = await import(pathToFileURL(process.env.OIDC_PROVIDER).href);
@@ -14,8 +20,17 @@ const [port, consoleOrigin, audience, accessTokenSeconds] = process.argv.slice(2
 const issuer = `http://127.0.0.1:${port}`;
 const clientId = 'platform-console';
 const scopes = 'openid profile email offline_access';
+// Its signing key outlives a restart (KEY_FILE), as a real provider's does.
+if (!existsSync(process.env.KEY_FILE)) {
+  const { privateKey: generated } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(process.env.KEY_FILE, JSON.stringify(generated.export({ format: 'jwk' })));
+}
+const privateJwk = JSON.parse(readFileSync(process.env.KEY_FILE, 'utf8'));
+const privateKey = createPrivateKey({ key: privateJwk, format: 'jwk' });
+const signingKey = { ...privateJwk, kid: 'test-key', alg: 'RS256', use: 'sig' };
 
 const provider = new Provider(issuer, {
+  jwks: { keys: [signingKey] },
   clients: [{
     client_id: clientId,
     token_endpoint_auth_method: 'none',
@@ -88,7 +103,22 @@ const provider = new Provider(issuer, {
   },
 });
 
+const base64url = (value) => Buffer.from(value).toString('base64url');
+
 provider.use(async (ctx, next) => {
+  if (ctx.path === '/test/access-token') {
+    const sub = ctx.query.sub;
+    const now = Math.floor(Date.now() / 1000);
+    const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: signingKey.kid }));
+    const claims = base64url(JSON.stringify({
+      iss: issuer, aud: audience, sub, email: sub, client_id: 'portal',
+      iat: now, exp: now + Number(ctx.query.seconds),
+    }));
+    const signature = sign('sha256', Buffer.from(`${header}.${claims}`), privateKey);
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.body = { access_token: `${header}.${claims}.${signature.toString('base64url')}` };
+    return;
+  }
   await next();
   ctx.set('Content-Security-Policy', "default-src 'self'; style-src 'self' 'unsafe-inline'");
 });

@@ -21,6 +21,8 @@ pub struct IdentityProvider {
     port: u16,
     console_origin: String,
     access_token_seconds: u32,
+    /// Its signing key, kept across a restart.
+    keys: tempfile::TempDir,
     process: Child,
 }
 
@@ -28,27 +30,49 @@ impl IdentityProvider {
     /// A provider whose client's callback is at `console_origin`; any login signs in.
     pub async fn start(console_origin: &str, access_token_seconds: u32) -> Result<Self> {
         let port = free_port()?;
-        let process = spawn(port, console_origin, access_token_seconds).await?;
+        let keys = tempfile::TempDir::new()?;
+        let process = spawn(port, console_origin, access_token_seconds, &keys).await?;
         Ok(Self {
             issuer: format!("http://127.0.0.1:{port}"),
             port,
             console_origin: console_origin.to_string(),
             access_token_seconds,
+            keys,
             process,
         })
+    }
+
+    /// An access token for `person` living `seconds`, as a portal signed in through this
+    /// provider holds (`provider.mjs`'s test route).
+    pub fn access_token_url(&self, person: &str, seconds: u32) -> String {
+        format!(
+            "{}/test/access-token?sub={person}&seconds={seconds}",
+            self.issuer
+        )
     }
 
     /// The provider started again at the same address: every grant, refresh token and session
     /// it held is forgotten (it keeps them in memory), as a grant revoked by an administrator.
     pub async fn restart(&mut self) -> Result<()> {
         self.process.kill().await?;
-        self.process = spawn(self.port, &self.console_origin, self.access_token_seconds).await?;
+        self.process = spawn(
+            self.port,
+            &self.console_origin,
+            self.access_token_seconds,
+            &self.keys,
+        )
+        .await?;
         Ok(())
     }
 }
 
 /// The provider's process, once it listens.
-async fn spawn(port: u16, console_origin: &str, access_token_seconds: u32) -> Result<Child> {
+async fn spawn(
+    port: u16,
+    console_origin: &str,
+    access_token_seconds: u32,
+    keys: &tempfile::TempDir,
+) -> Result<Child> {
     let module = tools_dir()
         .join(format!("oidc-provider-{VERSION}"))
         .join("node_modules/oidc-provider/lib/index.js");
@@ -61,6 +85,7 @@ async fn spawn(port: u16, console_origin: &str, access_token_seconds: u32) -> Re
             access_token_seconds.to_string(),
         ])
         .env("OIDC_PROVIDER", &module)
+        .env("KEY_FILE", keys.path().join("signing-key.json"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .kill_on_drop(true)
