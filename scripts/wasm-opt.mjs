@@ -17,7 +17,8 @@ binaryen.setGenerateStackIR(true);
 binaryen.setOptimizeStackIR(true);
 // The functions' names kept, for a CPU profile that names them (the environment_page bench's
 // PROFILE): CONSOLE_WASM_NAMES=1 bash scripts/build-console.sh.
-binaryen.setDebugInfo(process.env.CONSOLE_WASM_NAMES === "1");
+const keepNames = process.env.CONSOLE_WASM_NAMES === "1";
+binaryen.setDebugInfo(keepNames);
 // What the code was built with (wasm32's defaults in Rust 1.95), as the CLI's --enable-reference-
 // types, --enable-bulk-memory, --enable-nontrapping-float-to-int, --enable-sign-ext,
 // --enable-multivalue and --enable-mutable-globals enable them (`wasm-opt --print-features`).
@@ -25,8 +26,38 @@ const F = binaryen.Features;
 const features = F.MutableGlobals | F.NontrappingFPToInt | F.BulkMemory | F.BulkMemoryOpt |
   F.SignExt | F.ReferenceTypes | F.CallIndirectOverlong | F.Multivalue;
 
+// The name section dropped before reading, unless names are kept: binaryen does not know the
+// label names wasm-split writes (subsection 3) and said so once per function, 1,400 lines of a
+// build's output; without debug info it would drop the section anyway (the same bytes out).
+function withoutNames(bytes) {
+  const kept = [bytes.subarray(0, 8)];
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const start = at;
+    const id = bytes[at++];
+    const size = leb();
+    const end = at + size;
+    const named = id === 0 && (() => {
+      const length = leb();
+      return Buffer.from(bytes.subarray(at, at + length)).toString() === "name";
+    })();
+    if (!named) kept.push(bytes.subarray(start, end));
+    at = end;
+  }
+  return Buffer.concat(kept);
+}
+
 for (const file of files) {
-  const module = binaryen.readBinary(readFileSync(file));
+  const bytes = readFileSync(file);
+  const module = binaryen.readBinary(keepNames ? bytes : withoutNames(bytes));
   module.setFeatures(features);
   module.optimize();
   // The sections naming the features and the tools: only tools read them.

@@ -14,9 +14,11 @@ use crate::api::use_api;
 use crate::components::command_palette::LoadPalette;
 use crate::components::deploy_review::LoadReview;
 use crate::components::page_not_loaded::PageNotLoaded;
+use crate::components::shell::LoadSignInAgain;
 use crate::components::shell::Shell;
 use crate::components::unwell::LoadUnwell;
 use crate::paths::{self, EnvironmentTab, ServiceTab};
+use crate::routes::account::Account;
 use crate::routes::address::EnvironmentAddress;
 use crate::routes::current_id;
 use crate::routes::home::Home;
@@ -191,6 +193,10 @@ lazy_pages! {
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
         NewOrganizationPage(new_organization_page) => NewOrganization,
+    }
+    // The person's account: few open it (5 KB on the organization's page in its group).
+    account {
+        AccountPage(account_page) => Account,
     }
     // A project's environments, deployment rules and stages: apart from the organization's
     // overview, which fetched them all (412 → 338 KB).
@@ -603,6 +609,19 @@ mod palette {
     }
 }
 
+/// The dialog asking to sign in again, with the identity provider's round trip.
+mod sign_in_again {
+    use leptos::prelude::*;
+    use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+    use crate::routes::sign_in::again::SignInAgain;
+
+    #[wasm_split(sign_in_provider, wasm_split_path = ::leptos::wasm_split, fallible)]
+    pub fn sign_in_again() -> Result<AnyView, SplitLoaderError> {
+        Ok(view! { <SignInAgain/> }.into_any())
+    }
+}
+
 /// The host page's side of embed mode, fetched only in it: few visits are embedded.
 mod embed_bridge {
     use leptos::prelude::*;
@@ -642,6 +661,7 @@ pub fn App() -> impl IntoView {
         Box::pin(palette::palette_dialog(opened))
     }));
     provide_context(LoadReview(|shown| Box::pin(review::review(shown))));
+    provide_context(LoadSignInAgain(|| Box::pin(sign_in_again::sign_in_again())));
     provide_context(LoadCommitList(|| Box::pin(review::commit_list())));
     provide_context(PreloadEveryPage(|| {
         Box::pin(async {
@@ -698,6 +718,7 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=paths::NO_SEGMENT view={lazily(LazyPage::ShellPage)}>
                     <Route path=paths::HOME view={lazily(LazyPage::HomePage)}/>
                     <Route path=paths::NEW_ORGANIZATION view={lazily(LazyPage::NewOrganizationPage)}/>
+                    <Route path=paths::ACCOUNT view={lazily(LazyPage::AccountPage)}/>
                     <Route path=paths::ORGANIZATION view={lazily(LazyPage::OrganizationOverviewPage)}/>
                     <Route path=paths::CLUSTERS view={lazily(LazyPage::ClustersPage)}/>
                     <Route path=paths::AUDIT_LOG view={lazily(LazyPage::AuditLogPage)}/>

@@ -105,6 +105,9 @@ pub fn is_local(path: &str) -> bool {
 
 pub const ORGANIZATION: Address = Address("/organization/:org/overview");
 
+/// Who is signed in, and their organizations.
+pub const ACCOUNT: Address = Address("/account");
+
 /// A new organization, owned by the person who makes it.
 pub const NEW_ORGANIZATION: Address = Address("/organization/new");
 

@@ -3,7 +3,8 @@
 //! console keeps the host's token in memory only, and ignores any token stored by the full console.
 //! Signed in through the identity provider, the access token is renewed before it ends with the
 //! refresh token, and signing out ends the provider's session too; signing out in one tab signs
-//! out every tab of the console.
+//! out every tab of the console. A renewal refused (or the API refusing the token) keeps the
+//! page: the person signs in again in a window of the provider's, and goes on where they were.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -94,6 +95,12 @@ pub struct Session {
     stored: bool,
     /// Whether the person chose to be remembered on this device (`localStorage`).
     remembered: RwSignal<bool>,
+    /// Signed in through the provider, the token was refused or could not be renewed: the page
+    /// stays, and asks to sign in again (`routes/sign_in/again.rs`).
+    interrupted: RwSignal<bool>,
+    /// Counts the sessions taken up again after an interruption: what failed meanwhile is read
+    /// again (`components::loaded`).
+    resumed: RwSignal<u32>,
 }
 
 /// The channel the console's tabs tell each other they signed out on.
@@ -109,6 +116,8 @@ pub fn provide_session(embedded: bool) {
         expired: RwSignal::new(false),
         stored: !embedded,
         remembered: RwSignal::new(remembered),
+        interrupted: RwSignal::new(false),
+        resumed: RwSignal::new(0),
     };
     provide_context(session);
     if !embedded {
@@ -209,6 +218,38 @@ impl Session {
         self.expired.get()
     }
 
+    pub fn interrupted(&self) -> bool {
+        self.interrupted.get()
+    }
+
+    pub fn resumed(&self) -> u32 {
+        self.resumed.get()
+    }
+
+    /// Signed in again after an interruption: as the same person, the new tokens in place of
+    /// the old (the page and what is typed in it stay, what failed is read again); as another,
+    /// a new session.
+    pub fn resume(&self, credentials: Credentials) {
+        let person = |credentials: &Credentials| {
+            credentials
+                .provider
+                .as_ref()
+                .and_then(|provider| provider.person.clone())
+        };
+        let same_person = self
+            .credentials
+            .with_untracked(|now| now.as_ref().map(person))
+            == Some(person(&credentials));
+        if !same_person {
+            self.interrupted.set(false);
+            return self.sign_in(credentials, false);
+        }
+        self.renew(credentials.clone());
+        self.interrupted.set(false);
+        self.resumed.update(|count| *count += 1);
+        leptos::task::spawn_local(keep_renewed(*self, credentials));
+    }
+
     pub fn sign_in(&self, credentials: Credentials, remember: bool) {
         self.keep(&credentials, remember);
         self.remembered.set(remember);
@@ -218,7 +259,7 @@ impl Session {
 
     /// The renewed token in the place of the one before, kept where it was, and told to nobody:
     /// what was read with the one before stays, and the next request takes the new one.
-    fn renew(&self, credentials: Credentials) {
+    pub fn renew(&self, credentials: Credentials) {
         self.keep(&credentials, self.remembered.get_untracked());
         self.credentials
             .update_untracked(|now| *now = Some(credentials));
@@ -259,6 +300,9 @@ impl Session {
 
     /// The session forgotten here, and nowhere else.
     fn forget(&self) {
+        if self.interrupted.get_untracked() {
+            self.interrupted.set(false);
+        }
         if self.stored {
             for storage in [session_storage(), local_storage()].into_iter().flatten() {
                 let _ = storage.remove_item(STORAGE_KEY);
@@ -267,8 +311,26 @@ impl Session {
         self.credentials.set(None);
     }
 
-    /// The API refused the token: forget it and send the person to sign in.
+    /// The API refused the token, or the provider its renewal. Signed in through the provider
+    /// in the full console, the page stays and asks to sign in again; otherwise the session is
+    /// forgotten and the sign-in page shown.
     pub fn expire(&self) {
+        let through_provider = self.credentials.with_untracked(|credentials| {
+            credentials
+                .as_ref()
+                .is_some_and(|credentials| credentials.provider.is_some())
+        });
+        if through_provider && self.stored {
+            if !self.interrupted.get_untracked() {
+                self.interrupted.set(true);
+            }
+            return;
+        }
+        self.end();
+    }
+
+    /// The session forgotten, the sign-in page saying why.
+    pub fn end(&self) {
         if self.credentials.with_untracked(Option::is_some) {
             self.forget();
             self.expired.set(true);

@@ -49,6 +49,18 @@ impl MarkerKind {
     }
 }
 
+/// How the value axis counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scale {
+    /// Quarters of 1, 2 or 5 times a power of ten.
+    #[default]
+    Decimal,
+    /// Bytes: quarters of a power of two, round numbers of MiB or GiB.
+    Binary,
+    /// Whole things (instances, restarts): whole-number ticks only.
+    Count,
+}
+
 /// How times read: on the browser's clock or in UTC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -64,6 +76,27 @@ impl Clock {
     /// `t` to the second: "14:05:09", with the day when `day`.
     pub fn precise(self, t: f64, day: bool) -> String {
         self.written(t, day, true)
+    }
+
+    /// `t` as its day alone: "Nov 28".
+    pub fn day(self, t: f64) -> String {
+        let at = DateTime::<Utc>::from_timestamp(t as i64, 0).unwrap_or_default();
+        let (month, date) = if self.utc {
+            (at.month(), at.day())
+        } else {
+            let local = at.with_timezone(&chrono::Local);
+            (local.month(), local.day())
+        };
+        format!("{} {date}", month_abbreviation(month))
+    }
+
+    /// Seconds this clock is ahead of UTC at `t`.
+    fn offset(self, t: f64) -> f64 {
+        if self.utc {
+            return 0.0;
+        }
+        let at = DateTime::<Utc>::from_timestamp(t as i64, 0).unwrap_or_default();
+        f64::from(at.with_timezone(&chrono::Local).offset().local_minus_utc())
     }
 
     fn written(self, t: f64, day: bool, seconds: bool) -> String {
@@ -95,6 +128,8 @@ impl Clock {
     }
 }
 
+/// The width drawn before the chart's own is measured (then one unit is one CSS pixel, so
+/// that its text reads the same at 375 px as at 1280).
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 200.0;
 const LEFT: f64 = 56.0;
@@ -123,16 +158,50 @@ fn nice_top(max: f64, binary: bool) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
-/// Seconds between two time ticks: about five across `span`.
-fn tick_every(span: f64) -> f64 {
-    const STEPS: [f64; 10] = [
+/// The value axis for values up to `max`: its top and its ticks, no two of which read the same
+/// in `unit` (a count's ticks are whole numbers).
+fn value_ticks(max: f64, scale: Scale, unit: fn(f64) -> String) -> (f64, Vec<f64>) {
+    let (top, step) = match scale {
+        Scale::Count => {
+            let max = if max.is_finite() { max.max(0.0) } else { 0.0 };
+            let step = nice_top((max / 4.0).max(1.0), false);
+            let top = ((max / step).ceil() * step).max(step);
+            (top, step)
+        }
+        Scale::Decimal | Scale::Binary => {
+            let top = nice_top(max, scale == Scale::Binary);
+            (top, top / 4.0)
+        }
+    };
+    // Fewer, wider steps until no two ticks read the same (a label must name its line's value).
+    let divisions = (top / step).round() as usize;
+    let ticks = [divisions, divisions.div_ceil(2), 1]
+        .into_iter()
+        .map(|count| {
+            (0..=count)
+                .map(|i| top * i as f64 / count as f64)
+                .collect::<Vec<_>>()
+        })
+        .find(|ticks| {
+            let labels: BTreeSet<String> = ticks.iter().map(|v| unit(*v)).collect();
+            labels.len() == ticks.len()
+        })
+        .unwrap_or_else(|| vec![0.0, top]);
+    (top, ticks)
+}
+
+/// Seconds between two time ticks: the shortest round step that puts at most `room` ticks
+/// across `span`.
+fn tick_every(span: f64, room: f64) -> f64 {
+    const STEPS: [f64; 12] = [
         60.0, 300.0, 900.0, 1800.0, 3600.0, 10_800.0, 21_600.0, 43_200.0, 86_400.0, 172_800.0,
+        345_600.0, 604_800.0,
     ];
     STEPS
         .iter()
         .copied()
-        .find(|step| span / step <= 6.0)
-        .unwrap_or(172_800.0)
+        .find(|step| span / step <= room.max(2.0))
+        .unwrap_or(604_800.0)
 }
 
 /// The times of `series` (all the points' times, once each, in order).
@@ -190,9 +259,9 @@ pub fn LineChart(
     /// A value as a person reads it ("0.25 vCPU", "512 MiB").
     unit: fn(f64) -> String,
     clock: Signal<Clock>,
-    /// Values in a binary unit (bytes): the axis ends on a power of two.
+    /// How the value axis counts.
     #[prop(optional)]
-    binary: bool,
+    scale: Scale,
     #[prop(optional, into)] markers: Signal<Vec<Marker>>,
     /// What a restart marker's button does (opens the events around it); the markers are listed
     /// under the chart that has it.
@@ -210,23 +279,38 @@ pub fn LineChart(
             .filter(|s| !hidden.contains(&s.name))
             .collect::<Vec<_>>()
     });
-    let top = Memo::new(move |_| {
-        nice_top(
+    let axis = Memo::new(move |_| {
+        value_ticks(
             shown
                 .get()
                 .iter()
                 .flat_map(|s| s.points.iter().map(|(_, v)| *v))
                 .filter(|v| v.is_finite())
                 .fold(0.0, f64::max),
-            binary,
+            scale,
+            unit,
         )
     });
+    let top = move || axis.with(|(top, _)| *top);
+    // Drawn at its own width, measured when shown and when the window is resized.
+    let width = RwSignal::new(WIDTH);
+    let plot_ref = NodeRef::<leptos::html::Div>::new();
+    let measure = move || {
+        if let Some(plot) = plot_ref.get_untracked() {
+            let measured = f64::from(plot.client_width());
+            if measured > 0.0 && measured != width.get_untracked() {
+                width.set(measured);
+            }
+        }
+    };
+    let resized = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resized.remove());
     let all_times = Memo::new(move |_| times(&series.get()));
     let x = move |t: f64| {
         let (start, end) = range.get();
-        LEFT + (t - start) / (end - start).max(1.0) * (WIDTH - LEFT - RIGHT)
+        LEFT + (t - start) / (end - start).max(1.0) * (width.get() - LEFT - RIGHT)
     };
-    let y = move |v: f64| TOP + (1.0 - v / top.get()) * (HEIGHT - TOP - BOTTOM);
+    let y = move |v: f64| TOP + (1.0 - v / top()) * (HEIGHT - TOP - BOTTOM);
     let step = move || {
         let times = all_times.get();
         times
@@ -243,7 +327,7 @@ pub fn LineChart(
         let Some(svg) = svg_ref.get() else { return };
         let bounds = svg.get_bounding_client_rect();
         let fraction = (f64::from(event.client_x()) - bounds.left()) / bounds.width().max(1.0);
-        let at_x = fraction * WIDTH;
+        let at_x = fraction * width.get_untracked();
         let times = all_times.get_untracked();
         let nearest = times
             .iter()
@@ -281,6 +365,11 @@ pub fn LineChart(
     };
     let summary = move || series.with(|series| summary_of(series, unit));
     let empty = move || series.get().iter().all(|s| s.points.is_empty());
+    Effect::new(move |_| {
+        if plot_ref.get().is_some() && !empty() {
+            request_animation_frame(measure);
+        }
+    });
     let legend_label = format!("{title}: series shown");
     let plot_label = format!("{title}: the arrow keys move the read-out along the time axis");
     let markers_label = format!("{title}: what happened");
@@ -296,13 +385,13 @@ pub fn LineChart(
             <Show when=empty>
                 <p class="muted chart__empty">"No data in this range."</p>
             </Show>
-            <div class="chart__plot" hidden=empty tabindex="0" role="group"
+            <div class="chart__plot" node_ref=plot_ref hidden=empty tabindex="0" role="group"
                 aria-label=plot_label aria-describedby=described_by on:keydown=keys>
-                <svg node_ref=svg_ref viewBox=format!("0 0 {WIDTH} {HEIGHT}") class="chart__svg"
+                <svg node_ref=svg_ref viewBox=move || format!("0 0 {} {HEIGHT}", width.get()) class="chart__svg"
                     role="img" aria-label=move || format!("{svg_title}. {}", summary())
                     on:pointermove=pointer on:pointerleave=move |_| cursor.set(None)>
-                    {move || value_axis(top.get(), y, unit)}
-                    {move || time_axis(range.get(), x, clock.get())}
+                    {move || value_axis(axis.get().1, width.get(), y, unit)}
+                    {move || time_axis(range.get(), width.get(), x, clock.get())}
                     {move || shown.get().into_iter().map(|s| {
                         let index = series.get_untracked().iter().position(|o| o.name == s.name).unwrap_or(0);
                         view! {
@@ -348,36 +437,73 @@ fn read_out_moved(key: &str, count: usize, at: Option<usize>) -> Option<Option<u
     }
 }
 
-/// The value axis: four lines up to `top`, each with its value.
-fn value_axis(top: f64, y: impl Fn(f64) -> f64, unit: fn(f64) -> String) -> impl IntoView {
-    (0..=4)
-        .map(|i| {
-            let v = top * f64::from(i) / 4.0;
+/// The value axis: a line at each tick, with its value.
+fn value_axis(
+    ticks: Vec<f64>,
+    width: f64,
+    y: impl Fn(f64) -> f64,
+    unit: fn(f64) -> String,
+) -> impl IntoView {
+    ticks
+        .into_iter()
+        .map(|v| {
             let at = y(v);
             view! {
-                <line class="chart__grid" x1=LEFT x2=WIDTH - RIGHT y1=at y2=at/>
+                <line class="chart__grid" x1=LEFT x2=width - RIGHT y1=at y2=at/>
                 <text class="chart__tick" x=LEFT - 6.0 y=at + 4.0 text-anchor="end">{unit(v)}</text>
             }
         })
         .collect_view()
 }
 
-/// The time axis: a tick at each round time of the range (a day's when it spans days).
-fn time_axis((start, end): (f64, f64), x: impl Fn(f64) -> f64, clock: Clock) -> impl IntoView {
-    let every = tick_every(end - start);
-    let day = end - start > 86_400.0;
-    let first = (start / every).ceil() * every;
-    (0..12)
-        .map(|i| first + every * f64::from(i))
-        .take_while(|t| *t <= end)
-        .map(|t| {
+/// The time axis: a tick at each round time of the range on the clock chosen, as many as fit
+/// `width`; days named by their date alone once a tick is a day or more apart.
+fn time_axis(
+    (start, end): (f64, f64),
+    width: f64,
+    x: impl Fn(f64) -> f64,
+    clock: Clock,
+) -> impl IntoView {
+    time_ticks((start, end), width, clock)
+        .into_iter()
+        .map(|(t, label)| {
             view! {
-                <text class="chart__tick" x=x(t) y=HEIGHT - 6.0 text-anchor="middle">
-                    {clock.format(t, day)}
-                </text>
+                <text class="chart__tick" x=x(t) y=HEIGHT - 6.0 text-anchor="middle">{label}</text>
             }
         })
         .collect_view()
+}
+
+/// The time axis's ticks and their labels.
+fn time_ticks((start, end): (f64, f64), width: f64, clock: Clock) -> Vec<(f64, String)> {
+    let span = end - start;
+    let days = span > 2.0 * 86_400.0;
+    let with_day = span > 86_400.0;
+    // A label's width at the tick's font, with room between two.
+    let sample = if days {
+        clock.day(start)
+    } else {
+        clock.format(start, with_day)
+    };
+    let label_width = sample.chars().count() as f64 * 6.5 + 18.0;
+    let mut every = tick_every(span, (width - LEFT - RIGHT) / label_width);
+    if days {
+        every = every.max(86_400.0);
+    }
+    let offset = clock.offset(start);
+    let first = ((start + offset) / every).ceil() * every - offset;
+    (0..16)
+        .map(|i| first + every * f64::from(i))
+        .take_while(|t| *t <= end)
+        .map(|t| {
+            let label = if every >= 86_400.0 {
+                clock.day(t)
+            } else {
+                clock.format(t, with_day)
+            };
+            (t, label)
+        })
+        .collect()
 }
 
 /// The chart in words, for assistive technology: each series' range and last value.
@@ -521,6 +647,53 @@ mod tests {
             nice_top(300.0 * 1024.0 * 1024.0, true),
             512.0 * 1024.0 * 1024.0
         );
+    }
+
+    #[wasm_bindgen_test]
+    fn no_axis_repeats_a_label_and_counts_tick_whole() {
+        fn count(v: f64) -> String {
+            format!("{}", v.round())
+        }
+        fn cores(v: f64) -> String {
+            format!("{v}")
+        }
+        // The Instances chart once read 0, 0, 1, 1, 1.
+        assert_eq!(value_ticks(1.0, Scale::Count, count), (1.0, vec![0.0, 1.0]));
+        assert_eq!(value_ticks(0.0, Scale::Count, count), (1.0, vec![0.0, 1.0]));
+        assert_eq!(
+            value_ticks(3.0, Scale::Count, count),
+            (3.0, vec![0.0, 1.0, 2.0, 3.0])
+        );
+        assert_eq!(
+            value_ticks(7.0, Scale::Count, count),
+            (8.0, vec![0.0, 2.0, 4.0, 6.0, 8.0])
+        );
+        assert_eq!(
+            value_ticks(0.37, Scale::Decimal, cores).1,
+            vec![0.0, 0.125, 0.25, 0.375, 0.5]
+        );
+        // A unit too coarse for quarters ticks less, never a label at another value.
+        assert_eq!(value_ticks(1.0, Scale::Decimal, count).1, vec![0.0, 1.0]);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_weeks_axis_names_days_and_narrow_charts_tick_less() {
+        let utc = Clock { utc: true };
+        // Dec 1 2026 00:00 UTC.
+        let start = 1_796_083_200.0 + 3_600.0;
+        let week = (start, start + 7.0 * 86_400.0);
+        let wide = time_ticks(week, 1280.0, utc);
+        assert_eq!(
+            wide.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(),
+            ["Dec 2", "Dec 3", "Dec 4", "Dec 5", "Dec 6", "Dec 7", "Dec 8"]
+        );
+        let narrow = time_ticks(week, 330.0, utc);
+        assert!(narrow.len() <= 4, "{narrow:?}");
+        assert!(narrow.iter().all(|(_, l)| l.len() <= 6), "{narrow:?}");
+        let labels: BTreeSet<_> = narrow.iter().map(|(_, l)| l.clone()).collect();
+        assert_eq!(labels.len(), narrow.len());
+        let hour = time_ticks((start, start + 3_600.0), 330.0, utc);
+        assert!((2..=5).contains(&hour.len()), "{hour:?}");
     }
 
     #[wasm_bindgen_test]

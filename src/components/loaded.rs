@@ -31,6 +31,7 @@ where
     };
     shown(
         Callback::new(move |()| resource.refetch()),
+        Callback::new(move |()| resource.with_untracked(|value| matches!(value, Some(Err(_))))),
         skeleton_lines,
         Arc::new(read),
     )
@@ -39,7 +40,13 @@ where
 /// What a resource's read gives to show: its view, or why not.
 type Read = Arc<dyn Fn() -> BoxFuture<'static, Result<AnyView, ApiError>> + Send + Sync>;
 
-fn shown(refetch: Callback<()>, skeleton_lines: usize, read: Read) -> AnyView {
+/// `last_failed`: whether the last read failed.
+fn shown(
+    refetch: Callback<()>,
+    last_failed: Callback<(), bool>,
+    skeleton_lines: usize,
+    read: Read,
+) -> AnyView {
     // When the API answers again after being unreachable, show what it says now.
     if let Some(connection) = use_context::<Connection>() {
         Effect::new(move |seen: Option<u32>| {
@@ -50,14 +57,18 @@ fn shown(refetch: Callback<()>, skeleton_lines: usize, read: Read) -> AnyView {
             restored
         });
     }
-    // A page that stays while a new token is handed over (embedded) reads again once it is.
+    // A page that stays while a new token is handed over (embedded) reads again once it is;
+    // one that stayed while the person signed in again reads again what failed meanwhile (what
+    // did not is kept, and any form built from it with what is typed in it).
     if let Some(session) = use_context::<Session>() {
-        Effect::new(move |was_signed_in: Option<bool>| {
-            let signed_in = session.is_signed_in();
-            if was_signed_in == Some(false) && signed_in {
-                refetch.run(());
+        Effect::new(move |was: Option<(bool, u32)>| {
+            let now = (session.is_signed_in(), session.resumed());
+            if let Some((signed_in, resumed)) = was {
+                if (!signed_in && now.0) || (resumed != now.1 && last_failed.run(())) {
+                    refetch.run(());
+                }
             }
-            signed_in
+            now
         });
     }
     view! {

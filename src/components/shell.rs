@@ -63,6 +63,7 @@ pub fn Shell() -> impl IntoView {
                 <RateLimitBanner/>
                 <main class="page" id="main"><Outlet/></main>
                 <ToastHost/>
+                {move || session.interrupted().then(|| view! { <SignInAgain/> })}
             }
             .into_any()
         } else {
@@ -75,6 +76,33 @@ pub fn Shell() -> impl IntoView {
         }
     })
     .into_any()
+}
+
+/// The dialog asking to sign in again, fetched when shown (with the identity provider's round
+/// trip): a split point of `app.rs`'s, provided as context.
+#[derive(Clone, Copy)]
+pub struct LoadSignInAgain(
+    pub  fn() -> futures::future::BoxFuture<
+        'static,
+        Result<AnyView, leptos::wasm_split::SplitLoaderError>,
+    >,
+);
+
+/// Its code not fetched, the session ends as it would without it: to the sign-in page.
+#[component]
+fn SignInAgain() -> impl IntoView {
+    let LoadSignInAgain(load) = expect_context();
+    let session = use_session();
+    view! {
+        <Suspense>
+            {Suspend::new(async move {
+                load().await.unwrap_or_else(|_| {
+                    session.end();
+                    ().into_any()
+                })
+            })}
+        </Suspense>
+    }
 }
 
 #[component]
@@ -103,7 +131,7 @@ fn Header() -> impl IntoView {
                 <ThemeSelect/>
                 <span class="header__api" title="API base URL">{base_url}</span>
                 {move || person().map(|person| view! {
-                    <span class="header__person" title="Signed in as">{person}</span>
+                    <a href=paths::ACCOUNT.at(&[]) class="header__person" title="Your account">{person}</a>
                 })}
                 <button type="button" class="button button--secondary button--small"
                     on:click=move |_| session.sign_out(&paths::sign_in(None))>"Sign out"</button>

@@ -1,5 +1,6 @@
 //! One module per page, folders mirroring the URL.
 
+pub mod account;
 pub mod home;
 pub mod invitation;
 pub mod not_found;

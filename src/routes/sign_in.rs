@@ -3,6 +3,7 @@
 //! token type, token, and "remember on this device", folded beneath the provider's button. A
 //! token is checked with `GET /organization` before it is kept.
 
+pub mod again;
 pub mod callback;
 mod provider;
 pub mod provider_page;

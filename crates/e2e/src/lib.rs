@@ -75,6 +75,11 @@ impl Browser {
         Self::start_with(engine_speed, vec![]).await
     }
 
+    /// A server with the demo's data (`--demo`), as `bash scripts/run.sh` starts it.
+    pub async fn start_demo(engine_speed: f64) -> Result<Self> {
+        Self::start_configured(engine_speed, |config| config.demo = true).await
+    }
+
     /// The same, with the origins allowed to embed the console (`--embed-allowed-origin`).
     pub async fn start_with(engine_speed: f64, embed_allowed_origins: Vec<String>) -> Result<Self> {
         Self::start_configured(engine_speed, |config| {
@@ -86,8 +91,10 @@ impl Browser {
     /// A server whose people sign in through a real identity provider (`IdentityProvider`)
     /// whose access tokens live `access_token_seconds`, and a browser; the provider lives as long
     /// as what is returned.
+    /// `embed_allowed_origins` as for `start_with`.
     pub async fn start_with_identity_provider(
         access_token_seconds: u32,
+        embed_allowed_origins: Vec<String>,
     ) -> Result<(Self, IdentityProvider)> {
         let console = std::net::SocketAddr::from(([127, 0, 0, 1], free_port()?));
         let provider =
@@ -95,6 +102,7 @@ impl Browser {
         let issuer = provider.issuer.clone();
         let browser = Self::start_configured(1.0, |config| {
             config.listen = console;
+            config.embed_allowed_origins = embed_allowed_origins;
             config.identity_provider = Some(platform_server::oidc::IdentityProvider {
                 issuer,
                 audience: Some(identity_provider::AUDIENCE.to_string()),
@@ -201,9 +209,21 @@ impl Browser {
         path: &str,
         body: serde_json::Value,
     ) -> Result<serde_json::Value> {
+        self.api_as(&format!("Token {}", self.token), method, path, body)
+            .await
+    }
+
+    /// The same, with another `Authorization` header.
+    pub async fn api_as(
+        &self,
+        authorization: &str,
+        method: &str,
+        path: &str,
+        body: serde_json::Value,
+    ) -> Result<serde_json::Value> {
         let url = self.url(&format!("/api{path}"));
         let method = method.to_string();
-        let authorization = format!("Token {}", self.token);
+        let authorization = authorization.to_string();
         tokio::task::spawn_blocking(move || {
             let request = ureq::request(&method, &url).set("Authorization", &authorization);
             // A read sends no body: a server answers a GET without reading one, and closing a

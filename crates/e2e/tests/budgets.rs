@@ -21,7 +21,7 @@ struct Route {
     /// test until it is lowered to the new figure, and one is never raised. Code
     /// added on purpose beyond it is an `Exception` written beside it.
     ceiling: u64,
-    /// Where it is meant to go (issue 60), printed beside the figure.
+    /// Where it was first meant to go, printed beside the figure.
     target: u64,
     exception: Option<Exception>,
 }
@@ -50,7 +50,7 @@ impl Route {
     }
 }
 
-/// A cluster's network card (issue 61, 2026-12-06): its DNS provider chosen with each provider's
+/// A cluster's network card (2026-12-06): its DNS provider chosen with each provider's
 /// fields and rules, and an AWS cluster's routing table: the cluster's page 391,967 → 416,826 B;
 /// then the cluster's features in its record and its facts, → 420,612 B; then the routes
 /// checked against the cluster's own network before sending, → 421,436 B; then the main module
@@ -72,10 +72,22 @@ const NETWORK_CARD: Exception = Exception {
 /// 185,095 → 196,940 B, the shell's file 73,677 → 76,623 B; the organization's page
 /// 318,5xx → 333,393 B. Over the 2 KB a signed-in page was to grow by: the renewal and the
 /// config's provider decoded in a group fetched only by who signs in through a provider is the
-/// way down, not yet taken.
+/// way down, not yet taken. Then (2026-12-08) a session ending under a page kept under the
+/// dialog that signs in again, the header's link to the account, and an embedded access token
+/// renewed by the host: the main module 196,940 → 197,266 B, the shell's file 76,623 →
+/// 76,493 B, and code several groups share placed anew by the split (general settings' file
+/// 30,386 → 31,553 B, the environment's 71,548 → 72,719 B).
 const SIGNED_IN_AS_ONESELF: Exception = Exception {
-    bytes: 13_000,
-    why: "renewal, sign-out at the provider, config's provider, organization switcher: main 185,095 → 196,940 B, shell 73,677 → 76,623 B",
+    bytes: 14_000,
+    why: "renewal, sign-out at the provider, config's provider, organization switcher, signing in again under the page: main 185,095 → 197,266 B, shell 73,677 → 76,493 B",
+};
+
+/// Charts a person can read (2026-12-08): drawn at their measured width, round times that fit,
+/// a week's axis naming days, value ticks that never repeat a label and whole numbers for
+/// counts: the monitoring group's file 167,304 → 170,816 B.
+const READABLE_CHARTS: Exception = Exception {
+    bytes: 1_000,
+    why: "charts at their own width, their axes' ticks: monitoring's file 167,304 → 170,816 B",
 };
 
 /// The organization's owner (2026-12-07): who owns it, handing it to another member, deleting
@@ -125,6 +137,12 @@ const ROUTES: &[Route] = &[
         "new organization",
         &["shell_page", "new_organization_page"],
         340_000,
+        ORGANIZATION,
+    ),
+    route(
+        "account",
+        &["shell_page", "account_page"],
+        310_000,
         ORGANIZATION,
     ),
     route(
@@ -302,7 +320,8 @@ const ROUTES: &[Route] = &[
         ],
         530_000,
         SERVICE_HEAVY,
-    ),
+    )
+    .except(READABLE_CHARTS),
     route(
         "alerts",
         &["shell_page", "alerts_page"],

@@ -1,12 +1,13 @@
 //! `/sign-in/callback`: where the identity provider sends the browser back. The code and state
 //! leave the address bar and the history at once; the code is exchanged for tokens, kept for the
-//! tab, and the person lands on the page they first asked for.
+//! tab, and the person lands on the page they first asked for; signing in again (a window of
+//! its own), the page that opened it is given them.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_navigate;
 use leptos_router::NavigateOptions;
 
-use super::provider::{finish, Callback, RoundTrip};
+use super::provider::{finish, hand_to_opener, Callback, Finished, RoundTrip};
 use crate::api::session::use_session;
 use crate::paths;
 
@@ -18,7 +19,16 @@ pub fn SignInCallback() -> impl IntoView {
     let callback = take_callback();
     leptos::task::spawn_local(async move {
         match finish(callback).await {
-            Ok((credentials, next)) => {
+            Ok(Finished::Again(credentials)) => {
+                if !hand_to_opener(credentials) {
+                    failure.set(Some(
+                        "The page that asked to sign in again was closed: sign in from the \
+                         sign-in page."
+                            .into(),
+                    ));
+                }
+            }
+            Ok(Finished::Here { credentials, next }) => {
                 session.sign_in(credentials, false);
                 navigate(
                     &next,

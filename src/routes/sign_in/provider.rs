@@ -24,6 +24,40 @@ struct Pending {
     endpoints: Endpoints,
     /// The page first asked for.
     next: String,
+    /// Signing in again in a window of its own, for the page that opened it
+    /// (`routes/sign_in/again.rs`).
+    #[serde(default)]
+    again: bool,
+}
+
+/// What the window signing in again tells the page that opened it.
+#[derive(Serialize, Deserialize)]
+pub struct SignedInAgain {
+    #[serde(rename = "type")]
+    kind: String,
+    pub credentials: Credentials,
+}
+
+const SIGNED_IN_AGAIN: &str = "platform-console:signed-in-again";
+
+impl SignedInAgain {
+    /// Read from a message's data; `None` for any other message.
+    pub fn read(data: &str) -> Option<Credentials> {
+        serde_json::from_str::<SignedInAgain>(data)
+            .ok()
+            .filter(|message| message.kind == SIGNED_IN_AGAIN)
+            .map(|message| message.credentials)
+    }
+}
+
+/// How a round trip ends: signed in for this tab and on to `next`, or, signing in again, the
+/// credentials handed to the page that opened this window.
+pub enum Finished {
+    Here {
+        credentials: Credentials,
+        next: String,
+    },
+    Again(Credentials),
 }
 
 /// This console's callback address, to be registered with the provider.
@@ -38,6 +72,7 @@ pub async fn start(
     base_url: String,
     next: String,
     prompt: Option<&str>,
+    again: bool,
 ) -> Result<(), String> {
     let endpoints = oidc::discover(&provider.issuer).await?;
     let pending = Pending {
@@ -48,6 +83,7 @@ pub async fn start(
         client_id: provider.client_id.clone(),
         endpoints,
         next,
+        again,
     };
     let challenge = oidc::challenge(&pending.verifier).await?;
     let redirect_uri = redirect_uri();
@@ -93,8 +129,8 @@ pub struct Callback {
     pub error: Option<String>,
 }
 
-/// The signed-in credentials and the page to go to, once the code is exchanged.
-pub async fn finish(callback: Callback) -> Result<(Credentials, String), String> {
+/// The signed-in credentials and where they go, once the code is exchanged.
+pub async fn finish(callback: Callback) -> Result<Finished, String> {
     let storage = window().session_storage().ok().flatten();
     let pending = storage
         .as_ref()
@@ -149,10 +185,44 @@ pub async fn finish(callback: Callback) -> Result<(Credentials, String), String>
         token: tokens.access_token,
         provider: Some(session),
     };
+    if pending.again {
+        return Ok(Finished::Again(credentials));
+    }
     let next = Some(pending.next)
         .filter(|next| paths::is_local(next))
         .unwrap_or_else(|| "/".to_string());
-    Ok((credentials, next))
+    Ok(Finished::Here { credentials, next })
+}
+
+/// Hands the credentials to the page that opened this window, on this origin only, and closes
+/// it; `false` when there is no such page (it was closed meanwhile).
+pub fn hand_to_opener(credentials: Credentials) -> bool {
+    let Some(opener) = window()
+        .opener()
+        .ok()
+        .filter(|opener| !opener.is_null() && !opener.is_undefined())
+    else {
+        return false;
+    };
+    let message = SignedInAgain {
+        kind: SIGNED_IN_AGAIN.to_string(),
+        credentials,
+    };
+    let (Ok(json), Ok(origin)) = (
+        serde_json::to_string(&message),
+        window().location().origin(),
+    ) else {
+        return false;
+    };
+    let opener: web_sys::Window = wasm_bindgen::JsCast::unchecked_into(opener);
+    if opener
+        .post_message(&wasm_bindgen::JsValue::from_str(&json), &origin)
+        .is_err()
+    {
+        return false;
+    }
+    let _ = window().close();
+    true
 }
 
 /// A step of the round trip as a page: what is under way (`status`), or why it stopped and the

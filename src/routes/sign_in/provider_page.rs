@@ -1,5 +1,6 @@
 //! `/sign-in/provider?next=…`: opens the identity provider's sign-in at once (a portal may link
-//! here to sign people in with one click); says why when it cannot.
+//! here to sign people in with one click); says why when it cannot. `?again=1`: in a window
+//! opened by a page whose session ended, to hand it the new one.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
@@ -45,8 +46,9 @@ pub fn SignInThroughProvider() -> impl IntoView {
             .get("next")
             .filter(|next| paths::is_local(next))
             .unwrap_or_else(|| "/".to_string());
+        let again = query.get("again").is_some();
         leptos::task::spawn_local(async move {
-            if let Err(message) = start(&provider, base_url, next, None).await {
+            if let Err(message) = start(&provider, base_url, next, None, again).await {
                 failure.set(Some(message));
             }
         });

@@ -36,6 +36,7 @@ mod loopback;
 mod members;
 mod monitoring;
 mod new_service;
+mod pictures;
 mod platform_walk;
 mod prefetch;
 mod previews;

@@ -1,8 +1,9 @@
 //! Signing in as oneself through a real identity provider (oidc-provider on loopback): from a
 //! deep link through the provider's login page and back to the page, the code gone from the
 //! address; the person's access token taken by the API once they accept an invitation; renewed
-//! twice in place with a form half-filled; signing out ends the provider's session. A renewal
-//! the provider refuses asks to sign in again, and comes back to the page.
+//! twice in place with a form half-filled; the person's account page; signing out ends the
+//! provider's session and signs out every tab. A renewal the provider refuses asks to sign in
+//! again in a window of the provider's, and the page goes on with what was typed in it.
 
 use std::time::Duration;
 
@@ -10,13 +11,16 @@ use anyhow::Context;
 use e2e::{Browser, PATIENCE};
 use serde_json::json;
 
+/// The organization's general settings form.
+const GENERAL_FORM: &str = "form[aria-label='Edit the organization']";
+
 /// What this tab keeps of the session (`src/api/session.rs`).
 const SESSION: &str = "platform-console.session";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow::Result<()> {
     // Access tokens live 20 s: renewed 10 s before their end.
-    let (browser, _provider) = Browser::start_with_identity_provider(20).await?;
+    let (browser, _provider) = Browser::start_with_identity_provider(20, vec![]).await?;
     let organization = browser.organization_id().await?;
     // The invitation's link, opened signed out: through sign-in and back to it.
     let link = invitation_link(&browser, &organization, "ada@example.com").await?;
@@ -113,6 +117,28 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
         .await?;
     browser.wait_for_path(|path| path == overview).await?;
 
+    // The header's name opens the person's account: who, and their organizations.
+    browser.click("header a.header__person").await?;
+    browser.wait_for_path(|path| path == "/account").await?;
+    browser.wait_for_text("main dl", "ada@example.com").await?;
+    browser.wait_for_text("main", "Ada's lab").await?;
+    browser
+        .wait_for_text("main", "Through your identity provider")
+        .await?;
+    accessible_at_both_widths(&browser).await?;
+    browser.screenshot("account").await?;
+
+    // A second tab, signed in by one click (the provider's session is open), is signed out
+    // with the first.
+    let first_tab = browser.client.window().await?;
+    let second_tab = browser.client.new_window(true).await?.handle;
+    browser.client.switch_to_window(second_tab.clone()).await?;
+    browser.open(&overview).await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
+    browser.click(".sign-in__provider").await?;
+    browser.wait_for_path(|path| path == overview).await?;
+    browser.client.switch_to_window(first_tab).await?;
+
     // Signing out ends the provider's session and comes back to sign in.
     browser.click_text("header button", "Sign out").await?;
     browser.click("button[name=logout][value=yes]").await?;
@@ -125,6 +151,8 @@ async fn a_person_signs_in_through_the_provider_and_stays_signed_in() -> anyhow:
         )
         .await?;
     assert_eq!(kept, serde_json::Value::Null);
+    browser.client.switch_to_window(second_tab).await?;
+    browser.wait_for_path(|path| path == "/sign-in").await?;
     browser.close().await
 }
 
@@ -142,7 +170,7 @@ async fn accessible_at_both_widths(browser: &Browser) -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_refused_renewal_asks_to_sign_in_again_and_returns_to_the_page() -> anyhow::Result<()> {
-    let (browser, mut provider) = Browser::start_with_identity_provider(20).await?;
+    let (browser, mut provider) = Browser::start_with_identity_provider(20, vec![]).await?;
     let organization = browser.organization_id().await?;
     let link = invitation_link(&browser, &organization, "ada@example.com").await?;
     browser.open(&link).await?;
@@ -154,17 +182,59 @@ async fn a_refused_renewal_asks_to_sign_in_again_and_returns_to_the_page() -> an
         .wait_for_value("#field-name", "My organization")
         .await?;
 
-    // The provider forgets every grant: the next renewal is refused.
+    // Half a form typed; then the provider forgets every grant: the next renewal is refused.
+    browser
+        .fill("#field-description", "typed before the end")
+        .await?;
+    browser
+        .client
+        .execute("window.stayed = true", vec![])
+        .await?;
     provider.restart().await?;
-    browser.wait_for_path(|path| path == "/sign-in").await?;
     browser
-        .wait_for_text("[role=status]", "Your session has ended")
+        .wait_for_text("dialog[open]", "Your session has ended")
         .await?;
-    through_the_providers_login(&browser, "ada@example.com").await?;
-    browser.wait_for_path(|path| path == page).await?;
+    accessible_at_both_widths(&browser).await?;
+    browser.screenshot("sign-in-again").await?;
+
+    // Signed in again in the provider's window, the page goes on as it was.
+    let page_window = browser.client.window().await?;
     browser
-        .wait_for_value("#field-name", "My organization")
+        .click_text("dialog[open] button", "Sign in again")
         .await?;
+    let popup = loop {
+        let windows = browser.client.windows().await?;
+        if let Some(popup) = windows.into_iter().find(|w| *w != page_window) {
+            break popup;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    browser.client.switch_to_window(popup).await?;
+    browser.fill("input[name=login]", "ada@example.com").await?;
+    browser.fill("input[name=password]", "any password").await?;
+    browser.click("button[type=submit]").await?;
+    // The window closes itself once it has handed the session over.
+    while browser.client.windows().await?.len() > 1 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    browser.client.switch_to_window(page_window).await?;
+    browser.wait_until_gone("dialog[open]").await?;
+    let stayed = browser
+        .client
+        .execute("return window.stayed === true", vec![])
+        .await?;
+    assert_eq!(stayed, json!(true), "the page was loaded again");
+    assert_eq!(browser.client.current_url().await?.path(), page);
+    browser
+        .wait_for_value("#field-description", "typed before the end")
+        .await?;
+    browser
+        .save_form(GENERAL_FORM, "Organization My organization saved.")
+        .await?;
+    let saved = browser
+        .api("GET", &format!("/organization/{organization}"), json!(null))
+        .await?;
+    assert_eq!(saved["description"], "typed before the end", "{saved}");
     browser.close().await
 }
 

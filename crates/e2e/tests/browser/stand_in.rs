@@ -32,8 +32,13 @@ pub async fn serve_refusing(
             let stand_in = stand_in.clone();
             let refusals = refusals.clone();
             async move {
-                // As the platform, a call without a token is refused.
-                if method != Method::OPTIONS && !headers.contains_key(header::AUTHORIZATION) {
+                // As the platform, a call without a person's access token is refused (the
+                // console signs in with one, as a person signed in through the provider does).
+                let bearer = headers
+                    .get(header::AUTHORIZATION)
+                    .and_then(|value| value.to_str().ok())
+                    .is_some_and(|value| value.starts_with("Bearer "));
+                if method != Method::OPTIONS && !bearer {
                     return with_cors(StatusCode::UNAUTHORIZED.into_response());
                 }
                 let refusal = {
@@ -116,6 +121,7 @@ async fn the_console_signs_in_through_the_forwarder() -> anyhow::Result<()> {
     browser
         .wait_for_value("#field-base_url", &format!("{console}/api"))
         .await?;
+    browser.choose("#field-kind", "bearer").await?;
     browser
         .fill("#field-token", "a-token-of-the-platform")
         .await?;
@@ -142,8 +148,9 @@ pub async fn sign_in(browser: &Browser, address: SocketAddr) -> anyhow::Result<(
     browser
         .fill("#field-base_url", &format!("http://{address}/api"))
         .await?;
+    browser.choose("#field-kind", "bearer").await?;
     browser
-        .fill("#field-token", "any-token-the-stand-in-takes")
+        .fill("#field-token", "an-access-token-the-stand-in-takes")
         .await?;
     browser.click("button[type=submit]").await?;
     browser

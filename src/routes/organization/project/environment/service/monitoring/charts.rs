@@ -15,7 +15,7 @@ use super::units;
 use super::window::Window;
 use super::Watched;
 use crate::api::{use_api, Api, ApiError};
-use crate::components::chart::{Clock, LineChart, Marker, MarkerKind, Series};
+use crate::components::chart::{Clock, LineChart, Marker, MarkerKind, Scale, Series};
 use crate::state::resource::resource;
 
 /// How a line of a chart is named: once, or a line per value of a label (an instance, a status).
@@ -53,8 +53,7 @@ fn bound(name: &'static str, query: String) -> Line {
 struct Chart {
     title: &'static str,
     unit: fn(f64) -> String,
-    /// Bytes: the value axis ends on a power of two.
-    binary: bool,
+    scale: Scale,
     lines: Vec<Line>,
     /// Shown only when it has data (storage: most services have none).
     only_with_data: bool,
@@ -70,7 +69,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
         Chart {
             title: "CPU per instance",
             unit: units::cores,
-            binary: false,
+            scale: Scale::Decimal,
             lines: vec![
                 measured(Naming::PerLabel("pod"), workload.cpu_by_instance(&rate)),
                 bound("request", workload.cpu_per_instance(false)),
@@ -82,7 +81,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
         Chart {
             title: "Memory per instance",
             unit: units::bytes,
-            binary: true,
+            scale: Scale::Binary,
             lines: vec![
                 measured(Naming::PerLabel("pod"), workload.memory_by_instance()),
                 bound("limit", workload.memory_limit()),
@@ -93,7 +92,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
         Chart {
             title: "Instances",
             unit: units::count,
-            binary: false,
+            scale: Scale::Count,
             lines: vec![
                 measured(Naming::Fixed("ready"), workload.instances_ready()),
                 bound("wanted", workload.instances_wanted()),
@@ -106,7 +105,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
         charts.push(Chart {
             title: "Requests by status",
             unit: units::per_second,
-            binary: false,
+            scale: Scale::Decimal,
             lines: vec![measured(
                 Naming::PerLabel("status"),
                 workload.requests_by_status(),
@@ -117,7 +116,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
         charts.push(Chart {
             title: "Latency",
             unit: units::seconds,
-            binary: false,
+            scale: Scale::Decimal,
             lines: Quantile::ALL
                 .iter()
                 .map(|quantile| {
@@ -131,7 +130,7 @@ fn charts_of(workload: &Workload, window: &Window) -> Vec<Chart> {
     charts.push(Chart {
         title: "Storage",
         unit: units::bytes,
-        binary: true,
+        scale: Scale::Binary,
         lines: vec![
             measured(Naming::Fixed("used"), workload.storage(false)),
             bound("capacity", workload.storage(true)),
@@ -328,7 +327,7 @@ pub fn Charts(watched: Watched, window: Memo<Window>, clock: Signal<Clock>) -> i
                             {move || failed().map(|error| view! {
                                 <p class="notice notice--error" role="alert">{error.to_string()}</p>
                             })}
-                            <LineChart title=title series range unit=chart.unit binary=chart.binary clock markers on_marker/>
+                            <LineChart title=title series range unit=chart.unit scale=chart.scale clock markers on_marker/>
                         </section>
                     </Show>
                 }
