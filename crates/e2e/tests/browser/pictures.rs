@@ -89,10 +89,30 @@ async fn the_readme_pictures_show_the_demo() -> anyhow::Result<()> {
     browser.find(".chart__line").await?;
     picture(&browser, "monitoring").await?;
 
+    // A change to review: more memory and a variable since api's deployment.
+    let record = browser
+        .api("GET", &format!("/application/{api}"), json!(null))
+        .await?;
+    let repository = &record["git_repository"];
+    browser
+        .api(
+            "PUT",
+            &format!("/application/{api}"),
+            json!({"name": "api", "memory": 1024, "git_repository":
+                {"url": repository["url"], "branch": repository["branch"]}}),
+        )
+        .await?;
+    browser
+        .api(
+            "POST",
+            &format!("/application/{api}/environmentVariable"),
+            json!({"key": "CHECKOUT_MODE", "value": "fast"}),
+        )
+        .await?;
     browser.open(&place.service_page(&api)).await?;
     browser.click_button("Deploy").await?;
     browser
-        .wait_for_text("dialog.deploy-review[open]", "api")
+        .wait_for_text("dialog.deploy-review[open]", "CHECKOUT_MODE")
         .await?;
     picture(&browser, "deploy-review").await?;
     browser.close().await
