@@ -70,6 +70,7 @@ use crate::routes::organization::settings::labels_annotations::LabelsAnnotations
 use crate::routes::organization::settings::members::Members;
 use crate::routes::organization::settings::on_premise_credentials::OnPremiseCredentialsPage;
 use crate::routes::organization::settings::webhooks::Webhooks;
+use crate::routes::organization::timeline::AnyTimeline;
 use crate::routes::sign_in::callback::SignInCallback;
 use crate::routes::sign_in::provider_page::SignInThroughProvider;
 use crate::routes::sign_in::SignIn;
@@ -193,6 +194,11 @@ lazy_pages! {
         HomePage(home_page) => Home,
         OrganizationOverviewPage(organization_overview_page) => OrganizationOverview,
         NewOrganizationPage(new_organization_page) => NewOrganization,
+    }
+    // What happened, as one story: the organization's, an environment's and a service's
+    // timeline, one page of the router (a split point is in every page's code).
+    timeline {
+        TimelinePage(timeline_page) => AnyTimeline,
     }
     // The person's account: few open it (5 KB on the organization's page in its group).
     account {
@@ -723,6 +729,7 @@ pub fn App() -> impl IntoView {
                     <Route path=paths::CLUSTERS view={lazily(LazyPage::ClustersPage)}/>
                     <Route path=paths::AUDIT_LOG view={lazily(LazyPage::AuditLogPage)}/>
                     <Route path=paths::ALERTS view={lazily(LazyPage::AlertsPage)}/>
+                    <Route path=paths::TIMELINE view={lazily(LazyPage::TimelinePage)}/>
                     <Route path=paths::FLEET view={lazily(LazyPage::FleetPage)}/>
                     <Route
                         path=paths::CLUSTER
@@ -782,6 +789,7 @@ pub fn App() -> impl IntoView {
                         <Route path=paths::ENVIRONMENT_OVERVIEW view=EnvironmentWithoutTab/>
                         <Route path=EnvironmentTab::Services.route() view={lazily(LazyPage::EnvironmentServicesPage)}/>
                         <Route path=EnvironmentTab::Deployments.route() view={lazily(LazyPage::EnvironmentDeploymentsPage)}/>
+                        <Route path=EnvironmentTab::Timeline.route() view={lazily(LazyPage::TimelinePage)}/>
                         <Route path=EnvironmentTab::Variables.route() view={lazily(LazyPage::EnvironmentVariablesPage)}/>
                         <Route path=EnvironmentTab::Settings.route() view={lazily(LazyPage::EnvironmentSettingsPage)}/>
                     </ParentRoute>
@@ -793,6 +801,7 @@ pub fn App() -> impl IntoView {
                         <Route path=ServiceTab::Overview.route() view={lazily(LazyPage::ServiceOverviewPage)}/>
                         <Route path=ServiceTab::Monitoring.route() view={lazily(LazyPage::ServiceMonitoringPage)}/>
                         <Route path=ServiceTab::Deployments.route() view={lazily(LazyPage::ServiceDeploymentsPage)}/>
+                        <Route path=ServiceTab::Timeline.route() view={lazily(LazyPage::TimelinePage)}/>
                         <Route path=ServiceTab::Logs.route() view={lazily(LazyPage::ServiceLogsPage)}/>
                         <Route path=ServiceTab::Variables.route() view={lazily(LazyPage::ServiceVariablesPage)}/>
                         <Route path=ServiceTab::Settings.route() view={lazily(LazyPage::ServiceSettingsPage)}/>

@@ -121,6 +121,13 @@ pub fn webhooks(org: Uuid) -> String {
     WEBHOOKS.at(&[org])
 }
 
+/// What happened in the organization, as one story.
+pub const TIMELINE: Address = Address("/organization/:org/timeline");
+
+pub fn timeline(org: Uuid) -> String {
+    TIMELINE.at(&[org])
+}
+
 pub const CLUSTERS: Address = Address("/organization/:org/clusters");
 
 pub fn clusters(org: Uuid) -> String {
@@ -236,14 +243,16 @@ pub fn project(org: Uuid, project: Uuid) -> String {
 pub enum EnvironmentTab {
     Services,
     Deployments,
+    Timeline,
     Variables,
     Settings,
 }
 
 impl EnvironmentTab {
-    pub const ALL: [EnvironmentTab; 4] = [
+    pub const ALL: [EnvironmentTab; 5] = [
         EnvironmentTab::Services,
         EnvironmentTab::Deployments,
+        EnvironmentTab::Timeline,
         EnvironmentTab::Variables,
         EnvironmentTab::Settings,
     ];
@@ -258,6 +267,7 @@ impl EnvironmentTab {
         match self {
             EnvironmentTab::Services => "services",
             EnvironmentTab::Deployments => "deployments",
+            EnvironmentTab::Timeline => "timeline",
             EnvironmentTab::Variables => "variables",
             EnvironmentTab::Settings => "settings",
         }
@@ -267,6 +277,7 @@ impl EnvironmentTab {
         match self {
             EnvironmentTab::Services => "Services",
             EnvironmentTab::Deployments => "Deployments",
+            EnvironmentTab::Timeline => "Timeline",
             EnvironmentTab::Variables => "Variables",
             EnvironmentTab::Settings => "Settings",
         }
@@ -299,6 +310,7 @@ pub enum ServiceTab {
     Overview,
     Monitoring,
     Deployments,
+    Timeline,
     Logs,
     Variables,
     Settings,
@@ -306,10 +318,11 @@ pub enum ServiceTab {
 }
 
 impl ServiceTab {
-    pub const ALL: [ServiceTab; 7] = [
+    pub const ALL: [ServiceTab; 8] = [
         ServiceTab::Overview,
         ServiceTab::Monitoring,
         ServiceTab::Deployments,
+        ServiceTab::Timeline,
         ServiceTab::Logs,
         ServiceTab::Variables,
         ServiceTab::Settings,
@@ -327,6 +340,7 @@ impl ServiceTab {
             ServiceTab::Overview => "overview",
             ServiceTab::Monitoring => "monitoring",
             ServiceTab::Deployments => "deployments",
+            ServiceTab::Timeline => "timeline",
             ServiceTab::Logs => "logs",
             ServiceTab::Variables => "variables",
             ServiceTab::Settings => "settings",
@@ -339,6 +353,7 @@ impl ServiceTab {
             ServiceTab::Overview => "Overview",
             ServiceTab::Monitoring => "Monitoring",
             ServiceTab::Deployments => "Deployments",
+            ServiceTab::Timeline => "Timeline",
             ServiceTab::Logs => "Logs",
             ServiceTab::Variables => "Variables",
             ServiceTab::Settings => "Settings",

@@ -40,6 +40,7 @@ pub mod service_kinds;
 pub mod session;
 mod shared_reads;
 pub mod tfvars;
+pub mod timeline;
 pub mod token;
 pub mod variable;
 pub mod webhook;

@@ -33,6 +33,7 @@ pub mod shell;
 pub mod skeleton;
 pub mod status_badge;
 pub mod steps_timeline;
+pub mod timeline;
 pub mod toasts;
 pub mod toggle_button;
 pub mod typed_delete;

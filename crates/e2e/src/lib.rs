@@ -36,10 +36,11 @@ pub const SETTINGS_PAGES: [&str; 11] = [
 
 /// A service's tabs, by the last segment of their address; a database has neither variables
 /// nor advanced settings.
-pub const SERVICE_TABS: [&str; 7] = [
+pub const SERVICE_TABS: [&str; 8] = [
     "overview",
     "monitoring",
     "deployments",
+    "timeline",
     "logs",
     "variables",
     "settings",

@@ -82,6 +82,20 @@ const SIGNED_IN_AS_ONESELF: Exception = Exception {
     why: "renewal, sign-out at the provider, config's provider, organization switcher, signing in again under the page: main 185,095 → 197,266 B, shell 73,677 → 76,493 B",
 };
 
+/// The timelines (2026-12-08): a Timeline tab on every environment and service and the
+/// organization's page, their routes, tabs and styles in what every page fetches, and code
+/// several groups share placed anew by the split: every other page 0.9–1.5 KB heavier (general
+/// settings 321,702 → 323,188 B, an environment's services 428,923 → 430,357 B), over the 1 KB
+/// they were to stay within. Packing shared code by the set of groups that need it is the way
+/// down.
+const TIMELINES: Exception = Exception {
+    bytes: 1_500,
+    why: "the timelines' routes, tabs and styles, and shared code placed anew: every other page +0.9 to +1.5 KB",
+};
+
+/// What every route may fetch beyond its ceiling: changes every page pays for.
+const EVERY_ROUTE: [Exception; 2] = [SIGNED_IN_AS_ONESELF, TIMELINES];
+
 /// Charts a person can read (2026-12-08): drawn at their measured width, round times that fit,
 /// a week's axis naming days, value ticks that never repeat a label and whole numbers for
 /// counts: the monitoring group's file 167,304 → 170,816 B.
@@ -270,6 +284,12 @@ const ROUTES: &[Route] = &[
         ENVIRONMENT,
     ),
     route(
+        "environment timeline",
+        &["shell_page", "environment_layout_page", "timeline_page"],
+        455_000,
+        ENVIRONMENT,
+    ),
+    route(
         "environment variables",
         &[
             "shell_page",
@@ -306,6 +326,12 @@ const ROUTES: &[Route] = &[
         SERVICE,
     ),
     route(
+        "service timeline",
+        &["shell_page", "service_layout_page", "timeline_page"],
+        465_000,
+        SERVICE,
+    ),
+    route(
         "service logs",
         &["shell_page", "service_layout_page", "service_logs_page"],
         465_000,
@@ -322,6 +348,12 @@ const ROUTES: &[Route] = &[
         SERVICE_HEAVY,
     )
     .except(READABLE_CHARTS),
+    route(
+        "organization timeline",
+        &["shell_page", "timeline_page"],
+        380_000,
+        ORGANIZATION,
+    ),
     route(
         "alerts",
         &["shell_page", "alerts_page"],
@@ -439,9 +471,8 @@ fn every_route_within_its_budget() {
             route.target,
             files.len()
         );
-        let allowed = route.ceiling
-            + SIGNED_IN_AS_ONESELF.bytes
-            + route.exception.as_ref().map_or(0, |e| e.bytes);
+        let every_route: u64 = EVERY_ROUTE.iter().map(|e| e.bytes).sum();
+        let allowed = route.ceiling + every_route + route.exception.as_ref().map_or(0, |e| e.bytes);
         if bytes > allowed {
             let mut largest = files.clone();
             largest.sort_by_key(|(_, size)| std::cmp::Reverse(*size));
@@ -467,9 +498,7 @@ fn every_route_within_its_budget() {
                 ceiling_for(bytes)
             ));
         } else if let Some(exception) = &route.exception {
-            if bytes <= route.ceiling + SIGNED_IN_AS_ONESELF.bytes
-                || exception.why.trim().is_empty()
-            {
+            if bytes <= route.ceiling + every_route || exception.why.trim().is_empty() {
                 wrong.push(format!(
                     "{}: its exception ({} B, {:?}) is not needed or not named",
                     route.name, exception.bytes, exception.why

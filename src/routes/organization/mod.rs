@@ -9,6 +9,7 @@ pub mod new;
 pub mod overview;
 pub mod project;
 pub mod settings;
+pub mod timeline;
 
 use std::future::Future;
 

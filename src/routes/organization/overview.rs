@@ -37,6 +37,7 @@ pub fn OrganizationOverview() -> impl IntoView {
                 {move || org.get().map(|org| view! {
                     <A href=paths::fleet(org) attr:class="button button--secondary">"Fleet"</A>
                     <A href=paths::clusters(org) attr:class="button button--secondary">"Clusters"</A>
+                    <A href=paths::timeline(org) attr:class="button button--secondary">"Timeline"</A>
                     <A href=paths::alerts(org) attr:class="button button--secondary">"Alerts"</A>
                     <A href=paths::audit_log(org, &Default::default()) attr:class="button button--secondary">"Audit log"</A>
                     <A href=paths::container_registries(org) attr:class="button button--secondary">"Settings"</A>

@@ -86,12 +86,14 @@ async fn every_page_is_accessible_and_fits_the_screen() -> anyhow::Result<()> {
         ("clusters".into(), format!("/organization/{org}/clusters")),
         ("audit-log".into(), format!("/organization/{org}/audit-log")),
         ("alerts".into(), format!("/organization/{org}/alerts")),
+        ("timeline".into(), format!("/organization/{org}/timeline")),
         (
             "project".into(),
             format!("/organization/{org}/project/{}/overview", place.project),
         ),
         ("environment".into(), place.page()),
         ("environment-deployments".into(), place.tab("deployments")),
+        ("environment-timeline".into(), place.tab("timeline")),
         ("environment-variables".into(), place.tab("variables")),
         ("environment-settings".into(), place.tab("settings")),
     ];

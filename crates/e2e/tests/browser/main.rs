@@ -57,6 +57,7 @@ mod status_refresh;
 mod switchers;
 mod terraform_settings;
 mod theme;
+mod timeline;
 mod variable_bulk;
 mod variable_import;
 mod variables;

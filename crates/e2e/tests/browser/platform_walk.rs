@@ -299,6 +299,7 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
             format!("{org}/cluster/{}/advanced-settings", ids::CLUSTER),
         ),
         ("audit-log".into(), format!("{org}/audit-log")),
+        ("timeline".into(), format!("{org}/timeline")),
         ("alerts".into(), format!("{org}/alerts")),
         (
             "project".into(),
@@ -308,6 +309,10 @@ async fn every_page_and_action_uses_only_the_documents_operations() -> anyhow::R
         (
             "environment-deployments".into(),
             format!("{environment}/deployments"),
+        ),
+        (
+            "environment-timeline".into(),
+            format!("{environment}/timeline"),
         ),
         (
             "environment-variables".into(),

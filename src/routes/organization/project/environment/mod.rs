@@ -15,4 +15,5 @@ mod service_table;
 pub mod services;
 pub mod settings;
 mod stages;
+pub mod timeline;
 pub mod variables;

@@ -19,6 +19,7 @@ pub mod overview;
 pub mod overview_cards;
 mod restrictions;
 pub mod settings;
+pub mod timeline;
 pub mod variables;
 
 use std::time::Duration;

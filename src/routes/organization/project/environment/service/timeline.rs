@@ -1,0 +1,45 @@
+//! `…/service/:service/timeline`: what happened to the service, newest first
+//! (`components::timeline`).
+
+use leptos::prelude::*;
+
+use super::use_addressed_service;
+use crate::api::timeline::TimelineScope;
+use crate::components::timeline::TimelineView;
+use crate::paths;
+use crate::routes::address::ServiceAddress;
+use crate::routes::current_id;
+use crate::state::resource::resource;
+
+#[component]
+pub fn ServiceTimeline() -> impl IntoView {
+    let addressed = use_addressed_service();
+    let org = current_id(|a: &ServiceAddress| a.org);
+    let project = current_id(|a: &ServiceAddress| a.project);
+    let env = current_id(|a: &ServiceAddress| a.env);
+    let target = resource(move || {
+        let id = addressed.address();
+        async move { addressed.addressed(id).await }
+    });
+    let scope = Signal::derive(move || {
+        let target = target.get()?.ok()?;
+        Some(TimelineScope::Service {
+            kind: target.kind,
+            id: target.id,
+            environment: env.get()?,
+        })
+    });
+    let service_link = Callback::new(move |(service, tab)| {
+        Some(paths::service_tab(
+            org.get_untracked()?,
+            project.get_untracked()?,
+            env.get_untracked()?,
+            service,
+            tab,
+        ))
+    });
+    view! {
+        <h2 class="visually-hidden">"Timeline"</h2>
+        <TimelineView org scope service_link/>
+    }
+}
