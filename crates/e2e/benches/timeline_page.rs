@@ -56,7 +56,7 @@ async fn main() -> Result<()> {
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
          INSERT INTO audit_events (id, organization_id, at_nanos, event_type, target_type,
              target_id, target_name, change, origin, triggered_by)
-         SELECT printf('bench-%d', i), ?1, (CAST(strftime('%s', 'now') AS INTEGER) - i * 60) * 1000000000,
+         SELECT printf('00000000-0000-4000-8000-%012d', i), ?1, (CAST(strftime('%s', 'now') AS INTEGER) - i * 60) * 1000000000,
              'UPDATE', 'APPLICATION', NULL, printf('svc-%d', i % 50), '', 'CONSOLE',
              printf('person-%d@example.com', i % 5)
          FROM n",
