@@ -6,16 +6,15 @@ use leptos::prelude::*;
 use super::use_addressed_service;
 use crate::api::timeline::TimelineScope;
 use crate::components::timeline::TimelineView;
-use crate::paths;
 use crate::routes::address::ServiceAddress;
 use crate::routes::current_id;
+use crate::routes::organization::project::environment::timeline::service_link_here;
 use crate::state::resource::resource;
 
 #[component]
 pub fn ServiceTimeline() -> impl IntoView {
     let addressed = use_addressed_service();
     let org = current_id(|a: &ServiceAddress| a.org);
-    let project = current_id(|a: &ServiceAddress| a.project);
     let env = current_id(|a: &ServiceAddress| a.env);
     let target = resource(move || {
         let id = addressed.address();
@@ -29,15 +28,7 @@ pub fn ServiceTimeline() -> impl IntoView {
             environment: env.get()?,
         })
     });
-    let service_link = Callback::new(move |(service, tab)| {
-        Some(paths::service_tab(
-            org.get_untracked()?,
-            project.get_untracked()?,
-            env.get_untracked()?,
-            service,
-            tab,
-        ))
-    });
+    let service_link = service_link_here();
     view! {
         <h2 class="visually-hidden">"Timeline"</h2>
         <TimelineView org scope service_link/>
